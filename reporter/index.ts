@@ -1,0 +1,4 @@
+import { VisualUatReporter } from '../src/report/reporter';
+
+export type { ReporterOptions } from '../src/report/reporter';
+export default VisualUatReporter;

@@ -1,0 +1,91 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Builds real git repositories from fixtures/<name>: `base/` is committed on main, each entry of
+ * `commits.json` is copied on top and committed on a feature branch. Used by the demo and the
+ * end-to-end tests, so both exercise the plugin the way a user's repository does.
+ */
+
+export const PACKAGE_ROOT = path.resolve(__dirname, '..', fs.existsSync(path.resolve(__dirname, '..', 'package.json')) ? '' : '..');
+export const FIXTURES_DIR = path.join(PACKAGE_ROOT, 'fixtures');
+const PLAYWRIGHT_CLI = path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+
+export interface FixtureCommit {
+  overlay: string;
+  message: string;
+}
+
+/** Environment of a child Playwright run: nothing of an enclosing test runner leaks in. */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(PLAYWRIGHT_|PW_|TEST_|VISUAL_UAT_|VITEST|GITHUB_)/.test(key) || key === 'NODE_OPTIONS' || key === 'OPENAI_API_KEY' || key === 'OPENAI_BASE_URL') continue;
+    env[key] = value;
+  }
+  return { ...env, FORCE_COLOR: '0', ...extra };
+}
+
+export function git(dir: string, args: string[]): string {
+  const result = spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed in ${dir}: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+export function copyTree(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true });
+}
+
+/** node_modules with just what a user's project would have: @playwright/test and visual-uat. */
+function linkDependencies(dir: string): void {
+  const modules = path.join(dir, 'node_modules');
+  fs.mkdirSync(path.join(modules, '@playwright'), { recursive: true });
+  fs.symlinkSync(PACKAGE_ROOT, path.join(modules, 'visual-uat'), 'dir');
+  fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test'), path.join(modules, '@playwright', 'test'), 'dir');
+  for (const name of ['playwright', 'playwright-core'])
+    fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', name), path.join(modules, name), 'dir');
+}
+
+export interface FixtureRepoOptions {
+  /** Folder under fixtures/. */
+  fixture: string;
+  /** Where to create it (default: a new temporary folder). */
+  dir?: string;
+  /** How many of commits.json's commits to apply on the feature branch (default: all). */
+  commits?: number;
+  branch?: string;
+}
+
+export function createFixtureRepo(options: FixtureRepoOptions): string {
+  const source = path.join(FIXTURES_DIR, options.fixture);
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-${options.fixture}-`));
+  fs.mkdirSync(dir, { recursive: true });
+  copyTree(path.join(source, 'base'), dir);
+  linkDependencies(dir);
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'user.name', 'Visual UAT Fixture']);
+  git(dir, ['config', 'user.email', 'fixture@visual-uat.test']);
+  git(dir, ['config', 'commit.gpgsign', 'false']);
+  git(dir, ['add', '-A']);
+  git(dir, ['commit', '-q', '-m', 'Initial site']);
+  git(dir, ['checkout', '-q', '-b', options.branch ?? 'feature/pricing']);
+  const commitsFile = path.join(source, 'commits.json');
+  const commits: FixtureCommit[] = fs.existsSync(commitsFile) ? JSON.parse(fs.readFileSync(commitsFile, 'utf8')) : [];
+  for (const commit of commits.slice(0, options.commits ?? commits.length)) {
+    copyTree(path.join(source, commit.overlay), dir);
+    git(dir, ['add', '-A']);
+    git(dir, ['commit', '-q', '-m', commit.message]);
+  }
+  return dir;
+}
+
+export function runPlaywright(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [PLAYWRIGHT_CLI, ...args], {
+    cwd: dir,
+    env: cleanEnv({ CI: '', ...env }),
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+}

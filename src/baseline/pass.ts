@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import {
+  BASE_CWD_ENV,
+  BASE_PORTS_ENV,
+  BASELINE_DIR_ENV,
+  OUTPUT_DIR_ENV,
+  ROLE_ENV,
+  manifestPath,
+} from '../config/layout';
+import { REPO_ROOT_ENV, WORKTREE_ENV } from '../config/with-visual-uat';
+import type { BaselineManifest } from '../types';
+import { readJsonFile } from '../util/fs';
+
+/** Enough ports for every webServer entry a config is likely to have; unused ones cost nothing. */
+const PORTS_PER_PASS = 4;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Flags of the outer run that must not reach the nested one: it has its own reporter and output. */
+const DROPPED_WITH_VALUE = new Set(['--reporter', '--output', '-o', '--max-failures', '-x', '--ui-port', '--ui-host']);
+const DROPPED_FLAGS = new Set(['--ui', '--debug', '--list', '-x', '--update-snapshots', '-u', '--last-failed']);
+
+/** The outer `playwright test …` arguments (projects, grep, shard, files) minus what the nested run must not inherit. */
+export function nestedArgs(argv: string[]): string[] {
+  const start = argv.indexOf('test');
+  const args = start === -1 ? [] : argv.slice(start + 1);
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const [flag] = arg.split('=');
+    if (DROPPED_WITH_VALUE.has(flag)) {
+      if (!arg.includes('=') && flag !== '-x') i++;
+      continue;
+    }
+    if (DROPPED_FLAGS.has(flag) || flag.startsWith('--update-snapshots')) continue;
+    kept.push(arg);
+  }
+  return kept;
+}
+
+export interface BaselinePassInput {
+  configFile: string;
+  configDir: string;
+  repoRoot: string;
+  worktree: string;
+  outputDir: string;
+  baselineDir: string;
+  logFile: string;
+}
+
+export interface BaselinePassOutcome {
+  manifest: BaselineManifest | null;
+  error: string | null;
+  exitCode: number | null;
+}
+
+function lastError(log: string): string {
+  const lines = log.split('\n').map((line) => line.trim()).filter(Boolean);
+  const errorLine = lines.find((line) => /Error:|error:|Timed out|already used/.test(line));
+  return (errorLine ?? lines[lines.length - 1] ?? 'no output').slice(0, 500);
+}
+
+/**
+ * Runs the current tests against the base app: a nested `playwright test` with the same config and
+ * arguments, in the baseline role (see withVisualUat). Its output goes to a log file.
+ */
+export async function runBaselinePass(input: BaselinePassInput): Promise<BaselinePassOutcome> {
+  const ports: number[] = [];
+  for (let i = 0; i < PORTS_PER_PASS; i++) ports.push(await freePort());
+  const cli = createRequire(input.configFile).resolve('@playwright/test/cli');
+  const args = [cli, 'test', ...nestedArgs(process.argv)];
+  if (!args.some((arg) => arg === '-c' || arg === '--config' || arg.startsWith('--config='))) args.push('--config', input.configFile);
+  fs.rmSync(input.baselineDir, { recursive: true, force: true });
+  fs.mkdirSync(input.baselineDir, { recursive: true });
+  fs.mkdirSync(path.dirname(input.logFile), { recursive: true });
+  const log = fs.openSync(input.logFile, 'w');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    [ROLE_ENV]: 'baseline',
+    [BASE_CWD_ENV]: path.join(input.worktree, path.relative(input.repoRoot, input.configDir)),
+    [BASE_PORTS_ENV]: ports.join(','),
+    [BASELINE_DIR_ENV]: input.baselineDir,
+    [OUTPUT_DIR_ENV]: input.outputDir,
+    [REPO_ROOT_ENV]: input.repoRoot,
+    [WORKTREE_ENV]: input.worktree,
+    FORCE_COLOR: '0',
+  };
+  const exitCode = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: process.cwd(), env, stdio: ['ignore', log, log] });
+    child.on('error', () => resolve(null));
+    child.on('exit', (code) => resolve(code));
+  });
+  fs.closeSync(log);
+  const manifest = readJsonFile<BaselineManifest>(manifestPath(input.baselineDir));
+  if (manifest?.complete) return { manifest, error: null, exitCode };
+  const reason = lastError(fs.readFileSync(input.logFile, 'utf8'));
+  return { manifest: null, error: `the baseline pass failed (${reason}); see ${input.logFile}`, exitCode };
+}

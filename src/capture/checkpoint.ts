@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page, TestInfo } from '@playwright/test';
+import type { ComparisonTolerance, VisualUatTestOptions } from '../types';
+import { BASELINE_IMAGE_PREFIX, CHECKPOINT_META_PREFIX, IMAGE_PREFIX } from './attachments';
+import { writeFileAtomic } from '../util/fs';
+import { validateCheckpointName } from './names';
+import { attachTestMeta, captureTarget, checkpointPath, testMeta, type CaptureTarget } from './session';
+
+export interface CheckpointOptions extends ComparisonTolerance {
+  /** Whole scrollable page (default true); ignored with `locator` or `clip`. */
+  fullPage?: boolean;
+  locator?: Locator;
+  clip?: { x: number; y: number; width: number; height: number };
+  mask?: Locator[];
+  maskColor?: string;
+  animations?: 'disabled' | 'allow';
+  caret?: 'hide' | 'initial';
+  /** CSS file(s) applied while the screenshot is taken, e.g. to hide volatile elements. */
+  stylePath?: string | string[];
+  /** What this checkpoint should show; sent to the evaluator beside the test's intent. */
+  intent?: string;
+  /** How long to wait for two identical consecutive captures (default 5 s, like Playwright's expect timeout). */
+  timeout?: number;
+}
+
+export interface CheckpointMeta extends ComparisonTolerance {
+  name: string;
+  intent: string | null;
+  stable: boolean;
+  width: number;
+  height: number;
+}
+
+/** Playwright's own cadence for stable screenshots (expectScreenshot): 0, 100, 250, 500 ms, then every second. */
+const RETAKE_DELAYS_MS = [0, 100, 250, 500];
+const RETAKE_INTERVAL_MS = 1000;
+/** Playwright's default expect timeout. */
+const DEFAULT_STABLE_TIMEOUT_MS = 5000;
+
+interface Session {
+  names: Set<string>;
+  target: CaptureTarget;
+  metaAttached: boolean;
+}
+
+const sessions = new WeakMap<TestInfo, Session>();
+
+function sessionFor(testInfo: TestInfo): Session {
+  let session = sessions.get(testInfo);
+  if (!session) {
+    session = { names: new Set(), target: captureTarget(testInfo), metaAttached: false };
+    sessions.set(testInfo, session);
+  }
+  return session;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+}
+
+async function stableCapture(capture: () => Promise<Buffer>, timeoutMs: number): Promise<{ png: Buffer; stable: boolean }> {
+  const deadline = Date.now() + timeoutMs;
+  let previous = await capture();
+  for (let attempt = 0; Date.now() < deadline; attempt++) {
+    await sleep(Math.min(RETAKE_DELAYS_MS[attempt] ?? RETAKE_INTERVAL_MS, Math.max(0, deadline - Date.now())));
+    const next = await capture();
+    if (next.equals(previous)) return { png: next, stable: true };
+    previous = next;
+  }
+  return { png: previous, stable: false };
+}
+
+function readStyles(stylePath: string | string[] | undefined, testInfo: TestInfo): string | undefined {
+  if (!stylePath) return undefined;
+  const baseDir = testInfo.config.configFile ? path.dirname(testInfo.config.configFile) : testInfo.config.rootDir;
+  return (Array.isArray(stylePath) ? stylePath : [stylePath])
+    .map((file) => {
+      const resolved = path.resolve(baseDir, file);
+      if (!fs.existsSync(resolved)) throw new Error(`screenshotCheckpoint: stylePath ${file} does not exist (resolved to ${resolved})`);
+      return fs.readFileSync(resolved, 'utf8');
+    })
+    .join('\n');
+}
+
+function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/**
+ * Takes one named checkpoint: a stabilised screenshot written under the output folder and
+ * attached to the test result, with the baseline image beside it when there is one.
+ */
+export async function takeCheckpoint(
+  page: Page,
+  testInfo: TestInfo,
+  rawName: string,
+  options: CheckpointOptions = {},
+  testOptions: VisualUatTestOptions = {},
+): Promise<void> {
+  const name = validateCheckpointName(rawName);
+  const session = sessionFor(testInfo);
+  if (session.names.has(name))
+    throw new Error(`screenshotCheckpoint: "${name}" is already used in this test: checkpoint names must be unique within a test`);
+  session.names.add(name);
+  if (testOptions.skip) return;
+
+  const { target } = session;
+  if (!session.metaAttached) {
+    await attachTestMeta(testInfo, testMeta(testInfo, target, testOptions));
+    session.metaAttached = true;
+  }
+
+  const style = readStyles(options.stylePath, testInfo);
+  const common = {
+    animations: options.animations ?? 'disabled',
+    caret: options.caret ?? 'hide',
+    mask: options.mask,
+    maskColor: options.maskColor,
+    scale: 'css' as const,
+    ...(style ? { style } : {}),
+  };
+  const capture = options.locator
+    ? () => options.locator!.screenshot(common)
+    : () => page.screenshot({ ...common, fullPage: options.clip ? false : (options.fullPage ?? true), clip: options.clip });
+
+  await settle(page);
+  const timeout = options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS;
+  const { png, stable } = await stableCapture(capture, timeout);
+
+  const file = checkpointPath(target.imageRoot, testInfo, name);
+  writeFileAtomic(file, png);
+  const meta: CheckpointMeta = {
+    name,
+    intent: options.intent ?? null,
+    stable,
+    ...pngSize(png),
+    threshold: options.threshold,
+    maxDiffPixels: options.maxDiffPixels,
+    maxDiffPixelRatio: options.maxDiffPixelRatio,
+  };
+  await testInfo.attach(`${CHECKPOINT_META_PREFIX}${name}`, { body: JSON.stringify(meta), contentType: 'application/json' });
+  await testInfo.attach(`${IMAGE_PREFIX}${name}`, { path: file, contentType: 'image/png' });
+  if (target.baselineRoot) {
+    const baselineFile = checkpointPath(target.baselineRoot, testInfo, name);
+    if (fs.existsSync(baselineFile))
+      await testInfo.attach(`${BASELINE_IMAGE_PREFIX}${name}`, { path: baselineFile, contentType: 'image/png' });
+  }
+}

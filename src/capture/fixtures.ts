@@ -1,0 +1,17 @@
+import { test as base } from '@playwright/test';
+import type { VisualUatTestOptions } from '../types';
+import { takeCheckpoint, type CheckpointOptions } from './checkpoint';
+
+export type ScreenshotCheckpoint = (name: string, options?: CheckpointOptions) => Promise<void>;
+
+export interface VisualUatFixtures {
+  visualUat: VisualUatTestOptions;
+  screenshotCheckpoint: ScreenshotCheckpoint;
+}
+
+export const test = base.extend<VisualUatFixtures>({
+  visualUat: [{}, { option: true }],
+  screenshotCheckpoint: async ({ page, visualUat }, use, testInfo) => {
+    await use((name, options) => takeCheckpoint(page, testInfo, name, options, visualUat));
+  },
+});

@@ -1,0 +1,60 @@
+import type { EvaluatorOptions, FailOn, VisualUatOptions } from '../types';
+
+/** The options after defaults and environment variables are applied (environment wins). */
+export interface ResolvedOptions {
+  baseBranch: string | null;
+  outputDir: string;
+  updateBaselines: boolean;
+  keepWorktrees: boolean;
+  evaluator: EvaluatorOptions | false;
+  failOn: FailOn[];
+  threshold: number;
+  maxDiffPixels: number;
+  maxDiffPixelRatio: number;
+}
+
+const FAIL_ON_VALUES: readonly FailOn[] = ['regression', 'needs_review', 'new', 'missing', 'errored', 'signals'];
+
+/** Internal: how `withVisualUat` hands its (secret-free) options to the global setup and the workers. */
+export const OPTIONS_ENV = 'VISUAL_UAT_OPTIONS';
+
+function flag(value: string | undefined): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  return value === '1' || value.toLowerCase() === 'true';
+}
+
+export function resolveOptions(options: VisualUatOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
+  const failOn = options.failOn ?? ['regression'];
+  for (const value of failOn) {
+    if (!FAIL_ON_VALUES.includes(value))
+      throw new Error(`visual-uat: unknown failOn value "${value}": use any of ${FAIL_ON_VALUES.join(', ')}`);
+  }
+  return {
+    baseBranch: env.VISUAL_UAT_BASE || options.baseBranch || env.GITHUB_BASE_REF || null,
+    outputDir: env.VISUAL_UAT_DIR || options.outputDir || '.visual-uat',
+    updateBaselines: flag(env.VISUAL_UAT_UPDATE_BASELINES) ?? options.updateBaselines ?? false,
+    keepWorktrees: flag(env.VISUAL_UAT_KEEP_WORKTREES) ?? options.keepWorktrees ?? false,
+    evaluator: options.evaluator ?? {},
+    failOn,
+    threshold: options.threshold ?? 0.1,
+    maxDiffPixels: options.maxDiffPixels ?? 0,
+    maxDiffPixelRatio: options.maxDiffPixelRatio ?? 0,
+  };
+}
+
+/** Options as withVisualUat stored them for the other processes of the run (never with a key). */
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): VisualUatOptions {
+  const raw = env[OPTIONS_ENV];
+  if (!raw) return {};
+  try {
+    return JSON.parse(raw) as VisualUatOptions;
+  } catch {
+    return {};
+  }
+}
+
+export function withoutSecrets(options: VisualUatOptions): VisualUatOptions {
+  if (!options.evaluator) return options;
+  const { apiKey: _apiKey, ...evaluator } = options.evaluator;
+  return { ...options, evaluator };
+}

@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+
+/** Every git call goes through simple-git with argv arrays: a branch name never meets a shell. */
+
+export class SetupError extends Error {}
+
+export interface Repo {
+  git: SimpleGit;
+  root: string;
+}
+
+export interface BaseResolution {
+  branch: string;
+  ref: string;
+  commit: string;
+}
+
+export interface WorkingState {
+  branch: string | null;
+  commit: string;
+  dirty: boolean;
+}
+
+export async function openRepo(dir: string): Promise<Repo> {
+  const git = simpleGit({ baseDir: dir });
+  let root: string;
+  try {
+    root = (await git.revparse(['--show-toplevel'])).trim();
+  } catch {
+    throw new SetupError(`visual-uat: ${dir} is not inside a git repository: run it from a git checkout (git init, or clone the project)`);
+  }
+  try {
+    await git.revparse(['--verify', 'HEAD']);
+  } catch {
+    throw new SetupError('visual-uat: the repository has no commit yet: commit the base version first');
+  }
+  return { git: simpleGit({ baseDir: root }), root: fs.realpathSync(root) };
+}
+
+async function refExists(git: SimpleGit, ref: string): Promise<boolean> {
+  try {
+    await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function candidateRefs(git: SimpleGit, branch: string): Promise<string | null> {
+  for (const ref of [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`, branch]) {
+    if (await refExists(git, ref)) return ref;
+  }
+  return null;
+}
+
+/** The base is the merge-base of HEAD and the base branch (local branch first, else origin/<branch>). */
+export async function resolveBase(repo: Repo, baseBranch: string | null): Promise<BaseResolution> {
+  const { git } = repo;
+  let branch = baseBranch;
+  let ref: string | null = null;
+  if (branch) {
+    ref = await candidateRefs(git, branch);
+    if (!ref)
+      throw new SetupError(
+        `visual-uat: base branch "${branch}" not found (no local branch, no origin/${branch}): set baseBranch in withVisualUat or VISUAL_UAT_BASE, or fetch it (git fetch origin ${branch})`,
+      );
+  } else {
+    for (const name of ['main', 'master']) {
+      ref = await candidateRefs(git, name);
+      if (ref) {
+        branch = name;
+        break;
+      }
+    }
+    if (!ref || !branch)
+      throw new SetupError('visual-uat: no base branch found (neither main nor master exists): set baseBranch in withVisualUat or VISUAL_UAT_BASE');
+  }
+  let commit: string;
+  try {
+    commit = (await git.raw(['merge-base', 'HEAD', ref])).trim();
+  } catch {
+    const shallow = (await git.revparse(['--is-shallow-repository']).catch(() => 'false')).trim() === 'true';
+    if (shallow)
+      throw new SetupError(
+        `visual-uat: this is a shallow clone without the merge-base of HEAD and ${branch}: run git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)`,
+      );
+    throw new SetupError(`visual-uat: HEAD and ${branch} share no history: set baseBranch or VISUAL_UAT_BASE to a branch this one grew from`);
+  }
+  return { branch, ref, commit };
+}
+
+export async function workingState(repo: Repo): Promise<WorkingState> {
+  const commit = (await repo.git.revparse(['HEAD'])).trim();
+  const branchRaw = (await repo.git.raw(['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
+  const status = await repo.git.raw(['status', '--porcelain', '--untracked-files=normal']);
+  return { branch: branchRaw === 'HEAD' ? null : branchRaw, commit, dirty: status.trim().length > 0 };
+}
+
+const HISTORY_LIMIT = 50;
+const CHANGED_FILES_LIMIT = 200;
+
+/** Subjects of the commits from base to HEAD, newest first. */
+export async function commitSubjects(repo: Repo, baseCommit: string): Promise<string[]> {
+  const out = await repo.git.raw(['log', '--format=%h %s', `--max-count=${HISTORY_LIMIT}`, `${baseCommit}..HEAD`]);
+  return out.split('\n').filter(Boolean);
+}
+
+/** What differs between base and the working tree (tracked and untracked), as `<status> <path>` lines. */
+export async function changedFiles(repo: Repo, baseCommit: string): Promise<string[]> {
+  const tracked = await repo.git.raw(['diff', '--name-status', '--no-renames', baseCommit]);
+  const untracked = await repo.git.raw(['ls-files', '--others', '--exclude-standard']);
+  const lines = [
+    ...tracked.split('\n').filter(Boolean).map((line) => line.replace('\t', ' ')),
+    ...untracked.split('\n').filter(Boolean).map((file) => `A ${file}`),
+  ];
+  return lines.slice(0, CHANGED_FILES_LIMIT);
+}
+
+/** A detached worktree of `commit` at `dir`, with its own index: the user's index is never shared. */
+export async function addWorktree(repo: Repo, dir: string, commit: string): Promise<void> {
+  await repo.git.raw(['worktree', 'prune']);
+  if (fs.existsSync(dir)) await removeWorktree(repo, dir);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  await repo.git.raw(['worktree', 'add', '--detach', '--force', dir, commit]);
+}
+
+export async function removeWorktree(repo: Repo, dir: string): Promise<void> {
+  try {
+    await repo.git.raw(['worktree', 'remove', '--force', dir]);
+  } catch {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  await repo.git.raw(['worktree', 'prune']);
+}
+
+/** Contents of a file at a commit, or null when it does not exist there. */
+export async function fileAtCommit(repo: Repo, commit: string, file: string): Promise<string | null> {
+  try {
+    return await repo.git.show([`${commit}:${file}`]);
+  } catch {
+    return null;
+  }
+}

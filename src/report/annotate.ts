@@ -1,0 +1,53 @@
+import type { TestCase, TestResult } from '@playwright/test/reporter';
+import type { CheckpointStatus } from '../types';
+import type { CheckpointVerdict } from './verdicts';
+
+type Annotation = { type: string; description?: string };
+
+export const ANNOTATION_BY_STATUS: Record<CheckpointStatus, string | null> = {
+  unchanged: null,
+  changed: 'visual-change',
+  needs_review: 'needs_review',
+  regression: 'visual-regression',
+  new: 'visual-new',
+  missing: 'needs_review',
+  errored: 'visual-error',
+};
+
+export function describeVerdict(verdict: CheckpointVerdict): string {
+  const parts = [`${verdict.name}: ${verdict.reason}`];
+  if (verdict.evaluation) parts.push(`(confidence ${verdict.evaluation.confidence.toFixed(2)})`);
+  if (verdict.diffMetrics && verdict.status !== 'unchanged') {
+    const regions = verdict.diffMetrics.changedRegions.length;
+    parts.push(`— ${verdict.diffMetrics.pixelDiffPercent}% of pixels changed in ${regions} region${regions === 1 ? '' : 's'}`);
+  }
+  return parts.join(' ');
+}
+
+function pushAnnotation(test: TestCase, result: TestResult, annotation: Annotation): void {
+  // The HTML report renders result annotations; its `annot:` filter reads the test's: write both.
+  test.annotations.push(annotation);
+  const resultWithAnnotations = result as TestResult & { annotations?: Annotation[] };
+  (resultWithAnnotations.annotations ??= []).push(annotation);
+}
+
+function attachImage(result: TestResult, name: string, path: string | null): void {
+  if (path) result.attachments.push({ name, path, contentType: 'image/png' });
+}
+
+/**
+ * Writes a checkpoint's verdict where Playwright's HTML report shows it: an annotation, and for a
+ * changed pair the expected/actual/diff triplet that the report turns into its image-diff viewer.
+ */
+export function annotate(test: TestCase, result: TestResult, verdict: CheckpointVerdict): void {
+  const type = ANNOTATION_BY_STATUS[verdict.status];
+  if (type) pushAnnotation(test, result, { type, description: describeVerdict(verdict) });
+  if (verdict.diffImage && verdict.baselineImage && verdict.currentImage) {
+    attachImage(result, `${verdict.name}-expected.png`, verdict.baselineImage);
+    attachImage(result, `${verdict.name}-actual.png`, verdict.currentImage);
+    attachImage(result, `${verdict.name}-diff.png`, verdict.diffImage);
+    return;
+  }
+  if (verdict.status === 'missing') attachImage(result, `${verdict.name} (baseline only)`, verdict.baselineImage);
+  else attachImage(result, verdict.name, verdict.currentImage);
+}

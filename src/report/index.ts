@@ -1,0 +1,2 @@
+export { VisualUatReporter, type ReporterOptions } from './reporter';
+export type { RunResult, TestResultRecord, CheckpointResult, EvaluatorUsage } from './results';

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import type { FullConfig, FullResult, Reporter, Suite } from '@playwright/test/reporter';
+import { IMAGE_PREFIX, TEST_META_ATTACHMENT, type TestMeta } from '../capture';
+import {
+  BASELINE_DIR_ENV,
+  CONTEXT_FILE_ENV,
+  OUTPUT_DIR_ENV,
+  baselineDirFor,
+  currentScreenshotsDir,
+  diffsDir,
+  manifestPath,
+  testKey,
+} from '../config/layout';
+import { optionsFromEnv, resolveOptions, type ResolvedOptions } from '../config/options';
+import type { BaselineManifest, RunContext, VisualUatOptions } from '../types';
+import { readJsonFile, writeFileAtomic } from '../util/fs';
+import { annotate } from './annotate';
+import { collectTests, type CollectedTest } from './collect';
+import { buildRunResult, writeRunResult, type EvaluatorUsage, type TestOutcome } from './results';
+import { printSummary } from './summary';
+import { comparePair, testStatus } from './verdicts';
+
+export interface ReporterOptions extends VisualUatOptions {
+  /** Internal: the nested baseline pass records a manifest instead of comparing. */
+  role?: 'baseline';
+}
+
+const COMPARE_CONCURRENCY = 2;
+
+function isMergeReports(): boolean {
+  return process.argv.includes('merge-reports');
+}
+
+/**
+ * Pairs each test's checkpoints with the baseline, compares them, writes the verdicts into the
+ * tests' annotations and attachments (before the HTML reporter builds its report) and stores the
+ * results file. Listed first by withVisualUat; usable alone as ['visual-uat/reporter', options].
+ */
+export class VisualUatReporter implements Reporter {
+  private config!: FullConfig;
+  private suite!: Suite;
+  private readonly options: ReporterOptions;
+
+  constructor(options: ReporterOptions = {}) {
+    this.options = options;
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.config = config;
+    this.suite = suite;
+  }
+
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    if (this.options.role === 'baseline') {
+      this.writeBaselineManifest(result);
+      return undefined;
+    }
+    const options = resolveOptions({ ...optionsFromEnv(), ...this.options });
+    const configDir = this.config.configFile ? path.dirname(this.config.configFile) : process.cwd();
+    const outputDir = process.env[OUTPUT_DIR_ENV] ?? path.resolve(configDir, options.outputDir);
+    const contextFile = process.env[CONTEXT_FILE_ENV];
+    const fallbackContext = contextFile ? readJsonFile<RunContext>(contextFile) : null;
+    const collected = collectTests(this.suite.allTests(), fallbackContext);
+    if (collected.length === 0) return undefined;
+    collected.forEach((test) => materialise(test, outputDir, isMergeReports()));
+
+    const limit = pLimit(COMPARE_CONCURRENCY);
+    const outcomes: TestOutcome[] = await Promise.all(
+      collected.map(async (test) => {
+        const checkpoints = await Promise.all(test.pairs.map((pair) => limit(() => comparePair(test, pair, options, diffsDir(outputDir)))));
+        checkpoints.forEach((verdict) => annotate(test.test, test.result, verdict));
+        return { test, status: testStatus(test, checkpoints), checkpoints };
+      }),
+    );
+    const context = collected.find((test) => test.context)?.context ?? fallbackContext;
+    const usage: EvaluatorUsage = { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
+    const run = buildRunResult(outcomes, context, options, usage, outputDir, configDir);
+    const { latest } = writeRunResult(outputDir, run);
+    printSummary(run, path.relative(process.cwd(), latest));
+    return this.exitStatus(outcomes, options);
+  }
+
+  private exitStatus(outcomes: TestOutcome[], options: ResolvedOptions): { status?: FullResult['status'] } | undefined {
+    const hit = outcomes.flatMap((o) => o.checkpoints).filter((c) => (options.failOn as string[]).includes(c.status));
+    if (hit.length === 0) return undefined;
+    const message = `visual-uat: ${hit.length} checkpoint${hit.length === 1 ? '' : 's'} with a status in failOn (${options.failOn.join(', ')})`;
+    // merge-reports ignores a returned status; only a throw makes it exit 1.
+    if (isMergeReports()) throw new Error(message);
+    console.error(message);
+    return { status: 'failed' };
+  }
+
+  private writeBaselineManifest(result: FullResult): void {
+    const baselineDir = process.env[BASELINE_DIR_ENV];
+    if (!baselineDir) return;
+    const tests: BaselineManifest['tests'] = {};
+    for (const test of this.suite.allTests()) {
+      const last = test.results[test.results.length - 1];
+      if (!last) continue;
+      const metaAttachment = last.attachments.find((a) => a.name === TEST_META_ATTACHMENT);
+      const meta = metaAttachment?.body ? (JSON.parse(metaAttachment.body.toString('utf8')) as TestMeta) : null;
+      const key = meta?.key ?? testKey(test.parent.project()?.name ?? '', test.titlePath().slice(3));
+      tests[key] = {
+        status: last.status,
+        error: last.errors.map((error) => error.message ?? error.value ?? '').filter(Boolean).join('\n') || null,
+        checkpoints: last.attachments.filter((a) => a.name.startsWith(IMAGE_PREFIX)).map((a) => a.name.slice(IMAGE_PREFIX.length)),
+      };
+    }
+    const manifest: BaselineManifest = { baseCommit: path.basename(baselineDir), complete: result.status !== 'interrupted', tests };
+    writeFileAtomic(manifestPath(baselineDir), JSON.stringify(manifest, null, 2));
+  }
+}
+
+/**
+ * Points each pair at the image's home under the output folder. Playwright copies attachments
+ * into test-results/ (wiped by the next run) and merge-reports extracts them into a temporary
+ * folder: the results file must name paths that keep opening.
+ */
+function materialise(test: CollectedTest, outputDir: string, fromBlob: boolean): void {
+  const baseCommit = test.context?.baseCommit;
+  const baselineDir = baseCommit ? baselineDirFor(outputDir, baseCommit) : null;
+  for (const pair of test.pairs) {
+    if (pair.current) pair.current = homeOf(pair.current, path.join(currentScreenshotsDir(outputDir), test.folder, `${pair.name}.png`), fromBlob);
+    if (pair.baseline && baselineDir) pair.baseline = homeOf(pair.baseline, path.join(baselineDir, test.folder, `${pair.name}.png`), fromBlob);
+  }
+  if (test.context && baselineDir) test.context = { ...test.context, baselineDir };
+}
+
+function homeOf(attachment: string, home: string, fromBlob: boolean): string {
+  if (path.resolve(attachment) === path.resolve(home)) return home;
+  if (!fromBlob && fs.existsSync(home)) return home;
+  return copyInto(attachment, home);
+}
+
+function copyInto(source: string, target: string): string {
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.copyFileSync(source, target);
+  return target;
+}
+

@@ -1,0 +1,81 @@
+import path from 'node:path';
+import type { ComparisonTolerance, CheckpointStatus, DiffMetrics, Evaluation, TestStatus } from '../types';
+import { compareImages, CompareError } from '../compare';
+import type { ResolvedOptions } from '../config/options';
+import type { CheckpointPair, CollectedTest } from './collect';
+
+/** A checkpoint after compare (and, later, evaluate): what the results file and the report show. */
+export interface CheckpointVerdict {
+  name: string;
+  status: CheckpointStatus;
+  baselineImage: string | null;
+  currentImage: string | null;
+  diffImage: string | null;
+  diffMetrics: DiffMetrics | null;
+  evaluation: Evaluation | null;
+  /** Why: the evaluator's reason, the missing evaluator, the base error, the compare error. */
+  reason: string;
+}
+
+export const NO_EVALUATOR_REASON = 'no evaluator configured';
+
+function tolerance(options: ResolvedOptions, ...overrides: (ComparisonTolerance | null | undefined)[]): Required<ComparisonTolerance> {
+  const merged: Required<ComparisonTolerance> = {
+    threshold: options.threshold,
+    maxDiffPixels: options.maxDiffPixels,
+    maxDiffPixelRatio: options.maxDiffPixelRatio,
+  };
+  for (const override of overrides) {
+    if (!override) continue;
+    if (override.threshold !== undefined) merged.threshold = override.threshold;
+    if (override.maxDiffPixels !== undefined) merged.maxDiffPixels = override.maxDiffPixels;
+    if (override.maxDiffPixelRatio !== undefined) merged.maxDiffPixelRatio = override.maxDiffPixelRatio;
+  }
+  return merged;
+}
+
+function verdict(pair: CheckpointPair, status: CheckpointStatus, reason: string, extra: Partial<CheckpointVerdict> = {}): CheckpointVerdict {
+  return {
+    name: pair.name,
+    status,
+    baselineImage: pair.baseline,
+    currentImage: pair.current,
+    diffImage: null,
+    diffMetrics: null,
+    evaluation: null,
+    reason,
+    ...extra,
+  };
+}
+
+/** The auto gate: identical or within tolerance is unchanged; anything else goes on to be judged. */
+export async function comparePair(test: CollectedTest, pair: CheckpointPair, options: ResolvedOptions, diffRoot: string): Promise<CheckpointVerdict> {
+  if (!pair.current) return verdict(pair, 'missing', 'in the baseline only: the current run did not capture it');
+  if (test.context?.sameAsBase) return verdict(pair, 'unchanged', 'base and current are the same commit with a clean tree', { baselineImage: pair.current });
+  if (!pair.baseline) {
+    const baseError = test.meta?.baseline.error ?? test.context?.baselineError ?? null;
+    return verdict(pair, 'new', baseError ? `no baseline: ${baseError}` : 'no baseline: the base version does not take this checkpoint');
+  }
+  try {
+    const outcome = await compareImages({
+      baseline: pair.baseline,
+      current: pair.current,
+      diffOutput: path.join(diffRoot, test.folder, `${pair.name}-diff.png`),
+      tolerance: tolerance(options, test.meta?.options, pair.meta),
+    });
+    if (outcome.kind === 'identical') return verdict(pair, 'unchanged', 'identical');
+    if (outcome.kind === 'within-tolerance') return verdict(pair, 'unchanged', 'within tolerance', { diffMetrics: outcome.metrics });
+    return verdict(pair, 'needs_review', NO_EVALUATOR_REASON, { diffImage: outcome.diffImage, diffMetrics: outcome.metrics });
+  } catch (error) {
+    const message = error instanceof CompareError ? error.message : `compare failed: ${(error as Error).message}`;
+    return verdict(pair, 'errored', message);
+  }
+}
+
+export function testStatus(test: CollectedTest, checkpoints: CheckpointVerdict[]): TestStatus {
+  const ran = test.result.status === 'passed' || test.result.status === 'skipped';
+  if (!ran || checkpoints.some((c) => c.status === 'errored')) return 'errored';
+  if (checkpoints.some((c) => c.status === 'regression')) return 'failed';
+  if (checkpoints.some((c) => c.status === 'needs_review' || c.status === 'missing')) return 'needs_review';
+  return 'passed';
+}

@@ -1,0 +1,110 @@
+/**
+ * Types shared by every state of the flow (capture → pair → diff → evaluate → annotate → store).
+ * Each folder under src/ keeps its own private types; only what crosses a folder lives here.
+ */
+
+export type CheckpointStatus =
+  | 'unchanged'
+  | 'changed'
+  | 'needs_review'
+  | 'regression'
+  | 'new'
+  | 'missing'
+  | 'errored';
+
+export type TestStatus = 'passed' | 'failed' | 'errored' | 'needs_review';
+
+/** Statuses (or signal classes) that make the run exit 1. */
+export type FailOn = 'regression' | 'needs_review' | 'new' | 'missing' | 'errored' | 'signals';
+
+export type RegionKind = 'added' | 'removed' | 'modified';
+
+export interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  kind?: RegionKind;
+}
+
+export interface DiffMetrics {
+  pixelDiffPercent: number;
+  changedRegions: Region[];
+}
+
+/** Per-pixel tolerance, named as Playwright names it for `toHaveScreenshot`. */
+export interface ComparisonTolerance {
+  /** Per-pixel colour distance (0..1) below which a pixel counts as equal. Default 0.1. */
+  threshold?: number;
+  /** A difference of at most this many pixels counts as unchanged. */
+  maxDiffPixels?: number;
+  /** A difference of at most this fraction (0..1) of the pixels counts as unchanged. */
+  maxDiffPixelRatio?: number;
+}
+
+export interface Evaluation {
+  pass: boolean;
+  confidence: number;
+  reason: string;
+  needsReview: boolean;
+}
+
+export interface EvaluatorOptions {
+  baseURL?: string;
+  apiKey?: string;
+  model?: string;
+  approveAt?: number;
+  rejectAt?: number;
+  timeoutMs?: number;
+  concurrency?: number;
+  /** USD per million tokens, by model name. */
+  prices?: Record<string, { input: number; cachedInput?: number; output: number }>;
+  /** Project review instructions: text, or a path to a file beside the Playwright config. */
+  instructions?: string;
+}
+
+/** Options of `withVisualUat(config, options)` and of the reporter tuple. */
+export interface VisualUatOptions extends ComparisonTolerance {
+  baseBranch?: string;
+  outputDir?: string;
+  updateBaselines?: boolean;
+  keepWorktrees?: boolean;
+  evaluator?: EvaluatorOptions | false;
+  failOn?: FailOn[];
+}
+
+/** The `visualUat` option fixture, set with `test.use({ visualUat: { … } })`. */
+export interface VisualUatTestOptions extends ComparisonTolerance {
+  intent?: string;
+  skip?: boolean;
+}
+
+/** What the global setup learnt about the two versions; travels with every test result. */
+export interface RunContext {
+  baseBranch: string;
+  baseRef: string;
+  baseCommit: string;
+  currentBranch: string | null;
+  currentCommit: string;
+  dirty: boolean;
+  /** Base and current are the same code: no baseline pass, every checkpoint compares with itself. */
+  sameAsBase: boolean;
+  commits: string[];
+  changedFiles: string[];
+  baselineDir: string;
+  /** Why the baseline pass produced nothing, when it did not. */
+  baselineError: string | null;
+}
+
+/** One test of the baseline pass, as the baseline manifest records it. */
+export interface BaselineTestRecord {
+  status: string;
+  error: string | null;
+  checkpoints: string[];
+}
+
+export interface BaselineManifest {
+  baseCommit: string;
+  complete: boolean;
+  tests: Record<string, BaselineTestRecord>;
+}

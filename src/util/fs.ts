@@ -1,0 +1,18 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Temp file + rename: a crash leaves the old file or the new one, never half of either. */
+export function writeFileAtomic(file: string, data: string | Buffer): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(temp, data);
+  fs.renameSync(temp, file);
+}
+
+export function readJsonFile<T>(file: string): T | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
