@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page, TestInfo } from '@playwright/test';
+import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { ComparisonTolerance, VisualUatTestOptions } from '../types';
 import { BASELINE_IMAGE_PREFIX, CHECKPOINT_META_PREFIX, IMAGE_PREFIX } from './attachments';
 import { writeFileAtomic } from '../util/fs';
@@ -104,6 +104,11 @@ export async function takeCheckpoint(
   testOptions: VisualUatTestOptions = {},
 ): Promise<void> {
   const name = validateCheckpointName(rawName);
+  // One boxed step per checkpoint: the report shows `Checkpoint "plans"` at the test's line, not our internals.
+  await test.step(`Checkpoint "${name}"`, () => capture(page, testInfo, name, options, testOptions), { box: true });
+}
+
+async function capture(page: Page, testInfo: TestInfo, name: string, options: CheckpointOptions, testOptions: VisualUatTestOptions): Promise<void> {
   const session = sessionFor(testInfo);
   if (session.names.has(name))
     throw new Error(`screenshotCheckpoint: "${name}" is already used in this test: checkpoint names must be unique within a test`);

@@ -31,6 +31,18 @@ function pushAnnotation(test: TestCase, result: TestResult, annotation: Annotati
   (resultWithAnnotations.annotations ??= []).push(annotation);
 }
 
+/**
+ * A tag is what the report's test list shows as a badge and filters on (`@needs_review`). In a
+ * live run `TestCase.tags` is a getter over the internal `_tags` list (merge-reports gives a
+ * plain array), so the tag goes where the getter reads it.
+ */
+function addTag(test: TestCase, tag: string): void {
+  if (test.tags.includes(tag)) return;
+  const internal = (test as TestCase & { _tags?: string[] })._tags;
+  if (Array.isArray(internal)) internal.push(tag);
+  else test.tags.push(tag);
+}
+
 function attachImage(result: TestResult, name: string, path: string | null): void {
   if (path) result.attachments.push({ name, path, contentType: 'image/png' });
 }
@@ -41,7 +53,10 @@ function attachImage(result: TestResult, name: string, path: string | null): voi
  */
 export function annotate(test: TestCase, result: TestResult, verdict: CheckpointVerdict): void {
   const type = ANNOTATION_BY_STATUS[verdict.status];
-  if (type) pushAnnotation(test, result, { type, description: describeVerdict(verdict) });
+  if (type) {
+    pushAnnotation(test, result, { type, description: describeVerdict(verdict) });
+    addTag(test, `@${type}`);
+  }
   if (verdict.diffImage && verdict.baselineImage && verdict.currentImage) {
     attachImage(result, `${verdict.name}-expected.png`, verdict.baselineImage);
     attachImage(result, `${verdict.name}-actual.png`, verdict.currentImage);

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
+import { repoState, type RepoState } from '../support/repo-state';
+import { checkpoint, readLatest, statuses } from '../support/results';
+
+test.describe.configure({ mode: 'serial' });
+
+let repo: string;
+let before: RepoState;
+let run: ReturnType<typeof runPlaywright>;
+
+test.beforeAll(async () => {
+  repo = createFixtureRepo({ fixture: 'demo-app' });
+  // A user's work in progress: an untracked file, a staged edit, and a stash entry.
+  fs.writeFileSync(path.join(repo, 'NOTES.md'), 'work in progress\n');
+  fs.writeFileSync(path.join(repo, 'stashed.txt'), 'stashed\n');
+  git(repo, ['add', 'stashed.txt']);
+  git(repo, ['stash', 'push', '-q', '-m', 'user stash', '--', 'stashed.txt']);
+  fs.appendFileSync(path.join(repo, 'package.json'), '\n');
+  git(repo, ['add', 'package.json']);
+  before = repoState(repo);
+  run = runPlaywright(repo, ['test']);
+});
+
+test('a run pairs checkpoints: unchanged page, changed page, changed element', async () => {
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  const results = readLatest(repo);
+  expect(statuses(results)).toEqual({
+    'home › landing': 'unchanged',
+    'plans › plans': 'needs_review',
+    'plans › header': 'unchanged',
+    'about › contact': 'needs_review',
+  });
+  const plans = checkpoint(results, 'plans', 'plans');
+  expect(plans.test.status).toBe('needs_review');
+  expect(plans.test.baselineAvailable).toBe(true);
+  expect(plans.checkpoint.reason).toBe('no evaluator configured');
+  expect(plans.checkpoint.diffMetrics!.pixelDiffPercent).toBeGreaterThan(0);
+  expect(plans.checkpoint.diffMetrics!.changedRegions.length).toBeGreaterThan(0);
+  const resultsDir = path.join(repo, '.visual-uat', 'results');
+  for (const image of [plans.checkpoint.baselineImage, plans.checkpoint.currentImage, plans.checkpoint.diffImage])
+    expect(fs.existsSync(path.resolve(resultsDir, image!)), `${image} opens`).toBe(true);
+  const landing = checkpoint(results, 'home', 'landing');
+  expect(landing.checkpoint.diffImage).toBeNull();
+  expect(landing.test.status).toBe('passed');
+  expect(results).toMatchObject({
+    baseBranch: 'main',
+    baseCommit: git(repo, ['rev-parse', 'main']),
+    currentBranch: 'feature/pricing',
+    currentCommit: git(repo, ['rev-parse', 'HEAD']),
+    dirty: true,
+    summary: { total: 3, passed: 1, failed: 0, errored: 0, needsReview: 2 },
+  });
+  expect(Object.keys(results.evaluator)).toEqual(['model', 'calls', 'cacheHits', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'costUSD']);
+  const timestamped = fs.readdirSync(resultsDir).filter((f) => /^\d+\.json$/.test(f));
+  expect(timestamped).toHaveLength(1);
+  expect(run.stdout).toContain('visual-uat: 4 checkpoints: 2 needs_review, 2 unchanged');
+});
+
+test('the user repository is untouched and no worktree is left', async () => {
+  expect(repoState(repo)).toEqual(before);
+  expect(fs.readdirSync(path.join(repo, '.visual-uat', 'worktrees'))).toEqual([]);
+});
+
+test('the HTML report shows the verdict and the image-diff viewer', async ({ page }) => {
+  await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
+  await expect(page.getByRole('link', { name: 'site › pricing › plans' }).locator('xpath=../..')).toContainText('needs_review');
+  await page.getByRole('link', { name: 'site › pricing › plans' }).click();
+  await expect(page.getByTestId('test-case-annotations')).toContainText('needs_review');
+  await expect(page.getByTestId('test-case-annotations')).toContainText('plans: no evaluator configured');
+  await expect(page.getByText('Image mismatch: plans.png')).toBeVisible();
+  for (const tab of ['Diff', 'Actual', 'Expected', 'Side by side', 'Slider']) await expect(page.getByText(tab, { exact: true }).first()).toBeVisible();
+  await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}#?q=annot:needs_review`);
+  await expect(page.getByRole('link', { name: 'site › pricing › plans' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'site › about' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'site › home' })).toHaveCount(0);
+});
+
+test('failOn decides the exit code', async () => {
+  const config = path.join(repo, 'playwright.config.ts');
+  const original = fs.readFileSync(config, 'utf8');
+  fs.writeFileSync(config, original.replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', failOn: ['regression', 'needs_review'] }"));
+  try {
+    const failing = runPlaywright(repo, ['test']);
+    expect(failing.status, failing.stdout + failing.stderr).toBe(1);
+    expect(failing.stderr).toContain('visual-uat: 2 checkpoints with a status in failOn (regression, needs_review)');
+  } finally {
+    fs.writeFileSync(config, original);
+  }
+});
