@@ -25,7 +25,8 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     if (/^(PLAYWRIGHT_|PW_|TEST_|VISUAL_UAT_|VITEST|GITHUB_)/.test(key) || key === 'NODE_OPTIONS' || key === 'OPENAI_API_KEY' || key === 'OPENAI_BASE_URL') continue;
     env[key] = value;
   }
-  return { ...env, FORCE_COLOR: '0', ...extra };
+  for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
+  return { ...env, FORCE_COLOR: env.FORCE_COLOR ?? '0' };
 }
 
 export function git(dir: string, args: string[]): string {

@@ -8,10 +8,11 @@ import {
   BASE_PORTS_ENV,
   BASELINE_DIR_ENV,
   OUTPUT_DIR_ENV,
+  REPO_ROOT_ENV,
   ROLE_ENV,
+  WORKTREE_ENV,
   manifestPath,
 } from '../config/layout';
-import { REPO_ROOT_ENV, WORKTREE_ENV } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
 import { readJsonFile } from '../util/fs';
 

@@ -1,4 +1,4 @@
-export { withVisualUat, REPO_ROOT_ENV, WORKTREE_ENV } from './with-visual-uat';
+export { withVisualUat } from './with-visual-uat';
 export { resolveOptions, optionsFromEnv, type ResolvedOptions } from './options';
 export { applySystemChromium, systemChromium, CHROMIUM_ENV } from './browser';
 export * from './layout';

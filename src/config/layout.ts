@@ -12,6 +12,9 @@ export const CONTEXT_FILE_ENV = 'VISUAL_UAT_CONTEXT_FILE';
 export const BASELINE_DIR_ENV = 'VISUAL_UAT_BASELINE_DIR';
 export const BASE_CWD_ENV = 'VISUAL_UAT_BASE_CWD';
 export const BASE_PORTS_ENV = 'VISUAL_UAT_BASE_PORTS';
+/** Where the base checkout is, so absolute webServer paths can be mapped into it. */
+export const REPO_ROOT_ENV = 'VISUAL_UAT_REPO_ROOT';
+export const WORKTREE_ENV = 'VISUAL_UAT_WORKTREE';
 
 export type Role = 'current' | 'baseline';
 

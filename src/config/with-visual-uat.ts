@@ -1,16 +1,21 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test';
 import type { VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
-import { BASE_CWD_ENV, BASE_PORTS_ENV, OUTPUT_DIR_ENV, currentRole } from './layout';
+import { BASE_CWD_ENV, BASE_PORTS_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, WORKTREE_ENV, currentRole } from './layout';
 import { OPTIONS_ENV, resolveOptions, withoutSecrets } from './options';
 
-/** Set by the global setup for the nested baseline pass: where the base checkout is. */
-export const REPO_ROOT_ENV = 'VISUAL_UAT_REPO_ROOT';
-export const WORKTREE_ENV = 'VISUAL_UAT_WORKTREE';
+/** Playwright loads these by path: the compiled .js beside this file, or the .ts source under a TS loader. */
+function ownModule(relative: string): string {
+  const candidates = ['.js', '.ts'].map((extension) => path.join(__dirname, `${relative}${extension}`));
+  const found = candidates.find((file) => fs.existsSync(file));
+  if (!found) throw new Error(`visual-uat: ${candidates[0]} is missing: reinstall visual-uat (npm install visual-uat)`);
+  return found;
+}
 
-const GLOBAL_SETUP = require.resolve('../baseline/global-setup');
-const REPORTER = require.resolve('../../reporter/index');
+const GLOBAL_SETUP = ownModule('../baseline/global-setup');
+const REPORTER = ownModule('../../reporter/index');
 
 type WebServer = NonNullable<PlaywrightTestConfig['webServer']> extends infer W ? (W extends Array<infer One> ? One : W) : never;
 

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveOptions, withoutSecrets } from '../../src/config/options';
+import { withVisualUat } from '../../src/config/with-visual-uat';
+import { testFolder, testKey } from '../../src/config/layout';
+
+const saved = { ...process.env };
+afterEach(() => {
+  process.env = { ...saved };
+});
+
+describe('resolveOptions', () => {
+  it('applies defaults, then options, then the environment', () => {
+    expect(resolveOptions({}, {})).toMatchObject({ baseBranch: null, outputDir: '.visual-uat', updateBaselines: false, failOn: ['regression'] });
+    expect(resolveOptions({}, { GITHUB_BASE_REF: 'develop' }).baseBranch).toBe('develop');
+    expect(resolveOptions({ baseBranch: 'trunk' }, { GITHUB_BASE_REF: 'develop' }).baseBranch).toBe('trunk');
+    expect(resolveOptions({ baseBranch: 'trunk', outputDir: 'out' }, { VISUAL_UAT_BASE: 'release', VISUAL_UAT_DIR: 'vu' })).toMatchObject({ baseBranch: 'release', outputDir: 'vu' });
+    expect(resolveOptions({ updateBaselines: false }, { VISUAL_UAT_UPDATE_BASELINES: '1', VISUAL_UAT_KEEP_WORKTREES: 'true' })).toMatchObject({ updateBaselines: true, keepWorktrees: true });
+  });
+
+  it('refuses an unknown failOn value with the list of valid ones', () => {
+    expect(() => resolveOptions({ failOn: ['regresion' as never] }, {})).toThrow(/unknown failOn value "regresion": use any of regression, needs_review/);
+  });
+
+  it('never hands the API key to the environment', () => {
+    expect(withoutSecrets({ evaluator: { apiKey: 'sk-secret', model: 'm' } })).toEqual({ evaluator: { model: 'm' } });
+  });
+});
+
+describe('withVisualUat', () => {
+  it('puts the global setup before the user one and the reporter first', () => {
+    delete process.env.VISUAL_UAT_ROLE;
+    const config = withVisualUat({ globalSetup: './setup.ts', reporter: [['html', { open: 'never' }]] }, { baseBranch: 'main' });
+    const setups = config.globalSetup as string[];
+    expect(setups).toHaveLength(2);
+    expect(setups[0]).toMatch(/baseline[\\/]global-setup/);
+    expect(setups[1]).toBe('./setup.ts');
+    const reporters = config.reporter as [string, unknown][];
+    expect(reporters[0][0]).toMatch(/reporter[\\/]index/);
+    expect(reporters[0][1]).toEqual({ baseBranch: 'main' });
+    expect(reporters[1]).toEqual(['html', { open: 'never' }]);
+    expect(JSON.parse(process.env.VISUAL_UAT_OPTIONS!)).toEqual({ baseBranch: 'main' });
+  });
+
+  it('keeps the default reporter when the config names none', () => {
+    delete process.env.VISUAL_UAT_ROLE;
+    const reporters = withVisualUat({}).reporter as [string][];
+    expect(reporters.map((r) => r[0]).slice(1)).toEqual([process.env.CI ? 'dot' : 'list']);
+  });
+
+  it('in the baseline role, starts the base app from the worktree on a free port and never reuses a server', () => {
+    Object.assign(process.env, {
+      VISUAL_UAT_ROLE: 'baseline',
+      VISUAL_UAT_BASE_CWD: '/repo/.visual-uat/worktrees/abc/app',
+      VISUAL_UAT_BASE_PORTS: '41001,41002',
+      VISUAL_UAT_REPO_ROOT: '/repo',
+      VISUAL_UAT_WORKTREE: '/repo/.visual-uat/worktrees/abc',
+      VISUAL_UAT_OUTPUT_DIR: '/repo/app/.visual-uat',
+    });
+    const config = withVisualUat({
+      globalSetup: './setup.ts',
+      webServer: [
+        { command: 'npm start', url: 'http://localhost:3000', reuseExistingServer: true },
+        { command: 'node api.js', port: 4000, cwd: '/repo/api', reuseExistingServer: true },
+      ],
+      use: { baseURL: 'http://localhost:3000/app/' },
+      projects: [{ name: 'a', use: { baseURL: 'http://127.0.0.1:4000' } }, { name: 'b' }],
+      reporter: 'html',
+    });
+    const servers = config.webServer as { command: string; url?: string; port?: number; cwd: string; env: Record<string, string>; reuseExistingServer: boolean }[];
+    expect(servers[0]).toMatchObject({ url: 'http://localhost:41001', cwd: '/repo/.visual-uat/worktrees/abc/app', env: { PORT: '41001' }, reuseExistingServer: false });
+    expect(servers[1]).toMatchObject({ port: 41002, cwd: '/repo/.visual-uat/worktrees/abc/api', env: { PORT: '41002' }, reuseExistingServer: false });
+    expect(config.use?.baseURL).toBe('http://localhost:41001/app/');
+    expect(config.projects?.[0].use?.baseURL).toBe('http://127.0.0.1:41002');
+    expect(config.globalSetup).toEqual(['./setup.ts']);
+    expect((config.reporter as [string, unknown][])[0][1]).toEqual({ role: 'baseline' });
+    expect(config.outputDir).toBe('/repo/app/.visual-uat/baseline-run/test-results');
+  });
+});
+
+describe('layout', () => {
+  it('gives each test a distinct, filesystem-safe folder', () => {
+    const a = testFolder('chromium', ['a.spec.ts', 'pricing / plans']);
+    const b = testFolder('chromium', ['a.spec.ts', 'pricing : plans']);
+    expect(a).not.toEqual(b);
+    expect(a).not.toMatch(/[:*?"<>|]|\.\./);
+    expect(testFolder('', ['ü.spec.ts', 'Größe ✓'])).toMatch(/^default[\\/]Größe-✓-[0-9a-f]{8}$/);
+    expect(testKey('chromium', ['a.spec.ts', 'x'])).toBe('chromium › a.spec.ts › x');
+  });
+});
