@@ -82,10 +82,23 @@ export function createFixtureRepo(options: FixtureRepoOptions): string {
   return dir;
 }
 
+/** A port nobody listens on now, so parallel runs of the fixture apps never meet. */
+export function freePortSync(): number {
+  const probe = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  const port = Number(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: cleanEnv() }).stdout.trim());
+  if (!Number.isInteger(port) || port <= 0) throw new Error('could not find a free port on 127.0.0.1');
+  return port;
+}
+
+/** Environment of a fixture app's run: a port of its own and no enclosing runner's variables. */
+export function fixtureEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return cleanEnv({ CI: '', DEMO_PORT: String(freePortSync()), ...env });
+}
+
 export function runPlaywright(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [PLAYWRIGHT_CLI, ...args], {
     cwd: dir,
-    env: cleanEnv({ CI: '', ...env }),
+    env: fixtureEnv(env),
     encoding: 'utf8',
     timeout: 300_000,
   });

@@ -41,7 +41,7 @@ export async function openRepo(dir: string): Promise<Repo> {
 
 async function refExists(git: SimpleGit, ref: string): Promise<boolean> {
   try {
-    await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    await git.raw(['rev-parse', '--verify', `${ref}^{commit}`]);
     return true;
   } catch {
     return false;

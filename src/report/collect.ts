@@ -77,7 +77,7 @@ export function collectTests(tests: TestCase[], fallbackContext: RunContext | nu
     const meta = parseJson<TestMeta>(attachmentBody(result, TEST_META_ATTACHMENT));
     const context = meta?.context ?? fallbackContext;
     const projectName = test.parent.project()?.name ?? '';
-    const titlePath = test.titlePath().slice(3);
+    const titlePath = test.titlePath().slice(2);
     const key = meta?.key ?? testKey(projectName, titlePath);
     const folder = meta?.folder ?? testFolder(projectName, titlePath);
     const current = imagePaths(result, IMAGE_PREFIX);

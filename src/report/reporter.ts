@@ -105,7 +105,7 @@ export class VisualUatReporter implements Reporter {
       if (!last) continue;
       const metaAttachment = last.attachments.find((a) => a.name === TEST_META_ATTACHMENT);
       const meta = metaAttachment?.body ? (JSON.parse(metaAttachment.body.toString('utf8')) as TestMeta) : null;
-      const key = meta?.key ?? testKey(test.parent.project()?.name ?? '', test.titlePath().slice(3));
+      const key = meta?.key ?? testKey(test.parent.project()?.name ?? '', test.titlePath().slice(2));
       tests[key] = {
         status: last.status,
         error: last.errors.map((error) => error.message ?? error.value ?? '').filter(Boolean).join('\n') || null,

@@ -88,7 +88,7 @@ export function buildRunResult(
     const { test } = outcome.test;
     return {
       title: test.title,
-      titlePath: test.titlePath().slice(3),
+      titlePath: test.titlePath().slice(2),
       file: path.relative(configDir, test.location.file),
       project: test.parent.project()?.name ?? '',
       status: outcome.status,

@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, git, runPlaywright } from '../../scripts/fixture-repo';
+import { repoState } from '../support/repo-state';
+import { checkpoint, readLatest, statuses } from '../support/results';
+
+const CLI = path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'bin.js');
+
+function visualUat(dir: string, args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
+}
+
+test('a base test that fails records the base error, makes its checkpoints new and never stops the current run', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  // An uncommitted test for the feature: on the base app the badge does not exist yet.
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'badge.spec.ts'),
+    `import { test, expect } from 'visual-uat';
+test('badge', async ({ page, screenshotCheckpoint }) => {
+  await page.goto('/pricing');
+  await expect(page.locator('.badge')).toBeVisible({ timeout: 1000 });
+  await screenshotCheckpoint('badge', { locator: page.locator('.badge') });
+});
+`,
+  );
+  const run = runPlaywright(repo, ['test']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  const results = readLatest(repo);
+  const badge = checkpoint(results, 'badge', 'badge');
+  expect(badge.checkpoint.status).toBe('new');
+  expect(badge.test.baselineAvailable).toBe(false);
+  expect(badge.test.error).toContain('toBeVisible');
+  expect(badge.checkpoint.reason).toMatch(/^no baseline: .*toBeVisible/s);
+  expect(statuses(results)['home › landing']).toBe('unchanged');
+});
+
+test('visual-uat test passes playwright arguments through and --base chooses the base', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app', branch: 'feature/x' });
+  git(repo, ['branch', 'release', 'main']);
+  const run = visualUat(repo, ['test', '--base', 'release', '--', '--grep', 'home']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  const results = readLatest(repo);
+  expect(results.baseBranch).toBe('release');
+  expect(results.tests.map((t) => t.title)).toEqual(['home']);
+  expect(statuses(results)).toEqual({ 'home › landing': 'unchanged' });
+});
+
+test('setup errors stop the run before any test with one line naming the fix', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  const before = repoState(repo);
+  const unknown = visualUat(repo, ['test', '--base', 'no-such-branch']);
+  expect(unknown.status).toBe(1);
+  expect(unknown.stdout + unknown.stderr).toContain(
+    'visual-uat: base branch "no-such-branch" not found (no local branch, no origin/no-such-branch): set baseBranch in withVisualUat or VISUAL_UAT_BASE',
+  );
+  expect(unknown.stdout).not.toMatch(/✓|passed/);
+  expect(repoState(repo)).toEqual(before);
+
+  fs.rmSync(path.join(repo, '.git'), { recursive: true, force: true });
+  const notGit = runPlaywright(repo, ['test']);
+  expect(notGit.status).toBe(1);
+  expect(notGit.stdout + notGit.stderr).toContain('is not inside a git repository: run it from a git checkout');
+});
+
+test('base equal to HEAD with a clean tree compares nothing and starts no baseline pass', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app', commits: 0 });
+  const run = runPlaywright(repo, ['test']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toContain('nothing to compare, no baseline pass');
+  expect(Object.values(statuses(readLatest(repo)))).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+  expect(fs.existsSync(path.join(repo, '.visual-uat', 'worktrees'))).toBe(false);
+});
