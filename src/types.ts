@@ -63,6 +63,21 @@ export interface EvaluatorOptions {
   instructions?: string;
 }
 
+/**
+ * What the evaluator spent in a run: the `evaluator` block of the results file. `inputTokens` is
+ * the effective input (the provider's prompt tokens, cached ones included); `cachedInputTokens`
+ * is the cached part of it.
+ */
+export interface EvaluatorUsage {
+  model: string | null;
+  calls: number;
+  cacheHits: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  costUSD: number;
+}
+
 /** Options of `withVisualUat(config, options)` and of the reporter tuple. */
 export interface VisualUatOptions extends ComparisonTolerance {
   baseBranch?: string;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ResolvedOptions } from '../config/options';
 import { resultsDir } from '../config/layout';
-import type { CheckpointStatus, Evaluation, RunContext, TestStatus } from '../types';
+import type { CheckpointStatus, Evaluation, EvaluatorUsage, RunContext, TestStatus } from '../types';
 import { writeFileAtomic } from '../util/fs';
 import type { CollectedTest } from './collect';
 import type { CheckpointVerdict } from './verdicts';
@@ -29,15 +29,7 @@ export interface TestResultRecord {
   checkpoints: CheckpointResult[];
 }
 
-export interface EvaluatorUsage {
-  model: string | null;
-  calls: number;
-  cacheHits: number;
-  inputTokens: number;
-  cachedInputTokens: number;
-  outputTokens: number;
-  costUSD: number;
-}
+export type { EvaluatorUsage } from '../types';
 
 export interface RunResult {
   timestamp: number;

@@ -1,0 +1,225 @@
+import OpenAI from 'openai';
+import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import pLimit from 'p-limit';
+import type { EvaluatorOptions, EvaluatorUsage } from '../types';
+import { cacheKey, readCachedVerdict, writeCachedVerdict } from './cache';
+import { DEFAULT_CALL_POLICY, EvaluatorFault, complete, type Attempt, type CallPolicy, type ModeState, type RetryBudget } from './call';
+import { dataUrl, planView, pngSize, renderView, type ViewPlan } from './images';
+import { parseVerdict } from './parse';
+import { costOf, priceFor, type TokenCounts } from './prices';
+import { DEFAULT_HEARTBEAT_MS, startProgress } from './progress';
+import { PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
+import type { EvaluationRequest, EvaluatorVerdict } from './request';
+import { resolveEvaluatorSettings, type EvaluatorSettings } from './settings';
+import { statusOf } from './status';
+import { redactor, writeTranscript, type Transcript } from './transcript';
+
+export interface EvaluatorRuntime {
+  outputDir: string;
+  /** Where a relative `instructions` file is looked up (the Playwright config's folder). */
+  configDir?: string;
+  /** Where progress lines go (default: stdout). */
+  log?: (line: string) => void;
+  heartbeatMs?: number;
+  /** Retry tuning; tests shorten the backoff. */
+  callPolicy?: Partial<Omit<CallPolicy, 'timeoutMs'>>;
+}
+
+export interface Evaluator {
+  readonly model: string;
+  /** Judges one changed checkpoint. Never throws, never approves on a fault. */
+  evaluate(request: EvaluationRequest): Promise<EvaluatorVerdict>;
+  /** Judges many, in order, with a start line and a heartbeat while calls are in flight. */
+  evaluateAll(requests: EvaluationRequest[]): Promise<EvaluatorVerdict[]>;
+  usage(): EvaluatorUsage;
+  /** One line for the end of the run: calls, cache hits, tokens, cost, time. */
+  summary(): string;
+}
+
+interface Prepared {
+  system: string;
+  user: string;
+  plan: ViewPlan;
+  key: string;
+}
+
+function prepare(request: EvaluationRequest, settings: EvaluatorSettings): Prepared {
+  const plan = planView(pngSize(request.images.baseline), pngSize(request.images.current), request.metrics.changedRegions);
+  const system = systemPrompt(settings.instructions);
+  // The answer's shape is spelled out even under json_schema, so the prompt (and the cache key)
+  // is the same whichever response format the server ends up accepting.
+  const user = `${userText(request, plan.note)}\n\n${PLAIN_JSON_INSTRUCTION}`;
+  const key = cacheKey({ model: settings.model, promptVersion: PROMPT_VERSION, system, user, baseline: request.images.baseline, current: request.images.current });
+  return { system, user, plan, key };
+}
+
+function messagesFor(request: EvaluationRequest, prepared: Prepared): ChatCompletionMessageParam[] {
+  const image = (file: string): ChatCompletionContentPart => ({ type: 'image_url', image_url: { url: dataUrl(renderView(file, prepared.plan)) } });
+  return [
+    { role: 'system', content: prepared.system },
+    {
+      role: 'user',
+      content: [{ type: 'text', text: prepared.user }, image(request.images.baseline), image(request.images.current), image(request.images.diff)],
+    },
+  ];
+}
+
+function tokensOf(completion: ChatCompletion): TokenCounts {
+  const usage = completion.usage;
+  return {
+    inputTokens: usage?.prompt_tokens ?? 0,
+    cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    outputTokens: usage?.completion_tokens ?? 0,
+  };
+}
+
+/** The answer text; a refusal stands in for it so the repair prompt can quote what went wrong. */
+function replyOf(completion: ChatCompletion): string {
+  const message = completion.choices[0]?.message;
+  return message?.content ?? message?.refusal ?? '';
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The evaluator for these options and this environment, or null when there is no API key (or
+ * `evaluator: false`): the reporter then marks every changed checkpoint as needing review.
+ * Throws EvaluatorConfigError for an invalid option.
+ */
+export function createEvaluator(options: EvaluatorOptions | false | undefined, env: NodeJS.ProcessEnv, runtime: EvaluatorRuntime): Evaluator | null {
+  const settings = resolveEvaluatorSettings(options, env, runtime.configDir ?? process.cwd());
+  if (!settings) return null;
+  const { outputDir } = runtime;
+  const log = runtime.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const redact = redactor(settings.apiKey);
+  const policy: CallPolicy = { ...DEFAULT_CALL_POLICY, ...runtime.callPolicy, timeoutMs: settings.timeoutMs };
+  // Our own retry loop and deadline (see call.ts): the client's are switched off.
+  const client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseURL, maxRetries: 0, timeout: settings.timeoutMs });
+  const price = priceFor(settings.model, settings.prices);
+  const limit = pLimit(settings.concurrency);
+  const modes: ModeState = { mode: 'json_schema' };
+  const totals: EvaluatorUsage = { model: settings.model, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
+  let elapsedMs = 0;
+  /** Set by the first fault that later calls would repeat (hung server, bad key): they are skipped. */
+  let broken: string | null = null;
+
+  function count(completion: ChatCompletion, into: Transcript['usage']): void {
+    const tokens = tokensOf(completion);
+    const cost = price ? costOf(tokens, price) : 0;
+    for (const target of [totals, into]) {
+      target.calls++;
+      target.inputTokens += tokens.inputTokens;
+      target.cachedInputTokens += tokens.cachedInputTokens;
+      target.outputTokens += tokens.outputTokens;
+      target.costUSD += cost;
+    }
+  }
+
+  async function judge(request: EvaluationRequest): Promise<EvaluatorVerdict> {
+    const failed = (reason: string): EvaluatorVerdict => ({ status: 'needs_review', evaluation: null, reason: redact(reason), cached: false });
+    if (broken) return failed(`not judged: the evaluator failed earlier in this run (${broken})`);
+    let prepared: Prepared;
+    try {
+      prepared = prepare(request, settings!);
+    } catch (error) {
+      return failed(`not judged: could not read the images (${(error as Error).message})`);
+    }
+    const cached = readCachedVerdict(outputDir, prepared.key, settings!.model);
+    if (cached) {
+      totals.cacheHits++;
+      return { status: statusOf(cached, settings!), evaluation: cached, reason: cached.reason, cached: true };
+    }
+
+    const started = Date.now();
+    const attempts: Attempt[] = [];
+    const usage: Transcript['usage'] = { calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
+    const budget: RetryBudget = { retriesLeft: policy.maxRetries };
+    let repair: string | null = null;
+    let verdict: EvaluatorVerdict;
+    let evaluation: Transcript['evaluation'] = null;
+    let error: string | null = null;
+    try {
+      const messages = messagesFor(request, prepared);
+      const body = { model: settings!.model, messages, temperature: 0 };
+      const first = await complete(client, body, policy, modes, budget, attempts);
+      count(first, usage);
+      let content = replyOf(first);
+      let parsed = parseVerdict(content);
+      if (!parsed.ok) {
+        repair = parsed.error;
+        const retry = { ...body, messages: [...messages, { role: 'assistant' as const, content }, { role: 'user' as const, content: repairPrompt(parsed.error) }] };
+        const second = await complete(client, retry, policy, modes, budget, attempts);
+        count(second, usage);
+        content = replyOf(second);
+        parsed = parseVerdict(content);
+      }
+      if (!parsed.ok) throw new EvaluatorFault(`the evaluator's answer was unusable after one repair: ${parsed.error}`, false);
+      evaluation = parsed.evaluation;
+      writeCachedVerdict(outputDir, prepared.key, settings!.model, evaluation);
+      verdict = { status: statusOf(evaluation, settings!), evaluation, reason: evaluation.reason, cached: false };
+    } catch (caught) {
+      error = caught instanceof Error ? caught.message : String(caught);
+      if (caught instanceof EvaluatorFault && caught.breaksRun) broken ??= error;
+      verdict = failed(`not judged: ${error}`);
+    }
+    try {
+      writeTranscript(
+        outputDir,
+        {
+          checkpoint: [request.project, ...request.intent.titlePath, request.name].filter(Boolean).join(' › '),
+          model: settings!.model,
+          baseURL: settings!.baseURL ?? null,
+          cacheKey: prepared.key,
+          prompt: { system: prepared.system, user: prepared.user, images: request.images, view: prepared.plan.note },
+          attempts,
+          repair,
+          usage,
+          latencyMs: Date.now() - started,
+          evaluation,
+          error,
+        },
+        redact,
+      );
+    } catch (writeError) {
+      log(`visual-uat: could not write the evaluator transcript (${(writeError as Error).message})`);
+    }
+    return verdict;
+  }
+
+  const evaluate = (request: EvaluationRequest) => limit(() => judge(request));
+
+  return {
+    model: settings.model,
+    evaluate,
+    async evaluateAll(requests) {
+      if (requests.length === 0) return [];
+      const started = Date.now();
+      const progress = startProgress(requests.length, settings.model, log, runtime.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+      try {
+        return await Promise.all(
+          requests.map(async (request) => {
+            const verdict = await evaluate(request);
+            progress.done();
+            return verdict;
+          }),
+        );
+      } finally {
+        progress.stop();
+        elapsedMs += Date.now() - started;
+      }
+    },
+    usage: () => ({ ...totals, costUSD: Math.round(totals.costUSD * 1e6) / 1e6 }),
+    summary() {
+      const cost = price ? `$${totals.costUSD.toFixed(4)}` : `cost unknown (no price for ${settings.model}: set evaluator.prices)`;
+      return [
+        `visual-uat: evaluator ${settings.model}: ${plural(totals.calls, 'call')}, ${plural(totals.cacheHits, 'cache hit')}`,
+        `${plural(totals.inputTokens, 'input token')} (${totals.cachedInputTokens.toLocaleString('en-US')} cached)`,
+        `${plural(totals.outputTokens, 'output token')}`,
+        cost,
+        `${(elapsedMs / 1000).toFixed(1)} s`,
+      ].join(', ');
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { CheckpointStatus, DiffMetrics, Evaluation, RunContext } from '../types';
+
+/** One changed checkpoint, as the reporter hands it over to be judged. */
+export interface EvaluationRequest {
+  /** Checkpoint name. */
+  name: string;
+  project: string;
+  intent: {
+    /** The test's `visualUat.intent`. */
+    test: string | null;
+    /** The checkpoint's own `intent` option. */
+    checkpoint: string | null;
+    /** File, describes and title of the test. */
+    titlePath: string[];
+  };
+  context: RunContext | null;
+  metrics: DiffMetrics;
+  images: { baseline: string; current: string; diff: string };
+}
+
+export type JudgedStatus = Extract<CheckpointStatus, 'changed' | 'regression' | 'needs_review'>;
+
+export interface EvaluatorVerdict {
+  status: JudgedStatus;
+  /** The model's answer; null when the evaluator failed (the reason says why). */
+  evaluation: Evaluation | null;
+  reason: string;
+  /** Served from `<outputDir>/cache/` without a call. */
+  cached: boolean;
+}
