@@ -111,6 +111,10 @@ export function responseFormat(mode: ResponseMode): ChatCompletionCreateParamsNo
   return undefined;
 }
 
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -168,7 +172,7 @@ export async function complete(
     if (failure.kind === 'timeout') {
       attempt.error = `timed out after ${policy.timeoutMs} ms`;
       // Not retried: a hung or overloaded server would multiply the wait by the retry count.
-      throw new EvaluatorFault(`the evaluator did not answer within ${Math.round(policy.timeoutMs / 1000)} s (raise evaluator.timeoutMs or VISUAL_UAT_EVAL_TIMEOUT_MS for a slow model)`, true);
+      throw new EvaluatorFault(`the evaluator did not answer within ${duration(policy.timeoutMs)} (raise evaluator.timeoutMs or VISUAL_UAT_EVAL_TIMEOUT_MS for a slow model)`, true);
     }
     attempt.status = failure.status;
     attempt.error = failure.message;
@@ -187,7 +191,7 @@ export async function complete(
       throw new EvaluatorFault(`the evaluator kept failing (${what}: ${failure.message}) after ${retry} ${retry === 1 ? 'retry' : 'retries'}`, true);
     const delay = failure.retryAfterMs ?? backoffMs(retry, policy);
     if (delay > policy.maxRetryAfterMs)
-      throw new EvaluatorFault(`the evaluator is rate limited (${what}) and asks to wait ${Math.round(delay / 1000)} s: run again later`, true);
+      throw new EvaluatorFault(`the evaluator is rate limited (${what}) and asks to wait ${duration(delay)}: run again later`, true);
     budget.retriesLeft--;
     retry++;
     await sleep(delay);

@@ -82,9 +82,10 @@ function fitBands(bands: Band[], scale: number): Band[] {
     const gap = kept.length ? SEPARATOR_HEIGHT : 0;
     const room = MAX_HEIGHT - used - gap;
     if (room < MIN_BAND_HEIGHT) break;
-    const height = Math.min(Math.round((band.y1 - band.y0) * scale), room);
-    kept.push({ y0: band.y0, y1: Math.min(band.y1, band.y0 + Math.floor(height / scale)) });
-    used += gap + height;
+    const full = Math.round((band.y1 - band.y0) * scale);
+    if (full <= room) kept.push(band);
+    else kept.push({ y0: band.y0, y1: band.y0 + Math.floor(room / scale) });
+    used += gap + Math.min(full, room);
   }
   return kept;
 }
