@@ -14,13 +14,14 @@ import {
   testKey,
 } from '../config/layout';
 import { optionsFromEnv, resolveOptions, type ResolvedOptions } from '../config/options';
+import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
 import type { BaselineManifest, RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { annotate } from './annotate';
 import { collectTests, type CollectedTest } from './collect';
 import { buildRunResult, writeRunResult, type EvaluatorUsage, type TestOutcome } from './results';
 import { printSummary } from './summary';
-import { comparePair, testStatus } from './verdicts';
+import { comparePair, judgeChanged, testStatus } from './verdicts';
 
 export interface ReporterOptions extends VisualUatOptions {
   /** Internal: the nested baseline pass records a manifest instead of comparing. */
@@ -71,18 +72,24 @@ export class VisualUatReporter implements Reporter {
     collected.forEach((test) => materialise(test, outputDir, isMergeReports()));
 
     const limit = pLimit(COMPARE_CONCURRENCY);
-    const outcomes: TestOutcome[] = await Promise.all(
-      collected.map(async (test) => {
-        const checkpoints = await Promise.all(test.pairs.map((pair) => limit(() => comparePair(test, pair, options, diffsDir(outputDir)))));
-        checkpoints.forEach((verdict) => annotate(test.test, test.result, verdict));
-        return { test, status: testStatus(test, checkpoints), checkpoints };
-      }),
+    const compared = await Promise.all(
+      collected.map(async (test) => ({
+        test,
+        checkpoints: await Promise.all(test.pairs.map((pair) => limit(() => comparePair(test, pair, options, diffsDir(outputDir))))),
+      })),
     );
+    const evaluator = openEvaluator(options, outputDir, configDir);
+    if (evaluator) await judgeChanged(compared, evaluator);
+    const outcomes: TestOutcome[] = compared.map(({ test, checkpoints }) => {
+      checkpoints.forEach((verdict) => annotate(test.test, test.result, verdict));
+      return { test, status: testStatus(test, checkpoints), checkpoints };
+    });
     const context = collected.find((test) => test.context)?.context ?? fallbackContext;
-    const usage: EvaluatorUsage = { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
+    const usage: EvaluatorUsage = evaluator?.usage() ?? { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
     const run = buildRunResult(outcomes, context, options, usage, outputDir, configDir);
     const { latest } = writeRunResult(outputDir, run);
     printSummary(run, path.relative(process.cwd(), latest));
+    if (evaluator && (usage.calls || usage.cacheHits)) process.stdout.write(`${evaluator.summary()}\n`);
     return this.exitStatus(outcomes, options);
   }
 
@@ -114,6 +121,20 @@ export class VisualUatReporter implements Reporter {
     }
     const manifest: BaselineManifest = { baseCommit: path.basename(baselineDir), complete: result.status !== 'interrupted', tests };
     writeFileAtomic(manifestPath(baselineDir), JSON.stringify(manifest, null, 2));
+  }
+}
+
+/**
+ * The evaluator from the reporter's options (the only place the API key may be given besides
+ * OPENAI_API_KEY). An invalid option is reported and the run goes on without one.
+ */
+function openEvaluator(options: ResolvedOptions, outputDir: string, configDir: string): Evaluator | null {
+  try {
+    return createEvaluator(options.evaluator, process.env, { outputDir, configDir });
+  } catch (error) {
+    if (!(error instanceof EvaluatorConfigError)) throw error;
+    console.error(`${error.message}: changed checkpoints are left for review`);
+    return null;
   }
 }
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ComparisonTolerance, CheckpointStatus, DiffMetrics, Evaluation, TestStatus } from '../types';
 import { compareImages, CompareError } from '../compare';
+import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../evaluate';
 import type { ResolvedOptions } from '../config/options';
 import type { CheckpointPair, CollectedTest } from './collect';
 
@@ -70,6 +71,40 @@ export async function comparePair(test: CollectedTest, pair: CheckpointPair, opt
     const message = error instanceof CompareError ? error.message : `compare failed: ${(error as Error).message}`;
     return verdict(pair, 'errored', message);
   }
+}
+
+/** A changed pair the auto gate could not settle: the evaluator's to judge (without one it stays needs_review). */
+function awaitsJudgement(verdict: CheckpointVerdict): boolean {
+  return verdict.status === 'needs_review' && verdict.evaluation === null && verdict.diffImage !== null && verdict.diffMetrics !== null;
+}
+
+function evaluationRequest(test: CollectedTest, pair: CheckpointPair, verdict: CheckpointVerdict): EvaluationRequest {
+  return {
+    name: verdict.name,
+    project: test.test.parent.project()?.name ?? '',
+    intent: { test: test.meta?.options.intent ?? null, checkpoint: pair.meta?.intent ?? null, titlePath: test.test.titlePath().slice(3) },
+    context: test.context,
+    metrics: verdict.diffMetrics!,
+    images: { baseline: verdict.baselineImage!, current: verdict.currentImage!, diff: verdict.diffImage! },
+  };
+}
+
+function withJudgement(verdict: CheckpointVerdict, judged: EvaluatorVerdict): CheckpointVerdict {
+  return { ...verdict, status: judged.status, evaluation: judged.evaluation, reason: judged.reason };
+}
+
+/**
+ * The AI gate over every changed pair of the run, replacing their verdicts in place.
+ * `checkpoints[i]` is the verdict of `test.pairs[i]`.
+ */
+export async function judgeChanged(compared: { test: CollectedTest; checkpoints: CheckpointVerdict[] }[], evaluator: Evaluator): Promise<void> {
+  const waiting = compared.flatMap(({ test, checkpoints }) =>
+    checkpoints.flatMap((verdict, index) => (awaitsJudgement(verdict) ? [{ test, checkpoints, index, verdict }] : [])),
+  );
+  const judged = await evaluator.evaluateAll(waiting.map(({ test, index, verdict }) => evaluationRequest(test, test.pairs[index], verdict)));
+  waiting.forEach(({ checkpoints, index, verdict }, i) => {
+    checkpoints[index] = withJudgement(verdict, judged[i]);
+  });
 }
 
 export function testStatus(test: CollectedTest, checkpoints: CheckpointVerdict[]): TestStatus {
