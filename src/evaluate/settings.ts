@@ -17,8 +17,12 @@ export interface EvaluatorSettings {
   instructions: string | null;
 }
 
-/** A vision model that is cheap enough to judge every changed checkpoint of a pull request. */
-export const DEFAULT_MODEL = 'gpt-4o-mini';
+/**
+ * A vision model cheap enough to judge every changed checkpoint of a pull request. Not
+ * gpt-4o-mini: it bills an image at gpt-4o's dollar price (many more tokens per image), while
+ * gpt-4.1-mini counts about a thousand tokens for a 1024×640 screenshot.
+ */
+export const DEFAULT_MODEL = 'gpt-4.1-mini';
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_APPROVE_AT = 0.8;

@@ -79,7 +79,7 @@ export class VisualUatReporter implements Reporter {
       })),
     );
     const evaluator = openEvaluator(options, outputDir, configDir);
-    if (evaluator) await judgeChanged(compared, evaluator);
+    const judged = evaluator ? await judgeChanged(compared, evaluator) : 0;
     const outcomes: TestOutcome[] = compared.map(({ test, checkpoints }) => {
       checkpoints.forEach((verdict) => annotate(test.test, test.result, verdict));
       return { test, status: testStatus(test, checkpoints), checkpoints };
@@ -89,7 +89,7 @@ export class VisualUatReporter implements Reporter {
     const run = buildRunResult(outcomes, context, options, usage, outputDir, configDir);
     const { latest } = writeRunResult(outputDir, run);
     printSummary(run, path.relative(process.cwd(), latest));
-    if (evaluator && (usage.calls || usage.cacheHits)) process.stdout.write(`${evaluator.summary()}\n`);
+    if (evaluator && judged > 0) process.stdout.write(`${evaluator.summary()}\n`);
     return this.exitStatus(outcomes, options);
   }
 

@@ -95,9 +95,9 @@ function withJudgement(verdict: CheckpointVerdict, judged: EvaluatorVerdict): Ch
 
 /**
  * The AI gate over every changed pair of the run, replacing their verdicts in place.
- * `checkpoints[i]` is the verdict of `test.pairs[i]`.
+ * `checkpoints[i]` is the verdict of `test.pairs[i]`. Returns how many were judged.
  */
-export async function judgeChanged(compared: { test: CollectedTest; checkpoints: CheckpointVerdict[] }[], evaluator: Evaluator): Promise<void> {
+export async function judgeChanged(compared: { test: CollectedTest; checkpoints: CheckpointVerdict[] }[], evaluator: Evaluator): Promise<number> {
   const waiting = compared.flatMap(({ test, checkpoints }) =>
     checkpoints.flatMap((verdict, index) => (awaitsJudgement(verdict) ? [{ test, checkpoints, index, verdict }] : [])),
   );
@@ -105,6 +105,7 @@ export async function judgeChanged(compared: { test: CollectedTest; checkpoints:
   waiting.forEach(({ checkpoints, index, verdict }, i) => {
     checkpoints[index] = withJudgement(verdict, judged[i]);
   });
+  return waiting.length;
 }
 
 export function testStatus(test: CollectedTest, checkpoints: CheckpointVerdict[]): TestStatus {

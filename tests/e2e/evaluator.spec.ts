@@ -58,9 +58,9 @@ test.describe('with an evaluator', () => {
     const plans = checkpoint(results, 'plans', 'plans').checkpoint;
     expect(plans.evaluation).toEqual({ pass: true, confidence: 0.92, needsReview: false, reason: 'The Pro plan is now highlighted, as intended.' });
     expect(plans.reason).toBe('The Pro plan is now highlighted, as intended.');
-    expect(results.evaluator).toEqual({ model: 'gpt-4o-mini', calls: 2, cacheHits: 0, inputTokens: 2400, cachedInputTokens: 0, outputTokens: 80, costUSD: 0.000408 });
-    expect(run.stdout).toContain('visual-uat: evaluating 2 changed checkpoints with gpt-4o-mini');
-    expect(run.stdout).toMatch(/visual-uat: evaluator gpt-4o-mini: 2 calls, 0 cache hits, 2,400 input tokens \(0 cached\), 80 output tokens, \$0\.0004/);
+    expect(results.evaluator).toEqual({ model: 'gpt-4.1-mini', calls: 2, cacheHits: 0, inputTokens: 2400, cachedInputTokens: 0, outputTokens: 80, costUSD: 0.001088 });
+    expect(run.stdout).toContain('visual-uat: evaluating 2 changed checkpoints with gpt-4.1-mini');
+    expect(run.stdout).toMatch(/visual-uat: evaluator gpt-4.1-mini: 2 calls, 0 cache hits, 2,400 input tokens \(0 cached\), 80 output tokens, \$0\.0011, \d+\.\d s/);
   });
 
   test('the model sees the intent, the commits and three images', async () => {

@@ -346,6 +346,10 @@ describe('configuration', () => {
     expect(createEvaluator(false, { OPENAI_API_KEY: API_KEY }, { outputDir: tempDir() })).toBeNull();
   });
 
+  it('defaults to a cheap vision model', () => {
+    expect(createEvaluator({}, { OPENAI_API_KEY: API_KEY }, { outputDir: tempDir() })?.model).toBe('gpt-4.1-mini');
+  });
+
   it('lets the environment override the options', () => {
     const evaluator = createEvaluator({ apiKey: 'from-options', model: 'gpt-4o' }, { OPENAI_API_KEY: API_KEY, VISUAL_UAT_MODEL: 'gpt-4.1-mini' }, { outputDir: tempDir() });
     expect(evaluator?.model).toBe('gpt-4.1-mini');
