@@ -1,3 +1,4 @@
+import type { PlaywrightTestConfig } from '@playwright/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveOptions, withoutSecrets } from '../../src/config/options';
 import { withVisualUat } from '../../src/config/with-visual-uat';
@@ -29,8 +30,9 @@ describe('resolveOptions', () => {
 describe('withVisualUat', () => {
   it('puts the global setup before the user one and the reporter first', () => {
     delete process.env.VISUAL_UAT_ROLE;
-    const config = withVisualUat({ globalSetup: './setup.ts', reporter: [['html', { open: 'never' }]] }, { baseBranch: 'main' });
-    const setups = config.globalSetup as string[];
+    const input: PlaywrightTestConfig = { globalSetup: './setup.ts', reporter: [['html', { open: 'never' }]] };
+    const config = withVisualUat(input, { baseBranch: 'main' });
+    const setups = config.globalSetup as unknown as string[];
     expect(setups).toHaveLength(2);
     expect(setups[0]).toMatch(/baseline[\\/]global-setup/);
     expect(setups[1]).toBe('./setup.ts');
@@ -43,7 +45,7 @@ describe('withVisualUat', () => {
 
   it('keeps the default reporter when the config names none', () => {
     delete process.env.VISUAL_UAT_ROLE;
-    const reporters = withVisualUat({}).reporter as [string][];
+    const reporters = withVisualUat({} as PlaywrightTestConfig).reporter as [string][];
     expect(reporters.map((r) => r[0]).slice(1)).toEqual([process.env.CI ? 'dot' : 'list']);
   });
 
@@ -56,7 +58,7 @@ describe('withVisualUat', () => {
       VISUAL_UAT_WORKTREE: '/repo/.visual-uat/worktrees/abc',
       VISUAL_UAT_OUTPUT_DIR: '/repo/app/.visual-uat',
     });
-    const config = withVisualUat({
+    const input: PlaywrightTestConfig = {
       globalSetup: './setup.ts',
       webServer: [
         { command: 'npm start', url: 'http://localhost:3000', reuseExistingServer: true },
@@ -65,7 +67,8 @@ describe('withVisualUat', () => {
       use: { baseURL: 'http://localhost:3000/app/' },
       projects: [{ name: 'a', use: { baseURL: 'http://127.0.0.1:4000' } }, { name: 'b' }],
       reporter: 'html',
-    });
+    };
+    const config = withVisualUat(input);
     const servers = config.webServer as { command: string; url?: string; port?: number; cwd: string; env: Record<string, string>; reuseExistingServer: boolean }[];
     expect(servers[0]).toMatchObject({ url: 'http://localhost:41001', cwd: '/repo/.visual-uat/worktrees/abc/app', env: { PORT: '41001' }, reuseExistingServer: false });
     expect(servers[1]).toMatchObject({ port: 41002, cwd: '/repo/.visual-uat/worktrees/abc/api', env: { PORT: '41002' }, reuseExistingServer: false });
