@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { worktreesDir } from '../config/layout';
 import { openRepo, removeWorktree } from '../git';
+import { approve, report, reviewPaths, type ApproveOptions } from './review';
 
 function playwrightCli(cwd: string): string {
   try {
@@ -53,6 +54,28 @@ export function buildProgram(): Command {
     .option('--dir <folder>', 'output folder', process.env.VISUAL_UAT_DIR ?? '.visual-uat')
     .action(async (options: { dir: string }) => {
       await clean(path.resolve(options.dir));
+    });
+  program
+    .command('approve')
+    .description('approve checkpoints of the latest run whose "<test title path> › <checkpoint>" contains a filter')
+    .argument('[filters...]', 'parts of "<test title path> › <checkpoint>"')
+    .option('--all', 'approve every needs_review checkpoint')
+    .option('--reason <text>', 'why, recorded with the approval')
+    .option('--dry-run', 'list what would be approved; write nothing')
+    .option('--prune', 'drop approvals whose images changed since')
+    .option('--config <file>', 'the Playwright config (default: the current folder)')
+    .option('--dir <folder>', 'output folder, relative to the config', process.env.VISUAL_UAT_DIR)
+    .action(async (filters: string[], options: ApproveOptions & { config?: string; dir?: string }) => {
+      process.stdout.write(await approve(reviewPaths(options), filters, options));
+    });
+  program
+    .command('report')
+    .description('print the latest run as a table, or as the results JSON')
+    .option('--json', 'print the results file')
+    .option('--config <file>', 'the Playwright config (default: the current folder)')
+    .option('--dir <folder>', 'output folder, relative to the config', process.env.VISUAL_UAT_DIR)
+    .action((options: { json?: boolean; config?: string; dir?: string }) => {
+      process.stdout.write(report(reviewPaths(options), !!options.json));
     });
   return program;
 }

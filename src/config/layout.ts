@@ -52,7 +52,7 @@ export function manifestPath(baselineDir: string): string {
 
 /** Identity of a test across the two passes: project + title path (file, describes, title). */
 export function testKey(projectName: string, titlePath: readonly string[]): string {
-  return [projectName, ...titlePath].join(' › ');
+  return (projectName ? [projectName, ...titlePath] : titlePath).join(' › ');
 }
 
 function slug(text: string): string {

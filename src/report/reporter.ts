@@ -17,10 +17,12 @@ import { optionsFromEnv, resolveOptions, type ResolvedOptions } from '../config/
 import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
 import type { BaselineManifest, RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
+import { readApprovals } from '../approve';
 import { annotate } from './annotate';
+import { applyApprovals } from './approvals';
 import { collectTests, type CollectedTest } from './collect';
 import { buildRunResult, writeRunResult, type EvaluatorUsage, type TestOutcome } from './results';
-import { printSummary } from './summary';
+import { htmlReportPath, printSummary } from './summary';
 import { comparePair, judgeChanged, testStatus } from './verdicts';
 
 export interface ReporterOptions extends VisualUatOptions {
@@ -78,6 +80,7 @@ export class VisualUatReporter implements Reporter {
         checkpoints: await Promise.all(test.pairs.map((pair) => limit(() => comparePair(test, pair, options, diffsDir(outputDir))))),
       })),
     );
+    const approvals = applyApprovals(compared, readApprovals(configDir));
     const evaluator = openEvaluator(options, outputDir, configDir);
     const judged = evaluator ? await judgeChanged(compared, evaluator) : 0;
     const outcomes: TestOutcome[] = compared.map(({ test, checkpoints }) => {
@@ -88,7 +91,7 @@ export class VisualUatReporter implements Reporter {
     const usage: EvaluatorUsage = evaluator?.usage() ?? { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
     const run = buildRunResult(outcomes, context, options, usage, outputDir, configDir);
     const { latest } = writeRunResult(outputDir, run);
-    printSummary(run, path.relative(process.cwd(), latest));
+    printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(this.config, configDir), approvals });
     if (evaluator && judged > 0) process.stdout.write(`${evaluator.summary()}\n`);
     return this.exitStatus(outcomes, options);
   }

@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, runPlaywright } from '../../scripts/fixture-repo';
+import { readLatest, statuses } from '../support/results';
+
+const CLI = path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'bin.js');
+
+function visualUat(dir: string, args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
+}
+
+test.describe.configure({ mode: 'serial' });
+
+let repo: string;
+let approvals: string;
+
+test.beforeAll(() => {
+  repo = createFixtureRepo({ fixture: 'demo-app' });
+  approvals = path.join(repo, 'visual-uat.approvals.json');
+});
+
+test('report says there is no run yet, with what to do', () => {
+  const none = visualUat(repo, ['report']);
+  expect(none.status).toBe(1);
+  expect(none.stderr.trim()).toBe('visual-uat: no run yet (.visual-uat/results/latest.json does not exist): run npx visual-uat test (or npx playwright test) first');
+});
+
+test('a run in GitHub Actions writes a step summary and warning annotations', () => {
+  const summaryFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-summary-')), 'summary.md');
+  const run = runPlaywright(repo, ['test'], { GITHUB_STEP_SUMMARY: summaryFile, GITHUB_ACTIONS: 'true' });
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  const summary = fs.readFileSync(summaryFile, 'utf8');
+  expect(summary).toContain('**4 checkpoints: 2 needs_review, 2 unchanged** · base `main` @ `');
+  expect(summary).toContain('| status | test › checkpoint | changed | reason |');
+  expect(summary).toMatch(/\| needs_review \| site\.spec\.ts › site › pricing › plans › plans \| \d+\.\d\d% \| no evaluator configured \|/);
+  expect(summary).not.toContain('landing');
+  expect(run.stdout).toContain('::warning file=tests/site.spec.ts,title=visual-uat needs_review::site.spec.ts › site › about › contact: no evaluator configured');
+  for (const line of run.stdout.split('\n').filter((l) => l.startsWith('  '))) expect(line.length).toBeLessThanOrEqual(100);
+  expect(run.stdout).toContain('approve:     npx visual-uat approve --all');
+  expect(run.stdout).toMatch(/HTML report: .*playwright-report/);
+});
+
+test('report prints the latest run as a table and as JSON', () => {
+  const table = visualUat(repo, ['report']);
+  expect(table.status).toBe(0);
+  expect(table.stdout).toMatch(/^visual-uat run of .* UTC: main @ [0-9a-f]{8} → feature\/pricing @ [0-9a-f]{8}\n4 checkpoints: 2 needs_review, 2 unchanged\n/);
+  expect(table.stdout).toMatch(/needs_review +…?.*pricing › plans › plans +\d+\.\d\d% no evaluator configured/);
+  const json = visualUat(repo, ['report', '--json']);
+  expect(JSON.parse(json.stdout)).toEqual(readLatest(repo));
+});
+
+test('--dry-run lists what would be approved and writes nothing', () => {
+  const dry = visualUat(repo, ['approve', 'pricing › plans › plans', '--dry-run']);
+  expect(dry.status, dry.stderr).toBe(0);
+  expect(dry.stdout).toContain('would approve: site.spec.ts › site › pricing › plans › plans (needs_review)');
+  expect(fs.existsSync(approvals)).toBe(false);
+});
+
+test('approving one checkpoint changes only its status on the next run', () => {
+  const approved = visualUat(repo, ['approve', 'pricing › plans › plans', '--reason', 'the Pro highlight is intended']);
+  expect(approved.status, approved.stderr).toBe(0);
+  const file = fs.readFileSync(approvals, 'utf8');
+  const entries = JSON.parse(file).approvals;
+  expect(entries).toHaveLength(1);
+  expect(Object.keys(entries[0])).toEqual(['test', 'checkpoint', 'baseline', 'current', 'by', 'at', 'reason']);
+  expect(entries[0]).toMatchObject({ test: 'site.spec.ts › site › pricing › plans', checkpoint: 'plans', by: 'Visual UAT Fixture <fixture@visual-uat.test>', reason: 'the Pro highlight is intended' });
+  expect(file.split('\n').filter((line) => line.includes('"checkpoint"'))).toHaveLength(1);
+
+  const run = runPlaywright(repo, ['test']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  const results = readLatest(repo);
+  expect(statuses(results)).toEqual({ 'home › landing': 'unchanged', 'plans › plans': 'changed', 'plans › header': 'unchanged', 'about › contact': 'needs_review' });
+  const plans = results.tests.find((t) => t.title === 'plans')!.checkpoints.find((c) => c.name === 'plans')!;
+  expect(plans.reason).toMatch(/^approved by Visual UAT Fixture <fixture@visual-uat\.test> on \d{4}-\d\d-\d\d: the Pro highlight is intended$/);
+  expect(run.stdout).toContain('1 checkpoint approved earlier (visual-uat.approvals.json)');
+});
+
+test('--all approves every needs_review checkpoint', () => {
+  const all = visualUat(repo, ['approve', '--all']);
+  expect(all.status, all.stderr).toBe(0);
+  expect(JSON.parse(fs.readFileSync(approvals, 'utf8')).approvals.map((a: { checkpoint: string }) => a.checkpoint).sort()).toEqual(['contact', 'plans']);
+  const run = runPlaywright(repo, ['test']);
+  expect(statuses(readLatest(repo))).toEqual({ 'home › landing': 'unchanged', 'plans › plans': 'changed', 'plans › header': 'unchanged', 'about › contact': 'changed' });
+  expect(run.stdout).not.toContain('approve:     npx visual-uat approve');
+});
+
+test('an approval whose images changed is ignored, reported, and pruned', () => {
+  const pricing = path.join(repo, 'public', 'pricing.html');
+  fs.writeFileSync(pricing, fs.readFileSync(pricing, 'utf8').replace('For growing teams.', 'For growing teams of any size.'));
+  const run = runPlaywright(repo, ['test']);
+  expect(statuses(readLatest(repo))['plans › plans']).toBe('needs_review');
+  expect(run.stdout).toContain('stale approval ignored: site.spec.ts › site › pricing › plans › plans no longer matches its images; npx visual-uat approve --prune drops it');
+  const pruned = visualUat(repo, ['approve', '--prune']);
+  expect(pruned.stdout).toContain('dropped stale approval: site.spec.ts › site › pricing › plans › plans');
+  expect(JSON.parse(fs.readFileSync(approvals, 'utf8')).approvals.map((a: { checkpoint: string }) => a.checkpoint)).toEqual(['contact']);
+});
