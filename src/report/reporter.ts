@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import pLimit from 'p-limit';
 import type { FullConfig, FullResult, Reporter, Suite } from '@playwright/test/reporter';
 import { IMAGE_PREFIX, TEST_META_ATTACHMENT, type TestMeta } from '../capture';
 import {
@@ -29,8 +28,6 @@ export interface ReporterOptions extends VisualUatOptions {
   /** Internal: the nested baseline pass records a manifest instead of comparing. */
   role?: 'baseline';
 }
-
-const COMPARE_CONCURRENCY = 2;
 
 function isMergeReports(): boolean {
   return process.argv.includes('merge-reports');
@@ -73,11 +70,11 @@ export class VisualUatReporter implements Reporter {
     if (collected.length === 0) return undefined;
     collected.forEach((test) => materialise(test, outputDir, isMergeReports()));
 
-    const limit = pLimit(COMPARE_CONCURRENCY);
+    // The compare pool bounds how many pairs are decoded at once.
     const compared = await Promise.all(
       collected.map(async (test) => ({
         test,
-        checkpoints: await Promise.all(test.pairs.map((pair) => limit(() => comparePair(test, pair, options, diffsDir(outputDir))))),
+        checkpoints: await Promise.all(test.pairs.map((pair) => comparePair(test, pair, options, diffsDir(outputDir)))),
       })),
     );
     const approvals = applyApprovals(compared, readApprovals(configDir));

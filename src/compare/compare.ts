@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PNG } from 'pngjs';
+import type { ComparisonTolerance, DiffMetrics } from '../types';
+import { diffImages, renderDiff, type RgbaImage } from './engine';
+
+export interface CompareInput {
+  baseline: string;
+  current: string;
+  /** Where to write the diff image when the images differ. */
+  diffOutput: string;
+  tolerance: Required<ComparisonTolerance>;
+}
+
+export type CompareOutcome =
+  | { kind: 'identical' }
+  | { kind: 'within-tolerance'; metrics: DiffMetrics }
+  | { kind: 'different'; metrics: DiffMetrics; diffImage: string };
+
+export class CompareError extends Error {}
+
+/** Larger images are refused rather than decoded: 100 megapixels is 400 MB of RGBA per side. */
+export const MAX_PIXELS = 100_000_000;
+
+function decode(bytes: Buffer, file: string, side: string): RgbaImage {
+  if (bytes.length >= 24 && bytes.readUInt32BE(16) * bytes.readUInt32BE(20) > MAX_PIXELS)
+    throw new CompareError(`the ${side} image ${file} is ${bytes.readUInt32BE(16)}×${bytes.readUInt32BE(20)} px, over the ${MAX_PIXELS / 1e6} MP limit: capture a locator or a clip instead of the whole page`);
+  try {
+    const png = PNG.sync.read(bytes);
+    return { data: png.data, width: png.width, height: png.height };
+  } catch (error) {
+    throw new CompareError(`the ${side} image ${file} is not a readable PNG (${(error as Error).message}): run again with --update-baselines to capture it anew`);
+  }
+}
+
+function read(file: string, side: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    throw new CompareError(`the ${side} image ${file} cannot be read (${(error as NodeJS.ErrnoException).code}): run again with --update-baselines`);
+  }
+}
+
+/** Byte-identical files, then identical pixels, settle most pairs before any diff runs. */
+export function compareInProcess(input: CompareInput): CompareOutcome {
+  const baselineBytes = read(input.baseline, 'baseline');
+  const currentBytes = read(input.current, 'current');
+  if (baselineBytes.equals(currentBytes)) return { kind: 'identical' };
+  const baseline = decode(baselineBytes, input.baseline, 'baseline');
+  const current = decode(currentBytes, input.current, 'current');
+  if (baseline.width === current.width && baseline.height === current.height && Buffer.from(baseline.data).equals(Buffer.from(current.data)))
+    return { kind: 'identical' };
+  const result = diffImages(baseline, current, input.tolerance);
+  if (result.changedPixels === 0) return { kind: 'identical' };
+  const area = Math.max(baseline.width * baseline.height, current.width * current.height);
+  const { maxDiffPixels, maxDiffPixelRatio } = input.tolerance;
+  if (result.changedPixels <= maxDiffPixels || result.changedPixels / area <= maxDiffPixelRatio) return { kind: 'within-tolerance', metrics: result.metrics };
+  const png = new PNG({ width: current.width, height: current.height });
+  png.data = Buffer.from(renderDiff(current, result).buffer);
+  fs.mkdirSync(path.dirname(input.diffOutput), { recursive: true });
+  // A diff image is looked at, not archived: the fastest deflate keeps encoding off the critical path.
+  fs.writeFileSync(input.diffOutput, PNG.sync.write(png, { deflateLevel: 1, deflateStrategy: 0 }));
+  return { kind: 'different', metrics: result.metrics, diffImage: input.diffOutput };
+}
