@@ -85,7 +85,7 @@ let pool: ComparePool | null = null;
 /** Under a TypeScript loader (the unit tests) there is no compiled worker script: compare in-process. */
 export function runCompare(input: CompareInput): Promise<CompareOutcome> {
   const script = path.join(__dirname, 'worker.js');
-  if (!fs.existsSync(script)) return Promise.resolve().then(() => compareInProcess(input));
+  if (!fs.existsSync(script)) return compareInProcess(input);
   pool ??= new ComparePool(script, Math.max(1, Math.min(4, os.availableParallelism())));
   return pool.run(input);
 }

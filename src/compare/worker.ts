@@ -1,9 +1,9 @@
 import { parentPort } from 'node:worker_threads';
 import { CompareError, compareInProcess, type CompareInput } from './compare';
 
-parentPort!.on('message', ({ id, input }: { id: number; input: CompareInput }) => {
+parentPort!.on('message', async ({ id, input }: { id: number; input: CompareInput }) => {
   try {
-    parentPort!.postMessage({ id, outcome: compareInProcess(input) });
+    parentPort!.postMessage({ id, outcome: await compareInProcess(input) });
   } catch (error) {
     parentPort!.postMessage({ id, error: (error as Error).message, compareError: error instanceof CompareError });
   }
