@@ -113,13 +113,14 @@ export interface RunContext {
 
 /** One test of the baseline pass, as the baseline manifest records it. */
 export interface BaselineTestRecord {
+  /** The test's folder under the baseline entry (see config/layout testFolder). */
+  folder: string;
   status: string;
   error: string | null;
   checkpoints: string[];
 }
 
 export interface BaselineManifest {
-  baseCommit: string;
   complete: boolean;
   tests: Record<string, BaselineTestRecord>;
 }

@@ -1,19 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import {
-  CONTEXT_FILE_ENV,
-  OUTPUT_DIR_ENV,
-  baselineDirFor,
-  currentRole,
-  worktreesDir,
-} from '../config/layout';
-import { optionsFromEnv, resolveOptions } from '../config/options';
-import { SetupError, addWorktree, changedFiles, commitSubjects, openRepo, removeWorktree, resolveBase, workingState } from '../git';
-import type { RunContext } from '../types';
-import { writeFileAtomic } from '../util/fs';
+import { createRequire } from 'node:module';
+import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, currentRole, worktreesDir } from '../config/layout';
+import { optionsFromEnv, resolveOptions, withoutSecrets } from '../config/options';
+import { SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
+import type { RunContext, VisualUatOptions } from '../types';
+import { readJsonFile, writeFileAtomic } from '../util/fs';
+import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
-import { runBaselinePass } from './pass';
+import { nestedArgs, runBaselinePass } from './pass';
+import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -61,7 +58,6 @@ async function setup(config: FullConfig): Promise<void> {
   const base = await resolveBase(repo, options.baseBranch);
   const state = await workingState(repo);
   const sameAsBase = base.commit === state.commit && !state.dirty;
-  const baselineDir = baselineDirFor(outputDir, base.commit);
   const context: RunContext = {
     baseBranch: base.branch,
     baseRef: base.ref,
@@ -72,39 +68,108 @@ async function setup(config: FullConfig): Promise<void> {
     sameAsBase,
     commits: sameAsBase ? [] : await commitSubjects(repo, base.commit),
     changedFiles: sameAsBase ? [] : await changedFiles(repo, base.commit),
-    baselineDir,
+    baselineDir: '',
     baselineError: null,
   };
 
   if (sameAsBase) {
     log(`HEAD is the base (${base.branch} @ ${base.commit.slice(0, 8)}) with a clean tree: nothing to compare, no baseline pass`);
   } else {
-    const worktree = path.join(worktreesDir(outputDir), base.commit.slice(0, 12));
-    log(`baseline pass: ${base.branch} @ ${base.commit.slice(0, 8)} in ${path.relative(process.cwd(), worktree)}`);
-    await addWorktree(repo, worktree, base.commit);
-    try {
-      await provideDependencies(repo, worktree, configDir, base.commit);
-      const outcome = await runBaselinePass({
-        configFile,
-        configDir,
-        repoRoot: repo.root,
-        worktree,
-        outputDir,
-        baselineDir,
-        logFile: path.join(outputDir, 'logs', 'baseline.log'),
+    const args = nestedArgs(process.argv);
+    const cache = await baselineCacheKey({
+      repo,
+      baseCommit: base.commit,
+      configFile,
+      testDirs: config.projects.map((project) => project.testDir),
+      args,
+      options: captureOptions(optionsFromEnv()),
+      versions: versions(configFile),
+    });
+    const entry = baselineEntryDir(outputDir, base.commit, cache.key);
+    context.baselineDir = entry;
+    const stale = options.updateBaselines ? 'updateBaselines is set' : entryProblem(entry, cache.key);
+    if (!stale) {
+      log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${cache.files.length} test files): no worktree, no base server`);
+    } else {
+      context.baselineError = await baselinePass({
+        repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
+        entry, cache, args, reason: stale, keepWorktree: options.keepWorktrees, started,
       });
-      context.baselineError = outcome.error;
-      if (outcome.error) log(`warning: ${outcome.error}`);
-      else log(`baseline pass done: ${Object.keys(outcome.manifest!.tests).length} tests in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    } catch (error) {
-      context.baselineError = (error as Error).message;
-      log(`warning: ${context.baselineError}`);
-    } finally {
-      if (!options.keepWorktrees) await removeWorktree(repo, worktree);
     }
+    pruneEntries(outputDir, entry);
   }
 
   const contextFile = path.join(outputDir, 'run', `context-${process.pid}.json`);
   writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
   process.env[CONTEXT_FILE_ENV] = contextFile;
+}
+
+/** Options that can change what a capture looks like; the rest (evaluator, failOn, …) never reach the baselines. */
+function captureOptions(options: VisualUatOptions): VisualUatOptions {
+  const { evaluator: _evaluator, failOn: _failOn, updateBaselines: _update, keepWorktrees: _keep, outputDir: _dir, baseBranch: _base, ...rest } = withoutSecrets(options);
+  return rest;
+}
+
+function versions(configFile: string): Record<string, string> {
+  const version = (file: string): string => readJsonFile<{ version: string }>(file)?.version ?? 'unknown';
+  let playwright = 'unknown';
+  try {
+    playwright = version(createRequire(configFile).resolve('@playwright/test/package.json'));
+  } catch {
+    // Without a resolvable @playwright/test the run fails anyway, with Playwright's own message.
+  }
+  const own = [path.join(__dirname, '..', '..', 'package.json'), path.join(__dirname, '..', '..', '..', 'package.json')].find(
+    (file) => readJsonFile<{ name: string }>(file)?.name === 'visual-uat',
+  );
+  return { playwright, visualUat: own ? version(own) : 'unknown' };
+}
+
+interface PassPlan {
+  repo: Repo;
+  configFile: string;
+  configDir: string;
+  outputDir: string;
+  baseCommit: string;
+  baseBranch: string;
+  entry: string;
+  cache: CacheKey;
+  args: string[];
+  reason: string;
+  keepWorktree: boolean;
+  started: number;
+}
+
+/** Runs the baseline pass into the cache entry and seals it on success; returns the base error, if any. */
+async function baselinePass(plan: PassPlan): Promise<string | null> {
+  const { repo, baseCommit } = plan;
+  const worktree = path.join(worktreesDir(plan.outputDir), baseCommit.slice(0, 12));
+  const how = await provideWorktree(repo, worktree, baseCommit);
+  const where = `${how === 'reused' ? 'the kept worktree ' : ''}${path.relative(process.cwd(), worktree)}`;
+  log(`baseline pass (${plan.reason}): ${plan.baseBranch} @ ${baseCommit.slice(0, 8)} in ${where}`);
+  try {
+    await provideDependencies(repo, worktree, plan.configDir, baseCommit);
+    const outcome = await runBaselinePass({
+      configFile: plan.configFile,
+      configDir: plan.configDir,
+      repoRoot: repo.root,
+      worktree,
+      outputDir: plan.outputDir,
+      baselineDir: plan.entry,
+      args: plan.args,
+      logFile: path.join(plan.outputDir, 'logs', 'baseline.log'),
+    });
+    if (outcome.error) {
+      log(`warning: ${outcome.error}`);
+      return outcome.error;
+    }
+    sealEntry(plan.entry, plan.cache.key);
+    log(`baseline pass done: ${Object.keys(outcome.manifest!.tests).length} tests in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
+    return null;
+  } catch (error) {
+    const message = (error as Error).message;
+    log(`warning: ${message}`);
+    return message;
+  } finally {
+    if (!plan.keepWorktree) await removeWorktree(repo, worktree);
+  }
 }

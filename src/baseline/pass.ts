@@ -60,6 +60,8 @@ export interface BaselinePassInput {
   worktree: string;
   outputDir: string;
   baselineDir: string;
+  /** The outer run's arguments as the nested run takes them (see nestedArgs). */
+  args: string[];
   logFile: string;
 }
 
@@ -83,7 +85,7 @@ export async function runBaselinePass(input: BaselinePassInput): Promise<Baselin
   const ports: number[] = [];
   for (let i = 0; i < PORTS_PER_PASS; i++) ports.push(await freePort());
   const cli = createRequire(input.configFile).resolve('@playwright/test/cli');
-  const args = [cli, 'test', ...nestedArgs(process.argv)];
+  const args = [cli, 'test', ...input.args];
   if (!args.some((arg) => arg === '-c' || arg === '--config' || arg.startsWith('--config='))) args.push('--config', input.configFile);
   fs.rmSync(input.baselineDir, { recursive: true, force: true });
   fs.mkdirSync(input.baselineDir, { recursive: true });

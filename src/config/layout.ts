@@ -15,6 +15,9 @@ export const BASE_PORTS_ENV = 'VISUAL_UAT_BASE_PORTS';
 /** Where the base checkout is, so absolute webServer paths can be mapped into it. */
 export const REPO_ROOT_ENV = 'VISUAL_UAT_REPO_ROOT';
 export const WORKTREE_ENV = 'VISUAL_UAT_WORKTREE';
+/** The base server's real command and the runner it must not outlive (see baseline/server-guard). */
+export const GUARDED_COMMAND_ENV = 'VISUAL_UAT_GUARDED_COMMAND';
+export const GUARD_PID_ENV = 'VISUAL_UAT_GUARD_PID';
 
 export type Role = 'current' | 'baseline';
 
@@ -24,10 +27,6 @@ export function currentRole(env: NodeJS.ProcessEnv = process.env): Role {
 
 export function baselinesRoot(outputDir: string): string {
   return path.join(outputDir, 'baselines');
-}
-
-export function baselineDirFor(outputDir: string, baseCommit: string): string {
-  return path.join(baselinesRoot(outputDir), baseCommit);
 }
 
 export function currentScreenshotsDir(outputDir: string): string {

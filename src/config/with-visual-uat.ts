@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test';
 import type { VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
-import { BASE_CWD_ENV, BASE_PORTS_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, WORKTREE_ENV, currentRole } from './layout';
+import { BASE_CWD_ENV, BASE_PORTS_ENV, GUARD_PID_ENV, GUARDED_COMMAND_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, WORKTREE_ENV, currentRole } from './layout';
 import { OPTIONS_ENV, resolveOptions, withoutSecrets } from './options';
 
 /** Playwright loads these by path: the compiled .js beside this file, or the .ts source under a TS loader. */
@@ -16,6 +16,7 @@ function ownModule(relative: string): string {
 
 const GLOBAL_SETUP = ownModule('../baseline/global-setup');
 const REPORTER = ownModule('../../reporter/index');
+const SERVER_GUARD = ownModule('../baseline/server-guard');
 
 type WebServer = NonNullable<PlaywrightTestConfig['webServer']> extends infer W ? (W extends Array<infer One> ? One : W) : never;
 
@@ -86,6 +87,18 @@ function baseCwd(cwd: string | undefined, env: NodeJS.ProcessEnv): string {
   return cwd;
 }
 
+/**
+ * The base server runs under a guard that ends it when this runner dies, even by SIGKILL (see
+ * baseline/server-guard). Process groups are POSIX; on Windows the command runs as given.
+ */
+function guarded(server: WebServer): Pick<WebServer, 'command' | 'env'> {
+  if (process.platform === 'win32' || !SERVER_GUARD.endsWith('.js')) return { command: server.command, env: server.env };
+  return {
+    command: `${JSON.stringify(process.execPath)} ${JSON.stringify(SERVER_GUARD)}`,
+    env: { ...(server.env ?? {}), [GUARDED_COMMAND_ENV]: server.command, [GUARD_PID_ENV]: String(process.pid) },
+  };
+}
+
 function rewriteUse<U extends { baseURL?: string } | undefined>(use: U, ports: Map<number, number>): U {
   if (!use?.baseURL) return use;
   return { ...use, baseURL: rewriteUrl(use.baseURL, ports) };
@@ -106,10 +119,12 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, env: NodeJS.Pro
   });
   const rewritten = servers.map((server, index) => {
     const port = freePorts[index];
+    const { command, env: serverEnv } = guarded(server);
     return {
       ...server,
+      command,
       cwd: baseCwd(server.cwd, env),
-      env: { ...(server.env ?? {}), ...(port !== undefined ? { PORT: String(port) } : {}) },
+      env: { ...(serverEnv ?? {}), ...(port !== undefined ? { PORT: String(port) } : {}) },
       url: rewriteUrl(server.url, ports),
       port: server.port && port !== undefined ? port : undefined,
       reuseExistingServer: false,

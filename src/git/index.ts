@@ -118,12 +118,32 @@ export async function changedFiles(repo: Repo, baseCommit: string): Promise<stri
   return lines.slice(0, CHANGED_FILES_LIMIT);
 }
 
-/** A detached worktree of `commit` at `dir`, with its own index: the user's index is never shared. */
-export async function addWorktree(repo: Repo, dir: string, commit: string): Promise<void> {
+async function isCleanWorktreeAt(dir: string, commit: string): Promise<boolean> {
+  try {
+    const worktree = simpleGit({ baseDir: dir });
+    if (fs.realpathSync((await worktree.revparse(['--show-toplevel'])).trim()) !== fs.realpathSync(dir)) return false;
+    if ((await worktree.revparse(['HEAD'])).trim() !== commit) return false;
+    // Untracked files (a node_modules link, a build folder) are the previous pass's own; tracked edits are not.
+    return (await worktree.raw(['status', '--porcelain', '--untracked-files=no'])).trim() === '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A detached worktree of `commit` at `dir`, with its own index: the user's index is never shared.
+ * One left by an earlier run (keepWorktrees, or a killed run) is reused when it is clean and at
+ * `commit`; anything else there is removed first.
+ */
+export async function provideWorktree(repo: Repo, dir: string, commit: string): Promise<'reused' | 'created'> {
   await repo.git.raw(['worktree', 'prune']);
-  if (fs.existsSync(dir)) await removeWorktree(repo, dir);
+  if (fs.existsSync(dir)) {
+    if (await isCleanWorktreeAt(dir, commit)) return 'reused';
+    await removeWorktree(repo, dir);
+  }
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   await repo.git.raw(['worktree', 'add', '--detach', '--force', dir, commit]);
+  return 'created';
 }
 
 export async function removeWorktree(repo: Repo, dir: string): Promise<void> {
@@ -142,4 +162,12 @@ export async function fileAtCommit(repo: Repo, commit: string, file: string): Pr
   } catch {
     return null;
   }
+}
+
+/** Files under `dir` that git tracks or would track (untracked, not ignored), as absolute paths. */
+export async function sourceFilesUnder(repo: Repo, dir: string): Promise<string[]> {
+  const relative = path.relative(repo.root, fs.existsSync(dir) ? fs.realpathSync(dir) : dir);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return [];
+  const out = await repo.git.raw(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', relative || '.']);
+  return [...new Set(out.split('\0').filter(Boolean))].map((file) => path.join(repo.root, file));
 }

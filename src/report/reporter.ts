@@ -6,10 +6,11 @@ import {
   BASELINE_DIR_ENV,
   CONTEXT_FILE_ENV,
   OUTPUT_DIR_ENV,
-  baselineDirFor,
+  baselinesRoot,
   currentScreenshotsDir,
   diffsDir,
   manifestPath,
+  testFolder,
   testKey,
 } from '../config/layout';
 import { optionsFromEnv, resolveOptions, type ResolvedOptions } from '../config/options';
@@ -112,14 +113,16 @@ export class VisualUatReporter implements Reporter {
       if (!last) continue;
       const metaAttachment = last.attachments.find((a) => a.name === TEST_META_ATTACHMENT);
       const meta = metaAttachment?.body ? (JSON.parse(metaAttachment.body.toString('utf8')) as TestMeta) : null;
-      const key = meta?.key ?? testKey(test.parent.project()?.name ?? '', test.titlePath().slice(2));
+      const project = test.parent.project()?.name ?? '';
+      const key = meta?.key ?? testKey(project, test.titlePath().slice(2));
       tests[key] = {
+        folder: meta?.folder ?? testFolder(project, test.titlePath().slice(2)),
         status: last.status,
         error: last.errors.map((error) => error.message ?? error.value ?? '').filter(Boolean).join('\n') || null,
         checkpoints: last.attachments.filter((a) => a.name.startsWith(IMAGE_PREFIX)).map((a) => a.name.slice(IMAGE_PREFIX.length)),
       };
     }
-    const manifest: BaselineManifest = { baseCommit: path.basename(baselineDir), complete: result.status !== 'interrupted', tests };
+    const manifest: BaselineManifest = { complete: result.status !== 'interrupted', tests };
     writeFileAtomic(manifestPath(baselineDir), JSON.stringify(manifest, null, 2));
   }
 }
@@ -145,7 +148,8 @@ function openEvaluator(options: ResolvedOptions, outputDir: string, configDir: s
  */
 function materialise(test: CollectedTest, outputDir: string, fromBlob: boolean): void {
   const baseCommit = test.context?.baseCommit;
-  const baselineDir = baseCommit ? baselineDirFor(outputDir, baseCommit) : null;
+  // Merged blobs come from other machines: their images get a home of their own here.
+  const baselineDir = !baseCommit ? null : fromBlob ? path.join(baselinesRoot(outputDir), baseCommit, 'merged') : test.context!.baselineDir;
   for (const pair of test.pairs) {
     if (pair.current) pair.current = homeOf(pair.current, path.join(currentScreenshotsDir(outputDir), test.folder, `${pair.name}.png`), fromBlob);
     if (pair.baseline && baselineDir) pair.baseline = homeOf(pair.baseline, path.join(baselineDir, test.folder, `${pair.name}.png`), fromBlob);

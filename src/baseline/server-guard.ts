@@ -1,0 +1,54 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { GUARD_PID_ENV, GUARDED_COMMAND_ENV } from '../config/layout';
+
+/**
+ * Runs the base app's server command (the baseline pass's webServer) and ends it when the nested
+ * Playwright run that started it is gone. Playwright stops its web servers itself, but a runner
+ * killed with SIGKILL gets no chance to, and the base server would keep its port forever.
+ *
+ * The server stays in this process's group, so Playwright's own group kill still reaches it; when
+ * the runner disappears, the guard ends the whole group the same way.
+ */
+
+const POLL_MS = 500;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function ownProcessGroup(): number | null {
+  try {
+    return Number(execFileSync('ps', ['-o', 'pgid=', '-p', String(process.pid)], { encoding: 'utf8' }).trim()) || null;
+  } catch {
+    return null;
+  }
+}
+
+function main(): void {
+  const command = process.env[GUARDED_COMMAND_ENV];
+  const runner = Number(process.env[GUARD_PID_ENV]);
+  if (!command || !runner) {
+    console.error(`visual-uat: the server guard needs ${GUARDED_COMMAND_ENV} and ${GUARD_PID_ENV}: it is started by withVisualUat, not by hand`);
+    process.exit(2);
+  }
+  const group = ownProcessGroup();
+  const server = spawn(command, { shell: true, stdio: 'inherit' });
+  const watch = setInterval(() => {
+    if (alive(runner)) return;
+    if (group) process.kill(-group, 'SIGKILL');
+    server.kill('SIGKILL');
+    process.exit(1);
+  }, POLL_MS);
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => server.kill(signal));
+  server.on('exit', (code, signal) => {
+    clearInterval(watch);
+    process.exit(code ?? (signal ? 1 : 0));
+  });
+}
+
+main();

@@ -1,0 +1,170 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, git, runPlaywright } from '../../scripts/fixture-repo';
+import { readLatest, statuses } from '../support/results';
+
+/**
+ * The baseline cache in a real repository: which runs start a baseline pass (and a worktree) and
+ * which reuse the stored baselines. Worktree creations are counted by a post-checkout hook, which
+ * `git worktree add` runs and a cache hit never triggers.
+ */
+
+const DEMO_STATUSES = {
+  'home › landing': 'unchanged',
+  'plans › plans': 'needs_review',
+  'plans › header': 'unchanged',
+  'about › contact': 'needs_review',
+};
+
+function countWorktreeCheckouts(repo: string): () => number {
+  const hooks = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-hooks-'));
+  const log = path.join(hooks, 'checkouts.log');
+  fs.writeFileSync(path.join(hooks, 'post-checkout'), `#!/bin/sh\npwd >> "${log}"\n`, { mode: 0o755 });
+  git(repo, ['config', 'core.hooksPath', hooks]);
+  return () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((line) => line.includes(`${path.sep}worktrees${path.sep}`)).length : 0);
+}
+
+function entries(repo: string): string[] {
+  const root = path.join(repo, '.visual-uat', 'baselines');
+  if (!fs.existsSync(root)) return [];
+  return fs.readdirSync(root).flatMap((commit) => fs.readdirSync(path.join(root, commit)).map((key) => path.join(root, commit, key)));
+}
+
+test.describe('baseline cache', () => {
+  test.describe.configure({ mode: 'serial' });
+  let repo: string;
+  let worktreeCheckouts: () => number;
+
+  test.beforeAll(() => {
+    repo = createFixtureRepo({ fixture: 'demo-app' });
+    worktreeCheckouts = countWorktreeCheckouts(repo);
+  });
+
+  function run(env: NodeJS.ProcessEnv = {}) {
+    const result = runPlaywright(repo, ['test'], env);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
+    return result;
+  }
+
+  test('a second run reuses the baselines: no worktree, no base server', () => {
+    const cold = run();
+    expect(cold.stdout).toContain('visual-uat: baseline pass (no cached baselines)');
+    expect(worktreeCheckouts()).toBe(1);
+    const warm = run();
+    expect(warm.stdout).toMatch(/visual-uat: baselines from cache: main @ \w{8}, key \w{12} \(\d+ test files\): no worktree, no base server/);
+    expect(warm.stdout).not.toContain('baseline pass');
+    expect(worktreeCheckouts()).toBe(1);
+  });
+
+  test('a changed test file makes a new entry; the old one stays usable', () => {
+    const spec = path.join(repo, 'tests', 'site.spec.ts');
+    const original = fs.readFileSync(spec, 'utf8');
+    fs.writeFileSync(spec, `${original}\n// an edit to the tests\n`);
+    try {
+      expect(run().stdout).toContain('visual-uat: baseline pass (no cached baselines)');
+      expect(worktreeCheckouts()).toBe(2);
+    } finally {
+      fs.writeFileSync(spec, original);
+    }
+    expect(run().stdout).toContain('visual-uat: baselines from cache');
+    expect(worktreeCheckouts()).toBe(2);
+    expect(entries(repo)).toHaveLength(2);
+  });
+
+  test('--update-baselines captures them again', () => {
+    expect(run({ VISUAL_UAT_UPDATE_BASELINES: '1' }).stdout).toContain('visual-uat: baseline pass (updateBaselines is set)');
+    expect(worktreeCheckouts()).toBe(3);
+    const viaCli = runNode(repo, [path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'bin.js'), 'test', '--update-baselines']);
+    expect(viaCli.status, viaCli.stdout + viaCli.stderr).toBe(0);
+    expect(viaCli.stdout).toContain('visual-uat: baseline pass (updateBaselines is set)');
+    expect(worktreeCheckouts()).toBe(4);
+  });
+
+  test('a new base commit makes a new entry', () => {
+    git(repo, ['checkout', '-q', 'main']);
+    fs.writeFileSync(path.join(repo, 'CHANGELOG.md'), 'base moved on\n');
+    git(repo, ['add', 'CHANGELOG.md']);
+    git(repo, ['commit', '-q', '-m', 'Changelog on main']);
+    git(repo, ['checkout', '-q', 'feature/pricing']);
+    git(repo, ['rebase', '-q', 'main']);
+    const result = run();
+    expect(result.stdout).toContain('visual-uat: baseline pass (no cached baselines)');
+    expect(readLatest(repo).baseCommit).toBe(git(repo, ['rev-parse', 'main']));
+    expect(worktreeCheckouts()).toBe(5);
+  });
+
+  test('a run killed during the baseline pass leaves an entry the next run rebuilds', async () => {
+    const killed = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test'], {
+      cwd: repo,
+      env: fixtureEnv({ VISUAL_UAT_UPDATE_BASELINES: '1', VISUAL_UAT_KEEP_WORKTREES: '1' }),
+      detached: true,
+      stdio: 'ignore',
+    });
+    // The moment the pass has written its first image into a fresh (unsealed) entry.
+    const unsealedWithImages = () =>
+      entries(repo).filter((dir) => !fs.existsSync(path.join(dir, 'cache.json')) && fs.readdirSync(dir, { recursive: true }).some((file) => String(file).endsWith('.png')));
+    await expect.poll(() => unsealedWithImages().length, { timeout: 60_000, intervals: [50] }).toBe(1);
+    const [entry] = unsealedWithImages();
+    process.kill(-killed.pid!, 'SIGKILL');
+    expect(fs.existsSync(path.join(entry, 'cache.json'))).toBe(false);
+    // The base server's guard sees its runner gone and ends it: no orphan keeps a port.
+    const worktrees = path.join(repo, '.visual-uat', 'worktrees');
+    await expect.poll(() => processesIn(worktrees), { timeout: 10_000 }).toEqual([]);
+    // The current app's server is Playwright's own: a SIGKILLed runner leaves it behind.
+    for (const pid of processesIn(repo)) process.kill(pid, 'SIGKILL');
+
+    const next = run();
+    expect(next.stdout).toMatch(/visual-uat: baseline pass \(an earlier pass did not finish\): main @ \w{8} in the kept worktree/);
+    expect(fs.existsSync(path.join(entry, 'cache.json'))).toBe(true);
+    expect(git(repo, ['worktree', 'list']).split('\n')).toHaveLength(1);
+  });
+});
+
+/** Processes whose working directory is inside `dir` (Linux /proc). */
+function processesIn(dir: string): number[] {
+  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
+    try {
+      return fs.readlinkSync(`/proc/${pid}/cwd`).startsWith(dir);
+    } catch {
+      return false;
+    }
+  });
+}
+
+function runNode(cwd: string, args: string[]) {
+  return spawnSync(process.execPath, args, { cwd, env: fixtureEnv(), encoding: 'utf8', timeout: 300_000 });
+}
+
+test('two shards merged by merge-reports on a machine without .visual-uat give the unsharded verdicts', async ({ page }) => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  const blobs = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-blobs-'));
+  for (const shard of ['1/2', '2/2']) {
+    const out = path.join(blobs, `shard-${shard[0]}`);
+    const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: out });
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    for (const file of fs.readdirSync(out)) fs.copyFileSync(path.join(out, file), path.join(blobs, file));
+    fs.rmSync(out, { recursive: true });
+  }
+  expect(fs.readdirSync(blobs).filter((file) => file.endsWith('.zip'))).toHaveLength(2);
+
+  // The merge job's machine: a checkout with no output folder of any shard.
+  fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true });
+  const merged = runNode(repo, [path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'merge-reports', '--reporter=visual-uat/reporter,html', blobs]);
+  expect(merged.status, merged.stdout + merged.stderr).toBe(0);
+  const results = readLatest(repo);
+  expect(statuses(results)).toEqual(DEMO_STATUSES);
+  expect(results.summary).toEqual({ total: 3, passed: 1, failed: 0, errored: 0, needsReview: 2 });
+  const resultsDir = path.join(repo, '.visual-uat', 'results');
+  for (const checkpoint of results.tests.flatMap((t) => t.checkpoints))
+    for (const image of [checkpoint.baselineImage, checkpoint.currentImage, checkpoint.diffImage].filter(Boolean))
+      expect(fs.existsSync(path.resolve(resultsDir, image!)), `${image} opens`).toBe(true);
+
+  await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
+  await page.getByRole('link', { name: 'site › pricing › plans' }).click();
+  await expect(page.getByTestId('test-case-annotations')).toContainText('plans: no evaluator configured');
+  await expect(page.getByText('Image mismatch: plans.png')).toBeVisible();
+});
