@@ -49,6 +49,17 @@ function linkDependencies(dir: string): void {
     fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', name), path.join(modules, name), 'dir');
 }
 
+/** A git repository on main with everything in `dir` committed, and the dependencies linked. */
+export function initRepo(dir: string, message: string): void {
+  linkDependencies(dir);
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'user.name', 'Visual UAT Fixture']);
+  git(dir, ['config', 'user.email', 'fixture@visual-uat.test']);
+  git(dir, ['config', 'commit.gpgsign', 'false']);
+  git(dir, ['add', '-A']);
+  git(dir, ['commit', '-q', '-m', message]);
+}
+
 export interface FixtureRepoOptions {
   /** Folder under fixtures/. */
   fixture: string;
@@ -64,13 +75,7 @@ export function createFixtureRepo(options: FixtureRepoOptions): string {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-${options.fixture}-`));
   fs.mkdirSync(dir, { recursive: true });
   copyTree(path.join(source, 'base'), dir);
-  linkDependencies(dir);
-  git(dir, ['init', '-q', '-b', 'main']);
-  git(dir, ['config', 'user.name', 'Visual UAT Fixture']);
-  git(dir, ['config', 'user.email', 'fixture@visual-uat.test']);
-  git(dir, ['config', 'commit.gpgsign', 'false']);
-  git(dir, ['add', '-A']);
-  git(dir, ['commit', '-q', '-m', 'Initial site']);
+  initRepo(dir, 'Initial site');
   git(dir, ['checkout', '-q', '-b', options.branch ?? 'feature/pricing']);
   const commitsFile = path.join(source, 'commits.json');
   const commits: FixtureCommit[] = fs.existsSync(commitsFile) ? JSON.parse(fs.readFileSync(commitsFile, 'utf8')) : [];
