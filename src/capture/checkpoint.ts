@@ -5,7 +5,7 @@ import type { CapturedSignals, ComparisonTolerance, VisualUatTestOptions } from 
 import { BASELINE_IMAGE_PREFIX, BASELINE_SIGNALS_PREFIX, CHECKPOINT_META_PREFIX, IMAGE_PREFIX } from './attachments';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { validateCheckpointName } from './names';
-import { captureSignals, recorderFor } from './signals';
+import { recorderFor, startSignals } from './signals';
 import { attachTestMeta, captureTarget, checkpointPath, testMeta, type CaptureTarget } from './session';
 
 export interface CheckpointOptions extends ComparisonTolerance {
@@ -145,10 +145,10 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     : () => page.screenshot({ ...common, fullPage: options.clip ? false : (options.fullPage ?? true), clip: options.clip });
 
   await settle(page);
+  const finishSignals = startSignals(page, options.locator);
   const timeout = options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS;
   const { png, stable } = await stableCapture(capture, timeout);
-
-  const signals = await captureSignals(page, options.locator, options.a11y ?? testOptions.a11y ?? false);
+  const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false);
 
   const file = checkpointPath(target.imageRoot, testInfo, name);
   writeFileAtomic(file, png);
