@@ -42,6 +42,36 @@ export interface ComparisonTolerance {
   maxDiffPixelRatio?: number;
 }
 
+/** One accessibility rule broken on one checkpoint (from axe-core), matched by rule and targets. */
+export interface A11yViolation {
+  id: string;
+  impact: string | null;
+  /** CSS selectors of the offending elements, as axe names them. */
+  targets: string[];
+}
+
+/**
+ * What a checkpoint left beside its image besides the pixels, on either side: the ARIA snapshot of
+ * its scope, the console errors and failed requests since the previous checkpoint of the test, and
+ * (with `a11y: true`) the accessibility violations of its scope. URLs are relative to the app's
+ * own origin, so the base app (on a port of its own) and the current one compare.
+ */
+export interface CapturedSignals {
+  aria: string | null;
+  consoleErrors: string[];
+  failedRequests: string[];
+  /** Null when the checkpoint was not checked (`a11y` off, or axe failed). */
+  a11y: A11yViolation[] | null;
+}
+
+/** The `signals` field of a checkpoint in the results file: what current has that base has not. */
+export interface CheckpointSignals {
+  ariaDiff: string | null;
+  newConsoleErrors: string[];
+  newFailedRequests: string[];
+  newA11yViolations: A11yViolation[];
+}
+
 export interface Evaluation {
   pass: boolean;
   confidence: number;
@@ -92,6 +122,8 @@ export interface VisualUatOptions extends ComparisonTolerance {
 export interface VisualUatTestOptions extends ComparisonTolerance {
   intent?: string;
   skip?: boolean;
+  /** Run axe-core on every checkpoint of the test (per checkpoint: the `a11y` option). */
+  a11y?: boolean;
 }
 
 /** What the global setup learnt about the two versions; travels with every test result. */

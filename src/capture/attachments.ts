@@ -6,3 +6,4 @@ export const TEST_META_ATTACHMENT = '_visual-uat-test';
 export const CHECKPOINT_META_PREFIX = '_visual-uat-checkpoint:';
 export const IMAGE_PREFIX = '_visual-uat-image:';
 export const BASELINE_IMAGE_PREFIX = '_visual-uat-baseline:';
+export const BASELINE_SIGNALS_PREFIX = '_visual-uat-baseline-signals:';

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
-import type { ComparisonTolerance, VisualUatTestOptions } from '../types';
-import { BASELINE_IMAGE_PREFIX, CHECKPOINT_META_PREFIX, IMAGE_PREFIX } from './attachments';
-import { writeFileAtomic } from '../util/fs';
+import type { CapturedSignals, ComparisonTolerance, VisualUatTestOptions } from '../types';
+import { BASELINE_IMAGE_PREFIX, BASELINE_SIGNALS_PREFIX, CHECKPOINT_META_PREFIX, IMAGE_PREFIX } from './attachments';
+import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { validateCheckpointName } from './names';
+import { recorderFor, startSignals } from './signals';
 import { attachTestMeta, captureTarget, checkpointPath, testMeta, type CaptureTarget } from './session';
 
 export interface CheckpointOptions extends ComparisonTolerance {
@@ -22,6 +23,8 @@ export interface CheckpointOptions extends ComparisonTolerance {
   intent?: string;
   /** How long to wait for two identical consecutive captures (default 5 s, like Playwright's expect timeout). */
   timeout?: number;
+  /** Check the checkpoint's scope for accessibility violations with axe-core (default: the test's `a11y`, else false). */
+  a11y?: boolean;
 }
 
 export interface CheckpointMeta extends ComparisonTolerance {
@@ -30,6 +33,7 @@ export interface CheckpointMeta extends ComparisonTolerance {
   stable: boolean;
   width: number;
   height: number;
+  signals: CapturedSignals;
 }
 
 /** Playwright's own cadence for stable screenshots (expectScreenshot): 0, 100, 250, 500 ms, then every second. */
@@ -88,6 +92,10 @@ function readStyles(stylePath: string | string[] | undefined, testInfo: TestInfo
     .join('\n');
 }
 
+function signalsPath(imageFile: string): string {
+  return imageFile.replace(/\.png$/, '.signals.json');
+}
+
 function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
@@ -110,6 +118,8 @@ export async function takeCheckpoint(
 
 async function capture(page: Page, testInfo: TestInfo, name: string, options: CheckpointOptions, testOptions: VisualUatTestOptions): Promise<void> {
   const session = sessionFor(testInfo);
+  // The seed-style helper has no set-up of its own: its recording starts at the first checkpoint.
+  recorderFor(page);
   if (session.names.has(name))
     throw new Error(`screenshotCheckpoint: "${name}" is already used in this test: checkpoint names must be unique within a test`);
   session.names.add(name);
@@ -135,11 +145,15 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     : () => page.screenshot({ ...common, fullPage: options.clip ? false : (options.fullPage ?? true), clip: options.clip });
 
   await settle(page);
+  const finishSignals = startSignals(page, options.locator);
   const timeout = options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS;
   const { png, stable } = await stableCapture(capture, timeout);
+  const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false);
 
   const file = checkpointPath(target.imageRoot, testInfo, name);
   writeFileAtomic(file, png);
+  // Beside the image, so the current pass finds the baseline's signals where it finds its image.
+  writeFileAtomic(signalsPath(file), JSON.stringify(signals));
   const meta: CheckpointMeta = {
     name,
     intent: options.intent ?? null,
@@ -148,6 +162,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     threshold: options.threshold,
     maxDiffPixels: options.maxDiffPixels,
     maxDiffPixelRatio: options.maxDiffPixelRatio,
+    signals,
   };
   await testInfo.attach(`${CHECKPOINT_META_PREFIX}${name}`, { body: JSON.stringify(meta), contentType: 'application/json' });
   await testInfo.attach(`${IMAGE_PREFIX}${name}`, { path: file, contentType: 'image/png' });
@@ -155,5 +170,8 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     const baselineFile = checkpointPath(target.baselineRoot, testInfo, name);
     if (fs.existsSync(baselineFile))
       await testInfo.attach(`${BASELINE_IMAGE_PREFIX}${name}`, { path: baselineFile, contentType: 'image/png' });
+    const baselineSignals = readJsonFile<CapturedSignals>(signalsPath(baselineFile));
+    if (baselineSignals)
+      await testInfo.attach(`${BASELINE_SIGNALS_PREFIX}${name}`, { body: JSON.stringify(baselineSignals), contentType: 'application/json' });
   }
 }

@@ -1,6 +1,7 @@
 import { test as base } from '@playwright/test';
 import type { VisualUatTestOptions } from '../types';
 import { takeCheckpoint, type CheckpointOptions } from './checkpoint';
+import { recorderFor } from './signals';
 
 export type ScreenshotCheckpoint = (name: string, options?: CheckpointOptions) => Promise<void>;
 
@@ -12,6 +13,8 @@ export interface VisualUatFixtures {
 export const test = base.extend<VisualUatFixtures>({
   visualUat: [{}, { option: true }],
   screenshotCheckpoint: async ({ page, visualUat }, use, testInfo) => {
+    // Record from the start of the test, so the first checkpoint sees the errors of the first page load.
+    recorderFor(page);
     await use((name, options) => takeCheckpoint(page, testInfo, name, options, visualUat));
   },
 });

@@ -1,4 +1,4 @@
-import type { RunContext } from '../types';
+import type { CheckpointSignals, RunContext } from '../types';
 import type { EvaluationRequest } from './request';
 
 /** Bumped when the wording changes in a way that should invalidate cached verdicts. */
@@ -7,6 +7,10 @@ export const PROMPT_VERSION = 1;
 const MAX_COMMITS = 30;
 const MAX_FILES = 60;
 const MAX_REGIONS = 20;
+/** Budget of the "beyond pixels" section: the ARIA diff in characters, each list in items and characters per item. */
+const MAX_ARIA_DIFF_CHARS = 4000;
+const MAX_SIGNAL_ITEMS = 10;
+const MAX_SIGNAL_ITEM_CHARS = 300;
 
 const SYSTEM_PROMPT = `You review visual changes of a web application for a pull request.
 You get one screen ("checkpoint") captured twice: from the base version of the code (image 1, "baseline") and from the current version (image 2, "current"), and a diff (image 3) where changed pixels are red.
@@ -61,6 +65,38 @@ function changeSection(context: RunContext | null): string[] {
   return lines;
 }
 
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+function signalList(title: string, items: string[]): string[] {
+  if (items.length === 0) return [];
+  return [title, ...list(items.map((item) => clip(item.replace(/\s+/g, ' '), MAX_SIGNAL_ITEM_CHARS)), MAX_SIGNAL_ITEMS, 'items')];
+}
+
+/** The ARIA diff and the new console errors, failed requests and a11y violations; nothing when there are none. */
+function signalsSection(signals: CheckpointSignals): string[] {
+  const lines: string[] = [];
+  if (signals.ariaDiff) {
+    lines.push(
+      'Accessibility-tree diff of the checkpoint (unified diff of the ARIA snapshots, base → current). It names the text and structure that changed;',
+      'when it alone explains the visual difference, decide from it and use the images only to check that the layout is intact.',
+      '```diff',
+      clip(signals.ariaDiff, MAX_ARIA_DIFF_CHARS),
+      '```',
+    );
+  }
+  lines.push(
+    ...signalList('Console errors only the current version logs:', signals.newConsoleErrors),
+    ...signalList('Requests that fail only in the current version:', signals.newFailedRequests),
+    ...signalList(
+      'Accessibility violations only the current version has (axe-core rule: elements):',
+      signals.newA11yViolations.map((v) => `${v.id} (${v.impact ?? 'unknown impact'}): ${v.targets.join(', ')}`),
+    ),
+  );
+  return lines.length ? ['', '## Beyond pixels', ...lines] : [];
+}
+
 /** The text part of the user message: intent, change, diff metrics, and what the images show. */
 export function userText(request: EvaluationRequest, viewNote: string): string {
   const { intent, metrics } = request;
@@ -81,6 +117,7 @@ export function userText(request: EvaluationRequest, viewNote: string): string {
       MAX_REGIONS,
       'regions',
     ),
+    ...signalsSection(request.signals),
     '',
     '## Images',
     'Image 1: baseline (before). Image 2: current (after). Image 3: diff (changed pixels in red).',

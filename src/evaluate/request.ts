@@ -1,4 +1,4 @@
-import type { CheckpointStatus, DiffMetrics, Evaluation, RunContext } from '../types';
+import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, RunContext } from '../types';
 
 /** One changed checkpoint, as the reporter hands it over to be judged. */
 export interface EvaluationRequest {
@@ -15,6 +15,8 @@ export interface EvaluationRequest {
   };
   context: RunContext | null;
   metrics: DiffMetrics;
+  /** The ARIA diff and the console errors, failed requests and a11y violations only current has. */
+  signals: CheckpointSignals;
   images: { baseline: string; current: string; diff: string };
 }
 

@@ -47,11 +47,25 @@ function attachImage(result: TestResult, name: string, path: string | null): voi
   if (path) result.attachments.push({ name, path, contentType: 'image/png' });
 }
 
+/** One annotation per kind of new signal, listing the items; the ARIA diff as a text attachment. */
+function annotateSignals(test: TestCase, result: TestResult, verdict: CheckpointVerdict): void {
+  const { signals } = verdict;
+  const lists: [string, string[]][] = [
+    ['console-errors', signals.newConsoleErrors],
+    ['failed-requests', signals.newFailedRequests],
+    ['a11y-violations', signals.newA11yViolations.map((v) => `${v.id} (${v.impact ?? 'unknown impact'}): ${v.targets.join(', ')}`)],
+  ];
+  for (const [type, items] of lists)
+    if (items.length) pushAnnotation(test, result, { type, description: `${verdict.name}: ${items.join(' · ')}` });
+  if (signals.ariaDiff)
+    result.attachments.push({ name: `${verdict.name}-aria.diff`, body: Buffer.from(`${signals.ariaDiff}\n`), contentType: 'text/plain' });
+}
+
 /**
  * Writes a checkpoint's verdict where Playwright's HTML report shows it: an annotation, and for a
  * changed pair the expected/actual/diff triplet that the report turns into its image-diff viewer.
  */
-export function annotate(test: TestCase, result: TestResult, verdict: CheckpointVerdict): void {
+function annotateVerdict(test: TestCase, result: TestResult, verdict: CheckpointVerdict): void {
   const type = ANNOTATION_BY_STATUS[verdict.status];
   if (type) {
     pushAnnotation(test, result, { type, description: describeVerdict(verdict) });
@@ -65,4 +79,10 @@ export function annotate(test: TestCase, result: TestResult, verdict: Checkpoint
   }
   if (verdict.status === 'missing') attachImage(result, `${verdict.name} (baseline only)`, verdict.baselineImage);
   else attachImage(result, verdict.name, verdict.currentImage);
+}
+
+/** A checkpoint's verdict, then the signals only current has, into the test's annotations and attachments. */
+export function annotate(test: TestCase, result: TestResult, verdict: CheckpointVerdict): void {
+  annotateVerdict(test, result, verdict);
+  annotateSignals(test, result, verdict);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import {
   BASELINE_IMAGE_PREFIX,
+  BASELINE_SIGNALS_PREFIX,
   CHECKPOINT_META_PREFIX,
   IMAGE_PREFIX,
   TEST_META_ATTACHMENT,
@@ -10,7 +11,7 @@ import {
   type TestMeta,
 } from '../capture';
 import { manifestPath, testFolder, testKey } from '../config/layout';
-import type { BaselineManifest, RunContext } from '../types';
+import type { BaselineManifest, CapturedSignals, RunContext } from '../types';
 import { readJsonFile } from '../util/fs';
 
 /** One checkpoint as the two passes left it: images by path, either side possibly absent. */
@@ -19,6 +20,8 @@ export interface CheckpointPair {
   meta: CheckpointMeta | null;
   current: string | null;
   baseline: string | null;
+  /** What each side captured besides pixels (null: not captured, e.g. by an older version). */
+  signals: { base: CapturedSignals | null; current: CapturedSignals | null };
 }
 
 /** One test with its checkpoints paired, read from the test result's attachments. */
@@ -93,11 +96,16 @@ export function collectTests(tests: TestCase[], fallbackContext: RunContext | nu
         const onDisk = path.join(context.baselineDir, folder, `${name}.png`);
         if (fs.existsSync(onDisk)) baseline = onDisk;
       }
+      const meta = parseJson<CheckpointMeta>(attachmentBody(result, `${CHECKPOINT_META_PREFIX}${name}`));
       return {
         name,
-        meta: parseJson<CheckpointMeta>(attachmentBody(result, `${CHECKPOINT_META_PREFIX}${name}`)),
+        meta,
         current: current.get(name) ?? null,
         baseline,
+        signals: {
+          base: parseJson<CapturedSignals>(attachmentBody(result, `${BASELINE_SIGNALS_PREFIX}${name}`)),
+          current: meta?.signals ?? null,
+        },
       };
     });
     collected.push({ test, result, key, folder, meta, context, pairs });

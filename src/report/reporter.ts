@@ -23,7 +23,7 @@ import { applyApprovals } from './approvals';
 import { collectTests, type CollectedTest } from './collect';
 import { buildRunResult, writeRunResult, type EvaluatorUsage, type TestOutcome } from './results';
 import { htmlReportPath, printSummary } from './summary';
-import { comparePair, judgeChanged, testStatus } from './verdicts';
+import { comparePair, failingCheckpoints, judgeChanged, testStatus } from './verdicts';
 
 export interface ReporterOptions extends VisualUatOptions {
   /** Internal: the nested baseline pass records a manifest instead of comparing. */
@@ -95,9 +95,10 @@ export class VisualUatReporter implements Reporter {
   }
 
   private exitStatus(outcomes: TestOutcome[], options: ResolvedOptions): { status?: FullResult['status'] } | undefined {
-    const hit = outcomes.flatMap((o) => o.checkpoints).filter((c) => (options.failOn as string[]).includes(c.status));
+    const hit = failingCheckpoints(outcomes.flatMap((o) => o.checkpoints), options.failOn);
     if (hit.length === 0) return undefined;
-    const message = `visual-uat: ${hit.length} checkpoint${hit.length === 1 ? '' : 's'} with a status in failOn (${options.failOn.join(', ')})`;
+    const what = options.failOn.includes('signals') ? 'with a status or a new signal in failOn' : 'with a status in failOn';
+    const message = `visual-uat: ${hit.length} checkpoint${hit.length === 1 ? '' : 's'} ${what} (${options.failOn.join(', ')})`;
     // merge-reports ignores a returned status; only a throw makes it exit 1.
     if (isMergeReports()) throw new Error(message);
     console.error(message);

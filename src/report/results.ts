@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ResolvedOptions } from '../config/options';
 import { resultsDir } from '../config/layout';
-import type { CheckpointStatus, Evaluation, EvaluatorUsage, RunContext, TestStatus } from '../types';
+import type { CheckpointSignals, CheckpointStatus, Evaluation, EvaluatorUsage, RunContext, TestStatus } from '../types';
 import { writeFileAtomic } from '../util/fs';
 import type { CollectedTest } from './collect';
 import type { CheckpointVerdict } from './verdicts';
@@ -15,7 +15,7 @@ export interface CheckpointResult {
   diffImage: string | null;
   diffMetrics: CheckpointVerdict['diffMetrics'];
   evaluation: Evaluation | null;
-  signals: { ariaDiff: string | null; newConsoleErrors: string[]; newFailedRequests: string[]; newA11yViolations: unknown[] };
+  signals: CheckpointSignals;
 }
 
 export interface TestResultRecord {
@@ -95,7 +95,7 @@ export function buildRunResult(
         diffImage: relativeTo(dir, verdict.diffImage),
         diffMetrics: verdict.diffMetrics,
         evaluation: verdict.evaluation,
-        signals: { ariaDiff: null, newConsoleErrors: [], newFailedRequests: [], newA11yViolations: [] },
+        signals: verdict.signals,
       })),
     };
   });

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { ComparisonTolerance, CheckpointStatus, DiffMetrics, Evaluation, TestStatus } from '../types';
-import { compareImages, CompareError } from '../compare';
+import type { CheckpointSignals, ComparisonTolerance, CheckpointStatus, DiffMetrics, Evaluation, FailOn, TestStatus } from '../types';
+import { compareImages, compareSignals, CompareError, hasNewSignals } from '../compare';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../evaluate';
 import type { ResolvedOptions } from '../config/options';
 import type { CheckpointPair, CollectedTest } from './collect';
@@ -16,6 +16,8 @@ export interface CheckpointVerdict {
   evaluation: Evaluation | null;
   /** Why: the evaluator's reason, the missing evaluator, the base error, the compare error. */
   reason: string;
+  /** What current has that base has not, besides pixels; never changes an unchanged status. */
+  signals: CheckpointSignals;
 }
 
 export const NO_EVALUATOR_REASON = 'no evaluator configured';
@@ -45,6 +47,7 @@ function verdict(pair: CheckpointPair, status: CheckpointStatus, reason: string,
     diffMetrics: null,
     evaluation: null,
     reason,
+    signals: compareSignals(pair.signals.base, pair.signals.current),
     ...extra,
   };
 }
@@ -85,12 +88,28 @@ function evaluationRequest(test: CollectedTest, pair: CheckpointPair, verdict: C
     intent: { test: test.meta?.options.intent ?? null, checkpoint: pair.meta?.intent ?? null, titlePath: test.test.titlePath().slice(3) },
     context: test.context,
     metrics: verdict.diffMetrics!,
+    signals: verdict.signals,
     images: { baseline: verdict.baselineImage!, current: verdict.currentImage!, diff: verdict.diffImage! },
   };
 }
 
+function signalsSummary(signals: CheckpointSignals): string {
+  const parts = [
+    [signals.newConsoleErrors.length, 'console error'],
+    [signals.newFailedRequests.length, 'failed request'],
+    [signals.newA11yViolations.length, 'accessibility violation'],
+  ] as const;
+  return parts
+    .filter(([count]) => count > 0)
+    .map(([count, what]) => `${count} new ${what}${count === 1 ? '' : 's'}`)
+    .join(', ');
+}
+
+/** The evaluator may approve the pixels; new errors on the page still need a person's eyes. */
 function withJudgement(verdict: CheckpointVerdict, judged: EvaluatorVerdict): CheckpointVerdict {
-  return { ...verdict, status: judged.status, evaluation: judged.evaluation, reason: judged.reason };
+  const judgedVerdict = { ...verdict, status: judged.status, evaluation: judged.evaluation, reason: judged.reason };
+  if (judged.status !== 'changed' || !hasNewSignals(verdict.signals)) return judgedVerdict;
+  return { ...judgedVerdict, status: 'needs_review', reason: `${judged.reason} Not approved: ${signalsSummary(verdict.signals)}.` };
 }
 
 /**
@@ -114,4 +133,11 @@ export function testStatus(test: CollectedTest, checkpoints: CheckpointVerdict[]
   if (checkpoints.some((c) => c.status === 'regression')) return 'failed';
   if (checkpoints.some((c) => c.status === 'needs_review' || c.status === 'missing')) return 'needs_review';
   return 'passed';
+}
+
+/** The checkpoints that make the run exit 1: a status in failOn, or any new signal with 'signals' in it. */
+export function failingCheckpoints(checkpoints: CheckpointVerdict[], failOn: readonly FailOn[]): CheckpointVerdict[] {
+  return checkpoints.filter(
+    (checkpoint) => (failOn as readonly string[]).includes(checkpoint.status) || (failOn.includes('signals') && hasNewSignals(checkpoint.signals)),
+  );
 }

@@ -375,6 +375,19 @@ describe('configuration', () => {
     await evaluator!.evaluate(await changedPair(dir, 'one'));
     expect(s.completions()[0].body.messages[0].content).toContain('Ignore the footer year.');
   });
+
+  it('keys the verdict cache on the instructions: new instructions, new judgement', async () => {
+    const s = await fake();
+    const dir = tempDir();
+    const out = path.join(dir, 'out');
+    const request = await changedPair(dir, 'plans');
+    await evaluatorFor(s.baseURL, out, { instructions: 'Ignore the footer year.' }).evaluator.evaluate(request);
+    const again = await evaluatorFor(s.baseURL, out, { instructions: 'Ignore the footer year.' }).evaluator.evaluate(request);
+    expect(again.cached).toBe(true);
+    const changed = await evaluatorFor(s.baseURL, out, { instructions: 'The footer must show the current year.' }).evaluator.evaluate(request);
+    expect(changed.cached).toBe(false);
+    expect(s.completions()).toHaveLength(2);
+  });
 });
 
 describe('transcripts and the key', () => {

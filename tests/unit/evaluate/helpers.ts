@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { compareImages } from '../../../src/compare';
+import { compareImages, NO_SIGNALS } from '../../../src/compare';
 import { createEvaluator, type EvaluationRequest, type Evaluator } from '../../../src/evaluate';
 import type { EvaluatorOptions, RunContext } from '../../../src/types';
 import { writePng } from '../../support/png';
@@ -55,6 +55,7 @@ export async function changedPair(dir: string, name: string, options: PairOption
     intent: { test: 'Pricing shows three plans; the Pro plan is highlighted', checkpoint: 'The Pro card is blue', titlePath: ['pricing.spec.ts', 'pricing'] },
     context: CONTEXT,
     metrics: outcome.metrics,
+    signals: NO_SIGNALS,
     images: { baseline, current, diff: outcome.diffImage },
   };
 }
