@@ -68,9 +68,15 @@ async function settle(page: Page): Promise<void> {
   });
 }
 
-async function stableCapture(capture: () => Promise<Buffer>, timeoutMs: number): Promise<{ png: Buffer; stable: boolean }> {
+/**
+ * Retakes until two consecutive captures are identical. A first capture identical to the baseline
+ * is as good a proof as a second one (toHaveScreenshot stops at a match with its expected image the
+ * same way), so an unchanged checkpoint costs one screenshot.
+ */
+async function stableCapture(capture: () => Promise<Buffer>, timeoutMs: number, baseline: Buffer | null): Promise<{ png: Buffer; stable: boolean }> {
   const deadline = Date.now() + timeoutMs;
   let previous = await capture();
+  if (baseline?.equals(previous)) return { png: previous, stable: true };
   for (let attempt = 0; Date.now() < deadline; attempt++) {
     await sleep(Math.min(RETAKE_DELAYS_MS[attempt] ?? RETAKE_INTERVAL_MS, Math.max(0, deadline - Date.now())));
     const next = await capture();
@@ -147,7 +153,9 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   await settle(page);
   const finishSignals = startSignals(page, options.locator);
   const timeout = options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS;
-  const { png, stable } = await stableCapture(capture, timeout);
+  const baselineFile = target.baselineRoot ? checkpointPath(target.baselineRoot, testInfo, name) : null;
+  const baselinePng = baselineFile && fs.existsSync(baselineFile) ? fs.readFileSync(baselineFile) : null;
+  const { png, stable } = await stableCapture(capture, timeout, baselinePng);
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false);
 
   const file = checkpointPath(target.imageRoot, testInfo, name);
@@ -166,10 +174,8 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   };
   await testInfo.attach(`${CHECKPOINT_META_PREFIX}${name}`, { body: JSON.stringify(meta), contentType: 'application/json' });
   await testInfo.attach(`${IMAGE_PREFIX}${name}`, { path: file, contentType: 'image/png' });
-  if (target.baselineRoot) {
-    const baselineFile = checkpointPath(target.baselineRoot, testInfo, name);
-    if (fs.existsSync(baselineFile))
-      await testInfo.attach(`${BASELINE_IMAGE_PREFIX}${name}`, { path: baselineFile, contentType: 'image/png' });
+  if (baselineFile) {
+    if (baselinePng) await testInfo.attach(`${BASELINE_IMAGE_PREFIX}${name}`, { path: baselineFile, contentType: 'image/png' });
     const baselineSignals = readJsonFile<CapturedSignals>(signalsPath(baselineFile));
     if (baselineSignals)
       await testInfo.attach(`${BASELINE_SIGNALS_PREFIX}${name}`, { body: JSON.stringify(baselineSignals), contentType: 'application/json' });
