@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PACKAGE_ROOT, fixtureEnv, git, initRepo } from '../scripts/fixture-repo';
+import { PACKAGE_ROOT, fixtureEnv, git, initRepo, linkDependencies, playwrightCli } from '../scripts/fixture-repo';
 import { appendBenchJson, type BenchRow } from './run';
 
 /**
@@ -12,7 +12,6 @@ import { appendBenchJson, type BenchRow } from './run';
  * 100 tests (300 checkpoints) and reads the runner's peak memory, which hosts the reporter.
  */
 
-const PLAYWRIGHT_CLI = path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 const TESTS_PER_FILE = 5;
 const RUNS = 3;
 
@@ -84,6 +83,7 @@ export function generateSuite(tests: number): string {
     fs.mkdirSync(testDir);
     for (let first = 0; first < tests; first += TESTS_PER_FILE) fs.writeFileSync(path.join(testDir, `pages-${first}.spec.ts`), specFile(plain, first));
   }
+  linkDependencies(dir);
   initRepo(dir, 'Generated suite');
   return dir;
 }
@@ -96,7 +96,7 @@ interface Measured {
 /** Peak resident memory of the runner process (it hosts the reporters), read from /proc while it runs. */
 function run(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measured> {
   const started = performance.now();
-  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', ...args], { cwd: dir, env: fixtureEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [playwrightCli(dir), 'test', ...args], { cwd: dir, env: fixtureEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

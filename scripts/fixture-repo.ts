@@ -1,5 +1,7 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -11,7 +13,6 @@ import path from 'node:path';
 
 export const PACKAGE_ROOT = path.resolve(__dirname, '..', fs.existsSync(path.resolve(__dirname, '..', 'package.json')) ? '' : '..');
 export const FIXTURES_DIR = path.join(PACKAGE_ROOT, 'fixtures');
-const PLAYWRIGHT_CLI = path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 
 export interface FixtureCommit {
   overlay: string;
@@ -40,7 +41,7 @@ export function copyTree(from: string, to: string): void {
 }
 
 /** node_modules with just what a user's project would have: @playwright/test and visual-uat. */
-function linkDependencies(dir: string): void {
+export function linkDependencies(dir: string): void {
   const modules = path.join(dir, 'node_modules');
   fs.mkdirSync(path.join(modules, '@playwright'), { recursive: true });
   fs.symlinkSync(PACKAGE_ROOT, path.join(modules, 'visual-uat'), 'dir');
@@ -49,9 +50,67 @@ function linkDependencies(dir: string): void {
     fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', name), path.join(modules, name), 'dir');
 }
 
-/** A git repository on main with everything in `dir` committed, and the dependencies linked. */
+interface PackageJson {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+function declaresDependencies(packageJson: PackageJson): boolean {
+  return Object.keys({ ...packageJson.dependencies, ...packageJson.devDependencies }).length > 0;
+}
+
+/**
+ * A fixture that declares its own dependencies (the component-test app pins its own Playwright)
+ * gets them from the registry, installed once per package.json content under .tmp/ and reused.
+ */
+export function installedModules(packageJsonFile: string): string {
+  const text = fs.readFileSync(packageJsonFile, 'utf8');
+  const hash = crypto.createHash('sha256').update(text).digest('hex').slice(0, 12);
+  const target = path.join(PACKAGE_ROOT, '.tmp', `fixture-deps-${hash}`);
+  if (fs.existsSync(path.join(target, 'node_modules'))) return path.join(target, 'node_modules');
+  // Installed aside and renamed into place, so a parallel or interrupted install never leaves a half folder.
+  const staging = `${target}.${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(staging, { recursive: true });
+  fs.writeFileSync(path.join(staging, 'package.json'), text);
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: staging, encoding: 'utf8', env: cleanEnv() });
+  if (install.status !== 0) throw new Error(`npm install failed for ${packageJsonFile}: ${install.stderr.trim().split('\n').pop()}`);
+  try {
+    fs.renameSync(staging, target);
+  } catch {
+    fs.rmSync(staging, { recursive: true, force: true }); // another process installed it first
+  }
+  return path.join(target, 'node_modules');
+}
+
+/**
+ * visual-uat as npm would install it: a real folder (not a link to this checkout), so its peer
+ * @playwright/test resolves to the project's own, as mergeTests with the CT `test` requires.
+ * Its runtime dependencies are linked from this checkout.
+ */
+function installVisualUat(modules: string): void {
+  const target = path.join(modules, 'visual-uat');
+  const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as PackageJson;
+  fs.mkdirSync(path.join(target, 'node_modules'), { recursive: true });
+  fs.copyFileSync(path.join(PACKAGE_ROOT, 'package.json'), path.join(target, 'package.json'));
+  for (const folder of ['src', 'reporter']) copyTree(path.join(PACKAGE_ROOT, 'dist', folder), path.join(target, 'dist', folder));
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    const link = path.join(target, 'node_modules', name);
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', name), link, 'dir');
+  }
+}
+
+/** node_modules of a fixture with its own dependencies: each installed package linked, visual-uat copied in. */
+function linkInstalledDependencies(dir: string, installed: string): void {
+  const modules = path.join(dir, 'node_modules');
+  fs.mkdirSync(modules, { recursive: true });
+  for (const entry of fs.readdirSync(installed)) fs.symlinkSync(path.join(installed, entry), path.join(modules, entry));
+  installVisualUat(modules);
+}
+
+/** A git repository on main with everything in `dir` committed. */
 export function initRepo(dir: string, message: string): void {
-  linkDependencies(dir);
   git(dir, ['init', '-q', '-b', 'main']);
   git(dir, ['config', 'user.name', 'Visual UAT Fixture']);
   git(dir, ['config', 'user.email', 'fixture@visual-uat.test']);
@@ -75,6 +134,9 @@ export function createFixtureRepo(options: FixtureRepoOptions): string {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-${options.fixture}-`));
   fs.mkdirSync(dir, { recursive: true });
   copyTree(path.join(source, 'base'), dir);
+  const packageJsonFile = path.join(source, 'base', 'package.json');
+  if (declaresDependencies(JSON.parse(fs.readFileSync(packageJsonFile, 'utf8')))) linkInstalledDependencies(dir, installedModules(packageJsonFile));
+  else linkDependencies(dir);
   initRepo(dir, 'Initial site');
   git(dir, ['checkout', '-q', '-b', options.branch ?? 'feature/pricing']);
   const commitsFile = path.join(source, 'commits.json');
@@ -100,8 +162,13 @@ export function fixtureEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return cleanEnv({ CI: '', DEMO_PORT: String(freePortSync()), ...env });
 }
 
+/** The repository's own Playwright CLI, as `npx playwright` would find it there. */
+export function playwrightCli(dir: string): string {
+  return createRequire(path.join(dir, 'package.json')).resolve('@playwright/test/cli');
+}
+
 export function runPlaywright(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, [PLAYWRIGHT_CLI, ...args], {
+  return spawnSync(process.execPath, [playwrightCli(dir), ...args], {
     cwd: dir,
     env: fixtureEnv(env),
     encoding: 'utf8',

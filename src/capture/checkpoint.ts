@@ -106,6 +106,20 @@ function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
+/** What ct-core's mount() returns: the mounted component under #root (@playwright/experimental-ct-core, lib/mount.js). */
+const MOUNTED_COMPONENT = '#root >> internal:control=component';
+
+/**
+ * In a component test the component is the subject, not the mostly empty page around it: a
+ * checkpoint without `locator`, `clip` or `fullPage` captures the mounted component. The CT page
+ * is the one where ct-core's `playwrightMount` is defined and #root has content.
+ */
+async function defaultComponent(page: Page, options: CheckpointOptions): Promise<Locator | undefined> {
+  if (options.clip || options.fullPage !== undefined) return undefined;
+  const mounted = await page.evaluate(() => 'playwrightMount' in window && !!document.getElementById('root')?.firstChild);
+  return mounted ? page.locator(MOUNTED_COMPONENT) : undefined;
+}
+
 /**
  * Takes one named checkpoint: a stabilised screenshot written under the output folder and
  * attached to the test result, with the baseline image beside it when there is one.
@@ -146,8 +160,9 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     scale: 'css' as const,
     ...(style ? { style } : {}),
   };
-  const capture = options.locator
-    ? () => options.locator!.screenshot(common)
+  const locator = options.locator ?? (await defaultComponent(page, options));
+  const capture = locator
+    ? () => locator.screenshot(common)
     : () => page.screenshot({ ...common, fullPage: options.clip ? false : (options.fullPage ?? true), clip: options.clip });
 
   await settle(page);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test';
 import type { VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
+import { baselineComponentBuild } from './component-tests';
 import { BASE_CWD_ENV, BASE_PORTS_ENV, GUARD_PID_ENV, GUARDED_COMMAND_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, WORKTREE_ENV, currentRole } from './layout';
 import { OPTIONS_ENV, resolveOptions, withoutSecrets } from './options';
 
@@ -131,15 +132,30 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, env: NodeJS.Pro
     };
   });
   const outputDir = env[OUTPUT_DIR_ENV] ?? '.visual-uat';
+  const withComponents = componentBuild(config, env, outputDir);
   return {
-    ...config,
+    ...withComponents,
     globalSetup: asArray(config.globalSetup).filter((setup) => setup !== GLOBAL_SETUP),
     reporter: [[REPORTER, { role: 'baseline' }], ['list']],
     outputDir: path.join(outputDir, 'baseline-run', 'test-results'),
     webServer: Array.isArray(config.webServer) ? rewritten : rewritten[0],
-    use: rewriteUse(config.use, ports),
-    projects: config.projects?.map((project) => ({ ...project, use: rewriteUse(project.use, ports) })),
+    use: rewriteUse(withComponents.use, ports),
+    projects: withComponents.projects?.map((project) => ({ ...project, use: rewriteUse(project.use, ports) })),
     metadata: { ...(config.metadata ?? {}), visualUatRole: 'baseline' },
   };
 }
 
+
+/** Vite reports real paths: compare against real paths too. */
+function realPath(dir: string): string {
+  return fs.existsSync(dir) ? fs.realpathSync(dir) : path.resolve(dir);
+}
+
+/** A component-test config builds the base's components, into a cache folder of its own (see component-tests.ts). */
+function componentBuild<T extends PlaywrightTestConfig>(config: T, env: NodeJS.ProcessEnv, outputDir: string): T {
+  const repoRoot = env[REPO_ROOT_ENV];
+  const worktree = env[WORKTREE_ENV];
+  if (!repoRoot || !worktree) return config;
+  const sources = { repoRoot: realPath(repoRoot), worktree: realPath(worktree), keep: [realPath(worktree), realPath(outputDir)] };
+  return baselineComponentBuild(config, sources, path.resolve(outputDir, 'baseline-run', 'ct-cache'));
+}

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, git, runPlaywright } from '../../scripts/fixture-repo';
+import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, git, playwrightCli, runPlaywright } from '../../scripts/fixture-repo';
 import { readLatest, statuses } from '../support/results';
 
 /**
@@ -98,7 +98,7 @@ test.describe('baseline cache', () => {
   });
 
   test('a run killed during the baseline pass leaves an entry the next run rebuilds', async () => {
-    const killed = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test'], {
+    const killed = spawn(process.execPath, [playwrightCli(repo), 'test'], {
       cwd: repo,
       env: fixtureEnv({ VISUAL_UAT_UPDATE_BASELINES: '1', VISUAL_UAT_KEEP_WORKTREES: '1' }),
       detached: true,
@@ -153,7 +153,7 @@ test('two shards merged by merge-reports on a machine without .visual-uat give t
 
   // The merge job's machine: a checkout with no output folder of any shard.
   fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true });
-  const merged = runNode(repo, [path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'merge-reports', '--reporter=visual-uat/reporter,html', blobs]);
+  const merged = runNode(repo, [playwrightCli(repo), 'merge-reports', '--reporter=visual-uat/reporter,html', blobs]);
   expect(merged.status, merged.stdout + merged.stderr).toBe(0);
   const results = readLatest(repo);
   expect(statuses(results)).toEqual(DEMO_STATUSES);

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fixtureEnv, PACKAGE_ROOT } from '../../scripts/fixture-repo';
+import { fixtureEnv, playwrightCli } from '../../scripts/fixture-repo';
 
 export interface AsyncRun {
   status: number | null;
@@ -9,15 +8,13 @@ export interface AsyncRun {
   durationMs: number;
 }
 
-const PLAYWRIGHT_CLI = path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-
 /**
  * `runPlaywright` without blocking the event loop: needed when the test process itself serves
  * something the run calls, such as the fake OpenAI server (tests/support/fake-openai.ts).
  */
 export function runPlaywrightAsync(dir: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 300_000): Promise<AsyncRun> {
   const started = Date.now();
-  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { cwd: dir, env: fixtureEnv(env) });
+  const child = spawn(process.execPath, [playwrightCli(dir), ...args], { cwd: dir, env: fixtureEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
