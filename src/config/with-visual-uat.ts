@@ -145,7 +145,6 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, env: NodeJS.Pro
   };
 }
 
-
 /** Vite reports real paths: compare against real paths too. */
 function realPath(dir: string): string {
   return fs.existsSync(dir) ? fs.realpathSync(dir) : path.resolve(dir);
