@@ -1,5 +1,6 @@
 export { expect, mergeTests } from '@playwright/test';
-export { test, type CheckpointOptions, type VisualUatFixtures, type ScreenshotCheckpoint } from './capture';
+export { type CheckpointOptions, type VisualUatFixtures, type ScreenshotCheckpoint } from './capture';
+export { test, defineOxTests, type OxtestFixtures, type OxtestRunner } from './oxtest';
 export { withVisualUat } from './config';
 export type * from './types';
 export type { RunResult, TestResultRecord, CheckpointResult, EvaluatorUsage } from './report';

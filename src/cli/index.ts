@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { worktreesDir } from '../config/layout';
 import { openRepo, removeWorktree } from '../git';
+import { generate } from '../oxtest/generate';
 import { approve, report, reviewPaths, type ApproveOptions } from './review';
 
 function playwrightCli(cwd: string): string {
@@ -76,6 +77,16 @@ export function buildProgram(): Command {
     .option('--dir <folder>', 'output folder, relative to the config', process.env.VISUAL_UAT_DIR)
     .action((options: { json?: boolean; config?: string; dir?: string }) => {
       process.stdout.write(report(reviewPaths(options), !!options.json));
+    });
+  program
+    .command('generate')
+    .description('write .ox.test scripts from YAML job specs with a model driving a real browser (OPENAI_API_KEY, OPENAI_BASE_URL, VISUAL_UAT_MODEL)')
+    .argument('<specs...>', 'spec files (YAML: baseURL, maxIterations, jobs of name, prompt, acceptance, url, checkpoints)')
+    .option('--out <folder>', 'where the scripts go (default: beside each spec)')
+    .option('--base-url <url>', "the running app's URL, for specs without baseURL")
+    .action(async (specs: string[], options: { out?: string; baseUrl?: string }) => {
+      const results = await generate(specs, { out: options.out, baseURL: options.baseUrl });
+      if (results.some((result) => result.outcome !== 'done')) process.exitCode = 1;
     });
   return program;
 }

@@ -105,8 +105,16 @@ function advice(status: number | null): string {
   return '';
 }
 
-export function responseFormat(mode: ResponseMode): ChatCompletionCreateParamsNonStreaming['response_format'] | undefined {
-  if (mode === 'json_schema') return { type: 'json_schema', json_schema: { name: 'visual_verdict', strict: true, schema: ANSWER_SCHEMA } };
+/** The JSON schema an answer must follow under structured output. */
+export interface AnswerFormat {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+export const VERDICT_FORMAT: AnswerFormat = { name: 'visual_verdict', schema: ANSWER_SCHEMA };
+
+export function responseFormat(mode: ResponseMode, format: AnswerFormat = VERDICT_FORMAT): ChatCompletionCreateParamsNonStreaming['response_format'] | undefined {
+  if (mode === 'json_schema') return { type: 'json_schema', json_schema: { name: format.name, strict: true, schema: format.schema } };
   if (mode === 'json_object') return { type: 'json_object' };
   return undefined;
 }
@@ -155,10 +163,11 @@ export async function complete(
   modes: ModeState,
   budget: RetryBudget,
   attempts: Attempt[],
+  answerFormat: AnswerFormat = VERDICT_FORMAT,
 ): Promise<ChatCompletion> {
   for (let retry = 0; ; ) {
     const mode = modes.mode;
-    const format = responseFormat(mode);
+    const format = responseFormat(mode, answerFormat);
     const body: ChatCompletionCreateParamsNonStreaming = format ? { ...request, response_format: format } : { ...request };
     const started = Date.now();
     const outcome = await attemptOnce(client, body, policy.timeoutMs);

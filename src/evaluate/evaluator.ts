@@ -1,18 +1,17 @@
-import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import pLimit from 'p-limit';
 import type { EvaluatorOptions, EvaluatorUsage } from '../types';
 import { cacheKey, readCachedVerdict, writeCachedVerdict } from './cache';
-import { DEFAULT_CALL_POLICY, EvaluatorFault, complete, type Attempt, type CallPolicy, type ModeState, type RetryBudget } from './call';
+import { EvaluatorFault, complete, type Attempt, type CallPolicy, type RetryBudget } from './call';
+import { createModelClient, plural } from './client';
 import { dataUrl, planView, pngSize, renderView, type ViewPlan } from './images';
 import { parseVerdict } from './parse';
-import { costOf, priceFor, type TokenCounts } from './prices';
 import { DEFAULT_HEARTBEAT_MS, startProgress } from './progress';
 import { PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
 import type { EvaluationRequest, EvaluatorVerdict } from './request';
 import { resolveEvaluatorSettings, type EvaluatorSettings } from './settings';
 import { statusOf } from './status';
-import { redactor, writeTranscript, type Transcript } from './transcript';
+import { writeTranscript, type Transcript } from './transcript';
 
 export interface EvaluatorRuntime {
   outputDir: string;
@@ -64,23 +63,10 @@ function messagesFor(request: EvaluationRequest, prepared: Prepared): ChatComple
   ];
 }
 
-function tokensOf(completion: ChatCompletion): TokenCounts {
-  const usage = completion.usage;
-  return {
-    inputTokens: usage?.prompt_tokens ?? 0,
-    cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-    outputTokens: usage?.completion_tokens ?? 0,
-  };
-}
-
 /** The answer text; a refusal stands in for it so the repair prompt can quote what went wrong. */
 function replyOf(completion: ChatCompletion): string {
   const message = completion.choices[0]?.message;
   return message?.content ?? message?.refusal ?? '';
-}
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /**
@@ -93,29 +79,15 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
   if (!settings) return null;
   const { outputDir } = runtime;
   const log = runtime.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const redact = redactor(settings.apiKey);
-  const policy: CallPolicy = { ...DEFAULT_CALL_POLICY, ...runtime.callPolicy, timeoutMs: settings.timeoutMs };
-  // Our own retry loop and deadline (see call.ts): the client's are switched off.
-  const client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseURL, maxRetries: 0, timeout: settings.timeoutMs });
-  const price = priceFor(settings.model, settings.prices);
+  const model = createModelClient(settings, runtime.callPolicy);
+  const { client, policy, modes, redact } = model;
   const limit = pLimit(settings.concurrency);
-  const modes: ModeState = { mode: 'json_schema' };
-  const totals: EvaluatorUsage = { model: settings.model, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
+  let cacheHits = 0;
   let elapsedMs = 0;
   /** Set by the first fault that later calls would repeat (hung server, bad key): they are skipped. */
   let broken: string | null = null;
 
-  function count(completion: ChatCompletion, into: Transcript['usage']): void {
-    const tokens = tokensOf(completion);
-    const cost = price ? costOf(tokens, price) : 0;
-    for (const target of [totals, into]) {
-      target.calls++;
-      target.inputTokens += tokens.inputTokens;
-      target.cachedInputTokens += tokens.cachedInputTokens;
-      target.outputTokens += tokens.outputTokens;
-      target.costUSD += cost;
-    }
-  }
+  const count = (completion: ChatCompletion, into: Transcript['usage']) => model.count(completion, into);
 
   async function judge(request: EvaluationRequest): Promise<EvaluatorVerdict> {
     const failed = (reason: string): EvaluatorVerdict => ({ status: 'needs_review', evaluation: null, reason: redact(reason), cached: false });
@@ -128,7 +100,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
     }
     const cached = readCachedVerdict(outputDir, prepared.key, settings!.model);
     if (cached) {
-      totals.cacheHits++;
+      cacheHits++;
       return { status: statusOf(cached, settings!), evaluation: cached, reason: cached.reason, cached: true };
     }
 
@@ -210,16 +182,10 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
         elapsedMs += Date.now() - started;
       }
     },
-    usage: () => ({ ...totals, costUSD: Math.round(totals.costUSD * 1e6) / 1e6 }),
+    usage: () => ({ ...model.usage(), cacheHits }),
     summary() {
-      const cost = price ? `$${totals.costUSD.toFixed(4)}` : `cost unknown (no price for ${settings.model}: set evaluator.prices)`;
-      return [
-        `visual-uat: evaluator ${settings.model}: ${plural(totals.calls, 'call')}, ${plural(totals.cacheHits, 'cache hit')}`,
-        `${plural(totals.inputTokens, 'input token')} (${totals.cachedInputTokens.toLocaleString('en-US')} cached)`,
-        `${plural(totals.outputTokens, 'output token')}`,
-        cost,
-        `${(elapsedMs / 1000).toFixed(1)} s`,
-      ].join(', ');
+      const calls = model.usage().calls;
+      return `visual-uat: evaluator ${settings.model}: ${plural(calls, 'call')}, ${plural(cacheHits, 'cache hit')}, ${model.tokensAndCost()}, ${(elapsedMs / 1000).toFixed(1)} s`;
     },
   };
 }

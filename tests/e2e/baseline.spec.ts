@@ -69,6 +69,6 @@ test('base equal to HEAD with a clean tree compares nothing and starts no baseli
   const run = runPlaywright(repo, ['test']);
   expect(run.status, run.stdout + run.stderr).toBe(0);
   expect(run.stdout).toContain('nothing to compare, no baseline pass');
-  expect(Object.values(statuses(readLatest(repo)))).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+  expect(Object.values(statuses(readLatest(repo)))).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
   expect(fs.existsSync(path.join(repo, '.visual-uat', 'worktrees'))).toBe(false);
 });

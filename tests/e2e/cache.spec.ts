@@ -17,6 +17,7 @@ const DEMO_STATUSES = {
   'plans › plans': 'needs_review',
   'plans › header': 'unchanged',
   'about › contact': 'needs_review',
+  'pricing › pricing-header': 'unchanged',
 };
 
 function countWorktreeCheckouts(repo: string): () => number {
@@ -157,7 +158,7 @@ test('two shards merged by merge-reports on a machine without .visual-uat give t
   expect(merged.status, merged.stdout + merged.stderr).toBe(0);
   const results = readLatest(repo);
   expect(statuses(results)).toEqual(DEMO_STATUSES);
-  expect(results.summary).toEqual({ total: 3, passed: 1, failed: 0, errored: 0, needsReview: 2 });
+  expect(results.summary).toEqual({ total: 4, passed: 2, failed: 0, errored: 0, needsReview: 2 });
   const resultsDir = path.join(repo, '.visual-uat', 'results');
   for (const checkpoint of results.tests.flatMap((t) => t.checkpoints))
     for (const image of [checkpoint.baselineImage, checkpoint.currentImage, checkpoint.diffImage].filter(Boolean))

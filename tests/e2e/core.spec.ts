@@ -32,6 +32,7 @@ test('a run pairs checkpoints: unchanged page, changed page, changed element', a
     'plans › plans': 'needs_review',
     'plans › header': 'unchanged',
     'about › contact': 'needs_review',
+    'pricing › pricing-header': 'unchanged',
   });
   const plans = checkpoint(results, 'plans', 'plans');
   expect(plans.test.status).toBe('needs_review');
@@ -51,12 +52,12 @@ test('a run pairs checkpoints: unchanged page, changed page, changed element', a
     currentBranch: 'feature/pricing',
     currentCommit: git(repo, ['rev-parse', 'HEAD']),
     dirty: true,
-    summary: { total: 3, passed: 1, failed: 0, errored: 0, needsReview: 2 },
+    summary: { total: 4, passed: 2, failed: 0, errored: 0, needsReview: 2 },
   });
   expect(Object.keys(results.evaluator)).toEqual(['model', 'calls', 'cacheHits', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'costUSD']);
   const timestamped = fs.readdirSync(resultsDir).filter((f) => /^\d+\.json$/.test(f));
   expect(timestamped).toHaveLength(1);
-  expect(run.stdout).toContain('visual-uat: 4 checkpoints: 2 needs_review, 2 unchanged');
+  expect(run.stdout).toContain('visual-uat: 5 checkpoints: 2 needs_review, 3 unchanged');
 });
 
 test('the user repository is untouched and no worktree is left', async () => {

@@ -53,6 +53,7 @@ test.describe('with an evaluator', () => {
       'plans › plans': 'changed',
       'plans › header': 'unchanged',
       'about › contact': 'regression',
+      'pricing › pricing-header': 'unchanged',
     });
     expect(server.completions()).toHaveLength(2);
     const plans = checkpoint(results, 'plans', 'plans').checkpoint;
