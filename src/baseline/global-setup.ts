@@ -3,12 +3,14 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
 import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, currentRole, worktreesDir } from '../config/layout';
-import { optionsFromEnv, resolveOptions, withoutSecrets } from '../config/options';
+import { optionsFromEnv, resolveOptions, withoutSecrets, type ResolvedOptions } from '../config/options';
 import { SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
 import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
+import { faultPoint } from '../util/process';
 import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
+import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './store';
 
@@ -53,7 +55,17 @@ async function setup(config: FullConfig): Promise<void> {
   const outputDir = path.resolve(configDir, options.outputDir);
   prepareOutputDir(outputDir);
   process.env[OUTPUT_DIR_ENV] = outputDir;
+  const staleLock = acquireRunLock(outputDir);
+  if (staleLock) log(`took over the lock of an earlier run (pid ${staleLock}) that is gone`);
+  try {
+    await prepareBaselines(config, configFile, configDir, outputDir, options, started);
+  } catch (error) {
+    releaseRunLock(outputDir);
+    throw error;
+  }
+}
 
+async function prepareBaselines(config: FullConfig, configFile: string, configDir: string, outputDir: string, options: ResolvedOptions, started: number): Promise<void> {
   const repo = await openRepo(configDir);
   const base = await resolveBase(repo, options.baseBranch);
   const state = await workingState(repo);
@@ -72,6 +84,7 @@ async function setup(config: FullConfig): Promise<void> {
     baselineError: null,
   };
 
+  if (!options.keepWorktrees) await removeLeftoverWorktrees(repo, worktreesDir(outputDir), worktreeName(base.commit));
   if (sameAsBase) {
     log(`HEAD is the base (${base.branch} @ ${base.commit.slice(0, 8)}) with a clean tree: nothing to compare, no baseline pass`);
   } else {
@@ -142,12 +155,14 @@ interface PassPlan {
 /** Runs the baseline pass into the cache entry and seals it on success; returns the base error, if any. */
 async function baselinePass(plan: PassPlan): Promise<string | null> {
   const { repo, baseCommit } = plan;
-  const worktree = path.join(worktreesDir(plan.outputDir), baseCommit.slice(0, 12));
+  const worktree = path.join(worktreesDir(plan.outputDir), worktreeName(baseCommit));
   const how = await provideWorktree(repo, worktree, baseCommit);
+  faultPoint('worktree');
   const where = `${how === 'reused' ? 'the kept worktree ' : ''}${path.relative(process.cwd(), worktree)}`;
   log(`baseline pass (${plan.reason}): ${plan.baseBranch} @ ${baseCommit.slice(0, 8)} in ${where}`);
   try {
     await provideDependencies(repo, worktree, plan.configDir, baseCommit);
+    faultPoint('dependencies');
     const outcome = await runBaselinePass({
       configFile: plan.configFile,
       configDir: plan.configDir,
@@ -171,5 +186,22 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
     return message;
   } finally {
     if (!plan.keepWorktree) await removeWorktree(repo, worktree);
+  }
+}
+
+function worktreeName(commit: string): string {
+  return commit.slice(0, 12);
+}
+
+/**
+ * Worktrees a killed run left behind (we hold the lock: no other run is using them). The one of
+ * this base commit stays: the pass reuses it when it is clean.
+ */
+async function removeLeftoverWorktrees(repo: Repo, dir: string, keep: string): Promise<void> {
+  if (!fs.existsSync(dir)) return;
+  for (const name of fs.readdirSync(dir)) {
+    if (name === keep) continue;
+    log(`removing the worktree ${name} left by an earlier run`);
+    await removeWorktree(repo, path.join(dir, name));
   }
 }

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { GUARD_PID_ENV, GUARDED_COMMAND_ENV } from '../config/layout';
+import { processAlive } from '../util/process';
 
 /**
  * Runs the base app's server command (the baseline pass's webServer) and ends it when the nested
@@ -11,15 +12,6 @@ import { GUARD_PID_ENV, GUARDED_COMMAND_ENV } from '../config/layout';
  */
 
 const POLL_MS = 500;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function ownProcessGroup(): number | null {
   try {
@@ -39,7 +31,7 @@ function main(): void {
   const group = ownProcessGroup();
   const server = spawn(command, { shell: true, stdio: 'inherit' });
   const watch = setInterval(() => {
-    if (alive(runner)) return;
+    if (processAlive(runner)) return;
     if (group) process.kill(-group, 'SIGKILL');
     server.kill('SIGKILL');
     process.exit(1);

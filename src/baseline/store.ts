@@ -26,7 +26,7 @@ export function baselineEntryDir(outputDir: string, baseCommit: string, key: str
 /** Why a cached entry cannot be used, or null when it can. */
 export function entryProblem(dir: string, key: string): string | null {
   const seal = readJsonFile<Seal>(path.join(dir, SEAL_FILE));
-  if (!seal) return fs.existsSync(dir) ? 'an earlier pass did not finish' : 'no cached baselines';
+  if (!seal) return fs.existsSync(dir) ? 'the cache entry is unsealed' : 'no cached baselines';
   if (seal.key !== key) return 'the cache key differs';
   const manifest = readJsonFile<BaselineManifest>(manifestPath(dir));
   if (!manifest?.complete) return 'its manifest is missing or incomplete';

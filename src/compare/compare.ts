@@ -17,28 +17,38 @@ export type CompareOutcome =
   | { kind: 'within-tolerance'; metrics: DiffMetrics }
   | { kind: 'different'; metrics: DiffMetrics; diffImage: string };
 
-export class CompareError extends Error {}
+export type ImageSide = 'baseline' | 'current';
+
+/** A pair that cannot be compared, and which side is at fault (a bad baseline drops its cache entry). */
+export class CompareError extends Error {
+  constructor(
+    message: string,
+    readonly side: ImageSide | null = null,
+  ) {
+    super(message);
+  }
+}
 
 /** Larger images are refused rather than decoded: 100 megapixels is 400 MB of RGBA per side. */
 export const MAX_PIXELS = 100_000_000;
 
 /** libvips (through sharp) decodes and encodes PNG about five times faster than pngjs: see bench/run.ts. */
-async function decode(bytes: Buffer, file: string, side: string): Promise<RgbaImage> {
+async function decode(bytes: Buffer, file: string, side: ImageSide): Promise<RgbaImage> {
   if (bytes.length >= 24 && bytes.readUInt32BE(16) * bytes.readUInt32BE(20) > MAX_PIXELS)
-    throw new CompareError(`the ${side} image ${file} is ${bytes.readUInt32BE(16)}×${bytes.readUInt32BE(20)} px, over the ${MAX_PIXELS / 1e6} MP limit: capture a locator or a clip instead of the whole page`);
+    throw new CompareError(`the ${side} image ${file} is ${bytes.readUInt32BE(16)}×${bytes.readUInt32BE(20)} px, over the ${MAX_PIXELS / 1e6} MP limit: capture a locator or a clip instead of the whole page`, side);
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch (error) {
-    throw new CompareError(`the ${side} image ${file} is not a readable PNG (${(error as Error).message}): run again with --update-baselines to capture it anew`);
+    throw new CompareError(`the ${side} image ${file} is not a readable PNG (${(error as Error).message}): run again with --update-baselines to capture it anew`, side);
   }
 }
 
-function read(file: string, side: string): Buffer {
+function read(file: string, side: ImageSide): Buffer {
   try {
     return fs.readFileSync(file);
   } catch (error) {
-    throw new CompareError(`the ${side} image ${file} cannot be read (${(error as NodeJS.ErrnoException).code}): run again with --update-baselines`);
+    throw new CompareError(`the ${side} image ${file} cannot be read (${(error as NodeJS.ErrnoException).code}): run again with --update-baselines`, side);
   }
 }
 

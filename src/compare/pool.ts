@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { CompareError, compareInProcess, type CompareInput, type CompareOutcome } from './compare';
+import { CompareError, compareInProcess, type CompareInput, type CompareOutcome, type ImageSide } from './compare';
 
 interface Job {
   id: number;
@@ -16,6 +16,7 @@ interface Reply {
   outcome?: CompareOutcome;
   error?: string;
   compareError?: boolean;
+  side?: ImageSide | null;
 }
 
 /**
@@ -66,7 +67,7 @@ class ComparePool {
     this.idle.push(worker);
     if (job) {
       if (reply.outcome) job.resolve(reply.outcome);
-      else job.reject(reply.compareError ? new CompareError(reply.error) : new Error(reply.error));
+      else job.reject(reply.compareError ? new CompareError(reply.error ?? 'compare failed', reply.side ?? null) : new Error(reply.error));
     }
     this.dispatch();
   }

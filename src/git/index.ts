@@ -77,10 +77,9 @@ export async function resolveBase(repo: Repo, baseBranch: string | null): Promis
     if (!ref || !branch)
       throw new SetupError('visual-uat: no base branch found (neither main nor master exists): set baseBranch in withVisualUat or VISUAL_UAT_BASE');
   }
-  let commit: string;
-  try {
-    commit = (await git.raw(['merge-base', 'HEAD', ref])).trim();
-  } catch {
+  // `git merge-base` answers "none" with exit code 1 and no output, which simple-git does not treat as an error.
+  const commit = (await git.raw(['merge-base', 'HEAD', ref]).catch(() => '')).trim();
+  if (!commit) {
     const shallow = (await git.revparse(['--is-shallow-repository']).catch(() => 'false')).trim() === 'true';
     if (shallow)
       throw new SetupError(

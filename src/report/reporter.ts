@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FullConfig, FullResult, Reporter, Suite } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { IMAGE_PREFIX, TEST_META_ATTACHMENT, type TestMeta } from '../capture';
 import {
   BASELINE_DIR_ENV,
@@ -23,7 +23,10 @@ import { applyApprovals } from './approvals';
 import { collectTests, type CollectedTest } from './collect';
 import { buildRunResult, writeRunResult, type EvaluatorUsage, type TestOutcome } from './results';
 import { htmlReportPath, printSummary } from './summary';
-import { comparePair, failingCheckpoints, judgeChanged, testStatus } from './verdicts';
+import { comparePair, failingCheckpoints, judgeChanged, testStatus, type CheckpointVerdict } from './verdicts';
+import { invalidateEntry } from '../baseline/store';
+import { releaseRunLock } from '../baseline/lock';
+import { faultPoint } from '../util/process';
 
 export interface ReporterOptions extends VisualUatOptions {
   /** Internal: the nested baseline pass records a manifest instead of comparing. */
@@ -43,6 +46,7 @@ export class VisualUatReporter implements Reporter {
   private config!: FullConfig;
   private suite!: Suite;
   private readonly options: ReporterOptions;
+  private readonly globalErrors: string[] = [];
 
   constructor(options: ReporterOptions = {}) {
     this.options = options;
@@ -50,6 +54,11 @@ export class VisualUatReporter implements Reporter {
 
   printsToStdio(): boolean {
     return false;
+  }
+
+  /** Errors outside any test (a web server that does not start, a broken global setup). */
+  onError(error: TestError): void {
+    this.globalErrors.push(error.message ?? error.value ?? 'unknown error');
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
@@ -65,11 +74,20 @@ export class VisualUatReporter implements Reporter {
     const options = resolveOptions({ ...optionsFromEnv(), ...this.options });
     const configDir = this.config.configFile ? path.dirname(this.config.configFile) : process.cwd();
     const outputDir = process.env[OUTPUT_DIR_ENV] ?? path.resolve(configDir, options.outputDir);
+    try {
+      return await this.judgeRun(options, configDir, outputDir);
+    } finally {
+      releaseRunLock(outputDir);
+    }
+  }
+
+  private async judgeRun(options: ResolvedOptions, configDir: string, outputDir: string): Promise<{ status?: FullResult['status'] } | undefined> {
     const contextFile = process.env[CONTEXT_FILE_ENV];
     const fallbackContext = contextFile ? readJsonFile<RunContext>(contextFile) : null;
     const collected = collectTests(this.suite.allTests(), fallbackContext);
     if (collected.length === 0) return undefined;
     collected.forEach((test) => materialise(test, outputDir, isMergeReports()));
+    faultPoint('reporter');
 
     // The compare pool bounds how many pairs are decoded at once.
     const compared = await Promise.all(
@@ -78,6 +96,7 @@ export class VisualUatReporter implements Reporter {
         checkpoints: await Promise.all(test.pairs.map((pair) => comparePair(test, pair, options, diffsDir(outputDir)))),
       })),
     );
+    dropUnreadableBaselines(compared);
     const approvals = applyApprovals(compared, readApprovals(configDir));
     const evaluator = openEvaluator(options, outputDir, configDir);
     const judged = evaluator ? await judgeChanged(compared, evaluator) : 0;
@@ -123,7 +142,8 @@ export class VisualUatReporter implements Reporter {
         checkpoints: last.attachments.filter((a) => a.name.startsWith(IMAGE_PREFIX)).map((a) => a.name.slice(IMAGE_PREFIX.length)),
       };
     }
-    const manifest: BaselineManifest = { complete: result.status !== 'interrupted', tests };
+    // A pass that failed outside its tests (the base app did not start) produced no baselines to trust.
+    const manifest: BaselineManifest = { complete: result.status !== 'interrupted' && this.globalErrors.length === 0, tests };
     writeFileAtomic(manifestPath(baselineDir), JSON.stringify(manifest, null, 2));
   }
 }
@@ -139,6 +159,15 @@ function openEvaluator(options: ResolvedOptions, outputDir: string, configDir: s
     if (!(error instanceof EvaluatorConfigError)) throw error;
     console.error(`${error.message}: changed checkpoints are left for review`);
     return null;
+  }
+}
+
+function dropUnreadableBaselines(compared: { test: CollectedTest; checkpoints: CheckpointVerdict[] }[]): void {
+  const entries = new Set(compared.filter(({ checkpoints }) => checkpoints.some((c) => c.baselineUnreadable)).map(({ test }) => test.context?.baselineDir));
+  for (const entry of entries) {
+    if (!entry) continue;
+    invalidateEntry(entry);
+    console.error(`visual-uat: a cached baseline image in ${entry} is unreadable: that cache entry is dropped, the next run captures the baselines again`);
   }
 }
 

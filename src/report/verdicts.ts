@@ -18,6 +18,8 @@ export interface CheckpointVerdict {
   reason: string;
   /** What current has that base has not, besides pixels; never changes an unchanged status. */
   signals: CheckpointSignals;
+  /** The baseline image could not be read: its cache entry must not be used again. */
+  baselineUnreadable?: true;
 }
 
 export const NO_EVALUATOR_REASON = 'no evaluator configured';
@@ -71,8 +73,8 @@ export async function comparePair(test: CollectedTest, pair: CheckpointPair, opt
     if (outcome.kind === 'within-tolerance') return verdict(pair, 'unchanged', 'within tolerance', { diffMetrics: outcome.metrics });
     return verdict(pair, 'needs_review', NO_EVALUATOR_REASON, { diffImage: outcome.diffImage, diffMetrics: outcome.metrics });
   } catch (error) {
-    const message = error instanceof CompareError ? error.message : `compare failed: ${(error as Error).message}`;
-    return verdict(pair, 'errored', message);
+    if (!(error instanceof CompareError)) return verdict(pair, 'errored', `compare failed: ${(error as Error).message}`);
+    return verdict(pair, 'errored', error.message, error.side === 'baseline' ? { baselineUnreadable: true } : {});
   }
 }
 

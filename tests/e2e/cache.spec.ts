@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, git, playwrightCli, runPlaywright } from '../../scripts/fixture-repo';
-import { readLatest, statuses } from '../support/results';
+import { killProcessesIn, processesIn } from '../support/processes';
+import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
 
 /**
  * The baseline cache in a real repository: which runs start a baseline pass (and a worktree) and
@@ -12,13 +13,6 @@ import { readLatest, statuses } from '../support/results';
  * `git worktree add` runs and a cache hit never triggers.
  */
 
-const DEMO_STATUSES = {
-  'home › landing': 'unchanged',
-  'plans › plans': 'needs_review',
-  'plans › header': 'unchanged',
-  'about › contact': 'needs_review',
-  'pricing › pricing-header': 'unchanged',
-};
 
 function countWorktreeCheckouts(repo: string): () => number {
   const hooks = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-hooks-'));
@@ -115,26 +109,14 @@ test.describe('baseline cache', () => {
     // The base server's guard sees its runner gone and ends it: no orphan keeps a port.
     const worktrees = path.join(repo, '.visual-uat', 'worktrees');
     await expect.poll(() => processesIn(worktrees), { timeout: 10_000 }).toEqual([]);
-    // The current app's server is Playwright's own: a SIGKILLed runner leaves it behind.
-    for (const pid of processesIn(repo)) process.kill(pid, 'SIGKILL');
+    killProcessesIn(repo);
 
     const next = run();
-    expect(next.stdout).toMatch(/visual-uat: baseline pass \(an earlier pass did not finish\): main @ \w{8} in the kept worktree/);
+    expect(next.stdout).toMatch(/visual-uat: baseline pass \(the cache entry is unsealed\): main @ \w{8} in the kept worktree/);
     expect(fs.existsSync(path.join(entry, 'cache.json'))).toBe(true);
     expect(git(repo, ['worktree', 'list']).split('\n')).toHaveLength(1);
   });
 });
-
-/** Processes whose working directory is inside `dir` (Linux /proc). */
-function processesIn(dir: string): number[] {
-  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
-    try {
-      return fs.readlinkSync(`/proc/${pid}/cwd`).startsWith(dir);
-    } catch {
-      return false;
-    }
-  });
-}
 
 function runNode(cwd: string, args: string[]) {
   return spawnSync(process.execPath, args, { cwd, env: fixtureEnv(), encoding: 'utf8', timeout: 300_000 });

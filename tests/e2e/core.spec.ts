@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
-import { repoState, type RepoState } from '../support/repo-state';
+import { addWorkInProgress, repoState, type RepoState } from '../support/repo-state';
 import { checkpoint, readLatest, statuses } from '../support/results';
 
 test.describe.configure({ mode: 'serial' });
@@ -13,13 +13,7 @@ let run: ReturnType<typeof runPlaywright>;
 
 test.beforeAll(async () => {
   repo = createFixtureRepo({ fixture: 'demo-app' });
-  // A user's work in progress: an untracked file, a staged edit, and a stash entry.
-  fs.writeFileSync(path.join(repo, 'NOTES.md'), 'work in progress\n');
-  fs.writeFileSync(path.join(repo, 'stashed.txt'), 'stashed\n');
-  git(repo, ['add', 'stashed.txt']);
-  git(repo, ['stash', 'push', '-q', '-m', 'user stash', '--', 'stashed.txt']);
-  fs.appendFileSync(path.join(repo, 'package.json'), '\n');
-  git(repo, ['add', 'package.json']);
+  addWorkInProgress(repo);
   before = repoState(repo);
   run = runPlaywright(repo, ['test']);
 });

@@ -36,3 +36,13 @@ export function repoState(dir: string): RepoState {
     files: hashTrackedAndUntracked(dir),
   };
 }
+
+/** A user's work in progress: an untracked file, a staged edit, and a stash entry. */
+export function addWorkInProgress(dir: string): void {
+  fs.writeFileSync(path.join(dir, 'NOTES.md'), 'work in progress\n');
+  fs.writeFileSync(path.join(dir, 'stashed.txt'), 'stashed\n');
+  git(dir, ['add', 'stashed.txt']);
+  git(dir, ['stash', 'push', '-q', '-m', 'user stash', '--', 'stashed.txt']);
+  fs.appendFileSync(path.join(dir, 'package.json'), '\n');
+  git(dir, ['add', 'package.json']);
+}

@@ -18,3 +18,12 @@ export function statuses(run: RunResult): Record<string, string> {
   for (const test of run.tests) for (const c of test.checkpoints) out[`${test.title} › ${c.name}`] = c.status;
   return out;
 }
+
+/** The demo app's checkpoints on its feature branch, without an evaluator. */
+export const DEMO_STATUSES = {
+  'home › landing': 'unchanged',
+  'plans › plans': 'needs_review',
+  'plans › header': 'unchanged',
+  'about › contact': 'needs_review',
+  'pricing › pricing-header': 'unchanged',
+};

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SetupError } from '../git';
+import { readJsonFile } from '../util/fs';
+import { processAlive } from '../util/process';
+
+/**
+ * One run at a time per output folder: two runs writing the same screenshots, baselines and
+ * results would corrupt each other. The lock names its owner's PID, so a lock left by a killed
+ * run is recognised as stale and taken over.
+ */
+
+interface LockRecord {
+  pid: number;
+  startedAt: string;
+}
+
+function lockFile(outputDir: string): string {
+  return path.join(outputDir, 'run', 'lock.json');
+}
+
+/** Takes the lock or throws a one-line SetupError; returns the PID of a stale lock it replaced. */
+export function acquireRunLock(outputDir: string): number | null {
+  const file = lockFile(outputDir);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  let replaced: number | null = null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      fs.writeFileSync(file, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockRecord), { flag: 'wx' });
+      return replaced;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = readJsonFile<LockRecord>(file);
+    if (holder && holder.pid !== process.pid && processAlive(holder.pid))
+      throw new SetupError(
+        `visual-uat: another run (pid ${holder.pid}, started ${holder.startedAt}) is using ${outputDir}: wait for it to finish, or give this run its own folder with VISUAL_UAT_DIR`,
+      );
+    replaced = holder?.pid ?? null;
+    fs.rmSync(file, { force: true });
+  }
+  throw new SetupError(`visual-uat: could not take the lock ${file}: remove it if no run is in progress`);
+}
+
+/** Releases the lock if this process holds it (merge-reports and shard runs never took one). */
+export function releaseRunLock(outputDir: string): void {
+  const file = lockFile(outputDir);
+  if (readJsonFile<LockRecord>(file)?.pid === process.pid) fs.rmSync(file, { force: true });
+}

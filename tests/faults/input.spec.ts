@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
+import { DEMO_STATUSES, checkpoint, readLatest, statuses } from '../support/results';
+
+/** Hostile and broken input: refused names, Unicode on disk, corrupt baselines in the cache. */
+
+const HOSTILE_SPEC = `import { test } from 'visual-uat';
+
+for (const name of ['../escape', 'a/b', 'back\\\\slash', 'nul\\u0000byte', 'x'.repeat(101), '']) {
+  test(\`refuses \${JSON.stringify(name).slice(0, 20)}\`, async ({ page, screenshotCheckpoint }) => {
+    await page.goto('/');
+    await screenshotCheckpoint(name);
+  });
+}
+
+test('refuses a duplicate', async ({ page, screenshotCheckpoint }) => {
+  await page.goto('/');
+  await screenshotCheckpoint('twice');
+  await screenshotCheckpoint('twice');
+});
+
+test.describe('Café ☕ — 日本語', () => {
+  test('größe', async ({ page, screenshotCheckpoint }) => {
+    await page.goto('/');
+    await screenshotCheckpoint('überschrift-✓', { locator: page.locator('h1') });
+  });
+});
+`;
+
+function pngsOutside(dir: string, inside: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith('.png') && !file.startsWith(inside) && !/^(node_modules|test-results|playwright-report)\//.test(file));
+}
+
+test('hostile checkpoint names are refused with one line each, nothing is written outside the output folder; Unicode works', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  fs.writeFileSync(path.join(repo, 'tests', 'hostile.spec.ts'), HOSTILE_SPEC);
+  const run = runPlaywright(repo, ['test', 'tests/hostile.spec.ts']);
+  expect(run.status).toBe(1);
+  const output = run.stdout + run.stderr;
+  expect(output).toContain('7 failed');
+  expect(output).toContain('1 passed');
+  expect(output).toMatch(/screenshotCheckpoint: .*"\.\.\/escape"/);
+  expect(output).toContain('screenshotCheckpoint: "twice" is already used in this test: checkpoint names must be unique within a test');
+  expect(pngsOutside(repo, '.visual-uat')).toEqual([]);
+  expect(git(repo, ['status', '--porcelain'])).toBe('?? tests/hostile.spec.ts');
+
+  const unicode = checkpoint(readLatest(repo), 'größe', 'überschrift-✓');
+  expect(unicode.test.titlePath).toEqual(['hostile.spec.ts', 'Café ☕ — 日本語', 'größe']);
+  expect(unicode.checkpoint.status).toBe('unchanged');
+  expect(fs.existsSync(path.resolve(repo, '.visual-uat', 'results', unicode.checkpoint.currentImage!))).toBe(true);
+});
+
+test('a corrupt baseline in the cache makes its checkpoint errored and drops the entry; the next run rebuilds it', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  const first = runPlaywright(repo, ['test']);
+  expect(first.status, first.stdout + first.stderr).toBe(0);
+  const baseline = path.resolve(repo, '.visual-uat', 'results', checkpoint(readLatest(repo), 'home', 'landing').checkpoint.baselineImage!);
+  const entry = path.dirname(path.dirname(baseline));
+  fs.writeFileSync(baseline, fs.readFileSync(baseline).subarray(0, 100));
+
+  const corrupt = runPlaywright(repo, ['test']);
+  expect(corrupt.stdout).toContain('baselines from cache');
+  const landing = checkpoint(readLatest(repo), 'home', 'landing');
+  expect(landing.checkpoint.status).toBe('errored');
+  expect(landing.checkpoint.reason).toMatch(/^the baseline image .*landing\.png is not a readable PNG \(.*\): run again with --update-baselines to capture it anew$/);
+  expect(landing.test.status).toBe('errored');
+  expect(corrupt.stderr).toContain('is unreadable: that cache entry is dropped, the next run captures the baselines again');
+  expect(fs.existsSync(path.join(entry, 'cache.json'))).toBe(false);
+
+  const rebuilt = runPlaywright(repo, ['test']);
+  expect(rebuilt.status, rebuilt.stdout + rebuilt.stderr).toBe(0);
+  expect(rebuilt.stdout).toContain('visual-uat: baseline pass (the cache entry is unsealed)');
+  expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
+});

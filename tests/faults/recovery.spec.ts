@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { createFixtureRepo, fixtureEnv, playwrightCli, runPlaywright } from '../../scripts/fixture-repo';
+import { killProcessesIn, processesIn } from '../support/processes';
+import { addWorkInProgress, repoState } from '../support/repo-state';
+import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
+
+/**
+ * Crash recovery: a run killed with SIGKILL (its whole process group, as a cancelled CI job) at
+ * each phase leaves the user's repository as it was, and the next run succeeds. The phases inside
+ * set-up are hit through the VISUAL_UAT_KILL_AT fault points; the baseline pass itself is killed
+ * from outside in tests/e2e/cache.spec.ts.
+ */
+
+function startRun(repo: string, env: NodeJS.ProcessEnv = {}): { pid: number; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> } {
+  const child = spawn(process.execPath, [playwrightCli(repo), 'test'], { cwd: repo, env: fixtureEnv(env), detached: true });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  return { pid: child.pid!, done: new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, output }))) };
+}
+
+/** The JSON files visual-uat writes (results, run context and lock, baseline manifests and seals). */
+function ownJsonFiles(outputDir: string): string[] {
+  return ['results', 'run', 'baselines']
+    .map((folder) => path.join(outputDir, folder))
+    .filter((dir) => fs.existsSync(dir))
+    .flatMap((dir) => fs.readdirSync(dir, { recursive: true }).map(String).filter((file) => file.endsWith('.json')).map((file) => path.join(dir, file)));
+}
+
+for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
+  test(`a run killed at "${point}" leaves the repository as it was, and the next run recovers`, async () => {
+    const repo = createFixtureRepo({ fixture: 'demo-app' });
+    addWorkInProgress(repo);
+    const before = repoState(repo);
+
+    const killed = await startRun(repo, { VISUAL_UAT_KILL_AT: point }).done;
+    expect(killed.signal, killed.output).toBe('SIGKILL');
+    killProcessesIn(repo);
+    const { worktrees: _worktrees, ...afterKill } = repoState(repo);
+    const { worktrees: _before, ...expected } = before;
+    expect(afterKill).toEqual(expected);
+    expect(fs.existsSync(path.join(repo, '.visual-uat', 'run', 'lock.json'))).toBe(true);
+    // Whatever JSON the killed run left is whole: every write is a temp file and a rename.
+    for (const file of ownJsonFiles(path.join(repo, '.visual-uat'))) expect(() => JSON.parse(fs.readFileSync(file, 'utf8')), file).not.toThrow();
+
+    const next = runPlaywright(repo, ['test']);
+    expect(next.status, next.stdout + next.stderr).toBe(0);
+    expect(next.stdout).toMatch(/took over the lock of an earlier run \(pid \d+\) that is gone/);
+    expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
+    expect(repoState(repo)).toEqual(before);
+    expect(processesIn(path.join(repo, '.visual-uat'))).toEqual([]);
+    expect(fs.existsSync(path.join(repo, '.visual-uat', 'run', 'lock.json'))).toBe(false);
+  });
+}
+
+test('a second run started while one is in progress is refused with a clear message; neither is harmed', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  const first = startRun(repo);
+  const lock = path.join(repo, '.visual-uat', 'run', 'lock.json');
+  await expect.poll(() => fs.existsSync(lock), { timeout: 60_000, intervals: [50] }).toBe(true);
+
+  const second = runPlaywright(repo, ['test']);
+  expect(second.status).toBe(1);
+  expect(second.stdout + second.stderr).toMatch(
+    /visual-uat: another run \(pid \d+, started [^)]+\) is using .*\.visual-uat: wait for it to finish, or give this run its own folder with VISUAL_UAT_DIR/,
+  );
+  expect(second.stdout).not.toMatch(/✓|passed/);
+
+  const firstResult = await first.done;
+  expect(firstResult.code, firstResult.output).toBe(0);
+  expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
+  expect(fs.existsSync(lock)).toBe(false);
+  const again = runPlaywright(repo, ['test']);
+  expect(again.status, again.stdout + again.stderr).toBe(0);
+});
