@@ -125,11 +125,30 @@ function median(values: Measured[]): Measured {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function measure(tests: number, runs: number): Promise<Record<'plain' | 'warm' | 'cold', Measured>> {
+/**
+ * Would overlapping the baseline pass with the current run pay? Both are browser runs of the same
+ * suite, so two plain runs stand in for them: one after the other, then both at once.
+ */
+async function overlap(dir: string): Promise<{ sequential: number; concurrent: number }> {
+  const plainRun = (output: string) => run(dir, ['-c', 'plain.config.ts', '--output', output]);
+  let started = performance.now();
+  await plainRun('out-a');
+  await plainRun('out-b');
+  const sequential = performance.now() - started;
+  started = performance.now();
+  await Promise.all([plainRun('out-a'), plainRun('out-b')]);
+  return { sequential, concurrent: performance.now() - started };
+}
+
+type Measures = Record<'plain' | 'warm' | 'cold', Measured> & { overlap: { sequential: number; concurrent: number } | null };
+
+async function measure(tests: number, runs: number): Promise<Measures> {
   const dir = generateSuite(tests);
   await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
   const recorded = fs.existsSync(path.join(dir, 'snapshots')) ? fs.readdirSync(path.join(dir, 'snapshots')).length : 0;
   if (recorded !== tests * 3) throw new Error(`plain Playwright recorded ${recorded} snapshots instead of ${tests * 3}: see ${dir}`);
+  // On main every snapshot matches: no failure timeouts, which would overlap for free.
+  const overlapped = runs > 1 ? await overlap(dir) : null;
   git(dir, ['checkout', '-q', '-b', 'feature']);
   fs.writeFileSync(path.join(dir, 'changed.json'), '[1, 3]\n');
   git(dir, ['commit', '-q', '-am', 'Banner on pages 1 and 3']);
@@ -143,7 +162,7 @@ async function measure(tests: number, runs: number): Promise<Record<'plain' | 'w
     warm.push(await run(dir, []));
   }
   fs.rmSync(dir, { recursive: true, force: true });
-  return { plain: median(plain), warm: median(warm), cold: median(cold) };
+  return { plain: median(plain), warm: median(warm), cold: median(cold), overlap: overlapped };
 }
 
 export async function benchEndToEnd(): Promise<void> {
@@ -161,6 +180,12 @@ export async function benchEndToEnd(): Promise<void> {
       lines.push(
         `  ${`${tests} tests, ${checkpoints} checkpoints, ${kind}`.padEnd(38)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×  ${(ms / checkpoints).toFixed(0).padStart(4)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
       );
+    }
+    if (result.overlap) {
+      const { sequential, concurrent } = result.overlap;
+      rows.push({ case: 'e2e-overlap-sequential', engine: 'playwright', medianMs: Math.round(sequential) });
+      rows.push({ case: 'e2e-overlap-concurrent', engine: 'playwright', medianMs: Math.round(concurrent) });
+      lines.push(`  two runs of the ${tests}-test suite: one after the other ${(sequential / 1000).toFixed(1)} s, at once ${(concurrent / 1000).toFixed(1)} s (${(concurrent / sequential).toFixed(2)}×)`);
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -110,6 +110,14 @@ const MODIFIED = [255, 0, 64];
 const ADDED = [0, 170, 80];
 const REMOVED = [170, 0, 255];
 
+/** An opaque RGB pixel as one 32-bit word, in the platform's byte order. */
+function packPixel(r: number, g: number, b: number): number {
+  return new Uint32Array(new Uint8Array([r, g, b, 255]).buffer)[0];
+}
+
+const GREY_PIXELS = Uint32Array.from({ length: 256 }, (_, level) => packPixel(level, level, level));
+const MODIFIED_PIXEL = packPixel(MODIFIED[0], MODIFIED[1], MODIFIED[2]);
+
 /**
  * The current image dimmed to a light grey, modified pixels in red, added bands tinted green,
  * and a violet rule where rows of the baseline were removed.
@@ -117,17 +125,15 @@ const REMOVED = [170, 0, 255];
 export function renderDiff(current: RgbaImage, result: EngineResult): Uint8Array {
   const { data, width, height } = current;
   const out = new Uint8Array(width * height * 4);
+  const pixels = new Uint32Array(out.buffer);
+  // Integer luminance (BT.601 weights × 256) and 15% of its distance from white, scaled by alpha.
   for (let p = 0, i = 0; p < width * height; p++, i += 4) {
-    const luminance = 0.299 * data[i] + 0.587 * data[i + 1] + 0.114 * data[i + 2];
-    const grey = 255 + ((luminance - 255) * 0.15 * data[i + 3]) / 255;
     if (result.mask[p]) {
-      out[i] = MODIFIED[0];
-      out[i + 1] = MODIFIED[1];
-      out[i + 2] = MODIFIED[2];
-    } else {
-      out[i] = out[i + 1] = out[i + 2] = grey;
+      pixels[p] = MODIFIED_PIXEL;
+      continue;
     }
-    out[i + 3] = 255;
+    const luminance = (77 * data[i] + 150 * data[i + 1] + 29 * data[i + 2]) >> 8;
+    pixels[p] = GREY_PIXELS[255 - (((255 - luminance) * 38 * data[i + 3]) >> 16)];
   }
   for (const segment of result.segments) {
     if (segment.kind === 'added') {

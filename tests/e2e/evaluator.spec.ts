@@ -5,6 +5,7 @@ import { createFixtureRepo } from '../../scripts/fixture-repo';
 import { reply, startFakeOpenAI, userTextOf, type FakeOpenAI, type Responder } from '../support/fake-openai';
 import { runPlaywrightAsync, type AsyncRun } from '../support/playwright-run';
 import { checkpoint, readLatest, statuses } from '../support/results';
+import { filesUnder } from '../support/files';
 
 /**
  * The whole plugin with an evaluator: the demo app at two commits, a real Playwright run, and a
@@ -21,10 +22,6 @@ const judge: Responder = (request) => {
   return reply.verdict({ pass: true, confidence: 0.5, needsReview: true, reason: 'Unexpected checkpoint.' });
 };
 
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-}
 
 test.describe('with an evaluator', () => {
   test.describe.configure({ mode: 'serial' });

@@ -5,6 +5,7 @@ import { createFixtureRepo } from '../../scripts/fixture-repo';
 import { reply, startFakeOpenAI, userTextOf, type FakeOpenAI } from '../support/fake-openai';
 import { runPlaywrightAsync, type AsyncRun } from '../support/playwright-run';
 import { checkpoint, readLatest, statuses } from '../support/results';
+import { filesUnder } from '../support/files';
 
 /**
  * Signals beyond pixels, end to end: the signals-app fixture's feature commit inserts a notice
@@ -16,10 +17,6 @@ import { checkpoint, readLatest, statuses } from '../support/results';
 const API_KEY = 'sk-e2e-signals-NEVER-WRITTEN';
 const QUERY_SECRET = 's3cr3t-abc';
 
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-}
 
 test.describe('signals beyond pixels', () => {
   test.describe.configure({ mode: 'serial' });

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEvaluator } from '../../../src/evaluate';
 import { imageUrlsOf, reply, sequence, startFakeOpenAI, userTextOf, type FakeOpenAI, type Reply } from '../../support/fake-openai';
 import { decodeDataUrl, writePng } from '../../support/png';
-import { API_KEY, changedPair, evaluatorFor, filesUnder, tempDir } from './helpers';
+import { filesUnder } from '../../support/files';
+import { API_KEY, changedPair, evaluatorFor, tempDir } from './helpers';
 
 let server: FakeOpenAI | null = null;
 

@@ -78,11 +78,3 @@ export function evaluatorFor(baseURL: string, outputDir: string, options: Evalua
   return { evaluator, outputDir, log };
 }
 
-/** Every file under a folder, recursively. */
-export function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(full) : [full];
-  });
-}
