@@ -4,6 +4,7 @@ import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
 import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, currentRole, worktreesDir } from '../config/layout';
 import { optionsFromEnv, resolveOptions, withoutSecrets, type ResolvedOptions } from '../config/options';
+import { isVisualUatReporter } from '../config/with-visual-uat';
 import { SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
 import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
@@ -37,16 +38,20 @@ function oneLine(error: unknown): Error {
  * Global setup: resolve the base commit, check it out in a worktree, run the baseline pass there,
  * and tell the workers (through the environment) where the baselines are.
  */
-export default async function globalSetup(config: FullConfig): Promise<void> {
-  if (currentRole() === 'baseline') return;
+export default async function globalSetup(config: FullConfig): Promise<(() => void) | undefined> {
+  if (currentRole() === 'baseline') return undefined;
+  let outputDir: string;
   try {
-    await setup(config);
+    outputDir = await setup(config);
   } catch (error) {
     throw oneLine(error);
   }
+  // The reporter releases the lock after it has written the results; a run without it (a shard
+  // with --reporter=blob) releases it at teardown instead.
+  return config.reporter.some(([name]) => isVisualUatReporter(name)) ? undefined : () => releaseRunLock(outputDir);
 }
 
-async function setup(config: FullConfig): Promise<void> {
+async function setup(config: FullConfig): Promise<string> {
   const started = Date.now();
   const options = resolveOptions(optionsFromEnv());
   const configFile = config.configFile;
@@ -63,6 +68,7 @@ async function setup(config: FullConfig): Promise<void> {
     releaseRunLock(outputDir);
     throw error;
   }
+  return outputDir;
 }
 
 async function prepareBaselines(config: FullConfig, configFile: string, configDir: string, outputDir: string, options: ResolvedOptions, started: number): Promise<void> {

@@ -19,6 +19,11 @@ const GLOBAL_SETUP = ownModule('../baseline/global-setup');
 const REPORTER = ownModule('../../reporter/index');
 const SERVER_GUARD = ownModule('../baseline/server-guard');
 
+/** Whether a configured reporter is visual-uat's own (it releases the run lock when it ends). */
+export function isVisualUatReporter(name: string): boolean {
+  return name === REPORTER || name === 'visual-uat/reporter';
+}
+
 type WebServer = NonNullable<PlaywrightTestConfig['webServer']> extends infer W ? (W extends Array<infer One> ? One : W) : never;
 
 function asArray<T>(value: T | T[] | undefined): T[] {

@@ -76,3 +76,10 @@ test('a second run started while one is in progress is refused with a clear mess
   const again = runPlaywright(repo, ['test']);
   expect(again.status, again.stdout + again.stderr).toBe(0);
 });
+
+test('a run without visual-uat\'s reporter (a shard writing blobs) releases its lock at teardown', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  const run = runPlaywright(repo, ['test', '--reporter=dot']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(fs.existsSync(path.join(repo, '.visual-uat', 'run', 'lock.json'))).toBe(false);
+});
