@@ -42,9 +42,19 @@ function fit(text: string, width: number): string {
   return flat.length <= width ? flat.padEnd(width) : `${flat.slice(0, width - 1)}…`;
 }
 
-/** Titles lose their start, not their end: the checkpoint name is what a reader looks for. */
-function fitTail(text: string, width: number): string {
-  return text.length <= width ? text.padEnd(width) : `…${text.slice(text.length - width + 1)}`;
+/**
+ * Titles lose their start, not their end: the checkpoint name is what a reader looks for. Whole
+ * leading parts (the file, outer describes) go first, so no part is left cut in half.
+ */
+export function fitTail(text: string, width: number): string {
+  if (text.length <= width) return text.padEnd(width);
+  const parts = text.split(' › ');
+  while (parts.length > 1) {
+    parts.shift();
+    const shorter = `… › ${parts.join(' › ')}`;
+    if (shorter.length <= width) return shorter.padEnd(width);
+  }
+  return `…${text.slice(text.length - width + 1)}`;
 }
 
 function percent(checkpoint: CheckpointResult): string {
