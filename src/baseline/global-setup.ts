@@ -118,7 +118,8 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     pruneEntries(outputDir, entry);
   }
 
-  const contextFile = path.join(outputDir, 'run', `context-${process.pid}.json`);
+  // One name suffices: the run lock keeps a second run out of this folder.
+  const contextFile = path.join(outputDir, 'run', 'context.json');
   writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
   process.env[CONTEXT_FILE_ENV] = contextFile;
 }
