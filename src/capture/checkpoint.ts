@@ -166,7 +166,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     : () => page.screenshot({ ...common, fullPage: options.clip ? false : (options.fullPage ?? true), clip: options.clip });
 
   await settle(page);
-  const finishSignals = startSignals(page, options.locator);
+  const finishSignals = startSignals(page, locator);
   const timeout = options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS;
   const baselineFile = target.baselineRoot ? checkpointPath(target.baselineRoot, testInfo, name) : null;
   const baselinePng = baselineFile && fs.existsSync(baselineFile) ? fs.readFileSync(baselineFile) : null;

@@ -87,7 +87,6 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
   /** Set by the first fault that later calls would repeat (hung server, bad key): they are skipped. */
   let broken: string | null = null;
 
-  const count = (completion: ChatCompletion, into: Transcript['usage']) => model.count(completion, into);
 
   async function judge(request: EvaluationRequest): Promise<EvaluatorVerdict> {
     const failed = (reason: string): EvaluatorVerdict => ({ status: 'needs_review', evaluation: null, reason: redact(reason), cached: false });
@@ -116,14 +115,14 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
       const messages = messagesFor(request, prepared);
       const body = { model: settings!.model, messages, temperature: 0 };
       const first = await complete(client, body, policy, modes, budget, attempts);
-      count(first, usage);
+      model.count(first, usage);
       let content = replyOf(first);
       let parsed = parseVerdict(content);
       if (!parsed.ok) {
         repair = parsed.error;
         const retry = { ...body, messages: [...messages, { role: 'assistant' as const, content }, { role: 'user' as const, content: repairPrompt(parsed.error) }] };
         const second = await complete(client, retry, policy, modes, budget, attempts);
-        count(second, usage);
+        model.count(second, usage);
         content = replyOf(second);
         parsed = parseVerdict(content);
       }
