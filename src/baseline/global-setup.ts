@@ -204,7 +204,7 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
   const where = `${how === 'reused' ? 'the kept worktree ' : ''}${path.relative(process.cwd(), worktree)}`;
   log(`baseline pass (${plan.reason}): ${plan.baseBranch} @ ${baseCommit.slice(0, 8)} in ${where}`);
   try {
-    await provideDependencies(repo, worktree, plan.configDir, baseCommit);
+    log(`base dependencies: ${(await provideDependencies(repo, worktree, plan.configDir, baseCommit)).detail}`);
     faultPoint('dependencies');
     const outcome = await runBaselinePass({
       configFile: plan.configFile,
