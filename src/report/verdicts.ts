@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CheckpointSignals, ComparisonTolerance, CheckpointStatus, DiffMetrics, Evaluation, FailOn, TestStatus } from '../types';
-import { compareImages, compareSignals, CompareError, hasNewSignals } from '../compare';
+import { compareImages, compareSignals, CompareError, hasNewSignals, testBaseSignals } from '../compare';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../evaluate';
 import type { ResolvedOptions } from '../config/options';
 import type { CheckpointPair, CollectedTest } from './collect';
@@ -39,7 +39,7 @@ function tolerance(options: ResolvedOptions, ...overrides: (ComparisonTolerance 
   return merged;
 }
 
-function verdict(pair: CheckpointPair, status: CheckpointStatus, reason: string, extra: Partial<CheckpointVerdict> = {}): CheckpointVerdict {
+function verdict(test: CollectedTest, pair: CheckpointPair, status: CheckpointStatus, reason: string, extra: Partial<CheckpointVerdict> = {}): CheckpointVerdict {
   return {
     name: pair.name,
     status,
@@ -49,18 +49,18 @@ function verdict(pair: CheckpointPair, status: CheckpointStatus, reason: string,
     diffMetrics: null,
     evaluation: null,
     reason,
-    signals: compareSignals(pair.signals.base, pair.signals.current),
+    signals: compareSignals(pair.signals.base, pair.signals.current, testBaseSignals(test.pairs.map((other) => other.signals.base))),
     ...extra,
   };
 }
 
 /** The auto gate: identical or within tolerance is unchanged; anything else goes on to be judged. */
 export async function comparePair(test: CollectedTest, pair: CheckpointPair, options: ResolvedOptions, diffRoot: string): Promise<CheckpointVerdict> {
-  if (!pair.current) return verdict(pair, 'missing', 'in the baseline only: the current run did not capture it');
-  if (test.context?.sameAsBase) return verdict(pair, 'unchanged', 'base and current are the same commit with a clean tree', { baselineImage: pair.current });
+  if (!pair.current) return verdict(test, pair, 'missing', 'in the baseline only: the current run did not capture it');
+  if (test.context?.sameAsBase) return verdict(test, pair, 'unchanged', 'base and current are the same commit with a clean tree', { baselineImage: pair.current });
   if (!pair.baseline) {
     const baseError = test.meta?.baseline.error ?? test.context?.baselineError ?? null;
-    return verdict(pair, 'new', baseError ? `no baseline: ${baseError}` : 'no baseline: the base version does not take this checkpoint');
+    return verdict(test, pair, 'new', baseError ? `no baseline: ${baseError}` : 'no baseline: the base version does not take this checkpoint');
   }
   try {
     const outcome = await compareImages({
@@ -69,12 +69,12 @@ export async function comparePair(test: CollectedTest, pair: CheckpointPair, opt
       diffOutput: path.join(diffRoot, test.folder, `${pair.name}-diff.png`),
       tolerance: tolerance(options, test.meta?.options, pair.meta),
     });
-    if (outcome.kind === 'identical') return verdict(pair, 'unchanged', 'identical');
-    if (outcome.kind === 'within-tolerance') return verdict(pair, 'unchanged', 'within tolerance', { diffMetrics: outcome.metrics });
-    return verdict(pair, 'needs_review', NO_EVALUATOR_REASON, { diffImage: outcome.diffImage, diffMetrics: outcome.metrics });
+    if (outcome.kind === 'identical') return verdict(test, pair, 'unchanged', 'identical');
+    if (outcome.kind === 'within-tolerance') return verdict(test, pair, 'unchanged', 'within tolerance', { diffMetrics: outcome.metrics });
+    return verdict(test, pair, 'needs_review', NO_EVALUATOR_REASON, { diffImage: outcome.diffImage, diffMetrics: outcome.metrics });
   } catch (error) {
-    if (!(error instanceof CompareError)) return verdict(pair, 'errored', `compare failed: ${(error as Error).message}`);
-    return verdict(pair, 'errored', error.message, error.side === 'baseline' ? { baselineUnreadable: true } : {});
+    if (!(error instanceof CompareError)) return verdict(test, pair, 'errored', `compare failed: ${(error as Error).message}`);
+    return verdict(test, pair, 'errored', error.message, error.side === 'baseline' ? { baselineUnreadable: true } : {});
   }
 }
 
