@@ -172,4 +172,6 @@ export interface BaselineTestRecord {
 export interface BaselineManifest {
   complete: boolean;
   tests: Record<string, BaselineTestRecord>;
+  /** Set when the pass ran only the tests that can capture a checkpoint: how many were listed and run. */
+  selection?: { listed: number; run: number };
 }

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
-import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, currentRole, worktreesDir } from '../config/layout';
+import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, currentRole, manifestPath, worktreesDir } from '../config/layout';
 import { optionsFromEnv, resolveOptions, withoutSecrets, type ResolvedOptions } from '../config/options';
 import { isVisualUatReporter } from '../config/with-visual-uat';
 import { SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
-import type { RunContext, VisualUatOptions } from '../types';
+import type { BaselineManifest, RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
 import { baselineCacheKey, type CacheKey } from './cache-key';
@@ -14,6 +14,7 @@ import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
 import { capturedNothing } from './pass-failure';
+import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './store';
 
 function log(message: string): void {
@@ -198,6 +199,13 @@ interface PassPlan {
  */
 async function baselinePass(plan: PassPlan): Promise<string | null> {
   const { repo, baseCommit } = plan;
+  const selection = await selectTests(plan);
+  if (selection?.run === 0) {
+    writeManifest(plan.entry, { complete: true, tests: {}, selection });
+    sealEntry(plan.entry, plan.cache.key);
+    log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
+    return null;
+  }
   const worktree = path.join(worktreesDir(plan.outputDir), worktreeName(baseCommit));
   const how = await provideWorktree(repo, worktree, baseCommit);
   faultPoint('worktree');
@@ -213,13 +221,14 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
       worktree,
       outputDir: plan.outputDir,
       baselineDir: plan.entry,
-      args: plan.args,
+      args: selection ? [...plan.args, '--test-list', selection.file] : plan.args,
       logFile: path.join(plan.outputDir, 'logs', 'baseline.log'),
       command: plan.command,
     });
     if (outcome.error) return outcome.error;
     const nothing = capturedNothing(outcome.manifest!);
     if (nothing) return `the baseline pass failed: ${nothing}`;
+    if (selection) writeManifest(plan.entry, { ...outcome.manifest!, selection: { listed: selection.listed, run: selection.run } });
     sealEntry(plan.entry, plan.cache.key);
     log(`baseline pass done: ${Object.keys(outcome.manifest!.tests).length} tests in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
     return null;
@@ -228,6 +237,39 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
   } finally {
     if (!plan.keepWorktree) await removeWorktree(repo, worktree);
   }
+}
+
+function writeManifest(entry: string, manifest: BaselineManifest): void {
+  writeFileAtomic(manifestPath(entry), JSON.stringify(manifest, null, 2));
+}
+
+/**
+ * The tests the baseline pass needs: those that can capture a checkpoint (see selection.ts). Null
+ * when every test runs: Playwright before 1.56 has no --test-list, the listing failed, or every
+ * test can capture.
+ */
+async function selectTests(plan: PassPlan): Promise<{ listed: number; run: number; file: string } | null> {
+  const playwright = versions(plan.configFile).playwright;
+  if (!supportsTestList(playwright)) return null;
+  const runDir = path.join(plan.outputDir, 'baseline-run');
+  const report = await listSuite({
+    cli: createRequire(plan.configFile).resolve('@playwright/test/cli'),
+    configFile: plan.configFile,
+    args: plan.args,
+    outputFile: path.join(runDir, 'tests.json'),
+    logFile: path.join(plan.outputDir, 'logs', 'baseline-list.log'),
+    env: process.env,
+  });
+  if (!report) {
+    log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), path.join(plan.outputDir, 'logs', 'baseline-list.log'))}): the baseline pass runs them all`);
+    return null;
+  }
+  const { total, selected } = selectCapturing(listedTests(report), plan.repo.root);
+  if (selected.length === total) return null;
+  const file = path.join(runDir, 'test-list.txt');
+  writeFileAtomic(file, testListText(selected));
+  if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources`);
+  return { listed: total, run: selected.length, file };
 }
 
 function worktreeName(commit: string): string {

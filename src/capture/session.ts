@@ -24,6 +24,8 @@ export interface CaptureTarget {
   baselineRoot: string | null;
   context: RunContext | null;
   baseline: BaselineTestRecord | null;
+  /** The baseline pass ran only the tests that can capture, and this one was not among them. */
+  leftOut?: boolean;
 }
 
 /** Everything a test result carries so the reporter can pair it without reading the output folder. */
@@ -70,8 +72,9 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   const imageRoot = currentScreenshotsDir(outputDirFor(testInfo));
   if (!context) return { role, imageRoot, baselineRoot: null, context: null, baseline: null };
   const key = testKey(testInfo.project.name, testInfo.titlePath);
-  const record = context.sameAsBase ? null : (baselineManifest(context.baselineDir)?.tests[key] ?? null);
-  return { role, imageRoot, baselineRoot: context.sameAsBase ? null : context.baselineDir, context, baseline: record };
+  const manifest = context.sameAsBase ? null : baselineManifest(context.baselineDir);
+  const record = manifest?.tests[key] ?? null;
+  return { role, imageRoot, baselineRoot: context.sameAsBase ? null : context.baselineDir, context, baseline: record, leftOut: !record && !!manifest?.selection };
 }
 
 export function checkpointPath(root: string, testInfo: TestInfo, name: string): string {
@@ -88,11 +91,17 @@ export function testMeta(testInfo: TestInfo, target: CaptureTarget, options: Vis
     context: target.context,
     baseline: {
       available,
-      error: baselineError ?? record?.error ?? (target.context && !target.context.sameAsBase && !record ? 'the baseline pass did not run this test' : null),
+      error: baselineError ?? record?.error ?? (target.context && !target.context.sameAsBase && !record ? notRunReason(target) : null),
       checkpoints: record?.checkpoints ?? [],
     },
     options,
   };
+}
+
+function notRunReason(target: CaptureTarget): string {
+  if (target.leftOut)
+    return 'the baseline pass left this test out: no checkpoint call was found in its source (a checkpoint taken through code visual-uat cannot see; see README "Cold runs")';
+  return 'the baseline pass did not run this test';
 }
 
 export async function attachTestMeta(testInfo: TestInfo, meta: TestMeta): Promise<void> {
