@@ -9,7 +9,9 @@ import { appendBenchJson, type BenchRow } from './run';
  * End to end on a generated suite (one app, N tests of 3 checkpoints each), measured in one run:
  * plain Playwright `toHaveScreenshot` against recorded snapshots, visual-uat with cached
  * baselines (warm) and visual-uat from nothing (cold). The scale case repeats warm and cold with
- * 100 tests (300 checkpoints) and reads the runner's peak memory, which hosts the reporter.
+ * 100 tests (300 checkpoints) and reads the runner's peak memory, which hosts the reporter. The
+ * sparse case is a suite as most are: 1 test in 5 takes checkpoints, the other 4 in its file are
+ * functional tests written with visual-uat's `test`, which they never use for a checkpoint.
  */
 
 const TESTS_PER_FILE = 5;
@@ -51,9 +53,21 @@ function config(plain: boolean): string {
     : `import { defineConfig } from '@playwright/test';\nimport { withVisualUat } from 'visual-uat';\n${port}\nexport default withVisualUat(defineConfig(${body}), { baseBranch: 'main' });\n`;
 }
 
-function specFile(plain: boolean, first: number): string {
+/** A functional test: navigation and assertions, no screenshot. */
+function functionalTest(n: number): string {
+  return `test('flow ${n}', async ({ page }) => {
+  await page.goto('/page/${n}');
+  await expect(page.locator('h1')).toHaveText('Page ${n}');
+  await expect(page.locator('.card h2')).toHaveText('Card ${n}');
+  await expect(page.locator('.row')).toHaveCount(8);
+});`;
+}
+
+function specFile(plain: boolean, first: number, sparse: boolean): string {
   const tests = Array.from({ length: TESTS_PER_FILE }, (_, i) => first + i).map((n) =>
-    plain
+    sparse && n % 5 !== 0
+      ? functionalTest(n)
+      : plain
       ? `test('page ${n}', async ({ page }) => {
   await page.goto('/page/${n}');
   await expect(page).toHaveScreenshot('${n}-top.png');
@@ -67,12 +81,13 @@ function specFile(plain: boolean, first: number): string {
   await screenshotCheckpoint('full');
 });`,
   );
-  return `import { ${plain ? 'expect, test' : 'test'} } from '${plain ? '@playwright/test' : 'visual-uat'}';\n\n${tests.join('\n\n')}\n`;
+  // In the sparse suite the functional tests share their files, and visual-uat's `test`, with a visual one.
+  return `import { expect, test } from '${plain ? '@playwright/test' : 'visual-uat'}';\n\n${tests.join('\n\n')}\n`;
 }
 
 /** The suite on main, plain snapshots recorded there, and a feature branch that changes two pages. */
-export function generateSuite(tests: number): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-bench-${tests}-`));
+export function generateSuite(tests: number, sparse = false): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-bench-${tests}${sparse ? '-sparse' : ''}-`));
   fs.writeFileSync(path.join(dir, 'server.js'), SERVER);
   fs.writeFileSync(path.join(dir, 'changed.json'), '[]\n');
   fs.writeFileSync(path.join(dir, 'playwright.config.ts'), config(false));
@@ -81,7 +96,7 @@ export function generateSuite(tests: number): string {
   for (const plain of [true, false]) {
     const testDir = path.join(dir, plain ? 'tests-plain' : 'tests-uat');
     fs.mkdirSync(testDir);
-    for (let first = 0; first < tests; first += TESTS_PER_FILE) fs.writeFileSync(path.join(testDir, `pages-${first}.spec.ts`), specFile(plain, first));
+    for (let first = 0; first < tests; first += TESTS_PER_FILE) fs.writeFileSync(path.join(testDir, `pages-${first}.spec.ts`), specFile(plain, first, sparse));
   }
   provideModules(dir, fixtureModules());
   initRepo(dir, 'Generated suite');
@@ -142,16 +157,23 @@ async function overlap(dir: string): Promise<{ sequential: number; concurrent: n
 
 type Measures = Record<'plain' | 'warm' | 'cold', Measured> & { overlap: { sequential: number; concurrent: number } | null };
 
-async function measure(tests: number, runs: number): Promise<Measures> {
-  const dir = generateSuite(tests);
+/** The pages whose tests take checkpoints: all of them, or 1 in 5 in the sparse suite. */
+function visualTests(tests: number, sparse: boolean): number[] {
+  return Array.from({ length: tests }, (_, n) => n).filter((n) => !sparse || n % 5 === 0);
+}
+
+async function measure(tests: number, runs: number, sparse = false): Promise<Measures> {
+  const dir = generateSuite(tests, sparse);
   await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
+  const visual = visualTests(tests, sparse);
   const recorded = fs.existsSync(path.join(dir, 'snapshots')) ? fs.readdirSync(path.join(dir, 'snapshots')).length : 0;
-  if (recorded !== tests * 3) throw new Error(`plain Playwright recorded ${recorded} snapshots instead of ${tests * 3}: see ${dir}`);
+  if (recorded !== visual.length * 3) throw new Error(`plain Playwright recorded ${recorded} snapshots instead of ${visual.length * 3}: see ${dir}`);
   // On main every snapshot matches: no failure timeouts, which would overlap for free.
-  const overlapped = runs > 1 ? await overlap(dir) : null;
+  const overlapped = runs > 1 && !sparse ? await overlap(dir) : null;
   git(dir, ['checkout', '-q', '-b', 'feature']);
-  fs.writeFileSync(path.join(dir, 'changed.json'), '[1, 3]\n');
-  git(dir, ['commit', '-q', '-am', 'Banner on pages 1 and 3']);
+  const changed = [visual[1], visual[3]];
+  fs.writeFileSync(path.join(dir, 'changed.json'), `${JSON.stringify(changed)}\n`);
+  git(dir, ['commit', '-q', '-am', `Banner on pages ${changed.join(' and ')}`]);
   const plain: Measured[] = [];
   const warm: Measured[] = [];
   const cold: Measured[] = [];
@@ -169,16 +191,19 @@ export async function benchEndToEnd(): Promise<void> {
   const rows: BenchRow[] = [];
   const lines = [`end to end on ${os.cpus().length} cores (median of ${RUNS} runs; ratio to plain toHaveScreenshot in this run)`];
   // BENCH_E2E_SIZES=20 measures only the small suite (a quicker check while working on speed).
-  const sizes = (process.env.BENCH_E2E_SIZES ?? '20,100').split(',').map(Number);
-  for (const tests of sizes) {
-    const result = await measure(tests, tests === 20 ? RUNS : 1);
-    const checkpoints = tests * 3;
+  const sizes = (process.env.BENCH_E2E_SIZES ?? '20,100').split(',').filter(Boolean).map(Number);
+  // BENCH_E2E_SPARSE=0 leaves out the sparse suite.
+  const suites = [...sizes.map((tests) => ({ tests, sparse: false })), ...(process.env.BENCH_E2E_SPARSE === '0' ? [] : [{ tests: 25, sparse: true }])];
+  for (const { tests, sparse } of suites) {
+    const result = await measure(tests, tests === 20 || sparse ? RUNS : 1, sparse);
+    const checkpoints = visualTests(tests, sparse).length * 3;
     for (const kind of ['plain', 'warm', 'cold'] as const) {
       const { ms, peakRssMb } = result[kind];
-      const suffix = tests === 20 ? '' : `-${checkpoints}`;
-      rows.push({ case: `e2e-${kind}${suffix}`, engine: kind === 'plain' ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
+      const name = sparse ? `e2e-${kind === 'plain' ? 'plain' : kind}-sparse` : `e2e-${kind}${tests === 20 ? '' : `-${checkpoints}`}`;
+      rows.push({ case: name, engine: kind === 'plain' ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
+      const what = sparse ? `${tests} tests (1 in 5 visual), ${checkpoints} checkpoints, ${kind}` : `${tests} tests, ${checkpoints} checkpoints, ${kind}`;
       lines.push(
-        `  ${`${tests} tests, ${checkpoints} checkpoints, ${kind}`.padEnd(38)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×  ${(ms / checkpoints).toFixed(0).padStart(4)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
+        `  ${what.padEnd(52)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×  ${(ms / checkpoints).toFixed(0).padStart(4)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
       );
     }
     if (result.overlap) {

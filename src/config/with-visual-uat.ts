@@ -94,6 +94,21 @@ function withChromiumArg<T extends PlaywrightTestConfig>(config: T, arg: string 
   };
 }
 
+/** Playwright's default expect timeout: the most a base test waits on an assertion. */
+const BASE_EXPECT_TIMEOUT_MS = 5000;
+
+type ExpectOptions = PlaywrightTestConfig['expect'];
+
+/**
+ * A base test that fails an assertion usually asserts what only the feature has, and waits out
+ * the whole expect timeout first; suites raise it to 10 s and more for slow CI. In the baseline
+ * role it is at most Playwright's default, which assertions that pass on a working app meet.
+ */
+function baseExpect(expect: ExpectOptions): ExpectOptions {
+  if (expect?.timeout === undefined || expect.timeout <= BASE_EXPECT_TIMEOUT_MS) return expect;
+  return { ...expect, timeout: BASE_EXPECT_TIMEOUT_MS };
+}
+
 /**
  * The baseline pass runs the current tests against the base app. Its servers start from the base
  * worktree on free ports (see base-server.ts) and never reuse a running server: with
@@ -134,7 +149,8 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
     outputDir: path.join(outputDir, 'baseline-run', 'test-results'),
     webServer: Array.isArray(config.webServer) ? rewritten : rewritten[0],
     use: rewriteUse(withComponents.use, ports),
-    projects: withComponents.projects?.map((project) => ({ ...project, use: rewriteUse(project.use, ports) })),
+    expect: baseExpect(withComponents.expect),
+    projects: withComponents.projects?.map((project) => ({ ...project, use: rewriteUse(project.use, ports), ...(project.expect ? { expect: baseExpect(project.expect) } : {}) })),
     metadata: { ...(config.metadata ?? {}), visualUatRole: 'baseline' },
   };
 }

@@ -91,6 +91,7 @@ describe('withVisualUat', () => {
     });
     const config: PlaywrightTestConfig = withVisualUat<PlaywrightTestConfig>({
       webServer: { command: 'node /repo/server.js --port 3000', url: 'http://localhost:3000' },
+      expect: { timeout: 10_000, toHaveScreenshot: { threshold: 0.2 } },
       use: { launchOptions: { args: ['--lang=de'] } },
       projects: [{ name: 'chromium' }, { name: 'firefox', use: { browserName: 'firefox' } }, { name: 'own', use: { launchOptions: { slowMo: 1 } } }],
     });
@@ -101,6 +102,8 @@ describe('withVisualUat', () => {
     expect(config.projects?.[2].use?.launchOptions?.args?.at(-1)).toEqual(rule);
     expect(config.projects?.[2].use?.launchOptions?.slowMo).toBe(1);
     expect((config.webServer as { command: string }).command).toContain('.js');
+    // A base test that fails on an assertion waits at most Playwright's default.
+    expect(config.expect).toEqual({ timeout: 5000, toHaveScreenshot: { threshold: 0.2 } });
     expect(process.env.VISUAL_UAT_ROLE).toBe('baseline');
   });
 });
