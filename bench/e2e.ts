@@ -33,24 +33,37 @@ http.createServer((req, res) => {
 }).listen(Number(process.env.PORT), '127.0.0.1');
 `;
 
-function config(plain: boolean): string {
+/**
+ * A benchmark suite's config, the same for plain Playwright (on the browser visual-uat picks:
+ * Playwright's own, else the system Chromium) and for visual-uat. `webServer` and `use` are
+ * source text that may read `port`, the run's DEMO_PORT.
+ */
+export function benchConfig(plain: boolean, testDir: string, webServer: string, use: string): string {
   const body = `{
-    testDir: '${plain ? 'tests-plain' : 'tests-uat'}',
+    testDir: '${testDir}',
     workers: 2,
     fullyParallel: true,
     retries: 0,
     snapshotPathTemplate: 'snapshots/{arg}{ext}',
     expect: { toHaveScreenshot: { threshold: 0.1 } },
-    webServer: { command: 'node server.js', url: \`http://127.0.0.1:\${port}\`, reuseExistingServer: false, env: { PORT: String(port) } },
-    use: { baseURL: \`http://127.0.0.1:\${port}\`, viewport: { width: 800, height: 600 } },
+    webServer: ${webServer},
+    use: ${use},
     reporter: [['dot']],
   }`;
   const port = 'const port = Number(process.env.DEMO_PORT);';
-  // Plain Playwright gets the same browser visual-uat picks (Playwright's own, else the system Chromium).
   const browser = JSON.stringify(path.join(PACKAGE_ROOT, 'dist', 'src', 'config', 'browser.js'));
   return plain
     ? `import { defineConfig } from '@playwright/test';\nimport { applySystemChromium } from ${browser};\n${port}\nexport default defineConfig(applySystemChromium(${body}));\n`
     : `import { defineConfig } from '@playwright/test';\nimport { withVisualUat } from 'visual-uat';\n${port}\nexport default withVisualUat(defineConfig(${body}), { baseBranch: 'main' });\n`;
+}
+
+function config(plain: boolean): string {
+  return benchConfig(
+    plain,
+    plain ? 'tests-plain' : 'tests-uat',
+    "{ command: 'node server.js', url: `http://127.0.0.1:${port}`, reuseExistingServer: false, env: { PORT: String(port) } }",
+    '{ baseURL: `http://127.0.0.1:${port}`, viewport: { width: 800, height: 600 } }',
+  );
 }
 
 /** A functional test: navigation and assertions, no screenshot. */
@@ -103,13 +116,17 @@ export function generateSuite(tests: number, sparse = false): string {
   return dir;
 }
 
-interface Measured {
+export interface Measured {
   ms: number;
   peakRssMb: number;
 }
 
-/** Peak resident memory of the runner process (it hosts the reporters), read from /proc while it runs. */
-function run(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measured> {
+/**
+ * One `playwright test` run, timed, with the peak resident memory of the runner process (it hosts
+ * the reporters) read from /proc while it runs. A plain run on the feature branch fails on the
+ * changed screenshots, as a snapshot suite does: `expectedFailures` says how many.
+ */
+export function run(dir: string, args: string[], env: NodeJS.ProcessEnv = {}, expectedFailures = 0): Promise<Measured> {
   const started = performance.now();
   const child = spawn(process.execPath, [playwrightCli(dir), 'test', ...args], { cwd: dir, env: fixtureEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -127,15 +144,14 @@ function run(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<
   return new Promise((resolve, reject) => {
     child.on('close', (code) => {
       clearInterval(sample);
-      // Plain runs fail on the two changed pages, as a snapshot suite does; anything else is a broken bench.
-      const expectedFailures = args.includes('plain.config.ts') && !args.includes('--update-snapshots') ? /\b2 failed\b/.test(output) : false;
-      if (code !== 0 && !expectedFailures) reject(new Error(`playwright test ${args.join(' ')} exited ${code}:\n${output.slice(-2000)}`));
+      const failedAsExpected = expectedFailures > 0 && new RegExp(`\\b${expectedFailures} failed\\b`).test(output);
+      if (code !== 0 && !failedAsExpected) reject(new Error(`playwright test ${args.join(' ')} exited ${code}:\n${output.slice(-2000)}`));
       else resolve({ ms: performance.now() - started, peakRssMb: Math.round(peakKb / 1024) });
     });
   });
 }
 
-function median(values: Measured[]): Measured {
+export function median(values: Measured[]): Measured {
   const sorted = [...values].sort((a, b) => a.ms - b.ms);
   return sorted[Math.floor(sorted.length / 2)];
 }
@@ -178,7 +194,8 @@ async function measure(tests: number, runs: number, sparse = false): Promise<Mea
   const warm: Measured[] = [];
   const cold: Measured[] = [];
   for (let i = 0; i < runs; i++) {
-    plain.push(await run(dir, ['-c', 'plain.config.ts']));
+    // Plain fails on the two changed pages, as a snapshot suite does.
+    plain.push(await run(dir, ['-c', 'plain.config.ts'], {}, 2));
     fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
     cold.push(await run(dir, []));
     warm.push(await run(dir, []));

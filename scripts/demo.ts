@@ -3,14 +3,41 @@ import path from 'node:path';
 import { createFixtureRepo, PACKAGE_ROOT, runPlaywright } from './fixture-repo';
 
 /**
- * The main job: a real app (fixtures/demo-app) at two commits, a real Playwright run with the
- * plugin, and an HTML report with the verdicts. The repository is rebuilt under .demo/ each time.
+ * The main job: a real app at two commits, a real Playwright run with the plugin, and an HTML
+ * report with the verdicts. `site` (fixtures/demo-app) is a web site's pages; `components`
+ * (fixtures/gallery-app) is a React component library tested through Playwright's built-in
+ * mount() and a story gallery. The repository is rebuilt under .demo/ each time.
  */
-function main(): void {
-  const dir = path.join(PACKAGE_ROOT, '.demo', 'acme-site');
+
+interface Demo {
+  fixture: string;
+  folder: string;
+  branch: string;
+  commits: string;
+}
+
+const DEMOS: Record<string, Demo> = {
+  site: {
+    fixture: 'demo-app',
+    folder: 'acme-site',
+    branch: 'feature/pricing',
+    commits: '"Highlight the Pro plan" (intended) and "Refactor page templates" (not meant to change anything)',
+  },
+  components: {
+    fixture: 'gallery-app',
+    folder: 'acme-ui',
+    branch: 'feature/brand-button',
+    commits: '"Brand-blue primary button" (intended; Badge and Avatar untouched) and "Tag component" (a new story and its test)',
+  },
+};
+
+function main(name = 'site'): void {
+  const demo = DEMOS[name];
+  if (!demo) throw new Error(`no demo named "${name}": use one of ${Object.keys(DEMOS).join(', ')}`);
+  const dir = path.join(PACKAGE_ROOT, '.demo', demo.folder);
   fs.rmSync(dir, { recursive: true, force: true });
-  createFixtureRepo({ fixture: 'demo-app', dir });
-  process.stdout.write(`demo repository: ${dir}\n  main:            the site as it was\n  feature/pricing: "Highlight the Pro plan" (intended) and "Refactor page templates" (not meant to change anything)\n\n`);
+  createFixtureRepo({ fixture: demo.fixture, dir, branch: demo.branch });
+  process.stdout.write(`demo repository: ${dir}\n  main: ${' '.repeat(demo.branch.length - 4)}the ${name === 'site' ? 'site' : 'library'} as it was\n  ${demo.branch}: ${demo.commits}\n\n`);
   const run = runPlaywright(dir, ['test'], { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, VISUAL_UAT_MODEL: process.env.VISUAL_UAT_MODEL });
   process.stdout.write(run.stdout);
   process.stderr.write(run.stderr);
@@ -20,4 +47,4 @@ function main(): void {
   process.exitCode = fs.existsSync(report) && fs.existsSync(results) ? (run.status ?? 1) : 1;
 }
 
-main();
+main(process.argv[2]);

@@ -123,17 +123,26 @@ function pngSize(png: Buffer): { width: number; height: number } {
 }
 
 /** What ct-core's mount() returns: the mounted component under #root (@playwright/experimental-ct-core, lib/mount.js). */
-const MOUNTED_COMPONENT = '#root >> internal:control=component';
+const CT_MOUNTED_COMPONENT = '#root >> internal:control=component';
+/** What @playwright/test's own mount(storyId) returns (1.62+, lib/index.js): the gallery's root. */
+const GALLERY_ROOT = '#root';
 
 /**
  * In a component test the component is the subject, not the mostly empty page around it: a
- * checkpoint without `locator`, `clip` or `fullPage` captures the mounted component. The CT page
- * is the one where ct-core's `playwrightMount` is defined and #root has content.
+ * checkpoint without `locator`, `clip` or `fullPage` captures the mounted component. A component
+ * is mounted when #root has content and the page is a mounting page: ct-core's (it defines
+ * `playwrightMount`) or a story gallery (it defines `window.mount`, which Playwright's mount()
+ * calls). An app that merely renders into #root defines neither and keeps the full page.
  */
 async function defaultComponent(page: Page, options: CheckpointOptions): Promise<Locator | undefined> {
   if (options.clip || options.fullPage !== undefined) return undefined;
-  const mounted = await page.evaluate(() => 'playwrightMount' in window && !!document.getElementById('root')?.firstChild);
-  return mounted ? page.locator(MOUNTED_COMPONENT) : undefined;
+  const mounted = await page.evaluate(() => {
+    if (!document.getElementById('root')?.firstChild) return null;
+    if ('playwrightMount' in window) return 'ct';
+    return typeof (window as { mount?: unknown }).mount === 'function' ? 'gallery' : null;
+  });
+  if (mounted === 'ct') return page.locator(CT_MOUNTED_COMPONENT);
+  return mounted === 'gallery' ? page.locator(GALLERY_ROOT) : undefined;
 }
 
 /**
