@@ -40,20 +40,30 @@ function oneLine(error: unknown): Error {
  * Global setup: resolve the base commit, check it out in a worktree, run the baseline pass there,
  * and tell the workers (through the environment) where the baselines are.
  */
-export default async function globalSetup(config: FullConfig): Promise<(() => void) | undefined> {
+export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   if (currentRole() === 'baseline') return undefined;
-  let outputDir: string;
+  let prepared: Prepared;
   try {
-    outputDir = await setup(config);
+    prepared = await setup(config);
   } catch (error) {
     throw oneLine(error);
   }
-  // The reporter releases the lock after it has written the results; a run without it (a shard
-  // with --reporter=blob) releases it at teardown instead.
-  return config.reporter.some(([name]) => isVisualUatReporter(name)) ? undefined : () => releaseRunLock(outputDir);
+  const releasesLock = !config.reporter.some(([name]) => isVisualUatReporter(name));
+  return async () => {
+    await prepared.afterRun?.();
+    // The reporter releases the lock after it has written the results; a run without it (a shard
+    // with --reporter=blob) releases it here instead.
+    if (releasesLock) releaseRunLock(prepared.outputDir);
+  };
 }
 
-async function setup(config: FullConfig): Promise<string> {
+interface Prepared {
+  outputDir: string;
+  /** What must wait until the current tests are done (removing the base worktree). */
+  afterRun: (() => Promise<void>) | null;
+}
+
+async function setup(config: FullConfig): Promise<Prepared> {
   const started = Date.now();
   const options = resolveOptions(optionsFromEnv());
   const configFile = config.configFile;
@@ -65,15 +75,15 @@ async function setup(config: FullConfig): Promise<string> {
   const staleLock = acquireRunLock(outputDir);
   if (staleLock) log(`took over the lock of an earlier run (pid ${staleLock}) that is gone`);
   try {
-    await prepareBaselines(config, configFile, configDir, outputDir, options, started);
+    return { outputDir, afterRun: await prepareBaselines(config, configFile, configDir, outputDir, options, started) };
   } catch (error) {
     releaseRunLock(outputDir);
     throw error;
   }
-  return outputDir;
 }
 
-async function prepareBaselines(config: FullConfig, configFile: string, configDir: string, outputDir: string, options: ResolvedOptions, started: number): Promise<void> {
+/** Prepares the baselines; returns what must run once the current tests are done. */
+async function prepareBaselines(config: FullConfig, configFile: string, configDir: string, outputDir: string, options: ResolvedOptions, started: number): Promise<(() => Promise<void>) | null> {
   const repo = await openRepo(configDir);
   const base = await resolveBase(repo, options.baseBranch);
   const state = await workingState(repo);
@@ -93,6 +103,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
   };
 
   if (!options.keepWorktrees) await removeLeftoverWorktrees(repo, worktreesDir(outputDir), worktreeName(base.commit));
+  let afterRun: (() => Promise<void>) | null = null;
   if (sameAsBase) {
     log(`HEAD is the base (${base.branch} @ ${base.commit.slice(0, 8)}) with a clean tree: nothing to compare, no baseline pass`);
   } else {
@@ -112,11 +123,23 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${cache.files.length} test files): no worktree, no base server`);
     } else {
-      const failure = await baselinePass({
+      const pass = await baselinePass({
         repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-        entry, cache, args, reason: stale, keepWorktree: options.keepWorktrees, started, command: shownCommand(config, configDir),
+        entry, cache, args, reason: stale, started, command: shownCommand(config, configDir),
       });
-      if (failure) context.baselineError = stopOrWarn(failure, options, path.join(outputDir, 'logs', 'baseline.log'));
+      // The worktree stays until the current tests are done: a dev server watching the project
+      // (Vite) would reload the pages under test on the deletion of the worktree's files.
+      const { worktree } = pass;
+      const removeBase = worktree && !options.keepWorktrees ? () => removeWorktree(repo, worktree) : null;
+      if (pass.failure) {
+        try {
+          context.baselineError = stopOrWarn(pass.failure, options, path.join(outputDir, 'logs', 'baseline.log'));
+        } catch (error) {
+          await removeBase?.();
+          throw error;
+        }
+      }
+      afterRun = removeBase;
     }
     pruneEntries(outputDir, entry);
   }
@@ -125,6 +148,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
   const contextFile = path.join(outputDir, 'run', 'context.json');
   writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
   process.env[CONTEXT_FILE_ENV] = contextFile;
+  return afterRun;
 }
 
 /** The webServer's command as the user reads it in a message: paths relative to the config's folder. */
@@ -188,23 +212,26 @@ interface PassPlan {
   cache: CacheKey;
   args: string[];
   reason: string;
-  keepWorktree: boolean;
   started: number;
   command: string | null;
 }
 
-/**
- * Runs the baseline pass into the cache entry and seals it on success; returns why it failed as a
- * whole, if it did (a single base test that fails is recorded in the manifest, not here).
- */
-async function baselinePass(plan: PassPlan): Promise<string | null> {
+interface PassOutcome {
+  /** Why the pass failed as a whole (a single base test that fails is recorded in the manifest, not here). */
+  failure: string | null;
+  /** The base worktree the pass used, to be removed once the current tests are done. */
+  worktree: string | null;
+}
+
+/** Runs the baseline pass into the cache entry and seals it on success. */
+async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
   const { repo, baseCommit } = plan;
   const selection = await selectTests(plan);
   if (selection?.run === 0) {
     writeManifest(plan.entry, { complete: true, tests: {}, selection });
     sealEntry(plan.entry, plan.cache.key);
     log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
-    return null;
+    return { failure: null, worktree: null };
   }
   const worktree = path.join(worktreesDir(plan.outputDir), worktreeName(baseCommit));
   const how = await provideWorktree(repo, worktree, baseCommit);
@@ -225,17 +252,15 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
       logFile: path.join(plan.outputDir, 'logs', 'baseline.log'),
       command: plan.command,
     });
-    if (outcome.error) return outcome.error;
+    if (outcome.error) return { failure: outcome.error, worktree };
     const nothing = capturedNothing(outcome.manifest!);
-    if (nothing) return `the baseline pass failed: ${nothing}`;
+    if (nothing) return { failure: `the baseline pass failed: ${nothing}`, worktree };
     if (selection) writeManifest(plan.entry, { ...outcome.manifest!, selection: { listed: selection.listed, run: selection.run } });
     sealEntry(plan.entry, plan.cache.key);
     log(`baseline pass done: ${Object.keys(outcome.manifest!.tests).length} tests in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
-    return null;
+    return { failure: null, worktree };
   } catch (error) {
-    return (error as Error).message.replace(/^visual-uat: /, '');
-  } finally {
-    if (!plan.keepWorktree) await removeWorktree(repo, worktree);
+    return { failure: (error as Error).message.replace(/^visual-uat: /, ''), worktree };
   }
 }
 
