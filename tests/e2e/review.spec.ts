@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, runPlaywright } from '../../scripts/fixture-repo';
+import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, git, runPlaywright } from '../../scripts/fixture-repo';
 import { readLatest, statuses } from '../support/results';
 
 const CLI = path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'bin.js');
@@ -98,4 +98,17 @@ test('an approval whose images changed is ignored, reported, and pruned', () => 
   const pruned = visualUat(repo, ['approve', '--prune']);
   expect(pruned.stdout).toContain('dropped stale approval: site.spec.ts › site › pricing › plans › plans');
   expect(JSON.parse(fs.readFileSync(approvals, 'utf8')).approvals.map((a: { checkpoint: string }) => a.checkpoint)).toEqual(['contact']);
+});
+
+test('an approval whose baseline moved while the current image stayed is stale for the run and for --prune alike', () => {
+  // The base branch moves to the current commit: contact's baseline becomes the refactored page, its current image is unchanged.
+  git(repo, ['branch', 'moved', 'HEAD']);
+  const run = runPlaywright(repo, ['test'], { VISUAL_UAT_BASE: 'moved' });
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(statuses(readLatest(repo))['about › contact']).toBe('unchanged');
+  expect(run.stdout).toContain('stale approval ignored: site.spec.ts › site › about › contact no longer matches its images; npx visual-uat approve --prune drops it');
+  const pruned = visualUat(repo, ['approve', '--prune']);
+  expect(pruned.status, pruned.stderr).toBe(0);
+  expect(pruned.stdout).toContain('dropped stale approval: site.spec.ts › site › about › contact');
+  expect(JSON.parse(fs.readFileSync(approvals, 'utf8')).approvals).toEqual([]);
 });
