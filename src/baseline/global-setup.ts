@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
-import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, currentRole, worktreesDir } from '../config/layout';
-import { optionsFromEnv, resolveOptions, withoutSecrets, type ResolvedOptions } from '../config/options';
+import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, baselineLogPath, currentRole, gitignorePath, runContextPath, worktreeDir, worktreeName, worktreesDir } from '../config/layout';
+import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
 import { isVisualUatReporter } from '../config/with-visual-uat';
 import { SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
 import type { RunContext, VisualUatOptions } from '../types';
@@ -22,7 +22,7 @@ function log(message: string): void {
 /** The output folder hides itself from git, so the user's `git status` never changes. */
 function prepareOutputDir(outputDir: string): void {
   fs.mkdirSync(outputDir, { recursive: true });
-  const ignore = path.join(outputDir, '.gitignore');
+  const ignore = gitignorePath(outputDir);
   if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '*\n');
 }
 
@@ -53,11 +53,9 @@ export default async function globalSetup(config: FullConfig): Promise<(() => vo
 
 async function setup(config: FullConfig): Promise<string> {
   const started = Date.now();
-  const options = resolveOptions(optionsFromEnv());
   const configFile = config.configFile;
   if (!configFile) throw new SetupError('visual-uat: the run has no config file: put withVisualUat(...) in playwright.config.ts');
-  const configDir = path.dirname(configFile);
-  const outputDir = path.resolve(configDir, options.outputDir);
+  const { options, configDir, outputDir } = resolveSettings(configFile);
   prepareOutputDir(outputDir);
   process.env[OUTPUT_DIR_ENV] = outputDir;
   const staleLock = acquireRunLock(outputDir);
@@ -118,8 +116,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     pruneEntries(outputDir, entry);
   }
 
-  // One name suffices: the run lock keeps a second run out of this folder.
-  const contextFile = path.join(outputDir, 'run', 'context.json');
+  const contextFile = runContextPath(outputDir);
   writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
   process.env[CONTEXT_FILE_ENV] = contextFile;
 }
@@ -162,7 +159,7 @@ interface PassPlan {
 /** Runs the baseline pass into the cache entry and seals it on success; returns the base error, if any. */
 async function baselinePass(plan: PassPlan): Promise<string | null> {
   const { repo, baseCommit } = plan;
-  const worktree = path.join(worktreesDir(plan.outputDir), worktreeName(baseCommit));
+  const worktree = worktreeDir(plan.outputDir, baseCommit);
   const how = await provideWorktree(repo, worktree, baseCommit);
   faultPoint('worktree');
   const where = `${how === 'reused' ? 'the kept worktree ' : ''}${path.relative(process.cwd(), worktree)}`;
@@ -178,7 +175,7 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
       outputDir: plan.outputDir,
       baselineDir: plan.entry,
       args: plan.args,
-      logFile: path.join(plan.outputDir, 'logs', 'baseline.log'),
+      logFile: baselineLogPath(plan.outputDir),
     });
     if (outcome.error) {
       log(`warning: ${outcome.error}`);
@@ -196,9 +193,6 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
   }
 }
 
-function worktreeName(commit: string): string {
-  return commit.slice(0, 12);
-}
 
 /**
  * Worktrees a killed run left behind (we hold the lock: no other run is using them). The one of

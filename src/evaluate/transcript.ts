@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Evaluation } from '../types';
+import { transcriptsDir } from '../config/layout';
 import { writeFileAtomic } from '../util/fs';
 import type { Attempt } from './call';
 import type { TokenCounts } from './prices';
@@ -24,10 +25,6 @@ export interface Transcript {
   latencyMs: number;
   evaluation: Evaluation | null;
   error: string | null;
-}
-
-export function transcriptsDir(outputDir: string): string {
-  return path.join(outputDir, 'transcripts');
 }
 
 function slug(text: string): string {
