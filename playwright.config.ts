@@ -9,6 +9,7 @@ export default defineConfig(
   applySystemChromium({
     testDir: 'tests',
     testMatch: ['e2e/**/*.spec.ts', 'faults/**/*.spec.ts'],
+    globalSetup: './tests/support/global-setup.ts',
     timeout: 300_000,
     expect: { timeout: 10_000 },
     use: { actionTimeout: 15_000 },

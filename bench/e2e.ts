@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PACKAGE_ROOT, fixtureEnv, git, initRepo, linkDependencies, playwrightCli } from '../scripts/fixture-repo';
+import { PACKAGE_ROOT, fixtureEnv, fixtureModules, git, initRepo, playwrightCli, provideModules } from '../scripts/fixture-repo';
 import { appendBenchJson, type BenchRow } from './run';
 
 /**
@@ -83,7 +83,7 @@ export function generateSuite(tests: number): string {
     fs.mkdirSync(testDir);
     for (let first = 0; first < tests; first += TESTS_PER_FILE) fs.writeFileSync(path.join(testDir, `pages-${first}.spec.ts`), specFile(plain, first));
   }
-  linkDependencies(dir);
+  provideModules(dir, fixtureModules());
   initRepo(dir, 'Generated suite');
   return dir;
 }

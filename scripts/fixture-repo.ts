@@ -40,33 +40,57 @@ export function copyTree(from: string, to: string): void {
   fs.cpSync(from, to, { recursive: true });
 }
 
-/** node_modules with just what a user's project would have: @playwright/test and visual-uat. */
-export function linkDependencies(dir: string): void {
-  const modules = path.join(dir, 'node_modules');
-  fs.mkdirSync(path.join(modules, '@playwright'), { recursive: true });
-  fs.symlinkSync(PACKAGE_ROOT, path.join(modules, 'visual-uat'), 'dir');
-  fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test'), path.join(modules, '@playwright', 'test'), 'dir');
-  for (const name of ['playwright', 'playwright-core'])
-    fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', name), path.join(modules, name), 'dir');
-}
-
 interface PackageJson {
+  version?: string;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
 }
 
-function declaresDependencies(packageJson: PackageJson): boolean {
-  return Object.keys({ ...packageJson.dependencies, ...packageJson.devDependencies }).length > 0;
+function readPackageJson(file: string): PackageJson {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as PackageJson;
+}
+
+function sha256(data: string | Buffer): string {
+  return crypto.createHash('sha256').update(data).digest('hex');
+}
+
+/** Set by the end-to-end suite's global setup: the tarball of this checkout, packed once per test run. */
+export const TARBALL_ENV = 'VISUAL_UAT_TEST_TARBALL';
+
+/**
+ * This checkout as npm publishes it: `npm pack` of the built package (run `npm run build` first).
+ * Tests and the demo install this tarball, never source paths, so packaging faults show.
+ */
+export function packPlugin(): string {
+  const dir = path.join(PACKAGE_ROOT, '.tmp', 'pack');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  if (!fs.existsSync(path.join(PACKAGE_ROOT, 'dist', 'src', 'index.js'))) throw new Error('dist/ is missing: run npm run build before packing');
+  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: PACKAGE_ROOT, encoding: 'utf8', env: cleanEnv() });
+  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr.trim().split('\n').pop()}`);
+  const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
+  return path.join(dir, filename);
+}
+
+/** The tarball of this run: the one the test run packed, else a fresh pack. */
+export function pluginTarball(): string {
+  const packed = process.env[TARBALL_ENV];
+  return packed && fs.existsSync(packed) ? packed : packPlugin();
+}
+
+/** The @playwright/test this checkout is tested with: fixtures without their own pin get the same one. */
+function ownPlaywrightVersion(): string {
+  return readPackageJson(path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test', 'package.json')).version!;
 }
 
 /**
- * A fixture that declares its own dependencies (the component-test app pins its own Playwright)
- * gets them from the registry, installed once per package.json content under .tmp/ and reused.
+ * A project's devDependencies installed from the registry (the plugin from its tarball), once per
+ * content under .tmp/installs/ and reused by every repository of the test run. Returns its node_modules.
  */
-export function installedModules(packageJsonFile: string): string {
-  const text = fs.readFileSync(packageJsonFile, 'utf8');
-  const hash = crypto.createHash('sha256').update(text).digest('hex').slice(0, 12);
-  const target = path.join(PACKAGE_ROOT, '.tmp', `fixture-deps-${hash}`);
+export function installOnce(devDependencies: Record<string, string>, tarball: string): string {
+  const manifest = { private: true, devDependencies: { ...devDependencies, 'visual-uat': `file:${tarball}` } };
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  const target = path.join(PACKAGE_ROOT, '.tmp', 'installs', sha256(text + sha256(fs.readFileSync(tarball))).slice(0, 16));
   if (fs.existsSync(path.join(target, 'node_modules'))) return path.join(target, 'node_modules');
   // Installed aside and renamed into place, so a parallel or interrupted install never leaves a half folder.
   const staging = `${target}.${process.pid}`;
@@ -74,7 +98,7 @@ export function installedModules(packageJsonFile: string): string {
   fs.mkdirSync(staging, { recursive: true });
   fs.writeFileSync(path.join(staging, 'package.json'), text);
   const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: staging, encoding: 'utf8', env: cleanEnv() });
-  if (install.status !== 0) throw new Error(`npm install failed for ${packageJsonFile}: ${install.stderr.trim().split('\n').pop()}`);
+  if (install.status !== 0) throw new Error(`npm install of ${Object.keys(manifest.devDependencies).join(', ')} failed: ${install.stderr.trim().split('\n').pop()}`);
   try {
     fs.renameSync(staging, target);
   } catch {
@@ -84,29 +108,21 @@ export function installedModules(packageJsonFile: string): string {
 }
 
 /**
- * visual-uat as npm would install it: a real folder (not a link to this checkout), so its peer
- * @playwright/test resolves to the project's own, as mergeTests with the CT `test` requires.
- * Its runtime dependencies are linked from this checkout.
+ * The dependencies a fixture's package.json declares (or, when it declares none, what a user's
+ * project has: @playwright/test), plus the plugin's tarball, installed once per test run.
  */
-function installVisualUat(modules: string): void {
-  const target = path.join(modules, 'visual-uat');
-  const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as PackageJson;
-  fs.mkdirSync(path.join(target, 'node_modules'), { recursive: true });
-  fs.copyFileSync(path.join(PACKAGE_ROOT, 'package.json'), path.join(target, 'package.json'));
-  for (const folder of ['src', 'reporter']) copyTree(path.join(PACKAGE_ROOT, 'dist', folder), path.join(target, 'dist', folder));
-  for (const name of Object.keys(manifest.dependencies ?? {})) {
-    const link = path.join(target, 'node_modules', name);
-    fs.mkdirSync(path.dirname(link), { recursive: true });
-    fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', name), link, 'dir');
-  }
+export function fixtureModules(packageJsonFile?: string, tarball = pluginTarball()): string {
+  const declared = packageJsonFile ? readPackageJson(packageJsonFile) : {};
+  const devDependencies = { ...declared.dependencies, ...declared.devDependencies };
+  if (Object.keys(devDependencies).length === 0) devDependencies['@playwright/test'] = ownPlaywrightVersion();
+  return installOnce(devDependencies, tarball);
 }
 
-/** node_modules of a fixture with its own dependencies: each installed package linked, visual-uat copied in. */
-function linkInstalledDependencies(dir: string, installed: string): void {
-  const modules = path.join(dir, 'node_modules');
-  fs.mkdirSync(modules, { recursive: true });
-  for (const entry of fs.readdirSync(installed)) fs.symlinkSync(path.join(installed, entry), path.join(modules, entry));
-  installVisualUat(modules);
+/** A real node_modules folder in `dir`, hard-linked from a shared install (as cheap as a link, laid out as npm lays it out). */
+export function provideModules(dir: string, installed: string): void {
+  const target = path.join(dir, 'node_modules');
+  const linked = spawnSync('cp', ['-al', installed, target], { encoding: 'utf8' });
+  if (linked.status !== 0) fs.cpSync(installed, target, { recursive: true, verbatimSymlinks: true });
 }
 
 /** A git repository on main with everything in `dir` committed. */
@@ -134,9 +150,7 @@ export function createFixtureRepo(options: FixtureRepoOptions): string {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-${options.fixture}-`));
   fs.mkdirSync(dir, { recursive: true });
   copyTree(path.join(source, 'base'), dir);
-  const packageJsonFile = path.join(source, 'base', 'package.json');
-  if (declaresDependencies(JSON.parse(fs.readFileSync(packageJsonFile, 'utf8')))) linkInstalledDependencies(dir, installedModules(packageJsonFile));
-  else linkDependencies(dir);
+  provideModules(dir, fixtureModules(path.join(source, 'base', 'package.json')));
   initRepo(dir, 'Initial site');
   git(dir, ['checkout', '-q', '-b', options.branch ?? 'feature/pricing']);
   const commitsFile = path.join(source, 'commits.json');
@@ -165,6 +179,13 @@ export function fixtureEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 /** The repository's own Playwright CLI, as `npx playwright` would find it there. */
 export function playwrightCli(dir: string): string {
   return createRequire(path.join(dir, 'package.json')).resolve('@playwright/test/cli');
+}
+
+/** The installed visual-uat's command-line entry in a repository, as `npx visual-uat` runs it. */
+export function visualUatCli(dir: string): string {
+  const manifest = createRequire(path.join(dir, 'package.json')).resolve('visual-uat/package.json');
+  const { bin } = readPackageJson(manifest) as PackageJson & { bin: Record<string, string> };
+  return path.join(path.dirname(manifest), bin['visual-uat']);
 }
 
 export function runPlaywright(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {

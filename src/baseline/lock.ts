@@ -3,16 +3,19 @@ import path from 'node:path';
 import { lockPath } from '../config/layout';
 import { SetupError } from '../git';
 import { readJsonFile } from '../util/fs';
-import { processAlive } from '../util/process';
+import { processStartTime, sameLiveProcess } from '../util/process';
 
 /**
  * One run at a time per output folder: two runs writing the same screenshots, baselines and
- * results would corrupt each other. The lock names its owner's PID, so a lock left by a killed
- * run is recognised as stale and taken over.
+ * results would corrupt each other. The lock names its owner's PID and the process's start time,
+ * so a lock left by a killed run is recognised as stale and taken over: its PID is gone, is a
+ * zombie nobody reaped, or now belongs to another process.
  */
 
 interface LockRecord {
   pid: number;
+  /** The owner's start time as the OS reports it (see processStartTime). */
+  processStart?: string | null;
   startedAt: string;
 }
 
@@ -23,13 +26,14 @@ export function acquireRunLock(outputDir: string): number | null {
   let replaced: number | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      fs.writeFileSync(file, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockRecord), { flag: 'wx' });
+      const record: LockRecord = { pid: process.pid, processStart: processStartTime(process.pid), startedAt: new Date().toISOString() };
+      fs.writeFileSync(file, JSON.stringify(record), { flag: 'wx' });
       return replaced;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = readJsonFile<LockRecord>(file);
-    if (holder && holder.pid !== process.pid && processAlive(holder.pid))
+    if (holder && holder.pid !== process.pid && sameLiveProcess(holder.pid, holder.processStart))
       throw new SetupError(
         `visual-uat: another run (pid ${holder.pid}, started ${holder.startedAt}) is using ${outputDir}: wait for it to finish, or give this run its own folder with VISUAL_UAT_DIR`,
       );

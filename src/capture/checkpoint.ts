@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { ComparisonTolerance, VisualUatTestOptions } from '../types';
+import { userCallSite, type CallSite } from '../util/call-site';
 import { readBaselineImage, writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
 import { validateCheckpointName } from './names';
 import { recorderFor, startSignals } from './signals';
@@ -114,10 +115,11 @@ export async function takeCheckpoint(
   rawName: string,
   options: CheckpointOptions = {},
   testOptions: VisualUatTestOptions = {},
+  location: CallSite | undefined = userCallSite(),
 ): Promise<void> {
   const name = validateCheckpointName(rawName);
-  // One boxed step per checkpoint: the report shows `Checkpoint "plans"` at the test's line, not our internals.
-  await test.step(`Checkpoint "${name}"`, () => capture(page, testInfo, name, options, testOptions), { box: true });
+  // One boxed step per checkpoint, at the user's line (also under pnpm's layout), not at our internals.
+  await test.step(`Checkpoint "${name}"`, () => capture(page, testInfo, name, options, testOptions), { box: true, location });
 }
 
 async function capture(page: Page, testInfo: TestInfo, name: string, options: CheckpointOptions, testOptions: VisualUatTestOptions): Promise<void> {

@@ -1,22 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test } from './fixture';
+import vm from 'node:vm';
+import { rawUserCallSite } from '../util/call-site';
+import { test, type OxtestRunner } from './fixture';
 
 export const OXTEST_EXTENSION = '.ox.test';
 
-/** The file of the code that called defineOxTests, as Playwright's own test() finds its caller. */
-function callerFile(): string {
-  const original = Error.prepareStackTrace;
-  try {
-    Error.prepareStackTrace = (_error, frames) => frames;
-    const frames = new Error().stack as unknown as NodeJS.CallSite[];
-    const file = frames.map((frame) => frame.getFileName()).find((name) => name && name !== __filename && !name.startsWith('node:'));
-    if (!file) throw new Error('defineOxTests: could not tell which spec file called it: pass an absolute folder');
-    return file.startsWith('file://') ? fileURLToPath(file) : file;
-  } finally {
-    Error.prepareStackTrace = original;
-  }
+type TestBody = (args: { oxtest: OxtestRunner }) => Promise<void>;
+type Declare = (declare: (title: string, body: TestBody) => void, title: string, body: TestBody) => void;
+
+/**
+ * Playwright locates a test at the frame that calls `test()`. Called from this file, every flow
+ * would be located in node_modules and no file filter would find it. Compiled under the spec
+ * file's name and position, the call is located where the spec calls defineOxTests: file
+ * filters, --list, test.only and the report's file grouping treat the flows as the spec's tests.
+ * The position is the raw one: Playwright maps it through the spec's source map as it maps its own.
+ */
+function declarerAt(site: { fileName: string; line: number; column: number }): Declare {
+  const call = `${' '.repeat(Math.max(0, site.column - 1))}declare(title, body)`;
+  return vm.runInThisContext(`(declare, title, body) =>\n${call}`, { filename: site.fileName, lineOffset: site.line - 2 }) as Declare;
 }
 
 /**
@@ -24,12 +27,16 @@ function callerFile(): string {
  * titled by the file name without `.ox.test`.
  */
 export function defineOxTests(folder: string): void {
-  const dir = path.isAbsolute(folder) ? folder : path.resolve(path.dirname(callerFile()), folder);
+  const site = rawUserCallSite();
+  if (!site && !path.isAbsolute(folder)) throw new Error('defineOxTests: could not tell which spec file called it: pass an absolute folder');
+  const specFile = site ? (site.fileName.startsWith('file://') ? fileURLToPath(site.fileName) : site.fileName) : null;
+  const dir = path.isAbsolute(folder) ? folder : path.resolve(path.dirname(specFile!), folder);
   if (!fs.existsSync(dir)) throw new Error(`defineOxTests: ${dir} does not exist: give a folder of .ox.test files, relative to the spec file`);
   const files = fs.readdirSync(dir).filter((name) => name.endsWith(OXTEST_EXTENSION)).sort();
+  const declare: Declare = site ? declarerAt(site) : (declareTest, title, body) => declareTest(title, body);
   for (const name of files) {
     const file = path.join(dir, name);
-    test(name.slice(0, -OXTEST_EXTENSION.length), async ({ oxtest }) => {
+    declare(test as (title: string, body: TestBody) => void, name.slice(0, -OXTEST_EXTENSION.length), async ({ oxtest }) => {
       await oxtest.run(file);
     });
   }

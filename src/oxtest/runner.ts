@@ -6,6 +6,7 @@ import type { VisualUatTestOptions } from '../types';
 import { executeCommand, type OxContext } from './commands';
 import { parseOxtest } from './parser';
 import { createVariables } from './variables';
+import type { CallSite } from '../util/call-site';
 
 /** Annotation type of a fallback selector that was used: the primary needs fixing. */
 export const FALLBACK_ANNOTATION = 'oxtest-fallback';
@@ -26,7 +27,7 @@ export async function runOxtestFile(page: Page, testInfo: TestInfo, file: string
   const ctx: OxContext = {
     page,
     variables: createVariables(),
-    checkpoint: (name, locator, intent) => takeCheckpoint(page, testInfo, name, { locator, intent }, testOptions),
+    checkpoint: (name, locator, intent) => takeCheckpoint(page, testInfo, name, { locator, intent }, testOptions, current),
     note(message) {
       testInfo.annotations.push({ type: FALLBACK_ANNOTATION, description: message });
     },
@@ -34,7 +35,10 @@ export async function runOxtestFile(page: Page, testInfo: TestInfo, file: string
       process.stdout.write(`${message}\n`);
     },
   };
+  let current: CallSite = { file, line: 1, column: 1 };
   for (const cmd of commands) {
+    // Each step, and a checkpoint in it, is located at its line of the script.
+    current = { file, line: cmd.line, column: 1 };
     await test.step(cmd.source, async () => {
       try {
         await executeCommand(cmd, ctx);
@@ -42,6 +46,6 @@ export async function runOxtestFile(page: Page, testInfo: TestInfo, file: string
         if (error instanceof Error) error.message = `${shown}:${cmd.line}: ${error.message}`;
         throw error;
       }
-    });
+    }, { location: current });
   }
 }

@@ -2,14 +2,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, git, runPlaywright } from '../../scripts/fixture-repo';
+import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { repoState } from '../support/repo-state';
 import { checkpoint, readLatest, statuses } from '../support/results';
 
-const CLI = path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'bin.js');
 
 function visualUat(dir: string, args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
+  return spawnSync(process.execPath, [visualUatCli(dir), ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
 }
 
 test('a base test that fails records the base error, makes its checkpoints new and never stops the current run', async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, git, playwrightCli, runPlaywright } from '../../scripts/fixture-repo';
+import { createFixtureRepo, fixtureEnv, git, playwrightCli, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { killProcessesIn, processesIn } from '../support/processes';
 import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
 
@@ -73,7 +73,7 @@ test.describe('baseline cache', () => {
   test('--update-baselines captures them again', () => {
     expect(run({ VISUAL_UAT_UPDATE_BASELINES: '1' }).stdout).toContain('visual-uat: baseline pass (updateBaselines is set)');
     expect(worktreeCheckouts()).toBe(3);
-    const viaCli = runNode(repo, [path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'bin.js'), 'test', '--update-baselines']);
+    const viaCli = runNode(repo, [visualUatCli(repo), 'test', '--update-baselines']);
     expect(viaCli.status, viaCli.stdout + viaCli.stderr).toBe(0);
     expect(viaCli.stdout).toContain('visual-uat: baseline pass (updateBaselines is set)');
     expect(worktreeCheckouts()).toBe(4);

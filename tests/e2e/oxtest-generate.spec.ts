@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { cleanEnv, createFixtureRepo, FIXTURES_DIR, freePortSync, PACKAGE_ROOT } from '../../scripts/fixture-repo';
+import { cleanEnv, createFixtureRepo, FIXTURES_DIR, fixtureModules, freePortSync, provideModules, visualUatCli } from '../../scripts/fixture-repo';
 import { reply, startFakeOpenAI, userTextOf, type FakeOpenAI, type Responder } from '../support/fake-openai';
 import { runPlaywrightAsync } from '../support/playwright-run';
 import { checkpoint, readLatest } from '../support/results';
@@ -14,7 +14,6 @@ import { checkpoint, readLatest } from '../support/results';
  */
 
 const API_KEY = 'sk-generate-NEVER-WRITTEN-91c0d2';
-const CLI = path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'bin.js');
 
 const step = (command: string, reason = 'next step') => reply.content(JSON.stringify({ command, done: false, reason }));
 const done = reply.content(JSON.stringify({ command: '', done: true, reason: 'the pricing page shows the plans' }));
@@ -35,7 +34,7 @@ function startApp(port: number): ChildProcess {
 }
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env) });
+  const child = spawn(process.execPath, [visualUatCli(work), ...args], { cwd: work, env: cleanEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -55,6 +54,7 @@ test.beforeAll(async () => {
   const port = freePortSync();
   app = startApp(port);
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'oxtest-generate-'));
+  provideModules(work, fixtureModules());
   fs.writeFileSync(
     path.join(work, 'jobs.yaml'),
     [

@@ -57,6 +57,25 @@ test('the HTML report shows the script, one step per line, and the verdict', asy
     await expect(page.getByText(line, { exact: false }).first()).toBeVisible();
 });
 
+test('flows are located in the spec file that calls defineOxTests, in both passes', async () => {
+  const listed = runPlaywright(repo, ['test', '--list']);
+  expect(listed.stdout).toContain('flows.spec.ts:4:1 › pricing');
+  expect(listed.stdout).toContain('flows.spec.ts:4:1 › pro-plan');
+  expect(listed.stdout).not.toContain('node_modules');
+  const filtered = runPlaywright(repo, ['test', 'tests/flows.spec.ts']);
+  expect(filtered.status, filtered.stdout + filtered.stderr).toBe(0);
+  const results = readLatest(repo);
+  expect(statuses(results)).toEqual({ 'pricing › pricing-header': 'unchanged', 'pro-plan › pro-plan': 'needs_review' });
+  expect(checkpoint(results, 'pro-plan', 'pro-plan').test.baselineAvailable).toBe(true);
+});
+
+test('the report places each script step and its checkpoint at the script line', async ({ page }) => {
+  await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
+  await page.getByRole('link', { name: 'pro-plan', exact: true }).click();
+  await expect(page.getByText('pro-plan.ox.test:3').first()).toBeVisible();
+  await expect(page.getByText('node_modules')).toHaveCount(0);
+});
+
 test('a script error fails its test with the file and line', async () => {
   fs.writeFileSync(path.join(repo, 'tests', 'flows', 'broken.ox.test'), 'navigate url=/pricing\nassertText css=h1 text=Pricing\nclik css=h1\n');
   try {

@@ -3,13 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT, createFixtureRepo, fixtureEnv, git, runPlaywright } from '../../scripts/fixture-repo';
+import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { readLatest, statuses } from '../support/results';
 
-const CLI = path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'bin.js');
 
 function visualUat(dir: string, args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
+  return spawnSync(process.execPath, [visualUatCli(dir), ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
 }
 
 test.describe.configure({ mode: 'serial' });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -55,6 +55,43 @@ for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
     expect(fs.existsSync(path.join(repo, '.visual-uat', 'run', 'lock.json'))).toBe(false);
   });
 }
+
+/** A real zombie: `true` exits at once and its parent (`sleep`, exec'd over the shell) never reaps it. */
+function startZombie(): { zombie: number; parent: ChildProcess } {
+  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 120'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const zombie = Number(execFileSync('sh', ['-c', 'sleep 0.5; cat /proc/$0/task/$0/children', String(parent.pid)], { encoding: 'utf8' }).trim());
+  return { zombie, parent };
+}
+
+function writeLock(repo: string, record: object): string {
+  const lock = path.join(repo, '.visual-uat', 'run', 'lock.json');
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  fs.writeFileSync(lock, JSON.stringify(record));
+  return lock;
+}
+
+test('a lock held by a zombie, or by a PID that now belongs to another process, is stale and taken over', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  const { zombie, parent } = startZombie();
+  try {
+    expect(fs.readFileSync(`/proc/${zombie}/stat`, 'utf8')).toMatch(/\) Z /);
+    const zombieStart = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+    const lock = writeLock(repo, { pid: zombie, processStart: zombieStart, startedAt: new Date().toISOString() });
+    const afterZombie = runPlaywright(repo, ['test']);
+    expect(afterZombie.status, afterZombie.stdout + afterZombie.stderr).toBe(0);
+    expect(afterZombie.stdout).toContain(`took over the lock of an earlier run (pid ${zombie}) that is gone`);
+    expect(fs.existsSync(lock)).toBe(false);
+
+    // The sleeping parent is alive, but it is not the process that wrote this lock.
+    writeLock(repo, { pid: parent.pid, processStart: '1', startedAt: new Date().toISOString() });
+    const afterReuse = runPlaywright(repo, ['test']);
+    expect(afterReuse.status, afterReuse.stdout + afterReuse.stderr).toBe(0);
+    expect(afterReuse.stdout).toContain(`took over the lock of an earlier run (pid ${parent.pid}) that is gone`);
+    expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
+  } finally {
+    parent.kill('SIGKILL');
+  }
+});
 
 test('a second run started while one is in progress is refused with a clear message; neither is harmed', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });

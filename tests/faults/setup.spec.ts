@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT, createFixtureRepo, git, linkDependencies, runPlaywright } from '../../scripts/fixture-repo';
+import { PACKAGE_ROOT, createFixtureRepo, fixtureModules, git, provideModules, runPlaywright } from '../../scripts/fixture-repo';
 import { repoState } from '../support/repo-state';
 import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
 
@@ -11,7 +11,7 @@ import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
 function cloneOf(repo: string, args: string[]): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-clone-'));
   git(PACKAGE_ROOT, ['clone', '-q', ...args, `file://${repo}`, dir]);
-  linkDependencies(dir);
+  provideModules(dir, fixtureModules());
   return dir;
 }
 

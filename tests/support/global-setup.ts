@@ -1,0 +1,12 @@
+import { TARBALL_ENV, fixtureModules, packPlugin } from '../../scripts/fixture-repo';
+
+/**
+ * Once per test run: pack this checkout (npm test builds it first) and install the tarball with
+ * @playwright/test, the way a user's project gets the plugin. Every temporary repository gets a
+ * node_modules hard-linked from that one install; the workers find the tarball in the environment.
+ */
+export default function globalSetup(): void {
+  const tarball = packPlugin();
+  process.env[TARBALL_ENV] = tarball;
+  fixtureModules(undefined, tarball);
+}
