@@ -143,6 +143,8 @@ export interface FixtureRepoOptions {
   /** How many of commits.json's commits to apply on the feature branch (default: all). */
   commits?: number;
   branch?: string;
+  /** Edits the base files before the first commit (a variant of the fixture on main). */
+  prepare?: (dir: string) => void;
 }
 
 export function createFixtureRepo(options: FixtureRepoOptions): string {
@@ -151,6 +153,7 @@ export function createFixtureRepo(options: FixtureRepoOptions): string {
   fs.mkdirSync(dir, { recursive: true });
   copyTree(path.join(source, 'base'), dir);
   provideModules(dir, fixtureModules(path.join(source, 'base', 'package.json')));
+  options.prepare?.(dir);
   initRepo(dir, 'Initial site');
   git(dir, ['checkout', '-q', '-b', options.branch ?? 'feature/pricing']);
   const commitsFile = path.join(source, 'commits.json');

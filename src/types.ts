@@ -108,6 +108,17 @@ export interface EvaluatorUsage {
   costUSD: number;
 }
 
+/**
+ * How the baseline pass starts the base app where the webServer's own command cannot take the
+ * base's port (a port fixed in the script). `{port}` in `command` and `env` values is replaced by
+ * the base's port; paths into the checkout are moved into the base worktree.
+ */
+export interface BaseWebServer {
+  command?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
 /** Options of `withVisualUat(config, options)` and of the reporter tuple. */
 export interface VisualUatOptions extends ComparisonTolerance {
   baseBranch?: string;
@@ -116,6 +127,10 @@ export interface VisualUatOptions extends ComparisonTolerance {
   keepWorktrees?: boolean;
   evaluator?: EvaluatorOptions | false;
   failOn?: FailOn[];
+  /** The base app's server, per webServer entry (an array for several, in order). */
+  baseWebServer?: BaseWebServer | BaseWebServer[];
+  /** Go on when the baseline pass fails as a whole, with every checkpoint `new`, instead of stopping the run. */
+  allowMissingBaselines?: boolean;
 }
 
 /** The `visualUat` option fixture, set with `test.use({ visualUat: { … } })`. */

@@ -11,6 +11,9 @@ const LOCKFILES: { file: string; install: string[] }[] = [
   { file: 'bun.lock', install: ['bun', 'install', '--frozen-lockfile'] },
 ];
 
+/** Caches tools keep inside node_modules (Vite's pre-bundled deps, babel-loader's): each app keeps its own. */
+const CACHE_FOLDERS = ['.vite', '.cache'];
+
 /** The folder of the package that owns the config: the nearest package.json at or above it, inside the repo. */
 function packageDir(repoRoot: string, configDir: string): string {
   for (let dir = configDir; dir.startsWith(repoRoot); dir = path.dirname(dir)) {
@@ -21,21 +24,44 @@ function packageDir(repoRoot: string, configDir: string): string {
 }
 
 export interface DependencyPlan {
-  how: 'linked' | 'installed' | 'none';
+  how: 'hard-linked' | 'linked' | 'installed' | 'none';
+  /** One line for the log: what was done, why, and how long it took. */
   detail: string;
 }
 
 /**
+ * The current node_modules as a tree of hard links inside the worktree: a real folder, so dev
+ * servers that refuse files outside their root (Vite's server.fs.allow resolves real paths) serve
+ * the base's dependencies, and nearly free, since no file is copied. Where hard links cannot be
+ * made (another file system, no `cp -l`), a symbolic link to the folder.
+ */
+function shareModules(currentModules: string, baseModules: string): 'hard-linked' | 'linked' {
+  const copied = process.platform === 'win32' ? null : spawnSync('cp', ['-al', currentModules, baseModules], { stdio: 'ignore' });
+  if (copied?.status === 0) {
+    for (const cache of CACHE_FOLDERS) fs.rmSync(path.join(baseModules, cache), { recursive: true, force: true });
+    return 'hard-linked';
+  }
+  fs.rmSync(baseModules, { recursive: true, force: true });
+  fs.symlinkSync(currentModules, baseModules, 'dir');
+  return 'linked';
+}
+
+function seconds(since: number): string {
+  return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}
+
+/**
  * Makes the base worktree's dependencies available. An unchanged lockfile means the current
- * node_modules serves both versions: a symlink costs nothing. A changed one is installed with the
- * lockfile's package manager, in the worktree only.
+ * node_modules serves both versions: shared by hard links, it costs next to nothing. A changed
+ * one is installed with the lockfile's package manager, in the worktree only.
  */
 export async function provideDependencies(repo: Repo, worktree: string, configDir: string, baseCommit: string): Promise<DependencyPlan> {
+  const started = Date.now();
   const pkgDir = packageDir(repo.root, configDir);
   const relative = path.relative(repo.root, pkgDir);
   const currentModules = path.join(pkgDir, 'node_modules');
   const baseModules = path.join(worktree, relative, 'node_modules');
-  if (!fs.existsSync(currentModules)) return { how: 'none', detail: 'no node_modules beside the config' };
+  if (!fs.existsSync(currentModules)) return { how: 'none', detail: 'no node_modules beside the config: nothing to share' };
   for (const lock of LOCKFILES) {
     const currentPath = path.join(pkgDir, lock.file);
     const current = fs.existsSync(currentPath) ? fs.readFileSync(currentPath, 'utf8') : null;
@@ -46,8 +72,9 @@ export async function provideDependencies(repo: Repo, worktree: string, configDi
     const install = spawnSync(command, args, { cwd: path.dirname(baseModules), encoding: 'utf8', stdio: 'pipe' });
     if (install.status !== 0)
       throw new Error(`visual-uat: ${lock.install.join(' ')} failed in the base worktree (${(install.stderr || install.error?.message || '').trim().split('\n').pop()}): check that the base commit's ${lock.file} installs`);
-    return { how: 'installed', detail: `${lock.file} differs from the base: ran ${lock.install.join(' ')}` };
+    return { how: 'installed', detail: `${lock.file} differs from the base's: ${lock.install.join(' ')} in the base worktree took ${seconds(started)}` };
   }
-  if (!fs.existsSync(baseModules)) fs.symlinkSync(currentModules, baseModules, 'dir');
-  return { how: 'linked', detail: 'lockfile unchanged: node_modules linked' };
+  if (fs.existsSync(baseModules)) return { how: 'linked', detail: 'node_modules of the kept worktree reused' };
+  const how = shareModules(currentModules, baseModules);
+  return { how, detail: `lockfile unchanged: node_modules ${how === 'hard-linked' ? 'hard-linked' : 'symlinked'} into the base worktree in ${seconds(started)}` };
 }

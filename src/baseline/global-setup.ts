@@ -13,6 +13,7 @@ import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
+import { capturedNothing } from './pass-failure';
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './store';
 
 function log(message: string): void {
@@ -104,14 +105,15 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     });
     const entry = baselineEntryDir(outputDir, base.commit, cache.key);
     context.baselineDir = entry;
-    const stale = options.updateBaselines ? 'updateBaselines is set' : entryProblem(entry, cache.key);
+    const stale = updateReason(options, config) ?? entryProblem(entry, cache.key);
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${cache.files.length} test files): no worktree, no base server`);
     } else {
-      context.baselineError = await baselinePass({
+      const failure = await baselinePass({
         repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-        entry, cache, args, reason: stale, keepWorktree: options.keepWorktrees, started,
+        entry, cache, args, reason: stale, keepWorktree: options.keepWorktrees, started, command: shownCommand(config, configDir),
       });
+      if (failure) context.baselineError = stopOrWarn(failure, options, baselineLogPath(outputDir));
     }
     pruneEntries(outputDir, entry);
   }
@@ -121,9 +123,39 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
   process.env[CONTEXT_FILE_ENV] = contextFile;
 }
 
+/** The webServer's command as the user reads it in a message: paths relative to the config's folder. */
+function shownCommand(config: FullConfig, configDir: string): string | null {
+  return config.webServer?.command.split(`${configDir}${path.sep}`).join('') ?? null;
+}
+
+/**
+ * Why the baselines must be captured again though cached: the option, or Playwright's own
+ * `--update-snapshots` / `-u` (modes `all` and `changed`; `missing`, the default, and `none` keep
+ * what is cached).
+ */
+function updateReason(options: ResolvedOptions, config: FullConfig): string | null {
+  if (options.updateBaselines) return 'updateBaselines is set';
+  if (config.updateSnapshots === 'all' || config.updateSnapshots === 'changed') return `--update-snapshots=${config.updateSnapshots}`;
+  return null;
+}
+
+/**
+ * A baseline pass that failed as a whole stops the run before the current tests: every
+ * checkpoint would be `new` and the run green with nothing compared. allowMissingBaselines opts
+ * in to going on with a warning; the error then becomes every checkpoint's reason.
+ */
+function stopOrWarn(failure: string, options: ResolvedOptions, logFile: string): string {
+  const where = `see ${path.relative(process.cwd(), logFile) || logFile}`;
+  if (!options.allowMissingBaselines)
+    throw new SetupError(`visual-uat: ${failure}; ${where}. Nothing was compared, so the run stops (to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)`);
+  log(`warning: ${failure}; ${where}. allowMissingBaselines is set: every checkpoint will be new`);
+  return failure;
+}
+
 /** Options that can change what a capture looks like; the rest (evaluator, failOn, …) never reach the baselines. */
 function captureOptions(options: VisualUatOptions): VisualUatOptions {
-  const { evaluator: _evaluator, failOn: _failOn, updateBaselines: _update, keepWorktrees: _keep, outputDir: _dir, baseBranch: _base, ...rest } = withoutSecrets(options);
+  const { evaluator: _evaluator, failOn: _failOn, updateBaselines: _update, keepWorktrees: _keep, outputDir: _dir, baseBranch: _base, allowMissingBaselines: _allow, ...rest } =
+    withoutSecrets(options);
   return rest;
 }
 
@@ -154,9 +186,13 @@ interface PassPlan {
   reason: string;
   keepWorktree: boolean;
   started: number;
+  command: string | null;
 }
 
-/** Runs the baseline pass into the cache entry and seals it on success; returns the base error, if any. */
+/**
+ * Runs the baseline pass into the cache entry and seals it on success; returns why it failed as a
+ * whole, if it did (a single base test that fails is recorded in the manifest, not here).
+ */
 async function baselinePass(plan: PassPlan): Promise<string | null> {
   const { repo, baseCommit } = plan;
   const worktree = worktreeDir(plan.outputDir, baseCommit);
@@ -165,7 +201,7 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
   const where = `${how === 'reused' ? 'the kept worktree ' : ''}${path.relative(process.cwd(), worktree)}`;
   log(`baseline pass (${plan.reason}): ${plan.baseBranch} @ ${baseCommit.slice(0, 8)} in ${where}`);
   try {
-    await provideDependencies(repo, worktree, plan.configDir, baseCommit);
+    log(`base dependencies: ${(await provideDependencies(repo, worktree, plan.configDir, baseCommit)).detail}`);
     faultPoint('dependencies');
     const outcome = await runBaselinePass({
       configFile: plan.configFile,
@@ -176,18 +212,16 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
       baselineDir: plan.entry,
       args: plan.args,
       logFile: baselineLogPath(plan.outputDir),
+      command: plan.command,
     });
-    if (outcome.error) {
-      log(`warning: ${outcome.error}`);
-      return outcome.error;
-    }
+    if (outcome.error) return outcome.error;
+    const nothing = capturedNothing(outcome.manifest!);
+    if (nothing) return `the baseline pass failed: ${nothing}`;
     sealEntry(plan.entry, plan.cache.key);
     log(`baseline pass done: ${Object.keys(outcome.manifest!.tests).length} tests in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
     return null;
   } catch (error) {
-    const message = (error as Error).message;
-    log(`warning: ${message}`);
-    return message;
+    return (error as Error).message.replace(/^visual-uat: /, '');
   } finally {
     if (!plan.keepWorktree) await removeWorktree(repo, worktree);
   }

@@ -15,6 +15,7 @@ import {
 } from '../config/layout';
 import type { BaselineManifest } from '../types';
 import { readJsonFile } from '../util/fs';
+import { explainPassFailure } from './pass-failure';
 
 /** Enough ports for every webServer entry a config is likely to have; unused ones cost nothing. */
 const PORTS_PER_PASS = 4;
@@ -32,8 +33,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Flags of the outer run that must not reach the nested one: it has its own reporter and output. */
-const DROPPED_WITH_VALUE = new Set(['--reporter', '--output', '-o', '--max-failures', '-x', '--ui-port', '--ui-host']);
-const DROPPED_FLAGS = new Set(['--ui', '--debug', '--list', '-x', '--update-snapshots', '-u', '--last-failed']);
+const DROPPED_WITH_VALUE = new Set(['--reporter', '--output', '-o', '--max-failures', '-x', '--ui-port', '--ui-host', '--update-source-method']);
+const DROPPED_FLAGS = new Set(['--ui', '--debug', '--list', '-x', '--last-failed']);
+/** `-u` / `--update-snapshots` take an optional mode: the baseline pass has no snapshots to update. */
+const UPDATE_FLAGS = new Set(['-u', '--update-snapshots']);
+const UPDATE_MODES = new Set(['all', 'changed', 'missing', 'none']);
 
 /** The outer `playwright test …` arguments (projects, grep, shard, files) minus what the nested run must not inherit. */
 export function nestedArgs(argv: string[]): string[] {
@@ -47,7 +51,11 @@ export function nestedArgs(argv: string[]): string[] {
       if (!arg.includes('=') && flag !== '-x') i++;
       continue;
     }
-    if (DROPPED_FLAGS.has(flag) || flag.startsWith('--update-snapshots')) continue;
+    if (UPDATE_FLAGS.has(flag)) {
+      if (!arg.includes('=') && UPDATE_MODES.has(args[i + 1])) i++;
+      continue;
+    }
+    if (DROPPED_FLAGS.has(flag)) continue;
     kept.push(arg);
   }
   return kept;
@@ -63,18 +71,15 @@ export interface BaselinePassInput {
   /** The outer run's arguments as the nested run takes them (see nestedArgs). */
   args: string[];
   logFile: string;
+  /** The webServer command, for the message when the base server cannot start. */
+  command: string | null;
 }
 
 export interface BaselinePassOutcome {
   manifest: BaselineManifest | null;
+  /** Why the pass produced no usable manifest: one line with the fix. */
   error: string | null;
   exitCode: number | null;
-}
-
-function lastError(log: string): string {
-  const lines = log.split('\n').map((line) => line.trim()).filter(Boolean);
-  const errorLine = lines.find((line) => /Error:|error:|Timed out|already used/.test(line));
-  return (errorLine ?? lines[lines.length - 1] ?? 'no output').slice(0, 500);
 }
 
 /**
@@ -110,6 +115,6 @@ export async function runBaselinePass(input: BaselinePassInput): Promise<Baselin
   fs.closeSync(log);
   const manifest = readJsonFile<BaselineManifest>(manifestPath(input.baselineDir));
   if (manifest?.complete) return { manifest, error: null, exitCode };
-  const reason = lastError(fs.readFileSync(input.logFile, 'utf8'));
-  return { manifest: null, error: `the baseline pass failed (${reason}); see ${input.logFile}`, exitCode };
+  const reason = explainPassFailure({ log: fs.readFileSync(input.logFile, 'utf8'), basePorts: ports, command: input.command });
+  return { manifest: null, error: `the baseline pass failed: ${reason}`, exitCode };
 }

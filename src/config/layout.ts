@@ -17,7 +17,7 @@ import path from 'node:path';
  *   worktrees/<baseCommit:12>/                   the base checkout, during the baseline pass
  *   baseline-run/test-results/, baseline-run/ct-cache/, logs/baseline.log
  *   run/lock.json, run/context.json
- *   cache/verdicts/<key>.json, transcripts/<key>-<checkpoint>.json
+ *   cache/verdicts/<key>.json, transcripts/<key:16>-<checkpoint>.json
  * ```
  */
 
@@ -137,12 +137,15 @@ export function runContextPath(outputDir: string): string {
   return path.join(outputDir, 'run', 'context.json');
 }
 
-export function verdictCacheDir(outputDir: string): string {
-  return path.join(outputDir, 'cache', 'verdicts');
+/** A cached evaluator verdict, named by its cache key. */
+export function verdictCacheFile(outputDir: string, key: string): string {
+  return path.join(outputDir, 'cache', 'verdicts', `${key}.json`);
 }
 
-export function transcriptsDir(outputDir: string): string {
-  return path.join(outputDir, 'transcripts');
+/** One evaluation's transcript, named by its cache key and its checkpoint. */
+export function transcriptFile(outputDir: string, key: string, checkpoint: string): string {
+  const slug = checkpoint.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || '_';
+  return path.join(outputDir, 'transcripts', `${key.slice(0, 16)}-${slug}.json`);
 }
 
 /** Identity of a test across the two passes: project + title path (file, describes, title). */

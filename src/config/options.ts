@@ -13,6 +13,7 @@ export interface ResolvedOptions {
   threshold: number;
   maxDiffPixels: number;
   maxDiffPixelRatio: number;
+  allowMissingBaselines: boolean;
 }
 
 const FAIL_ON_VALUES: readonly FailOn[] = ['regression', 'needs_review', 'new', 'missing', 'errored', 'signals'];
@@ -41,6 +42,7 @@ export function resolveOptions(options: VisualUatOptions = {}, env: NodeJS.Proce
     threshold: options.threshold ?? 0.1,
     maxDiffPixels: options.maxDiffPixels ?? 0,
     maxDiffPixelRatio: options.maxDiffPixelRatio ?? 0,
+    allowMissingBaselines: flag(env.VISUAL_UAT_ALLOW_MISSING_BASELINES) ?? options.allowMissingBaselines ?? false,
   };
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test';
 import type { VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
+import { baseOverride, baseServer, hostResolverRules, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
 import { baselineComponentBuild } from './component-tests';
 import {
   BASE_CWD_ENV,
@@ -35,7 +36,7 @@ export function isVisualUatReporter(name: string): boolean {
   return name === REPORTER || name === 'visual-uat/reporter';
 }
 
-type WebServer = NonNullable<PlaywrightTestConfig['webServer']> extends infer W ? (W extends Array<infer One> ? One : W) : never;
+type UseOptions = NonNullable<PlaywrightTestConfig['use']>;
 
 function asArray<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
@@ -63,45 +64,7 @@ export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options
     reporter: [[REPORTER, options], ...normaliseReporters(config.reporter)] as ReporterDescription[],
   };
   const withBrowser = applySystemChromium(wired);
-  return currentRole() === 'baseline' ? baselineRole(withBrowser) : withBrowser;
-}
-
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '0.0.0.0', '[::1]', '::1']);
-
-function serverPort(server: WebServer): number | null {
-  if (server.port) return server.port;
-  if (!server.url) return null;
-  const url = new URL(server.url);
-  if (url.port) return Number(url.port);
-  return url.protocol === 'https:' ? 443 : 80;
-}
-
-function rewriteUrl(url: string | undefined, ports: Map<number, number>): string | undefined {
-  if (!url) return url;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return url;
-  }
-  const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
-  const replacement = ports.get(port);
-  if (!LOCAL_HOSTS.has(parsed.hostname) || replacement === undefined) return url;
-  parsed.port = String(replacement);
-  return url.endsWith('/') || parsed.pathname !== '/' ? parsed.toString() : parsed.toString().replace(/\/$/, '');
-}
-
-function baseCwd(cwd: string | undefined, env: NodeJS.ProcessEnv): string {
-  const configDirInBase = env[BASE_CWD_ENV]!;
-  if (!cwd) return configDirInBase;
-  if (!path.isAbsolute(cwd)) return path.resolve(configDirInBase, cwd);
-  const repoRoot = env[REPO_ROOT_ENV];
-  const worktree = env[WORKTREE_ENV];
-  if (repoRoot && worktree) {
-    const relative = path.relative(repoRoot, cwd);
-    if (!relative.startsWith('..') && !path.isAbsolute(relative)) return path.join(worktree, relative);
-  }
-  return cwd;
+  return currentRole() === 'baseline' ? baselineRole(withBrowser, options) : withBrowser;
 }
 
 /**
@@ -116,17 +79,40 @@ function guarded(server: WebServer): Pick<WebServer, 'command' | 'env'> {
   };
 }
 
-function rewriteUse<U extends { baseURL?: string } | undefined>(use: U, ports: Map<number, number>): U {
+function rewriteUse<U extends UseOptions | undefined>(use: U, ports: Map<number, number>): U {
   if (!use?.baseURL) return use;
   return { ...use, baseURL: rewriteUrl(use.baseURL, ports) };
 }
 
+function isChromium(use: UseOptions | undefined, inherited: UseOptions | undefined): boolean {
+  const browser = use?.browserName ?? inherited?.browserName ?? 'chromium';
+  return browser === 'chromium';
+}
+
+/** Adds a Chromium flag where Chromium is launched; a Firefox or WebKit project keeps launch options without it. */
+function withChromiumArg<T extends PlaywrightTestConfig>(config: T, arg: string | null): T {
+  if (!arg) return config;
+  const top = config.use;
+  const withArg = (use: UseOptions | undefined): UseOptions => ({ ...use, launchOptions: { ...use?.launchOptions, args: [...(use?.launchOptions?.args ?? []), arg] } });
+  return {
+    ...config,
+    use: isChromium(top, undefined) ? withArg(top) : top,
+    projects: config.projects?.map((project) => {
+      if (isChromium(project.use, top)) return project.use?.launchOptions ? { ...project, use: withArg(project.use) } : project;
+      // A non-Chromium project inherits the top-level launch options: without the Chromium flag.
+      return project.use?.launchOptions || !isChromium(top, undefined) ? project : { ...project, use: { ...project.use, launchOptions: top?.launchOptions ?? {} } };
+    }),
+  };
+}
+
 /**
  * The baseline pass runs the current tests against the base app. Its servers start from the base
- * worktree on free ports and never reuse a running server: with `reuseExistingServer` the
- * nested run would silently capture the current app as the "baseline".
+ * worktree on free ports (see base-server.ts) and never reuse a running server: with
+ * `reuseExistingServer` the nested run would silently capture the current app as the "baseline".
+ * baseURLs move to the base's ports, and Chromium maps every other way to a current server's
+ * origin onto the base server.
  */
-function baselineRole<T extends PlaywrightTestConfig>(config: T, env: NodeJS.ProcessEnv = process.env): T {
+function baselineRole<T extends PlaywrightTestConfig>(config: T, options: VisualUatOptions, env: NodeJS.ProcessEnv = process.env): T {
   const freePorts = (env[BASE_PORTS_ENV] ?? '').split(',').filter(Boolean).map(Number);
   const servers = asArray(config.webServer) as WebServer[];
   const ports = new Map<number, number>();
@@ -134,21 +120,24 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, env: NodeJS.Pro
     const original = serverPort(server);
     if (original !== null && freePorts[index] !== undefined) ports.set(original, freePorts[index]);
   });
+  const outputDir = env[OUTPUT_DIR_ENV] ?? '.visual-uat';
+  const checkout = {
+    repoRoots: env[REPO_ROOT_ENV] ? pathVariants(env[REPO_ROOT_ENV]) : [],
+    worktree: env[WORKTREE_ENV] ?? '',
+    configDirInBase: env[BASE_CWD_ENV]!,
+    keep: pathVariants(outputDir),
+  };
   const rewritten = servers.map((server, index) => {
     const port = freePorts[index];
-    const { command, env: serverEnv } = guarded(server);
+    const base = baseServer(server, port, baseOverride(options.baseWebServer, index), checkout);
     return {
-      ...server,
-      command,
-      cwd: baseCwd(server.cwd, env),
-      env: { ...(serverEnv ?? {}), ...(port !== undefined ? { PORT: String(port) } : {}) },
+      ...base,
+      ...guarded(base),
       url: rewriteUrl(server.url, ports),
       port: server.port && port !== undefined ? port : undefined,
-      reuseExistingServer: false,
     };
   });
-  const outputDir = env[OUTPUT_DIR_ENV] ?? '.visual-uat';
-  const withComponents = componentBuild(config, env, outputDir);
+  const withComponents = withChromiumArg(componentBuild(config, env, outputDir), hostResolverRules(servers, ports));
   return {
     ...withComponents,
     globalSetup: asArray(config.globalSetup).filter((setup) => setup !== GLOBAL_SETUP),

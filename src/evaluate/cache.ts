@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { verdictCacheDir } from '../config/layout';
+import { verdictCacheFile } from '../config/layout';
 import type { Evaluation } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { sha256File } from '../util/hash';
@@ -34,11 +33,11 @@ export function cacheKey(parts: CacheKeyParts): string {
 }
 
 export function readCachedVerdict(outputDir: string, key: string, model: string): Evaluation | null {
-  const entry = readJsonFile<CacheEntry>(path.join(verdictCacheDir(outputDir), `${key}.json`));
+  const entry = readJsonFile<CacheEntry>(verdictCacheFile(outputDir, key));
   return entry && entry.model === model && entry.evaluation ? entry.evaluation : null;
 }
 
 export function writeCachedVerdict(outputDir: string, key: string, model: string, evaluation: Evaluation): void {
   const entry: CacheEntry = { model, evaluation, createdAt: new Date().toISOString() };
-  writeFileAtomic(path.join(verdictCacheDir(outputDir), `${key}.json`), `${JSON.stringify(entry, null, 2)}\n`);
+  writeFileAtomic(verdictCacheFile(outputDir, key), `${JSON.stringify(entry, null, 2)}\n`);
 }

@@ -41,7 +41,7 @@ test('a shallow clone without the merge-base stops with the fix: fetch --unshall
   expect(repoState(clone)).toEqual(before);
 });
 
-test('a base app that fails to start makes every checkpoint new with the base error and a warning; the current run completes', async () => {
+test('a base app that fails to start stops the run before the current tests; allowMissingBaselines goes on with every checkpoint new', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   const server = path.join(repo, 'server.js');
   const working = fs.readFileSync(server, 'utf8');
@@ -52,13 +52,39 @@ test('a base app that fails to start makes every checkpoint new with the base er
   git(repo, ['rebase', '-q', 'main']);
   fs.writeFileSync(server, working);
 
-  const run = runPlaywright(repo, ['test']);
+  const stopped = runPlaywright(repo, ['test']);
+  expect(stopped.status).toBe(1);
+  expect(stopped.stdout + stopped.stderr).toMatch(
+    /visual-uat: the baseline pass failed: the base app's server \(`node server\.js`\) exited before it answered: check that the base commit starts with this webServer; see \.visual-uat\/logs\/baseline\.log\. Nothing was compared, so the run stops/,
+  );
+  expect(stopped.stdout).not.toMatch(/✓|passed/);
+  expect(fs.existsSync(path.join(repo, '.visual-uat', 'results', 'latest.json'))).toBe(false);
+
+  const run = runPlaywright(repo, ['test'], { VISUAL_UAT_ALLOW_MISSING_BASELINES: '1' });
   expect(run.status, run.stdout + run.stderr).toBe(0);
-  expect(run.stdout).toMatch(/visual-uat: warning: the baseline pass failed \(.+\); see .*baseline\.log/);
+  expect(run.stdout).toMatch(/visual-uat: warning: the baseline pass failed: .+; see .*baseline\.log\. allowMissingBaselines is set/);
   const results = readLatest(repo);
   expect(new Set(Object.values(statuses(results)))).toEqual(new Set(['new']));
   for (const test of results.tests) {
     expect(test.baselineAvailable).toBe(false);
     for (const checkpoint of test.checkpoints) expect(checkpoint.reason).toMatch(/^no baseline: the baseline pass failed/);
   }
+});
+
+test('a base pass in which every test fails before its first checkpoint stops the run with the first failure', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  for (const file of ['site.spec.ts', 'flows.spec.ts']) fs.rmSync(path.join(repo, 'tests', file));
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'badge.spec.ts'),
+    `import { test, expect } from 'visual-uat';
+test('badge', async ({ page, screenshotCheckpoint }) => {
+  await page.goto('/pricing');
+  await expect(page.locator('.badge')).toBeVisible({ timeout: 1000 });
+  await screenshotCheckpoint('badge', { locator: page.locator('.badge') });
+});
+`,
+  );
+  const run = runPlaywright(repo, ['test']);
+  expect(run.status).toBe(1);
+  expect(run.stdout + run.stderr).toContain('visual-uat: the baseline pass failed: no test captured a checkpoint on the base: 1 of 1 failed there, e.g. badge.spec.ts › badge: Error: expect(locator).toBeVisible() failed');
 });

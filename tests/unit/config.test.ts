@@ -83,6 +83,31 @@ describe('withVisualUat', () => {
     expect((config.reporter as [string, unknown][])[0][1]).toEqual({ role: 'baseline' });
     expect(config.outputDir).toBe('/repo/app/.visual-uat/baseline-run/test-results');
   });
+
+  it('in the baseline role, maps the current servers\' origins onto the base ports in Chromium only', () => {
+    Object.assign(process.env, {
+      VISUAL_UAT_ROLE: 'baseline',
+      VISUAL_UAT_BASE_CWD: '/repo/.visual-uat/worktrees/abc',
+      VISUAL_UAT_BASE_PORTS: '41001',
+      VISUAL_UAT_REPO_ROOT: '/repo',
+      VISUAL_UAT_WORKTREE: '/repo/.visual-uat/worktrees/abc',
+      VISUAL_UAT_OUTPUT_DIR: '/repo/.visual-uat',
+      VISUAL_UAT_CHROMIUM: process.execPath,
+    });
+    const config: PlaywrightTestConfig = withVisualUat<PlaywrightTestConfig>({
+      webServer: { command: 'node /repo/server.js --port 3000', url: 'http://localhost:3000' },
+      use: { launchOptions: { args: ['--lang=de'] } },
+      projects: [{ name: 'chromium' }, { name: 'firefox', use: { browserName: 'firefox' } }, { name: 'own', use: { launchOptions: { slowMo: 1 } } }],
+    });
+    const rule = expect.stringMatching(/^--host-resolver-rules=MAP localhost:3000 localhost:41001, MAP 127\.0\.0\.1:3000 127\.0\.0\.1:41001/);
+    expect(config.use?.launchOptions?.args).toEqual(['--lang=de', ...config.use!.launchOptions!.args!.slice(1, -1), rule]);
+    expect(config.projects?.[0].use).toBeUndefined();
+    expect(config.projects?.[1].use?.launchOptions?.args ?? []).not.toContainEqual(rule);
+    expect(config.projects?.[2].use?.launchOptions?.args?.at(-1)).toEqual(rule);
+    expect(config.projects?.[2].use?.launchOptions?.slowMo).toBe(1);
+    expect((config.webServer as { command: string }).command).toContain('.js');
+    expect(process.env.VISUAL_UAT_ROLE).toBe('baseline');
+  });
 });
 
 describe('layout', () => {

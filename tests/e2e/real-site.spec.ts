@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { createFixtureRepo, freePortSync, runPlaywright } from '../../scripts/fixture-repo';
+import { readLatest, statuses } from '../support/results';
+
+/**
+ * A site shaped like the ones visual-uat met in the wild (fixtures/real-site): its server script
+ * started by absolute path (`node ${path.join(rootDir, 'scripts', 'start-server.js')} --port N`),
+ * serving files relative to its own folder and ignoring PORT; a fixed header, gradients, shadows
+ * and fractional heights; a test-level baseURL and a test that opens an absolute URL. Every page
+ * changes on the branch, so anything but needs_review means the base was not the base.
+ */
+
+const CHANGED = { 'home › home': 'needs_review', 'pricing, by absolute URL › plans': 'needs_review', 'getting started › getting-started': 'needs_review' };
+
+function imagesDiffer(repo: string, run = readLatest(repo)): boolean[] {
+  const dir = path.join(repo, '.visual-uat', 'results');
+  return run.tests.flatMap((t) => t.checkpoints).map((c) => !fs.readFileSync(path.resolve(dir, c.baselineImage!)).equals(fs.readFileSync(path.resolve(dir, c.currentImage!))));
+}
+
+test('the base app comes from the base commit: absolute script path, port flag, test-level baseURL, absolute URL', async () => {
+  const repo = createFixtureRepo({ fixture: 'real-site' });
+  const run = runPlaywright(repo, ['test']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  const results = readLatest(repo);
+  expect(statuses(results)).toEqual(CHANGED);
+  expect(imagesDiffer(repo)).toEqual([true, true, true]);
+  expect(results.tests.every((t) => t.baselineAvailable)).toBe(true);
+});
+
+/** The site with its port fixed in the start script (and the config naming it only in the URL). */
+function fixedPortRepo(port: number): string {
+  return createFixtureRepo({
+    fixture: 'real-site',
+    prepare(dir) {
+      const script = path.join(dir, 'scripts', 'start-server.js');
+      fs.writeFileSync(script, fs.readFileSync(script, 'utf8').replace('? 4321 :', `? ${port} :`));
+      const config = path.join(dir, 'playwright.config.ts');
+      fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace(" --port ${port}`", '`'));
+    },
+  });
+}
+
+test('a port fixed in the server script stops the run before the current tests, naming the port, the command and the fixes', async () => {
+  const port = freePortSync();
+  const repo = fixedPortRepo(port);
+  const run = runPlaywright(repo, ['test'], { DEMO_PORT: String(port) });
+  expect(run.status).toBe(1);
+  const output = run.stdout + run.stderr;
+  expect(output).toContain(
+    `visual-uat: the baseline pass failed: the base app's server (\`node scripts/start-server.js\`) listens on port ${port}, the current app's port, so the base cannot get a port of its own: make the server read process.env.PORT, or give the base its own command with the baseWebServer option (e.g. baseWebServer: { command: 'node scripts/start-server.js --port {port}' }); see .visual-uat/logs/baseline.log. Nothing was compared, so the run stops`,
+  );
+  expect(output).not.toMatch(/✓|passed/);
+  expect(fs.existsSync(path.join(repo, '.visual-uat', 'results', 'latest.json'))).toBe(false);
+
+  const allowed = runPlaywright(repo, ['test'], { DEMO_PORT: String(port), VISUAL_UAT_ALLOW_MISSING_BASELINES: '1' });
+  expect(allowed.status, allowed.stdout + allowed.stderr).toBe(0);
+  expect(allowed.stdout).toContain('allowMissingBaselines is set: every checkpoint will be new');
+  expect(Object.values(statuses(readLatest(repo)))).toEqual(['new', 'new', 'new']);
+
+  const config = path.join(repo, 'playwright.config.ts');
+  fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', baseWebServer: { command: 'node scripts/start-server.js --port {port}' } }"));
+  const fixed = runPlaywright(repo, ['test'], { DEMO_PORT: String(port) });
+  expect(fixed.status, fixed.stdout + fixed.stderr).toBe(0);
+  expect(statuses(readLatest(repo))).toEqual(CHANGED);
+  expect(imagesDiffer(repo)).toEqual([true, true, true]);
+});
+
+test('npx playwright test -u captures the baselines again; --update-snapshots=none keeps the cached ones', async () => {
+  const repo = createFixtureRepo({ fixture: 'real-site' });
+  expect(runPlaywright(repo, ['test']).stdout).toContain('visual-uat: baseline pass (no cached baselines)');
+  const updated = runPlaywright(repo, ['test', '-u']);
+  expect(updated.status, updated.stdout + updated.stderr).toBe(0);
+  expect(updated.stdout).toContain('visual-uat: baseline pass (--update-snapshots=changed)');
+  expect(runPlaywright(repo, ['test', '--update-snapshots=all']).stdout).toContain('visual-uat: baseline pass (--update-snapshots=all)');
+  const kept = runPlaywright(repo, ['test', '--update-snapshots', 'none']);
+  expect(kept.stdout).toContain('visual-uat: baselines from cache');
+  expect(statuses(readLatest(repo))).toEqual(CHANGED);
+});
