@@ -7,8 +7,8 @@ import { NO_DIFF, NO_SIGNALS } from '../../src/compare';
 import { latestResults, resultsDir } from '../../src/config/layout';
 import { resolveSettings, type Settings } from '../../src/config/options';
 import { approve, report } from '../../src/cli/review';
-import type { RunResult } from '../../src/report';
 import { writePng } from '../support/png';
+import { runOf } from '../support/results';
 
 /**
  * One approval rule for the run and the CLI. The case that drifted: the base branch moved (the
@@ -36,42 +36,31 @@ const subject = (baselineImage: string | null, currentImage: string | null, chec
 /** A latest.json whose one checkpoint has the given images (and a diff image when it changed). */
 function writeLatestRun(baselineImage: string, currentImage: string, status: 'needs_review' | 'unchanged'): void {
   const relative = (file: string) => path.relative(resultsDir(settings.outputDir), file);
-  const run: RunResult = {
-    timestamp: 1,
-    baseBranch: 'main',
-    baseCommit: 'a'.repeat(40),
-    currentBranch: 'feature',
-    currentCommit: 'b'.repeat(40),
-    dirty: false,
-    config: {},
-    tests: [
-      {
-        title: 'about',
-        titlePath: ['site.spec.ts', 'site', 'about'],
-        file: 'tests/site.spec.ts',
-        project: '',
-        status: 'needs_review',
-        baselineAvailable: true,
-        error: null,
-        checkpoints: [
-          {
-            name: 'contact',
-            status,
-            reason: '',
-            baselineImage: relative(baselineImage),
-            currentImage: relative(currentImage),
-            diffImage: status === 'needs_review' ? relative(currentImage) : null,
-            diffMetrics: NO_DIFF,
-            evaluation: null,
-            signals: NO_SIGNALS,
-            stable: true,
-          },
-        ],
-      },
-    ],
-    summary: { total: 1, passed: 0, failed: 0, errored: 0, needsReview: 1 },
-    evaluator: { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 },
-  };
+  const run = runOf([
+    {
+      title: 'about',
+      titlePath: ['site.spec.ts', 'site', 'about'],
+      file: 'tests/site.spec.ts',
+      project: '',
+      status: 'needs_review',
+      baselineAvailable: true,
+      error: null,
+      checkpoints: [
+        {
+          name: 'contact',
+          status,
+          reason: '',
+          baselineImage: relative(baselineImage),
+          currentImage: relative(currentImage),
+          diffImage: status === 'needs_review' ? relative(currentImage) : null,
+          diffMetrics: NO_DIFF,
+          evaluation: null,
+          signals: NO_SIGNALS,
+          stable: true,
+        },
+      ],
+    },
+  ]);
   fs.mkdirSync(path.dirname(latestResults(settings.outputDir)), { recursive: true });
   fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify(run));
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NO_DIFF, NO_SIGNALS } from '../../src/compare';
-import type { CheckpointResult, RunResult, TestResultRecord } from '../../src/report';
+import type { CheckpointResult, TestResultRecord } from '../../src/report';
 import { approvalLines, formatTable, terminalWidth, titleLines } from '../../src/report/summary';
+import { runOf } from '../support/results';
 
 function checkpoint(name: string, status: CheckpointResult['status'], reason: string, pixelDiffPercent = 0): CheckpointResult {
   return {
@@ -24,23 +25,12 @@ function test(titlePath: string[], checkpoints: CheckpointResult[]): TestResultR
 
 const REASON = 'no baseline: Error: expect(locator).toBeVisible() failed: waiting for locator(".badge")';
 
-const run: RunResult = {
-  timestamp: 0,
-  baseBranch: 'main',
-  baseCommit: 'a'.repeat(40),
-  currentBranch: 'feature',
-  currentCommit: 'b'.repeat(40),
-  dirty: false,
-  config: {},
-  tests: [
-    test(['site.spec.ts', 'site', 'pricing', 'plans'], [checkpoint('plans', 'needs_review', 'no evaluator configured', 1.48), checkpoint('header', 'unchanged', 'identical')]),
-    test(['marketing/landing-pages/engineering.spec.ts', 'engineering team landing page', 'hero section renders the hiring banner'], [
-      checkpoint('engineering-page', 'new', REASON),
-    ]),
-  ],
-  summary: { total: 2, passed: 0, failed: 0, errored: 0, needsReview: 2 },
-  evaluator: { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 },
-};
+const run = runOf([
+  test(['site.spec.ts', 'site', 'pricing', 'plans'], [checkpoint('plans', 'needs_review', 'no evaluator configured', 1.48), checkpoint('header', 'unchanged', 'identical')]),
+  test(['marketing/landing-pages/engineering.spec.ts', 'engineering team landing page', 'hero section renders the hiring banner'], [
+    checkpoint('engineering-page', 'new', REASON),
+  ]),
+]);
 
 /** The title column's text of every row, continuation lines joined back. */
 function titles(lines: string[]): string[] {
