@@ -145,6 +145,8 @@ export interface FixtureRepoOptions {
   branch?: string;
   /** Edits the base files before the first commit (a variant of the fixture on main). */
   prepare?: (dir: string) => void;
+  /** Give the repository the shared install's node_modules (default); false when the test installs its own. */
+  modules?: boolean;
 }
 
 export function createFixtureRepo(options: FixtureRepoOptions): string {
@@ -152,7 +154,7 @@ export function createFixtureRepo(options: FixtureRepoOptions): string {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-${options.fixture}-`));
   fs.mkdirSync(dir, { recursive: true });
   copyTree(path.join(source, 'base'), dir);
-  provideModules(dir, fixtureModules(path.join(source, 'base', 'package.json')));
+  if (options.modules !== false) provideModules(dir, fixtureModules(path.join(source, 'base', 'package.json')));
   options.prepare?.(dir);
   initRepo(dir, 'Initial site');
   git(dir, ['checkout', '-q', '-b', options.branch ?? 'feature/pricing']);
@@ -164,6 +166,24 @@ export function createFixtureRepo(options: FixtureRepoOptions): string {
     git(dir, ['commit', '-q', '-m', commit.message]);
   }
   return dir;
+}
+
+/** A package manager's command-line entry, installed from the registry once under .tmp/tools (pnpm, yarn). */
+export function packageManagerCli(name: string, version: string, bin: string): string {
+  const target = path.join(PACKAGE_ROOT, '.tmp', 'tools', `${name}-${version}`);
+  const cli = path.join(target, 'node_modules', name, bin);
+  if (fs.existsSync(cli)) return cli;
+  const staging = `${target}.${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(staging, { recursive: true });
+  const install = spawnSync('npm', ['install', '--prefix', staging, '--no-audit', '--no-fund', '--loglevel=error', `${name}@${version}`], { encoding: 'utf8', env: cleanEnv() });
+  if (install.status !== 0) throw new Error(`npm install ${name}@${version} failed: ${install.stderr.trim().split('\n').pop()}`);
+  try {
+    fs.renameSync(staging, target);
+  } catch {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+  return cli;
 }
 
 /** A port nobody listens on now, so parallel runs of the fixture apps never meet. */

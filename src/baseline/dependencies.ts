@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileAtCommit, type Repo } from '../git';
+import { lockfileCovers } from './lockfile';
 
 const LOCKFILES: { file: string; install: string[] }[] = [
   { file: 'package-lock.json', install: ['npm', 'ci', '--no-audit', '--no-fund'] },
@@ -68,6 +69,10 @@ export async function provideDependencies(repo: Repo, worktree: string, configDi
     const base = await fileAtCommit(repo, baseCommit, path.posix.join(relative.split(path.sep).join('/'), lock.file));
     if (current === base) continue;
     if (base === null) break;
+    if (current !== null && lockfileCovers(lock.file, current, base)) {
+      const how = fs.existsSync(baseModules) ? 'linked' : shareModules(currentModules, baseModules);
+      return { how, detail: `${lock.file} differs from the base's only by packages it adds: the current node_modules serves the base (${how}, ${seconds(started)})` };
+    }
     const [command, ...args] = lock.install;
     const install = spawnSync(command, args, { cwd: path.dirname(baseModules), encoding: 'utf8', stdio: 'pipe' });
     if (install.status !== 0)

@@ -97,9 +97,29 @@ async function ariaSnapshot(scope: Locator): Promise<string | null> {
 
 const SCOPE_ATTRIBUTE = 'data-visual-uat-a11y-scope';
 
+/** The install line for the optional peer: 4.14 and later need Node 22.12, so Node 20 gets 4.13. */
+function axeInstallHint(): string {
+  const major = Number(process.versions.node.split('.')[0]);
+  return `npm install -D @axe-core/playwright${major < 22 ? '@~4.13.0' : ''}`;
+}
+
+/**
+ * @axe-core/playwright is an optional peer dependency: only a11y checks need it, and its newer
+ * releases refuse Node 20 under engine-strict. Asking for a11y without it is an error that says
+ * what to install.
+ */
+async function loadAxe(): Promise<typeof import('@axe-core/playwright').default> {
+  try {
+    return (await import('@axe-core/playwright')).default;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new Error(`screenshotCheckpoint: a11y checks need @axe-core/playwright, which is not installed: ${axeInstallHint()}`);
+  }
+}
+
 /** axe-core over the checkpoint's scope; loaded only when asked for, so `a11y` off costs nothing. */
 async function a11yViolations(page: Page, locator: Locator | undefined): Promise<A11yViolation[] | null> {
-  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  const AxeBuilder = await loadAxe();
   // axe scopes by CSS selector, not by locator: the element is marked for the duration of the run.
   if (locator) await locator.evaluate((element, name) => element.setAttribute(name, ''), SCOPE_ATTRIBUTE);
   try {

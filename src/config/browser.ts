@@ -20,7 +20,8 @@ const SYSTEM_CHROMIUM_ARGS = [
 
 function bundledChromiumInstalled(): boolean {
   try {
-    const { chromium } = require('playwright-core') as typeof import('playwright-core');
+    // Through the peer dependency: playwright-core itself is not resolvable from here under pnpm.
+    const { chromium } = require('@playwright/test') as typeof import('@playwright/test');
     return fs.existsSync(chromium.executablePath());
   } catch {
     return false;

@@ -77,3 +77,20 @@ test('a corrupt baseline in the cache makes its checkpoint errored and drops the
   expect(rebuilt.stdout).toContain('visual-uat: baseline pass (the cache entry is unsealed)');
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
 });
+
+test('a11y without @axe-core/playwright installed fails the test with the install command', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'a11y.spec.ts'),
+    `import { test } from 'visual-uat';
+test('a11y', async ({ page, screenshotCheckpoint }) => {
+  await page.goto('/');
+  await screenshotCheckpoint('landing', { a11y: true });
+});
+`,
+  );
+  const run = runPlaywright(repo, ['test']);
+  expect(run.status).toBe(1);
+  expect(run.stdout).toContain('screenshotCheckpoint: a11y checks need @axe-core/playwright, which is not installed: npm install -D @axe-core/playwright@~4.13.0');
+  expect(run.stdout).toContain('4 passed');
+});
