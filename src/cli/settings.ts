@@ -11,6 +11,8 @@ import { PROBE_FILE_ENV } from './config-probe';
 /** The names Playwright looks for when no --config is given, in its order. */
 const CONFIG_NAMES = ['playwright.config.ts', 'playwright.config.js', 'playwright.config.mts', 'playwright.config.mjs', 'playwright.config.cts', 'playwright.config.cjs'];
 const PROBE_TIMEOUT_MS = 60_000;
+/** A test-file filter no path matches: Playwright loads the config and builds its reporters, and loads no test file. */
+const NO_TEST_FILE = '^$';
 
 export interface CliFlags {
   /** The Playwright config (a file, or the folder that has it). */
@@ -48,7 +50,9 @@ function probeModule(): string {
 /**
  * The options the config gives withVisualUat, learnt the way a run learns them: Playwright's own
  * CLI loads the config (TypeScript or JavaScript, CommonJS or ESM, whatever its version), with a
- * reporter that records them (`playwright test --list` starts no server and no global setup).
+ * reporter that records them. `playwright test --list` starts no server and no global setup, and
+ * with a filter that matches no file it loads no test either (it then exits 1, "No tests found":
+ * only the probe's file says whether the config loaded).
  */
 export function loadConfigOptions(configFile: string, env: NodeJS.ProcessEnv = process.env): VisualUatOptions {
   let cli: string;
@@ -60,7 +64,7 @@ export function loadConfigOptions(configFile: string, env: NodeJS.ProcessEnv = p
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-config-'));
   const file = path.join(scratch, 'options.json');
   try {
-    const probe = spawnSync(process.execPath, [cli, 'test', '--list', '--config', configFile, '--reporter', probeModule()], {
+    const probe = spawnSync(process.execPath, [cli, 'test', '--list', '--config', configFile, '--reporter', probeModule(), NO_TEST_FILE], {
       cwd: path.dirname(configFile),
       env: { ...userEnv(env), [PROBE_FILE_ENV]: file },
       encoding: 'utf8',
