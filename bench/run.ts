@@ -17,20 +17,36 @@ import { systemChromium } from '../src/config/browser';
 
 type Engine = (baseline: string, current: string, diffOutput: string) => Promise<unknown>;
 
-const CASES = ['identical', 'small-change', 'insertion', 'large-change'] as const;
-type Case = (typeof CASES)[number];
+interface PageSpec {
+  /** Sections on a CSS gradient, which Chromium dithers by absolute position. */
+  gradient?: boolean;
+  /** Height of a banner inserted under the header; 200.5 moves everything below by half a pixel. */
+  banner?: number;
+  buttonColour?: string;
+  tinted?: boolean;
+}
+
+const BASE: PageSpec = {};
+const CASES: { name: string; base: PageSpec; current: PageSpec }[] = [
+  { name: 'identical', base: BASE, current: BASE },
+  { name: 'small-change', base: BASE, current: { buttonColour: '#e0352b' } },
+  { name: 'insertion', base: BASE, current: { banner: 200 } },
+  { name: 'fractional-shift', base: BASE, current: { banner: 200.5 } },
+  { name: 'gradient-insertion', base: { gradient: true }, current: { gradient: true, banner: 200 } },
+  { name: 'large-change', base: BASE, current: { tinted: true } },
+];
 const SIZES = [
   { name: '1280x720', fullPage: false, sections: 4, runs: 9 },
   { name: '1280x6000', fullPage: true, sections: 25, runs: 5 },
 ];
 
-function html(sections: number, variant: Case | 'base'): string {
+function html(sections: number, spec: PageSpec): string {
+  const background = (i: number) => (spec.tinted ? '#eef6ff' : spec.gradient ? `linear-gradient(${i % 2 ? 180 : 90}deg, #f6f9fc, #dde7f7)` : '#fff');
   const rows = Array.from({ length: sections }, (_, i) =>
-    `<section style="height:200px;padding:12px;border-bottom:1px solid #ccd;background:${variant === 'large-change' ? '#eef6ff' : '#fff'}"><h2>Section ${i}</h2><p>Paragraph ${i}: the quick brown fox jumps over the lazy dog. ${'Lorem ipsum dolor sit amet. '.repeat(3)}</p></section>`,
+    `<section style="height:200px;padding:12px;border-bottom:1px solid #ccd;background:${background(i)}"><h2>Section ${i}</h2><p>Paragraph ${i}: the quick brown fox jumps over the lazy dog. ${'Lorem ipsum dolor sit amet. '.repeat(3)}</p></section>`,
   ).join('');
-  const banner = variant === 'insertion' ? '<div style="height:200px;background:#ffd34d;font-size:40px">Spring sale: 20% off</div>' : '';
-  const colour = variant === 'small-change' ? '#e0352b' : '#2a6df4';
-  return `<html><body style="margin:0;font-family:DejaVu Sans,sans-serif"><header style="height:60px;background:#14213d;color:#fff;font-size:28px;padding:10px">Acme</header>${banner}<button style="margin:16px;padding:12px 24px;background:${colour};color:#fff;border:0">Buy now</button>${rows}</body></html>`;
+  const banner = spec.banner ? `<div style="height:${spec.banner}px;background:#ffd34d;font-size:40px">Spring sale: 20% off</div>` : '';
+  return `<html><body style="margin:0;font-family:DejaVu Sans,sans-serif"><header style="height:60px;background:#14213d;color:#fff;font-size:28px;padding:10px">Acme</header>${banner}<button style="margin:16px;padding:12px 24px;background:${spec.buttonColour ?? '#2a6df4'};color:#fff;border:0">Buy now</button>${rows}</body></html>`;
 }
 
 async function screenshots(dir: string): Promise<Map<string, { baseline: string; current: string }>> {
@@ -40,13 +56,16 @@ async function screenshots(dir: string): Promise<Map<string, { baseline: string;
     for (const size of SIZES) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
       const page = await context.newPage();
-      const capture = async (variant: Case | 'base', file: string) => {
-        await page.setContent(html(size.sections, variant));
+      const capture = async (spec: PageSpec, file: string) => {
+        await page.setContent(html(size.sections, spec));
         await page.screenshot({ path: file, fullPage: size.fullPage, animations: 'disabled', caret: 'hide' });
         return file;
       };
-      const baseline = await capture('base', path.join(dir, `${size.name}-base.png`));
-      for (const variant of CASES) pairs.set(`${variant}@${size.name}`, { baseline, current: await capture(variant === 'identical' ? 'base' : variant, path.join(dir, `${size.name}-${variant}.png`)) });
+      for (const { name, base, current } of CASES)
+        pairs.set(`${name}@${size.name}`, {
+          baseline: await capture(base, path.join(dir, `${size.name}-${name}-base.png`)),
+          current: await capture(current, path.join(dir, `${size.name}-${name}.png`)),
+        });
       await context.close();
     }
   } finally {
@@ -148,10 +167,10 @@ async function main(): Promise<void> {
   const rows: BenchRow[] = [];
   const lines: string[] = [`diff engines on ${os.cpus().length} cores, Node ${process.version} (median ms; ratio to pixelmatch in this run)`];
   for (const [name, note] of Object.entries(all)) if (typeof note === 'string') lines.push(`  ${name}: skipped, ${note}`);
-  const header = `${'case'.padEnd(24)}${Object.keys(all).filter((n) => typeof all[n] !== 'string').map((n) => n.padStart(20)).join('')}`;
+  const header = `${'case'.padEnd(30)}${Object.keys(all).filter((n) => typeof all[n] !== 'string').map((n) => n.padStart(20)).join('')}`;
   lines.push(header);
   for (const size of SIZES)
-    for (const variant of CASES) {
+    for (const { name: variant } of CASES) {
       const { baseline, current } = pairs.get(`${variant}@${size.name}`)!;
       const measured: Record<string, number> = {};
       for (const [name, engine] of Object.entries(all)) {
@@ -161,7 +180,17 @@ async function main(): Promise<void> {
       }
       const reference = measured.pixelmatch;
       const cells = Object.entries(measured).map(([, ms]) => `${ms.toFixed(1)} (${(ms / reference).toFixed(2)}×)`.padStart(20));
-      lines.push(`${`${variant} ${size.name}`.padEnd(24)}${cells.join('')}`);
+      lines.push(`${`${variant} ${size.name}`.padEnd(30)}${cells.join('')}`);
+    }
+  lines.push('', 'what visual-uat reports (pixelDiffPercent, regions) and the share pixelmatch counts as changed:');
+  for (const size of SIZES)
+    for (const { name: variant } of CASES) {
+      const { baseline, current } = pairs.get(`${variant}@${size.name}`)!;
+      const outcome = await compareInProcess({ baseline, current, diffOutput: path.join(dir, 'report-diff.png'), tolerance });
+      const { a, b, width, height } = paddedPair(baseline, current);
+      const share = (pixelmatch(a, b, null, width, height, { threshold: 0.1 }) / (width * height)) * 100;
+      const ours = outcome.kind === 'identical' ? 'identical' : `${outcome.metrics.pixelDiffPercent}%, ${outcome.metrics.changedRegions.map((r) => `${r.kind} ${r.width}×${r.height}@${r.y}`).join(', ')}`;
+      lines.push(`  ${`${variant} ${size.name}`.padEnd(28)}visual-uat ${ours}; pixelmatch ${share.toFixed(2)}%`);
     }
   process.stdout.write(`${lines.join('\n')}\n`);
   appendBenchJson(rows);

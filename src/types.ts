@@ -57,6 +57,8 @@ export interface A11yViolation {
  * own origin, so the base app (on a port of its own) and the current one compare.
  */
 export interface CapturedSignals {
+  /** The page's origin at capture, to map the base's absolute URLs onto the current's (absent in older captures). */
+  origin?: string | null;
   aria: string | null;
   consoleErrors: string[];
   failedRequests: string[];
@@ -170,4 +172,6 @@ export interface BaselineTestRecord {
 export interface BaselineManifest {
   complete: boolean;
   tests: Record<string, BaselineTestRecord>;
+  /** Set when the pass ran only the tests that can capture a checkpoint: how many were listed and run. */
+  selection?: { listed: number; run: number };
 }

@@ -2,7 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
-import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, baselineLogPath, currentRole, gitignorePath, runContextPath, worktreeDir, worktreeName, worktreesDir } from '../config/layout';
+import {
+  CONTEXT_FILE_ENV,
+  OUTPUT_DIR_ENV,
+  baselineListLogPath,
+  baselineLogPath,
+  baselineTestListPath,
+  baselineTestsJsonPath,
+  currentRole,
+  gitignorePath,
+  runContextPath,
+  worktreeDir,
+  worktreeName,
+  worktreesDir,
+} from '../config/layout';
 import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
 import { isVisualUatReporter } from '../config/with-visual-uat';
 import { SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
@@ -14,7 +27,8 @@ import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
 import { capturedNothing } from './pass-failure';
-import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './store';
+import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
+import { baselineEntryDir, entryProblem, pruneEntries, sealEntry, writeManifest } from './store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -195,6 +209,13 @@ interface PassPlan {
  */
 async function baselinePass(plan: PassPlan): Promise<string | null> {
   const { repo, baseCommit } = plan;
+  const selection = await selectTests(plan);
+  if (selection?.run === 0) {
+    writeManifest(plan.entry, { complete: true, tests: {}, selection });
+    sealEntry(plan.entry, plan.cache.key);
+    log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
+    return null;
+  }
   const worktree = worktreeDir(plan.outputDir, baseCommit);
   const how = await provideWorktree(repo, worktree, baseCommit);
   faultPoint('worktree');
@@ -210,13 +231,14 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
       worktree,
       outputDir: plan.outputDir,
       baselineDir: plan.entry,
-      args: plan.args,
+      args: selection ? [...plan.args, '--test-list', selection.file] : plan.args,
       logFile: baselineLogPath(plan.outputDir),
       command: plan.command,
     });
     if (outcome.error) return outcome.error;
     const nothing = capturedNothing(outcome.manifest!);
     if (nothing) return `the baseline pass failed: ${nothing}`;
+    if (selection) writeManifest(plan.entry, { ...outcome.manifest!, selection: { listed: selection.listed, run: selection.run } });
     sealEntry(plan.entry, plan.cache.key);
     log(`baseline pass done: ${Object.keys(outcome.manifest!.tests).length} tests in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
     return null;
@@ -227,6 +249,34 @@ async function baselinePass(plan: PassPlan): Promise<string | null> {
   }
 }
 
+/**
+ * The tests the baseline pass needs: those that can capture a checkpoint (see selection.ts). Null
+ * when every test runs: Playwright before 1.56 has no --test-list, the listing failed, or every
+ * test can capture.
+ */
+async function selectTests(plan: PassPlan): Promise<{ listed: number; run: number; file: string } | null> {
+  const playwright = versions(plan.configFile).playwright;
+  if (!supportsTestList(playwright)) return null;
+  const logFile = baselineListLogPath(plan.outputDir);
+  const report = await listSuite({
+    cli: createRequire(plan.configFile).resolve('@playwright/test/cli'),
+    configFile: plan.configFile,
+    args: plan.args,
+    outputFile: baselineTestsJsonPath(plan.outputDir),
+    logFile,
+    env: process.env,
+  });
+  if (!report) {
+    log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all`);
+    return null;
+  }
+  const { total, selected } = selectCapturing(listedTests(report), plan.repo.root);
+  if (selected.length === total) return null;
+  const file = baselineTestListPath(plan.outputDir);
+  writeFileAtomic(file, testListText(selected));
+  if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources`);
+  return { listed: total, run: selected.length, file };
+}
 
 /**
  * Worktrees a killed run left behind (we hold the lock: no other run is using them). The one of

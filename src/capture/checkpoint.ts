@@ -21,7 +21,7 @@ export interface CheckpointOptions extends ComparisonTolerance {
   stylePath?: string | string[];
   /** What this checkpoint should show; sent to the evaluator beside the test's intent. */
   intent?: string;
-  /** How long to wait for two identical consecutive captures (default 5 s, like Playwright's expect timeout). */
+  /** How long to wait for the page to settle and two identical consecutive captures (default 5 s, like Playwright's expect timeout). */
   timeout?: number;
   /** Check the checkpoint's scope for accessibility violations with axe-core (default: the test's `a11y`, else false). */
   a11y?: boolean;
@@ -54,11 +54,26 @@ function sessionFor(testInfo: TestInfo): Session {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(async () => {
+/**
+ * Fonts loaded, a scroll under way finished, two frames painted. A full-page capture draws fixed
+ * headers where the viewport is scrolled to, so a smooth scroll still running (a clicked anchor on
+ * a page with `scroll-behavior: smooth`, as Bootstrap sets) makes each capture different until it
+ * ends; waiting for the scroll position to hold still starts the retakes from the page at rest.
+ */
+export async function settle(page: Page, timeoutMs: number): Promise<void> {
+  await page.evaluate(async (timeout) => {
+    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await document.fonts.ready;
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-  });
+    const deadline = performance.now() + timeout;
+    for (let x = NaN, y = NaN; (x !== scrollX || y !== scrollY) && performance.now() < deadline; ) {
+      x = scrollX;
+      y = scrollY;
+      await frames();
+    }
+    // What the scroll brought into view may use a font not requested before.
+    await document.fonts.ready;
+    await frames();
+  }, timeoutMs);
 }
 
 /**
@@ -155,10 +170,11 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     ? () => locator.screenshot(common)
     : () => page.screenshot({ ...common, fullPage: options.clip ? false : (options.fullPage ?? true), clip: options.clip });
 
-  await settle(page);
+  // One budget for settling and retaking: a page that never stops scrolling still gets its captures.
+  const deadline = Date.now() + (options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS);
+  await settle(page, (deadline - Date.now()) / 2);
   const finishSignals = startSignals(page, locator);
-  const timeout = options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS;
-  const { png, stable } = await stableCapture(capture, timeout, readBaselineImage(target.baselineRoot, target.folder, name));
+  const { png, stable } = await stableCapture(capture, Math.max(0, deadline - Date.now()), readBaselineImage(target.baselineRoot, target.folder, name));
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false);
   await writeCheckpoint(testInfo, {
     role: target.role,

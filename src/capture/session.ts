@@ -15,6 +15,8 @@ export interface CaptureTarget {
   baselineRoot: string | null;
   context: RunContext | null;
   baseline: BaselineTestRecord | null;
+  /** The baseline pass ran only the tests that can capture, and this one was not among them. */
+  leftOut?: boolean;
 }
 
 /** What a worker process reads once: the run context the setup wrote, the output folder, the manifest. */
@@ -37,9 +39,9 @@ function workerState(testInfo: TestInfo): WorkerState {
   return worker;
 }
 
-function baselineRecord(state: WorkerState, baselineDir: string, key: string): BaselineTestRecord | null {
+function baselineManifest(state: WorkerState, baselineDir: string): BaselineManifest | null {
   if (state.manifest?.dir !== baselineDir) state.manifest = { dir: baselineDir, manifest: readManifest(baselineDir) };
-  return state.manifest.manifest?.tests[key] ?? null;
+  return state.manifest.manifest;
 }
 
 export function captureTarget(testInfo: TestInfo): CaptureTarget {
@@ -55,7 +57,9 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   const { context } = state;
   const imageRoot = currentScreenshotsDir(state.outputDir);
   if (!context || context.sameAsBase) return { role, key, folder, imageRoot, baselineRoot: null, context, baseline: null };
-  return { role, key, folder, imageRoot, baselineRoot: context.baselineDir, context, baseline: baselineRecord(state, context.baselineDir, key) };
+  const manifest = baselineManifest(state, context.baselineDir);
+  const record = manifest?.tests[key] ?? null;
+  return { role, key, folder, imageRoot, baselineRoot: context.baselineDir, context, baseline: record, leftOut: !record && !!manifest?.selection };
 }
 
 /** Whether this test has a baseline to compare with, and why not when it has none. */
@@ -68,9 +72,15 @@ export function testMeta(target: CaptureTarget, options: VisualUatTestOptions): 
     folder: target.folder,
     baseline: {
       available,
-      error: baselineError ?? record?.error ?? (context && !context.sameAsBase && !record ? 'the baseline pass did not run this test' : null),
+      error: baselineError ?? record?.error ?? (context && !context.sameAsBase && !record ? notRunReason(target) : null),
       checkpoints: record?.checkpoints ?? [],
     },
     options,
   };
+}
+
+function notRunReason(target: CaptureTarget): string {
+  if (target.leftOut)
+    return 'the baseline pass left this test out: no checkpoint call was found in its source (a checkpoint taken through code visual-uat cannot see; see README "Cold runs")';
+  return 'the baseline pass did not run this test';
 }

@@ -149,6 +149,6 @@ export function startSignals(page: Page, locator: Locator | undefined): (a11y: b
   return async (a11y) => {
     const snapshot = await aria;
     const violations = a11y ? await a11yViolations(page, locator) : null;
-    return { aria: snapshot, ...recorderFor(page).drain(), a11y: violations };
+    return { origin: originOf(page), aria: snapshot, ...recorderFor(page).drain(), a11y: violations };
   };
 }

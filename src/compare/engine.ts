@@ -1,13 +1,11 @@
 import pixelmatch from 'pixelmatch';
 import type { ComparisonTolerance, DiffMetrics, Region } from '../types';
-import { alignRows, rowHashes, type Segment } from './align';
-import { regionsFromMask } from './regions';
+import { alignRows, type Segment } from './align';
+import { colourDelta, maxColourDelta, type RgbaImage } from './pixels';
+import { mergeHorizontalMoves } from './moves';
+import { describeRegions, regionsFromMask } from './regions';
 
-export interface RgbaImage {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
+export type { RgbaImage } from './pixels';
 
 export interface EngineResult {
   /** Pixels that differ beyond tolerance, plus every pixel of an added or removed band. */
@@ -18,75 +16,81 @@ export interface EngineResult {
   mask: Uint8Array;
 }
 
-function words(image: RgbaImage): Uint32Array {
-  return new Uint32Array(image.data.buffer, image.data.byteOffset, image.width * image.height);
-}
-
-function sameRow(base: RgbaImage, baseRow: number, current: RgbaImage, currentRow: number, width: number): boolean {
-  const a = Buffer.from(base.data.buffer, base.data.byteOffset + baseRow * base.width * 4, width * 4);
-  const b = Buffer.from(current.data.buffer, current.data.byteOffset + currentRow * current.width * 4, width * 4);
-  return a.equals(b);
+/** A changed pixel of a moved row that matches the other image one row up or down moved by less than a pixel. */
+function subPixelMatch(base: RgbaImage, baseRow: number, current: RgbaImage, currentRow: number, x: number, maxDelta: number): boolean {
+  const b = (baseRow * base.width + x) * 4;
+  const c = (currentRow * current.width + x) * 4;
+  return (
+    (baseRow > 0 && colourDelta(base.data, b - base.width * 4, current.data, c) <= maxDelta) ||
+    (baseRow + 1 < base.height && colourDelta(base.data, b + base.width * 4, current.data, c) <= maxDelta) ||
+    (currentRow > 0 && colourDelta(base.data, b, current.data, c - current.width * 4) <= maxDelta) ||
+    (currentRow + 1 < current.height && colourDelta(base.data, b, current.data, c + current.width * 4) <= maxDelta)
+  );
 }
 
 /**
  * Modified rows are compared pixel by pixel with pixelmatch (YIQ colour distance, anti-aliasing
- * detection) on compact copies of just those rows, so moved content never reaches it.
+ * detection) on compact copies of just those rows, so moved content never reaches it. In rows that
+ * moved (`pairs` holds baseRow, currentRow, moved), a changed pixel that matches the baseline one
+ * row up or down (or the other way round) is fractional layout re-snapping, not a change. Returns the changed pixel count;
+ * marks the mask and collects the current rows that have changed pixels.
  */
-function compareModified(base: RgbaImage, current: RgbaImage, pairs: [number, number][], width: number, threshold: number, mask: Uint8Array): number {
-  if (pairs.length === 0) return 0;
+function compareModified(base: RgbaImage, current: RgbaImage, pairs: number[], width: number, threshold: number, mask: Uint8Array, changedRows: Set<number>): number {
+  const count = pairs.length / 3;
+  if (count === 0) return 0;
   const rowBytes = width * 4;
-  const a = new Uint8Array(rowBytes * pairs.length);
-  const b = new Uint8Array(rowBytes * pairs.length);
-  pairs.forEach(([baseRow, currentRow], i) => {
+  const a = new Uint8Array(rowBytes * count);
+  const b = new Uint8Array(rowBytes * count);
+  for (let i = 0; i < count; i++) {
+    const baseRow = pairs[3 * i];
+    const currentRow = pairs[3 * i + 1];
     a.set(base.data.subarray(baseRow * base.width * 4, baseRow * base.width * 4 + rowBytes), i * rowBytes);
     b.set(current.data.subarray(currentRow * current.width * 4, currentRow * current.width * 4 + rowBytes), i * rowBytes);
-  });
-  const out = new Uint8Array(rowBytes * pairs.length);
-  const changed = pixelmatch(a, b, out, width, pairs.length, { threshold, includeAA: false, diffMask: true });
-  if (changed === 0) return 0;
-  for (let i = 0; i < pairs.length; i++) {
-    const maskRow = pairs[i][1] * current.width;
+  }
+  const out = new Uint8Array(rowBytes * count);
+  if (pixelmatch(a, b, out, width, count, { threshold, includeAA: false, diffMask: true }) === 0) return 0;
+  const maxDelta = maxColourDelta(threshold);
+  let changed = 0;
+  for (let i = 0; i < count; i++) {
+    const baseRow = pairs[3 * i];
+    const currentRow = pairs[3 * i + 1];
+    const moved = pairs[3 * i + 2];
+    const maskRow = currentRow * current.width;
     const outRow = i * rowBytes;
-    for (let x = 0; x < width; x++) if (out[outRow + x * 4 + 3]) mask[maskRow + x] = 1;
+    let rowChanged = 0;
+    for (let x = 0; x < width; x++) {
+      if (!out[outRow + x * 4 + 3]) continue;
+      if (moved && subPixelMatch(base, baseRow, current, currentRow, x, maxDelta)) continue;
+      mask[maskRow + x] = 1;
+      rowChanged = 1;
+      changed++;
+    }
+    if (rowChanged) changedRows.add(currentRow);
   }
   return changed;
-}
-
-const MAX_REGIONS = 50;
-
-function contains(outer: Region, inner: Region): boolean {
-  return outer.x <= inner.x && outer.y <= inner.y && outer.x + outer.width >= inner.x + inner.width && outer.y + outer.height >= inner.y + inner.height;
-}
-
-/** A box inside another box says nothing a reviewer does not already see. */
-function withoutContained(regions: Region[]): Region[] {
-  return regions.filter((region, i) => !regions.some((other, j) => j !== i && contains(other, region) && (!contains(region, other) || j < i)));
 }
 
 /** Aligns the two images by rows, then compares what did not merely move. */
 export function diffImages(base: RgbaImage, current: RgbaImage, tolerance: Required<ComparisonTolerance>): EngineResult {
   const width = Math.min(base.width, current.width);
-  const segments = alignRows(rowHashes(words(base), base.width, base.height, width), rowHashes(words(current), current.width, current.height, width));
+  const segments = alignRows(base, current, width, maxColourDelta(tolerance.threshold));
   const mask = new Uint8Array(current.width * current.height);
-  const pairs: [number, number][] = [];
+  const pairs: number[] = [];
   const bands: Region[] = [];
   let bandPixels = 0;
   for (const segment of segments) {
-    if (segment.kind === 'equal') {
-      // A hash is not proof: rows whose bytes differ after all are compared like modified ones.
-      for (let i = 0; i < segment.baseLength; i++)
-        if (!sameRow(base, segment.baseStart + i, current, segment.currentStart + i, width)) pairs.push([segment.baseStart + i, segment.currentStart + i]);
-    } else if (segment.kind === 'modified') {
-      for (let i = 0; i < segment.baseLength; i++) pairs.push([segment.baseStart + i, segment.currentStart + i]);
+    if (segment.kind === 'modified') {
+      for (let i = 0; i < segment.baseLength; i++) pairs.push(segment.baseStart + i, segment.currentStart + i, segment.baseStart === segment.currentStart ? 0 : 1);
     } else if (segment.kind === 'added') {
       bands.push({ x: 0, y: segment.currentStart, width: current.width, height: segment.currentLength, kind: 'added' });
       bandPixels += segment.currentLength * current.width;
-    } else {
+    } else if (segment.kind === 'removed') {
       bands.push({ x: 0, y: segment.currentStart, width: base.width, height: segment.baseLength, kind: 'removed' });
       bandPixels += segment.baseLength * base.width;
     }
   }
-  let changedPixels = compareModified(base, current, pairs, width, tolerance.threshold, mask) + bandPixels;
+  const changedRows = new Set<number>();
+  let changedPixels = compareModified(base, current, pairs, width, tolerance.threshold, mask, changedRows) + bandPixels;
   const extraColumns = Math.abs(base.width - current.width);
   if (extraColumns) {
     const rows = Math.min(base.height, current.height);
@@ -94,10 +98,10 @@ export function diffImages(base: RgbaImage, current: RgbaImage, tolerance: Requi
     bands.push({ x: width, y: 0, width: extraColumns, height: rows, kind: current.width > base.width ? 'added' : 'removed' });
   }
   const area = Math.max(base.width * base.height, current.width * current.height);
-  const regions = withoutContained([...bands, ...regionsFromMask(mask, current.width, current.height)])
-    .sort((a, b) => b.width * b.height - a.width * a.height)
-    .slice(0, MAX_REGIONS)
-    .sort((a, b) => a.y - b.y || a.x - b.x);
+  const baseRowOf = new Int32Array(current.height).fill(-1);
+  for (let i = 0; i < pairs.length; i += 3) baseRowOf[pairs[i + 1]] = pairs[i];
+  const boxes = mergeHorizontalMoves(regionsFromMask(mask, current.width, current.height, changedRows), { base, current, baseRowOf, maxDelta: maxColourDelta(tolerance.threshold) });
+  const regions = describeRegions(bands, boxes);
   return {
     changedPixels,
     metrics: { pixelDiffPercent: Math.round((changedPixels / area) * 10000) / 100, changedRegions: regions },

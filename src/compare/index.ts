@@ -4,7 +4,7 @@ import { runCompare } from './pool';
 export { CompareError, MAX_PIXELS, type CompareInput, type CompareOutcome, type ImageSide } from './compare';
 export { comparePair, mergeTolerance, NO_DIFF, type PairComparison, type PairInput } from './pair';
 export { regionsFromMask } from './regions';
-export { compareSignals, hasNewSignals, normaliseMessage, NO_SIGNALS } from './signals';
+export { compareSignals, hasNewSignals, normaliseMessage, NO_SIGNALS, requestKey, testBaseSignals } from './signals';
 export { unifiedDiff } from './text-diff';
 
 /** Compares a baseline and a current PNG: identical, within tolerance, or different (with a diff image). */

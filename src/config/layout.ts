@@ -15,7 +15,8 @@ import path from 'node:path';
  *   diffs/<test folder>/<name>-diff.png
  *   results/<timestamp>.json, results/latest.json
  *   worktrees/<baseCommit:12>/                   the base checkout, during the baseline pass
- *   baseline-run/test-results/, baseline-run/ct-cache/, logs/baseline.log
+ *   baseline-run/test-results/, baseline-run/ct-cache/, baseline-run/tests.json, baseline-run/test-list.txt
+ *   logs/baseline.log, logs/baseline-list.log
  *   run/lock.json, run/context.json
  *   cache/verdicts/<key>.json, transcripts/<key:16>-<checkpoint>.json
  * ```
@@ -126,6 +127,19 @@ export function baselineComponentCacheDir(outputDir: string): string {
 
 export function baselineLogPath(outputDir: string): string {
   return path.join(outputDir, 'logs', 'baseline.log');
+}
+
+/** The listing of the suite the baseline pass chooses its tests from, its log, and the chosen list. */
+export function baselineTestsJsonPath(outputDir: string): string {
+  return path.join(outputDir, 'baseline-run', 'tests.json');
+}
+
+export function baselineListLogPath(outputDir: string): string {
+  return path.join(outputDir, 'logs', 'baseline-list.log');
+}
+
+export function baselineTestListPath(outputDir: string): string {
+  return path.join(outputDir, 'baseline-run', 'test-list.txt');
 }
 
 export function lockPath(outputDir: string): string {

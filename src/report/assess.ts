@@ -1,4 +1,4 @@
-import { comparePair, compareSignals, mergeTolerance, type PairComparison } from '../compare';
+import { comparePair, compareSignals, mergeTolerance, testBaseSignals, type PairComparison } from '../compare';
 import type { Settings } from '../config/options';
 import { diffImage } from '../config/layout';
 import type { CheckpointSignals, RunContext } from '../types';
@@ -23,8 +23,10 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
   const { options } = settings;
   const runTolerance = { threshold: options.threshold, maxDiffPixels: options.maxDiffPixels, maxDiffPixelRatio: options.maxDiffPixelRatio };
   return Promise.all(
-    tests.flatMap((test) =>
-      test.pairs.map(async (pair): Promise<Compared> => ({
+    tests.flatMap((test) => {
+      // A console error or failed request any base checkpoint of the test had is not new at another one.
+      const testBase = testBaseSignals(test.pairs.map((pair) => pair.baseSignals));
+      return test.pairs.map(async (pair): Promise<Compared> => ({
         test,
         pair,
         comparison: await comparePair({
@@ -34,8 +36,8 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
           diffOutput: diffImage(settings.outputDir, test.folder, pair.name),
           tolerance: mergeTolerance(runTolerance, test.meta?.options, pair.meta),
         }),
-        signals: compareSignals(pair.baseSignals, pair.meta?.signals ?? null),
-      })),
-    ),
+        signals: compareSignals(pair.baseSignals, pair.meta?.signals ?? null, testBase),
+      }));
+    }),
   );
 }

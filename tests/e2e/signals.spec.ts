@@ -11,7 +11,9 @@ import { filesUnder } from '../support/files';
  * Signals beyond pixels, end to end: the signals-app fixture's feature commit inserts a notice
  * (text), an image without alt (an a11y violation), a console error and a request to a missing
  * URL on the shop page, and only a console error on the status page (pixel-identical). Both
- * versions share a console error (with a number that differs on every load) and a 404.
+ * versions share a console error (with a number that differs on every load), a 404, an error whose
+ * stack names the bundle by a hash and query that are new on every server start, and an absolute
+ * link built from location.origin; the status page's failed heartbeat moves to the next checkpoint.
  */
 
 const API_KEY = 'sk-e2e-signals-NEVER-WRITTEN';
@@ -59,6 +61,18 @@ test.describe('signals beyond pixels', () => {
     const everything = JSON.stringify(results);
     expect(everything).not.toContain('analytics: tracker blocked');
     expect(everything).not.toContain('pixel.gif');
+  });
+
+  test('dev-server noise is not new: hashed bundle names, queries and ports, origins in links, a request seen at another checkpoint', async () => {
+    const results = readLatest(repo);
+    for (const name of ['status', 'refreshed']) {
+      const { signals } = checkpoint(results, 'status', name).checkpoint;
+      expect(signals.ariaDiff, name).toBeNull();
+      expect(signals.newConsoleErrors.filter((e) => e.includes('chart'))).toEqual([]);
+    }
+    expect(checkpoint(results, 'status', 'refreshed').checkpoint.signals.newFailedRequests).toEqual([]);
+    expect(statuses(results)['status › refreshed']).toBe('unchanged');
+    expect(JSON.stringify(results)).not.toContain('chart: renderer unavailable');
   });
 
   test('an a11y violation introduced in current is reported with its rule id', async () => {

@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { readJsonFile } from '../util/fs';
+import { capturingTests, isInRepository, type TestLocation } from './capture-scan';
+
+/**
+ * The baseline pass runs only the tests that can capture a checkpoint (see capture-scan.ts): the
+ * suite is listed the way the pass would run it (`playwright test --list` with the same
+ * arguments), each test is judged from its source, and the choice reaches the nested run as a
+ * `--test-list` file, Playwright's own means (1.56 and later; older versions run everything).
+ */
+
+export interface ListedTest extends TestLocation {
+  project: string;
+  /** The file relative to the config's rootDir, as --test-list names it. */
+  relativeFile: string;
+  titlePath: string[];
+}
+
+interface JsonSpec {
+  title: string;
+  file: string;
+  line: number;
+  column: number;
+  tests: { projectName: string }[];
+}
+
+interface JsonSuite {
+  title: string;
+  specs?: JsonSpec[];
+  suites?: JsonSuite[];
+}
+
+interface JsonReport {
+  config: { rootDir: string };
+  suites: JsonSuite[];
+}
+
+/** Playwright's JSON listing, flattened: one entry per test and project. */
+export function listedTests(report: JsonReport): ListedTest[] {
+  const out: ListedTest[] = [];
+  const walk = (suite: JsonSuite, titles: string[]) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests)
+        out.push({
+          project: test.projectName,
+          relativeFile: spec.file,
+          file: path.resolve(report.config.rootDir, spec.file),
+          line: spec.line,
+          column: spec.column,
+          titlePath: [...titles, spec.title],
+        });
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  // The top-level suites are files: their title is the file, not part of a test's title path.
+  for (const file of report.suites) walk(file, []);
+  return out;
+}
+
+export interface Selection {
+  total: number;
+  selected: ListedTest[];
+}
+
+export function selectCapturing(tests: ListedTest[], repoRoot: string): Selection {
+  const byFile = new Map<string, ListedTest[]>();
+  for (const test of tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
+  const selected: ListedTest[] = [];
+  for (const [file, inFile] of byFile) {
+    if (!isInRepository(file, repoRoot)) {
+      selected.push(...inFile);
+      continue;
+    }
+    const verdicts = capturingTests(file, inFile, repoRoot);
+    inFile.forEach((test, index) => verdicts[index] && selected.push(test));
+  }
+  return { total: tests.length, selected };
+}
+
+/**
+ * The --test-list file: `[project] › file › describe › title`. A title that holds the separator
+ * cannot be written so; its whole file is listed instead, which runs more, never less.
+ */
+export function testListText(selected: ListedTest[]): string {
+  const lines = selected.map((test) => {
+    const project = test.project ? `[${test.project}] › ` : '';
+    const file = test.relativeFile.split(path.sep).join('/');
+    return test.titlePath.some((title) => title.includes('›')) ? `${project}${file}` : [`${project}${file}`, ...test.titlePath].join(' › ');
+  });
+  return `${[...new Set(lines)].join('\n')}\n`;
+}
+
+export interface ListInput {
+  cli: string;
+  configFile: string;
+  args: string[];
+  outputFile: string;
+  /** Where the listing's own output goes (the reason, when it fails). */
+  logFile: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** `playwright test --list` with the pass's arguments, as JSON; null when it fails (the pass then runs everything). */
+export async function listSuite(input: ListInput): Promise<JsonReport | null> {
+  fs.rmSync(input.outputFile, { force: true });
+  const args = [input.cli, 'test', '--list', '--reporter=json', ...input.args];
+  if (!input.args.some((arg) => arg === '-c' || arg === '--config' || arg.startsWith('--config='))) args.push('--config', input.configFile);
+  fs.mkdirSync(path.dirname(input.logFile), { recursive: true });
+  const log = fs.openSync(input.logFile, 'w');
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, args, { env: { ...input.env, PLAYWRIGHT_JSON_OUTPUT_NAME: input.outputFile, FORCE_COLOR: '0' }, stdio: ['ignore', log, log] });
+    child.on('error', () => resolve(null));
+    child.on('exit', resolve);
+  });
+  fs.closeSync(log);
+  return code === 0 ? readJsonFile<JsonReport>(input.outputFile) : null;
+}
+
+/** `--test-list` exists from Playwright 1.56. */
+export function supportsTestList(playwrightVersion: string): boolean {
+  const [major, minor] = playwrightVersion.split('.').map(Number);
+  return major > 1 || (major === 1 && minor >= 56);
+}
