@@ -2,11 +2,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
-import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, currentRole, manifestPath, worktreesDir } from '../config/layout';
-import { optionsFromEnv, resolveOptions, withoutSecrets, type ResolvedOptions } from '../config/options';
+import {
+  CONTEXT_FILE_ENV,
+  OUTPUT_DIR_ENV,
+  baselineListLogPath,
+  baselineLogPath,
+  baselineTestListPath,
+  baselineTestsJsonPath,
+  currentRole,
+  gitignorePath,
+  runContextPath,
+  worktreeDir,
+  worktreeName,
+  worktreesDir,
+} from '../config/layout';
+import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
 import { isVisualUatReporter } from '../config/with-visual-uat';
 import { SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
-import type { BaselineManifest, RunContext, VisualUatOptions } from '../types';
+import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
 import { baselineCacheKey, type CacheKey } from './cache-key';
@@ -15,7 +28,7 @@ import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
 import { capturedNothing } from './pass-failure';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
-import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './store';
+import { baselineEntryDir, entryProblem, pruneEntries, sealEntry, writeManifest } from './store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -24,7 +37,7 @@ function log(message: string): void {
 /** The output folder hides itself from git, so the user's `git status` never changes. */
 function prepareOutputDir(outputDir: string): void {
   fs.mkdirSync(outputDir, { recursive: true });
-  const ignore = path.join(outputDir, '.gitignore');
+  const ignore = gitignorePath(outputDir);
   if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '*\n');
 }
 
@@ -65,11 +78,9 @@ interface Prepared {
 
 async function setup(config: FullConfig): Promise<Prepared> {
   const started = Date.now();
-  const options = resolveOptions(optionsFromEnv());
   const configFile = config.configFile;
   if (!configFile) throw new SetupError('visual-uat: the run has no config file: put withVisualUat(...) in playwright.config.ts');
-  const configDir = path.dirname(configFile);
-  const outputDir = path.resolve(configDir, options.outputDir);
+  const { options, configDir, outputDir } = resolveSettings(configFile);
   prepareOutputDir(outputDir);
   process.env[OUTPUT_DIR_ENV] = outputDir;
   const staleLock = acquireRunLock(outputDir);
@@ -133,7 +144,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
       const removeBase = worktree && !options.keepWorktrees ? () => removeWorktree(repo, worktree) : null;
       if (pass.failure) {
         try {
-          context.baselineError = stopOrWarn(pass.failure, options, path.join(outputDir, 'logs', 'baseline.log'));
+          context.baselineError = stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
         } catch (error) {
           await removeBase?.();
           throw error;
@@ -144,8 +155,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     pruneEntries(outputDir, entry);
   }
 
-  // One name suffices: the run lock keeps a second run out of this folder.
-  const contextFile = path.join(outputDir, 'run', 'context.json');
+  const contextFile = runContextPath(outputDir);
   writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
   process.env[CONTEXT_FILE_ENV] = contextFile;
   return afterRun;
@@ -233,7 +243,7 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
     log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
     return { failure: null, worktree: null };
   }
-  const worktree = path.join(worktreesDir(plan.outputDir), worktreeName(baseCommit));
+  const worktree = worktreeDir(plan.outputDir, baseCommit);
   const how = await provideWorktree(repo, worktree, baseCommit);
   faultPoint('worktree');
   const where = `${how === 'reused' ? 'the kept worktree ' : ''}${path.relative(process.cwd(), worktree)}`;
@@ -249,7 +259,7 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
       outputDir: plan.outputDir,
       baselineDir: plan.entry,
       args: selection ? [...plan.args, '--test-list', selection.file] : plan.args,
-      logFile: path.join(plan.outputDir, 'logs', 'baseline.log'),
+      logFile: baselineLogPath(plan.outputDir),
       command: plan.command,
     });
     if (outcome.error) return { failure: outcome.error, worktree };
@@ -264,10 +274,6 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
   }
 }
 
-function writeManifest(entry: string, manifest: BaselineManifest): void {
-  writeFileAtomic(manifestPath(entry), JSON.stringify(manifest, null, 2));
-}
-
 /**
  * The tests the baseline pass needs: those that can capture a checkpoint (see selection.ts). Null
  * when every test runs: Playwright before 1.56 has no --test-list, the listing failed, or every
@@ -276,29 +282,25 @@ function writeManifest(entry: string, manifest: BaselineManifest): void {
 async function selectTests(plan: PassPlan): Promise<{ listed: number; run: number; file: string } | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
-  const runDir = path.join(plan.outputDir, 'baseline-run');
+  const logFile = baselineListLogPath(plan.outputDir);
   const report = await listSuite({
     cli: createRequire(plan.configFile).resolve('@playwright/test/cli'),
     configFile: plan.configFile,
     args: plan.args,
-    outputFile: path.join(runDir, 'tests.json'),
-    logFile: path.join(plan.outputDir, 'logs', 'baseline-list.log'),
+    outputFile: baselineTestsJsonPath(plan.outputDir),
+    logFile,
     env: process.env,
   });
   if (!report) {
-    log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), path.join(plan.outputDir, 'logs', 'baseline-list.log'))}): the baseline pass runs them all`);
+    log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all`);
     return null;
   }
   const { total, selected } = selectCapturing(listedTests(report), plan.repo.root);
   if (selected.length === total) return null;
-  const file = path.join(runDir, 'test-list.txt');
+  const file = baselineTestListPath(plan.outputDir);
   writeFileAtomic(file, testListText(selected));
   if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources`);
   return { listed: total, run: selected.length, file };
-}
-
-function worktreeName(commit: string): string {
-  return commit.slice(0, 12);
 }
 
 /**

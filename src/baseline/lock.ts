@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { lockPath } from '../config/layout';
 import { SetupError } from '../git';
 import { readJsonFile } from '../util/fs';
 import { processStartTime, sameLiveProcess } from '../util/process';
@@ -18,13 +19,9 @@ interface LockRecord {
   startedAt: string;
 }
 
-function lockFile(outputDir: string): string {
-  return path.join(outputDir, 'run', 'lock.json');
-}
-
 /** Takes the lock or throws a one-line SetupError; returns the PID of a stale lock it replaced. */
 export function acquireRunLock(outputDir: string): number | null {
-  const file = lockFile(outputDir);
+  const file = lockPath(outputDir);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let replaced: number | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -48,6 +45,6 @@ export function acquireRunLock(outputDir: string): number | null {
 
 /** Releases the lock if this process holds it (merge-reports and shard runs never took one). */
 export function releaseRunLock(outputDir: string): void {
-  const file = lockFile(outputDir);
+  const file = lockPath(outputDir);
   if (readJsonFile<LockRecord>(file)?.pid === process.pid) fs.rmSync(file, { force: true });
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { baselinesRoot, manifestPath } from '../config/layout';
+import { baselinesRoot, checkpointImage, manifestPath, sealPath } from '../config/layout';
 import type { BaselineManifest } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 
@@ -10,7 +10,6 @@ import { readJsonFile, writeFileAtomic } from '../util/fs';
  * half-way leaves an entry without a seal, which the next run rebuilds instead of trusting.
  */
 
-const SEAL_FILE = 'cache.json';
 /** Entries kept per output folder: enough for a few base commits and test edits, bounded on disk. */
 const KEPT_ENTRIES = 6;
 
@@ -19,31 +18,38 @@ interface Seal {
   sealedAt: string;
 }
 
-export function baselineEntryDir(outputDir: string, baseCommit: string, key: string): string {
-  return path.join(baselinesRoot(outputDir), baseCommit, key.slice(0, 16));
+export { baselineEntryDir } from '../config/layout';
+
+/** What the baseline pass captured: its tests, their status and checkpoints (written by the baseline role's reporter). */
+export function readManifest(dir: string): BaselineManifest | null {
+  return readJsonFile<BaselineManifest>(manifestPath(dir));
+}
+
+export function writeManifest(dir: string, manifest: BaselineManifest): void {
+  writeFileAtomic(manifestPath(dir), JSON.stringify(manifest, null, 2));
 }
 
 /** Why a cached entry cannot be used, or null when it can. */
 export function entryProblem(dir: string, key: string): string | null {
-  const seal = readJsonFile<Seal>(path.join(dir, SEAL_FILE));
+  const seal = readJsonFile<Seal>(sealPath(dir));
   if (!seal) return fs.existsSync(dir) ? 'the cache entry is unsealed' : 'no cached baselines';
   if (seal.key !== key) return 'the cache key differs';
-  const manifest = readJsonFile<BaselineManifest>(manifestPath(dir));
+  const manifest = readManifest(dir);
   if (!manifest?.complete) return 'its manifest is missing or incomplete';
   for (const record of Object.values(manifest.tests))
     for (const name of record.checkpoints)
-      if (!fs.existsSync(path.join(dir, record.folder, `${name}.png`))) return `the image of checkpoint "${name}" is missing`;
+      if (!fs.existsSync(checkpointImage(dir, record.folder, name))) return `the image of checkpoint "${name}" is missing`;
   return null;
 }
 
 export function sealEntry(dir: string, key: string): void {
   const seal: Seal = { key, sealedAt: new Date().toISOString() };
-  writeFileAtomic(path.join(dir, SEAL_FILE), `${JSON.stringify(seal, null, 2)}\n`);
+  writeFileAtomic(sealPath(dir), `${JSON.stringify(seal, null, 2)}\n`);
 }
 
 /** A baseline image turned out unreadable: the entry must never be used again. */
 export function invalidateEntry(dir: string): void {
-  fs.rmSync(path.join(dir, SEAL_FILE), { force: true });
+  fs.rmSync(sealPath(dir), { force: true });
 }
 
 /** Drops all but the newest sealed entries and every unsealed one except `keep`. */
@@ -56,7 +62,7 @@ export function pruneEntries(outputDir: string, keep: string): void {
     if (!fs.statSync(commitDir).isDirectory()) continue;
     for (const name of fs.readdirSync(commitDir)) {
       const dir = path.join(commitDir, name);
-      const seal = readJsonFile<Seal>(path.join(dir, SEAL_FILE));
+      const seal = readJsonFile<Seal>(sealPath(dir));
       entries.push({ dir, sealedAt: seal ? Date.parse(seal.sealedAt) : 0 });
     }
   }

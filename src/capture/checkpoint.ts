@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
-import type { CapturedSignals, ComparisonTolerance, VisualUatTestOptions } from '../types';
-import { BASELINE_IMAGE_PREFIX, BASELINE_SIGNALS_PREFIX, CHECKPOINT_META_PREFIX, IMAGE_PREFIX } from './attachments';
+import type { ComparisonTolerance, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
-import { readJsonFile, writeFileAtomic } from '../util/fs';
+import { readBaselineImage, writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
 import { validateCheckpointName } from './names';
 import { recorderFor, startSignals } from './signals';
-import { attachTestMeta, captureTarget, checkpointPath, testMeta, type CaptureTarget } from './session';
+import { captureTarget, testMeta, type CaptureTarget } from './session';
 
 export interface CheckpointOptions extends ComparisonTolerance {
   /** Whole scrollable page (default true); ignored with `locator` or `clip`. */
@@ -28,15 +27,6 @@ export interface CheckpointOptions extends ComparisonTolerance {
   a11y?: boolean;
 }
 
-export interface CheckpointMeta extends ComparisonTolerance {
-  name: string;
-  intent: string | null;
-  stable: boolean;
-  width: number;
-  height: number;
-  signals: CapturedSignals;
-}
-
 /** Playwright's own cadence for stable screenshots (expectScreenshot): 0, 100, 250, 500 ms, then every second. */
 const RETAKE_DELAYS_MS = [0, 100, 250, 500];
 const RETAKE_INTERVAL_MS = 1000;
@@ -50,6 +40,8 @@ interface Session {
 }
 
 const sessions = new WeakMap<TestInfo, Session>();
+/** The run context travels once per worker process: it is the same for every test of the run. */
+let contextAttached = false;
 
 function sessionFor(testInfo: TestInfo): Session {
   let session = sessions.get(testInfo);
@@ -114,14 +106,6 @@ function readStyles(stylePath: string | string[] | undefined, testInfo: TestInfo
     .join('\n');
 }
 
-function signalsPath(imageFile: string): string {
-  return imageFile.replace(/\.png$/, '.signals.json');
-}
-
-function pngSize(png: Buffer): { width: number; height: number } {
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
-}
-
 /** What ct-core's mount() returns: the mounted component under #root (@playwright/experimental-ct-core, lib/mount.js). */
 const CT_MOUNTED_COMPONENT = '#root >> internal:control=component';
 /** What @playwright/test's own mount(storyId) returns (1.62+, lib/index.js): the gallery's root. */
@@ -173,8 +157,12 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
 
   const { target } = session;
   if (!session.metaAttached) {
-    await attachTestMeta(testInfo, testMeta(testInfo, target, testOptions));
+    await writeTestMeta(testInfo, testMeta(target, testOptions));
     session.metaAttached = true;
+  }
+  if (target.context && !contextAttached) {
+    await writeRunContext(testInfo, target.context);
+    contextAttached = true;
   }
 
   const style = readStyles(options.stylePath, testInfo);
@@ -195,31 +183,22 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const deadline = Date.now() + (options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS);
   await settle(page, (deadline - Date.now()) / 2);
   const finishSignals = startSignals(page, locator);
-  const baselineFile = target.baselineRoot ? checkpointPath(target.baselineRoot, testInfo, name) : null;
-  const baselinePng = baselineFile && fs.existsSync(baselineFile) ? fs.readFileSync(baselineFile) : null;
-  const { png, stable } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baselinePng);
+  const { png, stable } = await stableCapture(capture, Math.max(0, deadline - Date.now()), readBaselineImage(target.baselineRoot, target.folder, name));
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false);
-
-  const file = checkpointPath(target.imageRoot, testInfo, name);
-  writeFileAtomic(file, png);
-  // Beside the image, so the current pass finds the baseline's signals where it finds its image.
-  writeFileAtomic(signalsPath(file), JSON.stringify(signals));
-  const meta: CheckpointMeta = {
-    name,
-    intent: options.intent ?? null,
-    stable,
-    ...pngSize(png),
-    threshold: options.threshold,
-    maxDiffPixels: options.maxDiffPixels,
-    maxDiffPixelRatio: options.maxDiffPixelRatio,
-    signals,
-  };
-  await testInfo.attach(`${CHECKPOINT_META_PREFIX}${name}`, { body: JSON.stringify(meta), contentType: 'application/json' });
-  await testInfo.attach(`${IMAGE_PREFIX}${name}`, { path: file, contentType: 'image/png' });
-  if (baselineFile) {
-    if (baselinePng) await testInfo.attach(`${BASELINE_IMAGE_PREFIX}${name}`, { path: baselineFile, contentType: 'image/png' });
-    const baselineSignals = readJsonFile<CapturedSignals>(signalsPath(baselineFile));
-    if (baselineSignals)
-      await testInfo.attach(`${BASELINE_SIGNALS_PREFIX}${name}`, { body: JSON.stringify(baselineSignals), contentType: 'application/json' });
-  }
+  await writeCheckpoint(testInfo, {
+    role: target.role,
+    folder: target.folder,
+    png,
+    imageRoot: target.imageRoot,
+    baselineRoot: target.baselineRoot,
+    meta: {
+      name,
+      intent: options.intent ?? null,
+      stable,
+      threshold: options.threshold,
+      maxDiffPixels: options.maxDiffPixels,
+      maxDiffPixelRatio: options.maxDiffPixelRatio,
+      signals,
+    },
+  });
 }

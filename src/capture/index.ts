@@ -1,6 +1,5 @@
 export { test, type VisualUatFixtures, type ScreenshotCheckpoint } from './fixtures';
 export { screenshotCheckpoint } from './playwright';
-export { takeCheckpoint, type CheckpointOptions, type CheckpointMeta } from './checkpoint';
+export { takeCheckpoint, type CheckpointOptions } from './checkpoint';
 export { validateCheckpointName } from './names';
-export type { TestMeta } from './session';
-export * from './attachments';
+export { readCheckpoints, readBaselineSide, type CheckpointMeta, type DecodedCheckpoint, type DecodedResult, type TestMeta, type BaselineSide } from './codec';

@@ -4,9 +4,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
 import { worktreesDir } from '../config/layout';
+import type { Settings } from '../config/options';
 import { openRepo, removeWorktree } from '../git';
 import { generate } from '../oxtest/generate';
-import { approve, report, reviewPaths, type ApproveOptions } from './review';
+import { approve, report, type ApproveOptions } from './review';
+import { cliSettings, type CliFlags } from './settings';
 
 function playwrightCli(cwd: string): string {
   try {
@@ -27,14 +29,17 @@ export function runTest(playwrightArgs: string[], options: { base?: string; upda
 }
 
 /** `visual-uat clean`: removes the output folder, unregistering its worktrees from git first. */
-export async function clean(outputDir: string): Promise<void> {
-  const worktrees = worktreesDir(outputDir);
+export async function clean(settings: Settings): Promise<void> {
+  const worktrees = worktreesDir(settings.outputDir);
   if (fs.existsSync(worktrees)) {
-    const repo = await openRepo(path.dirname(outputDir));
+    const repo = await openRepo(settings.configDir);
     for (const entry of fs.readdirSync(worktrees)) await removeWorktree(repo, path.join(worktrees, entry));
   }
-  fs.rmSync(outputDir, { recursive: true, force: true });
+  fs.rmSync(settings.outputDir, { recursive: true, force: true });
 }
+
+const CONFIG_FLAG = ['--config <file>', 'the Playwright config (default: the one in the current folder)'] as const;
+const DIR_FLAG = ['--dir <folder>', "output folder, relative to the config's folder (default: VISUAL_UAT_DIR, else withVisualUat's outputDir, else .visual-uat)"] as const;
 
 export function buildProgram(): Command {
   const program = new Command('visual-uat').description('Visual acceptance testing across git branches, inside Playwright');
@@ -52,9 +57,10 @@ export function buildProgram(): Command {
   program
     .command('clean')
     .description('remove the output folder (baselines, screenshots, results, worktrees)')
-    .option('--dir <folder>', 'output folder', process.env.VISUAL_UAT_DIR ?? '.visual-uat')
-    .action(async (options: { dir: string }) => {
-      await clean(path.resolve(options.dir));
+    .option(...CONFIG_FLAG)
+    .option(...DIR_FLAG)
+    .action(async (flags: CliFlags) => {
+      await clean(cliSettings(flags));
     });
   program
     .command('approve')
@@ -63,20 +69,20 @@ export function buildProgram(): Command {
     .option('--all', 'approve every needs_review checkpoint')
     .option('--reason <text>', 'why, recorded with the approval')
     .option('--dry-run', 'list what would be approved; write nothing')
-    .option('--prune', 'drop approvals whose images changed since')
-    .option('--config <file>', 'the Playwright config (default: the current folder)')
-    .option('--dir <folder>', 'output folder, relative to the config', process.env.VISUAL_UAT_DIR)
-    .action(async (filters: string[], options: ApproveOptions & { config?: string; dir?: string }) => {
-      process.stdout.write(await approve(reviewPaths(options), filters, options));
+    .option('--prune', 'drop approvals that no longer match their images (the ones a run reports as stale)')
+    .option(...CONFIG_FLAG)
+    .option(...DIR_FLAG)
+    .action(async (filters: string[], options: ApproveOptions & CliFlags) => {
+      process.stdout.write(await approve(cliSettings(options), filters, options));
     });
   program
     .command('report')
     .description('print the latest run as a table, or as the results JSON')
     .option('--json', 'print the results file')
-    .option('--config <file>', 'the Playwright config (default: the current folder)')
-    .option('--dir <folder>', 'output folder, relative to the config', process.env.VISUAL_UAT_DIR)
-    .action((options: { json?: boolean; config?: string; dir?: string }) => {
-      process.stdout.write(report(reviewPaths(options), !!options.json));
+    .option(...CONFIG_FLAG)
+    .option(...DIR_FLAG)
+    .action(async (options: { json?: boolean } & CliFlags) => {
+      process.stdout.write(await report(cliSettings(options), !!options.json));
     });
   program
     .command('generate')

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { ComparisonTolerance, DiffMetrics } from '../types';
+import { pngSize } from '../util/png';
 import { diffImages, renderDiff, type RgbaImage } from './engine';
 
 export interface CompareInput {
@@ -34,8 +35,9 @@ export const MAX_PIXELS = 100_000_000;
 
 /** libvips (through sharp) decodes and encodes PNG about five times faster than pngjs: see bench/run.ts. */
 async function decode(bytes: Buffer, file: string, side: ImageSide): Promise<RgbaImage> {
-  if (bytes.length >= 24 && bytes.readUInt32BE(16) * bytes.readUInt32BE(20) > MAX_PIXELS)
-    throw new CompareError(`the ${side} image ${file} is ${bytes.readUInt32BE(16)}×${bytes.readUInt32BE(20)} px, over the ${MAX_PIXELS / 1e6} MP limit: capture a locator or a clip instead of the whole page`, side);
+  const size = pngSize(bytes);
+  if (size && size.width * size.height > MAX_PIXELS)
+    throw new CompareError(`the ${side} image ${file} is ${size.width}×${size.height} px, over the ${MAX_PIXELS / 1e6} MP limit: capture a locator or a clip instead of the whole page`, side);
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };

@@ -1,7 +1,8 @@
 import type { CompareInput, CompareOutcome } from './compare';
 import { runCompare } from './pool';
 
-export { CompareError, MAX_PIXELS, type CompareInput, type CompareOutcome } from './compare';
+export { CompareError, MAX_PIXELS, type CompareInput, type CompareOutcome, type ImageSide } from './compare';
+export { comparePair, mergeTolerance, NO_DIFF, type PairComparison, type PairInput } from './pair';
 export { regionsFromMask } from './regions';
 export { compareSignals, hasNewSignals, normaliseMessage, NO_SIGNALS, requestKey, testBaseSignals } from './signals';
 export { unifiedDiff } from './text-diff';

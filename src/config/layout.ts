@@ -2,8 +2,24 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 
 /**
- * Where every file of a run lives under the output folder. Capture writes these paths,
- * the reporter reads them: one definition keeps the two sides in step.
+ * Where every file of a run lives under the output folder. Capture writes these paths, the
+ * reporter, the baseline store, the evaluator and the CLI read them: every path under the output
+ * folder is built here, so the sides stay in step.
+ *
+ * ```
+ * <outputDir>/
+ *   .gitignore                                   (*: git status never changes)
+ *   baselines/<baseCommit>/<key>/                a cache entry: manifest.json, cache.json (its seal), <test folder>/<name>.png|.signals.json
+ *   baselines/<baseCommit>/merged/               images of merged blob reports
+ *   screenshots/current/<test folder>/<name>.png
+ *   diffs/<test folder>/<name>-diff.png
+ *   results/<timestamp>.json, results/latest.json
+ *   worktrees/<baseCommit:12>/                   the base checkout, during the baseline pass
+ *   baseline-run/test-results/, baseline-run/ct-cache/, baseline-run/tests.json, baseline-run/test-list.txt
+ *   logs/baseline.log, logs/baseline-list.log
+ *   run/lock.json, run/context.json
+ *   cache/verdicts/<key>.json, transcripts/<key:16>-<checkpoint>.json
+ * ```
  */
 
 export const ROLE_ENV = 'VISUAL_UAT_ROLE';
@@ -25,28 +41,125 @@ export function currentRole(env: NodeJS.ProcessEnv = process.env): Role {
   return env[ROLE_ENV] === 'baseline' ? 'baseline' : 'current';
 }
 
+export function gitignorePath(outputDir: string): string {
+  return path.join(outputDir, '.gitignore');
+}
+
 export function baselinesRoot(outputDir: string): string {
   return path.join(outputDir, 'baselines');
+}
+
+/** One baseline cache entry per base commit and cache key. */
+export function baselineEntryDir(outputDir: string, baseCommit: string, key: string): string {
+  return path.join(baselinesRoot(outputDir), baseCommit, key.slice(0, 16));
+}
+
+/** Baseline images of merged blob reports (they come from other machines): a home of their own. */
+export function mergedBaselineDir(outputDir: string, baseCommit: string): string {
+  return path.join(baselinesRoot(outputDir), baseCommit, 'merged');
+}
+
+export function manifestPath(baselineDir: string): string {
+  return path.join(baselineDir, 'manifest.json');
+}
+
+/** The seal of a baseline entry: written once its pass completed. */
+export function sealPath(baselineDir: string): string {
+  return path.join(baselineDir, 'cache.json');
 }
 
 export function currentScreenshotsDir(outputDir: string): string {
   return path.join(outputDir, 'screenshots', 'current');
 }
 
-export function worktreesDir(outputDir: string): string {
-  return path.join(outputDir, 'worktrees');
+/** A checkpoint's image under an image root (the current screenshots, or a baseline entry). */
+export function checkpointImage(root: string, folder: string, name: string): string {
+  return path.join(root, folder, `${name}.png`);
 }
 
-export function resultsDir(outputDir: string): string {
-  return path.join(outputDir, 'results');
+/** What the baseline pass captured besides pixels, beside the checkpoint's image. */
+export function checkpointSignals(root: string, folder: string, name: string): string {
+  return path.join(root, folder, `${name}.signals.json`);
 }
 
 export function diffsDir(outputDir: string): string {
   return path.join(outputDir, 'diffs');
 }
 
-export function manifestPath(baselineDir: string): string {
-  return path.join(baselineDir, 'manifest.json');
+export function diffImage(outputDir: string, folder: string, name: string): string {
+  return path.join(diffsDir(outputDir), folder, `${name}-diff.png`);
+}
+
+export function resultsDir(outputDir: string): string {
+  return path.join(outputDir, 'results');
+}
+
+export function resultsFile(outputDir: string, timestamp: number): string {
+  return path.join(resultsDir(outputDir), `${timestamp}.json`);
+}
+
+export function latestResults(outputDir: string): string {
+  return path.join(resultsDir(outputDir), 'latest.json');
+}
+
+export function worktreesDir(outputDir: string): string {
+  return path.join(outputDir, 'worktrees');
+}
+
+/** The base commit's worktree is named by the commit, so a kept one is found again. */
+export function worktreeName(baseCommit: string): string {
+  return baseCommit.slice(0, 12);
+}
+
+export function worktreeDir(outputDir: string, baseCommit: string): string {
+  return path.join(worktreesDir(outputDir), worktreeName(baseCommit));
+}
+
+/** Playwright's own output folder for the nested baseline pass. */
+export function baselineRunOutputDir(outputDir: string): string {
+  return path.join(outputDir, 'baseline-run', 'test-results');
+}
+
+/** The base build of a component-test project, apart from the current one. */
+export function baselineComponentCacheDir(outputDir: string): string {
+  return path.join(outputDir, 'baseline-run', 'ct-cache');
+}
+
+export function baselineLogPath(outputDir: string): string {
+  return path.join(outputDir, 'logs', 'baseline.log');
+}
+
+/** The listing of the suite the baseline pass chooses its tests from, its log, and the chosen list. */
+export function baselineTestsJsonPath(outputDir: string): string {
+  return path.join(outputDir, 'baseline-run', 'tests.json');
+}
+
+export function baselineListLogPath(outputDir: string): string {
+  return path.join(outputDir, 'logs', 'baseline-list.log');
+}
+
+export function baselineTestListPath(outputDir: string): string {
+  return path.join(outputDir, 'baseline-run', 'test-list.txt');
+}
+
+export function lockPath(outputDir: string): string {
+  return path.join(outputDir, 'run', 'lock.json');
+}
+
+/** One name suffices: the run lock keeps a second run out of the folder. */
+export function runContextPath(outputDir: string): string {
+  return path.join(outputDir, 'run', 'context.json');
+}
+
+/** A cached evaluator verdict, named by its cache key. */
+export function verdictCacheFile(outputDir: string, key: string): string {
+  return path.join(outputDir, 'cache', 'verdicts', `${key}.json`);
+}
+
+/** One evaluation's transcript, named by its cache key and its checkpoint. */
+export function transcriptFile(outputDir: string, key: string, checkpoint: string): string {
+  const slug = checkpoint.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || '_';
+  return path.join(outputDir, 'transcripts', `${key.slice(0, 16)}-${slug}.json`);
 }
 
 /** Identity of a test across the two passes: project + title path (file, describes, title). */
@@ -69,8 +182,4 @@ export function testFolder(projectName: string, titlePath: readonly string[]): s
   const hash = crypto.createHash('sha1').update(testKey(projectName, titlePath)).digest('hex').slice(0, 8);
   const title = titlePath.slice(1).join(' ');
   return path.join(slug(projectName || 'default'), `${slug(title)}-${hash}`);
-}
-
-export function checkpointFile(root: string, projectName: string, titlePath: readonly string[], name: string): string {
-  return path.join(root, testFolder(projectName, titlePath), `${name}.png`);
 }

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { EvaluatorOptions, FailOn, VisualUatOptions } from '../types';
+import { OUTPUT_DIR_ENV } from './layout';
 
 /** The options after defaults and environment variables are applied (environment wins). */
 export interface ResolvedOptions {
@@ -59,4 +61,38 @@ export function withoutSecrets(options: VisualUatOptions): VisualUatOptions {
   if (!options.evaluator) return options;
   const { apiKey: _apiKey, ...evaluator } = options.evaluator;
   return { ...options, evaluator };
+}
+
+/**
+ * Everything a process of the run needs to know about where it works, resolved once at its entry
+ * (global setup, reporter, worker, CLI) and handed down: the options after the environment and the
+ * defaults, and the output folder as an absolute path.
+ */
+export interface Settings {
+  configFile: string | null;
+  /** The Playwright config's folder: relative paths (outputDir, approvals) start here. */
+  configDir: string;
+  outputDir: string;
+  options: ResolvedOptions;
+}
+
+/**
+ * Environment over options over defaults; the output folder relative to the config's folder. Once
+ * the global setup has resolved the output folder it hands it to the run's other processes
+ * (VISUAL_UAT_OUTPUT_DIR), which then use that very folder.
+ */
+export function resolveSettings(
+  configFile: string | null,
+  options: VisualUatOptions = optionsFromEnv(),
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): Settings {
+  const configDir = configFile ? path.dirname(path.resolve(cwd, configFile)) : cwd;
+  const resolved = resolveOptions(options, env);
+  return {
+    configFile: configFile ? path.resolve(cwd, configFile) : null,
+    configDir,
+    outputDir: env[OUTPUT_DIR_ENV] || path.resolve(configDir, resolved.outputDir),
+    options: resolved,
+  };
 }

@@ -5,7 +5,18 @@ import type { VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
 import { baseOverride, baseServer, hostResolverRules, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
 import { baselineComponentBuild } from './component-tests';
-import { BASE_CWD_ENV, BASE_PORTS_ENV, GUARD_PID_ENV, GUARDED_COMMAND_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, WORKTREE_ENV, currentRole } from './layout';
+import {
+  BASE_CWD_ENV,
+  BASE_PORTS_ENV,
+  GUARD_PID_ENV,
+  GUARDED_COMMAND_ENV,
+  OUTPUT_DIR_ENV,
+  REPO_ROOT_ENV,
+  WORKTREE_ENV,
+  baselineComponentCacheDir,
+  baselineRunOutputDir,
+  currentRole,
+} from './layout';
 import { OPTIONS_ENV, resolveOptions, withoutSecrets } from './options';
 
 /** Playwright loads these by path: the compiled .js beside this file, or the .ts source under a TS loader. */
@@ -146,7 +157,7 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
     ...withComponents,
     globalSetup: asArray(config.globalSetup).filter((setup) => setup !== GLOBAL_SETUP),
     reporter: [[REPORTER, { role: 'baseline' }], ['list']],
-    outputDir: path.join(outputDir, 'baseline-run', 'test-results'),
+    outputDir: baselineRunOutputDir(outputDir),
     webServer: Array.isArray(config.webServer) ? rewritten : rewritten[0],
     use: rewriteUse(withComponents.use, ports),
     expect: baseExpect(withComponents.expect),
@@ -166,5 +177,5 @@ function componentBuild<T extends PlaywrightTestConfig>(config: T, env: NodeJS.P
   const worktree = env[WORKTREE_ENV];
   if (!repoRoot || !worktree) return config;
   const sources = { repoRoot: realPath(repoRoot), worktree: realPath(worktree), keep: [realPath(worktree), realPath(outputDir)] };
-  return baselineComponentBuild(config, sources, path.resolve(outputDir, 'baseline-run', 'ct-cache'));
+  return baselineComponentBuild(config, sources, path.resolve(baselineComponentCacheDir(outputDir)));
 }

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { verdictCacheFile } from '../config/layout';
 import type { Evaluation } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
+import { sha256File } from '../util/hash';
 
 /**
  * Verdicts by content: a re-run with the same pair of images, the same prompt and the same model
@@ -25,27 +25,19 @@ export interface CacheKeyParts {
   current: string;
 }
 
-function fileHash(file: string): string {
-  return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-}
-
 export function cacheKey(parts: CacheKeyParts): string {
   const hash = crypto.createHash('sha256');
-  for (const value of [String(parts.promptVersion), parts.model, parts.system, parts.user, fileHash(parts.baseline), fileHash(parts.current)])
+  for (const value of [String(parts.promptVersion), parts.model, parts.system, parts.user, sha256File(parts.baseline), sha256File(parts.current)])
     hash.update(value).update('\0');
   return hash.digest('hex');
 }
 
-export function verdictCacheDir(outputDir: string): string {
-  return path.join(outputDir, 'cache', 'verdicts');
-}
-
 export function readCachedVerdict(outputDir: string, key: string, model: string): Evaluation | null {
-  const entry = readJsonFile<CacheEntry>(path.join(verdictCacheDir(outputDir), `${key}.json`));
+  const entry = readJsonFile<CacheEntry>(verdictCacheFile(outputDir, key));
   return entry && entry.model === model && entry.evaluation ? entry.evaluation : null;
 }
 
 export function writeCachedVerdict(outputDir: string, key: string, model: string, evaluation: Evaluation): void {
   const entry: CacheEntry = { model, evaluation, createdAt: new Date().toISOString() };
-  writeFileAtomic(path.join(verdictCacheDir(outputDir), `${key}.json`), `${JSON.stringify(entry, null, 2)}\n`);
+  writeFileAtomic(verdictCacheFile(outputDir, key), `${JSON.stringify(entry, null, 2)}\n`);
 }

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { EvaluatorUsage } from '../types';
+import { plural } from '../util/text';
 import { DEFAULT_CALL_POLICY, type CallPolicy, type ModeState } from './call';
 import { costOf, priceFor, type Price, type TokenCounts } from './prices';
 import type { EvaluatorSettings } from './settings';
@@ -34,10 +35,6 @@ export function tokensOf(completion: ChatCompletion): TokenCounts {
     cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
     outputTokens: usage?.completion_tokens ?? 0,
   };
-}
-
-export function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export function createModelClient(settings: EvaluatorSettings, callPolicy: Partial<Omit<CallPolicy, 'timeoutMs'>> = {}): ModelClient {

@@ -3,8 +3,10 @@ import pLimit from 'p-limit';
 import type { EvaluatorOptions, EvaluatorUsage } from '../types';
 import { cacheKey, readCachedVerdict, writeCachedVerdict } from './cache';
 import { EvaluatorFault, complete, type Attempt, type CallPolicy, type RetryBudget } from './call';
-import { createModelClient, plural } from './client';
-import { dataUrl, planView, pngSize, renderView, type ViewPlan } from './images';
+import { pngFileSize } from '../util/png';
+import { plainText, plural } from '../util/text';
+import { createModelClient } from './client';
+import { dataUrl, planView, renderView, type ViewPlan } from './images';
 import { parseVerdict } from './parse';
 import { DEFAULT_HEARTBEAT_MS, startProgress } from './progress';
 import { PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
@@ -43,7 +45,7 @@ interface Prepared {
 }
 
 function prepare(request: EvaluationRequest, settings: EvaluatorSettings): Prepared {
-  const plan = planView(pngSize(request.images.baseline), pngSize(request.images.current), request.metrics.changedRegions);
+  const plan = planView(pngFileSize(request.images.baseline), pngFileSize(request.images.current), request.metrics.changedRegions);
   const system = systemPrompt(settings.instructions);
   // The answer's shape is spelled out even under json_schema, so the prompt (and the cache key)
   // is the same whichever response format the server ends up accepting.
@@ -95,7 +97,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
     try {
       prepared = prepare(request, settings!);
     } catch (error) {
-      return failed(`not judged: could not read the images (${(error as Error).message})`);
+      return failed(`not judged: could not read the images (${plainText((error as Error).message)})`);
     }
     const cached = readCachedVerdict(outputDir, prepared.key, settings!.model);
     if (cached) {
@@ -131,7 +133,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
       writeCachedVerdict(outputDir, prepared.key, settings!.model, evaluation);
       verdict = { status: statusOf(evaluation, settings!), evaluation, reason: evaluation.reason, cached: false };
     } catch (caught) {
-      error = caught instanceof Error ? caught.message : String(caught);
+      error = plainText(caught instanceof Error ? caught.message : String(caught));
       if (caught instanceof EvaluatorFault && caught.breaksRun) broken ??= error;
       verdict = failed(`not judged: ${error}`);
     }

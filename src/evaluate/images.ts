@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { PNG } from 'pngjs';
 import type { Region } from '../types';
+import type { Size } from '../util/png';
 
 /**
  * What the model sees of a pair. A viewport-sized page goes whole (the model needs context to
@@ -22,11 +23,6 @@ const SEPARATOR_RGBA = [255, 0, 255, 255];
 /** Pixels outside a smaller image (the other side is taller or wider). */
 const OUTSIDE_RGBA = [128, 128, 128, 255];
 
-export interface Size {
-  width: number;
-  height: number;
-}
-
 /** Rows [y0, y1) of the canvas, in source pixels. */
 interface Band {
   y0: number;
@@ -41,22 +37,6 @@ export interface ViewPlan {
   areas: number;
   /** One sentence for the prompt: what part of the page the images show. */
   note: string;
-}
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** Width and height from the PNG header, without decoding the image. */
-export function pngSize(file: string): Size {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const header = Buffer.alloc(24);
-    const read = fs.readSync(fd, header, 0, 24, 0);
-    if (read < 24 || !header.subarray(0, 8).equals(PNG_SIGNATURE) || header.toString('latin1', 12, 16) !== 'IHDR')
-      throw new Error(`${file} is not a PNG image`);
-    return { width: header.readUInt32BE(16), height: header.readUInt32BE(20) };
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 function mergeBands(regions: Region[], height: number): Band[] {

@@ -1,4 +1,5 @@
 import type { Evaluation } from '../types';
+import { plainText } from '../util/text';
 
 export type Parsed = { ok: true; evaluation: Evaluation } | { ok: false; error: string };
 
@@ -35,7 +36,7 @@ function check(value: unknown): Parsed {
   if (problems.length) return { ok: false, error: `the JSON does not match the schema: ${problems.join('; ')}` };
   return {
     ok: true,
-    evaluation: { pass: v.pass as boolean, confidence: v.confidence as number, reason: (v.reason as string).trim(), needsReview: v.needsReview as boolean },
+    evaluation: { pass: v.pass as boolean, confidence: v.confidence as number, reason: plainText(v.reason as string).trim(), needsReview: v.needsReview as boolean },
   };
 }
 

@@ -1,3 +1,5 @@
+import { plural } from '../util/text';
+
 /** A start line and a heartbeat, so a long evaluation never looks hung. */
 export interface Progress {
   done(): void;
@@ -5,10 +7,6 @@ export interface Progress {
 }
 
 export const DEFAULT_HEARTBEAT_MS = 5_000;
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 export function startProgress(total: number, model: string, log: (line: string) => void, heartbeatMs: number): Progress {
   const started = Date.now();

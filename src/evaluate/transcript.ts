@@ -1,5 +1,5 @@
-import path from 'node:path';
 import type { Evaluation } from '../types';
+import { transcriptFile } from '../config/layout';
 import { writeFileAtomic } from '../util/fs';
 import type { Attempt } from './call';
 import type { TokenCounts } from './prices';
@@ -26,17 +26,9 @@ export interface Transcript {
   error: string | null;
 }
 
-export function transcriptsDir(outputDir: string): string {
-  return path.join(outputDir, 'transcripts');
-}
-
-function slug(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || '_';
-}
-
 /** Named by the cache key, so a re-run of the same pair rewrites its transcript instead of piling up. */
 export function writeTranscript(outputDir: string, transcript: Transcript, redact: (text: string) => string): string {
-  const file = path.join(transcriptsDir(outputDir), `${transcript.cacheKey.slice(0, 16)}-${slug(transcript.checkpoint)}.json`);
+  const file = transcriptFile(outputDir, transcript.cacheKey, transcript.checkpoint);
   writeFileAtomic(file, redact(`${JSON.stringify(transcript, null, 2)}\n`));
   return file;
 }

@@ -1,10 +1,12 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import type { CheckpointStatus } from '../types';
-import type { CheckpointVerdict } from './verdicts';
+import { plural } from '../util/text';
+import type { CheckpointVerdict } from './decide';
+import type { TestOutcome } from './run';
 
 type Annotation = { type: string; description?: string };
 
-export const ANNOTATION_BY_STATUS: Record<CheckpointStatus, string | null> = {
+const ANNOTATION_BY_STATUS: Record<CheckpointStatus, string | null> = {
   unchanged: null,
   changed: 'visual-change',
   needs_review: 'needs_review',
@@ -17,10 +19,8 @@ export const ANNOTATION_BY_STATUS: Record<CheckpointStatus, string | null> = {
 export function describeVerdict(verdict: CheckpointVerdict): string {
   const parts = [`${verdict.name}: ${verdict.reason}`];
   if (verdict.evaluation) parts.push(`(confidence ${verdict.evaluation.confidence.toFixed(2)})`);
-  if (verdict.diffMetrics && verdict.status !== 'unchanged') {
-    const regions = verdict.diffMetrics.changedRegions.length;
-    parts.push(`— ${verdict.diffMetrics.pixelDiffPercent}% of pixels changed in ${regions} region${regions === 1 ? '' : 's'}`);
-  }
+  if (verdict.diffImage)
+    parts.push(`— ${verdict.diffMetrics.pixelDiffPercent}% of pixels changed in ${plural(verdict.diffMetrics.changedRegions.length, 'region')}`);
   return parts.join(' ');
 }
 
@@ -81,8 +81,10 @@ function annotateVerdict(test: TestCase, result: TestResult, verdict: Checkpoint
   else attachImage(result, verdict.name, verdict.currentImage);
 }
 
-/** A checkpoint's verdict, then the signals only current has, into the test's annotations and attachments. */
-export function annotate(test: TestCase, result: TestResult, verdict: CheckpointVerdict): void {
-  annotateVerdict(test, result, verdict);
-  annotateSignals(test, result, verdict);
+/** Each checkpoint's verdict, then the signals only current has, into the test's annotations and attachments. */
+export function annotate({ test: { test, result }, checkpoints }: TestOutcome): void {
+  for (const verdict of checkpoints) {
+    annotateVerdict(test, result, verdict);
+    annotateSignals(test, result, verdict);
+  }
 }

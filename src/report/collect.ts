@@ -1,114 +1,106 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import {
-  BASELINE_IMAGE_PREFIX,
-  BASELINE_SIGNALS_PREFIX,
-  CHECKPOINT_META_PREFIX,
-  IMAGE_PREFIX,
-  TEST_META_ATTACHMENT,
-  type CheckpointMeta,
-  type TestMeta,
-} from '../capture';
-import { manifestPath, testFolder, testKey } from '../config/layout';
+import { readManifest } from '../baseline/store';
+import { readBaselineSide, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
+import { testFolder, testKey } from '../config/layout';
 import type { BaselineManifest, CapturedSignals, RunContext } from '../types';
-import { readJsonFile } from '../util/fs';
+import { errorsText, plainText } from '../util/text';
 
 /** One checkpoint as the two passes left it: images by path, either side possibly absent. */
 export interface CheckpointPair {
   name: string;
-  meta: CheckpointMeta | null;
   current: string | null;
   baseline: string | null;
-  /** What each side captured besides pixels (null: not captured, e.g. by an older version). */
-  signals: { base: CapturedSignals | null; current: CapturedSignals | null };
+  /** The current capture's meta: intent, tolerance, stability, signals (null: not taken in current). */
+  meta: CheckpointMeta | null;
+  /** What the base capture recorded besides pixels (null: not captured, e.g. by an older version). */
+  baseSignals: CapturedSignals | null;
 }
 
-/** One test with its checkpoints paired, read from the test result's attachments. */
+/** One test with its checkpoints paired: plain values, read once from Playwright's results. */
 export interface CollectedTest {
+  /** Playwright's own objects, for the annotation edge only. */
   test: TestCase;
   result: TestResult;
   key: string;
   folder: string;
+  project: string;
+  title: string;
+  /** File (relative to the test folder), describes, title: as every site names a test. */
+  titlePath: string[];
+  /** The spec file, absolute. */
+  file: string;
+  /** How the current test ended; its errors as plain text. */
+  status: TestResult['status'];
+  error: string | null;
   meta: TestMeta | null;
-  context: RunContext | null;
+  /** Why the base pass has no image of this test's checkpoints, when it has none. */
+  baselineError: string | null;
   pairs: CheckpointPair[];
 }
 
-function attachmentBody(result: TestResult, name: string): string | null {
-  const attachment = result.attachments.find((a) => a.name === name);
-  if (!attachment) return null;
-  if (attachment.body) return attachment.body.toString('utf8');
-  if (attachment.path && fs.existsSync(attachment.path)) return fs.readFileSync(attachment.path, 'utf8');
-  return null;
+export interface Collected {
+  context: RunContext | null;
+  tests: CollectedTest[];
 }
 
-function parseJson<T>(text: string | null): T | null {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
+/** The run context the results carry (any result of the run has it), else the one the setup wrote. */
+function runContext(tests: readonly TestCase[], fromSetup: RunContext | null): RunContext | null {
+  for (const test of tests)
+    for (const result of test.results) {
+      const context = readCheckpoints(result.attachments).context;
+      if (context) return context;
+    }
+  return fromSetup;
 }
 
-function imagePaths(result: TestResult, prefix: string): Map<string, string> {
-  const images = new Map<string, string>();
-  for (const attachment of result.attachments)
-    if (attachment.name.startsWith(prefix) && attachment.path) images.set(attachment.name.slice(prefix.length), attachment.path);
-  return images;
-}
-
-function manifestOf(context: RunContext | null, cache: Map<string, BaselineManifest | null>): BaselineManifest | null {
-  if (!context || context.sameAsBase) return null;
-  if (!cache.has(context.baselineDir))
-    cache.set(context.baselineDir, readJsonFile<BaselineManifest>(manifestPath(context.baselineDir)));
-  return cache.get(context.baselineDir) ?? null;
+function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, context: RunContext | null): CheckpointPair[] {
+  const taken = new Map(decoded.checkpoints.map((checkpoint) => [checkpoint.name, checkpoint]));
+  const names = [...new Set([...taken.keys(), ...baselineNames])];
+  return names.map((name) => {
+    const checkpoint = taken.get(name);
+    // A checkpoint only the base took travels in no attachment: its image is in the baseline entry.
+    const base = !checkpoint && context && !context.sameAsBase ? readBaselineSide(context.baselineDir, folder, name) : checkpoint?.baseline;
+    return { name, current: checkpoint?.image ?? null, baseline: base?.image ?? null, meta: checkpoint?.meta ?? null, baseSignals: base?.signals ?? null };
+  });
 }
 
 /**
  * Pairs the checkpoints of every test that took one (in either pass). Everything comes from the
- * result's attachments, so the same code serves a local run and `merge-reports` of blob shards;
+ * results' attachments, so the same code serves a local run and `merge-reports` of blob shards;
  * the baseline manifest on disk only adds checkpoints the current pass did not take.
  */
-export function collectTests(tests: TestCase[], fallbackContext: RunContext | null): CollectedTest[] {
-  const manifests = new Map<string, BaselineManifest | null>();
+export function collectTests(tests: readonly TestCase[], contextFromSetup: RunContext | null): Collected {
+  const context = runContext(tests, contextFromSetup);
+  const manifest: BaselineManifest | null = context && !context.sameAsBase ? readManifest(context.baselineDir) : null;
   const collected: CollectedTest[] = [];
   for (const test of tests) {
     const result = test.results[test.results.length - 1];
     if (!result) continue;
-    const meta = parseJson<TestMeta>(attachmentBody(result, TEST_META_ATTACHMENT));
-    const context = meta?.context ?? fallbackContext;
-    const projectName = test.parent.project()?.name ?? '';
+    const decoded = readCheckpoints(result.attachments);
+    const meta = decoded.test;
+    const project = test.parent.project()?.name ?? '';
     const titlePath = test.titlePath().slice(2);
-    const key = meta?.key ?? testKey(projectName, titlePath);
-    const folder = meta?.folder ?? testFolder(projectName, titlePath);
-    const current = imagePaths(result, IMAGE_PREFIX);
-    const baselines = imagePaths(result, BASELINE_IMAGE_PREFIX);
-    const names = new Set<string>(current.keys());
-    const record = manifestOf(context, manifests)?.tests[key];
-    const baselineNames = meta?.baseline.checkpoints ?? record?.checkpoints ?? [];
-    for (const name of baselineNames) names.add(name);
-    if (names.size === 0) continue;
-    const pairs = [...names].map((name) => {
-      let baseline = baselines.get(name) ?? null;
-      if (!baseline && context && !context.sameAsBase && !current.has(name)) {
-        const onDisk = path.join(context.baselineDir, folder, `${name}.png`);
-        if (fs.existsSync(onDisk)) baseline = onDisk;
-      }
-      const meta = parseJson<CheckpointMeta>(attachmentBody(result, `${CHECKPOINT_META_PREFIX}${name}`));
-      return {
-        name,
-        meta,
-        current: current.get(name) ?? null,
-        baseline,
-        signals: {
-          base: parseJson<CapturedSignals>(attachmentBody(result, `${BASELINE_SIGNALS_PREFIX}${name}`)),
-          current: meta?.signals ?? null,
-        },
-      };
+    const key = meta?.key ?? testKey(project, titlePath);
+    const folder = meta?.folder ?? testFolder(project, titlePath);
+    const baselineNames = meta?.baseline.checkpoints ?? manifest?.tests[key]?.checkpoints ?? [];
+    const pairs = pairsOf(decoded, baselineNames, folder, context);
+    if (pairs.length === 0) continue;
+    const baselineError = meta?.baseline.error ?? context?.baselineError ?? null;
+    collected.push({
+      test,
+      result,
+      key,
+      folder,
+      project,
+      title: test.title,
+      titlePath,
+      file: test.location.file,
+      status: result.status,
+      error: errorsText(result.errors),
+      meta,
+      baselineError: baselineError === null ? null : plainText(baselineError),
+      pairs,
     });
-    collected.push({ test, result, key, folder, meta, context, pairs });
   }
-  return collected;
+  return { context, tests: collected };
 }

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { ResolvedOptions } from '../config/options';
-import { resultsDir } from '../config/layout';
-import type { CheckpointSignals, CheckpointStatus, Evaluation, EvaluatorUsage, RunContext, TestStatus } from '../types';
+import type { ResolvedOptions, Settings } from '../config/options';
+import { latestResults, resultsDir, resultsFile } from '../config/layout';
+import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, EvaluatorUsage, RunContext, TestStatus } from '../types';
 import { writeFileAtomic } from '../util/fs';
-import type { CollectedTest } from './collect';
-import type { CheckpointVerdict } from './verdicts';
+import type { TestOutcome } from './run';
 
+/** The results file's shape; docs/results.schema.json is its JSON Schema. */
 export interface CheckpointResult {
   name: string;
   status: CheckpointStatus;
@@ -13,9 +13,11 @@ export interface CheckpointResult {
   baselineImage: string | null;
   currentImage: string | null;
   diffImage: string | null;
-  diffMetrics: CheckpointVerdict['diffMetrics'];
+  diffMetrics: DiffMetrics;
   evaluation: Evaluation | null;
   signals: CheckpointSignals;
+  /** Whether the current capture settled before its timeout; null when the current run took none. */
+  stable: boolean | null;
 }
 
 export interface TestResultRecord {
@@ -44,11 +46,7 @@ export interface RunResult {
   evaluator: EvaluatorUsage;
 }
 
-export interface TestOutcome {
-  test: CollectedTest;
-  status: TestStatus;
-  checkpoints: CheckpointVerdict[];
-}
+export const NO_USAGE: EvaluatorUsage = { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
 
 function relativeTo(dir: string, file: string | null): string | null {
   return file ? path.relative(dir, file) : null;
@@ -60,31 +58,23 @@ export function publicConfig(options: ResolvedOptions): Record<string, unknown> 
   return { ...options, evaluator };
 }
 
-function testError(outcome: TestOutcome): string | null {
-  const errors = outcome.test.result.errors.map((error) => error.message ?? error.value ?? '').filter(Boolean);
-  if (errors.length) return errors.join('\n');
-  if (!outcome.test.meta?.baseline.available) return outcome.test.meta?.baseline.error ?? null;
-  return null;
+/** The test's own errors; without them, why it has no baseline. */
+function testError({ test }: TestOutcome): string | null {
+  if (test.error) return test.error;
+  return test.meta?.baseline.available ? null : test.baselineError;
 }
 
-export function buildRunResult(
-  outcomes: TestOutcome[],
-  context: RunContext | null,
-  options: ResolvedOptions,
-  evaluator: EvaluatorUsage,
-  outputDir: string,
-  configDir: string,
-): RunResult {
-  const dir = resultsDir(outputDir);
+export function buildRunResult(outcomes: TestOutcome[], context: RunContext | null, settings: Settings, evaluator: EvaluatorUsage, timestamp = Date.now()): RunResult {
+  const dir = resultsDir(settings.outputDir);
   const tests: TestResultRecord[] = outcomes.map((outcome) => {
-    const { test } = outcome.test;
+    const { test } = outcome;
     return {
       title: test.title,
-      titlePath: test.titlePath().slice(2),
-      file: path.relative(configDir, test.location.file),
-      project: test.parent.project()?.name ?? '',
+      titlePath: test.titlePath,
+      file: path.relative(settings.configDir, test.file),
+      project: test.project,
       status: outcome.status,
-      baselineAvailable: outcome.test.meta?.baseline.available ?? false,
+      baselineAvailable: test.meta?.baseline.available ?? false,
       error: testError(outcome),
       checkpoints: outcome.checkpoints.map((verdict) => ({
         name: verdict.name,
@@ -96,18 +86,19 @@ export function buildRunResult(
         diffMetrics: verdict.diffMetrics,
         evaluation: verdict.evaluation,
         signals: verdict.signals,
+        stable: verdict.stable,
       })),
     };
   });
   const count = (status: TestStatus) => tests.filter((test) => test.status === status).length;
   return {
-    timestamp: Date.now(),
+    timestamp,
     baseBranch: context?.baseBranch ?? null,
     baseCommit: context?.baseCommit ?? null,
     currentBranch: context?.currentBranch ?? null,
     currentCommit: context?.currentCommit ?? null,
     dirty: context?.dirty ?? false,
-    config: publicConfig(options),
+    config: publicConfig(settings.options),
     tests,
     summary: { total: tests.length, passed: count('passed'), failed: count('failed'), errored: count('errored'), needsReview: count('needs_review') },
     evaluator,
@@ -116,10 +107,9 @@ export function buildRunResult(
 
 /** Stores `<outputDir>/results/<timestamp>.json` and `latest.json`, each written atomically. */
 export function writeRunResult(outputDir: string, run: RunResult): { file: string; latest: string } {
-  const dir = resultsDir(outputDir);
   const text = `${JSON.stringify(run, null, 2)}\n`;
-  const file = path.join(dir, `${run.timestamp}.json`);
-  const latest = path.join(dir, 'latest.json');
+  const file = resultsFile(outputDir, run.timestamp);
+  const latest = latestResults(outputDir);
   writeFileAtomic(file, text);
   writeFileAtomic(latest, text);
   return { file, latest };

@@ -1,12 +1,25 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { FullConfig } from '@playwright/test/reporter';
 import type { CheckpointStatus } from '../types';
-import type { ApprovalOutcome } from './approvals';
+import { plural } from '../util/text';
 import type { CheckpointResult, RunResult, TestResultRecord } from './results';
+import type { ApprovalOutcome } from './run';
+
+/**
+ * What the end of a run (and `visual-uat report`) prints, as lines: counts, a table of the
+ * checkpoints that need a look, the approvals file's effect, where to look next. Formatting only;
+ * print.ts writes it.
+ */
 
 const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'missing', 'new', 'changed', 'unchanged'];
+/** The table's width when stdout is not a terminal (CI logs, pipes). */
 export const TABLE_WIDTH = 100;
+const STATUS_WIDTH = 12;
+const PERCENT_WIDTH = 8;
+/** Indent, status, percent and the spaces between the columns. */
+const FIXED_WIDTH = 2 + STATUS_WIDTH + 1 + 1 + PERCENT_WIDTH + 1;
+/** The title column takes what its longest title needs, leaving the reason at least this much (or half the room). */
+const MIN_REASON_WIDTH = 25;
+const MIN_ROOM = 24;
+const SEPARATOR = ' › ';
 
 export interface SummaryPaths {
   results: string;
@@ -19,8 +32,12 @@ interface Row {
   checkpoint: CheckpointResult;
 }
 
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number {
+  return stream.isTTY && stream.columns ? stream.columns : TABLE_WIDTH;
+}
+
 export function checkpointTitle(test: TestResultRecord, checkpoint: string): string {
-  return [...test.titlePath, checkpoint].join(' › ');
+  return [...test.titlePath, checkpoint].join(SEPARATOR);
 }
 
 function rows(run: RunResult, onlyAttention: boolean): Row[] {
@@ -34,81 +51,109 @@ export function countsLine(run: RunResult): string {
   for (const { checkpoint } of rows(run, false)) counts.set(checkpoint.status, (counts.get(checkpoint.status) ?? 0) + 1);
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
   const parts = ORDER.filter((status) => counts.get(status)).map((status) => `${counts.get(status)} ${status}`);
-  return `${total} checkpoint${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
+  return `${plural(total, 'checkpoint')}: ${parts.join(', ')}`;
 }
 
-function fit(text: string, width: number): string {
+function oneLine(text: string, width: number): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length <= width ? flat.padEnd(width) : `${flat.slice(0, width - 1)}…`;
 }
 
 /**
- * Titles lose their start, not their end: the checkpoint name is what a reader looks for. Whole
- * leading parts (the file, outer describes) go first, so no part is left cut in half.
+ * Parts joined by " › ", wrapped at the spaces between words; a line broken between two parts
+ * ends in " ›". A word longer than a line is split.
  */
-export function fitTail(text: string, width: number): string {
-  if (text.length <= width) return text.padEnd(width);
-  const parts = text.split(' › ');
-  while (parts.length > 1) {
-    parts.shift();
-    const shorter = `… › ${parts.join(' › ')}`;
-    if (shorter.length <= width) return shorter.padEnd(width);
+function wrapParts(parts: string[], width: number): string[] {
+  const words = parts.flatMap((part, i) =>
+    part.split(' ').map((word, j, all) => ({ word, separator: j < all.length - 1 ? ' ' : i < parts.length - 1 ? SEPARATOR : '' })),
+  );
+  const lines: string[] = [];
+  let line = '';
+  for (const { word, separator } of words) {
+    const candidate = line + word;
+    if (candidate.length + (separator === SEPARATOR ? 2 : 0) <= width) {
+      line = candidate + separator;
+      continue;
+    }
+    if (line.trim()) lines.push(line.trimEnd());
+    let rest = word;
+    while (rest.length > width) {
+      lines.push(rest.slice(0, width));
+      rest = rest.slice(width);
+    }
+    line = rest + separator;
   }
-  return `…${text.slice(text.length - width + 1)}`;
+  lines.push(line.trimEnd());
+  return lines;
+}
+
+/**
+ * A checkpoint's title in a column of `width`: the describes, the test's title and the checkpoint
+ * name are always shown whole. The file path gives way first (its folders, then the start of its
+ * name); what still does not fit wraps onto more lines, between words.
+ */
+export function titleLines(titlePath: readonly string[], checkpoint: string, width: number): string[] {
+  const [file = '', ...rest] = titlePath;
+  const tail = [...rest, checkpoint];
+  const fileName = file.split(/[\\/]/).pop() ?? file;
+  for (const shown of [file, fileName]) {
+    const text = [shown, ...tail].join(SEPARATOR);
+    if (text.length <= width) return [text];
+  }
+  const room = Math.max(2, width - 2);
+  const shortFile = fileName.length <= room ? fileName : `…${fileName.slice(fileName.length - room + 1)}`;
+  return wrapParts([shortFile, ...tail], width);
 }
 
 function percent(checkpoint: CheckpointResult): string {
-  return checkpoint.diffMetrics ? `${checkpoint.diffMetrics.pixelDiffPercent.toFixed(2)}%` : '';
+  const { diffMetrics } = checkpoint;
+  return checkpoint.diffImage || diffMetrics.pixelDiffPercent > 0 ? `${diffMetrics.pixelDiffPercent.toFixed(2)}%` : '';
 }
 
-/** status · test › checkpoint · % changed · reason, in at most `width` columns. */
-export function formatTable(run: RunResult, onlyAttention: boolean, width = TABLE_WIDTH): string[] {
-  const statusWidth = 12;
-  const percentWidth = 8;
-  const titleWidth = Math.floor((width - statusWidth - percentWidth - 6) * 0.55);
-  const reasonWidth = width - statusWidth - percentWidth - titleWidth - 6;
-  const line = (status: string, title: string, pct: string, reason: string) =>
-    `  ${fit(status, statusWidth)} ${fitTail(title, titleWidth)} ${pct.padStart(percentWidth)} ${fit(reason, reasonWidth)}`.trimEnd();
+/** status · test › checkpoint · % changed · reason, in at most `width` columns (a title may take several lines). */
+export function formatTable(run: RunResult, onlyAttention: boolean, width = terminalWidth()): string[] {
   const table = rows(run, onlyAttention);
   if (table.length === 0) return [];
+  const header = `test${SEPARATOR}checkpoint`;
+  const room = Math.max(MIN_ROOM, width - FIXED_WIDTH);
+  const longest = Math.max(header.length, ...table.map(({ test, checkpoint }) => checkpointTitle(test, checkpoint.name).length));
+  const titleWidth = Math.min(longest, Math.max(room - MIN_REASON_WIDTH, Math.floor(room / 2)));
+  const reasonWidth = room - titleWidth;
+  const line = (status: string, title: string, pct: string, reason: string) =>
+    `  ${status.padEnd(STATUS_WIDTH)} ${title.padEnd(titleWidth)} ${pct.padStart(PERCENT_WIDTH)} ${oneLine(reason, reasonWidth)}`.trimEnd();
+  const continued = (title: string) => `  ${''.padEnd(STATUS_WIDTH)} ${title}`.trimEnd();
   return [
-    line('status', 'test › checkpoint', 'changed', 'reason'),
-    ...table.map(({ test, checkpoint }) => line(checkpoint.status, checkpointTitle(test, checkpoint.name), percent(checkpoint), checkpoint.reason)),
+    line('status', header, 'changed', 'reason'),
+    ...table.flatMap(({ test, checkpoint }) => {
+      const [first, ...more] = titleLines(test.titlePath, checkpoint.name, titleWidth);
+      return [line(checkpoint.status, first, percent(checkpoint), checkpoint.reason), ...more.map(continued)];
+    }),
   ];
 }
 
-/** Where the HTML reporter writes, if the run has one: its outputFolder, else beside the nearest package.json. */
-export function htmlReportPath(config: FullConfig, configDir: string): string | null {
-  const html = config.reporter.find(([name]) => name === 'html');
-  if (!html) return null;
-  const options = (html[1] ?? {}) as { outputFolder?: string };
-  let folder = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? options.outputFolder;
-  if (!folder) {
-    let dir = configDir;
-    while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-    folder = path.join(fs.existsSync(path.join(dir, 'package.json')) ? dir : configDir, 'playwright-report');
-  }
-  return path.relative(process.cwd(), path.resolve(configDir, folder)) || '.';
+/** What the approvals file did: how many checkpoints it approved, which approvals no longer hold. */
+export function approvalLines(approvals: ApprovalOutcome): string[] {
+  const lines = approvals.applied ? [`  ${plural(approvals.applied, 'checkpoint')} approved earlier (visual-uat.approvals.json)`] : [];
+  for (const stale of approvals.stale)
+    lines.push(`  stale approval ignored: ${stale.test} › ${stale.checkpoint} no longer matches its images; npx visual-uat approve --prune drops it`);
+  return lines;
 }
 
 /** The end-of-run summary: counts, a table of what needs a look, where to look, how to approve. */
-export function printSummary(run: RunResult, paths: SummaryPaths): void {
-  const lines = [`visual-uat: ${countsLine(run)}`, ...formatTable(run, true)];
-  if (paths.approvals.applied) lines.push(`  ${paths.approvals.applied} checkpoint${paths.approvals.applied === 1 ? '' : 's'} approved earlier (visual-uat.approvals.json)`);
-  for (const stale of paths.approvals.stale)
-    lines.push(`  stale approval ignored: ${stale.test} › ${stale.checkpoint} no longer matches its images; npx visual-uat approve --prune drops it`);
+export function summaryLines(run: RunResult, paths: SummaryPaths, width = terminalWidth()): string[] {
+  const lines = [`visual-uat: ${countsLine(run)}`, ...formatTable(run, true, width), ...approvalLines(paths.approvals)];
   if (paths.report) lines.push(`  HTML report: ${paths.report}   (npx playwright show-report ${paths.report})`);
   if (run.tests.some((test) => test.checkpoints.some((c) => c.status === 'needs_review' || c.status === 'regression')))
     lines.push('  approve:     npx visual-uat approve --all   (or npx visual-uat approve "<test or checkpoint>")');
   lines.push(`visual-uat: results in ${paths.results}`);
-  process.stdout.write(`\n${lines.join('\n')}\n`);
-  writeGitHubOutputs(run);
+  return lines;
 }
 
 function markdownCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }
 
+/** The GitHub Actions job summary (markdown): counts and a table of what needs a look. */
 export function stepSummary(run: RunResult): string {
   const attention = rows(run, true);
   const base = run.baseCommit ? ` · base \`${run.baseBranch}\` @ \`${run.baseCommit.slice(0, 8)}\`` : '';
@@ -126,14 +171,11 @@ function workflowCommandData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-/** GitHub Actions: a job summary, and a warning/error annotation per checkpoint that needs a human. */
-function writeGitHubOutputs(run: RunResult): void {
-  if (process.env.GITHUB_STEP_SUMMARY) fs.appendFileSync(process.env.GITHUB_STEP_SUMMARY, stepSummary(run));
-  if (!process.env.GITHUB_ACTIONS) return;
-  for (const { test, checkpoint } of rows(run, true)) {
+/** GitHub Actions workflow commands: an error per regression, a warning per checkpoint that needs review. */
+export function workflowAnnotations(run: RunResult): string[] {
+  return rows(run, true).flatMap(({ test, checkpoint }) => {
     const level = checkpoint.status === 'regression' ? 'error' : checkpoint.status === 'needs_review' ? 'warning' : null;
-    if (!level) continue;
-    const title = `visual-uat ${checkpoint.status}`;
-    process.stdout.write(`::${level} file=${test.file},title=${title}::${workflowCommandData(`${checkpointTitle(test, checkpoint.name)}: ${checkpoint.reason}`)}\n`);
-  }
+    if (!level) return [];
+    return [`::${level} file=${test.file},title=visual-uat ${checkpoint.status}::${workflowCommandData(`${checkpointTitle(test, checkpoint.name)}: ${checkpoint.reason}`)}`];
+  });
 }

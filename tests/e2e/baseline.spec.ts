@@ -32,6 +32,13 @@ test('badge', async ({ page, screenshotCheckpoint }) => {
   expect(badge.test.baselineAvailable).toBe(false);
   expect(badge.test.error).toContain('toBeVisible');
   expect(badge.checkpoint.reason).toMatch(/^no baseline: .*toBeVisible/s);
+  // expect's message carries terminal colour codes (\u001b[2m…): reasons are plain text everywhere.
+  const latest = fs.readFileSync(path.join(repo, '.visual-uat', 'results', 'latest.json'), 'utf8');
+  expect(latest).toContain('toBeVisible');
+  expect(latest).not.toContain('\\u001b');
+  const summaryLine = run.stdout.split('\n').find((line) => line.includes('no baseline:'));
+  expect(summaryLine).toMatch(/^  new +badge\.spec\.ts › badge › badge +no baseline: Error: expect\(/);
+  expect(visualUat(repo, ['report']).stdout).toMatch(/\n  new +badge\.spec\.ts › badge › badge +no baseline: Error: expect\(/);
   expect(statuses(results)['home › landing']).toBe('unchanged');
 });
 

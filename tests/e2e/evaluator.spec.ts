@@ -64,6 +64,7 @@ test.describe('with an evaluator', () => {
   test('the model sees the intent, the commits and three images', async () => {
     const plans = server.completions().find((r) => userTextOf(r).includes('Checkpoint: plans'))!;
     const text = userTextOf(plans);
+    expect(text).toContain('Test: site.spec.ts › site › pricing › plans\nCheckpoint: plans');
     expect(text).toContain('Pricing shows three plans; the Pro plan is highlighted as the recommended one');
     expect(text).toMatch(/- [0-9a-f]+ Highlight the Pro plan on the pricing page/);
     expect(text).toMatch(/- [0-9a-f]+ Refactor page templates/);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { FALLBACK_ANNOTATION, test } from '../../src/oxtest';
-import { IMAGE_PREFIX } from '../../src/capture';
+import { readCheckpoints } from '../../src/capture';
 
 /**
  * Every oxtest command and selector strategy against a real page in a real Chromium. The page is
@@ -180,10 +180,10 @@ test('a failing command names its file and line', async ({ oxtest }) => {
 
 test('checkpoint takes a visual-uat screenshot checkpoint, of the page or of an element', async ({ oxtest }) => {
   await oxtest.run(script('checkpoint', 'navigate url=/form\ncheckpoint name=form-page\ncheckpoint name=title css=h1 intent="The sign-up title"'));
-  const images = test.info().attachments.filter((a) => a.name.startsWith(IMAGE_PREFIX));
-  expect(images.map((a) => a.name)).toEqual([`${IMAGE_PREFIX}form-page`, `${IMAGE_PREFIX}title`]);
-  for (const image of images) expect(fs.readFileSync(image.path!).subarray(1, 4).toString()).toBe('PNG');
-  const title = fs.readFileSync(images[1].path!);
+  const images = readCheckpoints(test.info().attachments).checkpoints;
+  expect(images.map((c) => c.name)).toEqual(['form-page', 'title']);
+  for (const image of images) expect(fs.readFileSync(image.image!).subarray(1, 4).toString()).toBe('PNG');
+  const title = fs.readFileSync(images[1].image!);
   // The element checkpoint is the heading's box, not the page.
   expect(title.readUInt32BE(20)).toBeLessThan(100);
 });

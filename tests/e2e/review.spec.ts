@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createFixtureRepo, fixtureEnv, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { readLatest, statuses } from '../support/results';
 
 
@@ -97,4 +97,39 @@ test('an approval whose images changed is ignored, reported, and pruned', () => 
   const pruned = visualUat(repo, ['approve', '--prune']);
   expect(pruned.stdout).toContain('dropped stale approval: site.spec.ts › site › pricing › plans › plans');
   expect(JSON.parse(fs.readFileSync(approvals, 'utf8')).approvals.map((a: { checkpoint: string }) => a.checkpoint)).toEqual(['contact']);
+});
+
+test('an approval whose baseline moved while the current image stayed is stale for the run and for --prune alike', () => {
+  // The base branch moves to the current commit: contact's baseline becomes the refactored page, its current image is unchanged.
+  git(repo, ['branch', 'moved', 'HEAD']);
+  const run = runPlaywright(repo, ['test'], { VISUAL_UAT_BASE: 'moved' });
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(statuses(readLatest(repo))['about › contact']).toBe('unchanged');
+  expect(run.stdout).toContain('stale approval ignored: site.spec.ts › site › about › contact no longer matches its images; npx visual-uat approve --prune drops it');
+  const pruned = visualUat(repo, ['approve', '--prune']);
+  expect(pruned.status, pruned.stderr).toBe(0);
+  expect(pruned.stdout).toContain('dropped stale approval: site.spec.ts › site › about › contact');
+  expect(JSON.parse(fs.readFileSync(approvals, 'utf8')).approvals).toEqual([]);
+});
+
+test("the CLI finds the output folder the config gives withVisualUat, as the run does", () => {
+  const own = createFixtureRepo({ fixture: 'demo-app' });
+  const config = path.join(own, 'playwright.config.ts');
+  fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', outputDir: 'out' }"));
+  const run = runPlaywright(own, ['test']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toContain('visual-uat: results in out/results/latest.json');
+  expect(statuses(readLatest(own, 'out'))['plans › plans']).toBe('needs_review');
+
+  const table = visualUat(own, ['report']);
+  expect(table.status, table.stderr).toBe(0);
+  expect(table.stdout).toContain('5 checkpoints: 2 needs_review, 3 unchanged');
+  const dry = visualUat(own, ['approve', '--all', '--dry-run']);
+  expect(dry.status, dry.stderr).toBe(0);
+  expect(dry.stdout).toContain('would approve: site.spec.ts › site › pricing › plans › plans (needs_review)');
+  const cleaned = visualUat(own, ['clean']);
+  expect(cleaned.status, cleaned.stderr).toBe(0);
+  expect(fs.existsSync(path.join(own, 'out'))).toBe(false);
+  expect(fs.existsSync(path.join(own, '.visual-uat'))).toBe(false);
+  expect(git(own, ['worktree', 'list']).split('\n')).toHaveLength(1);
 });

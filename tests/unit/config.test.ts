@@ -1,8 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { PlaywrightTestConfig } from '@playwright/test';
-import { afterEach, describe, expect, it } from 'vitest';
-import { resolveOptions, withoutSecrets } from '../../src/config/options';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliSettings, loadConfigOptions } from '../../src/cli/settings';
+import { resolveOptions, resolveSettings, withoutSecrets } from '../../src/config/options';
 import { withVisualUat } from '../../src/config/with-visual-uat';
-import { testFolder, testKey } from '../../src/config/layout';
+import { OUTPUT_DIR_ENV, testFolder, testKey } from '../../src/config/layout';
+import type { VisualUatOptions } from '../../src/types';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -116,5 +121,74 @@ describe('layout', () => {
     expect(a).not.toMatch(/[:*?"<>|]|\.\./);
     expect(testFolder('', ['ü.spec.ts', 'Größe ✓'])).toMatch(/^default[\\/]Größe-✓-[0-9a-f]{8}$/);
     expect(testKey('chromium', ['a.spec.ts', 'x'])).toBe('chromium › a.spec.ts › x');
+  });
+});
+
+describe('resolveSettings', () => {
+  const config = path.join(path.sep, 'repo', 'app', 'playwright.config.ts');
+  const app = path.dirname(config);
+
+  it("puts the output folder relative to the config's folder: environment, then options, then the default", () => {
+    expect(resolveSettings(config, {}, {})).toMatchObject({ configFile: config, configDir: app, outputDir: path.join(app, '.visual-uat') });
+    expect(resolveSettings(config, { outputDir: 'out' }, {}).outputDir).toBe(path.join(app, 'out'));
+    expect(resolveSettings(config, { outputDir: 'out' }, { VISUAL_UAT_DIR: 'vu' }).outputDir).toBe(path.join(app, 'vu'));
+    expect(resolveSettings(config, {}, { VISUAL_UAT_DIR: path.join(path.sep, 'elsewhere') }).outputDir).toBe(path.join(path.sep, 'elsewhere'));
+    expect(resolveSettings(null, {}, {}, path.join(path.sep, 'cwd')).outputDir).toBe(path.join(path.sep, 'cwd', '.visual-uat'));
+  });
+
+  it("takes the folder the global setup resolved for the run's other processes", () => {
+    expect(resolveSettings(config, { outputDir: 'out' }, { [OUTPUT_DIR_ENV]: '/run/out' }).outputDir).toBe('/run/out');
+  });
+});
+
+describe('cliSettings', () => {
+  let root: string;
+  let app: string;
+  const neverLoad = (): VisualUatOptions => {
+    throw new Error('the config should not be loaded');
+  };
+
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-cli-'));
+    app = path.join(root, 'app');
+    fs.mkdirSync(app);
+    fs.writeFileSync(path.join(app, 'playwright.config.ts'), 'export default {};\n');
+  });
+
+  it("finds the config as Playwright does and takes withVisualUat's outputDir from it", () => {
+    const loaded: string[] = [];
+    const settings = cliSettings({}, app, {}, (file) => {
+      loaded.push(file);
+      return { outputDir: 'out' };
+    });
+    expect(loaded).toEqual([path.join(app, 'playwright.config.ts')]);
+    expect(settings).toMatchObject({ configDir: app, outputDir: path.join(app, 'out') });
+    expect(cliSettings({ config: 'app' }, root, {}, () => ({ outputDir: 'out' })).outputDir).toBe(path.join(app, 'out'));
+  });
+
+  it("takes --dir, then VISUAL_UAT_DIR, relative to the config's folder, without loading the config", () => {
+    expect(cliSettings({ config: 'app/playwright.config.ts', dir: 'mine' }, root, { VISUAL_UAT_DIR: 'vu' }, neverLoad).outputDir).toBe(path.join(app, 'mine'));
+    expect(cliSettings({ config: 'app/playwright.config.ts' }, root, { VISUAL_UAT_DIR: 'vu' }, neverLoad).outputDir).toBe(path.join(app, 'vu'));
+  });
+
+  it('without a config works in the current folder; a --config that is not there is refused', () => {
+    expect(cliSettings({}, root, {}, neverLoad)).toMatchObject({ configFile: null, outputDir: path.join(root, '.visual-uat') });
+    expect(() => cliSettings({ config: 'nope.config.ts' }, root, {}, neverLoad)).toThrow('visual-uat: --config nope.config.ts does not exist: name your Playwright config file');
+  });
+
+  it("learns the options by letting Playwright load a TypeScript config", () => {
+    const scratch = path.join(__dirname, '..', '..', '.tmp', `cli-config-${process.pid}`);
+    fs.mkdirSync(scratch, { recursive: true });
+    try {
+      const file = path.join(scratch, 'playwright.config.ts');
+      const source = path.relative(scratch, path.join(__dirname, '..', '..', 'src', 'config')).split(path.sep).join('/');
+      fs.writeFileSync(
+        file,
+        `import { defineConfig } from '@playwright/test';\nimport { withVisualUat } from '${source}';\nexport default withVisualUat(defineConfig({ testDir: 'tests' }), { outputDir: 'out', baseBranch: 'trunk', evaluator: { apiKey: 'sk-never-leaves' } });\n`,
+      );
+      expect(loadConfigOptions(file, {})).toEqual({ outputDir: 'out', baseBranch: 'trunk', evaluator: {} });
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayUrl } from '../../src/capture/signals';
-import { compareSignals, hasNewSignals, normaliseMessage, NO_SIGNALS, requestKey, testBaseSignals, unifiedDiff } from '../../src/compare';
-import { failingCheckpoints, type CheckpointVerdict } from '../../src/report/verdicts';
+import { compareSignals, hasNewSignals, normaliseMessage, NO_DIFF, NO_SIGNALS, requestKey, testBaseSignals, unifiedDiff } from '../../src/compare';
+import { failingCheckpoints, type CheckpointVerdict } from '../../src/report/decide';
 import type { CapturedSignals } from '../../src/types';
 
 const ARIA = ['- banner: Shop', '- main:', '  - heading "Products" [level=1]', '  - heading "Mug" [level=2]', '  - paragraph: 12 EUR'].join('\n');
@@ -172,10 +172,11 @@ describe('failingCheckpoints', () => {
     baselineImage: null,
     currentImage: null,
     diffImage: null,
-    diffMetrics: null,
+    diffMetrics: NO_DIFF,
     evaluation: null,
     reason: '',
     signals: { ...NO_SIGNALS, newConsoleErrors },
+    stable: true,
   });
 
   it("fails on a status in failOn, and with 'signals' on any new signal, even on an unchanged checkpoint", () => {

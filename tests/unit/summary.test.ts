@@ -1,17 +1,114 @@
 import { describe, expect, it } from 'vitest';
-import { fitTail } from '../../src/report/summary';
+import { NO_DIFF, NO_SIGNALS } from '../../src/compare';
+import type { CheckpointResult, TestResultRecord } from '../../src/report';
+import { approvalLines, formatTable, terminalWidth, titleLines } from '../../src/report/summary';
+import { runOf } from '../support/results';
 
-describe('fitTail', () => {
-  it('keeps a title that fits, padded to the column', () => {
-    expect(fitTail('home › landing', 20)).toBe('home › landing      ');
+function checkpoint(name: string, status: CheckpointResult['status'], reason: string, pixelDiffPercent = 0): CheckpointResult {
+  return {
+    name,
+    status,
+    reason,
+    baselineImage: 'b.png',
+    currentImage: 'c.png',
+    diffImage: pixelDiffPercent ? 'd.png' : null,
+    diffMetrics: pixelDiffPercent ? { pixelDiffPercent, changedRegions: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }] } : NO_DIFF,
+    evaluation: null,
+    signals: NO_SIGNALS,
+    stable: true,
+  };
+}
+
+function test(titlePath: string[], checkpoints: CheckpointResult[]): TestResultRecord {
+  return { title: titlePath[titlePath.length - 1], titlePath, file: `tests/${titlePath[0]}`, project: '', status: 'needs_review', baselineAvailable: true, error: null, checkpoints };
+}
+
+const REASON = 'no baseline: Error: expect(locator).toBeVisible() failed: waiting for locator(".badge")';
+
+const run = runOf([
+  test(['site.spec.ts', 'site', 'pricing', 'plans'], [checkpoint('plans', 'needs_review', 'no evaluator configured', 1.48), checkpoint('header', 'unchanged', 'identical')]),
+  test(['marketing/landing-pages/engineering.spec.ts', 'engineering team landing page', 'hero section renders the hiring banner'], [
+    checkpoint('engineering-page', 'new', REASON),
+  ]),
+]);
+
+/** The title column's text of every row, continuation lines joined back. */
+function titles(lines: string[]): string[] {
+  const rows: string[] = [];
+  for (const line of lines.slice(1)) {
+    if (line.startsWith(`  ${' '.repeat(12)} `)) rows[rows.length - 1] += ` ${line.trim()}`;
+    else rows.push(line.slice(15));
+  }
+  return rows;
+}
+
+describe('titleLines', () => {
+  it('keeps a title that fits', () => {
+    expect(titleLines(['site.spec.ts', 'home'], 'landing', 40)).toEqual(['site.spec.ts › home › landing']);
   });
 
-  it('drops whole leading parts before cutting into one', () => {
-    expect(fitTail('site.spec.ts › site › pricing › plans › plans', 38).trimEnd()).toBe('… › site › pricing › plans › plans');
-    expect(fitTail('site.spec.ts › site › pricing › plans › plans', 24).trimEnd()).toBe('… › plans › plans');
+  it('drops the folders of the file first', () => {
+    expect(titleLines(['a/b/site.spec.ts', 'home'], 'landing', 30)).toEqual(['site.spec.ts › home › landing']);
   });
 
-  it('cuts the start of a single part that is too long on its own', () => {
-    expect(fitTail('a-very-long-checkpoint-name', 10)).toBe('…oint-name');
+  it('then wraps between parts, never cutting the title or the checkpoint name', () => {
+    expect(titleLines(['site.spec.ts', 'site', 'pricing', 'plans'], 'plans', 24)).toEqual(['site.spec.ts › site ›', 'pricing › plans › plans']);
+  });
+
+  it('splits a part longer than a line rather than cutting it', () => {
+    const lines = titleLines(['x.spec.ts', 'a-very-long-test-title-that-goes-on'], 'cp', 16);
+    expect(lines.join('')).toContain('a-very-long-test-title-that-goes-on');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(16);
+  });
+});
+
+describe('formatTable', () => {
+  for (const width of [80, 200]) {
+    it(`at ${width} columns shows every test title and checkpoint name whole, within the width`, () => {
+      const lines = formatTable(run, true, width);
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
+      const shown = titles(lines).join('\n');
+      expect(shown).toContain('plans › plans');
+      expect(shown).toMatch(/engineering team landing page › hero section renders the hiring banner › engineering-page/);
+      expect(lines[1]).toMatch(/^  needs_review /);
+      expect(lines[1]).toMatch(/ 1\.48% no evaluator/);
+    });
+  }
+
+  it('at 200 columns gives every row one line with the whole file path', () => {
+    const lines = formatTable(run, true, 200);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain('marketing/landing-pages/engineering.spec.ts › engineering team landing page › hero section renders the hiring banner › engineering-page');
+    expect(lines[2]).toMatch(/ no baseline: Error: expect\(.*…$/);
+  });
+
+  it('at 80 columns shortens the file path before it wraps, and cuts only the reason', () => {
+    const lines = formatTable(run, true, 80);
+    expect(lines.join('\n')).not.toContain('marketing/');
+    expect(lines.join('\n')).toContain('engineering.spec.ts ›');
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.find((line) => line.includes('  new '))).toMatch(/no baseline: .*…$/);
+  });
+
+  it('lists unchanged checkpoints only when asked for all', () => {
+    expect(titles(formatTable(run, false, 120)).some((title) => title.includes('header'))).toBe(true);
+    expect(titles(formatTable(run, true, 120)).some((title) => title.includes('header'))).toBe(false);
+  });
+
+  it("uses the terminal's width, and 100 columns when stdout is not a terminal", () => {
+    expect(terminalWidth({ isTTY: true, columns: 80 })).toBe(80);
+    expect(terminalWidth({ isTTY: false, columns: 80 })).toBe(100);
+    expect(terminalWidth({})).toBe(100);
+  });
+});
+
+describe('approvalLines', () => {
+  it('counts the approvals used and names each stale one with the way to drop it', () => {
+    const stale = { test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: 'b', current: 'c', by: 'me', at: '2025-01-01', reason: null };
+    expect(approvalLines({ applied: 1, stale: [stale] })).toEqual([
+      '  1 checkpoint approved earlier (visual-uat.approvals.json)',
+      '  stale approval ignored: site.spec.ts › site › about › contact no longer matches its images; npx visual-uat approve --prune drops it',
+    ]);
+    expect(approvalLines({ applied: 0, stale: [] })).toEqual([]);
   });
 });

@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import type { TestInfo } from '@playwright/test';
+import { checkpointImage, checkpointSignals, type Role } from '../config/layout';
+import type { CapturedSignals, ComparisonTolerance, RunContext, VisualUatTestOptions } from '../types';
+import { readJsonFile, writeFileAtomic } from '../util/fs';
+
+/**
+ * The checkpoint attachment format, both ways. Capture leaves everything a comparison needs on
+ * the test result, so the reporter pairs checkpoints from Playwright's own results: the same code
+ * serves a local run and `merge-reports` of blob shards. Names start with "_", so the HTML report
+ * hides them.
+ *
+ * - `_visual-uat-test`: the test's TestMeta, once per test.
+ * - `_visual-uat-run`: the run's RunContext, once per worker process (it is the same for the run).
+ * - `_visual-uat-checkpoint:<name>`: CheckpointMeta (current role).
+ * - `_visual-uat-image:<name>`: the image, by path.
+ * - `_visual-uat-baseline:<name>`, `_visual-uat-baseline-signals:<name>`: what the baseline pass
+ *   left for this checkpoint (current role).
+ *
+ * On disk, the baseline pass keeps a checkpoint's signals beside its image (`<name>.signals.json`):
+ * that is how they reach the current pass. The current pass keeps them in its checkpoint meta only.
+ */
+
+const TEST_META = '_visual-uat-test';
+const RUN_CONTEXT = '_visual-uat-run';
+const CHECKPOINT_META = '_visual-uat-checkpoint:';
+const IMAGE = '_visual-uat-image:';
+const BASELINE_IMAGE = '_visual-uat-baseline:';
+const BASELINE_SIGNALS = '_visual-uat-baseline-signals:';
+
+/** What a test's result carries about the test, so the reporter can pair it without the output folder. */
+export interface TestMeta {
+  key: string;
+  /** The test's folder under every image root (see config/layout). */
+  folder: string;
+  baseline: { available: boolean; error: string | null; checkpoints: string[] };
+  options: VisualUatTestOptions;
+}
+
+/** One checkpoint as the current pass took it. */
+export interface CheckpointMeta extends ComparisonTolerance {
+  name: string;
+  intent: string | null;
+  /** Two consecutive captures matched before the timeout. */
+  stable: boolean;
+  signals: CapturedSignals;
+}
+
+/** One captured checkpoint, for writeCheckpoint. */
+export interface CapturedCheckpoint {
+  role: Role;
+  folder: string;
+  png: Buffer;
+  meta: CheckpointMeta;
+  /** Where this role's images go. */
+  imageRoot: string;
+  /** The baseline entry the current pass compares with (null: none, or the baseline role). */
+  baselineRoot: string | null;
+}
+
+/** The base side of a checkpoint, as the baseline pass left it. */
+export interface BaselineSide {
+  image: string | null;
+  signals: CapturedSignals | null;
+}
+
+/** One checkpoint, decoded from a test result. */
+export interface DecodedCheckpoint {
+  name: string;
+  /** The current image, by path (null: only the baseline side was attached). */
+  image: string | null;
+  meta: CheckpointMeta | null;
+  baseline: BaselineSide;
+}
+
+export interface DecodedResult {
+  test: TestMeta | null;
+  context: RunContext | null;
+  checkpoints: DecodedCheckpoint[];
+}
+
+/** What a result's attachments look like to the reporter (TestResult's) and to the worker (TestInfo's). */
+interface Attachment {
+  name: string;
+  path?: string;
+  body?: Buffer;
+}
+
+type Attacher = Pick<TestInfo, 'attach'>;
+
+function attachJson(testInfo: Attacher, name: string, value: unknown): Promise<void> {
+  return testInfo.attach(name, { body: JSON.stringify(value), contentType: 'application/json' });
+}
+
+export function writeTestMeta(testInfo: Attacher, meta: TestMeta): Promise<void> {
+  return attachJson(testInfo, TEST_META, meta);
+}
+
+export function writeRunContext(testInfo: Attacher, context: RunContext): Promise<void> {
+  return attachJson(testInfo, RUN_CONTEXT, context);
+}
+
+/** The baseline image of a checkpoint, when the baseline pass took one. */
+export function readBaselineImage(baselineRoot: string | null, folder: string, name: string): Buffer | null {
+  if (!baselineRoot) return null;
+  const file = checkpointImage(baselineRoot, folder, name);
+  return fs.existsSync(file) ? fs.readFileSync(file) : null;
+}
+
+/** Writes a checkpoint's image (and, in the baseline role, its signals) and attaches what the reporter reads back. */
+export async function writeCheckpoint(testInfo: Attacher, checkpoint: CapturedCheckpoint): Promise<void> {
+  const { name } = checkpoint.meta;
+  const image = checkpointImage(checkpoint.imageRoot, checkpoint.folder, name);
+  writeFileAtomic(image, checkpoint.png);
+  if (checkpoint.role === 'baseline') {
+    writeFileAtomic(checkpointSignals(checkpoint.imageRoot, checkpoint.folder, name), JSON.stringify(checkpoint.meta.signals));
+    await testInfo.attach(`${IMAGE}${name}`, { path: image, contentType: 'image/png' });
+    return;
+  }
+  await attachJson(testInfo, `${CHECKPOINT_META}${name}`, checkpoint.meta);
+  await testInfo.attach(`${IMAGE}${name}`, { path: image, contentType: 'image/png' });
+  if (!checkpoint.baselineRoot) return;
+  const baselineImage = checkpointImage(checkpoint.baselineRoot, checkpoint.folder, name);
+  if (fs.existsSync(baselineImage)) await testInfo.attach(`${BASELINE_IMAGE}${name}`, { path: baselineImage, contentType: 'image/png' });
+  const baselineSignals = readJsonFile<CapturedSignals>(checkpointSignals(checkpoint.baselineRoot, checkpoint.folder, name));
+  if (baselineSignals) await attachJson(testInfo, `${BASELINE_SIGNALS}${name}`, baselineSignals);
+}
+
+function bodyText(attachment: Attachment | undefined): string | null {
+  if (!attachment) return null;
+  if (attachment.body) return attachment.body.toString('utf8');
+  if (attachment.path && fs.existsSync(attachment.path)) return fs.readFileSync(attachment.path, 'utf8');
+  return null;
+}
+
+function parseJson<T>(text: string | null): T | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Everything capture attached to one test result, decoded; checkpoints in the order they were taken. */
+export function readCheckpoints(attachments: readonly Attachment[]): DecodedResult {
+  const byName = new Map(attachments.map((attachment) => [attachment.name, attachment]));
+  const json = <T>(name: string) => parseJson<T>(bodyText(byName.get(name)));
+  const checkpoints = attachments
+    .filter((attachment) => attachment.name.startsWith(IMAGE))
+    .map((attachment): DecodedCheckpoint => {
+      const name = attachment.name.slice(IMAGE.length);
+      return {
+        name,
+        image: attachment.path ?? null,
+        meta: json<CheckpointMeta>(`${CHECKPOINT_META}${name}`),
+        baseline: { image: byName.get(`${BASELINE_IMAGE}${name}`)?.path ?? null, signals: json<CapturedSignals>(`${BASELINE_SIGNALS}${name}`) },
+      };
+    });
+  return { test: json<TestMeta>(TEST_META), context: json<RunContext>(RUN_CONTEXT), checkpoints };
+}
+
+/** The base side of a checkpoint the current pass did not take, from the baseline entry on disk. */
+export function readBaselineSide(baselineRoot: string, folder: string, name: string): BaselineSide {
+  const image = checkpointImage(baselineRoot, folder, name);
+  return {
+    image: fs.existsSync(image) ? image : null,
+    signals: readJsonFile<CapturedSignals>(checkpointSignals(baselineRoot, folder, name)),
+  };
+}

@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, ROLE_ENV } from '../config/layout';
+import { resolveSettings, type Settings } from '../config/options';
+import type { VisualUatOptions } from '../types';
+import { PROBE_FILE_ENV } from './config-probe';
+
+/** The names Playwright looks for when no --config is given, in its order. */
+const CONFIG_NAMES = ['playwright.config.ts', 'playwright.config.js', 'playwright.config.mts', 'playwright.config.mjs', 'playwright.config.cts', 'playwright.config.cjs'];
+const PROBE_TIMEOUT_MS = 60_000;
+/** A test-file filter no path matches: Playwright loads the config and builds its reporters, and loads no test file. */
+const NO_TEST_FILE = '^$';
+
+export interface CliFlags {
+  /** The Playwright config (a file, or the folder that has it). */
+  config?: string;
+  /** The output folder, relative to the config's folder. */
+  dir?: string;
+}
+
+function configIn(dir: string): string | null {
+  return CONFIG_NAMES.map((name) => path.join(dir, name)).find((file) => fs.existsSync(file)) ?? null;
+}
+
+/** The Playwright config the CLI works for: --config (a file, or a folder with one), else the current folder's, as Playwright finds it. */
+export function findConfig(flag: string | undefined, cwd: string): string | null {
+  if (!flag) return configIn(cwd);
+  const resolved = path.resolve(cwd, flag);
+  if (!fs.existsSync(resolved)) throw new Error(`visual-uat: --config ${flag} does not exist: name your Playwright config file`);
+  if (!fs.statSync(resolved).isDirectory()) return resolved;
+  const found = configIn(resolved);
+  if (!found) throw new Error(`visual-uat: ${flag} has no playwright.config.{ts,js,mts,mjs,cts,cjs}: name your Playwright config file with --config`);
+  return found;
+}
+
+/** The environment of the CLI without the variables a run hands its own processes. */
+function userEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { [OUTPUT_DIR_ENV]: _dir, [ROLE_ENV]: _role, [CONTEXT_FILE_ENV]: _context, ...rest } = env;
+  return rest;
+}
+
+function probeModule(): string {
+  const compiled = path.join(__dirname, 'config-probe.js');
+  return fs.existsSync(compiled) ? compiled : path.join(__dirname, 'config-probe.ts');
+}
+
+/**
+ * The options the config gives withVisualUat, learnt the way a run learns them: Playwright's own
+ * CLI loads the config (TypeScript or JavaScript, CommonJS or ESM, whatever its version), with a
+ * reporter that records them. `playwright test --list` starts no server and no global setup, and
+ * with a filter that matches no file it loads no test either (it then exits 1, "No tests found":
+ * only the probe's file says whether the config loaded).
+ */
+export function loadConfigOptions(configFile: string, env: NodeJS.ProcessEnv = process.env): VisualUatOptions {
+  let cli: string;
+  try {
+    cli = createRequire(configFile).resolve('@playwright/test/cli');
+  } catch {
+    throw new Error(`visual-uat: @playwright/test is not installed beside ${configFile}: run npm install, or pass --dir <output folder>`);
+  }
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-config-'));
+  const file = path.join(scratch, 'options.json');
+  try {
+    const probe = spawnSync(process.execPath, [cli, 'test', '--list', '--config', configFile, '--reporter', probeModule(), NO_TEST_FILE], {
+      cwd: path.dirname(configFile),
+      env: { ...userEnv(env), [PROBE_FILE_ENV]: file },
+      encoding: 'utf8',
+      timeout: PROBE_TIMEOUT_MS,
+    });
+    if (!fs.existsSync(file)) {
+      const why = `${probe.stderr ?? ''}\n${probe.stdout ?? ''}`.split('\n').map((line) => line.trim()).find(Boolean) ?? probe.error?.message ?? 'no output';
+      throw new Error(`visual-uat: could not load ${path.basename(configFile)} to find its output folder (${why}): fix the config, or pass --dir <output folder>`);
+    }
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as VisualUatOptions;
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The CLI's settings, resolved as a run resolves them: --dir, else VISUAL_UAT_DIR, else the
+ * config's `withVisualUat({ outputDir })`, else `.visual-uat`, relative to the config's folder. The
+ * config is loaded only when the output folder depends on it.
+ */
+export function cliSettings(flags: CliFlags, cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, load = loadConfigOptions): Settings {
+  const configFile = findConfig(flags.config, cwd);
+  const own = userEnv(env);
+  if (flags.dir) return resolveSettings(configFile, { outputDir: flags.dir }, { ...own, VISUAL_UAT_DIR: undefined }, cwd);
+  const options = configFile && !own.VISUAL_UAT_DIR ? load(configFile, own) : {};
+  return resolveSettings(configFile, options, own, cwd);
+}

@@ -1,0 +1,43 @@
+import { comparePair, compareSignals, mergeTolerance, testBaseSignals, type PairComparison } from '../compare';
+import type { Settings } from '../config/options';
+import { diffImage } from '../config/layout';
+import type { CheckpointSignals, RunContext } from '../types';
+import type { CheckpointPair, CollectedTest } from './collect';
+
+/** One checkpoint after compare: what the pair is, and what current has that base has not. */
+export interface Compared {
+  test: CollectedTest;
+  pair: CheckpointPair;
+  comparison: PairComparison;
+  signals: CheckpointSignals;
+}
+
+/** The two images a checkpoint is judged (and approved) on: with base = current, current is its own baseline. */
+export function imagesOf(compared: Pick<Compared, 'pair' | 'comparison'>): { baseline: string | null; current: string | null } {
+  const { pair, comparison } = compared;
+  return { baseline: comparison.kind === 'same-code' ? pair.current : pair.baseline, current: pair.current };
+}
+
+/** Compares every pair of the run (the compare pool bounds how many are decoded at once). */
+export function compareCheckpoints(tests: CollectedTest[], context: RunContext | null, settings: Settings): Promise<Compared[]> {
+  const { options } = settings;
+  const runTolerance = { threshold: options.threshold, maxDiffPixels: options.maxDiffPixels, maxDiffPixelRatio: options.maxDiffPixelRatio };
+  return Promise.all(
+    tests.flatMap((test) => {
+      // A console error or failed request any base checkpoint of the test had is not new at another one.
+      const testBase = testBaseSignals(test.pairs.map((pair) => pair.baseSignals));
+      return test.pairs.map(async (pair): Promise<Compared> => ({
+        test,
+        pair,
+        comparison: await comparePair({
+          baseline: pair.baseline,
+          current: pair.current,
+          sameCode: context?.sameAsBase ?? false,
+          diffOutput: diffImage(settings.outputDir, test.folder, pair.name),
+          tolerance: mergeTolerance(runTolerance, test.meta?.options, pair.meta),
+        }),
+        signals: compareSignals(pair.baseSignals, pair.meta?.signals ?? null, testBase),
+      }));
+    }),
+  );
+}

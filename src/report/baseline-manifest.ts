@@ -1,0 +1,29 @@
+import type { FullResult, TestCase } from '@playwright/test/reporter';
+import { readCheckpoints } from '../capture';
+import { testFolder, testKey } from '../config/layout';
+import type { BaselineManifest } from '../types';
+import { errorsText } from '../util/text';
+
+/**
+ * The baseline role's record of its pass: each test's status, error and checkpoints, read from the
+ * same attachments as in the current role. A pass that failed outside its tests (the base app did
+ * not start) or was interrupted is incomplete: its baselines are not to be trusted.
+ */
+export function baselineManifest(tests: readonly TestCase[], status: FullResult['status'], globalErrors: readonly string[]): BaselineManifest {
+  const records: BaselineManifest['tests'] = {};
+  for (const test of tests) {
+    const result = test.results[test.results.length - 1];
+    if (!result) continue;
+    const decoded = readCheckpoints(result.attachments);
+    const project = test.parent.project()?.name ?? '';
+    const titlePath = test.titlePath().slice(2);
+    const key = decoded.test?.key ?? testKey(project, titlePath);
+    records[key] = {
+      folder: decoded.test?.folder ?? testFolder(project, titlePath),
+      status: result.status,
+      error: errorsText(result.errors),
+      checkpoints: decoded.checkpoints.map((checkpoint) => checkpoint.name),
+    };
+  }
+  return { complete: status !== 'interrupted' && globalErrors.length === 0, tests: records };
+}

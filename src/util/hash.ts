@@ -1,0 +1,7 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+
+/** SHA-256 of a file's bytes, hex. */
+export function sha256File(file: string): string {
+  return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}

@@ -1,0 +1,21 @@
+import { stripVTControlCharacters } from 'node:util';
+
+/** "1 call", "2,400 input tokens". */
+export function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Text as it may enter a reason, the results file, an annotation or a transcript: without terminal
+ * escape codes (Playwright's `expect` colours its messages whatever FORCE_COLOR says). Node's own
+ * stripper is the one Playwright's reporters rely on for files.
+ */
+export function plainText(text: string): string {
+  return stripVTControlCharacters(text);
+}
+
+/** Playwright's errors of a test (or of a run) as one plain-text block; null when there are none. */
+export function errorsText(errors: readonly { message?: string; value?: string }[]): string | null {
+  const messages = errors.map((error) => plainText(error.message ?? error.value ?? '')).filter(Boolean);
+  return messages.length ? messages.join('\n') : null;
+}

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestCase, TestResult } from '@playwright/test/reporter';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readCheckpoints, type CheckpointMeta, type TestMeta } from '../../src/capture';
+import { writeCheckpoint, writeRunContext, writeTestMeta } from '../../src/capture/codec';
+import { checkpointImage, checkpointSignals } from '../../src/config/layout';
+import { baselineManifest } from '../../src/report/baseline-manifest';
+import { collectTests } from '../../src/report/collect';
+import type { CapturedSignals, RunContext } from '../../src/types';
+
+/**
+ * The attachment codec both ways (capture writes, the reporter reads), and the collect stage on
+ * what it reads: Playwright's results stood in for by plain objects of the same shape.
+ */
+
+type Attachment = TestResult['attachments'][number];
+
+/** What testInfo.attach leaves on a result. */
+function recorder() {
+  const attachments: Attachment[] = [];
+  return {
+    attachments,
+    attach: async (name: string, options: { body?: string | Buffer; path?: string; contentType?: string }) => {
+      attachments.push({ name, contentType: options.contentType ?? 'application/octet-stream', path: options.path, body: options.body === undefined ? undefined : Buffer.from(options.body) });
+    },
+  };
+}
+
+const SIGNALS: CapturedSignals = { aria: '- heading "Pricing"', consoleErrors: [], failedRequests: [], a11y: null };
+const BASE_SIGNALS: CapturedSignals = { ...SIGNALS, aria: '- heading "Plans"' };
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const FOLDER = path.join('default', 'pricing-plans-1234abcd');
+const TEST_META: TestMeta = { key: 'site.spec.ts › pricing › plans', folder: FOLDER, baseline: { available: true, error: null, checkpoints: ['plans', 'old'] }, options: {} };
+const meta = (name: string): CheckpointMeta => ({ name, intent: null, stable: true, signals: SIGNALS });
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-codec-'));
+});
+
+describe('writeCheckpoint / readCheckpoints', () => {
+  it('in the baseline role keeps the signals beside the image, once', async () => {
+    const info = recorder();
+    const root = path.join(dir, 'baseline');
+    await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: root, baselineRoot: null });
+    expect(fs.readFileSync(checkpointImage(root, FOLDER, 'plans'))).toEqual(PNG);
+    expect(JSON.parse(fs.readFileSync(checkpointSignals(root, FOLDER, 'plans'), 'utf8'))).toEqual(SIGNALS);
+    expect(readCheckpoints(info.attachments).checkpoints).toEqual([{ name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: null, baseline: { image: null, signals: null } }]);
+  });
+
+  it("in the current role carries its meta and the baseline's image and signals, and writes no signals file", async () => {
+    const baselineRoot = path.join(dir, 'baseline');
+    await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: { ...meta('plans'), signals: BASE_SIGNALS }, imageRoot: baselineRoot, baselineRoot: null });
+    const info = recorder();
+    const root = path.join(dir, 'current');
+    const context = { baseCommit: 'a'.repeat(40) } as RunContext;
+    await writeTestMeta(info, TEST_META);
+    await writeRunContext(info, context);
+    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: root, baselineRoot });
+    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('added'), imageRoot: root, baselineRoot });
+    expect(fs.existsSync(checkpointSignals(root, FOLDER, 'plans'))).toBe(false);
+    expect(readCheckpoints(info.attachments)).toEqual({
+      test: TEST_META,
+      context,
+      checkpoints: [
+        { name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: meta('plans'), baseline: { image: checkpointImage(baselineRoot, FOLDER, 'plans'), signals: BASE_SIGNALS } },
+        { name: 'added', image: checkpointImage(root, FOLDER, 'added'), meta: meta('added'), baseline: { image: null, signals: null } },
+      ],
+    });
+  });
+});
+
+/** A TestCase as the reporter API hands it over, for the parts collect and the manifest read. */
+function testCase(attachments: Attachment[], errors: TestResult['errors'] = []): TestCase {
+  const result = { status: errors.length ? 'failed' : 'passed', errors, attachments } as unknown as TestResult;
+  return {
+    title: 'plans',
+    titlePath: () => ['', '', 'site.spec.ts', 'pricing', 'plans'],
+    parent: { project: () => ({ name: '' }) },
+    location: { file: '/repo/tests/site.spec.ts', line: 1, column: 1 },
+    results: [result],
+  } as unknown as TestCase;
+}
+
+const ANSI_ERROR = { message: 'Error: \u001b[2mexpect(\u001b[22m\u001b[31mlocator\u001b[39m\u001b[2m).\u001b[22mtoBeVisible\u001b[2m()\u001b[22m failed' };
+
+describe('collectTests', () => {
+  it('pairs what either pass took, the base-only one from the baseline entry, with plain-text errors', async () => {
+    const baselineRoot = path.join(dir, 'baseline');
+    await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('old'), imageRoot: baselineRoot, baselineRoot: null });
+    const info = recorder();
+    const context = { sameAsBase: false, baselineDir: baselineRoot, baselineError: null } as RunContext;
+    await writeTestMeta(info, { ...TEST_META, baseline: { ...TEST_META.baseline, error: 'Error: \u001b[2mthe base app\u001b[22m' } });
+    await writeRunContext(info, context);
+    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: path.join(dir, 'current'), baselineRoot });
+
+    const collected = collectTests([testCase(info.attachments, [ANSI_ERROR])], null);
+    expect(collected.context).toEqual(context);
+    const [test] = collected.tests;
+    expect(test).toMatchObject({ key: TEST_META.key, titlePath: ['site.spec.ts', 'pricing', 'plans'], status: 'failed' });
+    expect(test.error).toBe('Error: expect(locator).toBeVisible() failed');
+    expect(test.baselineError).toBe('Error: the base app');
+    expect(test.pairs.map((pair) => [pair.name, !!pair.current, !!pair.baseline])).toEqual([
+      ['plans', true, false],
+      ['old', false, true],
+    ]);
+  });
+});
+
+describe('baselineManifest', () => {
+  it("records each base test's status, plain-text error and checkpoints; a pass with global errors is incomplete", async () => {
+    const info = recorder();
+    await writeTestMeta(info, TEST_META);
+    await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: dir, baselineRoot: null });
+    const manifest = baselineManifest([testCase(info.attachments, [ANSI_ERROR])], 'passed', []);
+    expect(manifest).toEqual({
+      complete: true,
+      tests: { [TEST_META.key]: { folder: FOLDER, status: 'failed', error: 'Error: expect(locator).toBeVisible() failed', checkpoints: ['plans'] } },
+    });
+    expect(baselineManifest([], 'passed', ['Error: webServer did not start']).complete).toBe(false);
+    expect(baselineManifest([], 'interrupted', []).complete).toBe(false);
+  });
+});

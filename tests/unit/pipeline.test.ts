@@ -1,0 +1,262 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestCase, TestResult } from '@playwright/test/reporter';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Approval } from '../../src/approve';
+import { approvalOf } from '../../src/approve';
+import { NO_DIFF, NO_SIGNALS, type PairComparison } from '../../src/compare';
+import { resolveSettings } from '../../src/config/options';
+import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../../src/evaluate';
+import { userText } from '../../src/evaluate/prompt';
+import { compareCheckpoints } from '../../src/report/assess';
+import type { CheckpointPair, CollectedTest } from '../../src/report/collect';
+import { decide, NO_EVALUATOR_REASON } from '../../src/report/decide';
+import { evaluationRequest } from '../../src/report/judge';
+import { buildRunResult, NO_USAGE } from '../../src/report/results';
+import { judgeRun } from '../../src/report/run';
+import type { CapturedSignals, RunContext } from '../../src/types';
+import { writePng } from '../support/png';
+import { validResults } from '../support/results';
+
+/**
+ * The reporter's stages on plain values: compare → approvals → evaluate → decide → results, with
+ * real PNG files and the real diff engine, no Playwright run.
+ */
+
+const BLUE: [number, number, number, number] = [30, 90, 220, 255];
+const GREY: [number, number, number, number] = [200, 200, 200, 255];
+
+let dir: string;
+let images: Record<'base' | 'same' | 'changed' | 'tiny' | 'corrupt', string>;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-pipeline-'));
+  const box = (rgba: typeof BLUE) => [{ x: 20, y: 20, width: 100, height: 40, rgba }];
+  images = {
+    base: writePng(path.join(dir, 'in', 'base.png'), 200, 120, box(GREY)),
+    same: writePng(path.join(dir, 'in', 'same.png'), 200, 120, box(GREY)),
+    changed: writePng(path.join(dir, 'in', 'changed.png'), 200, 120, box(BLUE)),
+    tiny: writePng(path.join(dir, 'in', 'tiny.png'), 200, 120, [...box(GREY), { x: 150, y: 100, width: 1, height: 1, rgba: [0, 0, 0, 255] }]),
+    corrupt: path.join(dir, 'in', 'corrupt.png'),
+  };
+  fs.writeFileSync(images.corrupt, 'not a png');
+});
+
+const CONTEXT: RunContext = {
+  baseBranch: 'main',
+  baseRef: 'main',
+  baseCommit: 'a'.repeat(40),
+  currentBranch: 'feature',
+  currentCommit: 'b'.repeat(40),
+  dirty: false,
+  sameAsBase: false,
+  commits: ['Highlight the Pro plan'],
+  changedFiles: ['public/pricing.html'],
+  baselineDir: '/unused',
+  baselineError: null,
+};
+
+const CONSOLE_ERROR: CapturedSignals = { aria: null, consoleErrors: ['TypeError: x is undefined'], failedRequests: [], a11y: null };
+const QUIET: CapturedSignals = { aria: null, consoleErrors: [], failedRequests: [], a11y: null };
+
+function pair(name: string, baseline: string | null, current: string | null, extra: Partial<CheckpointPair> = {}): CheckpointPair {
+  return {
+    name,
+    baseline,
+    current,
+    meta: current ? { name, intent: `${name} intent`, stable: name !== 'unsettled', signals: QUIET } : null,
+    baseSignals: QUIET,
+    ...extra,
+  };
+}
+
+function collected(title: string, pairs: CheckpointPair[], extra: Partial<CollectedTest> = {}): CollectedTest {
+  const titlePath = ['pricing.spec.ts', 'pricing', title];
+  return {
+    // Playwright's objects are for the annotation edge only: no stage here reads them.
+    test: {} as TestCase,
+    result: {} as TestResult,
+    key: ['chromium', ...titlePath].join(' › '),
+    folder: `chromium/${title}`,
+    project: 'chromium',
+    title,
+    titlePath,
+    file: '/repo/tests/pricing.spec.ts',
+    status: 'passed',
+    error: null,
+    meta: { key: '', folder: '', baseline: { available: true, error: null, checkpoints: [] }, options: { intent: 'Pricing shows three plans' } },
+    baselineError: null,
+    pairs,
+    ...extra,
+  };
+}
+
+/** Freezes a value deeply: a stage that mutates its input throws. */
+function frozen<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) frozen((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/** An evaluator as the reporter sees one, answering from a table and recording what it was asked. */
+function evaluatorAnswering(answer: (request: EvaluationRequest) => EvaluatorVerdict): Evaluator & { asked: EvaluationRequest[] } {
+  const asked: EvaluationRequest[] = [];
+  const evaluate = async (request: EvaluationRequest) => {
+    asked.push(request);
+    return answer(request);
+  };
+  return {
+    model: 'test-model',
+    asked,
+    evaluate,
+    evaluateAll: (requests) => Promise.all(requests.map(evaluate)),
+    usage: () => ({ ...NO_USAGE, model: 'test-model', calls: asked.length }),
+    summary: () => '',
+  };
+}
+
+function settings() {
+  return resolveSettings(path.join(dir, 'playwright.config.ts'), {}, {});
+}
+
+describe('compare stage', () => {
+  it('says what each pair is, once', async () => {
+    const test = frozen(
+      collected('plans', [
+        pair('same', images.base, images.same),
+        pair('changed', images.base, images.changed),
+        pair('tiny', images.base, images.tiny, { meta: { name: 'tiny', intent: null, stable: true, signals: QUIET, maxDiffPixels: 5 } }),
+        pair('new', null, images.changed),
+        pair('gone', images.base, null),
+        pair('corrupt', images.corrupt, images.changed),
+      ]),
+    );
+    const kinds = (await compareCheckpoints([test], CONTEXT, settings())).map(({ pair, comparison }) => [pair.name, comparison.kind]);
+    expect(kinds).toEqual([
+      ['same', 'identical'],
+      ['changed', 'different'],
+      ['tiny', 'within-tolerance'],
+      ['new', 'current-only'],
+      ['gone', 'baseline-only'],
+      ['corrupt', 'errored'],
+    ]);
+  });
+
+  it('compares nothing when base and current are the same code', async () => {
+    const [same] = await compareCheckpoints([collected('plans', [pair('changed', images.base, images.changed)])], { ...CONTEXT, sameAsBase: true }, settings());
+    expect(same.comparison).toEqual({ kind: 'same-code' });
+  });
+});
+
+describe('decide', () => {
+  const different: PairComparison = { kind: 'different', metrics: { pixelDiffPercent: 3, changedRegions: [] }, diffImage: '/d.png' };
+  const input = { comparison: different, baseError: null, approval: null, judgement: null, signals: NO_SIGNALS };
+  const approval: Approval = { test: 't', checkpoint: 'c', baseline: 'x', current: 'y', by: 'Ann', at: '2026-01-02T03:04:05Z', reason: 'intended' };
+  const judged = (status: EvaluatorVerdict['status']): EvaluatorVerdict => ({ status, evaluation: { pass: status === 'changed', confidence: 0.9, reason: 'Looks intended.', needsReview: false }, reason: 'Looks intended.', cached: false });
+
+  it('gives each comparison its status and reason', () => {
+    const cases: [PairComparison, string, string][] = [
+      [{ kind: 'identical' }, 'unchanged', 'identical'],
+      [{ kind: 'within-tolerance', metrics: NO_DIFF }, 'unchanged', 'within tolerance'],
+      [{ kind: 'same-code' }, 'unchanged', 'base and current are the same commit with a clean tree'],
+      [{ kind: 'baseline-only' }, 'missing', 'in the baseline only: the current run did not capture it'],
+      [{ kind: 'current-only' }, 'new', 'no baseline: the base version does not take this checkpoint'],
+      [{ kind: 'errored', message: 'the baseline image x is not a readable PNG', side: 'baseline' }, 'errored', 'the baseline image x is not a readable PNG'],
+      [different, 'needs_review', NO_EVALUATOR_REASON],
+    ];
+    for (const [comparison, status, reason] of cases) expect(decide({ ...input, comparison })).toEqual({ status, reason, evaluation: null });
+    expect(decide({ ...input, comparison: { kind: 'current-only' }, baseError: 'Error: the base app did not start' }).reason).toBe('no baseline: Error: the base app did not start');
+  });
+
+  it('lets a person approve before the evaluator, and keeps new signals from auto-approval', () => {
+    expect(decide({ ...input, approval, judgement: judged('regression') })).toMatchObject({ status: 'changed', reason: 'approved by Ann on 2026-01-02: intended' });
+    expect(decide({ ...input, judgement: judged('changed') })).toMatchObject({ status: 'changed', reason: 'Looks intended.' });
+    expect(decide({ ...input, judgement: judged('regression') }).status).toBe('regression');
+    const noisy = { ...NO_SIGNALS, newConsoleErrors: ['TypeError'], newFailedRequests: ['GET /api 500', 'GET /img 404'] };
+    expect(decide({ ...input, judgement: judged('changed'), signals: noisy })).toMatchObject({
+      status: 'needs_review',
+      reason: 'Looks intended. Not approved: 1 new console error, 2 new failed requests.',
+    });
+  });
+
+  it('never lets an approval or a verdict change a pair that did not differ', () => {
+    expect(decide({ ...input, comparison: { kind: 'identical' }, approval, judgement: judged('regression') }).status).toBe('unchanged');
+  });
+});
+
+describe('judgeRun', () => {
+  it('runs the gates in order on frozen inputs and returns new verdicts', async () => {
+    const plans = collected('plans', [
+      pair('approved', images.base, images.changed),
+      pair('judged', images.base, images.changed, { meta: { name: 'judged', intent: 'The Pro card is blue', stable: true, signals: CONSOLE_ERROR } }),
+      pair('same', images.base, images.same),
+      pair('unsettled', null, images.changed),
+    ]);
+    const approved = approvalOf({ test: plans.key, checkpoint: 'approved', baselineImage: images.base, currentImage: images.changed }, 'Ann', '2026-01-02T00:00:00Z', null);
+    const stale: Approval = { ...approved, checkpoint: 'same' };
+    const unrelated: Approval = { ...approved, test: 'another › test' };
+    const evaluator = evaluatorAnswering(() => ({ status: 'changed', evaluation: { pass: true, confidence: 0.95, reason: 'Intended.', needsReview: false }, reason: 'Intended.', cached: false }));
+    const verdicts = await judgeRun({ tests: frozen([plans]), context: frozen(CONTEXT), settings: frozen(settings()), approvals: frozen([approved, stale, unrelated]), evaluator });
+
+
+    expect(evaluator.asked.map((request) => request.name)).toEqual(['judged']);
+    expect(verdicts.approvals).toEqual({ applied: 1, stale: [stale] });
+    expect(verdicts.judged).toBe(1);
+    const [outcome] = verdicts.outcomes;
+    expect(outcome.status).toBe('needs_review');
+    const byName = Object.fromEntries(outcome.checkpoints.map((c) => [c.name, c]));
+    expect(byName.approved).toMatchObject({ status: 'changed', reason: 'approved by Ann on 2026-01-02', evaluation: null });
+    expect(byName.judged).toMatchObject({ status: 'needs_review', reason: 'Intended. Not approved: 1 new console error.' });
+    expect(byName.judged.diffMetrics.pixelDiffPercent).toBeGreaterThan(0);
+    expect(byName.same).toMatchObject({ status: 'unchanged', diffImage: null, diffMetrics: NO_DIFF, stable: true });
+    expect(byName.unsettled).toMatchObject({ status: 'new', stable: false });
+  });
+
+  it('marks a run with an unreadable baseline, so its cache entry is dropped', async () => {
+    const verdicts = await judgeRun({ tests: [collected('plans', [pair('corrupt', images.corrupt, images.changed)])], context: CONTEXT, settings: settings(), approvals: [], evaluator: null });
+    expect(verdicts.baselineUnreadable).toBe(true);
+    expect(verdicts.outcomes[0].status).toBe('errored');
+  });
+});
+
+describe('the evaluator request', () => {
+  it("names the test by its whole title path, spec file included, as every other place does", async () => {
+    const plans = collected('plans', [pair('plans', images.base, images.changed)]);
+    const [compared] = await compareCheckpoints([plans], CONTEXT, settings());
+    if (compared.comparison.kind !== 'different') throw new Error('the pair should differ');
+    const request = evaluationRequest({ ...compared, comparison: compared.comparison }, CONTEXT);
+    expect(request.intent).toEqual({ test: 'Pricing shows three plans', checkpoint: 'plans intent', titlePath: ['pricing.spec.ts', 'pricing', 'plans'] });
+    expect(userText(request, '')).toContain('Test: chromium › pricing.spec.ts › pricing › plans\nCheckpoint: plans');
+  });
+});
+
+describe('the results file', () => {
+  it('is built from the verdicts and matches docs/results.schema.json', async () => {
+    const plans = collected('plans', [pair('same', images.base, images.same), pair('changed', images.base, images.changed), pair('gone', images.base, null)], {
+      error: null,
+    });
+    const verdicts = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: null });
+    const run = buildRunResult(verdicts.outcomes, CONTEXT, settings(), NO_USAGE, 1_700_000_000_000);
+    validResults(JSON.parse(JSON.stringify(run)), 'the built run');
+    const [test] = run.tests;
+    expect(test).toMatchObject({ title: 'plans', titlePath: ['pricing.spec.ts', 'pricing', 'plans'], file: path.relative(dir, '/repo/tests/pricing.spec.ts'), status: 'needs_review' });
+    expect(test.checkpoints.map((c) => [c.name, c.status, c.diffMetrics.pixelDiffPercent > 0, c.stable])).toEqual([
+      ['same', 'unchanged', false, true],
+      ['changed', 'needs_review', true, true],
+      ['gone', 'missing', false, null],
+    ]);
+    expect(test.checkpoints[0].baselineImage).toBe(path.relative(path.join(dir, '.visual-uat', 'results'), images.base));
+  });
+
+  it('refuses a diffMetrics of null and a reason with terminal escape codes', () => {
+    const file = JSON.parse(JSON.stringify(buildRunResult([], CONTEXT, settings(), NO_USAGE, 1)));
+    const checkpoint = { name: 'x', status: 'new', reason: 'no baseline: Error: \u001b[2mexpect(\u001b[22m', baselineImage: null, currentImage: 'c.png', diffImage: null, diffMetrics: NO_DIFF, evaluation: null, signals: NO_SIGNALS, stable: true };
+    const test = { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', project: '', status: 'passed', baselineAvailable: false, error: null, checkpoints: [checkpoint] };
+    expect(() => validResults({ ...file, tests: [test] }, 'escape codes')).toThrow(/reason must match pattern/);
+    expect(() => validResults({ ...file, tests: [{ ...test, checkpoints: [{ ...checkpoint, reason: 'plain', diffMetrics: null }] }] }, 'null metrics')).toThrow(/diffMetrics must be object/);
+    expect(validResults({ ...file, tests: [{ ...test, checkpoints: [{ ...checkpoint, reason: 'plain' }] }] }, 'fine').tests).toHaveLength(1);
+  });
+});
