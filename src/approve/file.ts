@@ -4,16 +4,52 @@ import { writeFileAtomic } from '../util/fs';
 
 /**
  * The human gate's memory: `visual-uat.approvals.json` beside the Playwright config, meant to be
- * committed. An approval names a test, a checkpoint and the exact pair of images it accepted, so
- * it never carries over to a different change (see rule.ts).
+ * committed. A decision (an approval, or a rejection) names a change by its fingerprint and the
+ * checkpoints it was taken on; rule.ts says where it applies.
  */
 
 export const APPROVALS_FILE = 'visual-uat.approvals.json';
 
-export interface Approval {
+export type Verdict = 'approved' | 'rejected';
+
+/**
+ * Where a decision applies: `change`, wherever its change appears (a whole group, and a new page
+ * with the same change later); `checkpoints`, only on the checkpoints it lists.
+ */
+export type Scope = 'change' | 'checkpoints';
+
+/** A checkpoint a decision was taken on. */
+export interface DecidedCheckpoint {
+  /** The test key (project › file › describes › title). */
   test: string;
   checkpoint: string;
-  /** sha256 of the baseline and current PNG files. */
+  /** sha256 of the baseline and current PNG files, when the decided change was the checkpoint's whole change; else null. */
+  baseline: string | null;
+  current: string | null;
+}
+
+export interface Approval {
+  verdict: Verdict;
+  scope: Scope;
+  checkpoints: DecidedCheckpoint[];
+  by: string;
+  at: string;
+  reason: string | null;
+  /** The change's fingerprint (compare/fingerprint.ts); null in an approval of the first format, which matched exact images only. */
+  change: string | null;
+}
+
+const KEY_ORDER: (keyof Approval)[] = ['verdict', 'scope', 'checkpoints', 'by', 'at', 'reason', 'change'];
+const CHECKPOINT_KEY_ORDER: (keyof DecidedCheckpoint)[] = ['test', 'checkpoint', 'baseline', 'current'];
+
+export function approvalsPath(configDir: string): string {
+  return path.join(configDir, APPROVALS_FILE);
+}
+
+/** An entry of the first format: one checkpoint, its exact pair. */
+interface FirstFormatApproval {
+  test: string;
+  checkpoint: string;
   baseline: string;
   current: string;
   by: string;
@@ -21,35 +57,65 @@ export interface Approval {
   reason: string | null;
 }
 
-const KEY_ORDER: (keyof Approval)[] = ['test', 'checkpoint', 'baseline', 'current', 'by', 'at', 'reason'];
+function upgrade(entry: Approval | FirstFormatApproval): Approval {
+  if ('verdict' in entry) return entry;
+  const { test, checkpoint, baseline, current, by, at, reason } = entry;
+  return { verdict: 'approved', scope: 'checkpoints', checkpoints: [{ test, checkpoint, baseline, current }], by, at, reason, change: null };
+}
 
-export function approvalsPath(configDir: string): string {
-  return path.join(configDir, APPROVALS_FILE);
+function valid(entry: unknown): entry is Approval | FirstFormatApproval {
+  if (!entry || typeof entry !== 'object') return false;
+  const e = entry as Record<string, unknown>;
+  if (typeof e.by !== 'string' || typeof e.at !== 'string') return false;
+  if (!('verdict' in e)) return typeof e.test === 'string' && typeof e.checkpoint === 'string' && typeof e.baseline === 'string' && typeof e.current === 'string';
+  return (
+    (e.verdict === 'approved' || e.verdict === 'rejected') &&
+    (e.scope === 'change' || e.scope === 'checkpoints') &&
+    Array.isArray(e.checkpoints) &&
+    e.checkpoints.every((c: Record<string, unknown>) => typeof c?.test === 'string' && typeof c?.checkpoint === 'string') &&
+    (e.change === null || typeof e.change === 'string')
+  );
 }
 
 export function readApprovals(configDir: string): Approval[] {
   const file = approvalsPath(configDir);
   if (!fs.existsSync(file)) return [];
-  let parsed: { approvals?: Approval[] };
+  let parsed: { approvals?: unknown[] };
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
     throw new Error(`visual-uat: ${file} is not valid JSON (${(error as Error).message}): fix the merge conflict or delete the broken entry`);
   }
-  return Array.isArray(parsed.approvals) ? parsed.approvals : [];
+  const entries = Array.isArray(parsed.approvals) ? parsed.approvals : [];
+  const broken = entries.findIndex((entry) => !valid(entry));
+  if (broken !== -1) throw new Error(`visual-uat: entry ${broken + 1} of ${file} is not an approval (${JSON.stringify(entries[broken]).slice(0, 120)}): fix or delete it`);
+  return (entries as (Approval | FirstFormatApproval)[]).map(upgrade);
 }
 
-/** Sorted, stable key order, one approval per line: diffs and merges of the file stay readable. */
+function byCheckpoint(a: DecidedCheckpoint, b: DecidedCheckpoint): number {
+  return a.test.localeCompare(b.test) || a.checkpoint.localeCompare(b.checkpoint);
+}
+
+function ordered<T extends object>(value: T, keys: (keyof T)[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((key) => [key, value[key] ?? null]));
+}
+
+/** Sorted, stable key order, one decision per line (its fingerprint last): diffs and merges of the file stay readable. */
 export function formatApprovals(approvals: Approval[]): string {
-  const sorted = [...approvals].sort((a, b) => a.test.localeCompare(b.test) || a.checkpoint.localeCompare(b.checkpoint));
-  const lines = sorted.map((approval) => `    ${JSON.stringify(Object.fromEntries(KEY_ORDER.map((key) => [key, approval[key] ?? null])))}`);
-  return `{\n  "version": 1,\n  "approvals": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`;
+  const normalised = approvals.filter((approval) => approval.checkpoints.length > 0).map((approval) => ({ ...approval, checkpoints: [...approval.checkpoints].sort(byCheckpoint) }));
+  const sorted = normalised.sort((a, b) => byCheckpoint(a.checkpoints[0], b.checkpoints[0]) || a.at.localeCompare(b.at) || a.verdict.localeCompare(b.verdict));
+  const lines = sorted.map((approval) => {
+    const entry = ordered(approval, KEY_ORDER);
+    entry.checkpoints = approval.checkpoints.map((checkpoint) => ordered(checkpoint, CHECKPOINT_KEY_ORDER));
+    return `    ${JSON.stringify(entry)}`;
+  });
+  return `{\n  "version": 2,\n  "approvals": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`;
 }
 
 export function writeApprovals(configDir: string, approvals: Approval[]): void {
   writeFileAtomic(approvalsPath(configDir), formatApprovals(approvals));
 }
 
-export function describeApproval(approval: Approval): string {
-  return `approved by ${approval.by} on ${approval.at.slice(0, 10)}${approval.reason ? `: ${approval.reason}` : ''}`;
+export function describeApproval(approval: Pick<Approval, 'verdict' | 'by' | 'at' | 'reason'>): string {
+  return `${approval.verdict} by ${approval.by} on ${approval.at.slice(0, 10)}${approval.reason ? `: ${approval.reason}` : ''}`;
 }

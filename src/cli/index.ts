@@ -7,7 +7,8 @@ import { worktreesDir } from '../config/layout';
 import type { Settings } from '../config/options';
 import { openRepo, removeWorktree } from '../git';
 import { generate } from '../oxtest/generate';
-import { approve, report, type ApproveOptions } from './review';
+import { approveOrReject, report, type DecideOptions } from './review';
+import { serveReview, type ServeOptions } from './review-server';
 import { cliSettings, type CliFlags } from './settings';
 
 function playwrightCli(cwd: string): string {
@@ -64,16 +65,40 @@ export function buildProgram(): Command {
     });
   program
     .command('approve')
-    .description('approve checkpoints of the latest run whose "<test title path> › <checkpoint>" contains a filter')
-    .argument('[filters...]', 'parts of "<test title path> › <checkpoint>"')
-    .option('--all', 'approve every needs_review checkpoint')
+    .description('approve the changes of the latest run that a filter names: the whole group of each matched checkpoint')
+    .argument('[filters...]', 'parts of "<test title path> › <checkpoint>", or group ids (g1)')
+    .option('--all', 'approve every needs_review change')
+    .option('--only', 'approve the matched checkpoints alone, not their groups (the approval does not carry over to other checkpoints)')
     .option('--reason <text>', 'why, recorded with the approval')
-    .option('--dry-run', 'list what would be approved; write nothing')
-    .option('--prune', 'drop approvals that no longer match their images (the ones a run reports as stale)')
+    .option('--dry-run', 'list the groups and checkpoints that would be approved; write nothing')
+    .option('--prune', 'drop approvals and rejections that no longer apply (the ones a run reports as stale)')
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
-    .action(async (filters: string[], options: ApproveOptions & CliFlags) => {
-      process.stdout.write(await approve(cliSettings(options), filters, options));
+    .action(async (filters: string[], options: DecideOptions & CliFlags) => {
+      process.stdout.write(await approveOrReject(cliSettings(options), filters, options, 'approved'));
+    });
+  program
+    .command('reject')
+    .description('reject the changes of the latest run that a filter names: their checkpoints are regressions until the change is gone')
+    .argument('[filters...]', 'parts of "<test title path> › <checkpoint>", or group ids (g1)')
+    .option('--only', 'reject the matched checkpoints alone, not their groups')
+    .option('--reason <text>', 'why, recorded with the rejection')
+    .option('--dry-run', 'list what would be rejected; write nothing')
+    .option(...CONFIG_FLAG)
+    .option(...DIR_FLAG)
+    .action(async (filters: string[], options: DecideOptions & CliFlags) => {
+      process.stdout.write(await approveOrReject(cliSettings(options), filters, options, 'rejected'));
+    });
+  program
+    .command('review')
+    .description('serve a page to review the latest run in a browser: one entry per change, with Approve and Reject')
+    .option('--port <n>', 'the port to listen on (default: a free one)', (value) => Number(value))
+    .option('--host <host>', 'the address to listen on (default: 127.0.0.1; anything else exposes the page to the network)')
+    .option('--no-open', 'do not open a browser')
+    .option(...CONFIG_FLAG)
+    .option(...DIR_FLAG)
+    .action(async (options: ServeOptions & CliFlags) => {
+      await serveReview(cliSettings(options), options);
     });
   program
     .command('report')

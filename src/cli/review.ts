@@ -1,52 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
-import { approvalOf, approvalsPath, concerns, readApprovals, reviewApprovals, writeApprovals, type ApprovalSubject, type ChangedSubject } from '../approve';
-import { latestResults, resultsDir, testKey } from '../config/layout';
+import { approvalsPath, readApprovals, recordDecisions, reviewApprovals, tally, type DecisionRequest, type Verdict } from '../approve';
 import type { Settings } from '../config/options';
 import type { RunResult } from '../report';
-import { approvalLines, checkpointTitle, countsLine, formatTable } from '../report/summary';
-
-export function readLatestRun(outputDir: string): RunResult {
-  const file = latestResults(outputDir);
-  if (!fs.existsSync(file))
-    throw new Error(`visual-uat: no run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test) first`);
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as RunResult;
-}
-
-/** A checkpoint of the latest run, as approve and report see it. */
-interface RunCheckpoint {
-  subject: ApprovalSubject;
-  title: string;
-  status: string;
-  /** A changed pair whose images are both still on disk: it can be approved. */
-  changed: ChangedSubject | null;
-}
-
-/**
- * The latest run's checkpoints with their images as files. A checkpoint whose recorded image is
- * gone from disk is left out: the approval rule cannot tell anything about it.
- */
-function runCheckpoints(run: RunResult, outputDir: string): RunCheckpoint[] {
-  const dir = resultsDir(outputDir);
-  const file = (recorded: string | null) => (recorded ? path.resolve(dir, recorded) : null);
-  return run.tests.flatMap((test) =>
-    test.checkpoints.flatMap((checkpoint) => {
-      const baselineImage = file(checkpoint.baselineImage);
-      const currentImage = file(checkpoint.currentImage);
-      if ([baselineImage, currentImage].some((image) => image && !fs.existsSync(image))) return [];
-      const subject = { test: testKey(test.project, test.titlePath), checkpoint: checkpoint.name, baselineImage, currentImage };
-      return [
-        {
-          subject,
-          title: checkpointTitle(test, checkpoint.name),
-          status: checkpoint.status,
-          changed: baselineImage && currentImage && checkpoint.diffImage ? { ...subject, baselineImage, currentImage } : null,
-        },
-      ];
-    }),
-  );
-}
+import type { GroupRecord } from '../report/results';
+import { approvalLines, countsLine, formatTable, groupTitle } from '../report/summary';
+import { plural } from '../util/text';
+import { checkpointDecision, groupCheckpoints, groupDecision, readLatestRun, reviewer, runCheckpoints, type RunCheckpoint } from './latest-run';
 
 export async function report(settings: Settings, json: boolean): Promise<string> {
   const run = readLatestRun(settings.outputDir);
@@ -54,55 +13,94 @@ export async function report(settings: Settings, json: boolean): Promise<string>
   const when = new Date(run.timestamp).toISOString().replace('T', ' ').slice(0, 19);
   const base = run.baseCommit ? `${run.baseBranch} @ ${run.baseCommit.slice(0, 8)}` : 'no base';
   const current = `${run.currentBranch ?? 'detached'} @ ${(run.currentCommit ?? '').slice(0, 8)}${run.dirty ? ' (dirty)' : ''}`;
-  const review = await reviewApprovals(readApprovals(settings.configDir), runCheckpoints(run, settings.outputDir).map((c) => c.subject));
-  const approvals = approvalLines({ applied: review.matches.filter(Boolean).length, stale: review.stale });
+  const subjects = runCheckpoints(run, settings.outputDir).map((c) => c.subject);
+  const approvals = approvalLines(tally(reviewApprovals(readApprovals(settings.configDir), subjects), subjects));
   return [`visual-uat run of ${when} UTC: ${base} → ${current}`, countsLine(run), ...formatTable(run, false), ...approvals].join('\n') + '\n';
 }
 
-async function reviewer(configDir: string): Promise<string> {
-  const git = simpleGit({ baseDir: configDir });
-  const read = async (key: string) => (await git.raw(['config', '--get', key]).catch(() => '')).trim();
-  const [name, email] = await Promise.all([read('user.name'), read('user.email')]);
-  if (name || email) return email ? `${name || email} <${email}>` : name;
-  return process.env.USER ?? 'unknown';
-}
-
-export interface ApproveOptions {
+export interface DecideOptions {
   all?: boolean;
+  only?: boolean;
   reason?: string;
   dryRun?: boolean;
   prune?: boolean;
 }
 
+/** The run's changed checkpoints a filter names: part of "<title path> › <checkpoint>", or a group id. */
+function matching(checkpoints: RunCheckpoint[], filters: string[]): RunCheckpoint[] {
+  const lowered = filters.map((filter) => filter.toLowerCase());
+  return checkpoints.filter(
+    (c) =>
+      c.checkpoint.fingerprint &&
+      c.checkpoint.status !== 'unchanged' &&
+      lowered.some((filter) => c.title.toLowerCase().includes(filter) || filter === c.checkpoint.group || c.checkpoint.otherGroups.includes(filter)),
+  );
+}
+
+/** What a decision is on: a group's change (every checkpoint that shows it) or one checkpoint (--only). */
+interface Chosen {
+  request: DecisionRequest;
+  lines: string[];
+}
+
+function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: string[], options: DecideOptions, verdict: Verdict, decider: Parameters<typeof groupDecision>[3]): Chosen[] {
+  const groups = new Map(run.groups.map((group) => [group.id, group]));
+  const wanted: GroupRecord[] = [];
+  const add = (id: string | null) => {
+    const group = id ? groups.get(id) : undefined;
+    if (group && !wanted.includes(group)) wanted.push(group);
+  };
+  if (filters.length)
+    for (const c of matching(checkpoints, filters)) {
+      const lowered = filters.map((filter) => filter.toLowerCase());
+      const named = c.checkpoint.otherGroups.filter((id) => lowered.includes(id));
+      if (named.length) named.forEach(add);
+      else add(c.checkpoint.group);
+    }
+  else if (options.all) run.groups.filter((group) => group.status === 'needs_review').forEach((group) => add(group.id));
+  return wanted.map((group) => {
+    const shown = groupCheckpoints(group, checkpoints);
+    const lines =
+      shown.length === 1 ? [`${shown[0].title} (${group.status})`] : [`${groupTitle(group)} (${group.status}):`, ...shown.map((c) => `  ${c.title}`)];
+    const others = shown.flatMap((c) =>
+      [c.checkpoint.group, ...c.checkpoint.otherGroups]
+        .filter((id) => id && id !== group.id && !wanted.some((w) => w.id === id))
+        .map((id) => `  note: ${c.title} also shows group ${id} (${groups.get(id!)?.status}), not part of this decision: npx visual-uat ${verdict === 'approved' ? 'approve' : 'reject'} ${id}`),
+    );
+    return { request: groupDecision(group, checkpoints, verdict, decider), lines: [...lines, ...others] };
+  });
+}
+
+function chooseCheckpoints(checkpoints: RunCheckpoint[], filters: string[], verdict: Verdict, decider: Parameters<typeof checkpointDecision>[2]): Chosen[] {
+  return matching(checkpoints, filters).map((c) => ({ request: checkpointDecision(c, verdict, decider), lines: [`${c.title} (${c.checkpoint.status}), this checkpoint only`] }));
+}
+
 /**
- * Records approvals for the latest run's checkpoints that match a filter (or every needs_review
- * one with --all), replacing older approvals of the same checkpoints and dropping stale ones: the
- * ones the run reported as stale, by the same rule (approve/rule.ts).
+ * Records approvals (or rejections) for the latest run's changes that a filter names (or every
+ * needs_review one with --all): the whole group of a matched checkpoint, or with --only that
+ * checkpoint alone. Older decisions on the same changes are replaced, and decisions that no longer
+ * apply (the ones the run reported as stale) dropped, by the same rule (approve/rule.ts).
  */
-export async function approve(settings: Settings, filters: string[], options: ApproveOptions): Promise<string> {
+export async function approveOrReject(settings: Settings, filters: string[], options: DecideOptions, verdict: Verdict = 'approved'): Promise<string> {
+  const command = verdict === 'approved' ? 'approve' : 'reject';
   if (!filters.length && !options.all && !options.prune)
-    throw new Error('visual-uat: approve what? name a test or checkpoint filter, or pass --all for every needs_review checkpoint');
+    throw new Error(`visual-uat: ${command} what? name a test, checkpoint or group (g1), or pass --all for every needs_review change`);
+  if (options.only && !filters.length) throw new Error(`visual-uat: --only needs a filter: name the checkpoint to ${command}`);
   const run = readLatestRun(settings.outputDir);
   const checkpoints = runCheckpoints(run, settings.outputDir);
-  const lowered = filters.map((filter) => filter.toLowerCase());
-  const wanted = ({ title, status }: RunCheckpoint) =>
-    lowered.length ? lowered.some((filter) => title.toLowerCase().includes(filter)) && status !== 'unchanged' : !!options.all && status === 'needs_review';
-  const chosen = checkpoints.flatMap((checkpoint) => (checkpoint.changed && wanted(checkpoint) ? [{ ...checkpoint, changed: checkpoint.changed }] : []));
+  const decider = { by: await reviewer(settings.configDir), at: new Date().toISOString(), reason: options.reason ?? null };
+  const chosen = options.only ? chooseCheckpoints(checkpoints, filters, verdict, decider) : chooseGroups(run, checkpoints, filters, options, verdict, decider);
   if ((filters.length || options.all) && chosen.length === 0)
-    throw new Error(`visual-uat: nothing to approve: no changed checkpoint of the latest run matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : '--all'} (see npx visual-uat report)`);
+    throw new Error(`visual-uat: nothing to ${command}: no changed checkpoint of the latest run matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : '--all'} (see npx visual-uat report)`);
 
-  const existing = readApprovals(settings.configDir);
-  const { stale } = await reviewApprovals(existing, checkpoints.map((c) => c.subject));
-  const kept = existing.filter((approval) => !stale.includes(approval) && !chosen.some((c) => concerns(approval, c.subject)));
-  const who = await reviewer(settings.configDir);
-  const now = new Date().toISOString();
-  const added = chosen.map((c) => approvalOf(c.changed, who, now, options.reason ?? null));
+  const recorded = recordDecisions(settings.configDir, checkpoints.map((c) => c.subject), chosen.map((c) => c.request), { dryRun: options.dryRun });
+  const done = options.dryRun ? `would ${command === 'approve' ? 'approve' : 'reject'}` : verdict;
   const lines = [
-    ...chosen.map(({ title, status }) => `${options.dryRun ? 'would approve' : 'approved'}: ${title} (${status})`),
-    ...stale.map((approval) => `${options.dryRun ? 'would drop' : 'dropped'} stale approval: ${approval.test} › ${approval.checkpoint} (no longer matches its images)`),
+    ...chosen.flatMap(({ lines: [first, ...rest] }) => [`${done}: ${first}`, ...rest]),
+    ...recorded.dropped.map(({ approval, checkpoint }) => `${options.dryRun ? 'would drop' : 'dropped'} stale ${approval.verdict === 'rejected' ? 'rejection' : 'approval'}: ${checkpoint.test} › ${checkpoint.checkpoint} (no longer shows the ${approval.verdict} change)`),
   ];
-  if (!options.dryRun && (chosen.length || stale.length)) writeApprovals(settings.configDir, [...kept, ...added]);
+  if (recorded.replaced.length) lines.push(`${options.dryRun ? 'would replace' : 'replaced'} ${plural(recorded.replaced.length, 'earlier decision')} on the same checkpoints`);
   const file = path.relative(process.cwd(), approvalsPath(settings.configDir)) || approvalsPath(settings.configDir);
-  lines.push(options.dryRun ? `dry run: ${file} not written` : chosen.length || stale.length ? `written: ${file} (commit it with your change)` : `nothing changed in ${file}`);
+  lines.push(options.dryRun ? `dry run: ${file} not written` : recorded.written ? `written: ${file} (commit it with your change)` : `nothing changed in ${file}`);
   return `${lines.join('\n')}\n`;
 }

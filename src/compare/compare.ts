@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { ComparisonTolerance, DiffMetrics } from '../types';
 import { pngSize } from '../util/png';
 import { diffImages, renderDiff, type RgbaImage } from './engine';
+import { fingerprintRegions, type ChangePrint } from './fingerprint';
 
 export interface CompareInput {
   baseline: string;
@@ -16,7 +17,8 @@ export interface CompareInput {
 export type CompareOutcome =
   | { kind: 'identical' }
   | { kind: 'within-tolerance'; metrics: DiffMetrics }
-  | { kind: 'different'; metrics: DiffMetrics; diffImage: string };
+  /** `change`: what changed, wherever it is on the page (fingerprint.ts). */
+  | { kind: 'different'; metrics: DiffMetrics; diffImage: string; change: ChangePrint };
 
 export type ImageSide = 'baseline' | 'current';
 
@@ -72,5 +74,5 @@ export async function compareInProcess(input: CompareInput): Promise<CompareOutc
   await sharp(renderDiff(current, result), { raw: { width: current.width, height: current.height, channels: 4 } })
     .png({ compressionLevel: 1, adaptiveFiltering: false })
     .toFile(input.diffOutput);
-  return { kind: 'different', metrics: result.metrics, diffImage: input.diffOutput };
+  return { kind: 'different', metrics: result.metrics, diffImage: input.diffOutput, change: fingerprintRegions(baseline, current, result.sources, input.tolerance.threshold) };
 }

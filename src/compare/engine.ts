@@ -1,6 +1,7 @@
 import pixelmatch from 'pixelmatch';
 import type { ComparisonTolerance, DiffMetrics, Region } from '../types';
 import { alignRows, type Segment } from './align';
+import type { RegionSource } from './fingerprint';
 import { colourDelta, maxColourDelta, type RgbaImage } from './pixels';
 import { mergeHorizontalMoves } from './moves';
 import { describeRegions, regionsFromMask } from './regions';
@@ -14,6 +15,8 @@ export interface EngineResult {
   segments: Segment[];
   /** Changed pixels of modified rows, in current-image coordinates. */
   mask: Uint8Array;
+  /** Where each changed region's pixels are on both sides, for its fingerprint. */
+  sources: RegionSource[];
 }
 
 /** A changed pixel of a moved row that matches the other image one row up or down moved by less than a pixel. */
@@ -77,6 +80,10 @@ export function diffImages(base: RgbaImage, current: RgbaImage, tolerance: Requi
   const mask = new Uint8Array(current.width * current.height);
   const pairs: number[] = [];
   const bands: Region[] = [];
+  /** The first base row of each removed band. */
+  const removedFrom = new Map<Region, number>();
+  /** For each current row, the base row it is aligned with (equal or modified), else -1. */
+  const alignedBaseRow = new Int32Array(current.height).fill(-1);
   let bandPixels = 0;
   for (const segment of segments) {
     if (segment.kind === 'modified') {
@@ -85,9 +92,13 @@ export function diffImages(base: RgbaImage, current: RgbaImage, tolerance: Requi
       bands.push({ x: 0, y: segment.currentStart, width: current.width, height: segment.currentLength, kind: 'added' });
       bandPixels += segment.currentLength * current.width;
     } else if (segment.kind === 'removed') {
-      bands.push({ x: 0, y: segment.currentStart, width: base.width, height: segment.baseLength, kind: 'removed' });
+      const band: Region = { x: 0, y: segment.currentStart, width: base.width, height: segment.baseLength, kind: 'removed' };
+      bands.push(band);
+      removedFrom.set(band, segment.baseStart);
       bandPixels += segment.baseLength * base.width;
     }
+    if (segment.kind === 'equal' || segment.kind === 'modified')
+      for (let i = 0; i < segment.currentLength; i++) alignedBaseRow[segment.currentStart + i] = segment.baseStart + i;
   }
   const changedRows = new Set<number>();
   let changedPixels = compareModified(base, current, pairs, width, tolerance.threshold, mask, changedRows) + bandPixels;
@@ -95,7 +106,9 @@ export function diffImages(base: RgbaImage, current: RgbaImage, tolerance: Requi
   if (extraColumns) {
     const rows = Math.min(base.height, current.height);
     changedPixels += extraColumns * rows;
-    bands.push({ x: width, y: 0, width: extraColumns, height: rows, kind: current.width > base.width ? 'added' : 'removed' });
+    const band: Region = { x: width, y: 0, width: extraColumns, height: rows, kind: current.width > base.width ? 'added' : 'removed' };
+    bands.push(band);
+    if (band.kind === 'removed') removedFrom.set(band, 0);
   }
   const area = Math.max(base.width * base.height, current.width * current.height);
   const baseRowOf = new Int32Array(current.height).fill(-1);
@@ -107,7 +120,15 @@ export function diffImages(base: RgbaImage, current: RgbaImage, tolerance: Requi
     metrics: { pixelDiffPercent: Math.round((changedPixels / area) * 10000) / 100, changedRegions: regions },
     segments,
     mask,
+    sources: regions.map((region) => regionSource(region, removedFrom.get(region), alignedBaseRow)),
   };
+}
+
+function regionSource(region: Region, removedFrom: number | undefined, alignedBaseRow: Int32Array): RegionSource {
+  if (region.kind === 'added') return { region, baseRows: null, onCurrent: true };
+  const rows = (start: number) => Int32Array.from({ length: region.height }, (_, i) => start + i);
+  if (region.kind === 'removed') return { region, baseRows: rows(removedFrom ?? region.y), onCurrent: false };
+  return { region, baseRows: alignedBaseRow.slice(region.y, region.y + region.height), onCurrent: true };
 }
 
 const MODIFIED = [255, 0, 64];

@@ -1,5 +1,6 @@
 import type { ComparisonTolerance, DiffMetrics } from '../types';
 import { CompareError, type ImageSide } from './compare';
+import type { ChangePrint } from './fingerprint';
 import { runCompare } from './pool';
 
 /**
@@ -15,7 +16,7 @@ export type PairComparison =
   | { kind: 'same-code' }
   | { kind: 'identical' }
   | { kind: 'within-tolerance'; metrics: DiffMetrics }
-  | { kind: 'different'; metrics: DiffMetrics; diffImage: string }
+  | { kind: 'different'; metrics: DiffMetrics; diffImage: string; change: ChangePrint }
   /** The images could not be compared; `side` names the one at fault, when one is. */
   | { kind: 'errored'; message: string; side: ImageSide | null };
 

@@ -18,7 +18,7 @@ import path from 'node:path';
  *   baseline-run/test-results/, baseline-run/ct-cache/, baseline-run/tests.json, baseline-run/test-list.txt
  *   logs/baseline.log, logs/baseline-list.log
  *   run/lock.json, run/context.json
- *   cache/verdicts/<key>.json, transcripts/<key:16>-<checkpoint>.json
+ *   cache/verdicts/<scope>/<change key>.json, transcripts/<key:16>-<checkpoint>.json
  * ```
  */
 
@@ -151,9 +151,14 @@ export function runContextPath(outputDir: string): string {
   return path.join(outputDir, 'run', 'context.json');
 }
 
-/** A cached evaluator verdict, named by its cache key. */
-export function verdictCacheFile(outputDir: string, key: string): string {
-  return path.join(outputDir, 'cache', 'verdicts', `${key}.json`);
+/** Cached evaluator verdicts of one scope (model, prompt, commits). */
+export function verdictCacheDir(outputDir: string, scope: string): string {
+  return path.join(outputDir, 'cache', 'verdicts', scope.slice(0, 32));
+}
+
+/** A cached evaluator verdict, named by its change's key. */
+export function verdictCacheFile(outputDir: string, scope: string, key: string): string {
+  return path.join(verdictCacheDir(outputDir, scope), `${key}.json`);
 }
 
 /** One evaluation's transcript, named by its cache key and its checkpoint. */

@@ -1,7 +1,7 @@
 import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import pLimit from 'p-limit';
 import type { EvaluatorOptions, EvaluatorUsage } from '../types';
-import { cacheKey, readCachedVerdict, writeCachedVerdict } from './cache';
+import { cacheScope, changeKey, readCachedVerdict, writeCachedVerdict } from './cache';
 import { EvaluatorFault, complete, type Attempt, type CallPolicy, type RetryBudget } from './call';
 import { pngFileSize } from '../util/png';
 import { plainText, plural } from '../util/text';
@@ -9,7 +9,7 @@ import { createModelClient } from './client';
 import { dataUrl, planView, renderView, type ViewPlan } from './images';
 import { parseVerdict } from './parse';
 import { DEFAULT_HEARTBEAT_MS, startProgress } from './progress';
-import { PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
+import { contextText, PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
 import type { EvaluationRequest, EvaluatorVerdict } from './request';
 import { resolveEvaluatorSettings, type EvaluatorSettings } from './settings';
 import { statusOf } from './status';
@@ -41,6 +41,9 @@ interface Prepared {
   system: string;
   user: string;
   plan: ViewPlan;
+  /** The verdict cache's scope (model, prompt, commits); the change is the key within it. */
+  scope: string;
+  /** Names the transcript: scope and change. */
   key: string;
 }
 
@@ -50,8 +53,8 @@ function prepare(request: EvaluationRequest, settings: EvaluatorSettings): Prepa
   // The answer's shape is spelled out even under json_schema, so the prompt (and the cache key)
   // is the same whichever response format the server ends up accepting.
   const user = `${userText(request, plan.note)}\n\n${PLAIN_JSON_INSTRUCTION}`;
-  const key = cacheKey({ model: settings.model, promptVersion: PROMPT_VERSION, system, user, baseline: request.images.baseline, current: request.images.current });
-  return { system, user, plan, key };
+  const scope = cacheScope({ model: settings.model, promptVersion: PROMPT_VERSION, system, context: contextText(request.context) });
+  return { system, user, plan, scope, key: `${scope.slice(0, 8)}${changeKey(request.change).slice(0, 8)}` };
 }
 
 function messagesFor(request: EvaluationRequest, prepared: Prepared): ChatCompletionMessageParam[] {
@@ -99,7 +102,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
     } catch (error) {
       return failed(`not judged: could not read the images (${plainText((error as Error).message)})`);
     }
-    const cached = readCachedVerdict(outputDir, prepared.key, settings!.model);
+    const cached = readCachedVerdict(outputDir, prepared.scope, request.change, settings!.model);
     if (cached) {
       cacheHits++;
       return { status: statusOf(cached, settings!), evaluation: cached, reason: cached.reason, cached: true };
@@ -130,7 +133,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
       }
       if (!parsed.ok) throw new EvaluatorFault(`the evaluator's answer was unusable after one repair: ${parsed.error}`, false);
       evaluation = parsed.evaluation;
-      writeCachedVerdict(outputDir, prepared.key, settings!.model, evaluation);
+      writeCachedVerdict(outputDir, prepared.scope, request.change, settings!.model, evaluation);
       verdict = { status: statusOf(evaluation, settings!), evaluation, reason: evaluation.reason, cached: false };
     } catch (caught) {
       error = plainText(caught instanceof Error ? caught.message : String(caught));
@@ -169,7 +172,8 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
     async evaluateAll(requests) {
       if (requests.length === 0) return [];
       const started = Date.now();
-      const progress = startProgress(requests.length, settings.model, log, runtime.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+      const checkpoints = requests.reduce((sum, request) => sum + request.group.checkpoints, 0);
+      const progress = startProgress(requests.length, checkpoints, settings.model, log, runtime.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
       try {
         return await Promise.all(
           requests.map(async (request) => {

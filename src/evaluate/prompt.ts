@@ -2,7 +2,7 @@ import type { CheckpointSignals, RunContext } from '../types';
 import type { EvaluationRequest } from './request';
 
 /** Bumped when the wording changes in a way that should invalidate cached verdicts. */
-export const PROMPT_VERSION = 1;
+export const PROMPT_VERSION = 2;
 
 const MAX_COMMITS = 30;
 const MAX_FILES = 60;
@@ -65,6 +65,11 @@ function changeSection(context: RunContext | null): string[] {
   return lines;
 }
 
+/** The change under review as the prompt tells it: what a cached verdict must have been judged under. */
+export function contextText(context: RunContext | null): string {
+  return changeSection(context).join('\n');
+}
+
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
@@ -117,6 +122,9 @@ export function userText(request: EvaluationRequest, viewNote: string): string {
       MAX_REGIONS,
       'regions',
     ),
+    ...(request.group.checkpoints > 1
+      ? [`The same change appears on ${request.group.checkpoints} checkpoints (group ${request.group.id}); these images show one of them, and your verdict applies to all of them.`]
+      : []),
     ...signalsSection(request.signals),
     '',
     '## Images',

@@ -1,3 +1,4 @@
+import type { ChangePrint } from '../compare';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, RunContext } from '../types';
 
 /** One changed checkpoint, as the reporter hands it over to be judged. */
@@ -18,6 +19,10 @@ export interface EvaluationRequest {
   /** The ARIA diff and the console errors, failed requests and a11y violations only current has. */
   signals: CheckpointSignals;
   images: { baseline: string; current: string; diff: string };
+  /** What changed in the pair: the verdict cache's key (a later run with the same change makes no call). */
+  change: ChangePrint;
+  /** The change's group and how many checkpoints show it: the verdict applies to each of them. */
+  group: { id: string; checkpoints: number };
 }
 
 export type JudgedStatus = Extract<CheckpointStatus, 'changed' | 'regression' | 'needs_review'>;

@@ -2,6 +2,7 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import type { CheckpointStatus } from '../types';
 import { plural } from '../util/text';
 import type { CheckpointVerdict } from './decide';
+import { REVIEW_COMMAND } from './summary';
 import type { TestOutcome } from './run';
 
 type Annotation = { type: string; description?: string };
@@ -21,6 +22,8 @@ export function describeVerdict(verdict: CheckpointVerdict): string {
   if (verdict.evaluation) parts.push(`(confidence ${verdict.evaluation.confidence.toFixed(2)})`);
   if (verdict.diffImage)
     parts.push(`— ${verdict.diffMetrics.pixelDiffPercent}% of pixels changed in ${plural(verdict.diffMetrics.changedRegions.length, 'region')}`);
+  // Where a person decides: the review page approves or rejects the whole group at once.
+  if (verdict.groups.length && (verdict.status === 'needs_review' || verdict.status === 'regression')) parts.push(`— approve or reject: ${REVIEW_COMMAND}`);
   return parts.join(' ');
 }
 

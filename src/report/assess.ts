@@ -1,4 +1,4 @@
-import { comparePair, compareSignals, mergeTolerance, testBaseSignals, type PairComparison } from '../compare';
+import { comparePair, compareSignals, mergeTolerance, testBaseSignals, withAriaLines, type PairComparison } from '../compare';
 import type { Settings } from '../config/options';
 import { diffImage } from '../config/layout';
 import type { CheckpointSignals, RunContext } from '../types';
@@ -26,18 +26,19 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
     tests.flatMap((test) => {
       // A console error or failed request any base checkpoint of the test had is not new at another one.
       const testBase = testBaseSignals(test.pairs.map((pair) => pair.baseSignals));
-      return test.pairs.map(async (pair): Promise<Compared> => ({
-        test,
-        pair,
-        comparison: await comparePair({
+      return test.pairs.map(async (pair): Promise<Compared> => {
+        const comparison = await comparePair({
           baseline: pair.baseline,
           current: pair.current,
           sameCode: context?.sameAsBase ?? false,
           diffOutput: diffImage(settings.outputDir, test.folder, pair.name),
           tolerance: mergeTolerance(runTolerance, test.meta?.options, pair.meta),
-        }),
-        signals: compareSignals(pair.baseSignals, pair.meta?.signals ?? null, testBase),
-      }));
+        });
+        const signals = compareSignals(pair.baseSignals, pair.meta?.signals ?? null, testBase);
+        // The text that changed is part of what changed: two pairs whose pixels match but whose text differs are not the same change.
+        if (comparison.kind !== 'different') return { test, pair, comparison, signals };
+        return { test, pair, comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) }, signals };
+      });
     }),
   );
 }

@@ -1,5 +1,5 @@
-import { describeApproval, type Approval } from '../approve';
-import { hasNewSignals, NO_DIFF, type PairComparison } from '../compare';
+import { describeApproval, type Settled } from '../approve';
+import { hasNewSignals, NO_DIFF, type ChangePrint, type PairComparison } from '../compare';
 import type { EvaluatorVerdict } from '../evaluate';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, FailOn, TestStatus } from '../types';
 import { plural } from '../util/text';
@@ -7,15 +7,25 @@ import { imagesOf, type Compared } from './assess';
 
 export const NO_EVALUATOR_REASON = 'no evaluator configured';
 
+/** One change of a changed pair, and what decided it. */
+export interface ChangeInput {
+  /** Its group id. */
+  group: string;
+  /** How many other checkpoints of the run show it. */
+  others: number;
+  /** A person's decision on it (the human gate), when one applies. */
+  settled: Settled | null;
+  /** The evaluator's verdict on its group (the AI gate); null when nobody judged it. */
+  judgement: EvaluatorVerdict | null;
+}
+
 /** Everything a checkpoint's final status depends on. */
 export interface DecisionInput {
   comparison: PairComparison;
   /** Why the base pass has no image of the checkpoint, when it has none. */
   baseError: string | null;
-  /** An approval that applies to the pair (the human gate). */
-  approval: Approval | null;
-  /** The evaluator's verdict (the AI gate); null when nobody judged the pair. */
-  judgement: EvaluatorVerdict | null;
+  /** For a pair that differs: its changes, the dominant one first. */
+  changes: ChangeInput[];
   signals: CheckpointSignals;
 }
 
@@ -44,10 +54,44 @@ function judged(judgement: EvaluatorVerdict, signals: CheckpointSignals): Decisi
   return { ...decision, status: 'needs_review', reason: `${judgement.reason} Not approved: ${signalsSummary(signals)}.` };
 }
 
+/** A change decided alone: a person's decision, else the evaluator's verdict, else it needs review. */
+export function decideChange(change: ChangeInput, signals: CheckpointSignals): Decision {
+  const { settled } = change;
+  if (settled) {
+    const carried = settled.how === 'same-change' ? ` (the same change on ${settled.approval.checkpoints[0].test} › ${settled.approval.checkpoints[0].checkpoint})` : '';
+    return { status: settled.verdict === 'rejected' ? 'regression' : 'changed', reason: `${describeApproval(settled.approval)}${carried}`, evaluation: null };
+  }
+  if (change.judgement) return judged(change.judgement, signals);
+  return { status: 'needs_review', reason: NO_EVALUATOR_REASON, evaluation: null };
+}
+
+const SEVERITY: CheckpointStatus[] = ['changed', 'needs_review', 'regression'];
+
+/** "same change as 2 other checkpoints (group g1)": what a member of a group is told. */
+export function groupNote(change: Pick<ChangeInput, 'group' | 'others'>): string {
+  return `same change as ${plural(change.others, 'other checkpoint')} (group ${change.group})`;
+}
+
+/**
+ * A changed pair's status: the most severe of its changes' (a regression anywhere is a
+ * regression; a change nobody approved needs review). The reason is that change's, naming its
+ * group, then the other changes' groups.
+ */
+function decideChanges(changes: ChangeInput[], signals: CheckpointSignals): Decision {
+  const decisions = changes.map((change) => decideChange(change, signals));
+  const worst = decisions.reduce((w, d, i) => (SEVERITY.indexOf(d.status) > SEVERITY.indexOf(decisions[w].status) ? i : w), 0);
+  const notes = changes.flatMap((change, i) => {
+    if (i === worst) return change.others > 0 ? [groupNote(change)] : [];
+    return [`also group ${change.group} (${decisions[i].status}: ${decisions[i].reason})`];
+  });
+  const { status, reason, evaluation } = decisions[worst];
+  return { status, reason: notes.length ? `${reason} — ${notes.join('; ')}` : reason, evaluation };
+}
+
 /**
  * A checkpoint's status and reason, decided once: the auto gate (identical or within tolerance is
- * unchanged), then the human gate (an approval), then the AI gate (the evaluator); a changed pair
- * nobody judged needs review.
+ * unchanged), then per change the human gate (a decision in the approvals file), then the AI gate
+ * (the evaluator's verdict on its group); a change nobody judged needs review.
  */
 export function decide(input: DecisionInput): Decision {
   const { comparison } = input;
@@ -66,9 +110,7 @@ export function decide(input: DecisionInput): Decision {
     case 'within-tolerance':
       return plain('unchanged', 'within tolerance');
     case 'different':
-      if (input.approval) return plain('changed', describeApproval(input.approval));
-      if (input.judgement) return judged(input.judgement, input.signals);
-      return plain('needs_review', NO_EVALUATOR_REASON);
+      return input.changes.length ? decideChanges(input.changes, input.signals) : plain('needs_review', NO_EVALUATOR_REASON);
   }
 }
 
@@ -84,17 +126,20 @@ export interface CheckpointVerdict extends Decision {
   signals: CheckpointSignals;
   /** Whether the current capture settled (two consecutive captures matched); null when current took none. */
   stable: boolean | null;
+  /** Its changes' groups, the dominant one first; empty when the pair does not differ. */
+  groups: string[];
+  /** What changed, when the pair differs. */
+  change: ChangePrint | null;
 }
 
 export interface Judged extends Compared {
-  approval: Approval | null;
-  judgement: EvaluatorVerdict | null;
+  changes: ChangeInput[];
 }
 
 export function verdictOf(checkpoint: Judged): CheckpointVerdict {
   const { pair, comparison, signals } = checkpoint;
   const images = imagesOf(checkpoint);
-  const decision = decide({ comparison, baseError: checkpoint.test.baselineError, approval: checkpoint.approval, judgement: checkpoint.judgement, signals });
+  const decision = decide({ comparison, baseError: checkpoint.test.baselineError, changes: checkpoint.changes, signals });
   return {
     name: pair.name,
     ...decision,
@@ -104,6 +149,8 @@ export function verdictOf(checkpoint: Judged): CheckpointVerdict {
     diffMetrics: comparison.kind === 'different' || comparison.kind === 'within-tolerance' ? comparison.metrics : NO_DIFF,
     signals,
     stable: pair.meta?.stable ?? null,
+    groups: checkpoint.changes.map((change) => change.group),
+    change: comparison.kind === 'different' ? comparison.change : null,
   };
 }
 

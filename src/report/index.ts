@@ -1,2 +1,2 @@
 export { VisualUatReporter, type ReporterOptions } from './reporter';
-export type { RunResult, TestResultRecord, CheckpointResult, EvaluatorUsage } from './results';
+export type { RunResult, TestResultRecord, CheckpointResult, GroupRecord, EvaluatorUsage } from './results';

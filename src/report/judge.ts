@@ -1,39 +1,37 @@
-import type { Approval } from '../approve';
 import type { PairComparison } from '../compare';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../evaluate';
 import type { RunContext } from '../types';
 import type { Compared } from './assess';
 
-type Different = Compared & { comparison: Extract<PairComparison, { kind: 'different' }> };
-type Approved = Compared & { approval: Approval | null };
+export type Different = Compared & { comparison: Extract<PairComparison, { kind: 'different' }> };
 
-/** What the evaluator is told about one changed checkpoint. */
-export function evaluationRequest(checkpoint: Different, context: RunContext | null): EvaluationRequest {
-  const { test, pair, comparison } = checkpoint;
+/** A group the evaluator judges once, on one of its checkpoints. */
+export interface GroupToJudge {
+  group: string;
+  representative: Different;
+  /** How many checkpoints show the change: the verdict applies to all of them. */
+  checkpoints: number;
+}
+
+/** What the evaluator is told about a group's representative checkpoint. */
+export function evaluationRequest(judge: GroupToJudge, context: RunContext | null): EvaluationRequest {
+  const { test, pair, comparison, signals } = judge.representative;
   return {
     name: pair.name,
     project: test.project,
     intent: { test: test.meta?.options.intent ?? null, checkpoint: pair.meta?.intent ?? null, titlePath: test.titlePath },
     context,
     metrics: comparison.metrics,
-    signals: checkpoint.signals,
+    signals,
     images: { baseline: pair.baseline!, current: pair.current!, diff: comparison.diffImage },
+    change: comparison.change,
+    group: { id: judge.group, checkpoints: judge.checkpoints },
   };
 }
 
-/** A changed pair no approval settled: the evaluator's to judge. */
-function awaitsJudgement<T extends Approved>(checkpoint: T): checkpoint is T & Different {
-  return checkpoint.comparison.kind === 'different' && checkpoint.approval === null;
-}
-
-/** The AI gate over the run: each changed, unapproved checkpoint gets the evaluator's verdict (none without an evaluator). */
-export async function judgeChanged<T extends Approved>(
-  checkpoints: T[],
-  evaluator: Evaluator | null,
-  context: RunContext | null,
-): Promise<(T & { judgement: EvaluatorVerdict | null })[]> {
-  const waiting = evaluator ? checkpoints.filter(awaitsJudgement) : [];
-  const verdicts = evaluator ? await evaluator.evaluateAll(waiting.map((checkpoint) => evaluationRequest(checkpoint, context))) : [];
-  const judged = new Map<Compared, EvaluatorVerdict>(waiting.map((checkpoint, i) => [checkpoint, verdicts[i]]));
-  return checkpoints.map((checkpoint) => ({ ...checkpoint, judgement: judged.get(checkpoint) ?? null }));
+/** The AI gate over the run: one verdict per group that no person settled (none without an evaluator). */
+export async function judgeGroups(groups: GroupToJudge[], evaluator: Evaluator | null, context: RunContext | null): Promise<Map<string, EvaluatorVerdict>> {
+  if (!evaluator || groups.length === 0) return new Map();
+  const verdicts = await evaluator.evaluateAll(groups.map((group) => evaluationRequest(group, context)));
+  return new Map(groups.map((group, i) => [group.group, verdicts[i]]));
 }

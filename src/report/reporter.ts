@@ -92,7 +92,7 @@ export class VisualUatReporter implements Reporter {
       printWarning(`visual-uat: a cached baseline image in ${context.baselineDir} is unreadable: that cache entry is dropped, the next run captures the baselines again`);
     }
     verdicts.outcomes.forEach(annotate);
-    const run = buildRunResult(verdicts.outcomes, context, settings, evaluator?.usage() ?? NO_USAGE);
+    const run = buildRunResult(verdicts.outcomes, verdicts.groups, context, settings, evaluator?.usage() ?? NO_USAGE);
     const { latest } = writeRunResult(settings.outputDir, run);
     printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(this.config, settings.configDir), approvals: verdicts.approvals });
     if (evaluator && verdicts.judged > 0) printLine(evaluator.summary());

@@ -3,7 +3,8 @@ import type { ResolvedOptions, Settings } from '../config/options';
 import { latestResults, resultsDir, resultsFile } from '../config/layout';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, EvaluatorUsage, RunContext, TestStatus } from '../types';
 import { writeFileAtomic } from '../util/fs';
-import type { TestOutcome } from './run';
+import { encodeChange } from '../compare';
+import type { GroupOutcome, TestOutcome } from './run';
 
 /** The results file's shape; docs/results.schema.json is its JSON Schema. */
 export interface CheckpointResult {
@@ -18,6 +19,26 @@ export interface CheckpointResult {
   signals: CheckpointSignals;
   /** Whether the current capture settled before its timeout; null when the current run took none. */
   stable: boolean | null;
+  /** The group of its dominant change; null when the pair does not differ. */
+  group: string | null;
+  /** The groups of its other changes. */
+  otherGroups: string[];
+  /** What changed (compare/fingerprint.ts), when the pair differs: what approvals are matched against. */
+  fingerprint: string | null;
+}
+
+/** A change of the run and the checkpoints that show it. */
+export interface GroupRecord {
+  id: string;
+  fingerprint: string;
+  /** `<project> › <title path> › <checkpoint>` of the checkpoints whose dominant change it is. */
+  members: string[];
+  /** The checkpoints where it is one of several changes, not the largest. */
+  alsoIn: string[];
+  status: CheckpointStatus;
+  reason: string;
+  /** The evaluator's verdict on the group; null when nobody judged it. */
+  evaluation: Evaluation | null;
 }
 
 export interface TestResultRecord {
@@ -42,6 +63,7 @@ export interface RunResult {
   dirty: boolean;
   config: Record<string, unknown>;
   tests: TestResultRecord[];
+  groups: GroupRecord[];
   summary: { total: number; passed: number; failed: number; errored: number; needsReview: number };
   evaluator: EvaluatorUsage;
 }
@@ -64,7 +86,7 @@ function testError({ test }: TestOutcome): string | null {
   return test.meta?.baseline.available ? null : test.baselineError;
 }
 
-export function buildRunResult(outcomes: TestOutcome[], context: RunContext | null, settings: Settings, evaluator: EvaluatorUsage, timestamp = Date.now()): RunResult {
+export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], context: RunContext | null, settings: Settings, evaluator: EvaluatorUsage, timestamp = Date.now()): RunResult {
   const dir = resultsDir(settings.outputDir);
   const tests: TestResultRecord[] = outcomes.map((outcome) => {
     const { test } = outcome;
@@ -87,6 +109,9 @@ export function buildRunResult(outcomes: TestOutcome[], context: RunContext | nu
         evaluation: verdict.evaluation,
         signals: verdict.signals,
         stable: verdict.stable,
+        group: verdict.groups[0] ?? null,
+        otherGroups: verdict.groups.slice(1),
+        fingerprint: verdict.change && encodeChange(verdict.change),
       })),
     };
   });
@@ -100,6 +125,7 @@ export function buildRunResult(outcomes: TestOutcome[], context: RunContext | nu
     dirty: context?.dirty ?? false,
     config: publicConfig(settings.options),
     tests,
+    groups: groups.map(({ change, ...group }) => ({ id: group.id, fingerprint: encodeChange(change), members: group.members, alsoIn: group.alsoIn, status: group.status, reason: group.reason, evaluation: group.evaluation })),
     summary: { total: tests.length, passed: count('passed'), failed: count('failed'), errored: count('errored'), needsReview: count('needs_review') },
     evaluator,
   };

@@ -1,11 +1,13 @@
-import { reviewApprovals, type Approval, type ApprovalSubject } from '../approve';
+import { reviewApprovals, settle, tally, type Approval, type ApprovalSubject, type ApprovalTally, type Settled } from '../approve';
+import type { ChangePrint } from '../compare';
 import type { Settings } from '../config/options';
-import type { Evaluator } from '../evaluate';
-import type { RunContext, TestStatus } from '../types';
+import type { Evaluator, EvaluatorVerdict } from '../evaluate';
+import { groupChanges, type ChangeGroup, type Grouping } from '../group';
+import type { CheckpointStatus, Evaluation, RunContext, TestStatus } from '../types';
 import { compareCheckpoints, imagesOf, type Compared } from './assess';
 import type { CollectedTest } from './collect';
-import { testStatus, verdictOf, type CheckpointVerdict } from './decide';
-import { judgeChanged } from './judge';
+import { decideChange, testStatus, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
+import { judgeGroups, type Different, type GroupToJudge } from './judge';
 
 export interface TestOutcome {
   test: CollectedTest;
@@ -13,17 +15,24 @@ export interface TestOutcome {
   checkpoints: CheckpointVerdict[];
 }
 
-/** What the approvals file did in a run. */
-export interface ApprovalOutcome {
-  applied: number;
-  /** Approvals of a checkpoint this run captured whose images are no longer the approved pair. */
-  stale: Approval[];
+/** A change of the run and the checkpoints that show it, as the results file lists it. */
+export interface GroupOutcome {
+  id: string;
+  change: ChangePrint;
+  /** Checkpoints (test key › checkpoint) whose dominant change it is. */
+  members: string[];
+  /** Checkpoints where it is one of several changes, not the largest. */
+  alsoIn: string[];
+  status: CheckpointStatus;
+  reason: string;
+  evaluation: Evaluation | null;
 }
 
 export interface RunVerdicts {
   outcomes: TestOutcome[];
-  approvals: ApprovalOutcome;
-  /** How many checkpoints the evaluator judged. */
+  groups: GroupOutcome[];
+  approvals: ApprovalTally;
+  /** How many groups the evaluator judged. */
   judged: number;
   /** A baseline image could not be read: its cache entry must not be used again. */
   baselineUnreadable: boolean;
@@ -39,26 +48,80 @@ export interface RunInput {
 
 export function approvalSubject(checkpoint: Compared): ApprovalSubject {
   const images = imagesOf(checkpoint);
-  return { test: checkpoint.test.key, checkpoint: checkpoint.pair.name, baselineImage: images.baseline, currentImage: images.current };
+  const change = checkpoint.comparison.kind === 'different' ? checkpoint.comparison.change : null;
+  return { test: checkpoint.test.key, checkpoint: checkpoint.pair.name, baselineImage: images.baseline, currentImage: images.current, change };
+}
+
+/** `<test key> › <checkpoint>`: how the results' groups name their checkpoints. */
+export function checkpointKey(subject: Pick<ApprovalSubject, 'test' | 'checkpoint'>): string {
+  return `${subject.test} › ${subject.checkpoint}`;
+}
+
+/** Per checkpoint and group: the decision that settles that part of its change, if any. */
+function settledParts(grouping: Grouping, subjects: ApprovalSubject[], approvals: Approval[]) {
+  const review = reviewApprovals(approvals, subjects);
+  const settled = subjects.map((subject, i) =>
+    new Map(grouping.groupsOf[i].map((id): [string, Settled | null] => [id, settle(review.applied[i], subject.change!, grouping.partsOf[i].get(id)!)])),
+  );
+  return { review, settled };
 }
 
 /**
+ * The checkpoint each unsettled group is judged on: its representative when no person settled the
+ * change there, else another checkpoint with the change unsettled, fewest other changes first.
+ */
+function groupsToJudge(grouping: Grouping, compared: Compared[], settled: Map<string, Settled | null>[]): GroupToJudge[] {
+  return grouping.groups.flatMap((group: ChangeGroup) => {
+    const showing = [...group.members, ...group.alsoIn];
+    const open = showing.filter((i) => settled[i].get(group.id) === null);
+    if (open.length === 0) return [];
+    const chosen = open.includes(group.representative) ? group.representative : open.reduce((best, i) => (grouping.groupsOf[i].length < grouping.groupsOf[best].length ? i : best));
+    return [{ group: group.id, representative: compared[chosen] as Different, checkpoints: showing.length }];
+  });
+}
+
+const SEVERITY: CheckpointStatus[] = ['changed', 'needs_review', 'regression'];
+
+/**
  * The verdicts of a run, stage by stage, each taking values and returning new ones:
- * compare (the auto gate) → approvals (the human gate) → evaluate (the AI gate) → decide.
- * Nothing here writes a file the results name or touches Playwright's objects.
+ * compare (the auto gate) → group → approvals (the human gate) → evaluate (the AI gate, once per
+ * group) → decide. Nothing here writes a file the results name or touches Playwright's objects.
  */
 export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   const compared = await compareCheckpoints(input.tests, input.context, input.settings);
-  const review = await reviewApprovals(input.approvals, compared.map(approvalSubject));
-  const approved = compared.map((checkpoint, i) => ({ ...checkpoint, approval: review.matches[i] }));
-  const judged = await judgeChanged(approved, input.evaluator, input.context);
+  const subjects = compared.map(approvalSubject);
+  const grouping = groupChanges(subjects.map((subject) => subject.change));
+  const { review, settled } = settledParts(grouping, subjects, input.approvals);
+  const judgements = await judgeGroups(groupsToJudge(grouping, compared, settled), input.evaluator, input.context);
+  const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
+  const changesOf = (i: number): ChangeInput[] =>
+    grouping.groupsOf[i].map((id) => ({ group: id, others: sizes.get(id)! - 1, settled: settled[i].get(id) ?? null, judgement: judgements.get(id) ?? null }));
+
   const byTest = new Map<CollectedTest, CheckpointVerdict[]>(input.tests.map((test) => [test, []]));
-  for (const checkpoint of judged) byTest.get(checkpoint.test)!.push(verdictOf(checkpoint));
+  compared.forEach((checkpoint, i) => byTest.get(checkpoint.test)!.push(verdictOf({ ...checkpoint, changes: changesOf(i) })));
   const outcomes = [...byTest].map(([test, checkpoints]): TestOutcome => ({ test, status: testStatus(test.status, checkpoints), checkpoints }));
+
+  const groups = grouping.groups.map((group): GroupOutcome => {
+    const showing = [...group.members, ...group.alsoIn];
+    const decisions = showing.map((i) => decideChange(changesOf(i).find((change) => change.group === group.id)!, compared[i].signals));
+    const worst = decisions.reduce((w, d) => (SEVERITY.indexOf(d.status) > SEVERITY.indexOf(w.status) ? d : w));
+    const judgement: EvaluatorVerdict | undefined = judgements.get(group.id);
+    return {
+      id: group.id,
+      change: group.change,
+      members: group.members.map((i) => checkpointKey(subjects[i])),
+      alsoIn: group.alsoIn.map((i) => checkpointKey(subjects[i])),
+      status: worst.status,
+      reason: worst.reason,
+      evaluation: judgement?.evaluation ?? null,
+    };
+  });
+
   return {
     outcomes,
-    approvals: { applied: review.matches.filter(Boolean).length, stale: review.stale },
-    judged: judged.filter((checkpoint) => checkpoint.judgement).length,
+    groups,
+    approvals: tally(review, subjects),
+    judged: judgements.size,
     baselineUnreadable: compared.some(({ comparison }) => comparison.kind === 'errored' && comparison.side === 'baseline'),
   };
 }

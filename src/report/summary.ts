@@ -1,12 +1,12 @@
 import type { CheckpointStatus } from '../types';
 import { plural } from '../util/text';
-import type { CheckpointResult, RunResult, TestResultRecord } from './results';
-import type { ApprovalOutcome } from './run';
+import type { CheckpointResult, GroupRecord, RunResult, TestResultRecord } from './results';
+import type { ApprovalTally } from '../approve';
 
 /**
- * What the end of a run (and `visual-uat report`) prints, as lines: counts, a table of the
- * checkpoints that need a look, the approvals file's effect, where to look next. Formatting only;
- * print.ts writes it.
+ * What the end of a run (and `visual-uat report`) prints, as lines: counts, a table of what needs
+ * a look (one line per group of checkpoints that share a change, then the single checkpoints),
+ * the approvals file's effect, where to look next. Formatting only; print.ts writes it.
  */
 
 const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'missing', 'new', 'changed', 'unchanged'];
@@ -24,13 +24,11 @@ const SEPARATOR = ' › ';
 export interface SummaryPaths {
   results: string;
   report: string | null;
-  approvals: ApprovalOutcome;
+  approvals: ApprovalTally;
 }
 
-interface Row {
-  test: TestResultRecord;
-  checkpoint: CheckpointResult;
-}
+/** A line of the table: a group of checkpoints that share a change, or a single checkpoint. */
+type Row = { group: GroupRecord; test?: undefined; checkpoint?: undefined } | { group?: undefined; test: TestResultRecord; checkpoint: CheckpointResult };
 
 export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number {
   return stream.isTTY && stream.columns ? stream.columns : TABLE_WIDTH;
@@ -40,15 +38,36 @@ export function checkpointTitle(test: TestResultRecord, checkpoint: string): str
   return [...test.titlePath, checkpoint].join(SEPARATOR);
 }
 
+/** How many checkpoints show a group's change. */
+export function groupSize(group: GroupRecord): number {
+  return group.members.length + group.alsoIn.length;
+}
+
+/** Groups of two or more checkpoints get a line of their own; their members without other changes are not repeated. */
 function rows(run: RunResult, onlyAttention: boolean): Row[] {
-  const all = run.tests.flatMap((test) => test.checkpoints.map((checkpoint) => ({ test, checkpoint })));
-  const shown = onlyAttention ? all.filter(({ checkpoint }) => checkpoint.status !== 'unchanged') : all;
-  return shown.sort((a, b) => ORDER.indexOf(a.checkpoint.status) - ORDER.indexOf(b.checkpoint.status));
+  const byStatus = (a: { status: CheckpointStatus }, b: { status: CheckpointStatus }) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status);
+  const shared = new Set(run.groups.filter((group) => groupSize(group) > 1).map((group) => group.id));
+  const groups = run.groups.filter((group) => shared.has(group.id) && (!onlyAttention || group.status !== 'unchanged')).sort(byStatus);
+  const single = run.tests
+    .flatMap((test) => test.checkpoints.map((checkpoint) => ({ test, checkpoint })))
+    .filter(({ checkpoint }) => !(checkpoint.group && shared.has(checkpoint.group) && checkpoint.otherGroups.length === 0))
+    .filter(({ checkpoint }) => !onlyAttention || checkpoint.status !== 'unchanged')
+    .sort((a, b) => byStatus(a.checkpoint, b.checkpoint));
+  return [...groups.map((group) => ({ group })), ...single];
+}
+
+function checkpointRows(run: RunResult): { test: TestResultRecord; checkpoint: CheckpointResult }[] {
+  return run.tests.flatMap((test) => test.checkpoints.map((checkpoint) => ({ test, checkpoint })));
+}
+
+/** "group g1 · 3 checkpoints": a group's title in the table. */
+export function groupTitle(group: GroupRecord): string {
+  return `group ${group.id} · ${plural(groupSize(group), 'checkpoint')}`;
 }
 
 export function countsLine(run: RunResult): string {
   const counts = new Map<CheckpointStatus, number>();
-  for (const { checkpoint } of rows(run, false)) counts.set(checkpoint.status, (counts.get(checkpoint.status) ?? 0) + 1);
+  for (const { checkpoint } of checkpointRows(run)) counts.set(checkpoint.status, (counts.get(checkpoint.status) ?? 0) + 1);
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
   const parts = ORDER.filter((status) => counts.get(status)).map((status) => `${counts.get(status)} ${status}`);
   return `${plural(total, 'checkpoint')}: ${parts.join(', ')}`;
@@ -110,13 +129,14 @@ function percent(checkpoint: CheckpointResult): string {
   return checkpoint.diffImage || diffMetrics.pixelDiffPercent > 0 ? `${diffMetrics.pixelDiffPercent.toFixed(2)}%` : '';
 }
 
-/** status · test › checkpoint · % changed · reason, in at most `width` columns (a title may take several lines). */
+/** status · test › checkpoint (or group) · % changed · reason, in at most `width` columns (a title may take several lines). */
 export function formatTable(run: RunResult, onlyAttention: boolean, width = terminalWidth()): string[] {
   const table = rows(run, onlyAttention);
   if (table.length === 0) return [];
   const header = `test${SEPARATOR}checkpoint`;
   const room = Math.max(MIN_ROOM, width - FIXED_WIDTH);
-  const longest = Math.max(header.length, ...table.map(({ test, checkpoint }) => checkpointTitle(test, checkpoint.name).length));
+  const titleOf = (row: Row) => (row.group ? groupTitle(row.group) : checkpointTitle(row.test, row.checkpoint.name));
+  const longest = Math.max(header.length, ...table.map((row) => titleOf(row).length));
   const titleWidth = Math.min(longest, Math.max(room - MIN_REASON_WIDTH, Math.floor(room / 2)));
   const reasonWidth = room - titleWidth;
   const line = (status: string, title: string, pct: string, reason: string) =>
@@ -124,44 +144,58 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   const continued = (title: string) => `  ${''.padEnd(STATUS_WIDTH)} ${title}`.trimEnd();
   return [
     line('status', header, 'changed', 'reason'),
-    ...table.flatMap(({ test, checkpoint }) => {
-      const [first, ...more] = titleLines(test.titlePath, checkpoint.name, titleWidth);
-      return [line(checkpoint.status, first, percent(checkpoint), checkpoint.reason), ...more.map(continued)];
+    ...table.flatMap((row) => {
+      if (row.group) return [line(row.group.status, oneLine(groupTitle(row.group), titleWidth), '', row.group.reason)];
+      const [first, ...more] = titleLines(row.test.titlePath, row.checkpoint.name, titleWidth);
+      return [line(row.checkpoint.status, first, percent(row.checkpoint), row.checkpoint.reason), ...more.map(continued)];
     }),
   ];
 }
 
-/** What the approvals file did: how many checkpoints it approved, which approvals no longer hold. */
-export function approvalLines(approvals: ApprovalOutcome): string[] {
-  const lines = approvals.applied ? [`  ${plural(approvals.applied, 'checkpoint')} approved earlier (visual-uat.approvals.json)`] : [];
-  for (const stale of approvals.stale)
-    lines.push(`  stale approval ignored: ${stale.test} › ${stale.checkpoint} no longer matches its images; npx visual-uat approve --prune drops it`);
+/** What the approvals file did: how many checkpoints it approved or rejected, which decisions no longer hold. */
+export function approvalLines(approvals: ApprovalTally): string[] {
+  const lines: string[] = [];
+  if (approvals.applied) {
+    const carried = approvals.carried ? `, ${approvals.carried} of them as the same change approved on another checkpoint` : '';
+    lines.push(`  ${plural(approvals.applied, 'checkpoint')} approved earlier (visual-uat.approvals.json)${carried}`);
+  }
+  if (approvals.rejected) lines.push(`  ${plural(approvals.rejected, 'checkpoint')} rejected earlier (visual-uat.approvals.json): a regression until the change is gone`);
+  for (const { approval, checkpoint } of approvals.stale) {
+    const what = approval.verdict === 'rejected' ? 'rejection' : 'approval';
+    lines.push(`  stale ${what} ignored: ${checkpoint.test} › ${checkpoint.checkpoint} no longer shows the ${approval.verdict} change; npx visual-uat approve --prune drops it`);
+  }
   return lines;
 }
 
-/** The end-of-run summary: counts, a table of what needs a look, where to look, how to approve. */
+/** The end-of-run summary: counts, a table of what needs a look, where to look, how to review. */
 export function summaryLines(run: RunResult, paths: SummaryPaths, width = terminalWidth()): string[] {
   const lines = [`visual-uat: ${countsLine(run)}`, ...formatTable(run, true, width), ...approvalLines(paths.approvals)];
   if (paths.report) lines.push(`  HTML report: ${paths.report}   (npx playwright show-report ${paths.report})`);
-  if (run.tests.some((test) => test.checkpoints.some((c) => c.status === 'needs_review' || c.status === 'regression')))
+  if (run.tests.some((test) => test.checkpoints.some((c) => c.status === 'needs_review' || c.status === 'regression'))) {
+    lines.push(`  review:      ${REVIEW_COMMAND}   (a page with Approve and Reject per change)`);
     lines.push('  approve:     npx visual-uat approve --all   (or npx visual-uat approve "<test or checkpoint>")');
+  }
   lines.push(`visual-uat: results in ${paths.results}`);
   return lines;
 }
+
+/** Where a reviewer approves or rejects in a browser. */
+export const REVIEW_COMMAND = 'npx visual-uat review';
 
 function markdownCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }
 
-/** The GitHub Actions job summary (markdown): counts and a table of what needs a look. */
+/** The GitHub Actions job summary (markdown): counts and a table of what needs a look, groups first. */
 export function stepSummary(run: RunResult): string {
   const attention = rows(run, true);
   const base = run.baseCommit ? ` · base \`${run.baseBranch}\` @ \`${run.baseCommit.slice(0, 8)}\`` : '';
   const lines = [`## visual-uat`, '', `**${countsLine(run)}**${base}`, ''];
   if (attention.length) {
     lines.push('| status | test › checkpoint | changed | reason |', '|---|---|---:|---|');
-    for (const { test, checkpoint } of attention)
-      lines.push(`| ${checkpoint.status} | ${markdownCell(checkpointTitle(test, checkpoint.name))} | ${percent(checkpoint)} | ${markdownCell(checkpoint.reason)} |`);
+    for (const row of attention)
+      if (row.group) lines.push(`| ${row.group.status} | ${markdownCell(`${groupTitle(row.group)}: ${[...row.group.members, ...row.group.alsoIn].join(', ')}`)} | | ${markdownCell(row.group.reason)} |`);
+      else lines.push(`| ${row.checkpoint.status} | ${markdownCell(checkpointTitle(row.test, row.checkpoint.name))} | ${percent(row.checkpoint)} | ${markdownCell(row.checkpoint.reason)} |`);
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
@@ -173,7 +207,7 @@ function workflowCommandData(text: string): string {
 
 /** GitHub Actions workflow commands: an error per regression, a warning per checkpoint that needs review. */
 export function workflowAnnotations(run: RunResult): string[] {
-  return rows(run, true).flatMap(({ test, checkpoint }) => {
+  return checkpointRows(run).flatMap(({ test, checkpoint }) => {
     const level = checkpoint.status === 'regression' ? 'error' : checkpoint.status === 'needs_review' ? 'warning' : null;
     if (!level) return [];
     return [`::${level} file=${test.file},title=visual-uat ${checkpoint.status}::${workflowCommandData(`${checkpointTitle(test, checkpoint.name)}: ${checkpoint.reason}`)}`];

@@ -25,6 +25,7 @@ export function runOf(tests: TestResultRecord[]): RunResult {
     dirty: false,
     config: {},
     tests,
+    groups: [],
     summary: { total: tests.length, passed: count('passed'), failed: count('failed'), errored: count('errored'), needsReview: count('needs_review') },
     evaluator: { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 },
   };

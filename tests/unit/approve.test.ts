@@ -2,40 +2,137 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { approvalOf, classify, readApprovals, reviewApprovals, writeApprovals, type ApprovalSubject } from '../../src/approve';
-import { NO_DIFF, NO_SIGNALS } from '../../src/compare';
+import { APPROVALS_FILE, classify, readApprovals, recordDecisions, reviewApprovals, writeApprovals, type Approval, type ApprovalSubject } from '../../src/approve';
+import { compareImages, encodeChange, NO_SIGNALS, withAriaLines, type ChangePrint } from '../../src/compare';
 import { latestResults, resultsDir } from '../../src/config/layout';
 import { resolveSettings, type Settings } from '../../src/config/options';
-import { approve, report } from '../../src/cli/review';
-import { writePng } from '../support/png';
+import { approveOrReject, report } from '../../src/cli/review';
+import { sha256File } from '../../src/util/hash';
+import { writeNoisyPng, writePng, type Box } from '../support/png';
 import { runOf } from '../support/results';
 
 /**
- * One approval rule for the run and the CLI. The case that drifted: the base branch moved (the
- * baseline image is new) while the current image stayed the same.
+ * One approval rule for the run, the CLI and the review page: by exact images (the fast path), by
+ * the same change within the comparison's tolerance on the same checkpoint (rendering noise), and by
+ * the same change on another checkpoint (a group's carry-over); stale when the change really differs.
  */
 
-const KEY = 'site.spec.ts › site › about';
+const ABOUT = 'site.spec.ts › site › about';
+const HOME = 'site.spec.ts › site › home';
+const GREY: Box['rgba'] = [200, 200, 200, 255];
+const BLUE: Box['rgba'] = [30, 90, 220, 255];
+const GREEN: Box['rgba'] = [0, 160, 60, 255];
+const box = (y: number, rgba: Box['rgba']): Box[] => [{ x: 20, y, width: 100, height: 40, rgba }];
+
 let dir: string;
 let settings: Settings;
-let files: Record<'oldBase' | 'newBase' | 'current', string>;
+let images: string;
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-approve-'));
   settings = resolveSettings(path.join(dir, 'playwright.config.ts'), {}, {});
-  const images = path.join(settings.outputDir, 'images');
-  files = {
-    oldBase: writePng(path.join(images, 'old-base.png'), 40, 20, [{ x: 0, y: 0, width: 10, height: 10, rgba: [200, 0, 0, 255] }]),
-    newBase: writePng(path.join(images, 'new-base.png'), 40, 20, [{ x: 0, y: 0, width: 10, height: 10, rgba: [0, 200, 0, 255] }]),
-    current: writePng(path.join(images, 'current.png'), 40, 20, [{ x: 0, y: 0, width: 10, height: 10, rgba: [0, 0, 200, 255] }]),
-  };
+  images = path.join(settings.outputDir, 'images');
 });
 
-const subject = (baselineImage: string | null, currentImage: string | null, checkpoint = 'contact'): ApprovalSubject => ({ test: KEY, checkpoint, baselineImage, currentImage });
+/** A compared pair as the run sees it: images on disk, and its change from the product's own diff engine. */
+async function subject(name: string, base: string, current: string, test = ABOUT, ariaDiff: string | null = null): Promise<ApprovalSubject> {
+  const outcome = await compareImages({ baseline: base, current, diffOutput: path.join(images, `${name}-diff.png`), tolerance: { threshold: 0.1, maxDiffPixels: 0, maxDiffPixelRatio: 0 } });
+  const change: ChangePrint | null = outcome.kind === 'different' ? withAriaLines(outcome.change, ariaDiff) : null;
+  return { test, checkpoint: name.replace(/-.*/, ''), baselineImage: base, currentImage: current, change };
+}
 
-/** A latest.json whose one checkpoint has the given images (and a diff image when it changed). */
-function writeLatestRun(baselineImage: string, currentImage: string, status: 'needs_review' | 'unchanged'): void {
+const png = (name: string, height: number, boxes: Box[]) => writePng(path.join(images, `${name}.png`), 200, height, boxes);
+const noisy = (name: string, height: number, boxes: Box[], seed: number) => writeNoisyPng(path.join(images, `${name}.png`), 200, height, boxes, seed);
+
+function approval(of: ApprovalSubject, extra: Partial<Approval> = {}): Approval {
+  return {
+    verdict: 'approved',
+    scope: 'change',
+    checkpoints: [{ test: of.test, checkpoint: of.checkpoint, baseline: sha256File(of.baselineImage!), current: sha256File(of.currentImage!) }],
+    by: 'Ann',
+    at: '2026-01-01T00:00:00Z',
+    reason: null,
+    change: encodeChange(of.change!),
+    ...extra,
+  };
+}
+
+describe('classify', () => {
+  it('applies to the very pair it saw, by its hashes', async () => {
+    const seen = await subject('contact', png('base', 120, box(20, GREY)), noisy('current', 120, box(20, BLUE), 1));
+    expect(classify(approval(seen), seen)).toEqual({ fit: 'applies', how: 'same-images', covers: 'all' });
+  });
+
+  it('still applies when the same checkpoint renders with noise below the threshold, on every load', async () => {
+    const base = png('base', 120, box(20, GREY));
+    const approved = approval(await subject('contact', base, noisy('current', 120, box(20, BLUE), 1)));
+    for (const seed of [2, 3, 4, 5, 6]) {
+      const again = await subject(`contact-${seed}`, base, noisy(`current-${seed}`, 120, box(20, BLUE), seed));
+      expect(sha256File(again.currentImage!)).not.toBe(approved.checkpoints[0].current);
+      expect(classify(approved, again)).toMatchObject({ fit: 'applies', how: 'same-checkpoint' });
+    }
+  });
+
+  it('is stale on the same checkpoint when a colour moved or a text changed', async () => {
+    const base = png('base', 120, box(20, GREY));
+    const seen = await subject('contact', base, noisy('current', 120, box(20, BLUE), 1), ABOUT, '@@ -1 +1 @@\n-- button "Contact"\n+- button "Contact us"');
+    const approved = approval(seen);
+    const recoloured = await subject('contact-green', base, noisy('green', 120, box(20, GREEN), 2), ABOUT, '@@ -1 +1 @@\n-- button "Contact"\n+- button "Contact us"');
+    expect(classify(approved, recoloured)).toEqual({ fit: 'stale' });
+    const retexted = await subject('contact-text', base, noisy('again', 120, box(20, BLUE), 3), ABOUT, '@@ -1 +1 @@\n-- button "Contact"\n+- button "Write to us"');
+    expect(classify(approved, retexted)).toEqual({ fit: 'stale' });
+    const gone = await subject('contact-gone', base, png('same', 120, box(20, GREY)));
+    expect(classify(approved, gone)).toEqual({ fit: 'stale' });
+  });
+
+  it("carries a group's approval to the same change on another checkpoint, at another place; an approval of one checkpoint does not carry", async () => {
+    const approved = approval(await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE))));
+    const elsewhere = await subject('hero', png('home-base', 200, box(130, GREY)), noisy('home', 200, box(130, BLUE), 4), HOME);
+    expect(classify(approved, elsewhere)).toMatchObject({ fit: 'applies', how: 'same-change', covers: { regions: [0], lines: [] } });
+    expect(classify({ ...approved, scope: 'checkpoints' }, elsewhere)).toEqual({ fit: 'unrelated' });
+    const other = await subject('hero-green', png('home-base', 200, box(130, GREY)), png('home-green', 200, box(130, GREEN)), HOME);
+    expect(classify(approved, other)).toEqual({ fit: 'unrelated' });
+  });
+
+  it('reads approvals of the first format, which match their exact images only', async () => {
+    const seen = await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE)));
+    const first = { test: ABOUT, checkpoint: 'contact', baseline: sha256File(seen.baselineImage!), current: sha256File(seen.currentImage!), by: 'Ann', at: '2025-01-01T00:00:00Z', reason: null };
+    fs.writeFileSync(path.join(dir, APPROVALS_FILE), JSON.stringify({ version: 1, approvals: [first] }));
+    const [upgraded] = readApprovals(dir);
+    expect(upgraded).toMatchObject({ verdict: 'approved', scope: 'checkpoints', change: null });
+    expect(classify(upgraded, seen)).toMatchObject({ fit: 'applies', how: 'same-images' });
+    expect(classify(upgraded, await subject('contact-noisy', seen.baselineImage!, noisy('noisy', 120, box(20, BLUE), 9)))).toEqual({ fit: 'stale' });
+  });
+
+  it('refuses an approvals file with a broken entry, naming it', () => {
+    fs.writeFileSync(path.join(dir, APPROVALS_FILE), JSON.stringify({ version: 2, approvals: [{ verdict: 'maybe' }] }));
+    expect(() => readApprovals(dir)).toThrow(/entry 1 of .*visual-uat\.approvals\.json is not an approval/);
+  });
+});
+
+describe('recordDecisions', () => {
+  it('writes one line for a whole group, and replaces an older decision on the same change', async () => {
+    const base = png('base', 120, box(20, GREY));
+    const contact = await subject('contact', base, png('current', 120, box(20, BLUE)));
+    const hero = await subject('hero', png('home-base', 200, box(130, GREY)), png('home', 200, box(130, BLUE)), HOME);
+    const request = { verdict: 'approved' as const, scope: 'change' as const, change: encodeChange(contact.change!), by: 'Ann', at: '2026-01-02T00:00:00Z', reason: 'new brand colour' };
+    const first = recordDecisions(dir, [contact, hero], [{ ...request, checkpoints: [{ subject: contact, whole: true }, { subject: hero, whole: true }] }]);
+    expect(first).toMatchObject({ written: true, replaced: [], dropped: [] });
+    const text = fs.readFileSync(path.join(dir, APPROVALS_FILE), 'utf8');
+    const lines = text.split('\n');
+    expect(lines.filter((line) => line.includes('"verdict"'))).toHaveLength(1);
+    expect(lines[3]).toMatch(/^ {4}\{"verdict":"approved","scope":"change","checkpoints":\[\{"test":"site\.spec\.ts › site › about","checkpoint":"contact",.*\{"test":"site\.spec\.ts › site › home","checkpoint":"hero",.*"reason":"new brand colour","change":"v1 t0\.1 m100x40c2:/);
+
+    const rejected = recordDecisions(dir, [contact, hero], [{ ...request, verdict: 'rejected', at: '2026-01-03T00:00:00Z', checkpoints: [{ subject: contact, whole: true }, { subject: hero, whole: true }] }]);
+    expect(rejected.replaced.map((r) => r.checkpoint.checkpoint)).toEqual(['contact', 'hero']);
+    expect(readApprovals(dir).map((a) => a.verdict)).toEqual(['rejected']);
+  });
+});
+
+/** A latest.json whose one checkpoint has the given images, change and group. */
+function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged'): void {
   const relative = (file: string) => path.relative(resultsDir(settings.outputDir), file);
+  const fingerprint = of.change ? encodeChange(of.change) : null;
   const run = runOf([
     {
       title: 'about',
@@ -50,66 +147,62 @@ function writeLatestRun(baselineImage: string, currentImage: string, status: 'ne
           name: 'contact',
           status,
           reason: '',
-          baselineImage: relative(baselineImage),
-          currentImage: relative(currentImage),
-          diffImage: status === 'needs_review' ? relative(currentImage) : null,
-          diffMetrics: NO_DIFF,
+          baselineImage: relative(of.baselineImage!),
+          currentImage: relative(of.currentImage!),
+          diffImage: fingerprint ? relative(of.currentImage!) : null,
+          diffMetrics: { pixelDiffPercent: fingerprint ? 1 : 0, changedRegions: [] },
           evaluation: null,
           signals: NO_SIGNALS,
           stable: true,
+          group: fingerprint ? 'g1' : null,
+          otherGroups: [],
+          fingerprint,
         },
       ],
     },
   ]);
+  if (fingerprint) run.groups = [{ id: 'g1', fingerprint, members: [`${ABOUT} › contact`], alsoIn: [], status, reason: '', evaluation: null }];
   fs.mkdirSync(path.dirname(latestResults(settings.outputDir)), { recursive: true });
   fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify(run));
 }
 
-describe('classify', () => {
-  it('applies to the approved pair only, is stale once either image moved or went, and ignores other checkpoints', async () => {
-    const approval = approvalOf({ ...subject(files.oldBase, files.current), baselineImage: files.oldBase, currentImage: files.current }, 'Ann', '2026-01-01T00:00:00Z', null);
-    expect(await classify(approval, subject(files.oldBase, files.current))).toBe('applies');
-    expect(await classify(approval, subject(files.newBase, files.current))).toBe('stale');
-    expect(await classify(approval, subject(files.oldBase, files.newBase))).toBe('stale');
-    expect(await classify(approval, subject(null, files.current))).toBe('stale');
-    expect(await classify(approval, subject(files.oldBase, files.current, 'header'))).toBe('unrelated');
-  });
-});
-
 describe('the run and approve --prune agree', () => {
   it('an approval whose baseline moved while the current image stayed is stale for both, and --prune drops it', async () => {
-    const approval = approvalOf({ ...subject(files.oldBase, files.current), baselineImage: files.oldBase, currentImage: files.current }, 'Ann', '2026-01-01T00:00:00Z', null);
-    writeApprovals(settings.configDir, [approval]);
-    writeLatestRun(files.newBase, files.current, 'needs_review');
+    const current = png('current', 120, box(20, BLUE));
+    const approved = approval(await subject('contact', png('old-base', 120, box(20, GREY)), current));
+    writeApprovals(settings.configDir, [approved]);
+    // The base now has the current page: nothing changed, the approved change is gone.
+    const moved = await subject('contact', png('new-base', 120, box(20, BLUE)), current);
+    writeLatestRun(moved, 'unchanged');
 
-    // What the reporter uses on this run's pairs…
-    expect((await reviewApprovals([approval], [subject(files.newBase, files.current)])).stale).toEqual([approval]);
-    // …and what report and approve --prune use on the results file.
-    expect(await report(settings, false)).toContain(`stale approval ignored: ${KEY} › contact no longer matches its images; npx visual-uat approve --prune drops it`);
-    const pruned = await approve(settings, [], { prune: true });
-    expect(pruned).toContain(`dropped stale approval: ${KEY} › contact (no longer matches its images)`);
+    expect(reviewApprovals([approved], [moved]).stale).toEqual([{ approval: approved, checkpoint: approved.checkpoints[0] }]);
+    expect(await report(settings, false)).toContain(`stale approval ignored: ${ABOUT} › contact no longer shows the approved change; npx visual-uat approve --prune drops it`);
+    const pruned = await approveOrReject(settings, [], { prune: true });
+    expect(pruned).toContain(`dropped stale approval: ${ABOUT} › contact (no longer shows the approved change)`);
     expect(readApprovals(settings.configDir)).toEqual([]);
   });
 
-  it('keeps an approval that still applies, and one for a checkpoint the run did not take', async () => {
-    const applying = approvalOf({ ...subject(files.oldBase, files.current), baselineImage: files.oldBase, currentImage: files.current }, 'Ann', '2026-01-01T00:00:00Z', null);
-    const elsewhere = { ...applying, test: 'other.spec.ts › other' };
+  it('keeps an approval that still applies (noise and all), and one for a checkpoint the run did not take', async () => {
+    const base = png('base', 120, box(20, GREY));
+    const applying = approval(await subject('contact', base, noisy('current', 120, box(20, BLUE), 1)));
+    const elsewhere = { ...applying, scope: 'checkpoints' as const, checkpoints: [{ ...applying.checkpoints[0], test: 'other.spec.ts › other' }] };
     writeApprovals(settings.configDir, [applying, elsewhere]);
-    writeLatestRun(files.oldBase, files.current, 'needs_review');
-    expect(await approve(settings, [], { prune: true })).toContain('nothing changed in');
+    writeLatestRun(await subject('contact', base, noisy('rerun', 120, box(20, BLUE), 2)), 'needs_review');
+    expect(await approveOrReject(settings, [], { prune: true })).toContain('nothing changed in');
     expect(readApprovals(settings.configDir)).toHaveLength(2);
     expect(await report(settings, false)).toContain('1 checkpoint approved earlier');
   });
 
   it('a new approval replaces the older one of the same checkpoint', async () => {
-    const older = approvalOf({ ...subject(files.oldBase, files.current), baselineImage: files.oldBase, currentImage: files.current }, 'Ann', '2026-01-01T00:00:00Z', null);
+    const older = approval(await subject('contact', png('old-base', 120, box(20, GREY)), png('current', 120, box(20, BLUE))));
     writeApprovals(settings.configDir, [older]);
-    writeLatestRun(files.newBase, files.current, 'needs_review');
-    const out = await approve(settings, ['about › contact'], { reason: 'the new base is right' });
-    expect(out).toContain(`approved: ${KEY} › contact (needs_review)`);
+    const now = await subject('contact', png('new-base', 120, box(20, GREEN)), png('current', 120, box(20, BLUE)));
+    writeLatestRun(now, 'needs_review');
+    const out = await approveOrReject(settings, ['about › contact'], { reason: 'the new base is right' });
+    expect(out).toContain(`approved: site.spec.ts › site › about › contact (needs_review)`);
     const [only, ...rest] = readApprovals(settings.configDir);
     expect(rest).toEqual([]);
-    expect(only).toMatchObject({ test: KEY, checkpoint: 'contact', reason: 'the new base is right' });
-    expect(await classify(only, subject(files.newBase, files.current))).toBe('applies');
+    expect(only).toMatchObject({ verdict: 'approved', scope: 'change', checkpoints: [{ test: ABOUT, checkpoint: 'contact' }], reason: 'the new base is right' });
+    expect(classify(only, now)).toMatchObject({ fit: 'applies', how: 'same-images' });
   });
 });

@@ -4,18 +4,18 @@ import path from 'node:path';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Approval } from '../../src/approve';
-import { approvalOf } from '../../src/approve';
-import { NO_DIFF, NO_SIGNALS, type PairComparison } from '../../src/compare';
+import { encodeChange, NO_DIFF, NO_SIGNALS, type PairComparison } from '../../src/compare';
 import { resolveSettings } from '../../src/config/options';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../../src/evaluate';
 import { userText } from '../../src/evaluate/prompt';
 import { compareCheckpoints } from '../../src/report/assess';
 import type { CheckpointPair, CollectedTest } from '../../src/report/collect';
-import { decide, NO_EVALUATOR_REASON } from '../../src/report/decide';
+import { decide, NO_EVALUATOR_REASON, type ChangeInput } from '../../src/report/decide';
 import { evaluationRequest } from '../../src/report/judge';
 import { buildRunResult, NO_USAGE } from '../../src/report/results';
 import { judgeRun } from '../../src/report/run';
 import type { CapturedSignals, RunContext } from '../../src/types';
+import { sha256File } from '../../src/util/hash';
 import { writePng } from '../support/png';
 import { validResults } from '../support/results';
 
@@ -152,10 +152,12 @@ describe('compare stage', () => {
 });
 
 describe('decide', () => {
-  const different: PairComparison = { kind: 'different', metrics: { pixelDiffPercent: 3, changedRegions: [] }, diffImage: '/d.png' };
-  const input = { comparison: different, baseError: null, approval: null, judgement: null, signals: NO_SIGNALS };
-  const approval: Approval = { test: 't', checkpoint: 'c', baseline: 'x', current: 'y', by: 'Ann', at: '2026-01-02T03:04:05Z', reason: 'intended' };
+  const change = { threshold: 0.1, regions: [], lines: [] };
+  const different: PairComparison = { kind: 'different', metrics: { pixelDiffPercent: 3, changedRegions: [] }, diffImage: '/d.png', change };
+  const approval: Approval = { verdict: 'approved', scope: 'change', checkpoints: [{ test: 't', checkpoint: 'c', baseline: null, current: null }], by: 'Ann', at: '2026-01-02T03:04:05Z', reason: 'intended', change: null };
   const judged = (status: EvaluatorVerdict['status']): EvaluatorVerdict => ({ status, evaluation: { pass: status === 'changed', confidence: 0.9, reason: 'Looks intended.', needsReview: false }, reason: 'Looks intended.', cached: false });
+  const one = (extra: Partial<ChangeInput> = {}): ChangeInput => ({ group: 'g1', others: 0, settled: null, judgement: null, ...extra });
+  const input = { comparison: different, baseError: null, changes: [one()], signals: NO_SIGNALS };
 
   it('gives each comparison its status and reason', () => {
     const cases: [PairComparison, string, string][] = [
@@ -171,19 +173,32 @@ describe('decide', () => {
     expect(decide({ ...input, comparison: { kind: 'current-only' }, baseError: 'Error: the base app did not start' }).reason).toBe('no baseline: Error: the base app did not start');
   });
 
-  it('lets a person approve before the evaluator, and keeps new signals from auto-approval', () => {
-    expect(decide({ ...input, approval, judgement: judged('regression') })).toMatchObject({ status: 'changed', reason: 'approved by Ann on 2026-01-02: intended' });
-    expect(decide({ ...input, judgement: judged('changed') })).toMatchObject({ status: 'changed', reason: 'Looks intended.' });
-    expect(decide({ ...input, judgement: judged('regression') }).status).toBe('regression');
+  it('lets a person approve or reject before the evaluator, and keeps new signals from auto-approval', () => {
+    const settled = { verdict: 'approved' as const, approval, how: 'same-checkpoint' as const };
+    expect(decide({ ...input, changes: [one({ settled, judgement: judged('regression') })] })).toMatchObject({ status: 'changed', reason: 'approved by Ann on 2026-01-02: intended' });
+    expect(decide({ ...input, changes: [one({ settled: { ...settled, verdict: 'rejected', approval: { ...approval, verdict: 'rejected' } } })] })).toMatchObject({
+      status: 'regression',
+      reason: 'rejected by Ann on 2026-01-02: intended',
+    });
+    expect(decide({ ...input, changes: [one({ settled: { ...settled, how: 'same-change' } })] }).reason).toBe('approved by Ann on 2026-01-02: intended (the same change on t › c)');
+    expect(decide({ ...input, changes: [one({ judgement: judged('changed') })] })).toMatchObject({ status: 'changed', reason: 'Looks intended.' });
+    expect(decide({ ...input, changes: [one({ judgement: judged('regression') })] }).status).toBe('regression');
     const noisy = { ...NO_SIGNALS, newConsoleErrors: ['TypeError'], newFailedRequests: ['GET /api 500', 'GET /img 404'] };
-    expect(decide({ ...input, judgement: judged('changed'), signals: noisy })).toMatchObject({
+    expect(decide({ ...input, changes: [one({ judgement: judged('changed') })], signals: noisy })).toMatchObject({
       status: 'needs_review',
       reason: 'Looks intended. Not approved: 1 new console error, 2 new failed requests.',
     });
   });
 
+  it("says which group a change shares, and takes the most severe of a checkpoint's changes", () => {
+    expect(decide({ ...input, changes: [one({ others: 2, judgement: judged('changed') })] }).reason).toBe('Looks intended. — same change as 2 other checkpoints (group g1)');
+    const mixed = decide({ ...input, changes: [one({ others: 39, judgement: judged('changed') }), one({ group: 'g3' })] });
+    expect(mixed.status).toBe('needs_review');
+    expect(mixed.reason).toBe('no evaluator configured — also group g1 (changed: Looks intended.)');
+  });
+
   it('never lets an approval or a verdict change a pair that did not differ', () => {
-    expect(decide({ ...input, comparison: { kind: 'identical' }, approval, judgement: judged('regression') }).status).toBe('unchanged');
+    expect(decide({ ...input, comparison: { kind: 'identical' }, changes: [] }).status).toBe('unchanged');
   });
 });
 
@@ -195,24 +210,28 @@ describe('judgeRun', () => {
       pair('same', images.base, images.same),
       pair('unsettled', null, images.changed),
     ]);
-    const approved = approvalOf({ test: plans.key, checkpoint: 'approved', baselineImage: images.base, currentImage: images.changed }, 'Ann', '2026-01-02T00:00:00Z', null);
-    const stale: Approval = { ...approved, checkpoint: 'same' };
-    const unrelated: Approval = { ...approved, test: 'another › test' };
+    const [compared] = await compareCheckpoints([collected('plans', [pair('approved', images.base, images.changed)])], CONTEXT, settings());
+    if (compared.comparison.kind !== 'different') throw new Error('the pair should differ');
+    const checkpoint = { test: plans.key, checkpoint: 'approved', baseline: sha256File(images.base), current: sha256File(images.changed) };
+    const approved: Approval = { verdict: 'approved', scope: 'checkpoints', checkpoints: [checkpoint], by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null, change: encodeChange(compared.comparison.change) };
+    const stale: Approval = { ...approved, checkpoints: [{ ...checkpoint, checkpoint: 'same' }] };
+    const unrelated: Approval = { ...approved, checkpoints: [{ ...checkpoint, test: 'another › test' }] };
     const evaluator = evaluatorAnswering(() => ({ status: 'changed', evaluation: { pass: true, confidence: 0.95, reason: 'Intended.', needsReview: false }, reason: 'Intended.', cached: false }));
     const verdicts = await judgeRun({ tests: frozen([plans]), context: frozen(CONTEXT), settings: frozen(settings()), approvals: frozen([approved, stale, unrelated]), evaluator });
 
-
-    expect(evaluator.asked.map((request) => request.name)).toEqual(['judged']);
-    expect(verdicts.approvals).toEqual({ applied: 1, stale: [stale] });
+    // "approved" and "judged" show the same change: one group, judged once on the checkpoint nobody approved.
+    expect(evaluator.asked.map((request) => [request.name, request.group])).toEqual([['judged', { id: 'g1', checkpoints: 2 }]]);
+    expect(verdicts.approvals).toEqual({ applied: 1, carried: 0, rejected: 0, stale: [{ approval: stale, checkpoint: stale.checkpoints[0] }] });
     expect(verdicts.judged).toBe(1);
     const [outcome] = verdicts.outcomes;
     expect(outcome.status).toBe('needs_review');
     const byName = Object.fromEntries(outcome.checkpoints.map((c) => [c.name, c]));
-    expect(byName.approved).toMatchObject({ status: 'changed', reason: 'approved by Ann on 2026-01-02', evaluation: null });
-    expect(byName.judged).toMatchObject({ status: 'needs_review', reason: 'Intended. Not approved: 1 new console error.' });
+    expect(byName.approved).toMatchObject({ status: 'changed', reason: 'approved by Ann on 2026-01-02 — same change as 1 other checkpoint (group g1)', evaluation: null, groups: ['g1'] });
+    expect(byName.judged).toMatchObject({ status: 'needs_review', reason: 'Intended. Not approved: 1 new console error. — same change as 1 other checkpoint (group g1)', groups: ['g1'] });
     expect(byName.judged.diffMetrics.pixelDiffPercent).toBeGreaterThan(0);
-    expect(byName.same).toMatchObject({ status: 'unchanged', diffImage: null, diffMetrics: NO_DIFF, stable: true });
+    expect(byName.same).toMatchObject({ status: 'unchanged', diffImage: null, diffMetrics: NO_DIFF, stable: true, groups: [] });
     expect(byName.unsettled).toMatchObject({ status: 'new', stable: false });
+    expect(verdicts.groups).toEqual([expect.objectContaining({ id: 'g1', members: [`${plans.key} › approved`, `${plans.key} › judged`], alsoIn: [], status: 'needs_review' })]);
   });
 
   it('marks a run with an unreadable baseline, so its cache entry is dropped', async () => {
@@ -227,7 +246,7 @@ describe('the evaluator request', () => {
     const plans = collected('plans', [pair('plans', images.base, images.changed)]);
     const [compared] = await compareCheckpoints([plans], CONTEXT, settings());
     if (compared.comparison.kind !== 'different') throw new Error('the pair should differ');
-    const request = evaluationRequest({ ...compared, comparison: compared.comparison }, CONTEXT);
+    const request = evaluationRequest({ group: 'g1', representative: { ...compared, comparison: compared.comparison }, checkpoints: 1 }, CONTEXT);
     expect(request.intent).toEqual({ test: 'Pricing shows three plans', checkpoint: 'plans intent', titlePath: ['pricing.spec.ts', 'pricing', 'plans'] });
     expect(userText(request, '')).toContain('Test: chromium › pricing.spec.ts › pricing › plans\nCheckpoint: plans');
   });
@@ -239,7 +258,7 @@ describe('the results file', () => {
       error: null,
     });
     const verdicts = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: null });
-    const run = buildRunResult(verdicts.outcomes, CONTEXT, settings(), NO_USAGE, 1_700_000_000_000);
+    const run = buildRunResult(verdicts.outcomes, verdicts.groups, CONTEXT, settings(), NO_USAGE, 1_700_000_000_000);
     validResults(JSON.parse(JSON.stringify(run)), 'the built run');
     const [test] = run.tests;
     expect(test).toMatchObject({ title: 'plans', titlePath: ['pricing.spec.ts', 'pricing', 'plans'], file: path.relative(dir, '/repo/tests/pricing.spec.ts'), status: 'needs_review' });
@@ -249,11 +268,17 @@ describe('the results file', () => {
       ['gone', 'missing', false, null],
     ]);
     expect(test.checkpoints[0].baselineImage).toBe(path.relative(path.join(dir, '.visual-uat', 'results'), images.base));
+    expect(test.checkpoints.map((c) => [c.group, c.otherGroups, c.fingerprint?.slice(0, 8) ?? null])).toEqual([
+      [null, [], null],
+      ['g1', [], 'v1 t0.1 '],
+      [null, [], null],
+    ]);
+    expect(run.groups).toEqual([{ id: 'g1', fingerprint: test.checkpoints[1].fingerprint, members: ['chromium › pricing.spec.ts › pricing › plans › changed'], alsoIn: [], status: 'needs_review', reason: NO_EVALUATOR_REASON, evaluation: null }]);
   });
 
   it('refuses a diffMetrics of null and a reason with terminal escape codes', () => {
-    const file = JSON.parse(JSON.stringify(buildRunResult([], CONTEXT, settings(), NO_USAGE, 1)));
-    const checkpoint = { name: 'x', status: 'new', reason: 'no baseline: Error: \u001b[2mexpect(\u001b[22m', baselineImage: null, currentImage: 'c.png', diffImage: null, diffMetrics: NO_DIFF, evaluation: null, signals: NO_SIGNALS, stable: true };
+    const file = JSON.parse(JSON.stringify(buildRunResult([], [], CONTEXT, settings(), NO_USAGE, 1)));
+    const checkpoint = { name: 'x', status: 'new', reason: 'no baseline: Error: \u001b[2mexpect(\u001b[22m', baselineImage: null, currentImage: 'c.png', diffImage: null, diffMetrics: NO_DIFF, evaluation: null, signals: NO_SIGNALS, stable: true, group: null, otherGroups: [], fingerprint: null };
     const test = { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', project: '', status: 'passed', baselineAvailable: false, error: null, checkpoints: [checkpoint] };
     expect(() => validResults({ ...file, tests: [test] }, 'escape codes')).toThrow(/reason must match pattern/);
     expect(() => validResults({ ...file, tests: [{ ...test, checkpoints: [{ ...checkpoint, reason: 'plain', diffMetrics: null }] }] }, 'null metrics')).toThrow(/diffMetrics must be object/);

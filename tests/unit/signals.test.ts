@@ -177,6 +177,8 @@ describe('failingCheckpoints', () => {
     reason: '',
     signals: { ...NO_SIGNALS, newConsoleErrors },
     stable: true,
+    groups: [],
+    change: null,
   });
 
   it("fails on a status in failOn, and with 'signals' on any new signal, even on an unchanged checkpoint", () => {

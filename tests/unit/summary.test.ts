@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { NO_DIFF, NO_SIGNALS } from '../../src/compare';
 import type { CheckpointResult, TestResultRecord } from '../../src/report';
-import { approvalLines, formatTable, terminalWidth, titleLines } from '../../src/report/summary';
+import type { Approval } from '../../src/approve';
+import { approvalLines, formatTable, stepSummary, terminalWidth, titleLines } from '../../src/report/summary';
 import { runOf } from '../support/results';
 
-function checkpoint(name: string, status: CheckpointResult['status'], reason: string, pixelDiffPercent = 0): CheckpointResult {
+function checkpoint(name: string, status: CheckpointResult['status'], reason: string, pixelDiffPercent = 0, group: string | null = null, otherGroups: string[] = []): CheckpointResult {
   return {
     name,
     status,
@@ -16,6 +17,9 @@ function checkpoint(name: string, status: CheckpointResult['status'], reason: st
     evaluation: null,
     signals: NO_SIGNALS,
     stable: true,
+    group,
+    otherGroups,
+    fingerprint: group ? 'v1 t0.1' : null,
   };
 }
 
@@ -103,12 +107,44 @@ describe('formatTable', () => {
 });
 
 describe('approvalLines', () => {
-  it('counts the approvals used and names each stale one with the way to drop it', () => {
-    const stale = { test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: 'b', current: 'c', by: 'me', at: '2025-01-01', reason: null };
-    expect(approvalLines({ applied: 1, stale: [stale] })).toEqual([
-      '  1 checkpoint approved earlier (visual-uat.approvals.json)',
-      '  stale approval ignored: site.spec.ts › site › about › contact no longer matches its images; npx visual-uat approve --prune drops it',
+  it('counts the approvals used, the carried and the rejected, and names each stale one with the way to drop it', () => {
+    const checkpoint = { test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: 'b', current: 'c' };
+    const approval: Approval = { verdict: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: null };
+    expect(approvalLines({ applied: 3, carried: 1, rejected: 1, stale: [{ approval, checkpoint }] })).toEqual([
+      '  3 checkpoints approved earlier (visual-uat.approvals.json), 1 of them as the same change approved on another checkpoint',
+      '  1 checkpoint rejected earlier (visual-uat.approvals.json): a regression until the change is gone',
+      '  stale approval ignored: site.spec.ts › site › about › contact no longer shows the approved change; npx visual-uat approve --prune drops it',
     ]);
-    expect(approvalLines({ applied: 0, stale: [] })).toEqual([]);
+    expect(approvalLines({ applied: 0, carried: 0, rejected: 0, stale: [] })).toEqual([]);
+  });
+});
+
+describe('groups in the table and the step summary', () => {
+  const footer = (page: string, others: string[] = []) => checkpoint('full', 'needs_review', 'no evaluator configured — same change as 2 other checkpoints (group g1)', 2.5, others.length ? 'g2' : 'g1', others);
+  const grouped = runOf([
+    test(['site.spec.ts', 'home'], [footer('home')]),
+    test(['site.spec.ts', 'about'], [footer('about')]),
+    test(['site.spec.ts', 'pricing'], [footer('pricing', ['g1'])]),
+    test(['site.spec.ts', 'plans'], [checkpoint('plans', 'new', 'no baseline: the base version does not take this checkpoint')]),
+  ]);
+  grouped.groups = [
+    { id: 'g1', fingerprint: 'v1 t0.1', members: ['site.spec.ts › home › full', 'site.spec.ts › about › full'], alsoIn: ['site.spec.ts › pricing › full'], status: 'needs_review', reason: 'no evaluator configured', evaluation: null },
+    { id: 'g2', fingerprint: 'v1 t0.1', members: ['site.spec.ts › pricing › full'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null },
+  ];
+
+  it('prints one line per group with its checkpoint count, then the single checkpoints', () => {
+    expect(titles(formatTable(grouped, true, 120))).toEqual([
+      expect.stringMatching(/^group g1 · 3 checkpoints/),
+      expect.stringContaining('site.spec.ts › pricing › full'),
+      expect.stringContaining('site.spec.ts › plans › plans'),
+    ]);
+    expect(formatTable(grouped, true, 120)[1]).toMatch(/^ {2}needs_review group g1 · 3 checkpoints +no evaluator configured$/);
+  });
+
+  it('does the same in the GitHub step summary, naming the members', () => {
+    const summary = stepSummary(grouped);
+    expect(summary).toContain('| needs_review | group g1 · 3 checkpoints: site.spec.ts › home › full, site.spec.ts › about › full, site.spec.ts › pricing › full | | no evaluator configured |');
+    expect(summary).toContain('| needs_review | site.spec.ts › pricing › full | 2.50% |');
+    expect(summary).not.toContain('| needs_review | site.spec.ts › home › full |');
   });
 });

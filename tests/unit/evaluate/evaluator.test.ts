@@ -173,9 +173,27 @@ describe('the verdict cache', () => {
     await evaluatorFor(s.baseURL, out).evaluator.evaluate(request);
     await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, context: { ...request.context!, commits: ['Something else'] } });
     await evaluatorFor(s.baseURL, out, { model: 'gpt-4.1-mini' }).evaluator.evaluate(request);
-    writePng(request.images.current, 320, 240, [{ x: 20, y: 20, width: 100, height: 40, rgba: [0, 160, 0, 255] }]);
-    await evaluatorFor(s.baseURL, out).evaluator.evaluate(request);
+    await evaluatorFor(s.baseURL, out).evaluator.evaluate(await changedPair(dir, 'one', { colour: [0, 160, 0, 255] }));
     expect(s.completions()).toHaveLength(4);
+  });
+
+  it('answers the same change on another page, at another place, without a call', async () => {
+    const s = await fake();
+    const dir = tempDir();
+    const out = path.join(dir, 'out');
+    await evaluatorFor(s.baseURL, out).evaluator.evaluate(await changedPair(dir, 'one', { checkpoints: 3 }));
+    const elsewhere = await changedPair(dir, 'two', { height: 600, changeAt: { x: 20, y: 400 }, checkpoints: 4 });
+    const again = evaluatorFor(s.baseURL, out).evaluator;
+    expect((await again.evaluate(elsewhere)).cached).toBe(true);
+    expect(s.completions()).toHaveLength(1);
+    expect(again.usage()).toMatchObject({ calls: 0, cacheHits: 1 });
+  });
+
+  it('tells the model how many checkpoints share the change', async () => {
+    const s = await fake();
+    const dir = tempDir();
+    await evaluatorFor(s.baseURL, path.join(dir, 'out')).evaluator.evaluate(await changedPair(dir, 'one', { checkpoints: 3 }));
+    expect(userTextOf(s.completions()[0])).toContain('The same change appears on 3 checkpoints (group g1); these images show one of them, and your verdict applies to all of them.');
   });
 
   it('does not cache a failure', async () => {
@@ -280,7 +298,7 @@ describe('faults', () => {
     const dir = tempDir();
     const { evaluator } = evaluatorFor(s.baseURL, path.join(dir, 'out'));
     expect((await evaluator.evaluate(await changedPair(dir, 'one'))).status).toBe('changed');
-    expect((await evaluator.evaluate(await changedPair(dir, 'two'))).status).toBe('changed');
+    expect((await evaluator.evaluate(await changedPair(dir, 'two', { colour: [0, 160, 0, 255] }))).status).toBe('changed');
     expect(s.requests.map((r) => r.body.response_format?.type)).toEqual(['json_schema', 'json_object', 'json_object']);
   });
 
@@ -423,7 +441,7 @@ describe('transcripts and the key', () => {
     const dir = tempDir();
     const out = path.join(dir, 'out');
     const { evaluator } = evaluatorFor(s.baseURL, out);
-    const verdicts = [await evaluator.evaluate(await changedPair(dir, 'one')), await evaluator.evaluate(await changedPair(dir, 'two'))];
+    const verdicts = [await evaluator.evaluate(await changedPair(dir, 'one')), await evaluator.evaluate(await changedPair(dir, 'two', { colour: [0, 160, 0, 255] }))];
     expect(verdicts[1].reason).toContain('invalid request from Bearer [redacted]');
     const files = filesUnder(out);
     expect(files.length).toBeGreaterThanOrEqual(3);

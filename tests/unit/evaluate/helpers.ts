@@ -32,6 +32,10 @@ export interface PairOptions {
   /** Where the change is (a 100×40 box). */
   changeAt?: { x: number; y: number };
   currentHeight?: number;
+  /** The changed box's colour in the current image (default blue). */
+  colour?: [number, number, number, number];
+  /** How many checkpoints share the change (default 1). */
+  checkpoints?: number;
 }
 
 /** A real changed pair: two PNGs, compared by the product's own diff engine. */
@@ -41,7 +45,7 @@ export async function changedPair(dir: string, name: string, options: PairOption
   const at = options.changeAt ?? { x: 20, y: 20 };
   const folder = path.join(dir, 'images', name);
   const baseline = writePng(path.join(folder, 'baseline.png'), width, height, [{ ...at, width: 100, height: 40, rgba: [200, 200, 200, 255] }]);
-  const current = writePng(path.join(folder, 'current.png'), width, options.currentHeight ?? height, [{ ...at, width: 100, height: 40, rgba: [30, 90, 220, 255] }]);
+  const current = writePng(path.join(folder, 'current.png'), width, options.currentHeight ?? height, [{ ...at, width: 100, height: 40, rgba: options.colour ?? [30, 90, 220, 255] }]);
   const outcome = await compareImages({
     baseline,
     current,
@@ -57,6 +61,8 @@ export async function changedPair(dir: string, name: string, options: PairOption
     metrics: outcome.metrics,
     signals: NO_SIGNALS,
     images: { baseline, current, diff: outcome.diffImage },
+    change: outcome.change,
+    group: { id: 'g1', checkpoints: options.checkpoints ?? 1 },
   };
 }
 

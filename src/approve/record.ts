@@ -1,0 +1,91 @@
+import { decodeChange, findChange, type Found } from '../compare';
+import { sha256File } from '../util/hash';
+import { readApprovals, writeApprovals, type Approval, type DecidedCheckpoint, type Scope, type Verdict } from './file';
+import { classify, memoHasher, names, reviewApprovals, type ApprovalSubject, type StaleCheckpoint } from './rule';
+
+/** A checkpoint a decision is taken on; `whole`: the decided change is all that changed there. */
+export interface DecisionTarget {
+  subject: ApprovalSubject;
+  whole: boolean;
+}
+
+/** One person's decision on one change. */
+export interface DecisionRequest {
+  verdict: Verdict;
+  scope: Scope;
+  /** The decided change's fingerprint: a group's change, or one checkpoint's whole change. */
+  change: string;
+  checkpoints: DecisionTarget[];
+  by: string;
+  at: string;
+  reason: string | null;
+}
+
+export interface Recorded {
+  added: Approval[];
+  /** Decided checkpoints whose older decision on the same change the new one replaces. */
+  replaced: StaleCheckpoint[];
+  /** Decided checkpoints whose decision no longer applies to them (what a run reports as stale). */
+  dropped: StaleCheckpoint[];
+  /** Whether the file changed (false on a dry run, or when there was nothing to do). */
+  written: boolean;
+}
+
+function decided(target: DecisionTarget): DecidedCheckpoint {
+  const { subject, whole } = target;
+  const images = whole && subject.baselineImage && subject.currentImage;
+  return {
+    test: subject.test,
+    checkpoint: subject.checkpoint,
+    baseline: images ? sha256File(subject.baselineImage!) : null,
+    current: images ? sha256File(subject.currentImage!) : null,
+  };
+}
+
+function overlaps(a: Found | 'all', b: Found | 'all'): boolean {
+  if (a === 'all' || b === 'all') return true;
+  return a.regions.some((i) => b.regions.includes(i)) || a.lines.some((i) => b.lines.includes(i));
+}
+
+/**
+ * Records decisions in the approvals file, and is the one way anything does (`approve`, `reject`,
+ * the review page's Approve and Reject). On each checkpoint a new decision is taken on, an older
+ * decision on the same part of its change is replaced; every decided checkpoint of `subjects`
+ * (the latest run's) whose decision no longer applies is dropped, by the rule the run uses.
+ * Written atomically, at once, unless `dryRun`.
+ */
+export function recordDecisions(configDir: string, subjects: ApprovalSubject[], requests: DecisionRequest[], options: { dryRun?: boolean } = {}): Recorded {
+  const existing = readApprovals(configDir);
+  const { stale } = reviewApprovals(existing, subjects);
+  const hash = memoHasher();
+  const replaced: StaleCheckpoint[] = [];
+  for (const request of requests) {
+    const change = decodeChange(request.change);
+    for (const { subject } of request.checkpoints) {
+      const found: Found | 'all' | null = change && subject.change ? findChange(change, subject.change) : null;
+      for (const approval of existing) {
+        const fit = classify(approval, subject, hash);
+        const checkpoint = approval.checkpoints.find((c) => names(c, subject));
+        if (checkpoint && fit.fit === 'applies' && (found === null || overlaps(fit.covers, found)) && !replaced.some((r) => r.checkpoint === checkpoint))
+          replaced.push({ approval, checkpoint });
+      }
+    }
+  }
+  const removed = new Set<DecidedCheckpoint>([...stale, ...replaced].map((s) => s.checkpoint));
+  const kept = existing.map((approval) => ({ ...approval, checkpoints: approval.checkpoints.filter((c) => !removed.has(c)) })).filter((approval) => approval.checkpoints.length > 0);
+  const added = requests.map(
+    (request): Approval => ({
+      verdict: request.verdict,
+      scope: request.scope,
+      checkpoints: request.checkpoints.map(decided),
+      by: request.by,
+      at: request.at,
+      reason: request.reason,
+      change: request.change,
+    }),
+  );
+  const dropped = stale.filter((s) => !replaced.some((r) => r.checkpoint === s.checkpoint));
+  const written = !options.dryRun && (added.length > 0 || removed.size > 0);
+  if (written) writeApprovals(configDir, [...kept, ...added]);
+  return { added, replaced, dropped, written };
+}

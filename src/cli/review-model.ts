@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { readApprovals, reviewApprovals, settleChange, type Verdict } from '../approve';
+import { decodeChange } from '../compare';
+import { latestResults, resultsDir } from '../config/layout';
+import type { Settings } from '../config/options';
+import type { RunResult } from '../report';
+import type { CheckpointResult, GroupRecord } from '../report/results';
+import { countsLine, groupTitle } from '../report/summary';
+import type { CheckpointSignals, CheckpointStatus, Evaluation } from '../types';
+import { groupCheckpoints, noRunYet, readLatestRun, runCheckpoints, type RunCheckpoint } from './latest-run';
+
+/** What the review page shows, built from the results file and the approvals file alone. */
+export interface ReviewModel {
+  /** The run's timestamp: a decision names the run it was taken on, so a page left open over a newer run is refused. */
+  run: { timestamp: number; title: string; counts: string; unchanged: number } | null;
+  /** Why there is nothing to show (no run yet). */
+  message: string | null;
+  entries: ReviewEntry[];
+}
+
+export interface ReviewDecision {
+  verdict: Verdict;
+  by: string;
+  at: string;
+  reason: string | null;
+}
+
+/** One thing to decide: a group (a change on several checkpoints), or a single checkpoint. */
+export interface ReviewEntry {
+  /** A group id, or for a checkpoint without a change (new, missing, errored) its key. */
+  id: string;
+  title: string;
+  status: CheckpointStatus;
+  reason: string;
+  evaluation: Evaluation | null;
+  /** A change a person can approve or reject. */
+  decidable: boolean;
+  /** The decision the approvals file holds on it now, when one covers all of its checkpoints. */
+  decision: ReviewDecision | null;
+  checkpoints: ReviewCheckpoint[];
+}
+
+export interface ReviewCheckpoint {
+  title: string;
+  status: CheckpointStatus;
+  reason: string;
+  /** Image paths relative to the results folder (the server serves them from the output folder only). */
+  images: { baseline: string | null; current: string | null; diff: string | null };
+  pixelDiffPercent: number;
+  signals: CheckpointSignals;
+  /** The groups of its other changes. */
+  otherGroups: string[];
+}
+
+const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'missing', 'new', 'changed', 'unchanged'];
+
+function checkpointView(c: RunCheckpoint | { title: string; checkpoint: CheckpointResult }, group: string | null): ReviewCheckpoint {
+  const { checkpoint } = c;
+  return {
+    title: c.title,
+    status: checkpoint.status,
+    reason: checkpoint.reason,
+    images: { baseline: checkpoint.baselineImage, current: checkpoint.currentImage, diff: checkpoint.diffImage },
+    pixelDiffPercent: checkpoint.diffMetrics.pixelDiffPercent,
+    signals: checkpoint.signals,
+    otherGroups: [checkpoint.group, ...checkpoint.otherGroups].filter((id): id is string => !!id && id !== group),
+  };
+}
+
+/** The decision on a group that every checkpoint showing it agrees on, by the approval rule. */
+function decisionOn(group: GroupRecord, shown: RunCheckpoint[], review: ReturnType<typeof reviewApprovals>, checkpoints: RunCheckpoint[]): ReviewDecision | null {
+  const change = decodeChange(group.fingerprint);
+  if (!change || shown.length === 0) return null;
+  const settled = shown.map((c) => (c.subject.change ? settleChange(review.applied[checkpoints.indexOf(c)], c.subject.change, change) : null));
+  const first = settled[0];
+  if (!first || settled.some((s) => s?.verdict !== first.verdict)) return null;
+  const { verdict, by, at, reason } = first.approval;
+  return { verdict, by, at, reason };
+}
+
+function entries(run: RunResult, settings: Settings): ReviewEntry[] {
+  const checkpoints = runCheckpoints(run, settings.outputDir);
+  const review = reviewApprovals(readApprovals(settings.configDir), checkpoints.map((c) => c.subject));
+  const groups = run.groups.map((group): ReviewEntry => {
+    const shown = groupCheckpoints(group, checkpoints);
+    const single = shown.length === 1;
+    return {
+      id: group.id,
+      title: single ? shown[0].title : groupTitle(group),
+      status: group.status,
+      reason: group.reason,
+      evaluation: group.evaluation,
+      decidable: true,
+      decision: decisionOn(group, shown, review, checkpoints),
+      checkpoints: shown.map((c) => checkpointView(c, group.id)),
+    };
+  });
+  const others = run.tests.flatMap((test) =>
+    test.checkpoints
+      .filter((checkpoint) => !checkpoint.group && checkpoint.status !== 'unchanged')
+      .map((checkpoint): ReviewEntry => {
+        const view = checkpointView({ title: [...test.titlePath, checkpoint.name].join(' › '), checkpoint }, null);
+        return { id: `${test.project} › ${view.title}`, title: view.title, status: checkpoint.status, reason: checkpoint.reason, evaluation: checkpoint.evaluation, decidable: false, decision: null, checkpoints: [view] };
+      }),
+  );
+  return [...groups, ...others].sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || b.checkpoints.length - a.checkpoints.length);
+}
+
+export function reviewModel(settings: Settings): ReviewModel {
+  if (!fs.existsSync(latestResults(settings.outputDir))) return { run: null, message: noRunYet(settings.outputDir).replace(/^visual-uat: /, ''), entries: [] };
+  const run = readLatestRun(settings.outputDir);
+  const when = new Date(run.timestamp).toISOString().replace('T', ' ').slice(0, 19);
+  const base = run.baseCommit ? `${run.baseBranch} @ ${run.baseCommit.slice(0, 8)}` : 'no base';
+  const current = `${run.currentBranch ?? 'detached'} @ ${(run.currentCommit ?? '').slice(0, 8)}${run.dirty ? ' (dirty)' : ''}`;
+  const unchanged = run.tests.reduce((n, test) => n + test.checkpoints.filter((c) => c.status === 'unchanged').length, 0);
+  return { run: { timestamp: run.timestamp, title: `Run of ${when} UTC: ${base} → ${current}`, counts: countsLine(run), unchanged }, message: null, entries: entries(run, settings) };
+}
+
+/**
+ * The PNG a request names (a path relative to the results folder, as the results file writes
+ * them), or null when it is not a PNG file inside the output folder: requests never leave it,
+ * neither by `..` nor by a symbolic link.
+ */
+export function imageFile(settings: Settings, requested: string): string | null {
+  if (!requested || requested.includes('\0') || path.extname(requested).toLowerCase() !== '.png' || !fs.existsSync(settings.outputDir)) return null;
+  const root = fs.realpathSync.native(settings.outputDir);
+  const file = path.resolve(resultsDir(settings.outputDir), requested);
+  let real: string;
+  try {
+    real = fs.realpathSync.native(file);
+  } catch {
+    return null;
+  }
+  const inside = path.relative(root, real);
+  return inside && !inside.startsWith('..') && !path.isAbsolute(inside) && fs.statSync(real).isFile() ? real : null;
+}

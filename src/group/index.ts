@@ -1,0 +1,1 @@
+export { groupChanges, type ChangeGroup, type Grouping } from './group';
