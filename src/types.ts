@@ -155,6 +155,8 @@ export interface RunContext {
   sameAsBase: boolean;
   commits: string[];
   changedFiles: string[];
+  /** The changed files that can change what the app shows (not tests, docs, manifests; see baseline/app-files). */
+  appFilesChanged: string[];
   baselineDir: string;
   /** Why the baseline pass produced nothing, when it did not. */
   baselineError: string | null;

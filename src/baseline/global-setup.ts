@@ -26,6 +26,7 @@ import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
+import { appFilesChanged } from './app-files';
 import { capturedNothing } from './pass-failure';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry, writeManifest } from './store';
@@ -99,6 +100,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
   const base = await resolveBase(repo, options.baseBranch);
   const state = await workingState(repo);
   const sameAsBase = base.commit === state.commit && !state.dirty;
+  const changed = sameAsBase ? [] : await changedFiles(repo, base.commit);
   const context: RunContext = {
     baseBranch: base.branch,
     baseRef: base.ref,
@@ -108,7 +110,8 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     dirty: state.dirty,
     sameAsBase,
     commits: sameAsBase ? [] : await commitSubjects(repo, base.commit),
-    changedFiles: sameAsBase ? [] : await changedFiles(repo, base.commit),
+    changedFiles: changed,
+    appFilesChanged: appFilesChanged(changed, { repoRoot: repo.root, testDirs: config.projects.map((project) => project.testDir) }),
     baselineDir: '',
     baselineError: null,
   };

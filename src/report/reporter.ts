@@ -18,6 +18,7 @@ import { baselineHome, placeImages } from './place';
 import { htmlReportPath, printLine, printSummary, printWarning } from './print';
 import { buildRunResult, NO_USAGE, writeRunResult } from './results';
 import { judgeRun, type RunVerdicts } from './run';
+import { sameAppWarning } from './sanity';
 
 export interface ReporterOptions extends VisualUatOptions {
   /** Internal: the nested baseline pass records a manifest instead of comparing. */
@@ -91,6 +92,8 @@ export class VisualUatReporter implements Reporter {
       invalidateEntry(context.baselineDir);
       printWarning(`visual-uat: a cached baseline image in ${context.baselineDir} is unreadable: that cache entry is dropped, the next run captures the baselines again`);
     }
+    const sameApp = sameAppWarning(context, verdicts.compared);
+    if (sameApp) printWarning(sameApp);
     verdicts.outcomes.forEach(annotate);
     const run = buildRunResult(verdicts.outcomes, context, settings, evaluator?.usage() ?? NO_USAGE);
     const { latest } = writeRunResult(settings.outputDir, run);

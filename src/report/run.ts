@@ -6,6 +6,7 @@ import { compareCheckpoints, imagesOf, type Compared } from './assess';
 import type { CollectedTest } from './collect';
 import { testStatus, verdictOf, type CheckpointVerdict } from './decide';
 import { judgeChanged } from './judge';
+import type { ComparedCount } from './sanity';
 
 export interface TestOutcome {
   test: CollectedTest;
@@ -27,6 +28,7 @@ export interface RunVerdicts {
   judged: number;
   /** A baseline image could not be read: its cache entry must not be used again. */
   baselineUnreadable: boolean;
+  compared: ComparedCount;
 }
 
 export interface RunInput {
@@ -60,5 +62,9 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     approvals: { applied: review.matches.filter(Boolean).length, stale: review.stale },
     judged: judged.filter((checkpoint) => checkpoint.judgement).length,
     baselineUnreadable: compared.some(({ comparison }) => comparison.kind === 'errored' && comparison.side === 'baseline'),
+    compared: {
+      pairs: compared.filter(({ comparison }) => ['identical', 'within-tolerance', 'different'].includes(comparison.kind)).length,
+      identical: compared.filter(({ comparison }) => comparison.kind === 'identical').length,
+    },
   };
 }

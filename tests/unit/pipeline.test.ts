@@ -52,7 +52,8 @@ const CONTEXT: RunContext = {
   dirty: false,
   sameAsBase: false,
   commits: ['Highlight the Pro plan'],
-  changedFiles: ['public/pricing.html'],
+  changedFiles: ['M public/pricing.html'],
+  appFilesChanged: ['public/pricing.html'],
   baselineDir: '/unused',
   baselineError: null,
 };

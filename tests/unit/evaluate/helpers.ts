@@ -18,6 +18,7 @@ export const CONTEXT: RunContext = {
   sameAsBase: false,
   commits: ['Highlight the Pro plan', 'Tidy pricing copy'],
   changedFiles: ['src/pricing.tsx', 'src/pricing.css'],
+  appFilesChanged: ['src/pricing.tsx', 'src/pricing.css'],
   baselineDir: '/unused',
   baselineError: null,
 };
