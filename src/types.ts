@@ -160,6 +160,8 @@ export interface RunContext {
   baselineDir: string;
   /** Why the baseline pass produced nothing, when it did not. */
   baselineError: string | null;
+  /** The test side's sources (see baseline/cache-key): null when nothing was compared. */
+  testSources: string | null;
 }
 
 /** One test of the baseline pass, as the baseline manifest records it. */

@@ -8,6 +8,7 @@ import {
   baselineListLogPath,
   baselineLogPath,
   baselineTestListPath,
+  expectedCheckpointsPath,
   baselineTestsJsonPath,
   currentRole,
   gitignorePath,
@@ -28,6 +29,7 @@ import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
 import { appFilesChanged } from './app-files';
 import { capturedNothing } from './pass-failure';
+import { readCheckpointRecord } from './record';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry, writeManifest } from './store';
 
@@ -114,6 +116,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     appFilesChanged: appFilesChanged(changed, { repoRoot: repo.root, testDirs: config.projects.map((project) => project.testDir) }),
     baselineDir: '',
     baselineError: null,
+    testSources: null,
   };
 
   if (!options.keepWorktrees) await removeLeftoverWorktrees(repo, worktreesDir(outputDir), worktreeName(base.commit));
@@ -133,6 +136,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     });
     const entry = baselineEntryDir(outputDir, base.commit, cache.key);
     context.baselineDir = entry;
+    context.testSources = cache.testSources;
     const stale = updateReason(options, config) ?? entryProblem(entry, cache.key);
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${cache.files.length} test files): no worktree, no base server`);
@@ -239,7 +243,8 @@ interface PassOutcome {
 /** Runs the baseline pass into the cache entry and seals it on success. */
 async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
   const { repo, baseCommit } = plan;
-  const selection = await selectTests(plan);
+  const previous = readCheckpointRecord(plan.outputDir, plan.cache.testSources);
+  const selection = await selectTests(plan, previous);
   if (selection?.run === 0) {
     writeManifest(plan.entry, { complete: true, tests: {}, selection });
     sealEntry(plan.entry, plan.cache.key);
@@ -264,6 +269,7 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
       args: selection ? [...plan.args, '--test-list', selection.file] : plan.args,
       logFile: baselineLogPath(plan.outputDir),
       command: plan.command,
+      expectedCheckpoints: previous ? writeExpectedCheckpoints(plan.outputDir, previous) : null,
     });
     if (outcome.error) return { failure: outcome.error, worktree };
     const nothing = capturedNothing(outcome.manifest!);
@@ -282,7 +288,7 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
  * when every test runs: Playwright before 1.56 has no --test-list, the listing failed, or every
  * test can capture.
  */
-async function selectTests(plan: PassPlan): Promise<{ listed: number; run: number; file: string } | null> {
+async function selectTests(plan: PassPlan, previous: Map<string, string[]> | null): Promise<{ listed: number; run: number; file: string } | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
   const logFile = baselineListLogPath(plan.outputDir);
@@ -298,12 +304,22 @@ async function selectTests(plan: PassPlan): Promise<{ listed: number; run: numbe
     log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all`);
     return null;
   }
-  const { total, selected } = selectCapturing(listedTests(report), plan.repo.root);
+  const { total, selected } = selectCapturing(listedTests(report), plan.repo.root, previous);
   if (selected.length === total) return null;
   const file = baselineTestListPath(plan.outputDir);
   writeFileAtomic(file, testListText(selected));
-  if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources`);
+  if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others ${previous ? 'took no checkpoint in the last run, or ' : ''}have no checkpoint call in their sources`);
   return { listed: total, run: selected.length, file };
+}
+
+/**
+ * The checkpoints each test took in the last run of the same test sources: a base test stops
+ * once it has taken its last one (see capture/session). Returns the file the nested pass reads.
+ */
+function writeExpectedCheckpoints(outputDir: string, previous: Map<string, string[]>): string {
+  const file = expectedCheckpointsPath(outputDir);
+  writeFileAtomic(file, JSON.stringify(Object.fromEntries([...previous].filter(([, names]) => names.length > 0))));
+  return file;
 }
 
 /**

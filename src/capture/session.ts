@@ -1,9 +1,10 @@
 import type { TestInfo } from '@playwright/test';
 import { readRunContext } from '../baseline/context';
 import { readManifest } from '../baseline/store';
-import { BASELINE_DIR_ENV, currentRole, currentScreenshotsDir, testFolder, testKey, type Role } from '../config/layout';
+import { BASELINE_DIR_ENV, EXPECTED_CHECKPOINTS_ENV, currentRole, currentScreenshotsDir, testFolder, testKey, type Role } from '../config/layout';
 import { resolveSettings } from '../config/options';
 import type { BaselineManifest, BaselineTestRecord, RunContext, VisualUatTestOptions } from '../types';
+import { readJsonFile } from '../util/fs';
 import type { TestMeta } from './codec';
 
 /** What a test's checkpoints share: where images go, what the baseline pass left for this test. */
@@ -17,6 +18,21 @@ export interface CaptureTarget {
   baseline: BaselineTestRecord | null;
   /** The baseline pass ran only the tests that can capture, and this one was not among them. */
   leftOut?: boolean;
+  /** Baseline role: the checkpoints this test took in the last run of the same sources (null: unknown). */
+  expected?: readonly string[] | null;
+}
+
+/** The annotation of a base test ended after its last expected checkpoint: it passed as far as the baselines go. */
+export const ENDED_AFTER_LAST_CHECKPOINT = 'visual-uat-ended-after-last-checkpoint';
+
+let expectedByTest: Map<string, string[]> | null = null;
+
+/** Baseline role: what each test took in the last run (see baseline/record), read once per worker. */
+function expectedCheckpoints(key: string): string[] | null {
+  const file = process.env[EXPECTED_CHECKPOINTS_ENV];
+  if (!file) return null;
+  expectedByTest ??= new Map(Object.entries(readJsonFile<Record<string, string[]>>(file) ?? {}));
+  return expectedByTest.get(key) ?? null;
 }
 
 /** What a worker process reads once: the run context the setup wrote, the output folder, the manifest. */
@@ -51,7 +67,7 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   if (role === 'baseline') {
     const baselineDir = process.env[BASELINE_DIR_ENV];
     if (!baselineDir) throw new Error('visual-uat: the baseline pass started without VISUAL_UAT_BASELINE_DIR: run it through withVisualUat');
-    return { role, key, folder, imageRoot: baselineDir, baselineRoot: null, context: null, baseline: null };
+    return { role, key, folder, imageRoot: baselineDir, baselineRoot: null, context: null, baseline: null, expected: expectedCheckpoints(key) };
   }
   const state = workerState(testInfo);
   const { context } = state;
