@@ -62,3 +62,25 @@ export function sameCheckpoint(a: Pick<Approval, 'test' | 'checkpoint'>, b: Pick
 export function describeApproval(approval: Approval): string {
   return `approved by ${approval.by} on ${approval.at.slice(0, 10)}${approval.reason ? `: ${approval.reason}` : ''}`;
 }
+
+export {
+  BASELINE_IMAGE,
+  CASE_FILE,
+  CURRENT_IMAGE,
+  LABEL_FORMAT_VERSION,
+  caseId,
+  caseProblem,
+  formatCase,
+  labelledCase,
+  labelsFolder,
+  readLabels,
+  writeLabel,
+  type DecidedCheckpoint,
+  type Decision,
+  type Label,
+  type LabelSource,
+  type LabelStore,
+  type LabelledCase,
+  type LabelledChange,
+  type LoadedCase,
+} from './labels';

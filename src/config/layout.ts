@@ -45,6 +45,16 @@ export function diffsDir(outputDir: string): string {
   return path.join(outputDir, 'diffs');
 }
 
+/** Labelled cases kept from reviewers' decisions, unless the `labelsDir` option names a folder of its own. */
+export function labelsDir(outputDir: string): string {
+  return path.join(outputDir, 'labels');
+}
+
+/** What `visual-uat eval` keeps: the last eval of each model, its transcripts and diff images. */
+export function evalDir(outputDir: string): string {
+  return path.join(outputDir, 'eval');
+}
+
 export function manifestPath(baselineDir: string): string {
   return path.join(baselineDir, 'manifest.json');
 }
@@ -54,7 +64,8 @@ export function testKey(projectName: string, titlePath: readonly string[]): stri
   return (projectName ? [projectName, ...titlePath] : titlePath).join(' › ');
 }
 
-function slug(text: string): string {
+/** A readable, filesystem-safe name for a folder (at most 60 characters). */
+export function slug(text: string): string {
   const cleaned = text
     .normalize('NFKC')
     .replace(/[\\/:*?"<>|\x00-\x1f]+/g, '-')
