@@ -2,3 +2,5 @@ export { createEvaluator, type Evaluator, type EvaluatorRuntime } from './evalua
 export type { EvaluationRequest, EvaluatorVerdict, JudgedStatus } from './request';
 export { EvaluatorConfigError } from './settings';
 export { statusOf, type Thresholds } from './status';
+export { PROMPT_VERSION } from './prompt';
+export { plural } from './client';
