@@ -4,10 +4,10 @@ import type { CaseRef } from './score';
 
 /** `visual-uat eval`'s table: one figure a line, the cases behind the figures that need a person listed under them. */
 
-const LABEL_WIDTH = 34;
+const LABEL_WIDTH = 35;
 
 function row(label: string, value: string): string {
-  return `  ${label.padEnd(LABEL_WIDTH)}${value}`;
+  return `  ${label.padEnd(LABEL_WIDTH)} ${value}`;
 }
 
 function percent(share: number): string {
