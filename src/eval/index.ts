@@ -3,4 +3,4 @@ export { evalRecordPath, readEvalRecord, writeEvalRecord, type EvalRecord } from
 export { caseTitle, replayCases, requestFor } from './replay';
 export { evalExitCode, EvalSetupError, runEval, shippedCorpus, type EvalResult, type EvalRun } from './run';
 export { confidenceCurve, regressionsApprovedAt, riskiestApproval, scoreOutcomes, type CaseOutcome, type CaseRef, type CaseStatus, type ConfidenceRow, type EvalFigures } from './score';
-export { autoApprovePolicy, trustedVerdict, type ResolvedAutoApprove, type TrustDecision } from './trust';
+export { trustedVerdict, type TrustDecision } from './trust';

@@ -1,5 +1,4 @@
-import { EvaluatorConfigError, plural, PROMPT_VERSION } from '../evaluate';
-import type { AutoApprovePolicy, EvaluatorOptions } from '../types';
+import { plural, PROMPT_VERSION, type ResolvedAutoApprove } from '../evaluate';
 import type { EvalRecord } from './record';
 import { regressionsApprovedAt } from './score';
 
@@ -10,20 +9,6 @@ import { regressionsApprovedAt } from './score';
  */
 
 export type TrustDecision = { allow: true } | { allow: false; reason: string };
-
-export type ResolvedAutoApprove = Required<AutoApprovePolicy>;
-
-/** `evaluator.autoApprove` with its defaults, or null when it is off (the default). Throws EvaluatorConfigError when malformed. */
-export function autoApprovePolicy(options: EvaluatorOptions | false | undefined): ResolvedAutoApprove | null {
-  const given = options ? options.autoApprove : undefined;
-  if (given === undefined || given === false) return null;
-  if (typeof given !== 'object' || given === null) throw new EvaluatorConfigError(`visual-uat: evaluator.autoApprove must be an object { minConfidence, requireEval } (got ${JSON.stringify(given)})`);
-  const { minConfidence = 0, requireEval = true } = given;
-  if (typeof minConfidence !== 'number' || !(minConfidence >= 0 && minConfidence <= 1))
-    throw new EvaluatorConfigError(`visual-uat: evaluator.autoApprove.minConfidence must be a number from 0 to 1 (got ${JSON.stringify(minConfidence)})`);
-  if (typeof requireEval !== 'boolean') throw new EvaluatorConfigError(`visual-uat: evaluator.autoApprove.requireEval must be true or false (got ${JSON.stringify(requireEval)})`);
-  return { minConfidence, requireEval };
-}
 
 function describe(record: EvalRecord): string {
   return `the last eval of ${record.model} (${record.at.slice(0, 10)}, ${plural(record.figures.cases, 'case')})`;

@@ -9,7 +9,7 @@ import { parseVerdict } from './parse';
 import { DEFAULT_HEARTBEAT_MS, startProgress } from './progress';
 import { PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
 import type { EvaluationRequest, EvaluatorVerdict } from './request';
-import { resolveEvaluatorSettings, type EvaluatorSettings } from './settings';
+import { resolveEvaluatorSettings, type EvaluatorSettings, type ResolvedAutoApprove } from './settings';
 import { statusOf, type Thresholds } from './status';
 import { writeTranscript, type Transcript } from './transcript';
 
@@ -33,6 +33,8 @@ export interface Evaluator {
   readonly thresholds: Thresholds;
   /** Whether the model has a price (built in or from evaluator.prices): without one, costUSD stays 0. */
   readonly priced: boolean;
+  /** `evaluator.autoApprove`, for the decide stage (see eval/trust.ts); null when off. */
+  readonly autoApprove: ResolvedAutoApprove | null;
   /** Judges one changed checkpoint. Never throws, never approves on a fault. */
   evaluate(request: EvaluationRequest): Promise<EvaluatorVerdict>;
   /** Judges many, in order, with a start line and a heartbeat while calls are in flight. */
@@ -174,6 +176,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
     baseURL: settings.baseURL ?? null,
     thresholds: { approveAt: settings.approveAt, rejectAt: settings.rejectAt },
     priced: model.price !== null,
+    autoApprove: settings.autoApprove,
     evaluate,
     async evaluateAll(requests) {
       if (requests.length === 0) return [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PROMPT_VERSION } from '../../src/evaluate';
-import { autoApprovePolicy, confidenceCurve, regressionsApprovedAt, riskiestApproval, scoreOutcomes, trustedVerdict, type CaseOutcome, type EvalRecord } from '../../src/eval';
+import { autoApprovePolicy, PROMPT_VERSION } from '../../src/evaluate';
+import { confidenceCurve, regressionsApprovedAt, riskiestApproval, scoreOutcomes, trustedVerdict, type CaseOutcome, type EvalRecord } from '../../src/eval';
 
 function judged(id: string, label: CaseOutcome['label'], status: CaseOutcome['status'], pass: boolean, confidence: number, needsReview = false): CaseOutcome {
   return { id, title: `page › ${id}`, label, status, evaluation: { pass, confidence, needsReview, reason: `reason ${id}` }, reason: `reason ${id}` };
@@ -147,11 +147,11 @@ describe('trustedVerdict', () => {
 
   it('the policy is off by default, with defaults for what is not given, and malformed values are refused', () => {
     expect(autoApprovePolicy(undefined)).toBeNull();
-    expect(autoApprovePolicy({})).toBeNull();
-    expect(autoApprovePolicy({ autoApprove: false })).toBeNull();
-    expect(autoApprovePolicy({ autoApprove: {} })).toEqual({ minConfidence: 0, requireEval: true });
-    expect(autoApprovePolicy({ autoApprove: { minConfidence: 0.9, requireEval: false } })).toEqual({ minConfidence: 0.9, requireEval: false });
-    expect(() => autoApprovePolicy({ autoApprove: { minConfidence: 90 } })).toThrow('evaluator.autoApprove.minConfidence must be a number from 0 to 1 (got 90)');
-    expect(() => autoApprovePolicy({ autoApprove: { requireEval: 'yes' as unknown as boolean } })).toThrow('evaluator.autoApprove.requireEval must be true or false (got "yes")');
+    expect(autoApprovePolicy(false)).toBeNull();
+    expect(autoApprovePolicy({})).toEqual({ minConfidence: 0, requireEval: true });
+    expect(autoApprovePolicy({ minConfidence: 0.9, requireEval: false })).toEqual({ minConfidence: 0.9, requireEval: false });
+    expect(() => autoApprovePolicy({ minConfidence: 90 })).toThrow('evaluator.autoApprove.minConfidence must be a number from 0 to 1 (got 90)');
+    expect(() => autoApprovePolicy({ requireEval: 'yes' as unknown as boolean })).toThrow('evaluator.autoApprove.requireEval must be true or false (got "yes")');
+    expect(() => autoApprovePolicy(true as unknown as false)).toThrow('evaluator.autoApprove must be an object { minConfidence, requireEval } (got true)');
   });
 });
