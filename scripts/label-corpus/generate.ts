@@ -83,6 +83,12 @@ async function capture(browser: Browser, page: PageSpec, spec: CaseSpec | null):
   }
 }
 
+/** Named after the change as its author would name it: never after the case, whose id gives the label away. */
+function branchFor(spec: CaseSpec): string {
+  const words = spec.commits[0].toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return `feature/${words.length > 40 ? words.slice(0, 40).replace(/-[^-]*$/, '') : words}`;
+}
+
 function commitLine(spec: CaseSpec, subject: string): string {
   return `${sha1(`${spec.id}\0${subject}`).slice(0, 7)} ${subject}`;
 }
@@ -107,7 +113,7 @@ async function buildCase(browser: Browser, spec: CaseSpec, work: string): Promis
         baseBranch: 'main',
         baseRef: 'main',
         baseCommit: sha1(`${spec.id}:base`),
-        currentBranch: `feature/${spec.id}`,
+        currentBranch: branchFor(spec),
         currentCommit: sha1(`${spec.id}:current`),
         dirty: false,
         sameAsBase: false,

@@ -111,7 +111,9 @@ describe('runEval', () => {
     expect(text).toContain('Test: chromium › pricing');
     expect(text).toContain('Checkpoint: plans');
     expect(text).toContain('Test intent: Pricing shows three plans with their price and a call to action each');
-    expect(text).toMatch(/Base: main at [0-9a-f]{10}\. Current: feature\/pricing-price-nan at [0-9a-f]{10}\./);
+    expect(text).toMatch(/Base: main at [0-9a-f]{10}\. Current: feature\/refactor-price-formatting-into-a-shared at [0-9a-f]{10}\./);
+    // Nothing the model sees names the case: its id says what the label is.
+    for (const request of server.completions().slice(before)) expect(userTextOf(request)).not.toMatch(new RegExp(CASES.map((c) => c.id).join('|')));
     expect(text).toMatch(/% of the pixels changed, in 1 region/);
     expect(imageUrlsOf(nan)).toHaveLength(3);
   });
