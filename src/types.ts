@@ -81,6 +81,17 @@ export interface Evaluation {
   needsReview: boolean;
 }
 
+/**
+ * `evaluator.autoApprove`: a model's "pass" becomes `changed` only when the last `visual-uat eval`
+ * of that model on this project let no labelled regression through at the verdict's confidence.
+ */
+export interface AutoApprovePolicy {
+  /** Never auto-approve below this confidence, whatever the eval says. Default 0. */
+  minConfidence?: number;
+  /** Without an eval of the model (or one of an older prompt), nothing is auto-approved. Default true. */
+  requireEval?: boolean;
+}
+
 export interface EvaluatorOptions {
   baseURL?: string;
   apiKey?: string;
@@ -93,6 +104,8 @@ export interface EvaluatorOptions {
   prices?: Record<string, { input: number; cachedInput?: number; output: number }>;
   /** Project review instructions: text, or a path to a file beside the Playwright config. */
   instructions?: string;
+  /** Off by default. */
+  autoApprove?: AutoApprovePolicy | false;
 }
 
 /**
@@ -133,6 +146,8 @@ export interface VisualUatOptions extends ComparisonTolerance {
   baseWebServer?: BaseWebServer | BaseWebServer[];
   /** Go on when the baseline pass fails as a whole, with every checkpoint `new`, instead of stopping the run. */
   allowMissingBaselines?: boolean;
+  /** Where labelled cases (reviewers' decisions) are kept, relative to the config's folder; default `<outputDir>/labels`. */
+  labelsDir?: string;
 }
 
 /** The `visualUat` option fixture, set with `test.use({ visualUat: { … } })`. */

@@ -175,12 +175,23 @@ export function transcriptFile(outputDir: string, key: string, checkpoint: strin
   return path.join(outputDir, 'transcripts', `${key.slice(0, 16)}-${slug}.json`);
 }
 
+/** Labelled cases kept from reviewers' decisions, unless the `labelsDir` option names a folder of its own. */
+export function labelsDir(outputDir: string): string {
+  return path.join(outputDir, 'labels');
+}
+
+/** What `visual-uat eval` keeps: the last eval of each model, its transcripts and diff images. */
+export function evalDir(outputDir: string): string {
+  return path.join(outputDir, 'eval');
+}
+
 /** Identity of a test across the two passes: project + title path (file, describes, title). */
 export function testKey(projectName: string, titlePath: readonly string[]): string {
   return (projectName ? [projectName, ...titlePath] : titlePath).join(' › ');
 }
 
-function slug(text: string): string {
+/** A readable, filesystem-safe name for a folder (at most 60 characters). */
+export function slug(text: string): string {
   const cleaned = text
     .normalize('NFKC')
     .replace(/[\\/:*?"<>|\x00-\x1f]+/g, '-')

@@ -112,6 +112,10 @@ function evaluatorAnswering(answer: (request: EvaluationRequest) => EvaluatorVer
   };
   return {
     model: 'test-model',
+    baseURL: null,
+    thresholds: { approveAt: 0.8, rejectAt: 0.8 },
+    priced: false,
+    autoApprove: null,
     asked,
     evaluate,
     evaluateAll: (requests) => Promise.all(requests.map(evaluate)),
