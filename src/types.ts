@@ -177,6 +177,11 @@ export interface RunContext {
   baselineError: string | null;
   /** The test side's sources (see baseline/cache-key): null when nothing was compared. */
   testSources: string | null;
+  /**
+   * The baseline pass runs beside the current tests (on 4 cores and more): captures cannot know
+   * the baselines yet; the reporter reads them from the cache entry once the pass is done.
+   */
+  baselinePending?: boolean;
 }
 
 /** One test of the baseline pass, as the baseline manifest records it. */

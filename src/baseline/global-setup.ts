@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
@@ -23,6 +24,7 @@ import { SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, re
 import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
+import { plural } from '../util/text';
 import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
@@ -66,7 +68,11 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   }
   const releasesLock = !config.reporter.some(([name]) => isVisualUatReporter(name));
   return async () => {
-    await prepared.afterRun?.();
+    try {
+      await prepared.afterRun?.();
+    } catch (error) {
+      throw oneLine(error);
+    }
     // The reporter releases the lock after it has written the results; a run without it (a shard
     // with --reporter=blob) releases it here instead.
     if (releasesLock) releaseRunLock(prepared.outputDir);
@@ -141,31 +147,69 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${cache.files.length} test files): no worktree, no base server`);
     } else {
-      const pass = await baselinePass({
+      const workers = overlapWorkers(config, args);
+      const plan: PassPlan = {
         repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-        entry, cache, args, reason: stale, started, command: shownCommand(config, configDir),
-      });
+        entry, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale, started, command: shownCommand(config, configDir),
+      };
       // The worktree stays until the current tests are done: a dev server watching the project
       // (Vite) would reload the pages under test on the deletion of the worktree's files.
-      const { worktree } = pass;
-      const removeBase = worktree && !options.keepWorktrees ? () => removeWorktree(repo, worktree) : null;
-      if (pass.failure) {
-        try {
-          context.baselineError = stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
-        } catch (error) {
-          await removeBase?.();
-          throw error;
+      const finish = async (pass: PassOutcome): Promise<void> => {
+        if (pass.worktree && !options.keepWorktrees) await removeWorktree(repo, pass.worktree);
+      };
+      if (workers) {
+        log(`the baseline pass runs beside the current tests (${plural(workers, 'worker')} each side on ${os.availableParallelism()} cores)`);
+        const running = baselinePass(plan);
+        context.baselinePending = true;
+        afterRun = async () => {
+          const pass = await running;
+          await finish(pass);
+          // The reporter reads the final context; the current tests ran already, so a pass that
+          // failed as a whole fails the run here, after its checkpoints are recorded as new.
+          writeContext(outputDir, { ...context, baselinePending: false, baselineError: pass.failure });
+          if (pass.failure) stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
+        };
+      } else {
+        const pass = await baselinePass(plan);
+        if (pass.failure) {
+          try {
+            context.baselineError = stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
+          } catch (error) {
+            await finish(pass);
+            throw error;
+          }
         }
+        afterRun = () => finish(pass);
       }
-      afterRun = removeBase;
     }
     pruneEntries(outputDir, entry);
   }
 
+  writeContext(outputDir, context);
+  return afterRun;
+}
+
+function writeContext(outputDir: string, context: RunContext): void {
   const contextFile = runContextPath(outputDir);
   writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
   process.env[CONTEXT_FILE_ENV] = contextFile;
-  return afterRun;
+}
+
+/**
+ * Workers for a baseline pass that runs beside the current tests, or null to run it first. Two
+ * browser runs at once pay where cores are free: on 4 cores and more, each side gets half of them
+ * (Playwright's own default for one run). A run that writes blobs or runs a shard keeps them in
+ * order, since its blob must carry the baseline images. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
+ */
+function overlapWorkers(config: FullConfig, args: string[]): number | null {
+  const cores = os.availableParallelism();
+  const half = Math.max(1, Math.floor(cores / 2));
+  const forced = process.env.VISUAL_UAT_OVERLAP;
+  if (forced === '0') return null;
+  if (forced === '1') return half;
+  const reporters = config.reporter.map(([name]) => name);
+  const local = reporters.some(isVisualUatReporter) && !reporters.includes('blob') && !args.some((arg) => arg.startsWith('--shard'));
+  return cores >= 4 && local ? half : null;
 }
 
 /** The webServer's command as the user reads it in a message: paths relative to the config's folder. */

@@ -61,7 +61,7 @@ export function publicConfig(options: ResolvedOptions): Record<string, unknown> 
 /** The test's own errors; without them, why it has no baseline. */
 function testError({ test }: TestOutcome): string | null {
   if (test.error) return test.error;
-  return test.meta?.baseline.available ? null : test.baselineError;
+  return test.baselineAvailable ? null : test.baselineError;
 }
 
 export function buildRunResult(outcomes: TestOutcome[], context: RunContext | null, settings: Settings, evaluator: EvaluatorUsage, timestamp = Date.now()): RunResult {
@@ -74,7 +74,7 @@ export function buildRunResult(outcomes: TestOutcome[], context: RunContext | nu
       file: path.relative(settings.configDir, test.file),
       project: test.project,
       status: outcome.status,
-      baselineAvailable: test.meta?.baseline.available ?? false,
+      baselineAvailable: test.baselineAvailable,
       error: testError(outcome),
       checkpoints: outcome.checkpoints.map((verdict) => ({
         name: verdict.name,

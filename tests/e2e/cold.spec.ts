@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { DEMO_STATUSES, checkpoint, readLatest, statuses } from '../support/results';
 
 /**
  * A cold run runs in the baseline pass only the tests that can capture a checkpoint: the demo
@@ -133,4 +133,16 @@ test('pricing title', async ({ page }) => {
   const secondLog = fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
   expect(secondLog).toMatch(/1 skipped/);
   expect(secondLog).not.toMatch(/failed|pricing title/);
+});
+
+test('on many cores the baseline pass runs beside the current tests, with the same verdicts', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  // This machine has 2 cores: VISUAL_UAT_OVERLAP=1 asks for what 4 and more get by default.
+  const run = runPlaywright(repo, ['test'], { VISUAL_UAT_OVERLAP: '1' });
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toMatch(/visual-uat: the baseline pass runs beside the current tests \(1 worker each side on \d+ cores\)/);
+  const results = readLatest(repo);
+  expect(statuses(results)).toEqual(DEMO_STATUSES);
+  expect(results.tests.every((t) => t.baselineAvailable)).toBe(true);
+  expect(fs.readdirSync(path.join(repo, '.visual-uat', 'worktrees'))).toEqual([]);
 });

@@ -88,6 +88,7 @@ function collected(title: string, pairs: CheckpointPair[], extra: Partial<Collec
     status: 'passed',
     error: null,
     meta: { key: '', folder: '', baseline: { available: true, error: null, checkpoints: [] }, options: { intent: 'Pricing shows three plans' } },
+    baselineAvailable: true,
     baselineError: null,
     pairs,
     ...extra,
