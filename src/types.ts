@@ -81,6 +81,17 @@ export interface Evaluation {
   needsReview: boolean;
 }
 
+/**
+ * `evaluator.autoApprove`: a model's "pass" becomes `changed` only when the last `visual-uat eval`
+ * of that model on this project let no labelled regression through at the verdict's confidence.
+ */
+export interface AutoApprovePolicy {
+  /** Never auto-approve below this confidence, whatever the eval says. Default 0. */
+  minConfidence?: number;
+  /** Without an eval of the model (or one of an older prompt), nothing is auto-approved. Default true. */
+  requireEval?: boolean;
+}
+
 export interface EvaluatorOptions {
   baseURL?: string;
   apiKey?: string;
@@ -93,6 +104,8 @@ export interface EvaluatorOptions {
   prices?: Record<string, { input: number; cachedInput?: number; output: number }>;
   /** Project review instructions: text, or a path to a file beside the Playwright config. */
   instructions?: string;
+  /** Off by default. */
+  autoApprove?: AutoApprovePolicy | false;
 }
 
 /**
@@ -133,6 +146,8 @@ export interface VisualUatOptions extends ComparisonTolerance {
   baseWebServer?: BaseWebServer | BaseWebServer[];
   /** Go on when the baseline pass fails as a whole, with every checkpoint `new`, instead of stopping the run. */
   allowMissingBaselines?: boolean;
+  /** Where labelled cases (reviewers' decisions) are kept, relative to the config's folder; default `<outputDir>/labels`. */
+  labelsDir?: string;
 }
 
 /** The `visualUat` option fixture, set with `test.use({ visualUat: { … } })`. */
@@ -155,9 +170,18 @@ export interface RunContext {
   sameAsBase: boolean;
   commits: string[];
   changedFiles: string[];
+  /** The changed files that can change what the app shows (not tests, docs, manifests; see baseline/app-files). */
+  appFilesChanged: string[];
   baselineDir: string;
   /** Why the baseline pass produced nothing, when it did not. */
   baselineError: string | null;
+  /** The test side's sources (see baseline/cache-key): null when nothing was compared. */
+  testSources: string | null;
+  /**
+   * The baseline pass runs beside the current tests (on 4 cores and more): captures cannot know
+   * the baselines yet; the reporter reads them from the cache entry once the pass is done.
+   */
+  baselinePending?: boolean;
 }
 
 /** One test of the baseline pass, as the baseline manifest records it. */

@@ -19,7 +19,7 @@ export type Verdict = 'approved' | 'rejected';
 export type Scope = 'change' | 'checkpoints';
 
 /** A checkpoint a decision was taken on. */
-export interface DecidedCheckpoint {
+export interface ApprovalCheckpoint {
   /** The test key (project › file › describes › title). */
   test: string;
   checkpoint: string;
@@ -31,7 +31,7 @@ export interface DecidedCheckpoint {
 export interface Approval {
   verdict: Verdict;
   scope: Scope;
-  checkpoints: DecidedCheckpoint[];
+  checkpoints: ApprovalCheckpoint[];
   by: string;
   at: string;
   reason: string | null;
@@ -40,7 +40,7 @@ export interface Approval {
 }
 
 const KEY_ORDER: (keyof Approval)[] = ['verdict', 'scope', 'checkpoints', 'by', 'at', 'reason', 'change'];
-const CHECKPOINT_KEY_ORDER: (keyof DecidedCheckpoint)[] = ['test', 'checkpoint', 'baseline', 'current'];
+const CHECKPOINT_KEY_ORDER: (keyof ApprovalCheckpoint)[] = ['test', 'checkpoint', 'baseline', 'current'];
 
 export function approvalsPath(configDir: string): string {
   return path.join(configDir, APPROVALS_FILE);
@@ -92,7 +92,7 @@ export function readApprovals(configDir: string): Approval[] {
   return (entries as (Approval | FirstFormatApproval)[]).map(upgrade);
 }
 
-function byCheckpoint(a: DecidedCheckpoint, b: DecidedCheckpoint): number {
+function byCheckpoint(a: ApprovalCheckpoint, b: ApprovalCheckpoint): number {
   return a.test.localeCompare(b.test) || a.checkpoint.localeCompare(b.checkpoint);
 }
 

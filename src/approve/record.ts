@@ -1,6 +1,6 @@
 import { decodeChange, findChange, type Found } from '../compare';
 import { sha256File } from '../util/hash';
-import { readApprovals, writeApprovals, type Approval, type DecidedCheckpoint, type Scope, type Verdict } from './file';
+import { readApprovals, writeApprovals, type Approval, type ApprovalCheckpoint, type Scope, type Verdict } from './file';
 import { classify, memoHasher, names, reviewApprovals, type ApprovalSubject, type StaleCheckpoint } from './rule';
 
 /** A checkpoint a decision is taken on; `whole`: the decided change is all that changed there. */
@@ -31,7 +31,7 @@ export interface Recorded {
   written: boolean;
 }
 
-function decided(target: DecisionTarget): DecidedCheckpoint {
+function decided(target: DecisionTarget): ApprovalCheckpoint {
   const { subject, whole } = target;
   const images = whole && subject.baselineImage && subject.currentImage;
   return {
@@ -71,7 +71,7 @@ export function recordDecisions(configDir: string, subjects: ApprovalSubject[], 
       }
     }
   }
-  const removed = new Set<DecidedCheckpoint>([...stale, ...replaced].map((s) => s.checkpoint));
+  const removed = new Set<ApprovalCheckpoint>([...stale, ...replaced].map((s) => s.checkpoint));
   const kept = existing.map((approval) => ({ ...approval, checkpoints: approval.checkpoints.filter((c) => !removed.has(c)) })).filter((approval) => approval.checkpoints.length > 0);
   const added = requests.map(
     (request): Approval => ({

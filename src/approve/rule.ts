@@ -1,6 +1,6 @@
 import { decodeChange, findChange, type ChangePrint, type Found } from '../compare';
 import { sha256File } from '../util/hash';
-import type { Approval, DecidedCheckpoint, Verdict } from './file';
+import type { Approval, ApprovalCheckpoint, Verdict } from './file';
 
 /**
  * The approval rule, in one place: the reporter (which decisions a run applies and which it
@@ -37,7 +37,7 @@ export interface ApprovalSubject {
 }
 
 /** Whether a decided checkpoint is this subject. */
-export function names(decided: Pick<DecidedCheckpoint, 'test' | 'checkpoint'>, subject: Pick<ApprovalSubject, 'test' | 'checkpoint'>): boolean {
+export function names(decided: Pick<ApprovalCheckpoint, 'test' | 'checkpoint'>, subject: Pick<ApprovalSubject, 'test' | 'checkpoint'>): boolean {
   return decided.test === subject.test && decided.checkpoint === subject.checkpoint;
 }
 
@@ -62,7 +62,7 @@ function changeOf(approval: Approval): ChangePrint | null {
   return decoded.get(approval.change)!;
 }
 
-function sameImages(decided: DecidedCheckpoint, subject: ApprovalSubject, hash: Hasher): boolean {
+function sameImages(decided: ApprovalCheckpoint, subject: ApprovalSubject, hash: Hasher): boolean {
   if (!decided.baseline || !decided.current || !subject.baselineImage || !subject.currentImage) return false;
   return decided.baseline === hash(subject.baselineImage) && decided.current === hash(subject.currentImage);
 }
@@ -88,7 +88,7 @@ export interface Applied {
 /** A checkpoint a decision was taken on that no longer shows the decided change. */
 export interface StaleCheckpoint {
   approval: Approval;
-  checkpoint: DecidedCheckpoint;
+  checkpoint: ApprovalCheckpoint;
 }
 
 export interface ApprovalReview {

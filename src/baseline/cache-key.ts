@@ -27,6 +27,8 @@ export interface CacheKeyInput {
 export interface CacheKey {
   key: string;
   files: string[];
+  /** A hash of the test side's files alone: while it holds, a run's tests and checkpoints are those of the last run. */
+  testSources: string;
 }
 
 const CODE_FILE = /\.(?:[cm]?[jt]sx?)$/;
@@ -74,15 +76,17 @@ export async function baselineCacheKey(input: CacheKeyInput): Promise<CacheKey> 
   const start = [input.configFile];
   for (const dir of [...new Set(input.testDirs)]) start.push(...(await sourceFilesUnder(input.repo, dir)));
   const files = importClosure(start, input.repo.root);
-  const hash = crypto.createHash('sha256');
-  hash.update(JSON.stringify({ baseCommit: input.baseCommit, args: input.args, options: input.options, versions: input.versions }));
+  const sources = crypto.createHash('sha256');
+  sources.update(JSON.stringify({ args: input.args, options: input.options, versions: input.versions }));
   for (const file of files) {
-    hash.update(`\0${path.relative(input.repo.root, file)}\0`);
+    sources.update(`\0${path.relative(input.repo.root, file)}\0`);
     try {
-      hash.update(fs.readFileSync(file));
+      sources.update(fs.readFileSync(file));
     } catch {
-      hash.update('<unreadable>');
+      sources.update('<unreadable>');
     }
   }
-  return { key: hash.digest('hex'), files };
+  const testSources = sources.digest('hex');
+  const key = crypto.createHash('sha256').update(`${input.baseCommit}\0${testSources}`).digest('hex');
+  return { key, files, testSources };
 }

@@ -94,13 +94,21 @@ export interface TestLocation {
   column: number;
 }
 
-/** For each test of one file (by location): whether it can capture a checkpoint. */
-export function capturingTests(file: string, tests: TestLocation[], repoRoot: string): boolean[] {
+/**
+ * How a test can capture a checkpoint: `direct`, its own call mentions a capture; `indirect`,
+ * something else it may run does (a hook, a helper, an imported module), or its source could not
+ * be read; `none`, nothing it can reach does.
+ */
+export type CaptureReach = 'direct' | 'indirect' | 'none';
+
+/** For each test of one file (by location): how it can capture a checkpoint. */
+export function capturingTests(file: string, tests: TestLocation[], repoRoot: string): CaptureReach[] {
+  const all = (reach: CaptureReach) => tests.map(() => reach);
   let source: string;
   try {
     source = fs.readFileSync(file, 'utf8');
   } catch {
-    return tests.map(() => true);
+    return all('indirect');
   }
   const imported = importClosure([file], repoRoot).filter((other) => other !== file);
   const importedCaptures = imported.some((other) => {
@@ -110,14 +118,13 @@ export function capturingTests(file: string, tests: TestLocation[], repoRoot: st
       return true;
     }
   });
-  if (!importedCaptures && !CAPTURE.test(source.replace(IMPORT_STATEMENT, ''))) return tests.map(() => false);
-  if (importedCaptures) return tests.map(() => true);
+  if (!importedCaptures && !CAPTURE.test(source.replace(IMPORT_STATEMENT, ''))) return all('none');
   const calls = tests.map((test) => {
     const start = offsetOf(source, test.line, test.column);
     const end = callEnd(source, start);
     return end === null ? null : { start, end };
   });
-  if (calls.some((call) => call === null)) return tests.map(() => true);
+  if (calls.some((call) => call === null)) return all('indirect');
   // Everything outside the tests' own calls, imports aside: a hook or helper there may capture for any test.
   let outside = '';
   let at = 0;
@@ -127,8 +134,9 @@ export function capturingTests(file: string, tests: TestLocation[], repoRoot: st
     at = end;
   }
   outside += source.slice(at);
-  if (CAPTURE.test(outside.replace(IMPORT_STATEMENT, ''))) return tests.map(() => true);
-  return calls.map((call) => CAPTURE.test(source.slice(call!.start, call!.end)));
+  const own = calls.map((call) => CAPTURE.test(source.slice(call!.start, call!.end)));
+  const elsewhere = importedCaptures || CAPTURE.test(outside.replace(IMPORT_STATEMENT, ''));
+  return own.map((direct) => (direct ? 'direct' : elsewhere ? 'indirect' : 'none'));
 }
 
 /** Whether a file is in the repository (a test placed elsewhere, e.g. in node_modules, is always run). */

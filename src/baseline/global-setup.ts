@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
@@ -8,6 +9,7 @@ import {
   baselineListLogPath,
   baselineLogPath,
   baselineTestListPath,
+  expectedCheckpointsPath,
   baselineTestsJsonPath,
   currentRole,
   gitignorePath,
@@ -22,11 +24,14 @@ import { SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, re
 import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
+import { plural } from '../util/text';
 import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
+import { appFilesChanged } from './app-files';
 import { capturedNothing } from './pass-failure';
+import { readCheckpointRecord } from './record';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry, writeManifest } from './store';
 
@@ -63,7 +68,11 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   }
   const releasesLock = !config.reporter.some(([name]) => isVisualUatReporter(name));
   return async () => {
-    await prepared.afterRun?.();
+    try {
+      await prepared.afterRun?.();
+    } catch (error) {
+      throw oneLine(error);
+    }
     // The reporter releases the lock after it has written the results; a run without it (a shard
     // with --reporter=blob) releases it here instead.
     if (releasesLock) releaseRunLock(prepared.outputDir);
@@ -99,6 +108,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
   const base = await resolveBase(repo, options.baseBranch);
   const state = await workingState(repo);
   const sameAsBase = base.commit === state.commit && !state.dirty;
+  const changed = sameAsBase ? [] : await changedFiles(repo, base.commit);
   const context: RunContext = {
     baseBranch: base.branch,
     baseRef: base.ref,
@@ -108,9 +118,11 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     dirty: state.dirty,
     sameAsBase,
     commits: sameAsBase ? [] : await commitSubjects(repo, base.commit),
-    changedFiles: sameAsBase ? [] : await changedFiles(repo, base.commit),
+    changedFiles: changed,
+    appFilesChanged: appFilesChanged(changed, { repoRoot: repo.root, testDirs: config.projects.map((project) => project.testDir) }),
     baselineDir: '',
     baselineError: null,
+    testSources: null,
   };
 
   if (!options.keepWorktrees) await removeLeftoverWorktrees(repo, worktreesDir(outputDir), worktreeName(base.commit));
@@ -130,35 +142,74 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     });
     const entry = baselineEntryDir(outputDir, base.commit, cache.key);
     context.baselineDir = entry;
+    context.testSources = cache.testSources;
     const stale = updateReason(options, config) ?? entryProblem(entry, cache.key);
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${cache.files.length} test files): no worktree, no base server`);
     } else {
-      const pass = await baselinePass({
+      const workers = overlapWorkers(config, args);
+      const plan: PassPlan = {
         repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-        entry, cache, args, reason: stale, started, command: shownCommand(config, configDir),
-      });
+        entry, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale, started, command: shownCommand(config, configDir),
+      };
       // The worktree stays until the current tests are done: a dev server watching the project
       // (Vite) would reload the pages under test on the deletion of the worktree's files.
-      const { worktree } = pass;
-      const removeBase = worktree && !options.keepWorktrees ? () => removeWorktree(repo, worktree) : null;
-      if (pass.failure) {
-        try {
-          context.baselineError = stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
-        } catch (error) {
-          await removeBase?.();
-          throw error;
+      const finish = async (pass: PassOutcome): Promise<void> => {
+        if (pass.worktree && !options.keepWorktrees) await removeWorktree(repo, pass.worktree);
+      };
+      if (workers) {
+        log(`the baseline pass runs beside the current tests (${plural(workers, 'worker')} each side on ${os.availableParallelism()} cores)`);
+        const running = baselinePass(plan);
+        context.baselinePending = true;
+        afterRun = async () => {
+          const pass = await running;
+          await finish(pass);
+          // The reporter reads the final context; the current tests ran already, so a pass that
+          // failed as a whole fails the run here, after its checkpoints are recorded as new.
+          writeContext(outputDir, { ...context, baselinePending: false, baselineError: pass.failure });
+          if (pass.failure) stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
+        };
+      } else {
+        const pass = await baselinePass(plan);
+        if (pass.failure) {
+          try {
+            context.baselineError = stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
+          } catch (error) {
+            await finish(pass);
+            throw error;
+          }
         }
+        afterRun = () => finish(pass);
       }
-      afterRun = removeBase;
     }
     pruneEntries(outputDir, entry);
   }
 
+  writeContext(outputDir, context);
+  return afterRun;
+}
+
+function writeContext(outputDir: string, context: RunContext): void {
   const contextFile = runContextPath(outputDir);
   writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
   process.env[CONTEXT_FILE_ENV] = contextFile;
-  return afterRun;
+}
+
+/**
+ * Workers for a baseline pass that runs beside the current tests, or null to run it first. Two
+ * browser runs at once pay where cores are free: on 4 cores and more, each side gets half of them
+ * (Playwright's own default for one run). A run that writes blobs or runs a shard keeps them in
+ * order, since its blob must carry the baseline images. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
+ */
+function overlapWorkers(config: FullConfig, args: string[]): number | null {
+  const cores = os.availableParallelism();
+  const half = Math.max(1, Math.floor(cores / 2));
+  const forced = process.env.VISUAL_UAT_OVERLAP;
+  if (forced === '0') return null;
+  if (forced === '1') return half;
+  const reporters = config.reporter.map(([name]) => name);
+  const local = reporters.some(isVisualUatReporter) && !reporters.includes('blob') && !args.some((arg) => arg.startsWith('--shard'));
+  return cores >= 4 && local ? half : null;
 }
 
 /** The webServer's command as the user reads it in a message: paths relative to the config's folder. */
@@ -236,7 +287,8 @@ interface PassOutcome {
 /** Runs the baseline pass into the cache entry and seals it on success. */
 async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
   const { repo, baseCommit } = plan;
-  const selection = await selectTests(plan);
+  const previous = readCheckpointRecord(plan.outputDir, plan.cache.testSources);
+  const selection = await selectTests(plan, previous);
   if (selection?.run === 0) {
     writeManifest(plan.entry, { complete: true, tests: {}, selection });
     sealEntry(plan.entry, plan.cache.key);
@@ -261,6 +313,7 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
       args: selection ? [...plan.args, '--test-list', selection.file] : plan.args,
       logFile: baselineLogPath(plan.outputDir),
       command: plan.command,
+      expectedCheckpoints: previous ? writeExpectedCheckpoints(plan.outputDir, previous) : null,
     });
     if (outcome.error) return { failure: outcome.error, worktree };
     const nothing = capturedNothing(outcome.manifest!);
@@ -279,7 +332,7 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
  * when every test runs: Playwright before 1.56 has no --test-list, the listing failed, or every
  * test can capture.
  */
-async function selectTests(plan: PassPlan): Promise<{ listed: number; run: number; file: string } | null> {
+async function selectTests(plan: PassPlan, previous: Map<string, string[]> | null): Promise<{ listed: number; run: number; file: string } | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
   const logFile = baselineListLogPath(plan.outputDir);
@@ -295,12 +348,22 @@ async function selectTests(plan: PassPlan): Promise<{ listed: number; run: numbe
     log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all`);
     return null;
   }
-  const { total, selected } = selectCapturing(listedTests(report), plan.repo.root);
+  const { total, selected } = selectCapturing(listedTests(report), plan.repo.root, previous);
   if (selected.length === total) return null;
   const file = baselineTestListPath(plan.outputDir);
   writeFileAtomic(file, testListText(selected));
-  if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources`);
+  if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others ${previous ? 'took no checkpoint in the last run, or ' : ''}have no checkpoint call in their sources`);
   return { listed: total, run: selected.length, file };
+}
+
+/**
+ * The checkpoints each test took in the last run of the same test sources: a base test stops
+ * once it has taken its last one (see capture/session). Returns the file the nested pass reads.
+ */
+function writeExpectedCheckpoints(outputDir: string, previous: Map<string, string[]>): string {
+  const file = expectedCheckpointsPath(outputDir);
+  writeFileAtomic(file, JSON.stringify(Object.fromEntries([...previous].filter(([, names]) => names.length > 0))));
+  return file;
 }
 
 /**

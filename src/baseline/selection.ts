@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonFile } from '../util/fs';
-import { capturingTests, isInRepository, type TestLocation } from './capture-scan';
+import { testKey } from '../config/layout';
+import { capturingTests, isInRepository, type CaptureReach, type TestLocation } from './capture-scan';
 
 /**
  * The baseline pass runs only the tests that can capture a checkpoint (see capture-scan.ts): the
@@ -15,7 +16,10 @@ export interface ListedTest extends TestLocation {
   project: string;
   /** The file relative to the config's rootDir, as --test-list names it. */
   relativeFile: string;
+  /** Describes and title, without the file. */
   titlePath: string[];
+  /** The test's identity across runs (see config/layout testKey). */
+  key: string;
 }
 
 interface JsonSpec {
@@ -40,7 +44,7 @@ interface JsonReport {
 /** Playwright's JSON listing, flattened: one entry per test and project. */
 export function listedTests(report: JsonReport): ListedTest[] {
   const out: ListedTest[] = [];
-  const walk = (suite: JsonSuite, titles: string[]) => {
+  const walk = (suite: JsonSuite, fileTitle: string, titles: string[]) => {
     for (const spec of suite.specs ?? [])
       for (const test of spec.tests)
         out.push({
@@ -50,11 +54,12 @@ export function listedTests(report: JsonReport): ListedTest[] {
           line: spec.line,
           column: spec.column,
           titlePath: [...titles, spec.title],
+          key: testKey(test.projectName, [fileTitle, ...titles, spec.title]),
         });
-    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+    for (const child of suite.suites ?? []) walk(child, fileTitle, [...titles, child.title]);
   };
-  // The top-level suites are files: their title is the file, not part of a test's title path.
-  for (const file of report.suites) walk(file, []);
+  // The top-level suites are files: their title heads the test's key, and is not a --test-list title.
+  for (const file of report.suites) walk(file, file.title, []);
   return out;
 }
 
@@ -63,17 +68,22 @@ export interface Selection {
   selected: ListedTest[];
 }
 
-export function selectCapturing(tests: ListedTest[], repoRoot: string): Selection {
+/**
+ * The tests that can capture. One whose own source captures always runs (its checkpoint may be
+ * conditional). One that may capture only through a hook, a helper or a module is left out when
+ * the last run of the same test sources (`previous`: test key → checkpoints it took) saw it take
+ * none; without such a run, it runs.
+ */
+export function selectCapturing(tests: ListedTest[], repoRoot: string, previous: Map<string, string[]> | null = null): Selection {
   const byFile = new Map<string, ListedTest[]>();
   for (const test of tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
   const selected: ListedTest[] = [];
   for (const [file, inFile] of byFile) {
-    if (!isInRepository(file, repoRoot)) {
-      selected.push(...inFile);
-      continue;
-    }
-    const verdicts = capturingTests(file, inFile, repoRoot);
-    inFile.forEach((test, index) => verdicts[index] && selected.push(test));
+    const reach = isInRepository(file, repoRoot) ? capturingTests(file, inFile, repoRoot) : inFile.map((): CaptureReach => 'indirect');
+    inFile.forEach((test, index) => {
+      const tookNone = previous?.has(test.key) && previous.get(test.key)!.length === 0;
+      if (reach[index] === 'direct' || (reach[index] === 'indirect' && !tookNone)) selected.push(test);
+    });
   }
   return { total: tests.length, selected };
 }

@@ -33,8 +33,16 @@ export interface TestMeta {
   key: string;
   /** The test's folder under every image root (see config/layout). */
   folder: string;
-  baseline: { available: boolean; error: string | null; checkpoints: string[] };
+  /** What the baseline pass left for the test; null while that pass runs beside the current one. */
+  baseline: BaselineInfo | null;
   options: VisualUatTestOptions;
+}
+
+/** Whether a test has a baseline to compare with, why not when it has none, and the checkpoints the base took. */
+export interface BaselineInfo {
+  available: boolean;
+  error: string | null;
+  checkpoints: string[];
 }
 
 /** One checkpoint as the current pass took it. */

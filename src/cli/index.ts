@@ -7,6 +7,7 @@ import { worktreesDir } from '../config/layout';
 import type { Settings } from '../config/options';
 import { openRepo, removeWorktree } from '../git';
 import { generate } from '../oxtest/generate';
+import { evalCommand, type EvalCliOptions } from './eval';
 import { approveOrReject, report, type DecideOptions } from './review';
 import { serveReview, type ServeOptions } from './review-server';
 import { cliSettings, type CliFlags } from './settings';
@@ -118,6 +119,19 @@ export function buildProgram(): Command {
     .action(async (specs: string[], options: { out?: string; baseUrl?: string }) => {
       const results = await generate(specs, { out: options.out, baseURL: options.baseUrl });
       if (results.some((result) => result.outcome !== 'done')) process.exitCode = 1;
+    });
+  program
+    .command('eval')
+    .description('replay labelled cases (reviewers\' decisions, or the shipped corpus) through the evaluator and print how far it agrees; exit 1 when it would have approved a labelled regression, 2 when it could not run')
+    .option('--model <name>', 'the model (default: VISUAL_UAT_MODEL, else the latest run\'s, else gpt-4.1-mini)')
+    .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else the latest run\'s)')
+    .option('--labels <folder>', 'a folder of labelled cases (default: the labelsDir option, else <outputDir>/labels)')
+    .option('--corpus', 'the labelled corpus shipped with visual-uat')
+    .option('--json', 'print the eval record as JSON')
+    .option('--config <file>', 'the Playwright config (default: the current folder)')
+    .option('--dir <folder>', 'output folder, relative to the config', process.env.VISUAL_UAT_DIR)
+    .action(async (options: EvalCliOptions) => {
+      process.exitCode = await evalCommand(options);
     });
   return program;
 }

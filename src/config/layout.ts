@@ -17,7 +17,8 @@ import path from 'node:path';
  *   worktrees/<baseCommit:12>/                   the base checkout, during the baseline pass
  *   baseline-run/test-results/, baseline-run/ct-cache/, baseline-run/tests.json, baseline-run/test-list.txt
  *   logs/baseline.log, logs/baseline-list.log
- *   run/lock.json, run/context.json
+ *   run/lock.json, run/context.json, run/checkpoints.json (what the last run's tests captured)
+ *   baseline-run/expected.json                   checkpoints each base test will take (from run/checkpoints.json)
  *   cache/verdicts/<scope>/<change key>.json, transcripts/<key:16>-<checkpoint>.json
  * ```
  */
@@ -26,6 +27,8 @@ export const ROLE_ENV = 'VISUAL_UAT_ROLE';
 export const OUTPUT_DIR_ENV = 'VISUAL_UAT_OUTPUT_DIR';
 export const CONTEXT_FILE_ENV = 'VISUAL_UAT_CONTEXT_FILE';
 export const BASELINE_DIR_ENV = 'VISUAL_UAT_BASELINE_DIR';
+/** The baseline role's file of checkpoints each test will take (see expectedCheckpointsPath). */
+export const EXPECTED_CHECKPOINTS_ENV = 'VISUAL_UAT_EXPECTED_CHECKPOINTS';
 export const BASE_CWD_ENV = 'VISUAL_UAT_BASE_CWD';
 export const BASE_PORTS_ENV = 'VISUAL_UAT_BASE_PORTS';
 /** Where the base checkout is, so absolute webServer paths can be mapped into it. */
@@ -146,6 +149,16 @@ export function lockPath(outputDir: string): string {
   return path.join(outputDir, 'run', 'lock.json');
 }
 
+/** What the last current run captured, test by test: the next cold run's guide. */
+export function checkpointRecordPath(outputDir: string): string {
+  return path.join(outputDir, 'run', 'checkpoints.json');
+}
+
+/** The checkpoints each base test will take, for the baseline pass to stop a test after its last. */
+export function expectedCheckpointsPath(outputDir: string): string {
+  return path.join(outputDir, 'baseline-run', 'expected.json');
+}
+
 /** One name suffices: the run lock keeps a second run out of the folder. */
 export function runContextPath(outputDir: string): string {
   return path.join(outputDir, 'run', 'context.json');
@@ -167,12 +180,23 @@ export function transcriptFile(outputDir: string, key: string, checkpoint: strin
   return path.join(outputDir, 'transcripts', `${key.slice(0, 16)}-${slug}.json`);
 }
 
+/** Labelled cases kept from reviewers' decisions, unless the `labelsDir` option names a folder of its own. */
+export function labelsDir(outputDir: string): string {
+  return path.join(outputDir, 'labels');
+}
+
+/** What `visual-uat eval` keeps: the last eval of each model, its transcripts and diff images. */
+export function evalDir(outputDir: string): string {
+  return path.join(outputDir, 'eval');
+}
+
 /** Identity of a test across the two passes: project + title path (file, describes, title). */
 export function testKey(projectName: string, titlePath: readonly string[]): string {
   return (projectName ? [projectName, ...titlePath] : titlePath).join(' › ');
 }
 
-function slug(text: string): string {
+/** A readable, filesystem-safe name for a folder (at most 60 characters). */
+export function slug(text: string): string {
   const cleaned = text
     .normalize('NFKC')
     .replace(/[\\/:*?"<>|\x00-\x1f]+/g, '-')

@@ -14,6 +14,8 @@ export interface ResolvedOptions {
   maxDiffPixels: number;
   maxDiffPixelRatio: number;
   allowMissingBaselines: boolean;
+  /** As given (relative to the config's folder), or null for `<outputDir>/labels`. */
+  labelsDir: string | null;
 }
 
 const FAIL_ON_VALUES: readonly FailOn[] = ['regression', 'needs_review', 'new', 'missing', 'errored', 'signals'];
@@ -43,6 +45,7 @@ export function resolveOptions(options: VisualUatOptions = {}, env: NodeJS.Proce
     maxDiffPixels: options.maxDiffPixels ?? 0,
     maxDiffPixelRatio: options.maxDiffPixelRatio ?? 0,
     allowMissingBaselines: flag(env.VISUAL_UAT_ALLOW_MISSING_BASELINES) ?? options.allowMissingBaselines ?? false,
+    labelsDir: options.labelsDir || null,
   };
 }
 

@@ -11,8 +11,8 @@ import { parseVerdict } from './parse';
 import { DEFAULT_HEARTBEAT_MS, startProgress } from './progress';
 import { contextText, PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
 import type { EvaluationRequest, EvaluatorVerdict } from './request';
-import { resolveEvaluatorSettings, type EvaluatorSettings } from './settings';
-import { statusOf } from './status';
+import { resolveEvaluatorSettings, type EvaluatorSettings, type ResolvedAutoApprove } from './settings';
+import { statusOf, type Thresholds } from './status';
 import { writeTranscript, type Transcript } from './transcript';
 
 export interface EvaluatorRuntime {
@@ -24,10 +24,19 @@ export interface EvaluatorRuntime {
   heartbeatMs?: number;
   /** Retry tuning; tests shorten the backoff. */
   callPolicy?: Partial<Omit<CallPolicy, 'timeoutMs'>>;
+  /** Verdicts cached under the output folder (default true); `visual-uat eval` asks the model every time. */
+  cache?: boolean;
 }
 
 export interface Evaluator {
   readonly model: string;
+  readonly baseURL: string | null;
+  /** The confidences at which a verdict becomes `changed` or `regression`. */
+  readonly thresholds: Thresholds;
+  /** Whether the model has a price (built in or from evaluator.prices): without one, costUSD stays 0. */
+  readonly priced: boolean;
+  /** `evaluator.autoApprove`, for the decide stage (see eval/trust.ts); null when off. */
+  readonly autoApprove: ResolvedAutoApprove | null;
   /** Judges one changed checkpoint. Never throws, never approves on a fault. */
   evaluate(request: EvaluationRequest): Promise<EvaluatorVerdict>;
   /** Judges many, in order, with a start line and a heartbeat while calls are in flight. */
@@ -83,6 +92,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
   const settings = resolveEvaluatorSettings(options, env, runtime.configDir ?? process.cwd());
   if (!settings) return null;
   const { outputDir } = runtime;
+  const useCache = runtime.cache !== false;
   const log = runtime.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const model = createModelClient(settings, runtime.callPolicy);
   const { client, policy, modes, redact } = model;
@@ -102,7 +112,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
     } catch (error) {
       return failed(`not judged: could not read the images (${plainText((error as Error).message)})`);
     }
-    const cached = readCachedVerdict(outputDir, prepared.scope, request.change, settings!.model);
+    const cached = useCache ? readCachedVerdict(outputDir, prepared.scope, request.change, settings!.model) : null;
     if (cached) {
       cacheHits++;
       return { status: statusOf(cached, settings!), evaluation: cached, reason: cached.reason, cached: true };
@@ -133,7 +143,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
       }
       if (!parsed.ok) throw new EvaluatorFault(`the evaluator's answer was unusable after one repair: ${parsed.error}`, false);
       evaluation = parsed.evaluation;
-      writeCachedVerdict(outputDir, prepared.scope, request.change, settings!.model, evaluation);
+      if (useCache) writeCachedVerdict(outputDir, prepared.scope, request.change, settings!.model, evaluation);
       verdict = { status: statusOf(evaluation, settings!), evaluation, reason: evaluation.reason, cached: false };
     } catch (caught) {
       error = plainText(caught instanceof Error ? caught.message : String(caught));
@@ -168,6 +178,10 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
 
   return {
     model: settings.model,
+    baseURL: settings.baseURL ?? null,
+    thresholds: { approveAt: settings.approveAt, rejectAt: settings.rejectAt },
+    priced: model.price !== null,
+    autoApprove: settings.autoApprove,
     evaluate,
     async evaluateAll(requests) {
       if (requests.length === 0) return [];

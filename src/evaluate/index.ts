@@ -1,4 +1,5 @@
 export { createEvaluator, type Evaluator, type EvaluatorRuntime } from './evaluator';
 export type { EvaluationRequest, EvaluatorVerdict, JudgedStatus } from './request';
-export { EvaluatorConfigError } from './settings';
+export { autoApprovePolicy, EvaluatorConfigError, type ResolvedAutoApprove } from './settings';
 export { statusOf, type Thresholds } from './status';
+export { PROMPT_VERSION } from './prompt';

@@ -2,7 +2,7 @@ import type { CheckpointSignals, RunContext } from '../types';
 import type { EvaluationRequest } from './request';
 
 /** Bumped when the wording changes in a way that should invalidate cached verdicts. */
-export const PROMPT_VERSION = 2;
+export const PROMPT_VERSION = 1;
 
 const MAX_COMMITS = 30;
 const MAX_FILES = 60;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EvaluatorOptions } from '../types';
+import type { AutoApprovePolicy, EvaluatorOptions } from '../types';
 import { DEFAULT_PRICES, type PriceTable } from './prices';
 
 /** The evaluator's options after the environment and the defaults are applied. */
@@ -15,7 +15,11 @@ export interface EvaluatorSettings {
   prices: PriceTable;
   /** Project review instructions as text (read from the file when the option named one). */
   instructions: string | null;
+  /** `autoApprove` with its defaults, or null when it is off (the default). */
+  autoApprove: ResolvedAutoApprove | null;
 }
+
+export type ResolvedAutoApprove = Required<AutoApprovePolicy>;
 
 /**
  * A vision model cheap enough to judge every changed checkpoint of a pull request. Not
@@ -56,6 +60,16 @@ function readInstructions(value: string | undefined, configDir: string): string 
   return value.trim();
 }
 
+/** `evaluator.autoApprove` with its defaults, or null when it is off. Throws EvaluatorConfigError when malformed. */
+export function autoApprovePolicy(given: AutoApprovePolicy | false | undefined): ResolvedAutoApprove | null {
+  if (given === undefined || given === false) return null;
+  if (typeof given !== 'object' || given === null) throw new EvaluatorConfigError(`visual-uat: evaluator.autoApprove must be an object { minConfidence, requireEval } (got ${JSON.stringify(given)})`);
+  const { minConfidence = 0, requireEval = true } = given;
+  const floor = unit('autoApprove.minConfidence', minConfidence, 0);
+  if (typeof requireEval !== 'boolean') throw new EvaluatorConfigError(`visual-uat: evaluator.autoApprove.requireEval must be true or false (got ${JSON.stringify(requireEval)})`);
+  return { minConfidence: floor, requireEval };
+}
+
 /**
  * Options, then the environment on top (as everywhere in visual-uat). Returns null when there is
  * no API key or the evaluator is switched off: every changed checkpoint then needs review.
@@ -85,5 +99,6 @@ export function resolveEvaluatorSettings(
     concurrency: positiveInteger('evaluator.concurrency', given.concurrency, DEFAULT_CONCURRENCY),
     prices: { ...DEFAULT_PRICES, ...given.prices },
     instructions: readInstructions(given.instructions, configDir),
+    autoApprove: autoApprovePolicy(given.autoApprove),
   };
 }

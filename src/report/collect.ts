@@ -1,6 +1,6 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { readManifest } from '../baseline/store';
-import { readBaselineSide, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
+import { baselineInfo, readBaselineSide, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
 import { testFolder, testKey } from '../config/layout';
 import type { BaselineManifest, CapturedSignals, RunContext } from '../types';
 import { errorsText, plainText } from '../util/text';
@@ -33,7 +33,8 @@ export interface CollectedTest {
   status: TestResult['status'];
   error: string | null;
   meta: TestMeta | null;
-  /** Why the base pass has no image of this test's checkpoints, when it has none. */
+  /** Whether the base pass left this test a baseline; why not when it did not. */
+  baselineAvailable: boolean;
   baselineError: string | null;
   pairs: CheckpointPair[];
 }
@@ -43,12 +44,16 @@ export interface Collected {
   tests: CollectedTest[];
 }
 
-/** The run context the results carry (any result of the run has it), else the one the setup wrote. */
+/**
+ * The run context the results carry (any result of the run has it), else the one the setup wrote.
+ * When the baseline pass ran beside the tests, theirs says it was pending: the setup's, rewritten
+ * when the pass ended, is the final one.
+ */
 function runContext(tests: readonly TestCase[], fromSetup: RunContext | null): RunContext | null {
   for (const test of tests)
     for (const result of test.results) {
       const context = readCheckpoints(result.attachments).context;
-      if (context) return context;
+      if (context) return context.baselinePending && fromSetup ? fromSetup : context;
     }
   return fromSetup;
 }
@@ -59,7 +64,9 @@ function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folde
   return names.map((name) => {
     const checkpoint = taken.get(name);
     // A checkpoint only the base took travels in no attachment: its image is in the baseline entry.
-    const base = !checkpoint && context && !context.sameAsBase ? readBaselineSide(context.baselineDir, folder, name) : checkpoint?.baseline;
+    // A checkpoint only the base took, or any taken while the base pass ran beside, has its base side on disk only.
+    const onDisk = (!checkpoint || !checkpoint.baseline.image) && context && !context.sameAsBase;
+    const base = onDisk ? readBaselineSide(context.baselineDir, folder, name) : checkpoint?.baseline;
     return { name, current: checkpoint?.image ?? null, baseline: base?.image ?? null, meta: checkpoint?.meta ?? null, baseSignals: base?.signals ?? null };
   });
 }
@@ -82,10 +89,12 @@ export function collectTests(tests: readonly TestCase[], contextFromSetup: RunCo
     const titlePath = test.titlePath().slice(2);
     const key = meta?.key ?? testKey(project, titlePath);
     const folder = meta?.folder ?? testFolder(project, titlePath);
-    const baselineNames = meta?.baseline.checkpoints ?? manifest?.tests[key]?.checkpoints ?? [];
+    // A test captured while the baseline pass ran beside it learns its baseline from the manifest now.
+    const baseline = meta ? (meta.baseline ?? baselineInfo(context, manifest, key)) : null;
+    const baselineNames = baseline?.checkpoints ?? manifest?.tests[key]?.checkpoints ?? [];
     const pairs = pairsOf(decoded, baselineNames, folder, context);
     if (pairs.length === 0) continue;
-    const baselineError = meta?.baseline.error ?? context?.baselineError ?? null;
+    const baselineError = baseline?.error ?? context?.baselineError ?? null;
     collected.push({
       test,
       result,
@@ -98,6 +107,7 @@ export function collectTests(tests: readonly TestCase[], contextFromSetup: RunCo
       status: result.status,
       error: errorsText(result.errors),
       meta,
+      baselineAvailable: baseline?.available ?? false,
       baselineError: baselineError === null ? null : plainText(baselineError),
       pairs,
     });

@@ -3,6 +3,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwr
 import { readApprovals } from '../approve';
 import { readRunContext } from '../baseline/context';
 import { releaseRunLock } from '../baseline/lock';
+import { writeCheckpointRecord } from '../baseline/record';
 import { invalidateEntry, writeManifest } from '../baseline/store';
 import { BASELINE_DIR_ENV } from '../config/layout';
 import { optionsFromEnv, resolveSettings, type Settings } from '../config/options';
@@ -12,12 +13,14 @@ import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
 import { annotate } from './annotate';
 import { baselineManifest } from './baseline-manifest';
+import { checkpointRecordOf } from './checkpoint-record';
 import { collectTests } from './collect';
 import { failingCheckpoints } from './decide';
 import { baselineHome, placeImages } from './place';
 import { htmlReportPath, printLine, printSummary, printWarning } from './print';
 import { buildRunResult, NO_USAGE, writeRunResult } from './results';
 import { judgeRun, type RunVerdicts } from './run';
+import { sameAppWarning } from './sanity';
 
 export interface ReporterOptions extends VisualUatOptions {
   /** Internal: the nested baseline pass records a manifest instead of comparing. */
@@ -78,6 +81,8 @@ export class VisualUatReporter implements Reporter {
   private async endRun(settings: Settings): Promise<EndResult> {
     const fromBlob = isMergeReports();
     const collected = collectTests(this.suite.allTests(), readRunContext());
+    const testSources = collected.context?.testSources;
+    if (testSources && !fromBlob) writeCheckpointRecord(settings.outputDir, checkpointRecordOf(this.suite.allTests(), collected.tests, testSources));
     if (collected.tests.length === 0) return undefined;
     const home = baselineHome(collected.context, settings.outputDir, fromBlob);
     const context = collected.context && home ? { ...collected.context, baselineDir: home } : collected.context;
@@ -91,6 +96,8 @@ export class VisualUatReporter implements Reporter {
       invalidateEntry(context.baselineDir);
       printWarning(`visual-uat: a cached baseline image in ${context.baselineDir} is unreadable: that cache entry is dropped, the next run captures the baselines again`);
     }
+    const sameApp = sameAppWarning(context, verdicts.compared);
+    if (sameApp) printWarning(sameApp);
     verdicts.outcomes.forEach(annotate);
     const run = buildRunResult(verdicts.outcomes, verdicts.groups, context, settings, evaluator?.usage() ?? NO_USAGE);
     const { latest } = writeRunResult(settings.outputDir, run);

@@ -83,7 +83,7 @@ export function publicConfig(options: ResolvedOptions): Record<string, unknown> 
 /** The test's own errors; without them, why it has no baseline. */
 function testError({ test }: TestOutcome): string | null {
   if (test.error) return test.error;
-  return test.meta?.baseline.available ? null : test.baselineError;
+  return test.baselineAvailable ? null : test.baselineError;
 }
 
 export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], context: RunContext | null, settings: Settings, evaluator: EvaluatorUsage, timestamp = Date.now()): RunResult {
@@ -96,7 +96,7 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
       file: path.relative(settings.configDir, test.file),
       project: test.project,
       status: outcome.status,
-      baselineAvailable: test.meta?.baseline.available ?? false,
+      baselineAvailable: test.baselineAvailable,
       error: testError(outcome),
       checkpoints: outcome.checkpoints.map((verdict) => ({
         name: verdict.name,

@@ -8,6 +8,7 @@ import { compareCheckpoints, imagesOf, type Compared } from './assess';
 import type { CollectedTest } from './collect';
 import { decideChange, testStatus, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
 import { judgeGroups, type Different, type GroupToJudge } from './judge';
+import type { ComparedCount } from './sanity';
 
 export interface TestOutcome {
   test: CollectedTest;
@@ -36,6 +37,7 @@ export interface RunVerdicts {
   judged: number;
   /** A baseline image could not be read: its cache entry must not be used again. */
   baselineUnreadable: boolean;
+  compared: ComparedCount;
 }
 
 export interface RunInput {
@@ -123,5 +125,9 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     approvals: tally(review, subjects),
     judged: judgements.size,
     baselineUnreadable: compared.some(({ comparison }) => comparison.kind === 'errored' && comparison.side === 'baseline'),
+    compared: {
+      pairs: compared.filter(({ comparison }) => ['identical', 'within-tolerance', 'different'].includes(comparison.kind)).length,
+      identical: compared.filter(({ comparison }) => comparison.kind === 'identical').length,
+    },
   };
 }

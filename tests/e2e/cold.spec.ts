@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { DEMO_STATUSES, checkpoint, readLatest, statuses } from '../support/results';
 
 /**
  * A cold run runs in the baseline pass only the tests that can capture a checkpoint: the demo
@@ -94,4 +94,55 @@ test('hidden', async ({ page }) => {
   const hidden = checkpoint(readLatest(repo), 'hidden', 'hidden');
   expect(hidden.checkpoint.status).toBe('new');
   expect(hidden.checkpoint.reason).toMatch(/^no baseline: the baseline pass left this test out: no checkpoint call was found in its source/);
+});
+
+test('with the last run of the same tests recorded, the base pass leaves out helper tests that took none and ends a test after its last checkpoint', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  fs.writeFileSync(path.join(repo, 'tests', 'snap.ts'), "import type { Page } from '@playwright/test';\nimport { screenshotCheckpoint } from 'visual-uat/playwright';\nexport const snap = (page: Page, name: string) => screenshotCheckpoint(page, name);\n");
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'helper.spec.ts'),
+    `import { expect, test } from '@playwright/test';
+import { snap } from './snap';
+
+test('plans card', async ({ page }) => {
+  await page.goto('/pricing');
+  await snap(page, 'plans-card');
+  // After the last checkpoint: true only on the branch, so on the base it would fail the test.
+  await expect(page.locator('.badge')).toBeVisible({ timeout: 1000 });
+});
+
+test('pricing title', async ({ page }) => {
+  await page.goto('/pricing');
+  await expect(page).toHaveTitle('Acme pricing');
+});
+`,
+  );
+  const first = runPlaywright(repo, ['test', 'tests/helper.spec.ts']);
+  expect(first.status, first.stdout + first.stderr).toBe(0);
+  // No record yet: both tests run on the base, and the assertion after the checkpoint fails there.
+  expect(first.stdout).not.toContain('the baseline pass runs');
+  const firstLog = fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
+  expect(firstLog).toMatch(/1 failed[\s\S]*plans card[\s\S]*1 passed/);
+
+  const second = runPlaywright(repo, ['test', 'tests/helper.spec.ts', '-u']);
+  expect(second.status, second.stdout + second.stderr).toBe(0);
+  expect(second.stdout).toContain('visual-uat: the baseline pass runs 1 of 2 tests: the others took no checkpoint in the last run, or have no checkpoint call in their sources');
+  const card = checkpoint(readLatest(repo), 'plans card', 'plans-card');
+  expect(card.test.baselineAvailable).toBe(true);
+  expect(card.checkpoint.status).toBe('needs_review');
+  const secondLog = fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
+  expect(secondLog).toMatch(/1 skipped/);
+  expect(secondLog).not.toMatch(/failed|pricing title/);
+});
+
+test('on many cores the baseline pass runs beside the current tests, with the same verdicts', async () => {
+  const repo = createFixtureRepo({ fixture: 'demo-app' });
+  // This machine has 2 cores: VISUAL_UAT_OVERLAP=1 asks for what 4 and more get by default.
+  const run = runPlaywright(repo, ['test'], { VISUAL_UAT_OVERLAP: '1' });
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toMatch(/visual-uat: the baseline pass runs beside the current tests \(1 worker each side on \d+ cores\)/);
+  const results = readLatest(repo);
+  expect(statuses(results)).toEqual(DEMO_STATUSES);
+  expect(results.tests.every((t) => t.baselineAvailable)).toBe(true);
+  expect(fs.readdirSync(path.join(repo, '.visual-uat', 'worktrees'))).toEqual([]);
 });

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { cleanEnv, createFixtureRepo, FIXTURES_DIR, fixtureModules, freePortSync, provideModules, visualUatCli } from '../../scripts/fixture-repo';
+import { cleanEnv, createFixtureRepo, FIXTURES_DIR, fixtureModules, freePortSync, provideModules } from '../../scripts/fixture-repo';
 import { reply, startFakeOpenAI, userTextOf, type FakeOpenAI, type Responder } from '../support/fake-openai';
-import { runPlaywrightAsync } from '../support/playwright-run';
+import { runPlaywrightAsync, runVisualUatAsync, type AsyncRun } from '../support/playwright-run';
 import { checkpoint, readLatest } from '../support/results';
 
 /**
@@ -33,13 +33,8 @@ function startApp(port: number): ChildProcess {
   return spawn(process.execPath, [path.join(FIXTURES_DIR, 'demo-app', 'base', 'server.js')], { env: cleanEnv({ PORT: String(port) }), stdio: 'ignore' });
 }
 
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [visualUatCli(work), ...args], { cwd: work, env: cleanEnv(env) });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<AsyncRun> {
+  return runVisualUatAsync(work, args, env);
 }
 
 test.describe.configure({ mode: 'serial' });

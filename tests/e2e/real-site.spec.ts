@@ -67,6 +67,30 @@ test('a port fixed in the server script stops the run before the current tests, 
   expect(imagesDiffer(repo)).toEqual([true, true, true]);
 });
 
+test('a server that reads the checkout by a fixed absolute path: every page identical, and one warning line says why that is suspect', async () => {
+  const repo = createFixtureRepo({
+    fixture: 'real-site',
+    prepare(dir) {
+      // Written at the site's first commit, so the base worktree's copy names the current checkout too.
+      const script = path.join(dir, 'scripts', 'start-server.js');
+      fs.writeFileSync(script, fs.readFileSync(script, 'utf8').replace("path.join(__dirname, '..', 'public')", JSON.stringify(path.join(dir, 'public'))));
+    },
+  });
+  const run = runPlaywright(repo, ['test']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(Object.values(statuses(readLatest(repo)))).toEqual(['unchanged', 'unchanged', 'unchanged']);
+  expect(run.stderr).toContain(
+    'visual-uat: warning: 3 app files differ from the base (e.g. public/docs/index.html), yet all 3 compared checkpoints are identical to their baselines: if those files show on these pages, the base app was probably the current one',
+  );
+  // A branch that changes only tests and docs never gets the warning.
+  const quiet = createFixtureRepo({ fixture: 'real-site', commits: 0 });
+  fs.appendFileSync(path.join(quiet, 'tests', 'site.spec.ts'), '\n// a note\n');
+  fs.writeFileSync(path.join(quiet, 'README.md'), '# Northwind\n');
+  const docsOnly = runPlaywright(quiet, ['test']);
+  expect(docsOnly.status, docsOnly.stdout + docsOnly.stderr).toBe(0);
+  expect(docsOnly.stderr).not.toContain('app files differ from the base');
+});
+
 test('npx playwright test -u captures the baselines again; --update-snapshots=none keeps the cached ones', async () => {
   const repo = createFixtureRepo({ fixture: 'real-site' });
   expect(runPlaywright(repo, ['test']).stdout).toContain('visual-uat: baseline pass (no cached baselines)');

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -56,10 +56,14 @@ for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
   });
 }
 
-/** A real zombie: `true` exits at once and its parent (`sleep`, exec'd over the shell) never reaps it. */
-function startZombie(): { zombie: number; parent: ChildProcess } {
-  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 120'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const zombie = Number(execFileSync('sh', ['-c', 'sleep 0.5; cat /proc/$0/task/$0/children', String(parent.pid)], { encoding: 'utf8' }).trim());
+/**
+ * A real zombie: the child exits a moment after its parent has become `sleep` (exec'd over the
+ * shell), which never reaps it. Its PID is what the shell printed.
+ */
+async function startZombie(): Promise<{ zombie: number; parent: ChildProcess }> {
+  const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 120'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+  await expect.poll(() => fs.readFileSync(`/proc/${zombie}/stat`, 'utf8'), { timeout: 10_000 }).toMatch(/\) Z /);
   return { zombie, parent };
 }
 
@@ -72,9 +76,8 @@ function writeLock(repo: string, record: object): string {
 
 test('a lock held by a zombie, or by a PID that now belongs to another process, is stale and taken over', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
-  const { zombie, parent } = startZombie();
+  const { zombie, parent } = await startZombie();
   try {
-    expect(fs.readFileSync(`/proc/${zombie}/stat`, 'utf8')).toMatch(/\) Z /);
     const zombieStart = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1].split(' ')[19];
     const lock = writeLock(repo, { pid: zombie, processStart: zombieStart, startedAt: new Date().toISOString() });
     const afterZombie = runPlaywright(repo, ['test']);

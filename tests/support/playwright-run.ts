@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { fixtureEnv, playwrightCli } from '../../scripts/fixture-repo';
+import { fixtureEnv, playwrightCli, visualUatCli } from '../../scripts/fixture-repo';
 
 export interface AsyncRun {
   status: number | null;
@@ -13,8 +13,17 @@ export interface AsyncRun {
  * something the run calls, such as the fake OpenAI server (tests/support/fake-openai.ts).
  */
 export function runPlaywrightAsync(dir: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 300_000): Promise<AsyncRun> {
+  return runNodeAsync(dir, playwrightCli(dir), args, env, timeoutMs);
+}
+
+/** The installed `visual-uat` command in `dir`, as `npx visual-uat` runs it, without blocking the event loop. */
+export function runVisualUatAsync(dir: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 300_000): Promise<AsyncRun> {
+  return runNodeAsync(dir, visualUatCli(dir), args, env, timeoutMs);
+}
+
+function runNodeAsync(dir: string, entry: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<AsyncRun> {
   const started = Date.now();
-  const child = spawn(process.execPath, [playwrightCli(dir), ...args], { cwd: dir, env: fixtureEnv(env) });
+  const child = spawn(process.execPath, [entry, ...args], { cwd: dir, env: fixtureEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

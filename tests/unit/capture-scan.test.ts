@@ -52,26 +52,26 @@ test.describe('account', () => {
 describe('capturingTests', () => {
   it('picks the tests whose own call captures, in a file that captures nowhere else', () => {
     const dir = repoWith({ 'tests/account.spec.ts': MIXED, 'tests/helpers/login.ts': 'export async function login(page, who) { await page.goto("/login?as=" + who); }\n' });
-    expect(capturingTests(path.join(dir, 'tests/account.spec.ts'), locate(dir, 'tests/account.spec.ts'), dir)).toEqual([false, true, false, true]);
+    expect(capturingTests(path.join(dir, 'tests/account.spec.ts'), locate(dir, 'tests/account.spec.ts'), dir)).toEqual(['none', 'direct', 'none', 'direct']);
   });
 
   it('leaves out every test of a file whose closure never mentions a capture, even one that imports visual-uat', () => {
     const dir = repoWith({ 'tests/api.spec.ts': "import { test, expect } from 'visual-uat';\ntest('health', async ({ request }) => {\n  expect((await request.get('/health')).ok()).toBe(true);\n});\n" });
-    expect(capturingTests(path.join(dir, 'tests/api.spec.ts'), locate(dir, 'tests/api.spec.ts'), dir)).toEqual([false]);
+    expect(capturingTests(path.join(dir, 'tests/api.spec.ts'), locate(dir, 'tests/api.spec.ts'), dir)).toEqual(['none']);
   });
 
   it('keeps every test where a hook, a helper or an imported module may capture', () => {
     const hook = "import { test } from 'visual-uat';\ntest.afterEach(async ({ screenshotCheckpoint }) => screenshotCheckpoint('end'));\ntest('a', async ({ page }) => { await page.goto('/'); });\n";
     const helper = "import { test } from '@playwright/test';\nimport { snap } from './snap';\ntest('a', async ({ page }) => { await snap(page); });\ntest('b', async ({ page }) => { await page.goto('/'); });\n";
     const dir = repoWith({ 'tests/hook.spec.ts': hook, 'tests/helper.spec.ts': helper, 'tests/snap.ts': "import { screenshotCheckpoint } from 'visual-uat/playwright';\nexport const snap = (page) => screenshotCheckpoint(page, 'x');\n" });
-    expect(capturingTests(path.join(dir, 'tests/hook.spec.ts'), locate(dir, 'tests/hook.spec.ts'), dir)).toEqual([true]);
-    expect(capturingTests(path.join(dir, 'tests/helper.spec.ts'), locate(dir, 'tests/helper.spec.ts'), dir)).toEqual([true, true]);
+    expect(capturingTests(path.join(dir, 'tests/hook.spec.ts'), locate(dir, 'tests/hook.spec.ts'), dir)).toEqual(['indirect']);
+    expect(capturingTests(path.join(dir, 'tests/helper.spec.ts'), locate(dir, 'tests/helper.spec.ts'), dir)).toEqual(['indirect', 'indirect']);
   });
 
   it('runs tests it cannot read or scan', () => {
     const dir = repoWith({ 'tests/broken.spec.ts': "import { test } from 'visual-uat';\ntest('a', async ({ screenshotCheckpoint }) => { await screenshotCheckpoint('x') ;\n" });
-    expect(capturingTests(path.join(dir, 'tests/broken.spec.ts'), locate(dir, 'tests/broken.spec.ts'), dir)).toEqual([true]);
-    expect(capturingTests(path.join(dir, 'tests/missing.spec.ts'), [{ file: 'x', line: 1, column: 1 }], dir)).toEqual([true]);
+    expect(capturingTests(path.join(dir, 'tests/broken.spec.ts'), locate(dir, 'tests/broken.spec.ts'), dir)).toEqual(['indirect']);
+    expect(capturingTests(path.join(dir, 'tests/missing.spec.ts'), [{ file: 'x', line: 1, column: 1 }], dir)).toEqual(['indirect']);
   });
 });
 

@@ -92,7 +92,7 @@ describe('collectTests', () => {
     await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('old'), imageRoot: baselineRoot, baselineRoot: null });
     const info = recorder();
     const context = { sameAsBase: false, baselineDir: baselineRoot, baselineError: null } as RunContext;
-    await writeTestMeta(info, { ...TEST_META, baseline: { ...TEST_META.baseline, error: 'Error: \u001b[2mthe base app\u001b[22m' } });
+    await writeTestMeta(info, { ...TEST_META, baseline: { ...TEST_META.baseline!, error: 'Error: \u001b[2mthe base app\u001b[22m' } });
     await writeRunContext(info, context);
     await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: path.join(dir, 'current'), baselineRoot });
 

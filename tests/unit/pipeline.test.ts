@@ -52,9 +52,11 @@ const CONTEXT: RunContext = {
   dirty: false,
   sameAsBase: false,
   commits: ['Highlight the Pro plan'],
-  changedFiles: ['public/pricing.html'],
+  changedFiles: ['M public/pricing.html'],
+  appFilesChanged: ['public/pricing.html'],
   baselineDir: '/unused',
   baselineError: null,
+  testSources: null,
 };
 
 const CONSOLE_ERROR: CapturedSignals = { aria: null, consoleErrors: ['TypeError: x is undefined'], failedRequests: [], a11y: null };
@@ -86,6 +88,7 @@ function collected(title: string, pairs: CheckpointPair[], extra: Partial<Collec
     status: 'passed',
     error: null,
     meta: { key: '', folder: '', baseline: { available: true, error: null, checkpoints: [] }, options: { intent: 'Pricing shows three plans' } },
+    baselineAvailable: true,
     baselineError: null,
     pairs,
     ...extra,
@@ -110,6 +113,10 @@ function evaluatorAnswering(answer: (request: EvaluationRequest) => EvaluatorVer
   };
   return {
     model: 'test-model',
+    baseURL: null,
+    thresholds: { approveAt: 0.8, rejectAt: 0.8 },
+    priced: false,
+    autoApprove: null,
     asked,
     evaluate,
     evaluateAll: (requests) => Promise.all(requests.map(evaluate)),

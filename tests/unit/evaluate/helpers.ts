@@ -18,8 +18,10 @@ export const CONTEXT: RunContext = {
   sameAsBase: false,
   commits: ['Highlight the Pro plan', 'Tidy pricing copy'],
   changedFiles: ['src/pricing.tsx', 'src/pricing.css'],
+  appFilesChanged: ['src/pricing.tsx', 'src/pricing.css'],
   baselineDir: '/unused',
   baselineError: null,
+  testSources: null,
 };
 
 export function tempDir(): string {
