@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PACKAGE_ROOT, fixtureEnv, fixtureModules, git, initRepo, playwrightCli, provideModules } from '../scripts/fixture-repo';
+import { reply, startFakeOpenAI } from '../tests/support/fake-openai';
+import { plural } from '../src/util/text';
 import { appendBenchJson, type BenchRow } from './run';
 
 /**
@@ -204,6 +206,73 @@ async function measure(tests: number, runs: number, sparse = false): Promise<Mea
   return { plain: median(plain), warm: median(warm), cold: median(cold), overlap: overlapped };
 }
 
+/**
+ * The groups case: 40 pages under one site header, whose navigation changes colour on every page;
+ * page 7 also gets a banner and page 23 a restyled card. Three changes: three groups, three
+ * evaluator calls (a local OpenAI-compatible server answers), where judging each changed
+ * checkpoint would take 40. A second run with the same changes is answered from the cache.
+ */
+const GROUPS_SERVER = `const http = require('node:http');
+const changes = JSON.parse(require('node:fs').readFileSync(__dirname + '/changed.json', 'utf8'));
+const page = (n) => \`<!doctype html><html><head><title>Page \${n}</title><style>
+body{font-family:sans-serif;margin:0}nav{display:flex;gap:24px;padding:14px 24px;background:#123}
+nav a{color:\${changes.nav ? '#ffd166' : '#fff'};text-decoration:none}main{padding:8px 24px}
+.card{margin:16px 0;padding:16px;border:1px solid #ccc;border-radius:8px;width:480px;background:\${changes.card.includes(n) ? '#e8f0ff' : '#fff'}}
+.row{height:90px;margin:12px 0;background:hsl(\${n * 37 % 360},60%,88%)}</style></head>
+<body><nav><a href="/">Acme</a><a href="/docs">Docs</a><a href="/pricing">Pricing</a><a href="/blog">Blog</a></nav>
+\${changes.banner.includes(n) ? '<p style="margin:0;padding:28px 24px;background:#fe8;font-size:22px">Spring sale: 20% off every plan</p>' : ''}
+<main><h1>Page \${n}</h1><div class="card"><h2>Card \${n}</h2><p>Some text for page \${n}, long enough to wrap over a couple of lines in the card.</p></div>
+\${Array.from({ length: 3 + (n % 4) }, (_, i) => \`<div class="row">row \${i}</div>\`).join('')}</main></body></html>\`;
+http.createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.end(page(Number(req.url.split('/').pop()) || 0));
+}).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+const GROUPS_PAGES = 40;
+
+function groupsSuite(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-bench-groups-'));
+  fs.writeFileSync(path.join(dir, 'server.js'), GROUPS_SERVER);
+  fs.writeFileSync(path.join(dir, 'changed.json'), `${JSON.stringify({ nav: false, banner: [], card: [] })}\n`);
+  fs.writeFileSync(path.join(dir, 'playwright.config.ts'), config(false));
+  fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\ntest-results/\n');
+  fs.mkdirSync(path.join(dir, 'tests-uat'));
+  const tests = Array.from({ length: GROUPS_PAGES }, (_, n) => `test('page ${n}', async ({ page, screenshotCheckpoint }) => {\n  await page.goto('/page/${n}');\n  await screenshotCheckpoint('page');\n});`);
+  fs.writeFileSync(path.join(dir, 'tests-uat', 'pages.spec.ts'), `import { test } from 'visual-uat';\n\n${tests.join('\n\n')}\n`);
+  provideModules(dir, fixtureModules());
+  initRepo(dir, 'Generated site');
+  git(dir, ['checkout', '-q', '-b', 'feature']);
+  fs.writeFileSync(path.join(dir, 'changed.json'), `${JSON.stringify({ nav: true, banner: [7], card: [23] })}\n`);
+  git(dir, ['commit', '-q', '-am', 'Navigation in amber; a sale banner on page 7; a tinted card on page 23']);
+  return dir;
+}
+
+interface GroupsFigures {
+  changed: number;
+  groups: number;
+  calls: number;
+  cachedCalls: number;
+  ms: number;
+}
+
+async function measureGroups(): Promise<GroupsFigures> {
+  const dir = groupsSuite();
+  const server = await startFakeOpenAI({ responder: () => reply.verdict() });
+  try {
+    const env = { OPENAI_API_KEY: 'sk-bench-groups', OPENAI_BASE_URL: server.baseURL };
+    const first = await run(dir, [], env);
+    const results = JSON.parse(fs.readFileSync(path.join(dir, '.visual-uat', 'results', 'latest.json'), 'utf8'));
+    const calls = server.completions().length;
+    await run(dir, [], env);
+    const changed = results.tests.filter((test: { checkpoints: { diffImage: string | null }[] }) => test.checkpoints[0].diffImage).length;
+    return { changed, groups: results.groups.length, calls, cachedCalls: server.completions().length - calls, ms: first.ms };
+  } finally {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function benchEndToEnd(): Promise<void> {
   const rows: BenchRow[] = [];
   const lines = [`end to end on ${os.cpus().length} cores (median of ${RUNS} runs; ratio to plain toHaveScreenshot in this run)`];
@@ -229,6 +298,14 @@ export async function benchEndToEnd(): Promise<void> {
       rows.push({ case: 'e2e-overlap-concurrent', engine: 'playwright', medianMs: Math.round(concurrent) });
       lines.push(`  two runs of the ${tests}-test suite: one after the other ${(sequential / 1000).toFixed(1)} s, at once ${(concurrent / 1000).toFixed(1)} s (${(concurrent / sequential).toFixed(2)}×)`);
     }
+  }
+  // BENCH_E2E_GROUPS=0 leaves out the groups case.
+  if (process.env.BENCH_E2E_GROUPS !== '0') {
+    const figures = await measureGroups();
+    rows.push({ case: 'e2e-groups', engine: 'visual-uat', medianMs: Math.round(figures.ms) });
+    lines.push(
+      `  groups: ${GROUPS_PAGES} pages, one header change on all and 2 unrelated changes: ${figures.changed} changed checkpoints, ${plural(figures.groups, 'group')}, ${plural(figures.calls, 'evaluator call')} (${(figures.calls / figures.changed).toFixed(3)} per changed checkpoint; one per checkpoint would be ${figures.changed}); the same run again: ${plural(figures.cachedCalls, 'call')}; ${(figures.ms / 1000).toFixed(1)} s cold`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   appendBenchJson(rows);

@@ -14,15 +14,10 @@ import { checkpointTitle } from '../report/summary';
  * with images that still open.
  */
 
-export function noRunYet(outputDir: string): string {
-  const file = latestResults(outputDir);
-  return `visual-uat: no run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test) first`;
-}
-
 /** The latest results file; one written before changes were grouped reads as a run without groups. */
 export function readLatestRun(outputDir: string): RunResult {
   const file = latestResults(outputDir);
-  if (!fs.existsSync(file)) throw new Error(noRunYet(outputDir));
+  if (!fs.existsSync(file)) throw new Error(`visual-uat: no run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test) first`);
   const run = JSON.parse(fs.readFileSync(file, 'utf8')) as RunResult;
   for (const test of run.tests) for (const checkpoint of test.checkpoints) Object.assign(checkpoint, { group: checkpoint.group ?? null, otherGroups: checkpoint.otherGroups ?? [], fingerprint: checkpoint.fingerprint ?? null });
   return { ...run, groups: run.groups ?? [] };

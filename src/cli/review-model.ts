@@ -8,7 +8,7 @@ import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord } from '../report/results';
 import { countsLine, groupTitle } from '../report/summary';
 import type { CheckpointSignals, CheckpointStatus, Evaluation } from '../types';
-import { groupCheckpoints, noRunYet, readLatestRun, runCheckpoints, type RunCheckpoint } from './latest-run';
+import { groupCheckpoints, readLatestRun, runCheckpoints, type RunCheckpoint } from './latest-run';
 
 /** What the review page shows, built from the results file and the approvals file alone. */
 export interface ReviewModel {
@@ -108,7 +108,9 @@ function entries(run: RunResult, settings: Settings): ReviewEntry[] {
 }
 
 export function reviewModel(settings: Settings): ReviewModel {
-  if (!fs.existsSync(latestResults(settings.outputDir))) return { run: null, message: noRunYet(settings.outputDir).replace(/^visual-uat: /, ''), entries: [] };
+  const file = latestResults(settings.outputDir);
+  if (!fs.existsSync(file))
+    return { run: null, message: `No run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test), then reload this page.`, entries: [] };
   const run = readLatestRun(settings.outputDir);
   const when = new Date(run.timestamp).toISOString().replace('T', ' ').slice(0, 19);
   const base = run.baseCommit ? `${run.baseBranch} @ ${run.baseCommit.slice(0, 8)}` : 'no base';

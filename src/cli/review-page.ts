@@ -15,7 +15,7 @@ header.top h1 { font-size: 18px; margin: 0; }
 header.top p { margin: 0; font-size: 13px; opacity: .85; }
 main { max-width: 1400px; margin: 0 auto; padding: 16px 20px 80px; }
 .empty { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 32px; font-size: 16px; }
-article { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; margin: 0 0 16px; padding: 12px 16px; scroll-margin-top: 64px; }
+article { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; margin: 0 0 16px; padding: 12px 16px; scroll-margin-top: 64px; content-visibility: auto; contain-intrinsic-size: auto 900px; }
 article.current { outline: 3px solid #2a6df4; }
 article h2 { font-size: 16px; margin: 0; display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
 .status { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 10px; background: #eaeef2; }
@@ -181,7 +181,7 @@ const SCRIPT = `
 
   var header = document.querySelector('header.top');
   if (!model.run) {
-    main.appendChild(el('div', { class: 'empty', role: 'status', text: 'No run yet: ' + model.message + '. Then reload this page.' }));
+    main.appendChild(el('div', { class: 'empty', role: 'status', text: model.message }));
     return;
   }
   header.appendChild(el('p', { text: model.run.title }));

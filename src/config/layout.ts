@@ -164,7 +164,7 @@ export function runContextPath(outputDir: string): string {
   return path.join(outputDir, 'run', 'context.json');
 }
 
-/** Cached evaluator verdicts of one scope (model, prompt, commits). */
+/** Cached evaluator verdicts of one scope (model, prompt, intent). */
 export function verdictCacheDir(outputDir: string, scope: string): string {
   return path.join(outputDir, 'cache', 'verdicts', scope.slice(0, 32));
 }

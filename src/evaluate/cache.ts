@@ -8,12 +8,13 @@ import { readJsonFile, writeFileAtomic } from '../util/fs';
 
 /**
  * Verdicts by change: a run that shows the same change again (the same pair, the same change on
- * one more page, or the same pair re-rendered with noise below the threshold) under the same
- * prompt, commits and model makes no call. Entries live in a folder per scope (model, prompt
- * version, system prompt, the change's commits), named by their fingerprint's hash; a
- * fingerprint that differs by noise is found by comparing it with the scope's entries. The
- * status is not stored: it is recomputed from the verdict, so changing approveAt/rejectAt takes
- * effect without paying again.
+ * one more page, the same pair re-rendered with noise below the threshold, or after another
+ * commit) under the same intent, instructions and model makes no call. The change is what the
+ * model judged; the fingerprint holds both sides' pixels, so another base or another page state
+ * is another change. Entries live in a folder per scope (model, prompt version, system prompt,
+ * intent), named by their fingerprint's hash; a fingerprint that differs by noise is found by
+ * comparing it with the scope's entries. The status is not stored: it is recomputed from the
+ * verdict, so changing approveAt/rejectAt takes effect without paying again.
  */
 
 interface CacheEntry {
@@ -27,8 +28,8 @@ export interface CacheScopeParts {
   model: string;
   promptVersion: number;
   system: string;
-  /** The prompt's account of the change under review: commits, changed files, branches. */
-  context: string;
+  /** The test's and the checkpoint's intent. */
+  intent: { test: string | null; checkpoint: string | null };
 }
 
 function sha256(...values: string[]): string {
@@ -38,7 +39,7 @@ function sha256(...values: string[]): string {
 }
 
 export function cacheScope(parts: CacheScopeParts): string {
-  return sha256(String(parts.promptVersion), parts.model, parts.system, parts.context);
+  return sha256(String(parts.promptVersion), parts.model, parts.system, parts.intent.test ?? '', parts.intent.checkpoint ?? '');
 }
 
 export function changeKey(change: ChangePrint): string {

@@ -9,7 +9,7 @@ import { createModelClient } from './client';
 import { dataUrl, planView, renderView, type ViewPlan } from './images';
 import { parseVerdict } from './parse';
 import { DEFAULT_HEARTBEAT_MS, startProgress } from './progress';
-import { contextText, PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
+import { PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
 import type { EvaluationRequest, EvaluatorVerdict } from './request';
 import { resolveEvaluatorSettings, type EvaluatorSettings, type ResolvedAutoApprove } from './settings';
 import { statusOf, type Thresholds } from './status';
@@ -50,7 +50,7 @@ interface Prepared {
   system: string;
   user: string;
   plan: ViewPlan;
-  /** The verdict cache's scope (model, prompt, commits); the change is the key within it. */
+  /** The verdict cache's scope (model, prompt, intent); the change is the key within it. */
   scope: string;
   /** Names the transcript: scope and change. */
   key: string;
@@ -62,7 +62,7 @@ function prepare(request: EvaluationRequest, settings: EvaluatorSettings): Prepa
   // The answer's shape is spelled out even under json_schema, so the prompt (and the cache key)
   // is the same whichever response format the server ends up accepting.
   const user = `${userText(request, plan.note)}\n\n${PLAIN_JSON_INSTRUCTION}`;
-  const scope = cacheScope({ model: settings.model, promptVersion: PROMPT_VERSION, system, context: contextText(request.context) });
+  const scope = cacheScope({ model: settings.model, promptVersion: PROMPT_VERSION, system, intent: request.intent });
   return { system, user, plan, scope, key: `${scope.slice(0, 8)}${changeKey(request.change).slice(0, 8)}` };
 }
 

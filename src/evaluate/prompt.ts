@@ -65,11 +65,6 @@ function changeSection(context: RunContext | null): string[] {
   return lines;
 }
 
-/** The change under review as the prompt tells it: what a cached verdict must have been judged under. */
-export function contextText(context: RunContext | null): string {
-  return changeSection(context).join('\n');
-}
-
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }

@@ -80,10 +80,8 @@ export function groupNote(change: Pick<ChangeInput, 'group' | 'others'>): string
 function decideChanges(changes: ChangeInput[], signals: CheckpointSignals): Decision {
   const decisions = changes.map((change) => decideChange(change, signals));
   const worst = decisions.reduce((w, d, i) => (SEVERITY.indexOf(d.status) > SEVERITY.indexOf(decisions[w].status) ? i : w), 0);
-  const notes = changes.flatMap((change, i) => {
-    if (i === worst) return change.others > 0 ? [groupNote(change)] : [];
-    return [`also group ${change.group} (${decisions[i].status}: ${decisions[i].reason})`];
-  });
+  const shared = changes[worst].others > 0 ? [groupNote(changes[worst])] : [];
+  const notes = [...shared, ...changes.flatMap((change, i) => (i === worst ? [] : [`also group ${change.group} (${decisions[i].status}: ${decisions[i].reason})`]))];
   const { status, reason, evaluation } = decisions[worst];
   return { status, reason: notes.length ? `${reason} — ${notes.join('; ')}` : reason, evaluation };
 }

@@ -4,11 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
-import { readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses } from '../support/results';
 
 
 function visualUat(dir: string, args: string[]) {
   return spawnSync(process.execPath, [visualUatCli(dir), ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
+}
+
+/** The checkpoints the approvals file's decisions were taken on. */
+function checkpointsOf(file: string): string[] {
+  return JSON.parse(fs.readFileSync(file, 'utf8')).approvals.flatMap((a: { checkpoints: { checkpoint: string }[] }) => a.checkpoints.map((c) => c.checkpoint));
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -41,6 +46,7 @@ test('a run in GitHub Actions writes a step summary and warning annotations', ()
   const tableLines = run.stdout.split('\n').filter((l) => l.startsWith('  ') && !/\.[jt]s:\d+:\d+ › /.test(l));
   for (const line of tableLines) expect(line.length, line).toBeLessThanOrEqual(100);
   expect(run.stdout).toContain('approve:     npx visual-uat approve --all');
+  expect(run.stdout).toContain('review:      npx visual-uat review   (a page with Approve and Reject per change)');
   expect(run.stdout).toMatch(/HTML report: .*playwright-report/);
 });
 
@@ -66,8 +72,15 @@ test('approving one checkpoint changes only its status on the next run', () => {
   const file = fs.readFileSync(approvals, 'utf8');
   const entries = JSON.parse(file).approvals;
   expect(entries).toHaveLength(1);
-  expect(Object.keys(entries[0])).toEqual(['test', 'checkpoint', 'baseline', 'current', 'by', 'at', 'reason']);
-  expect(entries[0]).toMatchObject({ test: 'site.spec.ts › site › pricing › plans', checkpoint: 'plans', by: 'Visual UAT Fixture <fixture@visual-uat.test>', reason: 'the Pro highlight is intended' });
+  expect(Object.keys(entries[0])).toEqual(['verdict', 'scope', 'checkpoints', 'by', 'at', 'reason', 'change']);
+  expect(entries[0]).toMatchObject({
+    verdict: 'approved',
+    scope: 'change',
+    checkpoints: [{ test: 'site.spec.ts › site › pricing › plans', checkpoint: 'plans' }],
+    by: 'Visual UAT Fixture <fixture@visual-uat.test>',
+    reason: 'the Pro highlight is intended',
+  });
+  expect(entries[0].change).toMatch(/^v1 t0\.1 m\d+x\d+c\d+:/);
   expect(file.split('\n').filter((line) => line.includes('"checkpoint"'))).toHaveLength(1);
 
   const run = runPlaywright(repo, ['test']);
@@ -82,21 +95,34 @@ test('approving one checkpoint changes only its status on the next run', () => {
 test('--all approves every needs_review checkpoint', () => {
   const all = visualUat(repo, ['approve', '--all']);
   expect(all.status, all.stderr).toBe(0);
-  expect(JSON.parse(fs.readFileSync(approvals, 'utf8')).approvals.map((a: { checkpoint: string }) => a.checkpoint).sort()).toEqual(['contact', 'plans']);
+  expect(checkpointsOf(approvals).sort()).toEqual(['contact', 'plans']);
   const run = runPlaywright(repo, ['test']);
   expect(statuses(readLatest(repo))).toEqual({ 'home › landing': 'unchanged', 'plans › plans': 'changed', 'plans › header': 'unchanged', 'about › contact': 'changed', 'pricing › pricing-header': 'unchanged' });
   expect(run.stdout).not.toContain('approve:     npx visual-uat approve');
 });
 
-test('an approval whose images changed is ignored, reported, and pruned', () => {
+test('a further change on an approved checkpoint needs review; the approval is not stale, the highlight is still there', () => {
   const pricing = path.join(repo, 'public', 'pricing.html');
-  fs.writeFileSync(pricing, fs.readFileSync(pricing, 'utf8').replace('For growing teams.', 'For growing teams of any size.'));
+  const original = fs.readFileSync(pricing, 'utf8');
+  fs.writeFileSync(pricing, original.replace('For growing teams.', 'For growing teams of any size.'));
+  const run = runPlaywright(repo, ['test']);
+  const plans = checkpoint(readLatest(repo), 'plans', 'plans').checkpoint;
+  // The approved highlight is still there, so the approval is not stale; the text edit beside it is not approved.
+  expect(plans.status).toBe('needs_review');
+  expect(plans.reason).toBe('no evaluator configured');
+  expect(run.stdout).not.toContain('stale approval ignored: site.spec.ts › site › pricing › plans › plans');
+  fs.writeFileSync(pricing, original);
+});
+
+test('an approval whose change moved is ignored, reported, and pruned', () => {
+  const styles = path.join(repo, 'public', 'styles.css');
+  fs.writeFileSync(styles, fs.readFileSync(styles, 'utf8').replace('.plan-recommended { border: 2px solid #2a6df4', '.plan-recommended { border: 2px solid #e0352b').replace('background: #2a6df4; color: #fff; border-radius: 10px', 'background: #e0352b; color: #fff; border-radius: 10px'));
   const run = runPlaywright(repo, ['test']);
   expect(statuses(readLatest(repo))['plans › plans']).toBe('needs_review');
-  expect(run.stdout).toContain('stale approval ignored: site.spec.ts › site › pricing › plans › plans no longer matches its images; npx visual-uat approve --prune drops it');
+  expect(run.stdout).toContain('stale approval ignored: site.spec.ts › site › pricing › plans › plans no longer shows the approved change; npx visual-uat approve --prune drops it');
   const pruned = visualUat(repo, ['approve', '--prune']);
   expect(pruned.stdout).toContain('dropped stale approval: site.spec.ts › site › pricing › plans › plans');
-  expect(JSON.parse(fs.readFileSync(approvals, 'utf8')).approvals.map((a: { checkpoint: string }) => a.checkpoint)).toEqual(['contact']);
+  expect(checkpointsOf(approvals)).toEqual(['contact']);
 });
 
 test('an approval whose baseline moved while the current image stayed is stale for the run and for --prune alike', () => {
@@ -105,7 +131,7 @@ test('an approval whose baseline moved while the current image stayed is stale f
   const run = runPlaywright(repo, ['test'], { VISUAL_UAT_BASE: 'moved' });
   expect(run.status, run.stdout + run.stderr).toBe(0);
   expect(statuses(readLatest(repo))['about › contact']).toBe('unchanged');
-  expect(run.stdout).toContain('stale approval ignored: site.spec.ts › site › about › contact no longer matches its images; npx visual-uat approve --prune drops it');
+  expect(run.stdout).toContain('stale approval ignored: site.spec.ts › site › about › contact no longer shows the approved change; npx visual-uat approve --prune drops it');
   const pruned = visualUat(repo, ['approve', '--prune']);
   expect(pruned.status, pruned.stderr).toBe(0);
   expect(pruned.stdout).toContain('dropped stale approval: site.spec.ts › site › about › contact');

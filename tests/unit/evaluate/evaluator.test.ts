@@ -165,13 +165,14 @@ describe('the verdict cache', () => {
     expect(again.map((v) => v.evaluation)).toEqual(firstVerdicts.map((v) => v.evaluation));
   });
 
-  it('misses when an image, the context or the model changes', async () => {
+  it('misses when the change, the intent or the model changes; another commit alone judges the same change the same', async () => {
     const s = await fake();
     const dir = tempDir();
     const out = path.join(dir, 'out');
     const request = await changedPair(dir, 'one');
     await evaluatorFor(s.baseURL, out).evaluator.evaluate(request);
-    await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, context: { ...request.context!, commits: ['Something else'] } });
+    expect((await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, context: { ...request.context!, commits: ['Something else'] } })).cached).toBe(true);
+    await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, intent: { ...request.intent, checkpoint: 'The Pro card is green' } });
     await evaluatorFor(s.baseURL, out, { model: 'gpt-4.1-mini' }).evaluator.evaluate(request);
     await evaluatorFor(s.baseURL, out).evaluator.evaluate(await changedPair(dir, 'one', { colour: [0, 160, 0, 255] }));
     expect(s.completions()).toHaveLength(4);

@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { createFixtureRepo, fixtureEnv, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import { sha256File } from '../../src/util/hash';
+import { checkpoint, readLatest } from '../support/results';
+
+/**
+ * Approvals that stick on a page with rendering noise (issue 20): the noise-app draws its release
+ * flow on a canvas whose anti-aliased pixels move by a few colour levels on every page load, below
+ * the threshold. Its feature branch turns the Ship step amber. An approval of that change must hold
+ * on every run, whatever bytes the noise gives the images; a real change of the approved change (its
+ * colour moved again, its label changed) must make it stale.
+ */
+
+const RUNS = 4;
+
+function visualUat(dir: string, args: string[]) {
+  return spawnSync(process.execPath, [visualUatCli(dir), ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
+}
+
+test.describe.configure({ mode: 'serial' });
+
+let repo: string;
+let diagram: string;
+
+test.beforeAll(() => {
+  repo = createFixtureRepo({ fixture: 'noise-app' });
+  diagram = path.join(repo, 'public', 'diagram.js');
+});
+
+function diagramCheckpoint() {
+  const results = readLatest(repo);
+  const found = checkpoint(results, 'release flow', 'diagram').checkpoint;
+  return { ...found, image: sha256File(path.join(repo, '.visual-uat', 'results', found.currentImage!)) };
+}
+
+test('the amber step needs review; approving it writes its change', () => {
+  const run = runPlaywright(repo, ['test']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(diagramCheckpoint()).toMatchObject({ status: 'needs_review', group: 'g1' });
+  const approved = visualUat(repo, ['approve', 'diagram', '--reason', 'Ship in amber']);
+  expect(approved.status, approved.stderr).toBe(0);
+  expect(approved.stdout).toContain('approved: flow.spec.ts › release flow › diagram (needs_review)');
+});
+
+test(`the approval holds on ${RUNS} runs in a row, each with other bytes`, () => {
+  const images = new Set<string>();
+  for (let i = 0; i < RUNS; i++) {
+    const run = runPlaywright(repo, ['test']);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const seen = diagramCheckpoint();
+    expect(seen.status, `run ${i + 1}: ${seen.reason}`).toBe('changed');
+    expect(seen.reason).toMatch(/^approved by Visual UAT Fixture <fixture@visual-uat\.test> on \d{4}-\d\d-\d\d: Ship in amber$/);
+    expect(run.stdout).not.toContain('stale approval');
+    expect(run.stdout).toContain('1 checkpoint approved earlier (visual-uat.approvals.json)');
+    images.add(seen.image);
+  }
+  // The noise is real: the approved pair's bytes never came back.
+  expect(images.size).toBe(RUNS);
+  console.log(`noise-app: the approval held on ${RUNS} of ${RUNS} runs, with ${images.size} different current images`);
+});
+
+test('a colour that moved makes the approval stale', () => {
+  const amber = fs.readFileSync(diagram, 'utf8');
+  fs.writeFileSync(diagram, amber.replace("fill: '#ffc940'", "fill: '#ff6a3d'"));
+  const run = runPlaywright(repo, ['test']);
+  expect(diagramCheckpoint().status).toBe('needs_review');
+  expect(run.stdout).toContain('stale approval ignored: flow.spec.ts › release flow › diagram no longer shows the approved change; npx visual-uat approve --prune drops it');
+  fs.writeFileSync(diagram, amber);
+});
+
+test('a text that changed makes the approval stale', () => {
+  const amber = fs.readFileSync(diagram, 'utf8');
+  fs.writeFileSync(diagram, amber.replace("label: 'Ship'", "label: 'Deploy'"));
+  const run = runPlaywright(repo, ['test']);
+  expect(diagramCheckpoint().status).toBe('needs_review');
+  expect(run.stdout).toContain('stale approval ignored: flow.spec.ts › release flow › diagram no longer shows the approved change');
+  fs.writeFileSync(diagram, amber);
+  // Back to the approved change: the approval holds again.
+  const again = runPlaywright(repo, ['test']);
+  expect(again.status, again.stdout + again.stderr).toBe(0);
+  expect(diagramCheckpoint().status).toBe('changed');
+});
