@@ -48,6 +48,8 @@ export interface ReviewCheckpoint {
   /** Image paths relative to the results folder (the server serves them from the output folder only). */
   images: { baseline: string | null; current: string | null; diff: string | null };
   pixelDiffPercent: number;
+  /** The top of the first changed region, in current-image pixels: where the images open. */
+  changeTop: number;
   signals: CheckpointSignals;
   /** The groups of its other changes. */
   otherGroups: string[];
@@ -63,6 +65,7 @@ function checkpointView(c: RunCheckpoint | { title: string; checkpoint: Checkpoi
     reason: checkpoint.reason,
     images: { baseline: checkpoint.baselineImage, current: checkpoint.currentImage, diff: checkpoint.diffImage },
     pixelDiffPercent: checkpoint.diffMetrics.pixelDiffPercent,
+    changeTop: checkpoint.diffMetrics.changedRegions.reduce((top, region) => Math.min(top, region.y), checkpoint.diffMetrics.changedRegions.length ? Infinity : 0),
     signals: checkpoint.signals,
     otherGroups: [checkpoint.group, ...checkpoint.otherGroups].filter((id): id is string => !!id && id !== group),
   };

@@ -35,6 +35,7 @@ article h2 { font-size: 16px; margin: 0; display: flex; gap: 10px; align-items: 
 .views button { font-size: 13px; border: 1px solid #d0d7de; background: #fff; padding: 4px 10px; cursor: pointer; }
 .views button[aria-pressed=true] { background: #14213d; color: #fff; }
 .images { display: flex; gap: 12px; align-items: flex-start; }
+.scroller { max-height: 520px; overflow: auto; }
 .images figure { margin: 0; flex: 1; min-width: 0; }
 .images figcaption { font-size: 12px; color: #57606a; margin-bottom: 4px; }
 .images img { max-width: 100%; border: 1px solid #d0d7de; display: block; }
@@ -69,6 +70,12 @@ const SCRIPT = `
   }
   function imageUrl(path) { return '/image?path=' + encodeURIComponent(path) + '&token=' + encodeURIComponent(token); }
   function img(path, alt, extra) { return el('img', Object.assign({ src: imageUrl(path), alt: alt, loading: 'lazy', decoding: 'async' }, extra || {})); }
+  /** A tall image in a box of its own that opens where the change is (scaled as the image is shown). */
+  function scroller(content, image, top) {
+    var box = el('div', { class: 'scroller' }, [content]);
+    image.addEventListener('load', function () { box.scrollTop = Math.max(0, top * image.clientWidth / image.naturalWidth - 80); });
+    return box;
+  }
 
   var VIEWS = ['Side by side', 'Slider', 'Diff', 'Overlay'];
   function viewer(checkpoint, state) {
@@ -82,24 +89,27 @@ const SCRIPT = `
         return button;
       });
       box.appendChild(el('div', { class: 'views', role: 'group', 'aria-label': 'Image view' }, buttons));
+      var top = checkpoint.changeTop;
+      function side(caption, path, alt) { var image = img(path, alt); return el('figure', {}, [el('figcaption', { text: caption }), scroller(image, image, top)]); }
       if (state.view === 'Side by side' || !(i.baseline && i.current)) {
         box.appendChild(el('div', { class: 'images' }, [
-          i.baseline ? el('figure', {}, [el('figcaption', { text: 'Baseline (base branch)' }), img(i.baseline, 'baseline')]) : null,
-          i.current ? el('figure', {}, [el('figcaption', { text: 'Current' }), img(i.current, 'current')]) : null,
+          i.baseline ? side('Baseline (base branch)', i.baseline, 'baseline') : null,
+          i.current ? side('Current', i.current, 'current') : null,
         ]));
       } else if (state.view === 'Diff') {
-        box.appendChild(el('figure', {}, [el('figcaption', { text: 'Diff: changed pixels red, added rows green, a violet rule where rows were removed' }), img(i.diff, 'diff')]));
+        box.appendChild(side('Diff: changed pixels red, added rows green, a violet rule where rows were removed', i.diff, 'diff'));
       } else {
-        var top = img(i.current, 'current', { class: 'top' });
+        var upper = img(i.current, 'current', { class: 'top' });
         var range = el('input', { type: 'range', min: '0', max: '100', value: '50', 'aria-label': state.view === 'Slider' ? 'Slider position' : 'Overlay opacity' });
         function apply() {
-          if (state.view === 'Slider') top.style.clipPath = 'inset(0 ' + (100 - range.value) + '% 0 0)';
-          else top.style.opacity = String(range.value / 100);
+          if (state.view === 'Slider') upper.style.clipPath = 'inset(0 ' + (100 - range.value) + '% 0 0)';
+          else upper.style.opacity = String(range.value / 100);
         }
         range.addEventListener('input', apply);
         apply();
         box.appendChild(el('label', { class: 'range' }, [document.createTextNode(state.view === 'Slider' ? 'baseline ◀ ▶ current' : 'current opacity'), range]));
-        box.appendChild(el('div', { class: 'stack' }, [img(i.baseline, 'baseline'), top]));
+        var lower = img(i.baseline, 'baseline');
+        box.appendChild(scroller(el('div', { class: 'stack' }, [lower, upper]), lower, top));
       }
     }
     render();

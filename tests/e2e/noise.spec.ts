@@ -33,7 +33,8 @@ test.beforeAll(() => {
 function diagramCheckpoint() {
   const results = readLatest(repo);
   const found = checkpoint(results, 'release flow', 'diagram').checkpoint;
-  return { ...found, image: sha256File(path.join(repo, '.visual-uat', 'results', found.currentImage!)) };
+  const hash = (image: string | null) => sha256File(path.join(repo, '.visual-uat', 'results', image!));
+  return { ...found, image: hash(found.currentImage), baseline: hash(found.baselineImage) };
 }
 
 test('the amber step needs review; approving it writes its change', () => {
@@ -45,10 +46,11 @@ test('the amber step needs review; approving it writes its change', () => {
   expect(approved.stdout).toContain('approved: flow.spec.ts › release flow › diagram (needs_review)');
 });
 
-test(`the approval holds on ${RUNS} runs in a row, each with other bytes`, () => {
+test(`the approval holds on ${RUNS} runs in a row, each with other bytes, the last with the baselines captured again`, () => {
   const images = new Set<string>();
+  const baselines = new Set<string>();
   for (let i = 0; i < RUNS; i++) {
-    const run = runPlaywright(repo, ['test']);
+    const run = runPlaywright(repo, ['test'], i === RUNS - 1 ? { VISUAL_UAT_UPDATE_BASELINES: '1' } : {});
     expect(run.status, run.stdout + run.stderr).toBe(0);
     const seen = diagramCheckpoint();
     expect(seen.status, `run ${i + 1}: ${seen.reason}`).toBe('changed');
@@ -56,9 +58,11 @@ test(`the approval holds on ${RUNS} runs in a row, each with other bytes`, () =>
     expect(run.stdout).not.toContain('stale approval');
     expect(run.stdout).toContain('1 checkpoint approved earlier (visual-uat.approvals.json)');
     images.add(seen.image);
+    baselines.add(seen.baseline);
   }
-  // The noise is real: the approved pair's bytes never came back.
+  // The noise is real: the approved pair's bytes never came back, on either side.
   expect(images.size).toBe(RUNS);
+  expect(baselines.size).toBe(2);
   console.log(`noise-app: the approval held on ${RUNS} of ${RUNS} runs, with ${images.size} different current images`);
 });
 

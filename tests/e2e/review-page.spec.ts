@@ -19,7 +19,7 @@ interface Review {
   stop(): Promise<number | null>;
 }
 
-/** Starts `visual-uat review --no-open` as a user does, and reads the URL it prints. */
+/** Starts `visual-uat review --no-open` as a user does, and reads the URL it prints once it has started. */
 function startReview(repo: string): Promise<Review> {
   const child: ChildProcess = spawn(process.execPath, [visualUatCli(repo), 'review', '--no-open'], { cwd: repo, env: fixtureEnv() });
   let output = '';
@@ -28,8 +28,9 @@ function startReview(repo: string): Promise<Review> {
     const timer = setTimeout(() => reject(new Error(`visual-uat review printed no URL within 30 s:\n${output}`)), 30_000);
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
-      const url = /visual-uat review: (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output)?.[1];
-      if (!url) return;
+      // The last line it prints on start-up.
+      if (!output.includes('visual-uat review: Ctrl-C stops it')) return;
+      const url = /visual-uat review: (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output)![1];
       clearTimeout(timer);
       resolve({
         url,
@@ -137,7 +138,11 @@ test('approve a group with the button, another change with the keyboard, reject 
   await expect(footer.getByRole('img', { name: 'diff' })).toBeVisible();
   await footer.getByRole('button', { name: 'Side by side' }).click();
   await expect(footer.getByRole('img', { name: 'baseline' })).toBeVisible();
-  if (process.env.VISUAL_UAT_DOCS_SCREENSHOTS) await page.screenshot({ path: path.join(PACKAGE_ROOT, 'docs', 'images', 'review-page.png') });
+  // The screenshot in the README: VISUAL_UAT_DOCS_SCREENSHOTS=1 takes it again.
+  if (process.env.VISUAL_UAT_DOCS_SCREENSHOTS) {
+    await expect(footer.getByRole('img', { name: 'current' })).toHaveJSProperty('complete', true);
+    await page.screenshot({ path: path.join(PACKAGE_ROOT, 'docs', 'images', 'review-page.png'), fullPage: false, clip: { x: 0, y: 0, width: 1280, height: 900 } });
+  }
 
   await footer.getByRole('textbox', { name: 'Reason' }).fill('the new footer');
   await footer.getByRole('button', { name: 'Approve' }).click();
