@@ -217,7 +217,7 @@ const changes = JSON.parse(require('node:fs').readFileSync(__dirname + '/changed
 const page = (n) => \`<!doctype html><html><head><title>Page \${n}</title><style>
 body{font-family:sans-serif;margin:0}nav{display:flex;gap:24px;padding:14px 24px;background:#123}
 nav a{color:\${changes.nav ? '#ffd166' : '#fff'};text-decoration:none}main{padding:8px 24px}
-.card{margin:16px 0;padding:16px;border:1px solid #ccc;border-radius:8px;width:480px;background:\${changes.card.includes(n) ? '#e8f0ff' : '#fff'}}
+.card{margin:16px 0;padding:16px;border:1px solid #ccc;border-radius:8px;width:480px;background:\${changes.card.includes(n) ? '#c6dbff' : '#fff'}}
 .row{height:90px;margin:12px 0;background:hsl(\${n * 37 % 360},60%,88%)}</style></head>
 <body><nav><a href="/">Acme</a><a href="/docs">Docs</a><a href="/pricing">Pricing</a><a href="/blog">Blog</a></nav>
 \${changes.banner.includes(n) ? '<p style="margin:0;padding:28px 24px;background:#fe8;font-size:22px">Spring sale: 20% off every plan</p>' : ''}

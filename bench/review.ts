@@ -9,6 +9,7 @@ import { latestResults, resultsDir } from '../src/config/layout';
 import { resolveSettings } from '../src/config/options';
 import { systemChromium } from '../src/config/browser';
 import type { RunResult } from '../src/report';
+import { runOf } from '../tests/support/runs';
 import { appendBenchJson, type BenchRow } from './run';
 
 /**
@@ -68,14 +69,8 @@ async function syntheticRun(count: number): Promise<string> {
     };
   });
   const run: RunResult = {
+    ...runOf(tests),
     timestamp: Date.now(),
-    baseBranch: 'main',
-    baseCommit: 'a'.repeat(40),
-    currentBranch: 'feature',
-    currentCommit: 'b'.repeat(40),
-    dirty: false,
-    config: {},
-    tests,
     groups: tests.map((test, n) => ({
       id: `g${n + 1}`,
       fingerprint: test.checkpoints[0].fingerprint,
@@ -85,8 +80,6 @@ async function syntheticRun(count: number): Promise<string> {
       reason: 'no evaluator configured',
       evaluation: null,
     })),
-    summary: { total: count, passed: 0, failed: 0, errored: 0, needsReview: count },
-    evaluator: { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 },
   };
   fs.mkdirSync(resultsDir(settings.outputDir), { recursive: true });
   fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify(run, null, 2));

@@ -66,23 +66,22 @@ test(`the approval holds on ${RUNS} runs in a row, each with other bytes, the la
   console.log(`noise-app: the approval held on ${RUNS} of ${RUNS} runs, with ${images.size} different current images`);
 });
 
-test('a colour that moved makes the approval stale', () => {
+/** Edits the approved diagram, runs, and expects the approval to be stale there; then puts the diagram back. */
+function expectStaleAfter(from: string, to: string): void {
   const amber = fs.readFileSync(diagram, 'utf8');
-  fs.writeFileSync(diagram, amber.replace("fill: '#ffc940'", "fill: '#ff6a3d'"));
+  fs.writeFileSync(diagram, amber.replace(from, to));
   const run = runPlaywright(repo, ['test']);
   expect(diagramCheckpoint().status).toBe('needs_review');
   expect(run.stdout).toContain('stale approval ignored: flow.spec.ts › release flow › diagram no longer shows the approved change; npx visual-uat approve --prune drops it');
   fs.writeFileSync(diagram, amber);
+}
+
+test('a colour that moved makes the approval stale', () => {
+  expectStaleAfter("fill: '#ffc940'", "fill: '#ff6a3d'");
 });
 
-test('a text that changed makes the approval stale', () => {
-  const amber = fs.readFileSync(diagram, 'utf8');
-  fs.writeFileSync(diagram, amber.replace("label: 'Ship'", "label: 'Deploy'"));
-  const run = runPlaywright(repo, ['test']);
-  expect(diagramCheckpoint().status).toBe('needs_review');
-  expect(run.stdout).toContain('stale approval ignored: flow.spec.ts › release flow › diagram no longer shows the approved change');
-  fs.writeFileSync(diagram, amber);
-  // Back to the approved change: the approval holds again.
+test('a text that changed makes the approval stale; back to the approved change, it holds again', () => {
+  expectStaleAfter("label: 'Ship'", "label: 'Deploy'");
   const again = runPlaywright(repo, ['test']);
   expect(again.status, again.stdout + again.stderr).toBe(0);
   expect(diagramCheckpoint().status).toBe('changed');

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
-import type { RunResult, TestResultRecord } from '../../src/report';
+import type { RunResult } from '../../src/report';
+
+export { runOf } from './runs';
 
 const SCHEMA_FILE = path.resolve(__dirname, '..', '..', 'docs', 'results.schema.json');
 const ajv = new Ajv2020({ allErrors: true });
@@ -11,24 +13,6 @@ const validate = ajv.compile(JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')));
 export function validResults(run: unknown, file: string): RunResult {
   if (!validate(run)) throw new Error(`${file} does not match docs/results.schema.json: ${ajv.errorsText(validate.errors, { separator: '; ' })}`);
   return run as RunResult;
-}
-
-/** A results file around the given tests, for tests of what reads one (the summary, the CLI). */
-export function runOf(tests: TestResultRecord[]): RunResult {
-  const count = (status: TestResultRecord['status']) => tests.filter((test) => test.status === status).length;
-  return {
-    timestamp: 1_700_000_000_000,
-    baseBranch: 'main',
-    baseCommit: 'a'.repeat(40),
-    currentBranch: 'feature',
-    currentCommit: 'b'.repeat(40),
-    dirty: false,
-    config: {},
-    tests,
-    groups: [],
-    summary: { total: tests.length, passed: count('passed'), failed: count('failed'), errored: count('errored'), needsReview: count('needs_review') },
-    evaluator: { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 },
-  };
 }
 
 export function readLatest(dir: string, outputDir = '.visual-uat'): RunResult {
