@@ -3,7 +3,7 @@ import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import type { ApprovalSubject, DecisionRequest, Verdict } from '../approve';
 import { decodeChange } from '../compare';
-import { latestResults, resultsDir, testKey } from '../config/layout';
+import { checkpointKey, latestResults, resultsDir, testKey } from '../config/layout';
 import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord, TestResultRecord } from '../report/results';
 import { checkpointTitle } from '../report/summary';
@@ -48,7 +48,7 @@ export function runCheckpoints(run: RunResult, outputDir: string): RunCheckpoint
       if ([baselineImage, currentImage].some((image) => image && !fs.existsSync(image))) return [];
       const key = testKey(test.project, test.titlePath);
       const change = checkpoint.fingerprint ? decodeChange(checkpoint.fingerprint) : null;
-      return [{ key: `${key} › ${checkpoint.name}`, title: checkpointTitle(test, checkpoint.name), test, checkpoint, subject: { test: key, checkpoint: checkpoint.name, baselineImage, currentImage, change } }];
+      return [{ key: checkpointKey(key, checkpoint.name), title: checkpointTitle(test, checkpoint.name), test, checkpoint, subject: { test: key, checkpoint: checkpoint.name, baselineImage, currentImage, change } }];
     }),
   );
 }

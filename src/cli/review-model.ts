@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readApprovals, reviewApprovals, settleChange, type Verdict } from '../approve';
 import { decodeChange } from '../compare';
-import { latestResults, resultsDir } from '../config/layout';
+import { checkpointKey, latestResults, resultsDir, testKey } from '../config/layout';
 import type { Settings } from '../config/options';
 import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord } from '../report/results';
-import { countsLine, groupTitle } from '../report/summary';
+import { checkpointTitle, countsLine, groupTitle } from '../report/summary';
 import type { CheckpointSignals, CheckpointStatus, Evaluation } from '../types';
 import { groupCheckpoints, readLatestRun, runCheckpoints, type RunCheckpoint } from './latest-run';
 
@@ -103,8 +103,8 @@ function entries(run: RunResult, settings: Settings): ReviewEntry[] {
     test.checkpoints
       .filter((checkpoint) => !checkpoint.group && checkpoint.status !== 'unchanged')
       .map((checkpoint): ReviewEntry => {
-        const view = checkpointView({ title: [...test.titlePath, checkpoint.name].join(' › '), checkpoint }, null);
-        return { id: `${test.project} › ${view.title}`, title: view.title, status: checkpoint.status, reason: checkpoint.reason, evaluation: checkpoint.evaluation, decidable: false, decision: null, checkpoints: [view] };
+        const view = checkpointView({ title: checkpointTitle(test, checkpoint.name), checkpoint }, null);
+        return { id: checkpointKey(testKey(test.project, test.titlePath), checkpoint.name), title: view.title, status: checkpoint.status, reason: checkpoint.reason, evaluation: checkpoint.evaluation, decidable: false, decision: null, checkpoints: [view] };
       }),
   );
   return [...groups, ...others].sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || b.checkpoints.length - a.checkpoints.length);

@@ -5,7 +5,7 @@ import type { RunResult } from '../report';
 import type { GroupRecord } from '../report/results';
 import { approvalLines, countsLine, formatTable, groupTitle } from '../report/summary';
 import { plural } from '../util/text';
-import { checkpointDecision, groupCheckpoints, groupDecision, readLatestRun, reviewer, runCheckpoints, type RunCheckpoint } from './latest-run';
+import { checkpointDecision, groupCheckpoints, groupDecision, readLatestRun, reviewer, runCheckpoints, type Decider, type RunCheckpoint } from './latest-run';
 
 export async function report(settings: Settings, json: boolean): Promise<string> {
   const run = readLatestRun(settings.outputDir);
@@ -43,16 +43,16 @@ interface Chosen {
   lines: string[];
 }
 
-function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: string[], options: DecideOptions, verdict: Verdict, decider: Parameters<typeof groupDecision>[3]): Chosen[] {
+function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: string[], options: DecideOptions, verdict: Verdict, decider: Decider): Chosen[] {
   const groups = new Map(run.groups.map((group) => [group.id, group]));
   const wanted: GroupRecord[] = [];
   const add = (id: string | null) => {
     const group = id ? groups.get(id) : undefined;
     if (group && !wanted.includes(group)) wanted.push(group);
   };
+  const lowered = filters.map((filter) => filter.toLowerCase());
   if (filters.length)
     for (const c of matching(checkpoints, filters)) {
-      const lowered = filters.map((filter) => filter.toLowerCase());
       const named = c.checkpoint.otherGroups.filter((id) => lowered.includes(id));
       if (named.length) named.forEach(add);
       else add(c.checkpoint.group);
@@ -64,14 +64,14 @@ function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: str
       shown.length === 1 ? [`${shown[0].title} (${group.status})`] : [`${groupTitle(group)} (${group.status}):`, ...shown.map((c) => `  ${c.title}`)];
     const others = shown.flatMap((c) =>
       [c.checkpoint.group, ...c.checkpoint.otherGroups]
-        .filter((id) => id && id !== group.id && !wanted.some((w) => w.id === id))
+        .filter((id) => id && id !== group.id && groups.get(id)?.status !== 'changed' && !wanted.some((w) => w.id === id))
         .map((id) => `  note: ${c.title} also shows group ${id} (${groups.get(id!)?.status}), not part of this decision: npx visual-uat ${verdict === 'approved' ? 'approve' : 'reject'} ${id}`),
     );
     return { request: groupDecision(group, checkpoints, verdict, decider), lines: [...lines, ...others] };
   });
 }
 
-function chooseCheckpoints(checkpoints: RunCheckpoint[], filters: string[], verdict: Verdict, decider: Parameters<typeof checkpointDecision>[2]): Chosen[] {
+function chooseCheckpoints(checkpoints: RunCheckpoint[], filters: string[], verdict: Verdict, decider: Decider): Chosen[] {
   return matching(checkpoints, filters).map((c) => ({ request: checkpointDecision(c, verdict, decider), lines: [`${c.title} (${c.checkpoint.status}), this checkpoint only`] }));
 }
 

@@ -39,12 +39,12 @@ export interface ChangePrint {
 }
 
 /** Cells per side of a region: a 1280×80 footer gets 10 px cells; a button stays at pixel resolution. */
-export const MAX_CELLS = 1024;
+const MAX_CELLS = 1024;
 /** Region sizes may differ this much: a glyph edge near the threshold can add a pixel on a side. */
 const SLACK = 2;
 const VERSION = 'v1';
 
-export function cellSize(width: number, height: number): number {
+function cellSize(width: number, height: number): number {
   return Math.max(1, Math.ceil(Math.sqrt((width * height) / MAX_CELLS)));
 }
 
@@ -114,12 +114,8 @@ function sortRegions(regions: RegionPrint[]): RegionPrint[] {
   return [...regions].sort((a, b) => b.width * b.height - a.width * a.height || a.kind.localeCompare(b.kind) || a.width - b.width);
 }
 
-export function regionArea(region: Pick<RegionPrint, 'width' | 'height'>): number {
-  return region.width * region.height;
-}
-
 /** The changed lines of an ARIA snapshot diff, without positions or indentation: what text changed, wherever it is. */
-export function ariaLines(ariaDiff: string | null): string[] {
+function ariaLines(ariaDiff: string | null): string[] {
   if (!ariaDiff) return [];
   const lines = ariaDiff.split('\n').filter((line) => (line.startsWith('-') || line.startsWith('+')) && line.slice(1).trim());
   return [...new Set(lines.map((line) => `${line[0]}${line.slice(1).trim()}`))].sort();

@@ -190,6 +190,11 @@ export function evalDir(outputDir: string): string {
   return path.join(outputDir, 'eval');
 }
 
+/** `<test key> › <checkpoint>`: a checkpoint of the run, as the results' groups and the approvals name it. */
+export function checkpointKey(test: string, checkpoint: string): string {
+  return `${test} › ${checkpoint}`;
+}
+
 /** Identity of a test across the two passes: project + title path (file, describes, title). */
 export function testKey(projectName: string, titlePath: readonly string[]): string {
   return (projectName ? [projectName, ...titlePath] : titlePath).join(' › ');

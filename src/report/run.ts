@@ -1,5 +1,6 @@
 import { reviewApprovals, settle, tally, type Approval, type ApprovalSubject, type ApprovalTally, type Settled } from '../approve';
 import type { ChangePrint } from '../compare';
+import { checkpointKey } from '../config/layout';
 import type { Settings } from '../config/options';
 import type { Evaluator, EvaluatorVerdict } from '../evaluate';
 import { groupChanges, type ChangeGroup, type Grouping } from '../group';
@@ -54,11 +55,6 @@ export function approvalSubject(checkpoint: Compared): ApprovalSubject {
   return { test: checkpoint.test.key, checkpoint: checkpoint.pair.name, baselineImage: images.baseline, currentImage: images.current, change };
 }
 
-/** `<test key> › <checkpoint>`: how the results' groups name their checkpoints. */
-export function checkpointKey(subject: Pick<ApprovalSubject, 'test' | 'checkpoint'>): string {
-  return `${subject.test} › ${subject.checkpoint}`;
-}
-
 /** Per checkpoint and group: the decision that settles that part of its change, if any. */
 function settledParts(grouping: Grouping, subjects: ApprovalSubject[], approvals: Approval[]) {
   const review = reviewApprovals(approvals, subjects);
@@ -111,8 +107,8 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     return {
       id: group.id,
       change: group.change,
-      members: group.members.map((i) => checkpointKey(subjects[i])),
-      alsoIn: group.alsoIn.map((i) => checkpointKey(subjects[i])),
+      members: group.members.map((i) => checkpointKey(subjects[i].test, subjects[i].checkpoint)),
+      alsoIn: group.alsoIn.map((i) => checkpointKey(subjects[i].test, subjects[i].checkpoint)),
       status: worst.status,
       reason: worst.reason,
       evaluation: judgement?.evaluation ?? null,

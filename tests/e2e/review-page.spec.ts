@@ -119,6 +119,11 @@ test('a request without the token, from another origin or to another host is ref
 });
 
 test('approve a group with the button, another change with the keyboard, reject one', async ({ page }) => {
+  // The HTML report names the review page where a decision is needed.
+  await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
+  await page.getByRole('link', { name: 'news' }).first().click();
+  await expect(page.getByTestId('test-case-annotations')).toContainText('— approve or reject: npx visual-uat review');
+
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(review.url);
   const entries = page.locator('article');
