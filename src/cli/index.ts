@@ -9,7 +9,7 @@ import { openRepo, removeWorktree } from '../git';
 import { generate } from '../oxtest/generate';
 import { evalCommand, type EvalCliOptions } from './eval';
 import { approveOrReject, report, type DecideOptions } from './review';
-import { serveReview, type ServeOptions } from './review-server';
+import { portOption, serveReview, type ServeOptions } from './review-server';
 import { cliSettings, type CliFlags } from './settings';
 
 function playwrightCli(cwd: string): string {
@@ -93,7 +93,7 @@ export function buildProgram(): Command {
   program
     .command('review')
     .description('serve a page to review the latest run in a browser: one entry per change, with Approve and Reject')
-    .option('--port <n>', 'the port to listen on (default: a free one)', (value) => Number(value))
+    .option('--port <n>', 'the port to listen on (default: a free one)', portOption)
     .option('--host <host>', 'the address to listen on (default: 127.0.0.1; anything else exposes the page to the network)')
     .option('--no-open', 'do not open a browser')
     .option(...CONFIG_FLAG)

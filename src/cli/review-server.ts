@@ -114,10 +114,18 @@ async function decide(settings: Settings, body: DecisionBody): Promise<ReviewDec
   return { verdict: body.verdict, by: decider.by, at: decider.at, reason: decider.reason };
 }
 
+/** `--port`'s value: a port number, or an error that says what to give. */
+export function portOption(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`visual-uat review: --port ${value} is not a port: give a number from 1 to 65535, or leave it out for a free one`);
+  return port;
+}
+
 function openBrowser(url: string): void {
   const [command, args] =
     process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]] : ['xdg-open', [url]];
-  const child = spawn(command, args, { stdio: 'ignore', detached: true });
+  // cmd's `start` takes the URL as it is written, its `&` escaped for cmd.
+  const child = spawn(command, args, { stdio: 'ignore', detached: true, windowsVerbatimArguments: process.platform === 'win32' });
   child.on('error', () => process.stdout.write(`visual-uat review: could not open a browser (${command}): open the URL above yourself\n`));
   child.unref();
 }
@@ -159,7 +167,12 @@ export async function startReviewServer(settings: Settings, options: ServeOption
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${host}:${options.port ?? 0}`;
+      if (error.code === 'EADDRINUSE') reject(new Error(`visual-uat review: ${where} is in use: pick another --port, or leave it out for a free one`));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new Error(`visual-uat review: cannot listen on ${host} (${error.code}): give --host an address of this machine`));
+      else reject(error);
+    });
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readApprovals } from '../../src/approve';
-import { startReviewServer, type ReviewServer } from '../../src/cli/review-server';
+import { portOption, startReviewServer, type ReviewServer } from '../../src/cli/review-server';
 import { imageFile } from '../../src/cli/review-model';
 import { encodeChange, NO_SIGNALS } from '../../src/compare';
 import { latestResults, resultsDir } from '../../src/config/layout';
@@ -128,5 +128,15 @@ describe('the review server', () => {
     expect(imageFile(settings, outside)).toBeNull();
     expect(imageFile(settings, 'latest.json')).toBeNull();
     expect(imageFile(settings, '../images/missing.png')).toBeNull();
+  });
+});
+
+describe('starting the review server', () => {
+  it('says what to do when the port is taken or is not a port', async () => {
+    const port = Number(new URL(server.url).port);
+    await expect(startReviewServer(settings, { port })).rejects.toThrow(`visual-uat review: 127.0.0.1:${port} is in use: pick another --port, or leave it out for a free one`);
+    expect(() => portOption('eighty')).toThrow('visual-uat review: --port eighty is not a port: give a number from 1 to 65535, or leave it out for a free one');
+    expect(() => portOption('70000')).toThrow(/--port 70000 is not a port/);
+    expect(portOption('8080')).toBe(8080);
   });
 });
