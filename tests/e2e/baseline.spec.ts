@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
-import { repoState } from '../support/repo-state';
+import { repoState, extraWorktrees } from '../support/repo-state';
 import { checkpoint, readLatest, statuses } from '../support/results';
 import { BADGE_SPEC } from '../support/files';
 
@@ -71,5 +71,5 @@ test('base equal to HEAD with a clean tree compares nothing and starts no baseli
   expect(run.status, run.stdout + run.stderr).toBe(0);
   expect(run.stdout).toContain('nothing to compare, no baseline pass');
   expect(Object.values(statuses(readLatest(repo)))).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
-  expect(fs.existsSync(path.join(repo, '.visual-uat', 'worktrees'))).toBe(false);
+  expect(extraWorktrees(repo)).toEqual([]);
 });
