@@ -158,36 +158,21 @@ export function median(values: Measured[]): Measured {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/**
- * Would overlapping the baseline pass with the current run pay? Both are browser runs of the same
- * suite, so two plain runs stand in for them: one after the other, then both at once.
- */
-async function overlap(dir: string): Promise<{ sequential: number; concurrent: number }> {
-  const plainRun = (output: string) => run(dir, ['-c', 'plain.config.ts', '--output', output]);
-  let started = performance.now();
-  await plainRun('out-a');
-  await plainRun('out-b');
-  const sequential = performance.now() - started;
-  started = performance.now();
-  await Promise.all([plainRun('out-a'), plainRun('out-b')]);
-  return { sequential, concurrent: performance.now() - started };
-}
-
-type Measures = Record<'plain' | 'warm' | 'cold', Measured> & { overlap: { sequential: number; concurrent: number } | null };
+/** Plain, warm and cold; `overlap` is cold with the baseline pass beside the current tests (VISUAL_UAT_OVERLAP=1). */
+type Kind = 'plain' | 'warm' | 'cold' | 'overlap';
+type Measures = Partial<Record<Kind, Measured>> & Record<'plain' | 'warm' | 'cold', Measured>;
 
 /** The pages whose tests take checkpoints: all of them, or 1 in 5 in the sparse suite. */
 function visualTests(tests: number, sparse: boolean): number[] {
   return Array.from({ length: tests }, (_, n) => n).filter((n) => !sparse || n % 5 === 0);
 }
 
-async function measure(tests: number, runs: number, sparse = false): Promise<Measures> {
+async function measure(tests: number, runs: number, sparse = false, withOverlap = false): Promise<Measures> {
   const dir = generateSuite(tests, sparse);
   await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
   const visual = visualTests(tests, sparse);
   const recorded = fs.existsSync(path.join(dir, 'snapshots')) ? fs.readdirSync(path.join(dir, 'snapshots')).length : 0;
   if (recorded !== visual.length * 3) throw new Error(`plain Playwright recorded ${recorded} snapshots instead of ${visual.length * 3}: see ${dir}`);
-  // On main every snapshot matches: no failure timeouts, which would overlap for free.
-  const overlapped = runs > 1 && !sparse ? await overlap(dir) : null;
   git(dir, ['checkout', '-q', '-b', 'feature']);
   const changed = [visual[1], visual[3]];
   fs.writeFileSync(path.join(dir, 'changed.json'), `${JSON.stringify(changed)}\n`);
@@ -195,15 +180,19 @@ async function measure(tests: number, runs: number, sparse = false): Promise<Mea
   const plain: Measured[] = [];
   const warm: Measured[] = [];
   const cold: Measured[] = [];
+  const overlap: Measured[] = [];
   for (let i = 0; i < runs; i++) {
     // Plain fails on the two changed pages, as a snapshot suite does.
     plain.push(await run(dir, ['-c', 'plain.config.ts'], {}, 2));
     fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
-    cold.push(await run(dir, []));
+    cold.push(await run(dir, [], { VISUAL_UAT_OVERLAP: '0' }));
     warm.push(await run(dir, []));
+    if (!withOverlap) continue;
+    fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
+    overlap.push(await run(dir, [], { VISUAL_UAT_OVERLAP: '1' }));
   }
   fs.rmSync(dir, { recursive: true, force: true });
-  return { plain: median(plain), warm: median(warm), cold: median(cold), overlap: overlapped };
+  return { plain: median(plain), warm: median(warm), cold: median(cold), ...(withOverlap ? { overlap: median(overlap) } : {}) };
 }
 
 /**
@@ -281,22 +270,17 @@ export async function benchEndToEnd(): Promise<void> {
   // BENCH_E2E_SPARSE=0 leaves out the sparse suite.
   const suites = [...sizes.map((tests) => ({ tests, sparse: false })), ...(process.env.BENCH_E2E_SPARSE === '0' ? [] : [{ tests: 25, sparse: true }])];
   for (const { tests, sparse } of suites) {
-    const result = await measure(tests, tests === 20 || sparse ? RUNS : 1, sparse);
+    const result = await measure(tests, tests === 20 || sparse ? RUNS : 1, sparse, tests === 20 && !sparse);
     const checkpoints = visualTests(tests, sparse).length * 3;
-    for (const kind of ['plain', 'warm', 'cold'] as const) {
-      const { ms, peakRssMb } = result[kind];
+    for (const kind of ['plain', 'warm', 'cold', 'overlap'] as const) {
+      if (!result[kind]) continue;
+      const { ms, peakRssMb } = result[kind]!;
       const name = sparse ? `e2e-${kind === 'plain' ? 'plain' : kind}-sparse` : `e2e-${kind}${tests === 20 ? '' : `-${checkpoints}`}`;
       rows.push({ case: name, engine: kind === 'plain' ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
       const what = sparse ? `${tests} tests (1 in 5 visual), ${checkpoints} checkpoints, ${kind}` : `${tests} tests, ${checkpoints} checkpoints, ${kind}`;
       lines.push(
         `  ${what.padEnd(52)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×  ${(ms / checkpoints).toFixed(0).padStart(4)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
       );
-    }
-    if (result.overlap) {
-      const { sequential, concurrent } = result.overlap;
-      rows.push({ case: 'e2e-overlap-sequential', engine: 'playwright', medianMs: Math.round(sequential) });
-      rows.push({ case: 'e2e-overlap-concurrent', engine: 'playwright', medianMs: Math.round(concurrent) });
-      lines.push(`  two runs of the ${tests}-test suite: one after the other ${(sequential / 1000).toFixed(1)} s, at once ${(concurrent / 1000).toFixed(1)} s (${(concurrent / sequential).toFixed(2)}×)`);
     }
   }
   // BENCH_E2E_GROUPS=0 leaves out the groups case.

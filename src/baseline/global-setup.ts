@@ -14,9 +14,8 @@ import {
   currentRole,
   gitignorePath,
   runContextPath,
-  worktreeDir,
   worktreeName,
-  worktreesDir,
+  worktreeHomes,
 } from '../config/layout';
 import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
 import { isVisualUatReporter } from '../config/with-visual-uat';
@@ -30,6 +29,7 @@ import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
 import { appFilesChanged } from './app-files';
+import { worktreesHome } from './worktrees';
 import { capturedNothing } from './pass-failure';
 import { readCheckpointRecord } from './record';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
@@ -125,7 +125,8 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     testSources: null,
   };
 
-  if (!options.keepWorktrees) await removeLeftoverWorktrees(repo, worktreesDir(outputDir), worktreeName(base.commit));
+  const worktrees = worktreesHome(outputDir, repo.root);
+  if (!options.keepWorktrees) for (const home of Object.values(worktreeHomes(outputDir))) await removeLeftoverWorktrees(repo, home, home === worktrees ? worktreeName(base.commit) : null);
   let afterRun: (() => Promise<void>) | null = null;
   if (sameAsBase) {
     log(`HEAD is the base (${base.branch} @ ${base.commit.slice(0, 8)}) with a clean tree: nothing to compare, no baseline pass`);
@@ -150,7 +151,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
       const workers = overlapWorkers(config, args);
       const plan: PassPlan = {
         repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-        entry, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale, started, command: shownCommand(config, configDir),
+        entry, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale, started, command: shownCommand(config, configDir), worktrees,
       };
       // The worktree stays until the current tests are done: a dev server watching the project
       // (Vite) would reload the pages under test on the deletion of the worktree's files.
@@ -210,6 +211,12 @@ function overlapWorkers(config: FullConfig, args: string[]): number | null {
   const reporters = config.reporter.map(([name]) => name);
   const local = reporters.some(isVisualUatReporter) && !reporters.includes('blob') && !args.some((arg) => arg.startsWith('--shard'));
   return cores >= 4 && local ? half : null;
+}
+
+/** A path as a log line shows it: relative to where the run started, unless it lies elsewhere (a worktree in the temporary folder). */
+function shownPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative.startsWith('..') ? file : relative;
 }
 
 /** The webServer's command as the user reads it in a message: paths relative to the config's folder. */
@@ -275,6 +282,8 @@ interface PassPlan {
   reason: string;
   started: number;
   command: string | null;
+  /** Where base worktrees go (see worktrees.ts). */
+  worktrees: string;
 }
 
 interface PassOutcome {
@@ -295,10 +304,10 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
     log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
     return { failure: null, worktree: null };
   }
-  const worktree = worktreeDir(plan.outputDir, baseCommit);
+  const worktree = path.join(plan.worktrees, worktreeName(baseCommit));
   const how = await provideWorktree(repo, worktree, baseCommit);
   faultPoint('worktree');
-  const where = `${how === 'reused' ? 'the kept worktree ' : ''}${path.relative(process.cwd(), worktree)}`;
+  const where = `${how === 'reused' ? 'the kept worktree ' : ''}${shownPath(worktree)}`;
   log(`baseline pass (${plan.reason}): ${plan.baseBranch} @ ${baseCommit.slice(0, 8)} in ${where}`);
   try {
     log(`base dependencies: ${(await provideDependencies(repo, worktree, plan.configDir, baseCommit)).detail}`);
@@ -370,7 +379,7 @@ function writeExpectedCheckpoints(outputDir: string, previous: Map<string, strin
  * Worktrees a killed run left behind (we hold the lock: no other run is using them). The one of
  * this base commit stays: the pass reuses it when it is clean.
  */
-async function removeLeftoverWorktrees(repo: Repo, dir: string, keep: string): Promise<void> {
+async function removeLeftoverWorktrees(repo: Repo, dir: string, keep: string | null): Promise<void> {
   if (!fs.existsSync(dir)) return;
   for (const name of fs.readdirSync(dir)) {
     if (name === keep) continue;

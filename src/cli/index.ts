@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
-import { worktreesDir } from '../config/layout';
+import { worktreeHomes } from '../config/layout';
 import type { Settings } from '../config/options';
 import { openRepo, removeWorktree } from '../git';
 import { generate } from '../oxtest/generate';
@@ -30,12 +30,13 @@ export function runTest(playwrightArgs: string[], options: { base?: string; upda
   return result.status ?? 1;
 }
 
-/** `visual-uat clean`: removes the output folder, unregistering its worktrees from git first. */
+/** `visual-uat clean`: removes the output folder and its worktrees, unregistering them from git first. */
 export async function clean(settings: Settings): Promise<void> {
-  const worktrees = worktreesDir(settings.outputDir);
-  if (fs.existsSync(worktrees)) {
+  for (const worktrees of Object.values(worktreeHomes(settings.outputDir))) {
+    if (!fs.existsSync(worktrees)) continue;
     const repo = await openRepo(settings.configDir);
     for (const entry of fs.readdirSync(worktrees)) await removeWorktree(repo, path.join(worktrees, entry));
+    fs.rmSync(worktrees, { recursive: true, force: true });
   }
   fs.rmSync(settings.outputDir, { recursive: true, force: true });
 }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -14,7 +15,8 @@ import path from 'node:path';
  *   screenshots/current/<test folder>/<name>.png
  *   diffs/<test folder>/<name>-diff.png
  *   results/<timestamp>.json, results/latest.json
- *   worktrees/<baseCommit:12>/                   the base checkout, during the baseline pass
+ *   worktrees/<baseCommit:12>/                   the base checkout, when the temporary folder is on another file system
+ *                                                (else <tmp>/visual-uat-worktrees/<id>/<baseCommit:12>/, see worktreeHomes)
  *   baseline-run/test-results/, baseline-run/ct-cache/, baseline-run/tests.json, baseline-run/test-list.txt
  *   logs/baseline.log, logs/baseline-list.log
  *   run/lock.json, run/context.json, run/checkpoints.json (what the last run's tests captured)
@@ -105,17 +107,19 @@ export function latestResults(outputDir: string): string {
   return path.join(resultsDir(outputDir), 'latest.json');
 }
 
-export function worktreesDir(outputDir: string): string {
-  return path.join(outputDir, 'worktrees');
+/**
+ * The two homes of base worktrees (see baseline/worktrees.ts): outside the project, in the
+ * temporary folder, one folder per output folder; or, where the temporary folder is on another
+ * file system, inside the output folder.
+ */
+export function worktreeHomes(outputDir: string): { outside: string; inside: string } {
+  const id = crypto.createHash('sha256').update(path.resolve(outputDir)).digest('hex').slice(0, 12);
+  return { outside: path.join(os.tmpdir(), 'visual-uat-worktrees', id), inside: path.join(outputDir, 'worktrees') };
 }
 
 /** The base commit's worktree is named by the commit, so a kept one is found again. */
 export function worktreeName(baseCommit: string): string {
   return baseCommit.slice(0, 12);
-}
-
-export function worktreeDir(outputDir: string, baseCommit: string): string {
-  return path.join(worktreesDir(outputDir), worktreeName(baseCommit));
 }
 
 /** Playwright's own output folder for the nested baseline pass. */

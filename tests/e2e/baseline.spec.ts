@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
-import { repoState } from '../support/repo-state';
+import { repoState, extraWorktrees } from '../support/repo-state';
 import { checkpoint, readLatest, statuses } from '../support/results';
+import { BADGE_SPEC } from '../support/files';
 
 
 function visualUat(dir: string, args: string[]) {
@@ -16,13 +17,7 @@ test('a base test that fails records the base error, makes its checkpoints new a
   // An uncommitted test for the feature: on the base app the badge does not exist yet.
   fs.writeFileSync(
     path.join(repo, 'tests', 'badge.spec.ts'),
-    `import { test, expect } from 'visual-uat';
-test('badge', async ({ page, screenshotCheckpoint }) => {
-  await page.goto('/pricing');
-  await expect(page.locator('.badge')).toBeVisible({ timeout: 1000 });
-  await screenshotCheckpoint('badge', { locator: page.locator('.badge') });
-});
-`,
+    BADGE_SPEC,
   );
   const run = runPlaywright(repo, ['test']);
   expect(run.status, run.stdout + run.stderr).toBe(0);
@@ -76,5 +71,5 @@ test('base equal to HEAD with a clean tree compares nothing and starts no baseli
   expect(run.status, run.stdout + run.stderr).toBe(0);
   expect(run.stdout).toContain('nothing to compare, no baseline pass');
   expect(Object.values(statuses(readLatest(repo)))).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
-  expect(fs.existsSync(path.join(repo, '.visual-uat', 'worktrees'))).toBe(false);
+  expect(extraWorktrees(repo)).toEqual([]);
 });

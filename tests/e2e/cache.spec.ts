@@ -6,6 +6,7 @@ import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, playwrightCli, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { killProcessesIn, processesIn } from '../support/processes';
 import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
+import { extraWorktrees } from '../support/repo-state';
 
 /**
  * The baseline cache in a real repository: which runs start a baseline pass (and a worktree) and
@@ -19,7 +20,9 @@ function countWorktreeCheckouts(repo: string): () => number {
   const log = path.join(hooks, 'checkouts.log');
   fs.writeFileSync(path.join(hooks, 'post-checkout'), `#!/bin/sh\npwd >> "${log}"\n`, { mode: 0o755 });
   git(repo, ['config', 'core.hooksPath', hooks]);
-  return () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((line) => line.includes(`${path.sep}worktrees${path.sep}`)).length : 0);
+  // A checkout anywhere but in the repository itself is a base worktree's.
+  const own = new Set([repo, fs.realpathSync(repo)]);
+  return () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((line) => line && !own.has(line)).length : 0);
 }
 
 function entries(repo: string): string[] {
@@ -107,8 +110,8 @@ test.describe('baseline cache', () => {
     process.kill(-killed.pid!, 'SIGKILL');
     expect(fs.existsSync(path.join(entry, 'cache.json'))).toBe(false);
     // The base server's guard sees its runner gone and ends it: no orphan keeps a port.
-    const worktrees = path.join(repo, '.visual-uat', 'worktrees');
-    await expect.poll(() => processesIn(worktrees), { timeout: 10_000 }).toEqual([]);
+    const [worktree] = extraWorktrees(repo);
+    await expect.poll(() => processesIn(worktree), { timeout: 10_000 }).toEqual([]);
     killProcessesIn(repo);
 
     const next = run();

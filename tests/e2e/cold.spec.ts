@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
 import { DEMO_STATUSES, checkpoint, readLatest, statuses } from '../support/results';
+import { extraWorktrees } from '../support/repo-state';
 
 /**
  * A cold run runs in the baseline pass only the tests that can capture a checkpoint: the demo
@@ -144,5 +145,5 @@ test('on many cores the baseline pass runs beside the current tests, with the sa
   const results = readLatest(repo);
   expect(statuses(results)).toEqual(DEMO_STATUSES);
   expect(results.tests.every((t) => t.baselineAvailable)).toBe(true);
-  expect(fs.readdirSync(path.join(repo, '.visual-uat', 'worktrees'))).toEqual([]);
+  expect(extraWorktrees(repo)).toEqual([]);
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
-import { addWorkInProgress, repoState, type RepoState } from '../support/repo-state';
+import { addWorkInProgress, repoState, type RepoState, extraWorktrees } from '../support/repo-state';
 import { checkpoint, readLatest, statuses } from '../support/results';
 
 test.describe.configure({ mode: 'serial' });
@@ -56,7 +56,7 @@ test('a run pairs checkpoints: unchanged page, changed page, changed element', a
 
 test('the user repository is untouched and no worktree is left', async () => {
   expect(repoState(repo)).toEqual(before);
-  expect(fs.readdirSync(path.join(repo, '.visual-uat', 'worktrees'))).toEqual([]);
+  expect(extraWorktrees(repo)).toEqual([]);
 });
 
 test('the HTML report shows the verdict and the image-diff viewer', async ({ page }) => {

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, runPlaywright } from '../../scripts/fixture-repo';
-import { repoState, type RepoState } from '../support/repo-state';
+import { worktreeHomes } from '../../src/config/layout';
+import { repoState, type RepoState, extraWorktrees } from '../support/repo-state';
 import { checkpoint, readLatest, statuses } from '../support/results';
 
 /**
@@ -73,10 +74,10 @@ test('the two builds keep separate caches: the current one from the checkout, th
   expect(sources('playwright/.cache')).toContain(path.join(fs.realpathSync(repo), button));
   const base = sources('.visual-uat/baseline-run/ct-cache').filter((file) => file.endsWith(button));
   expect(base).toHaveLength(1);
-  expect(base[0]).toContain(`${path.sep}.visual-uat${path.sep}worktrees${path.sep}`);
+  expect(base[0].startsWith(`${worktreeHomes(path.join(fs.realpathSync(repo), '.visual-uat')).outside}${path.sep}`)).toBe(true);
 });
 
 test('the user repository is untouched and no worktree is left', async () => {
   expect(repoState(repo)).toEqual(before);
-  expect(fs.readdirSync(path.join(repo, '.visual-uat', 'worktrees'))).toEqual([]);
+  expect(extraWorktrees(repo)).toEqual([]);
 });

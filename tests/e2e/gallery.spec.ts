@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, runPlaywright } from '../../scripts/fixture-repo';
-import { repoState, type RepoState } from '../support/repo-state';
+import { repoState, type RepoState, extraWorktrees } from '../support/repo-state';
 import { checkpoint, readLatest, statuses } from '../support/results';
 import type { RunResult } from '../../src/report';
 
@@ -86,7 +86,7 @@ test.describe('a story gallery', () => {
 
   test('the user repository is untouched and no worktree is left', () => {
     expect(repoState(repo)).toEqual(before);
-    expect(fs.readdirSync(path.join(repo, '.visual-uat', 'worktrees'))).toEqual([]);
+    expect(extraWorktrees(repo)).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, playwrightCli, runPlaywright } from '../../scripts/fixture-repo';
+import { worktreeHomes } from '../../src/config/layout';
 import { killProcessesIn, processesIn } from '../support/processes';
 import { addWorkInProgress, repoState } from '../support/repo-state';
 import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
@@ -51,7 +52,8 @@ for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
     expect(next.stdout).toMatch(/took over the lock of an earlier run \(pid \d+\) that is gone/);
     expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
     expect(repoState(repo)).toEqual(before);
-    expect(processesIn(path.join(repo, '.visual-uat'))).toEqual([]);
+    // No process of the run lives on in the output folder or in a base worktree.
+    for (const dir of [path.join(repo, '.visual-uat'), worktreeHomes(path.join(repo, '.visual-uat')).outside]) expect(processesIn(dir)).toEqual([]);
     expect(fs.existsSync(path.join(repo, '.visual-uat', 'run', 'lock.json'))).toBe(false);
   });
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PACKAGE_ROOT, createFixtureRepo, fixtureModules, git, provideModules, runPlaywright } from '../../scripts/fixture-repo';
+import { BADGE_SPEC } from '../support/files';
 import { repoState } from '../support/repo-state';
 import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
 
@@ -76,13 +77,7 @@ test('a base pass in which every test fails before its first checkpoint stops th
   for (const file of ['site.spec.ts', 'flows.spec.ts']) fs.rmSync(path.join(repo, 'tests', file));
   fs.writeFileSync(
     path.join(repo, 'tests', 'badge.spec.ts'),
-    `import { test, expect } from 'visual-uat';
-test('badge', async ({ page, screenshotCheckpoint }) => {
-  await page.goto('/pricing');
-  await expect(page.locator('.badge')).toBeVisible({ timeout: 1000 });
-  await screenshotCheckpoint('badge', { locator: page.locator('.badge') });
-});
-`,
+    BADGE_SPEC,
   );
   const run = runPlaywright(repo, ['test']);
   expect(run.status).toBe(1);

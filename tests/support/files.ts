@@ -9,3 +9,12 @@ export function filesUnder(dir: string): string[] {
     return entry.isDirectory() ? filesUnder(full) : [full];
   });
 }
+
+/** A feature test whose badge exists only on the branch: on the base it fails before its checkpoint. */
+export const BADGE_SPEC = `import { test, expect } from 'visual-uat';
+test('badge', async ({ page, screenshotCheckpoint }) => {
+  await page.goto('/pricing');
+  await expect(page.locator('.badge')).toBeVisible({ timeout: 1000 });
+  await screenshotCheckpoint('badge', { locator: page.locator('.badge') });
+});
+`;

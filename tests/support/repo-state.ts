@@ -46,3 +46,12 @@ export function addWorkInProgress(dir: string): void {
   fs.appendFileSync(path.join(dir, 'package.json'), '\n');
   git(dir, ['add', 'package.json']);
 }
+
+/** The worktrees git knows besides the repository itself (a run must leave none). */
+export function extraWorktrees(dir: string): string[] {
+  return git(dir, ['worktree', 'list', '--porcelain'])
+    .split('\n')
+    .filter((line) => line.startsWith('worktree '))
+    .map((line) => line.slice('worktree '.length))
+    .filter((worktree) => fs.realpathSync(worktree) !== fs.realpathSync(dir));
+}

@@ -1,0 +1,22 @@
+import fs from 'node:fs';
+import { worktreeHomes } from '../config/layout';
+
+/**
+ * Where the base worktree goes. Not inside the project: a dev server started before the baseline
+ * pass watches the project (Vite does), sees the worktree's files appear (a tsconfig.json, HTML
+ * pages) and reloads the pages open on it, the current tests' among them ("Execution context was
+ * destroyed" in the middle of a mount). The temporary folder is outside every project, but its
+ * node_modules must be hard links of the current one (a symlink resolves outside the worktree,
+ * where dev servers refuse to serve files), and hard links need one file system: where the
+ * temporary folder is on another, the worktree stays in the output folder.
+ */
+export function worktreesHome(outputDir: string, repoRoot: string): string {
+  const { outside, inside } = worktreeHomes(outputDir);
+  try {
+    fs.mkdirSync(outside, { recursive: true });
+    if (fs.statSync(outside).dev === fs.statSync(repoRoot).dev) return outside;
+  } catch {
+    // An unwritable temporary folder: the output folder it is.
+  }
+  return inside;
+}
