@@ -84,7 +84,7 @@ function chooseCheckpoints(checkpoints: RunCheckpoint[], filters: string[], verd
 export async function approveOrReject(settings: Settings, filters: string[], options: DecideOptions, verdict: Verdict = 'approved'): Promise<string> {
   const command = verdict === 'approved' ? 'approve' : 'reject';
   if (!filters.length && !options.all && !options.prune)
-    throw new Error(`visual-uat: ${command} what? name a test, checkpoint or group (g1), or pass --all for every needs_review change`);
+    throw new Error(`visual-uat: ${command} what? name a test, checkpoint or group (g1)${verdict === 'approved' ? ', or pass --all for every needs_review change' : ''}`);
   if (options.only && !filters.length) throw new Error(`visual-uat: --only needs a filter: name the checkpoint to ${command}`);
   const run = readLatestRun(settings.outputDir);
   const checkpoints = runCheckpoints(run, settings.outputDir);

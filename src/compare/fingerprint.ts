@@ -187,6 +187,8 @@ function sidesMatch(a: Uint8Array | null, b: Uint8Array | null, ra: RegionPrint,
   const colsB = Math.ceil(rb.width / cell);
   const cols = ra.width === rb.width ? colsA : Math.floor(Math.min(ra.width, rb.width) / cell);
   const rows = ra.height === rb.height ? Math.ceil(ra.height / cell) : Math.floor(Math.min(ra.height, rb.height) / cell);
+  // A thin region whose size moved has no whole cell in common: nothing to compare is not a match.
+  if (cols === 0 || rows === 0) return false;
   for (let y = 0; y < rows; y++)
     for (let x = 0; x < cols; x++) {
       const i = (y * colsA + x) * 3;

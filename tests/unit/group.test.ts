@@ -120,3 +120,14 @@ describe('groupChanges', () => {
     expect(groups[0].representative).toBe(0);
   });
 });
+
+describe('sameChange on thin regions', () => {
+  it('never matches two regions that share no whole cell', () => {
+    const line = (height: number, level: number): ChangePrint => {
+      const cells = (value: number) => new Uint8Array(Math.ceil(2000 / 2) * Math.ceil(height / 2) * 3).fill(value);
+      return { threshold: 0.1, regions: [{ kind: 'modified', width: 2000, height, cell: 2, base: cells(255), current: cells(level) }], lines: [] };
+    };
+    expect(sameChange(line(1, 0), line(2, 200))).toBe(false);
+    expect(sameChange(line(1, 0), line(1, 0))).toBe(true);
+  });
+});
