@@ -49,6 +49,7 @@ async function syntheticRun(count: number): Promise<string> {
       status: 'needs_review' as const,
       baselineAvailable: true,
       error: null,
+      intent: null,
       checkpoints: [
         {
           name: 'full',
@@ -64,6 +65,7 @@ async function syntheticRun(count: number): Promise<string> {
           group: `g${n + 1}`,
           otherGroups: [],
           fingerprint,
+          intent: null,
         },
       ],
     };

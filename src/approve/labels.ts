@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { labelsDir, slug, testKey } from '../config/layout';
-import type { CheckpointSignals, DiffMetrics, RunContext } from '../types';
+import type { CheckpointSignals, DiffMetrics } from '../types';
 
 /**
  * Labelled cases: what a person decided about one changed checkpoint (intended or regression),
@@ -65,7 +65,8 @@ export interface DecidedCheckpoint {
   file: string | null;
   checkpoint: string;
   intent: { test: string | null; checkpoint: string | null };
-  context: RunContext | null;
+  /** The run's git context (a RunContext, or what the results file keeps of it); null without one. */
+  context: LabelledChange | null;
   diffMetrics: DiffMetrics;
   signals: CheckpointSignals;
   /** sha256 of the two PNG files, as approvals record them (approve's hashImage). */

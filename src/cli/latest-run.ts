@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
-import type { ApprovalSubject, DecisionRequest, Verdict } from '../approve';
+import { labelledCase, labelsFolder, recordDecisions, writeLabel, type ApprovalSubject, type DecisionRequest, type LabelledChange, type Recorded, type Verdict } from '../approve';
+import type { Settings } from '../config/options';
 import { decodeChange } from '../compare';
 import { checkpointKey, latestResults, resultsDir, testKey } from '../config/layout';
 import type { RunResult } from '../report';
@@ -19,8 +20,12 @@ export function readLatestRun(outputDir: string): RunResult {
   const file = latestResults(outputDir);
   if (!fs.existsSync(file)) throw new Error(`visual-uat: no run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test) first`);
   const run = JSON.parse(fs.readFileSync(file, 'utf8')) as RunResult;
-  for (const test of run.tests) for (const checkpoint of test.checkpoints) Object.assign(checkpoint, { group: checkpoint.group ?? null, otherGroups: checkpoint.otherGroups ?? [], fingerprint: checkpoint.fingerprint ?? null });
-  return { ...run, groups: run.groups ?? [] };
+  for (const test of run.tests) {
+    test.intent ??= null;
+    for (const checkpoint of test.checkpoints)
+      Object.assign(checkpoint, { group: checkpoint.group ?? null, otherGroups: checkpoint.otherGroups ?? [], fingerprint: checkpoint.fingerprint ?? null, intent: checkpoint.intent ?? null });
+  }
+  return { ...run, groups: run.groups ?? [], commits: run.commits ?? [], changedFiles: run.changedFiles ?? [] };
 }
 
 /** A checkpoint of the latest run. */
@@ -84,4 +89,58 @@ export function groupDecision(group: GroupRecord, checkpoints: RunCheckpoint[], 
 /** A decision on one checkpoint's whole change, there only. */
 export function checkpointDecision(checkpoint: RunCheckpoint, verdict: Verdict, decider: Decider): DecisionRequest {
   return { verdict, scope: 'checkpoints', change: checkpoint.checkpoint.fingerprint!, checkpoints: [{ subject: checkpoint.subject, whole: true }], ...decider };
+}
+
+/** The run's git context as a label keeps it; null when the run had none. */
+function runChange(run: RunResult): LabelledChange | null {
+  if (!run.baseCommit || !run.currentCommit) return null;
+  const { baseCommit, currentBranch, currentCommit, dirty, commits, changedFiles } = run;
+  return { baseBranch: run.baseBranch ?? baseCommit, baseCommit, currentBranch, currentCommit, dirty, commits, changedFiles };
+}
+
+export interface RecordedDecisions extends Recorded {
+  /** The labelled cases written, one folder each. */
+  labels: string[];
+  /** Why a case could not be kept, one line each (the decisions are recorded regardless). */
+  labelProblems: string[];
+}
+
+/**
+ * Records decisions on the latest run's checkpoints: the approvals file (approve/record.ts, the
+ * one rule), then one labelled case per decision for `visual-uat eval`, taken on the first
+ * checkpoint the decided change is all of. One case per decision and not per checkpoint: forty
+ * pages showing one header change are one question for the model, not forty.
+ */
+export function recordRunDecisions(settings: Settings, run: RunResult, checkpoints: RunCheckpoint[], requests: DecisionRequest[], options: { dryRun?: boolean } = {}): RecordedDecisions {
+  const recorded = recordDecisions(settings.configDir, checkpoints.map((c) => c.subject), requests, options);
+  const result: RecordedDecisions = { ...recorded, labels: [], labelProblems: [] };
+  if (!recorded.written) return result;
+  const folder = labelsFolder(settings.outputDir, settings.configDir, settings.options.labelsDir);
+  requests.forEach((request, i) => {
+    const at = request.checkpoints.findIndex((target) => target.whole);
+    const hashes = recorded.added[i].checkpoints[at];
+    const decided = checkpoints.find((c) => c.subject === request.checkpoints[at]?.subject);
+    if (!decided || !hashes?.baseline || !hashes.current) return;
+    const { test, checkpoint, subject } = decided;
+    const labelled = labelledCase(
+      {
+        project: test.project,
+        titlePath: test.titlePath,
+        file: test.file,
+        checkpoint: checkpoint.name,
+        intent: { test: test.intent, checkpoint: checkpoint.intent },
+        context: runChange(run),
+        diffMetrics: checkpoint.diffMetrics,
+        signals: checkpoint.signals,
+        imageHashes: { baseline: hashes.baseline, current: hashes.current },
+      },
+      { label: request.verdict === 'approved' ? 'intended' : 'regression', source: request.verdict === 'approved' ? 'approve' : 'reject', by: request.by, at: request.at, note: request.reason },
+    );
+    try {
+      result.labels.push(writeLabel(folder, labelled, { baseline: subject.baselineImage!, current: subject.currentImage! }));
+    } catch (error) {
+      result.labelProblems.push((error as Error).message);
+    }
+  });
+  return result;
 }

@@ -3,9 +3,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { recordDecisions, type Verdict } from '../approve';
+import type { Verdict } from '../approve';
 import type { Settings } from '../config/options';
-import { groupCheckpoints, groupDecision, readLatestRun, reviewer, runCheckpoints } from './latest-run';
+import { groupCheckpoints, groupDecision, readLatestRun, recordRunDecisions, reviewer, runCheckpoints } from './latest-run';
 import { imageFile, reviewModel, type ReviewDecision } from './review-model';
 import { reviewPage } from './review-page';
 
@@ -110,7 +110,8 @@ async function decide(settings: Settings, body: DecisionBody): Promise<ReviewDec
   const decider = { by: await reviewer(settings.configDir), at: new Date().toISOString(), reason: body.reason };
   if (groupCheckpoints(group, checkpoints).length === 0) throw new Refused(409, `the images of ${body.entry} are gone from the output folder: run the tests again`);
   const request = groupDecision(group, checkpoints, body.verdict, decider);
-  recordDecisions(settings.configDir, checkpoints.map((c) => c.subject), [request]);
+  const recorded = recordRunDecisions(settings, run, checkpoints, [request]);
+  recorded.labelProblems.forEach((problem) => process.stderr.write(`${problem}\n`));
   return { verdict: body.verdict, by: decider.by, at: decider.at, reason: decider.reason };
 }
 

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { approvalsPath, readApprovals, recordDecisions, reviewApprovals, tally, type DecisionRequest, type Verdict } from '../approve';
+import { approvalsPath, labelsFolder, readApprovals, reviewApprovals, tally, type DecisionRequest, type Verdict } from '../approve';
 import type { Settings } from '../config/options';
 import type { RunResult } from '../report';
 import type { GroupRecord } from '../report/results';
 import { approvalLines, countsLine, formatTable, groupTitle } from '../report/summary';
 import { plural } from '../util/text';
-import { checkpointDecision, groupCheckpoints, groupDecision, readLatestRun, reviewer, runCheckpoints, type Decider, type RunCheckpoint } from './latest-run';
+import { checkpointDecision, groupCheckpoints, groupDecision, readLatestRun, recordRunDecisions, reviewer, runCheckpoints, type Decider, type RunCheckpoint } from './latest-run';
 
 export async function report(settings: Settings, json: boolean): Promise<string> {
   const run = readLatestRun(settings.outputDir);
@@ -93,7 +93,7 @@ export async function approveOrReject(settings: Settings, filters: string[], opt
   if ((filters.length || options.all) && chosen.length === 0)
     throw new Error(`visual-uat: nothing to ${command}: no changed checkpoint of the latest run matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : '--all'} (see npx visual-uat report)`);
 
-  const recorded = recordDecisions(settings.configDir, checkpoints.map((c) => c.subject), chosen.map((c) => c.request), { dryRun: options.dryRun });
+  const recorded = recordRunDecisions(settings, run, checkpoints, chosen.map((c) => c.request), { dryRun: options.dryRun });
   const done = options.dryRun ? `would ${command === 'approve' ? 'approve' : 'reject'}` : verdict;
   const lines = [
     ...chosen.flatMap(({ lines: [first, ...rest] }) => [`${done}: ${first}`, ...rest]),
@@ -102,5 +102,7 @@ export async function approveOrReject(settings: Settings, filters: string[], opt
   if (recorded.replaced.length) lines.push(`${options.dryRun ? 'would replace' : 'replaced'} ${plural(recorded.replaced.length, 'earlier decision')} on the same checkpoints`);
   const file = path.relative(process.cwd(), approvalsPath(settings.configDir)) || approvalsPath(settings.configDir);
   lines.push(options.dryRun ? `dry run: ${file} not written` : recorded.written ? `written: ${file} (commit it with your change)` : `nothing changed in ${file}`);
+  if (recorded.labels.length) lines.push(`labelled: ${plural(recorded.labels.length, 'case')} in ${path.relative(process.cwd(), labelsFolder(settings.outputDir, settings.configDir, settings.options.labelsDir)) || '.'} (npx visual-uat eval measures the evaluator on them)`);
+  lines.push(...recorded.labelProblems);
   return `${lines.join('\n')}\n`;
 }

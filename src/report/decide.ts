@@ -128,6 +128,8 @@ export interface CheckpointVerdict extends Decision {
   groups: string[];
   /** What changed, when the pair differs. */
   change: ChangePrint | null;
+  /** The checkpoint's own intent. */
+  intent: string | null;
 }
 
 export interface Judged extends Compared {
@@ -149,6 +151,7 @@ export function verdictOf(checkpoint: Judged): CheckpointVerdict {
     stable: pair.meta?.stable ?? null,
     groups: checkpoint.changes.map((change) => change.group),
     change: comparison.kind === 'different' ? comparison.change : null,
+    intent: pair.meta?.intent ?? null,
   };
 }
 

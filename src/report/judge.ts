@@ -1,5 +1,7 @@
 import type { PairComparison } from '../compare';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../evaluate';
+import type { EvalRecord } from '../eval/record';
+import { trustedVerdict } from '../eval/trust';
 import type { RunContext } from '../types';
 import type { Compared } from './assess';
 
@@ -34,4 +36,20 @@ export async function judgeGroups(groups: GroupToJudge[], evaluator: Evaluator |
   if (!evaluator || groups.length === 0) return new Map();
   const verdicts = await evaluator.evaluateAll(groups.map((group) => evaluationRequest(group, context)));
   return new Map(groups.map((group, i) => [group.group, verdicts[i]]));
+}
+
+/**
+ * The trust policy (`evaluator.autoApprove`) over the verdicts: a "pass" the last eval of the
+ * model does not vouch for at its confidence needs a person, with the reason why. Cached verdicts
+ * go through it too: the policy is about the model, not about when it answered.
+ */
+export function trustVerdicts(verdicts: Map<string, EvaluatorVerdict>, evaluator: Evaluator | null, record: EvalRecord | null): Map<string, EvaluatorVerdict> {
+  const policy = evaluator?.autoApprove;
+  if (!evaluator || !policy) return verdicts;
+  const trusted = (verdict: EvaluatorVerdict): EvaluatorVerdict => {
+    if (verdict.status !== 'changed' || !verdict.evaluation) return verdict;
+    const trust = trustedVerdict(record, evaluator.model, verdict.evaluation.confidence, policy);
+    return trust.allow ? verdict : { ...verdict, status: 'needs_review', reason: `${verdict.reason} Not approved automatically: ${trust.reason}.` };
+  };
+  return new Map([...verdicts].map(([group, verdict]) => [group, trusted(verdict)]));
 }

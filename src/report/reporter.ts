@@ -8,6 +8,7 @@ import { invalidateEntry, writeManifest } from '../baseline/store';
 import { BASELINE_DIR_ENV } from '../config/layout';
 import { optionsFromEnv, resolveSettings, type Settings } from '../config/options';
 import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
+import { readEvalRecord } from '../eval/record';
 import type { VisualUatOptions } from '../types';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
@@ -90,7 +91,8 @@ export class VisualUatReporter implements Reporter {
     faultPoint('reporter');
 
     const evaluator = openEvaluator(settings);
-    const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator });
+    const evalRecord = evaluator?.autoApprove ? readEvalRecord(settings.outputDir, evaluator.model) : null;
+    const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evalRecord });
 
     if (verdicts.baselineUnreadable && context?.baselineDir) {
       invalidateEntry(context.baselineDir);

@@ -25,6 +25,8 @@ export interface CheckpointResult {
   otherGroups: string[];
   /** What changed (compare/fingerprint.ts), when the pair differs: what approvals are matched against. */
   fingerprint: string | null;
+  /** The checkpoint's own intent, as the evaluator is told it. */
+  intent: string | null;
 }
 
 /** A change of the run and the checkpoints that show it. */
@@ -49,6 +51,8 @@ export interface TestResultRecord {
   status: TestStatus;
   baselineAvailable: boolean;
   error: string | null;
+  /** The test's intent, as the evaluator is told it. */
+  intent: string | null;
   checkpoints: CheckpointResult[];
 }
 
@@ -61,6 +65,10 @@ export interface RunResult {
   currentBranch: string | null;
   currentCommit: string | null;
   dirty: boolean;
+  /** `<short sha> <subject>` from the base to the current commit, newest first: what the evaluator and a label are told. */
+  commits: string[];
+  /** `<status> <path>` lines of the files changed since the base commit. */
+  changedFiles: string[];
   config: Record<string, unknown>;
   tests: TestResultRecord[];
   groups: GroupRecord[];
@@ -98,6 +106,7 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
       status: outcome.status,
       baselineAvailable: test.baselineAvailable,
       error: testError(outcome),
+      intent: test.meta?.options.intent ?? null,
       checkpoints: outcome.checkpoints.map((verdict) => ({
         name: verdict.name,
         status: verdict.status,
@@ -112,6 +121,7 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
         group: verdict.groups[0] ?? null,
         otherGroups: verdict.groups.slice(1),
         fingerprint: verdict.change && encodeChange(verdict.change),
+        intent: verdict.intent,
       })),
     };
   });
@@ -123,6 +133,8 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
     currentBranch: context?.currentBranch ?? null,
     currentCommit: context?.currentCommit ?? null,
     dirty: context?.dirty ?? false,
+    commits: context?.commits ?? [],
+    changedFiles: context?.changedFiles ?? [],
     config: publicConfig(settings.options),
     tests,
     groups: groups.map(({ change, ...group }) => ({ id: group.id, fingerprint: encodeChange(change), members: group.members, alsoIn: group.alsoIn, status: group.status, reason: group.reason, evaluation: group.evaluation })),

@@ -3,12 +3,13 @@ import type { ChangePrint } from '../compare';
 import { checkpointKey } from '../config/layout';
 import type { Settings } from '../config/options';
 import type { Evaluator, EvaluatorVerdict } from '../evaluate';
+import type { EvalRecord } from '../eval/record';
 import { groupChanges, type ChangeGroup, type Grouping } from '../group';
 import type { CheckpointStatus, Evaluation, RunContext, TestStatus } from '../types';
 import { compareCheckpoints, imagesOf, type Compared } from './assess';
 import type { CollectedTest } from './collect';
 import { decideChange, testStatus, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
-import { judgeGroups, type Different, type GroupToJudge } from './judge';
+import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
 import type { ComparedCount } from './sanity';
 
 export interface TestOutcome {
@@ -47,6 +48,8 @@ export interface RunInput {
   settings: Settings;
   approvals: Approval[];
   evaluator: Evaluator | null;
+  /** The last `visual-uat eval` of the evaluator's model, for `evaluator.autoApprove`; null when none or the policy is off. */
+  evalRecord: EvalRecord | null;
 }
 
 export function approvalSubject(checkpoint: Compared): ApprovalSubject {
@@ -83,14 +86,15 @@ const SEVERITY: CheckpointStatus[] = ['changed', 'needs_review', 'regression'];
 /**
  * The verdicts of a run, stage by stage, each taking values and returning new ones:
  * compare (the auto gate) → group → approvals (the human gate) → evaluate (the AI gate, once per
- * group) → decide. Nothing here writes a file the results name or touches Playwright's objects.
+ * group) → trust (evaluator.autoApprove) → decide. Nothing here writes a file the results name or touches Playwright's objects.
  */
 export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   const compared = await compareCheckpoints(input.tests, input.context, input.settings);
   const subjects = compared.map(approvalSubject);
   const grouping = groupChanges(subjects.map((subject) => subject.change));
   const { review, settled } = settledParts(grouping, subjects, input.approvals);
-  const judgements = await judgeGroups(groupsToJudge(grouping, compared, settled), input.evaluator, input.context);
+  const verdicts = await judgeGroups(groupsToJudge(grouping, compared, settled), input.evaluator, input.context);
+  const judgements = trustVerdicts(verdicts, input.evaluator, input.evalRecord);
   const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
   const changesOf = (i: number): ChangeInput[] =>
     grouping.groupsOf[i].map((id) => ({ group: id, others: sizes.get(id)! - 1, settled: settled[i].get(id) ?? null, judgement: judgements.get(id) ?? null }));

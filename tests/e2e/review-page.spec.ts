@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, PACKAGE_ROOT, visualUatCli } from '../../scripts/fixture-repo';
+import { readLabels } from '../../src/approve';
 import { runPlaywrightAsync } from '../support/playwright-run';
 import { checkpoint, readLatest, statuses } from '../support/results';
 
@@ -184,6 +185,11 @@ test('approve a group with the button, another change with the keyboard, reject 
     [title(secondTitle)]: 'approved',
     [title(thirdTitle)]: 'rejected',
   });
+  // Each decision on the page leaves one labelled case for visual-uat eval, as approve and reject do.
+  const labels = readLabels(path.join(repo, '.visual-uat', 'labels')).cases.map(({ case: c }) => `${c.label} ${c.source} ${[...c.test.titlePath, c.checkpoint].join(' › ')}`);
+  expect(labels).toHaveLength(3);
+  expect(labels).toContain(`intended approve ${title(secondTitle)}`);
+  expect(labels).toContain(`regression reject ${title(thirdTitle)}`);
   await review.stop();
 
   // The next run: approvals make their checkpoints changed, the rejection a regression, whose image stayed the same.

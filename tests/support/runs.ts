@@ -10,6 +10,8 @@ export function runOf(tests: TestResultRecord[]): RunResult {
     currentBranch: 'feature',
     currentCommit: 'b'.repeat(40),
     dirty: false,
+    commits: [],
+    changedFiles: [],
     config: {},
     tests,
     groups: [],

@@ -142,6 +142,7 @@ function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged
       status: 'needs_review',
       baselineAvailable: true,
       error: null,
+      intent: null,
       checkpoints: [
         {
           name: 'contact',
@@ -157,6 +158,7 @@ function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged
           group: fingerprint ? 'g1' : null,
           otherGroups: [],
           fingerprint,
+          intent: null,
         },
       ],
     },

@@ -224,7 +224,7 @@ describe('judgeRun', () => {
     const stale: Approval = { ...approved, checkpoints: [{ ...checkpoint, checkpoint: 'same' }] };
     const unrelated: Approval = { ...approved, checkpoints: [{ ...checkpoint, test: 'another › test' }] };
     const evaluator = evaluatorAnswering(() => ({ status: 'changed', evaluation: { pass: true, confidence: 0.95, reason: 'Intended.', needsReview: false }, reason: 'Intended.', cached: false }));
-    const verdicts = await judgeRun({ tests: frozen([plans]), context: frozen(CONTEXT), settings: frozen(settings()), approvals: frozen([approved, stale, unrelated]), evaluator });
+    const verdicts = await judgeRun({ tests: frozen([plans]), context: frozen(CONTEXT), settings: frozen(settings()), approvals: frozen([approved, stale, unrelated]), evaluator, evalRecord: null });
 
     // "approved" and "judged" show the same change: one group, judged once on the checkpoint nobody approved.
     expect(evaluator.asked.map((request) => [request.name, request.group])).toEqual([['judged', { id: 'g1', checkpoints: 2 }]]);
@@ -241,8 +241,23 @@ describe('judgeRun', () => {
     expect(verdicts.groups).toEqual([expect.objectContaining({ id: 'g1', members: [`${plans.key} › approved`, `${plans.key} › judged`], alsoIn: [], status: 'needs_review' })]);
   });
 
+  it("holds back a pass the trust policy does not vouch for, cached or not, and says why", async () => {
+    const plans = collected('plans', [pair('judged', images.base, images.changed)]);
+    const pass = { status: 'changed' as const, evaluation: { pass: true, confidence: 0.95, reason: 'Intended.', needsReview: false }, reason: 'Intended.', cached: true };
+    const strict = { ...evaluatorAnswering(() => pass), autoApprove: { minConfidence: 0, requireEval: true } };
+    const held = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: strict, evalRecord: null });
+    expect(held.outcomes[0].checkpoints[0]).toMatchObject({
+      status: 'needs_review',
+      reason: 'Intended. Not approved automatically: no eval of test-model on this project yet: run npx visual-uat eval to measure it.',
+    });
+    expect(held.groups[0].status).toBe('needs_review');
+    const lenient = { ...evaluatorAnswering(() => pass), autoApprove: { minConfidence: 0.9, requireEval: false } };
+    const allowed = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: lenient, evalRecord: null });
+    expect(allowed.outcomes[0].checkpoints[0]).toMatchObject({ status: 'changed', reason: 'Intended.' });
+  });
+
   it('marks a run with an unreadable baseline, so its cache entry is dropped', async () => {
-    const verdicts = await judgeRun({ tests: [collected('plans', [pair('corrupt', images.corrupt, images.changed)])], context: CONTEXT, settings: settings(), approvals: [], evaluator: null });
+    const verdicts = await judgeRun({ tests: [collected('plans', [pair('corrupt', images.corrupt, images.changed)])], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
     expect(verdicts.baselineUnreadable).toBe(true);
     expect(verdicts.outcomes[0].status).toBe('errored');
   });
@@ -264,7 +279,7 @@ describe('the results file', () => {
     const plans = collected('plans', [pair('same', images.base, images.same), pair('changed', images.base, images.changed), pair('gone', images.base, null)], {
       error: null,
     });
-    const verdicts = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: null });
+    const verdicts = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
     const run = buildRunResult(verdicts.outcomes, verdicts.groups, CONTEXT, settings(), NO_USAGE, 1_700_000_000_000);
     validResults(JSON.parse(JSON.stringify(run)), 'the built run');
     const [test] = run.tests;
@@ -275,6 +290,7 @@ describe('the results file', () => {
       ['gone', 'missing', false, null],
     ]);
     expect(test.checkpoints[0].baselineImage).toBe(path.relative(path.join(dir, '.visual-uat', 'results'), images.base));
+    expect([test.intent, run.commits, run.changedFiles]).toEqual([plans.meta!.options.intent, CONTEXT.commits, CONTEXT.changedFiles]);
     expect(test.checkpoints.map((c) => [c.group, c.otherGroups, c.fingerprint?.slice(0, 8) ?? null])).toEqual([
       [null, [], null],
       ['g1', [], 'v1 t0.1 '],
@@ -285,8 +301,8 @@ describe('the results file', () => {
 
   it('refuses a diffMetrics of null and a reason with terminal escape codes', () => {
     const file = JSON.parse(JSON.stringify(buildRunResult([], [], CONTEXT, settings(), NO_USAGE, 1)));
-    const checkpoint = { name: 'x', status: 'new', reason: 'no baseline: Error: \u001b[2mexpect(\u001b[22m', baselineImage: null, currentImage: 'c.png', diffImage: null, diffMetrics: NO_DIFF, evaluation: null, signals: NO_SIGNALS, stable: true, group: null, otherGroups: [], fingerprint: null };
-    const test = { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', project: '', status: 'passed', baselineAvailable: false, error: null, checkpoints: [checkpoint] };
+    const checkpoint = { name: 'x', status: 'new', reason: 'no baseline: Error: \u001b[2mexpect(\u001b[22m', baselineImage: null, currentImage: 'c.png', diffImage: null, diffMetrics: NO_DIFF, evaluation: null, signals: NO_SIGNALS, stable: true, group: null, otherGroups: [], fingerprint: null, intent: null };
+    const test = { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', project: '', status: 'passed', baselineAvailable: false, error: null, intent: null, checkpoints: [checkpoint] };
     expect(() => validResults({ ...file, tests: [test] }, 'escape codes')).toThrow(/reason must match pattern/);
     expect(() => validResults({ ...file, tests: [{ ...test, checkpoints: [{ ...checkpoint, reason: 'plain', diffMetrics: null }] }] }, 'null metrics')).toThrow(/diffMetrics must be object/);
     expect(validResults({ ...file, tests: [{ ...test, checkpoints: [{ ...checkpoint, reason: 'plain' }] }] }, 'fine').tests).toHaveLength(1);

@@ -43,6 +43,7 @@ beforeEach(async () => {
       status: 'needs_review',
       baselineAvailable: true,
       error: null,
+      intent: null,
       checkpoints: [
         {
           name: 'contact',
@@ -58,6 +59,7 @@ beforeEach(async () => {
           group: 'g1',
           otherGroups: [],
           fingerprint,
+          intent: null,
         },
       ],
     },

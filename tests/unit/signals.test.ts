@@ -179,6 +179,7 @@ describe('failingCheckpoints', () => {
     stable: true,
     groups: [],
     change: null,
+    intent: null,
   });
 
   it("fails on a status in failOn, and with 'signals' on any new signal, even on an unchanged checkpoint", () => {

@@ -20,11 +20,12 @@ function checkpoint(name: string, status: CheckpointResult['status'], reason: st
     group,
     otherGroups,
     fingerprint: group ? 'v1 t0.1' : null,
+    intent: null,
   };
 }
 
 function test(titlePath: string[], checkpoints: CheckpointResult[]): TestResultRecord {
-  return { title: titlePath[titlePath.length - 1], titlePath, file: `tests/${titlePath[0]}`, project: '', status: 'needs_review', baselineAvailable: true, error: null, checkpoints };
+  return { title: titlePath[titlePath.length - 1], titlePath, file: `tests/${titlePath[0]}`, project: '', status: 'needs_review', baselineAvailable: true, error: null, intent: null, checkpoints };
 }
 
 const REASON = 'no baseline: Error: expect(locator).toBeVisible() failed: waiting for locator(".badge")';
