@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
-import { worktreeHomes } from '../config/layout';
+import { labelsFolder } from '../approve';
+import { evalDir, worktreeHomes } from '../config/layout';
 import type { Settings } from '../config/options';
 import { openRepo, removeWorktree } from '../git';
 import { generate } from '../oxtest/generate';
@@ -30,15 +31,35 @@ export function runTest(playwrightArgs: string[], options: { base?: string; upda
   return result.status ?? 1;
 }
 
-/** `visual-uat clean`: removes the output folder and its worktrees, unregistering them from git first. */
-export async function clean(settings: Settings): Promise<void> {
+/** Removes everything under `dir` but the folders in `keep` (and the folders that lead to them). */
+function removeExcept(dir: string, keep: string[]): void {
+  for (const entry of fs.readdirSync(dir)) {
+    const file = path.join(dir, entry);
+    if (keep.includes(file)) continue;
+    if (keep.some((kept) => kept.startsWith(`${file}${path.sep}`))) removeExcept(file, keep);
+    else fs.rmSync(file, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `visual-uat clean`: removes what runs made (baselines, screenshots, results, caches, and the
+ * worktrees, unregistered from git first). People's decisions are not a run's output: the
+ * labelled cases and the evals measured on them stay, and it says where. Returns what it kept.
+ */
+export async function clean(settings: Settings): Promise<string[]> {
   for (const worktrees of Object.values(worktreeHomes(settings.outputDir))) {
     if (!fs.existsSync(worktrees)) continue;
     const repo = await openRepo(settings.configDir);
     for (const entry of fs.readdirSync(worktrees)) await removeWorktree(repo, path.join(worktrees, entry));
     fs.rmSync(worktrees, { recursive: true, force: true });
   }
-  fs.rmSync(settings.outputDir, { recursive: true, force: true });
+  if (!fs.existsSync(settings.outputDir)) return [];
+  const keep = [labelsFolder(settings.outputDir, settings.configDir, settings.options.labelsDir), evalDir(settings.outputDir)].filter(
+    (dir) => dir.startsWith(`${settings.outputDir}${path.sep}`) && fs.existsSync(dir) && fs.readdirSync(dir).length > 0,
+  );
+  if (keep.length === 0) fs.rmSync(settings.outputDir, { recursive: true, force: true });
+  else removeExcept(settings.outputDir, keep);
+  return keep;
 }
 
 const CONFIG_FLAG = ['--config <file>', 'the Playwright config (default: the one in the current folder)'] as const;
@@ -59,11 +80,12 @@ export function buildProgram(): Command {
     });
   program
     .command('clean')
-    .description('remove the output folder (baselines, screenshots, results, worktrees)')
+    .description('remove what runs left in the output folder (baselines, screenshots, results, caches, worktrees); labelled cases and evals stay')
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (flags: CliFlags) => {
-      await clean(cliSettings(flags));
+      const kept = await clean(cliSettings(flags));
+      for (const dir of kept) process.stdout.write(`visual-uat clean: kept ${path.relative(process.cwd(), dir) || dir} (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)\n`);
     });
   program
     .command('approve')

@@ -107,3 +107,13 @@ test('after an eval that caught the labelled regression, a pass above its confid
   expect(checkpoint(results, 'news', 'headline').checkpoint.reason).toBe(INTENDED);
   expect(results.evaluator).toMatchObject({ calls: 0, cacheHits: 1 });
 });
+
+test('clean removes what the runs left and keeps the labelled cases and the evals, saying so', async () => {
+  const cleaned = await runVisualUatAsync(repo, ['clean'], env);
+  expect(cleaned.status, cleaned.stderr).toBe(0);
+  expect(cleaned.stdout).toContain('visual-uat clean: kept .visual-uat/labels (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)');
+  expect(cleaned.stdout).toContain('visual-uat clean: kept .visual-uat/eval (');
+  expect(fs.readdirSync(path.join(repo, '.visual-uat')).sort()).toEqual(['eval', 'labels']);
+  expect(readLabels(path.join(repo, '.visual-uat', 'labels')).cases).toHaveLength(2);
+  expect(git(repo, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
+});
