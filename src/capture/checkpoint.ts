@@ -107,6 +107,26 @@ function readStyles(stylePath: string | string[] | undefined, testInfo: TestInfo
 }
 
 /** What ct-core's mount() returns: the mounted component under #root (@playwright/experimental-ct-core, lib/mount.js). */
+type ShotOptions = Parameters<Locator['screenshot']>[0];
+
+/**
+ * An element's image, the same size wherever it sits. Playwright clips an element to the whole
+ * pixels that enclose it, so an element at y = 300.5 is one row taller than the same element at
+ * y = 300 (the extra row is whatever lies around it): a half-pixel shift above a footer made the
+ * footer "changed". Rounding each edge to the nearest pixel keeps its size, and the pixels inside
+ * are compared within tolerance as usual. An element that does not fit the viewport is left to
+ * Playwright, which captures it beyond the viewport.
+ */
+async function elementShot(page: Page, locator: Locator, options: ShotOptions): Promise<Buffer> {
+  await locator.scrollIntoViewIfNeeded();
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize();
+  if (!box || !viewport) return locator.screenshot(options);
+  const [left, top, right, bottom] = [box.x, box.y, box.x + box.width, box.y + box.height].map(Math.round);
+  if (left < 0 || top < 0 || right > viewport.width || bottom > viewport.height || right <= left || bottom <= top) return locator.screenshot(options);
+  return page.screenshot({ ...options, clip: { x: left, y: top, width: right - left, height: bottom - top } });
+}
+
 const CT_MOUNTED_COMPONENT = '#root >> internal:control=component';
 /** What @playwright/test's own mount(storyId) returns (1.62+, lib/index.js): the gallery's root. */
 const GALLERY_ROOT = '#root';
@@ -176,7 +196,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   };
   const locator = options.locator ?? (await defaultComponent(page, options));
   const capture = locator
-    ? () => locator.screenshot(common)
+    ? () => elementShot(page, locator, common)
     : () => page.screenshot({ ...common, fullPage: options.clip ? false : (options.fullPage ?? true), clip: options.clip });
 
   // One budget for settling and retaking: a page that never stops scrolling still gets its captures.
