@@ -9,7 +9,7 @@ import { latestResults, resultsDir } from '../src/config/layout';
 import { resolveSettings } from '../src/config/options';
 import { systemChromium } from '../src/config/browser';
 import type { RunResult } from '../src/report';
-import { runOf } from '../tests/support/runs';
+import { checkpointResult, runOf, testResult } from '../tests/support/runs';
 import { appendBenchJson, type BenchRow } from './run';
 
 /**
@@ -40,42 +40,25 @@ async function syntheticRun(count: number): Promise<string> {
   const tests = Array.from({ length: count }, (_, n) => {
     const cells = new Uint8Array(64 * 3).map((_, i) => (i * 7 + n * 13) % 256);
     const fingerprint = encodeChange({ threshold: 0.1, regions: [{ kind: 'modified', width: 64, height: 8, cell: 8, base: cells, current: cells.map((v) => 255 - v) }], lines: [] });
-    const titlePath = [`pages-${Math.floor(n / 3)}.spec.ts`, `page ${n}`];
-    return {
-      title: `page ${n}`,
-      titlePath,
-      file: `tests/${titlePath[0]}`,
-      project: '',
-      status: 'needs_review' as const,
-      baselineAvailable: true,
-      error: null,
-      intent: null,
-      checkpoints: [
-        {
-          name: 'full',
-          status: 'needs_review' as const,
-          reason: 'no evaluator configured',
-          baselineImage: file(`${n}-base.png`),
-          currentImage: file(`${n}-current.png`),
-          diffImage: file(`${n}-diff.png`),
-          diffMetrics: { pixelDiffPercent: 1.2, changedRegions: [{ x: 90, y: 200, width: 1100, height: 300, kind: 'modified' as const }] },
-          evaluation: null,
-          signals: { ariaDiff: '@@ -1 +1 @@\n-- heading "Old"\n+- heading "New"', newConsoleErrors: [], newFailedRequests: [], newA11yViolations: [] },
-          stable: true,
-          group: `g${n + 1}`,
-          otherGroups: [],
-          fingerprint,
-          intent: null,
-        },
-      ],
-    };
+    const full = checkpointResult({
+      name: 'full',
+      reason: 'no evaluator configured',
+      baselineImage: file(`${n}-base.png`),
+      currentImage: file(`${n}-current.png`),
+      diffImage: file(`${n}-diff.png`),
+      diffMetrics: { pixelDiffPercent: 1.2, changedRegions: [{ x: 90, y: 200, width: 1100, height: 300, kind: 'modified' }] },
+      signals: { ariaDiff: '@@ -1 +1 @@\n-- heading "Old"\n+- heading "New"', newConsoleErrors: [], newFailedRequests: [], newA11yViolations: [] },
+      group: `g${n + 1}`,
+      fingerprint,
+    });
+    return testResult([`pages-${Math.floor(n / 3)}.spec.ts`, `page ${n}`], [full]);
   });
   const run: RunResult = {
     ...runOf(tests),
     timestamp: Date.now(),
     groups: tests.map((test, n) => ({
       id: `g${n + 1}`,
-      fingerprint: test.checkpoints[0].fingerprint,
+      fingerprint: test.checkpoints[0].fingerprint!,
       members: [`${test.titlePath.join(' › ')} › full`],
       alsoIn: [],
       status: 'needs_review',

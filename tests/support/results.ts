@@ -3,7 +3,7 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import type { RunResult } from '../../src/report';
 
-export { runOf } from './runs';
+export { checkpointResult, runOf, testResult } from './runs';
 
 const SCHEMA_FILE = path.resolve(__dirname, '..', '..', 'docs', 'results.schema.json');
 const ajv = new Ajv2020({ allErrors: true });

@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { APPROVALS_FILE, classify, readApprovals, recordDecisions, reviewApprovals, writeApprovals, type Approval, type ApprovalSubject } from '../../src/approve';
-import { compareImages, encodeChange, NO_SIGNALS, withAriaLines, type ChangePrint } from '../../src/compare';
+import { compareImages, encodeChange, withAriaLines, type ChangePrint } from '../../src/compare';
 import { latestResults, resultsDir } from '../../src/config/layout';
 import { resolveSettings, type Settings } from '../../src/config/options';
 import { approveOrReject, report } from '../../src/cli/review';
 import { sha256File } from '../../src/util/hash';
 import { writeNoisyPng, writePng, type Box } from '../support/png';
-import { runOf } from '../support/results';
+import { checkpointResult, runOf, testResult } from '../support/results';
 
 /**
  * One approval rule for the run, the CLI and the review page: by exact images (the fast path), by
@@ -133,36 +133,17 @@ describe('recordDecisions', () => {
 function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged'): void {
   const relative = (file: string) => path.relative(resultsDir(settings.outputDir), file);
   const fingerprint = of.change ? encodeChange(of.change) : null;
-  const run = runOf([
-    {
-      title: 'about',
-      titlePath: ['site.spec.ts', 'site', 'about'],
-      file: 'tests/site.spec.ts',
-      project: '',
-      status: 'needs_review',
-      baselineAvailable: true,
-      error: null,
-      intent: null,
-      checkpoints: [
-        {
-          name: 'contact',
-          status,
-          reason: '',
-          baselineImage: relative(of.baselineImage!),
-          currentImage: relative(of.currentImage!),
-          diffImage: fingerprint ? relative(of.currentImage!) : null,
-          diffMetrics: { pixelDiffPercent: fingerprint ? 1 : 0, changedRegions: [] },
-          evaluation: null,
-          signals: NO_SIGNALS,
-          stable: true,
-          group: fingerprint ? 'g1' : null,
-          otherGroups: [],
-          fingerprint,
-          intent: null,
-        },
-      ],
-    },
-  ]);
+  const contact = checkpointResult({
+    name: 'contact',
+    status,
+    baselineImage: relative(of.baselineImage!),
+    currentImage: relative(of.currentImage!),
+    diffImage: fingerprint ? relative(of.currentImage!) : null,
+    diffMetrics: { pixelDiffPercent: fingerprint ? 1 : 0, changedRegions: [] },
+    group: fingerprint ? 'g1' : null,
+    fingerprint,
+  });
+  const run = runOf([testResult(['site.spec.ts', 'site', 'about'], [contact])]);
   if (fingerprint) run.groups = [{ id: 'g1', fingerprint, members: [`${ABOUT} › contact`], alsoIn: [], status, reason: '', evaluation: null }];
   fs.mkdirSync(path.dirname(latestResults(settings.outputDir)), { recursive: true });
   fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify(run));

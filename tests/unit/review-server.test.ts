@@ -6,11 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readApprovals } from '../../src/approve';
 import { portOption, startReviewServer, type ReviewServer } from '../../src/cli/review-server';
 import { imageFile } from '../../src/cli/review-model';
-import { encodeChange, NO_SIGNALS } from '../../src/compare';
+import { encodeChange } from '../../src/compare';
 import { latestResults, resultsDir } from '../../src/config/layout';
 import { resolveSettings, type Settings } from '../../src/config/options';
 import { writePng } from '../support/png';
-import { runOf } from '../support/results';
+import { checkpointResult, runOf, testResult } from '../support/results';
 
 /**
  * The review server's guards on its own: the token, the Host, the Origin, a run replaced under an
@@ -34,36 +34,17 @@ beforeEach(async () => {
   const current = writePng(path.join(images, 'current.png'), 40, 20, [{ x: 0, y: 0, width: 10, height: 10, rgba: [0, 0, 200, 255] }]);
   const cells = new Uint8Array(3 * 4).fill(200);
   const fingerprint = encodeChange({ threshold: 0.1, regions: [{ kind: 'modified', width: 10, height: 10, cell: 5, base: cells, current: cells.map(() => 30) }], lines: [] });
-  const run = runOf([
-    {
-      title: 'about',
-      titlePath: ['site.spec.ts', 'about'],
-      file: 'tests/site.spec.ts',
-      project: '',
-      status: 'needs_review',
-      baselineAvailable: true,
-      error: null,
-      intent: null,
-      checkpoints: [
-        {
-          name: 'contact',
-          status: 'needs_review',
-          reason: 'no evaluator configured',
-          baselineImage: relative(baseline),
-          currentImage: relative(current),
-          diffImage: relative(current),
-          diffMetrics: { pixelDiffPercent: 12.5, changedRegions: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }] },
-          evaluation: null,
-          signals: NO_SIGNALS,
-          stable: true,
-          group: 'g1',
-          otherGroups: [],
-          fingerprint,
-          intent: null,
-        },
-      ],
-    },
-  ]);
+  const contact = checkpointResult({
+    name: 'contact',
+    reason: 'no evaluator configured',
+    baselineImage: relative(baseline),
+    currentImage: relative(current),
+    diffImage: relative(current),
+    diffMetrics: { pixelDiffPercent: 12.5, changedRegions: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }] },
+    group: 'g1',
+    fingerprint,
+  });
+  const run = runOf([testResult(['site.spec.ts', 'about'], [contact])]);
   run.groups = [{ id: 'g1', fingerprint, members: ['site.spec.ts › about › contact'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null }];
   fs.mkdirSync(resultsDir(settings.outputDir), { recursive: true });
   fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify({ ...run, timestamp: TIMESTAMP }));

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { NO_DIFF, NO_SIGNALS } from '../../src/compare';
-import type { CheckpointResult, TestResultRecord } from '../../src/report';
+import { NO_DIFF } from '../../src/compare';
+import type { CheckpointResult } from '../../src/report';
 import type { Approval } from '../../src/approve';
 import { approvalLines, formatTable, stepSummary, terminalWidth, titleLines } from '../../src/report/summary';
-import { runOf } from '../support/results';
+import { checkpointResult, runOf, testResult as test } from '../support/results';
 
 function checkpoint(name: string, status: CheckpointResult['status'], reason: string, pixelDiffPercent = 0, group: string | null = null, otherGroups: string[] = []): CheckpointResult {
-  return {
+  return checkpointResult({
     name,
     status,
     reason,
@@ -14,18 +14,10 @@ function checkpoint(name: string, status: CheckpointResult['status'], reason: st
     currentImage: 'c.png',
     diffImage: pixelDiffPercent ? 'd.png' : null,
     diffMetrics: pixelDiffPercent ? { pixelDiffPercent, changedRegions: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }] } : NO_DIFF,
-    evaluation: null,
-    signals: NO_SIGNALS,
-    stable: true,
     group,
     otherGroups,
     fingerprint: group ? 'v1 t0.1' : null,
-    intent: null,
-  };
-}
-
-function test(titlePath: string[], checkpoints: CheckpointResult[]): TestResultRecord {
-  return { title: titlePath[titlePath.length - 1], titlePath, file: `tests/${titlePath[0]}`, project: '', status: 'needs_review', baselineAvailable: true, error: null, intent: null, checkpoints };
+  });
 }
 
 const REASON = 'no baseline: Error: expect(locator).toBeVisible() failed: waiting for locator(".badge")';
