@@ -67,6 +67,11 @@ export function decideChange(change: ChangeInput, signals: CheckpointSignals): D
 
 const SEVERITY: CheckpointStatus[] = ['changed', 'needs_review', 'regression'];
 
+/** The index of the most severe of a change's decisions (a regression over a review over a change; the first on a tie). */
+export function mostSevere(decisions: Pick<Decision, 'status'>[]): number {
+  return decisions.reduce((w, d, i) => (SEVERITY.indexOf(d.status) > SEVERITY.indexOf(decisions[w].status) ? i : w), 0);
+}
+
 /** "same change as 2 other checkpoints (group g1)": what a member of a group is told. */
 export function groupNote(change: Pick<ChangeInput, 'group' | 'others'>): string {
   return `same change as ${plural(change.others, 'other checkpoint')} (group ${change.group})`;
@@ -79,7 +84,7 @@ export function groupNote(change: Pick<ChangeInput, 'group' | 'others'>): string
  */
 function decideChanges(changes: ChangeInput[], signals: CheckpointSignals): Decision {
   const decisions = changes.map((change) => decideChange(change, signals));
-  const worst = decisions.reduce((w, d, i) => (SEVERITY.indexOf(d.status) > SEVERITY.indexOf(decisions[w].status) ? i : w), 0);
+  const worst = mostSevere(decisions);
   const shared = changes[worst].others > 0 ? [groupNote(changes[worst])] : [];
   const notes = [...shared, ...changes.flatMap((change, i) => (i === worst ? [] : [`also group ${change.group} (${decisions[i].status}: ${decisions[i].reason})`]))];
   const { status, reason, evaluation } = decisions[worst];

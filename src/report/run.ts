@@ -8,7 +8,7 @@ import { groupChanges, type ChangeGroup, type Grouping } from '../group';
 import type { CheckpointStatus, Evaluation, RunContext, TestStatus } from '../types';
 import { compareCheckpoints, imagesOf, type Compared } from './assess';
 import type { CollectedTest } from './collect';
-import { decideChange, testStatus, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
+import { decideChange, mostSevere, testStatus, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
 import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
 import type { ComparedCount } from './sanity';
 
@@ -81,8 +81,6 @@ function groupsToJudge(grouping: Grouping, compared: Compared[], settled: Map<st
   });
 }
 
-const SEVERITY: CheckpointStatus[] = ['changed', 'needs_review', 'regression'];
-
 /**
  * The verdicts of a run, stage by stage, each taking values and returning new ones:
  * compare (the auto gate) → group → approvals (the human gate) → evaluate (the AI gate, once per
@@ -106,7 +104,7 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   const groups = grouping.groups.map((group): GroupOutcome => {
     const showing = [...group.members, ...group.alsoIn];
     const decisions = showing.map((i) => decideChange(changesOf(i).find((change) => change.group === group.id)!, compared[i].signals));
-    const worst = decisions.reduce((w, d) => (SEVERITY.indexOf(d.status) > SEVERITY.indexOf(w.status) ? d : w));
+    const worst = decisions[mostSevere(decisions)];
     const judgement: EvaluatorVerdict | undefined = judgements.get(group.id);
     return {
       id: group.id,
