@@ -21,13 +21,13 @@ function contextOf(labelled: LabelledCase): RunContext | null {
   return { ...change, baseRef: change.baseBranch, sameAsBase: false, appFilesChanged: [], baselineDir: '', baselineError: null, testSources: null };
 }
 
-/** The request the reporter would have built for this checkpoint (its title path without the spec file, as the reporter sends it). */
+/** The request the reporter would have built for this checkpoint (its whole title path, spec file first, as the reporter sends it). */
 export function requestFor(loaded: LoadedCase, metrics: DiffMetrics, diffImage: string, change: ChangePrint): EvaluationRequest {
   const labelled = loaded.case;
   return {
     name: labelled.checkpoint,
     project: labelled.test.project,
-    intent: { test: labelled.intent.test, checkpoint: labelled.intent.checkpoint, titlePath: labelled.test.titlePath.slice(1) },
+    intent: { test: labelled.intent.test, checkpoint: labelled.intent.checkpoint, titlePath: labelled.test.titlePath },
     context: contextOf(labelled),
     metrics,
     signals: labelled.signals,

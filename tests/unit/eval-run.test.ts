@@ -80,6 +80,9 @@ describe('runEval', () => {
     const regressions = CASES.filter((c) => c.label === 'regression').length;
 
     expect(server.completions().length - before).toBe(CASES.length);
+    // The model is asked as a run asks it: the test named by its whole title path, spec file first.
+    const tests = server.completions().slice(before).map((request) => /\nTest: (.*)\n/.exec(userTextOf(request))?.[1]);
+    expect(tests.filter((line) => !/^chromium › [\w-]+\.spec\.ts › /.test(line ?? ''))).toEqual([]);
     expect(record.figures).toMatchObject({
       cases: CASES.length,
       intended: CASES.length - regressions,
