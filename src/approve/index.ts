@@ -10,7 +10,6 @@ export {
   caseProblem,
   formatCase,
   labelledCase,
-  labelsFolder,
   readLabels,
   writeLabel,
   type DecidedCheckpoint,

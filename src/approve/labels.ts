@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { labelsDir, slug, testKey } from '../config/layout';
+import { slug, testKey } from '../config/layout';
 import type { CheckpointSignals, DiffMetrics } from '../types';
 
 /**
@@ -91,11 +91,6 @@ export interface LabelStore {
   cases: LoadedCase[];
   /** One line per folder that could not be read, naming it and the fix. */
   problems: string[];
-}
-
-/** The default folder under the output folder, or the `labelsDir` option (relative to the config's folder). */
-export function labelsFolder(outputDir: string, configDir: string, option?: string | null): string {
-  return option ? path.resolve(configDir, option) : labelsDir(outputDir);
 }
 
 /**

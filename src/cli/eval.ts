@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { labelsFolder } from '../approve';
 import type { Settings } from '../config/options';
 import { evalExitCode, formatEval, runEval, shippedCorpus, type EvalRecord } from '../eval';
 import type { EvaluatorOptions } from '../types';
@@ -16,7 +15,7 @@ export interface EvalCliOptions extends CliFlags {
 function labelsSource(options: EvalCliOptions, settings: Settings): EvalRecord['labels'] {
   if (options.corpus && options.labels) throw new Error('visual-uat eval: --corpus and --labels name two sets of cases: pass one of them');
   if (options.corpus) return { source: 'corpus', folder: shippedCorpus() };
-  const folder = options.labels ? path.resolve(options.labels) : labelsFolder(settings.outputDir, settings.configDir, settings.options.labelsDir);
+  const folder = options.labels ? path.resolve(options.labels) : settings.labelsDir;
   return { source: 'labels', folder };
 }
 

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
-import { labelsFolder } from '../approve';
 import { evalDir, worktreeHomes } from '../config/layout';
 import type { Settings } from '../config/options';
 import { openRepo, removeWorktree } from '../git';
@@ -54,7 +53,7 @@ export async function clean(settings: Settings): Promise<string[]> {
     fs.rmSync(worktrees, { recursive: true, force: true });
   }
   if (!fs.existsSync(settings.outputDir)) return [];
-  const keep = [labelsFolder(settings.outputDir, settings.configDir, settings.options.labelsDir), evalDir(settings.outputDir)].filter(
+  const keep = [settings.labelsDir, evalDir(settings.outputDir)].filter(
     (dir) => dir.startsWith(`${settings.outputDir}${path.sep}`) && fs.existsSync(dir) && fs.readdirSync(dir).length > 0,
   );
   if (keep.length === 0) fs.rmSync(settings.outputDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
-import { labelledCase, labelsFolder, recordDecisions, writeLabel, type ApprovalSubject, type DecisionRequest, type LabelledChange, type Recorded, type Verdict } from '../approve';
+import { labelledCase, recordDecisions, writeLabel, type ApprovalSubject, type DecisionRequest, type LabelledChange, type Recorded, type Verdict } from '../approve';
 import type { Settings } from '../config/options';
 import { decodeChange } from '../compare';
 import { checkpointKey, latestResults, resultsDir, testKey } from '../config/layout';
@@ -115,7 +115,6 @@ export function recordRunDecisions(settings: Settings, run: RunResult, checkpoin
   const recorded = recordDecisions(settings.configDir, checkpoints.map((c) => c.subject), requests, options);
   const result: RecordedDecisions = { ...recorded, labels: [], labelProblems: [] };
   if (!recorded.written) return result;
-  const folder = labelsFolder(settings.outputDir, settings.configDir, settings.options.labelsDir);
   requests.forEach((request, i) => {
     const at = request.checkpoints.findIndex((target) => target.whole);
     const hashes = recorded.added[i].checkpoints[at];
@@ -137,7 +136,7 @@ export function recordRunDecisions(settings: Settings, run: RunResult, checkpoin
       { label: request.verdict === 'approved' ? 'intended' : 'regression', source: request.verdict === 'approved' ? 'approve' : 'reject', by: request.by, at: request.at, note: request.reason },
     );
     try {
-      result.labels.push(writeLabel(folder, labelled, { baseline: subject.baselineImage!, current: subject.currentImage! }));
+      result.labels.push(writeLabel(settings.labelsDir, labelled, { baseline: subject.baselineImage!, current: subject.currentImage! }));
     } catch (error) {
       result.labelProblems.push((error as Error).message);
     }

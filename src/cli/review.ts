@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { approvalsPath, labelsFolder, readApprovals, reviewApprovals, tally, type DecisionRequest, type Verdict } from '../approve';
+import { approvalsPath, readApprovals, reviewApprovals, tally, type DecisionRequest, type Verdict } from '../approve';
 import type { Settings } from '../config/options';
 import type { RunResult } from '../report';
 import type { GroupRecord } from '../report/results';
@@ -102,7 +102,7 @@ export async function approveOrReject(settings: Settings, filters: string[], opt
   if (recorded.replaced.length) lines.push(`${options.dryRun ? 'would replace' : 'replaced'} ${plural(recorded.replaced.length, 'earlier decision')} on the same checkpoints`);
   const file = path.relative(process.cwd(), approvalsPath(settings.configDir)) || approvalsPath(settings.configDir);
   lines.push(options.dryRun ? `dry run: ${file} not written` : recorded.written ? `written: ${file} (commit it with your change)` : `nothing changed in ${file}`);
-  if (recorded.labels.length) lines.push(`labelled: ${plural(recorded.labels.length, 'case')} in ${path.relative(process.cwd(), labelsFolder(settings.outputDir, settings.configDir, settings.options.labelsDir)) || '.'} (npx visual-uat eval measures the evaluator on them)`);
+  if (recorded.labels.length) lines.push(`labelled: ${plural(recorded.labels.length, 'case')} in ${path.relative(process.cwd(), settings.labelsDir) || '.'} (npx visual-uat eval measures the evaluator on them)`);
   lines.push(...recorded.labelProblems);
   return `${lines.join('\n')}\n`;
 }

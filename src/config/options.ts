@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { EvaluatorOptions, FailOn, VisualUatOptions } from '../types';
-import { OUTPUT_DIR_ENV } from './layout';
+import { labelsDir, OUTPUT_DIR_ENV } from './layout';
 
 /** The options after defaults and environment variables are applied (environment wins). */
 export interface ResolvedOptions {
@@ -76,6 +76,8 @@ export interface Settings {
   /** The Playwright config's folder: relative paths (outputDir, approvals) start here. */
   configDir: string;
   outputDir: string;
+  /** Where labelled cases are kept: the `labelsDir` option (relative to the config's folder), else `<outputDir>/labels`. */
+  labelsDir: string;
   options: ResolvedOptions;
 }
 
@@ -92,10 +94,12 @@ export function resolveSettings(
 ): Settings {
   const configDir = configFile ? path.dirname(path.resolve(cwd, configFile)) : cwd;
   const resolved = resolveOptions(options, env);
+  const outputDir = env[OUTPUT_DIR_ENV] || path.resolve(configDir, resolved.outputDir);
   return {
     configFile: configFile ? path.resolve(cwd, configFile) : null,
     configDir,
-    outputDir: env[OUTPUT_DIR_ENV] || path.resolve(configDir, resolved.outputDir),
+    outputDir,
+    labelsDir: resolved.labelsDir ? path.resolve(configDir, resolved.labelsDir) : labelsDir(outputDir),
     options: resolved,
   };
 }

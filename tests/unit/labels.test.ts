@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256File } from '../../src/util/hash';
-import { caseId, labelledCase, labelsFolder, readLabels, writeLabel, type DecidedCheckpoint, type Decision, type LabelledCase } from '../../src/approve';
+import { caseId, labelledCase, readLabels, writeLabel, type DecidedCheckpoint, type Decision, type LabelledCase } from '../../src/approve';
+import { resolveSettings } from '../../src/config/options';
 import { NO_SIGNALS } from '../../src/compare';
 import type { RunContext } from '../../src/types';
 import { writePng } from '../support/png';
@@ -171,7 +172,7 @@ describe('labelled cases', () => {
   });
 
   it('live under the output folder unless labelsDir names a folder relative to the config', () => {
-    expect(labelsFolder('/repo/.visual-uat', '/repo', null)).toBe(path.join('/repo/.visual-uat', 'labels'));
-    expect(labelsFolder('/repo/.visual-uat', '/repo/e2e', 'visual-labels')).toBe('/repo/e2e/visual-labels');
+    expect(resolveSettings('/repo/playwright.config.ts', {}, {}).labelsDir).toBe(path.join('/repo/.visual-uat', 'labels'));
+    expect(resolveSettings('/repo/e2e/playwright.config.ts', { labelsDir: 'visual-labels' }, {}).labelsDir).toBe('/repo/e2e/visual-labels');
   });
 });
