@@ -106,27 +106,36 @@ function readStyles(stylePath: string | string[] | undefined, testInfo: TestInfo
     .join('\n');
 }
 
-/** What ct-core's mount() returns: the mounted component under #root (@playwright/experimental-ct-core, lib/mount.js). */
 type ShotOptions = Parameters<Locator['screenshot']>[0];
+
+type Box = NonNullable<Awaited<ReturnType<Locator['boundingBox']>>>;
+const sameBox = (a: Box, b: Box | null) => b !== null && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
 /**
  * An element's image, the same size wherever it sits. Playwright clips an element to the whole
  * pixels that enclose it, so an element at y = 300.5 is one row taller than the same element at
  * y = 300 (the extra row is whatever lies around it): a half-pixel shift above a footer made the
  * footer "changed". Rounding each edge to the nearest pixel keeps its size, and the pixels inside
- * are compared within tolerance as usual. An element that does not fit the viewport is left to
- * Playwright, which captures it beyond the viewport.
+ * are compared within tolerance as usual. Playwright's own element screenshot is used where the
+ * box measured here might not be the one captured: with a `stylePath` (applied only while the
+ * screenshot is taken), an element that moved between the measure and the capture (an animation
+ * that `animations: 'disabled'` settles or restarts), or one larger than the viewport.
  */
 async function elementShot(page: Page, locator: Locator, options: ShotOptions): Promise<Buffer> {
-  await locator.scrollIntoViewIfNeeded();
+  if (options?.style) return locator.screenshot(options);
+  // Not scrollIntoViewIfNeeded: it waits for the element to stop moving, which an endless
+  // animation never does before `animations: 'disabled'` takes effect inside the screenshot.
+  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
   const box = await locator.boundingBox();
   const viewport = page.viewportSize();
   if (!box || !viewport) return locator.screenshot(options);
   const [left, top, right, bottom] = [box.x, box.y, box.x + box.width, box.y + box.height].map(Math.round);
   if (left < 0 || top < 0 || right > viewport.width || bottom > viewport.height || right <= left || bottom <= top) return locator.screenshot(options);
-  return page.screenshot({ ...options, clip: { x: left, y: top, width: right - left, height: bottom - top } });
+  const shot = await page.screenshot({ ...options, clip: { x: left, y: top, width: right - left, height: bottom - top } });
+  return sameBox(box, await locator.boundingBox()) ? shot : locator.screenshot(options);
 }
 
+/** What ct-core's mount() returns: the mounted component under #root (@playwright/experimental-ct-core, lib/mount.js). */
 const CT_MOUNTED_COMPONENT = '#root >> internal:control=component';
 /** What @playwright/test's own mount(storyId) returns (1.62+, lib/index.js): the gallery's root. */
 const GALLERY_ROOT = '#root';
