@@ -130,7 +130,7 @@ export function buildProgram(): Command {
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (options: { json?: boolean } & CliFlags) => {
-      process.stdout.write(await report(cliSettings(options), !!options.json));
+      process.stdout.write(await report(cliSettings(options, 'output-folder'), !!options.json));
     });
   program
     .command('generate')

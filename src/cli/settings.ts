@@ -81,14 +81,33 @@ export function loadConfigOptions(configFile: string, env: NodeJS.ProcessEnv = p
 }
 
 /**
+ * The config's options. When the output folder is given, a config that cannot be loaded does not
+ * stop the command (the folder is known): it says which options fall back to their defaults.
+ */
+function loadOptions(configFile: string, env: NodeJS.ProcessEnv, load: typeof loadConfigOptions, folderGiven: boolean): VisualUatOptions {
+  try {
+    return load(configFile, env);
+  } catch (error) {
+    if (!folderGiven) throw error;
+    process.stderr.write(`visual-uat: the output folder is given, but its other options are not known (${(error as Error).message}): labelsDir, the evaluator and the tolerances take their defaults\n`);
+    return {};
+  }
+}
+
+/** What a command reads from the settings: the output folder alone (`report`), or the options too (labelsDir, the evaluator, tolerances). */
+export type CliNeeds = 'output-folder' | 'options';
+
+/**
  * The CLI's settings, resolved as a run resolves them: --dir, else VISUAL_UAT_DIR, else the
  * config's `withVisualUat({ outputDir })`, else `.visual-uat`, relative to the config's folder. The
- * config is loaded only when the output folder depends on it.
+ * config is loaded unless --dir or VISUAL_UAT_DIR decides all a command needs: a command that
+ * also reads options gets the config's, whichever folder it works in.
  */
-export function cliSettings(flags: CliFlags, cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, load = loadConfigOptions): Settings {
+export function cliSettings(flags: CliFlags, needs: CliNeeds = 'options', cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, load = loadConfigOptions): Settings {
   const configFile = findConfig(flags.config, cwd);
   const own = userEnv(env);
-  if (flags.dir) return resolveSettings(configFile, { outputDir: flags.dir }, { ...own, VISUAL_UAT_DIR: undefined }, cwd);
-  const options = configFile && !own.VISUAL_UAT_DIR ? load(configFile, own) : {};
+  const folderGiven = Boolean(flags.dir || own.VISUAL_UAT_DIR);
+  const options = configFile && (needs === 'options' || !folderGiven) ? loadOptions(configFile, own, load, folderGiven) : {};
+  if (flags.dir) return resolveSettings(configFile, { ...options, outputDir: flags.dir }, { ...own, VISUAL_UAT_DIR: undefined }, cwd);
   return resolveSettings(configFile, options, own, cwd);
 }

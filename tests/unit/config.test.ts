@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PlaywrightTestConfig } from '@playwright/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cliSettings, loadConfigOptions } from '../../src/cli/settings';
 import { resolveOptions, resolveSettings, withoutSecrets } from '../../src/config/options';
 import { withVisualUat } from '../../src/config/with-visual-uat';
@@ -157,23 +157,47 @@ describe('cliSettings', () => {
 
   it("finds the config as Playwright does and takes withVisualUat's outputDir from it", () => {
     const loaded: string[] = [];
-    const settings = cliSettings({}, app, {}, (file) => {
+    const settings = cliSettings({}, 'options', app, {}, (file) => {
       loaded.push(file);
       return { outputDir: 'out' };
     });
     expect(loaded).toEqual([path.join(app, 'playwright.config.ts')]);
     expect(settings).toMatchObject({ configDir: app, outputDir: path.join(app, 'out') });
-    expect(cliSettings({ config: 'app' }, root, {}, () => ({ outputDir: 'out' })).outputDir).toBe(path.join(app, 'out'));
+    expect(cliSettings({ config: 'app' }, 'options', root, {}, () => ({ outputDir: 'out' })).outputDir).toBe(path.join(app, 'out'));
   });
 
-  it("takes --dir, then VISUAL_UAT_DIR, relative to the config's folder, without loading the config", () => {
-    expect(cliSettings({ config: 'app/playwright.config.ts', dir: 'mine' }, root, { VISUAL_UAT_DIR: 'vu' }, neverLoad).outputDir).toBe(path.join(app, 'mine'));
-    expect(cliSettings({ config: 'app/playwright.config.ts' }, root, { VISUAL_UAT_DIR: 'vu' }, neverLoad).outputDir).toBe(path.join(app, 'vu'));
+  it("takes --dir, then VISUAL_UAT_DIR, relative to the config's folder, without loading the config when the folder is all a command needs", () => {
+    expect(cliSettings({ config: 'app/playwright.config.ts', dir: 'mine' }, 'output-folder', root, { VISUAL_UAT_DIR: 'vu' }, neverLoad).outputDir).toBe(path.join(app, 'mine'));
+    expect(cliSettings({ config: 'app/playwright.config.ts' }, 'output-folder', root, { VISUAL_UAT_DIR: 'vu' }, neverLoad).outputDir).toBe(path.join(app, 'vu'));
+  });
+
+  it('with --dir or VISUAL_UAT_DIR still takes the other options from the config (labelsDir, the evaluator)', () => {
+    const fromConfig = () => ({ outputDir: 'out', labelsDir: 'labels-kept', evaluator: { model: 'qwen2.5vl:7b' } });
+    const dir = cliSettings({ config: 'app/playwright.config.ts', dir: 'mine' }, 'options', root, {}, fromConfig);
+    expect(dir).toMatchObject({ outputDir: path.join(app, 'mine'), labelsDir: path.join(app, 'labels-kept'), options: { evaluator: { model: 'qwen2.5vl:7b' } } });
+    const env = cliSettings({ config: 'app/playwright.config.ts' }, 'options', root, { VISUAL_UAT_DIR: 'vu' }, fromConfig);
+    expect(env).toMatchObject({ outputDir: path.join(app, 'vu'), labelsDir: path.join(app, 'labels-kept') });
+  });
+
+  it('with the folder given, a config that cannot be loaded leaves the other options at their defaults and says so', () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const broken = () => {
+        throw new Error('visual-uat: could not load playwright.config.ts (SyntaxError)');
+      };
+      expect(cliSettings({ config: 'app/playwright.config.ts', dir: 'mine' }, 'options', root, {}, broken)).toMatchObject({ outputDir: path.join(app, 'mine'), labelsDir: path.join(app, 'mine', 'labels') });
+      expect(() => cliSettings({ config: 'app/playwright.config.ts' }, 'options', root, {}, broken)).toThrow('SyntaxError');
+      expect(stderr.mock.calls.map(([text]) => text)).toEqual([
+        'visual-uat: the output folder is given, but its other options are not known (visual-uat: could not load playwright.config.ts (SyntaxError)): labelsDir, the evaluator and the tolerances take their defaults\n',
+      ]);
+    } finally {
+      stderr.mockRestore();
+    }
   });
 
   it('without a config works in the current folder; a --config that is not there is refused', () => {
-    expect(cliSettings({}, root, {}, neverLoad)).toMatchObject({ configFile: null, outputDir: path.join(root, '.visual-uat') });
-    expect(() => cliSettings({ config: 'nope.config.ts' }, root, {}, neverLoad)).toThrow('visual-uat: --config nope.config.ts does not exist: name your Playwright config file');
+    expect(cliSettings({}, 'options', root, {}, neverLoad)).toMatchObject({ configFile: null, outputDir: path.join(root, '.visual-uat') });
+    expect(() => cliSettings({ config: 'nope.config.ts' }, 'options', root, {}, neverLoad)).toThrow('visual-uat: --config nope.config.ts does not exist: name your Playwright config file');
   });
 
   it("learns the options by letting Playwright load a TypeScript config", () => {
