@@ -19,7 +19,7 @@ import {
 } from '../config/layout';
 import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
 import { isVisualUatReporter } from '../config/with-visual-uat';
-import { SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
+import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
 import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
@@ -118,8 +118,9 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     dirty: state.dirty,
     sameAsBase,
     commits: sameAsBase ? [] : await commitSubjects(repo, base.commit),
-    changedFiles: changed,
-    appFilesChanged: appFilesChanged(changed, { repoRoot: repo.root, testDirs: config.projects.map((project) => project.testDir) }),
+    changedFiles: changed.slice(0, CHANGED_FILES_LIMIT),
+    // From every changed file: a branch with hundreds of test changes may still change the app.
+    appFilesChanged: appFilesChanged(changed, { repoRoot: repo.root, testDirs: config.projects.map((project) => project.testDir) }).slice(0, CHANGED_FILES_LIMIT),
     baselineDir: '',
     baselineError: null,
     testSources: null,

@@ -98,7 +98,8 @@ export async function workingState(repo: Repo): Promise<WorkingState> {
 }
 
 const HISTORY_LIMIT = 50;
-const CHANGED_FILES_LIMIT = 200;
+/** How many changed files the run's context keeps (the evaluator's prompt, the results, labels). */
+export const CHANGED_FILES_LIMIT = 200;
 
 /** Subjects of the commits from base to HEAD, newest first. */
 export async function commitSubjects(repo: Repo, baseCommit: string): Promise<string[]> {
@@ -106,7 +107,7 @@ export async function commitSubjects(repo: Repo, baseCommit: string): Promise<st
   return out.split('\n').filter(Boolean);
 }
 
-/** What differs between base and the working tree (tracked and untracked), as `<status> <path>` lines. */
+/** What differs between base and the working tree (tracked and untracked), as `<status> <path>` lines, all of them. */
 export async function changedFiles(repo: Repo, baseCommit: string): Promise<string[]> {
   const tracked = await repo.git.raw(['diff', '--name-status', '--no-renames', baseCommit]);
   const untracked = await repo.git.raw(['ls-files', '--others', '--exclude-standard']);
@@ -114,7 +115,7 @@ export async function changedFiles(repo: Repo, baseCommit: string): Promise<stri
     ...tracked.split('\n').filter(Boolean).map((line) => line.replace('\t', ' ')),
     ...untracked.split('\n').filter(Boolean).map((file) => `A ${file}`),
   ];
-  return lines.slice(0, CHANGED_FILES_LIMIT);
+  return lines;
 }
 
 async function isCleanWorktreeAt(dir: string, commit: string): Promise<boolean> {

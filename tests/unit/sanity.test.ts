@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appFilesChanged } from '../../src/baseline/app-files';
+import { changedFiles, openRepo } from '../../src/git';
 import { sameAppWarning } from '../../src/report/sanity';
 import type { RunContext } from '../../src/types';
 
@@ -10,6 +15,25 @@ describe('appFilesChanged', () => {
     expect(appFilesChanged(['M public/docs/index.html', 'M public/pricing.html', 'M src/App.tsx', 'A src/styles/theme.css', 'M server.js'], repo)).toEqual([
       'public/docs/index.html', 'public/pricing.html', 'src/App.tsx', 'src/styles/theme.css', 'server.js',
     ]);
+  });
+
+  it('sees an app file behind hundreds of changed tests: the changed files are not cut before it looks', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-app-files-'));
+    const write = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    };
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir });
+    const tests = Array.from({ length: 250 }, (_, i) => `tests/t${i}.spec.ts`);
+    [...tests, 'web/app.css'].forEach((file) => write(file, 'old\n'));
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    const base = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
+    [...tests, 'web/app.css'].forEach((file) => write(file, 'new\n'));
+    const changed = await changedFiles(await openRepo(dir), base);
+    expect(changed).toHaveLength(251);
+    expect(appFilesChanged(changed, { repoRoot: dir, testDirs: [path.join(dir, 'tests')] })).toEqual(['web/app.css']);
   });
 
   it('drops tests, docs, manifests, lockfiles, CI and tool configs, approvals', () => {
