@@ -150,8 +150,8 @@ export function buildProgram(): Command {
     .option('--labels <folder>', 'a folder of labelled cases (default: the labelsDir option, else <outputDir>/labels)')
     .option('--corpus', 'the labelled corpus shipped with visual-uat')
     .option('--json', 'print the eval record as JSON')
-    .option('--config <file>', 'the Playwright config (default: the current folder)')
-    .option('--dir <folder>', 'output folder, relative to the config', process.env.VISUAL_UAT_DIR)
+    .option(...CONFIG_FLAG)
+    .option(...DIR_FLAG)
     .action(async (options: EvalCliOptions) => {
       process.exitCode = await evalCommand(options);
     });

@@ -28,6 +28,14 @@ export function readLatestRun(outputDir: string): RunResult {
   return { ...run, groups: run.groups ?? [], commits: run.commits ?? [], changedFiles: run.changedFiles ?? [] };
 }
 
+/** "2026-11-23 23:43:39 UTC: main @ f9a1655f → feature/pricing @ 6c054beb": when the run ended and what it compared. */
+export function runHeading(run: RunResult): string {
+  const when = new Date(run.timestamp).toISOString().replace('T', ' ').slice(0, 19);
+  const base = run.baseCommit ? `${run.baseBranch} @ ${run.baseCommit.slice(0, 8)}` : 'no base';
+  const current = `${run.currentBranch ?? 'detached'} @ ${(run.currentCommit ?? '').slice(0, 8)}${run.dirty ? ' (dirty)' : ''}`;
+  return `${when} UTC: ${base} → ${current}`;
+}
+
 /** A checkpoint of the latest run. */
 export interface RunCheckpoint {
   /** `<test key> › <checkpoint>`, as the results' groups name it. */

@@ -8,7 +8,7 @@ import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord } from '../report/results';
 import { checkpointTitle, countsLine, groupTitle } from '../report/summary';
 import type { CheckpointSignals, CheckpointStatus, Evaluation } from '../types';
-import { groupCheckpoints, readLatestRun, runCheckpoints, type RunCheckpoint } from './latest-run';
+import { groupCheckpoints, readLatestRun, runCheckpoints, runHeading, type RunCheckpoint } from './latest-run';
 
 /** What the review page shows, built from the results file and the approvals file alone. */
 export interface ReviewModel {
@@ -115,11 +115,8 @@ export function reviewModel(settings: Settings): ReviewModel {
   if (!fs.existsSync(file))
     return { run: null, message: `No run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test), then reload this page.`, entries: [] };
   const run = readLatestRun(settings.outputDir);
-  const when = new Date(run.timestamp).toISOString().replace('T', ' ').slice(0, 19);
-  const base = run.baseCommit ? `${run.baseBranch} @ ${run.baseCommit.slice(0, 8)}` : 'no base';
-  const current = `${run.currentBranch ?? 'detached'} @ ${(run.currentCommit ?? '').slice(0, 8)}${run.dirty ? ' (dirty)' : ''}`;
   const unchanged = run.tests.reduce((n, test) => n + test.checkpoints.filter((c) => c.status === 'unchanged').length, 0);
-  return { run: { timestamp: run.timestamp, title: `Run of ${when} UTC: ${base} → ${current}`, counts: countsLine(run), unchanged }, message: null, entries: entries(run, settings) };
+  return { run: { timestamp: run.timestamp, title: `Run of ${runHeading(run)}`, counts: countsLine(run), unchanged }, message: null, entries: entries(run, settings) };
 }
 
 /**

@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Verdict } from '../approve';
 import type { Settings } from '../config/options';
+import { latestResults } from '../config/layout';
 import { groupCheckpoints, groupDecision, readLatestRun, recordRunDecisions, reviewer, runCheckpoints } from './latest-run';
 import { imageFile, reviewModel, type ReviewDecision } from './review-model';
 import { reviewPage } from './review-page';
@@ -195,7 +196,7 @@ export async function serveReview(settings: Settings, options: ServeOptions): Pr
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`visual-uat review: ${server.url}`);
   if (options.host && options.host !== LOOPBACK && options.host !== 'localhost') out(`visual-uat review: listening on ${options.host}: anyone who can reach it and has the URL can approve`);
-  if (!reviewModel(settings).run) out('visual-uat review: no run yet: the page says so until one has finished (then reload it)');
+  if (!fs.existsSync(latestResults(settings.outputDir))) out('visual-uat review: no run yet: the page says so until one has finished (then reload it)');
   out('visual-uat review: Ctrl-C stops it');
   if (options.open !== false) openBrowser(server.url);
   await new Promise<void>((resolve) => {

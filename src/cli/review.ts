@@ -5,17 +5,14 @@ import type { RunResult } from '../report';
 import type { GroupRecord } from '../report/results';
 import { approvalLines, countsLine, formatTable, groupTitle } from '../report/summary';
 import { plural } from '../util/text';
-import { checkpointDecision, groupCheckpoints, groupDecision, readLatestRun, recordRunDecisions, reviewer, runCheckpoints, type Decider, type RunCheckpoint } from './latest-run';
+import { checkpointDecision, groupCheckpoints, groupDecision, readLatestRun, recordRunDecisions, reviewer, runCheckpoints, runHeading, type Decider, type RunCheckpoint } from './latest-run';
 
 export async function report(settings: Settings, json: boolean): Promise<string> {
   const run = readLatestRun(settings.outputDir);
   if (json) return `${JSON.stringify(run, null, 2)}\n`;
-  const when = new Date(run.timestamp).toISOString().replace('T', ' ').slice(0, 19);
-  const base = run.baseCommit ? `${run.baseBranch} @ ${run.baseCommit.slice(0, 8)}` : 'no base';
-  const current = `${run.currentBranch ?? 'detached'} @ ${(run.currentCommit ?? '').slice(0, 8)}${run.dirty ? ' (dirty)' : ''}`;
   const subjects = runCheckpoints(run, settings.outputDir).map((c) => c.subject);
   const approvals = approvalLines(tally(reviewApprovals(readApprovals(settings.configDir), subjects), subjects));
-  return [`visual-uat run of ${when} UTC: ${base} → ${current}`, countsLine(run), ...formatTable(run, false), ...approvals].join('\n') + '\n';
+  return [`visual-uat run of ${runHeading(run)}`, countsLine(run), ...formatTable(run, false), ...approvals].join('\n') + '\n';
 }
 
 export interface DecideOptions {
