@@ -29,7 +29,7 @@ import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
 import { appFilesChanged } from './app-files';
-import { worktreesHome } from './worktrees';
+import { removeWorktreesIn, worktreesHome } from './worktrees';
 import { capturedNothing } from './pass-failure';
 import { readCheckpointRecord } from './record';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
@@ -127,7 +127,11 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
   };
 
   const worktrees = worktreesHome(outputDir, repo.root);
-  if (!options.keepWorktrees) for (const home of Object.values(worktreeHomes(outputDir))) await removeLeftoverWorktrees(repo, home, home === worktrees ? worktreeName(base.commit) : null);
+  // Worktrees a killed run left behind (we hold the lock: no other run uses them); the one of this
+  // base commit stays, the pass reuses it when it is clean.
+  if (!options.keepWorktrees)
+    for (const home of Object.values(worktreeHomes(outputDir)))
+      await removeWorktreesIn(repo, home, home === worktrees ? worktreeName(base.commit) : null, (name) => log(`removing the worktree ${name} left by an earlier run`));
   let afterRun: (() => Promise<void>) | null = null;
   if (sameAsBase) {
     log(`HEAD is the base (${base.branch} @ ${base.commit.slice(0, 8)}) with a clean tree: nothing to compare, no baseline pass`);
@@ -374,17 +378,4 @@ function writeExpectedCheckpoints(outputDir: string, previous: Map<string, strin
   const file = expectedCheckpointsPath(outputDir);
   writeFileAtomic(file, JSON.stringify(Object.fromEntries([...previous].filter(([, names]) => names.length > 0))));
   return file;
-}
-
-/**
- * Worktrees a killed run left behind (we hold the lock: no other run is using them). The one of
- * this base commit stays: the pass reuses it when it is clean.
- */
-async function removeLeftoverWorktrees(repo: Repo, dir: string, keep: string | null): Promise<void> {
-  if (!fs.existsSync(dir)) return;
-  for (const name of fs.readdirSync(dir)) {
-    if (name === keep) continue;
-    log(`removing the worktree ${name} left by an earlier run`);
-    await removeWorktree(repo, path.join(dir, name));
-  }
 }

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { worktreeHomes } from '../config/layout';
+import { removeWorktree, type Repo } from '../git';
 
 /**
  * Where the base worktree goes. Not inside the project: a dev server started before the baseline
@@ -19,4 +21,14 @@ export function worktreesHome(outputDir: string, repoRoot: string): string {
     // An unwritable temporary folder: the output folder it is.
   }
   return inside;
+}
+
+/** Removes the worktrees in `dir` but the one named `keep`, unregistering each from git first; `removing` hears each name. */
+export async function removeWorktreesIn(repo: Repo, dir: string, keep: string | null = null, removing: (name: string) => void = () => {}): Promise<void> {
+  if (!fs.existsSync(dir)) return;
+  for (const name of fs.readdirSync(dir)) {
+    if (name === keep) continue;
+    removing(name);
+    await removeWorktree(repo, path.join(dir, name));
+  }
 }

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { evalDir, worktreeHomes } from '../config/layout';
 import type { Settings } from '../config/options';
-import { openRepo, removeWorktree } from '../git';
+import { openRepo } from '../git';
+import { removeWorktreesIn } from '../baseline/worktrees';
 import { generate } from '../oxtest/generate';
 import { evalCommand, type EvalCliOptions } from './eval';
 import { approveOrReject, report, type DecideOptions } from './review';
@@ -46,11 +47,11 @@ function removeExcept(dir: string, keep: string[]): void {
  * labelled cases and the evals measured on them stay, and it says where. Returns what it kept.
  */
 export async function clean(settings: Settings): Promise<string[]> {
-  for (const worktrees of Object.values(worktreeHomes(settings.outputDir))) {
-    if (!fs.existsSync(worktrees)) continue;
-    const repo = await openRepo(settings.configDir);
-    for (const entry of fs.readdirSync(worktrees)) await removeWorktree(repo, path.join(worktrees, entry));
-    fs.rmSync(worktrees, { recursive: true, force: true });
+  const homes = Object.values(worktreeHomes(settings.outputDir)).filter((home) => fs.existsSync(home));
+  const repo = homes.length ? await openRepo(settings.configDir) : null;
+  for (const home of homes) {
+    await removeWorktreesIn(repo!, home);
+    fs.rmSync(home, { recursive: true, force: true });
   }
   if (!fs.existsSync(settings.outputDir)) return [];
   const keep = [settings.labelsDir, evalDir(settings.outputDir)].filter(
