@@ -1,6 +1,7 @@
 import { plural } from '../util/text';
 import type { EvalRecord } from './record';
 import type { CaseRef } from './score';
+import { evalGap } from './trust';
 
 /** `visual-uat eval`'s table: one figure a line, the cases behind the figures that need a person listed under them. */
 
@@ -21,9 +22,9 @@ function caseLine(ref: CaseRef): string {
 
 /** What evaluator.autoApprove (see trust.ts) would make of this record. */
 function trusted(record: EvalRecord): string {
-  const regressions = record.outcomes.filter((o) => o.label === 'regression');
-  if (regressions.some((o) => o.status === 'not_judged')) return 'nothing (some labelled regressions were not judged)';
-  if (!regressions.some((o) => o.evaluation)) return 'nothing (no labelled regression was judged)';
+  const gap = evalGap(record);
+  if (gap?.kind === 'unjudged') return 'nothing (some labelled regressions were not judged)';
+  if (gap?.kind === 'no-regressions') return 'nothing (no labelled regression was judged)';
   const riskiest = record.riskiestApproval;
   if (riskiest === null) return 'any pass (no labelled regression was approved at any confidence)';
   if (riskiest >= 1) return 'no pass (a labelled regression was approved at confidence 1)';

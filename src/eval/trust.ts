@@ -11,6 +11,18 @@ import { regressionsApprovedAt } from './score';
 
 export type TrustDecision = { allow: true } | { allow: false; reason: string };
 
+/**
+ * Why an eval says nothing about a model's passes, whatever their confidence: it could not judge
+ * some labelled regressions, or it judged none. Null when it measured something.
+ */
+export function evalGap(record: EvalRecord): { kind: 'unjudged'; regressions: number } | { kind: 'no-regressions' } | null {
+  const regressions = record.outcomes.filter((outcome) => outcome.label === 'regression');
+  const unjudged = regressions.filter((outcome) => outcome.status === 'not_judged').length;
+  if (unjudged) return { kind: 'unjudged', regressions: unjudged };
+  if (!regressions.some((outcome) => outcome.evaluation !== null)) return { kind: 'no-regressions' };
+  return null;
+}
+
 function describe(record: EvalRecord): string {
   return `the last eval of ${record.model} (${record.at.slice(0, 10)}, ${plural(record.figures.cases, 'case')})`;
 }
@@ -29,11 +41,9 @@ export function trustedVerdict(record: EvalRecord | null, model: string, confide
     const why = usable ? `the last eval of ${model} used another version of the prompt` : `no eval of ${model} on this project yet`;
     return { allow: false, reason: `${why}: run npx visual-uat eval to measure it` };
   }
-  const regressions = usable.outcomes.filter((outcome) => outcome.label === 'regression');
-  const unjudged = regressions.filter((outcome) => outcome.evaluation === null && outcome.status !== 'unchanged');
-  if (unjudged.length) return { allow: false, reason: `${describe(usable)} could not judge ${plural(unjudged.length, 'labelled regression')}: run npx visual-uat eval again` };
-  if (!regressions.some((outcome) => outcome.evaluation !== null))
-    return { allow: false, reason: `${describe(usable)} had no labelled regression to catch: label some, or run npx visual-uat eval --corpus` };
+  const gap = evalGap(usable);
+  if (gap?.kind === 'unjudged') return { allow: false, reason: `${describe(usable)} could not judge ${plural(gap.regressions, 'labelled regression')}: run npx visual-uat eval again` };
+  if (gap?.kind === 'no-regressions') return { allow: false, reason: `${describe(usable)} had no labelled regression to catch: label some, or run npx visual-uat eval --corpus` };
   const letThrough = regressionsApprovedAt(usable.outcomes, confidence);
   if (letThrough.length)
     return {
