@@ -128,10 +128,9 @@ export async function writeCheckpoint(testInfo: Attacher, checkpoint: CapturedCh
   await attachJson(testInfo, `${CHECKPOINT_META}${name}`, checkpoint.meta);
   await testInfo.attach(`${IMAGE}${name}`, { path: image, contentType: 'image/png' });
   if (!checkpoint.baselineRoot) return;
-  const baselineImage = checkpointImage(checkpoint.baselineRoot, checkpoint.folder, name);
-  if (fs.existsSync(baselineImage)) await testInfo.attach(`${BASELINE_IMAGE}${name}`, { path: baselineImage, contentType: 'image/png' });
-  const baselineSignals = readJsonFile<CapturedSignals>(checkpointSignals(checkpoint.baselineRoot, checkpoint.folder, name));
-  if (baselineSignals) await attachJson(testInfo, `${BASELINE_SIGNALS}${name}`, baselineSignals);
+  const base = readBaselineSide(checkpoint.baselineRoot, checkpoint.folder, name);
+  if (base.image) await testInfo.attach(`${BASELINE_IMAGE}${name}`, { path: base.image, contentType: 'image/png' });
+  if (base.signals) await attachJson(testInfo, `${BASELINE_SIGNALS}${name}`, base.signals);
 }
 
 function bodyText(attachment: Attachment | undefined): string | null {

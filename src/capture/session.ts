@@ -3,7 +3,7 @@ import { readRunContext } from '../baseline/context';
 import { readManifest } from '../baseline/store';
 import { BASELINE_DIR_ENV, EXPECTED_CHECKPOINTS_ENV, currentRole, currentScreenshotsDir, testFolder, testKey, type Role } from '../config/layout';
 import { resolveSettings } from '../config/options';
-import type { BaselineManifest, BaselineTestRecord, RunContext, VisualUatTestOptions } from '../types';
+import type { BaselineManifest, RunContext, VisualUatTestOptions } from '../types';
 import { readJsonFile } from '../util/fs';
 import type { BaselineInfo, TestMeta } from './codec';
 
@@ -15,7 +15,6 @@ export interface CaptureTarget {
   imageRoot: string;
   baselineRoot: string | null;
   context: RunContext | null;
-  baseline: BaselineTestRecord | null;
   /** The cache entry's manifest (null: none, or not written yet). */
   manifest?: BaselineManifest | null;
   /** Baseline role: the checkpoints this test took in the last run of the same sources (null: unknown). */
@@ -67,15 +66,15 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   if (role === 'baseline') {
     const baselineDir = process.env[BASELINE_DIR_ENV];
     if (!baselineDir) throw new Error('visual-uat: the baseline pass started without VISUAL_UAT_BASELINE_DIR: run it through withVisualUat');
-    return { role, key, folder, imageRoot: baselineDir, baselineRoot: null, context: null, baseline: null, expected: expectedCheckpoints(key) };
+    return { role, key, folder, imageRoot: baselineDir, baselineRoot: null, context: null, expected: expectedCheckpoints(key) };
   }
   const state = workerState(testInfo);
   const { context } = state;
   const imageRoot = currentScreenshotsDir(state.outputDir);
   // While the baseline pass runs beside the current tests, there is nothing to read yet.
-  if (!context || context.sameAsBase || context.baselinePending) return { role, key, folder, imageRoot, baselineRoot: null, context, baseline: null };
+  if (!context || context.sameAsBase || context.baselinePending) return { role, key, folder, imageRoot, baselineRoot: null, context };
   const manifest = baselineManifest(state, context.baselineDir);
-  return { role, key, folder, imageRoot, baselineRoot: context.baselineDir, context, baseline: manifest?.tests[key] ?? null, manifest };
+  return { role, key, folder, imageRoot, baselineRoot: context.baselineDir, context, manifest };
 }
 
 /**
