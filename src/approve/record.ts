@@ -1,7 +1,6 @@
 import { decodeChange, findChange, type Found } from '../compare';
-import { sha256File } from '../util/hash';
 import { readApprovals, writeApprovals, type Approval, type ApprovalCheckpoint, type Scope, type Verdict } from './file';
-import { classify, memoHasher, names, reviewApprovals, type ApprovalSubject, type StaleCheckpoint } from './rule';
+import { classify, memoHasher, names, reviewApprovals, type ApprovalSubject, type Hasher, type StaleCheckpoint } from './rule';
 
 /** A checkpoint a decision is taken on; `whole`: the decided change is all that changed there. */
 export interface DecisionTarget {
@@ -31,14 +30,14 @@ export interface Recorded {
   written: boolean;
 }
 
-function decided(target: DecisionTarget): ApprovalCheckpoint {
+function decided(target: DecisionTarget, hash: Hasher): ApprovalCheckpoint {
   const { subject, whole } = target;
   const images = whole && subject.baselineImage && subject.currentImage;
   return {
     test: subject.test,
     checkpoint: subject.checkpoint,
-    baseline: images ? sha256File(subject.baselineImage!) : null,
-    current: images ? sha256File(subject.currentImage!) : null,
+    baseline: images ? hash(subject.baselineImage!) : null,
+    current: images ? hash(subject.currentImage!) : null,
   };
 }
 
@@ -55,9 +54,10 @@ function overlaps(a: Found | 'all', b: Found | 'all'): boolean {
  * Written atomically, at once, unless `dryRun`.
  */
 export function recordDecisions(configDir: string, subjects: ApprovalSubject[], requests: DecisionRequest[], options: { dryRun?: boolean } = {}): Recorded {
-  const existing = readApprovals(configDir);
-  const { stale } = reviewApprovals(existing, subjects);
+  // Every image is hashed once for the whole decision: the review, the replaced decisions, the new ones.
   const hash = memoHasher();
+  const existing = readApprovals(configDir);
+  const { stale } = reviewApprovals(existing, subjects, hash);
   const replaced: StaleCheckpoint[] = [];
   for (const request of requests) {
     const change = decodeChange(request.change);
@@ -77,7 +77,7 @@ export function recordDecisions(configDir: string, subjects: ApprovalSubject[], 
     (request): Approval => ({
       verdict: request.verdict,
       scope: request.scope,
-      checkpoints: request.checkpoints.map(decided),
+      checkpoints: request.checkpoints.map((target) => decided(target, hash)),
       by: request.by,
       at: request.at,
       reason: request.reason,

@@ -99,8 +99,7 @@ export interface ApprovalReview {
 }
 
 /** Every decision against every checkpoint of a run. */
-export function reviewApprovals(approvals: Approval[], subjects: ApprovalSubject[]): ApprovalReview {
-  const hash = memoHasher();
+export function reviewApprovals(approvals: Approval[], subjects: ApprovalSubject[], hash: Hasher = memoHasher()): ApprovalReview {
   const applied: Applied[][] = subjects.map(() => []);
   const stale: StaleCheckpoint[] = [];
   subjects.forEach((subject, i) => {
