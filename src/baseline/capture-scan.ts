@@ -15,8 +15,8 @@ import { importClosure } from './cache-key';
  *   of its tests.
  */
 
-/** Every way a test takes a checkpoint: the fixture, the seed-style helper, oxtest scripts and flows. */
-const CAPTURE = /\b(?:screenshotCheckpoint|takeCheckpoint|oxtest|defineOxTests)\b/;
+/** Every way a test takes a checkpoint: the fixture, the seed-style helper, `toHaveScreenshot`, oxtest scripts and flows. */
+const CAPTURE = /\b(?:screenshotCheckpoint|takeCheckpoint|toHaveScreenshot|oxtest|defineOxTests)\b/;
 const IMPORT_STATEMENT = /^\s*import\s[^;]*?from\s*['"][^'"]+['"];?|^\s*import\s*['"][^'"]+['"];?/gm;
 
 /** Characters after which a `/` starts a regular expression rather than a division. */

@@ -1,7 +1,7 @@
 import type { TestInfo } from '@playwright/test';
 import { readRunContext } from '../baseline/context';
 import { readManifest } from '../baseline/store';
-import { BASELINE_DIR_ENV, EXPECTED_CHECKPOINTS_ENV, currentRole, currentScreenshotsDir, testFolder, testKey, type Role } from '../config/layout';
+import { BASELINE_DIR_ENV, CONTEXT_FILE_ENV, EXPECTED_CHECKPOINTS_ENV, currentRole, currentScreenshotsDir, testFolder, testKey, type Role } from '../config/layout';
 import { resolveSettings } from '../config/options';
 import type { BaselineManifest, RunContext, VisualUatTestOptions } from '../types';
 import { readJsonFile } from '../util/fs';
@@ -23,6 +23,15 @@ export interface CaptureTarget {
 
 /** The annotation of a base test ended after its last expected checkpoint: it passed as far as the baselines go. */
 export const ENDED_AFTER_LAST_CHECKPOINT = 'visual-uat-ended-after-last-checkpoint';
+
+/**
+ * Whether this process runs under visual-uat: its global setup prepared the run (and handed the
+ * run context down), or this is the baseline pass it started. A config without `withVisualUat`
+ * runs neither.
+ */
+export function inVisualUatRun(env: NodeJS.ProcessEnv = process.env): boolean {
+  return currentRole(env) === 'baseline' || !!env[CONTEXT_FILE_ENV];
+}
 
 let expectedByTest: Map<string, string[]> | null = null;
 
