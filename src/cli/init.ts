@@ -34,11 +34,16 @@ const NEXT_COMMANDS = [
   'npx visual-uat review          # approve or reject what changed',
 ];
 
-/** The TypeScript compiler of the project (Playwright projects usually have it), else the one beside visual-uat. */
+/**
+ * The TypeScript compiler of the project (Playwright projects usually have it), else one beside
+ * visual-uat; 4.8 or later (getModifiers). Not a dependency of visual-uat: only init needs it, and
+ * without it init prints the lines to add.
+ */
 function loadTypeScript(configFile: string): typeof TS | null {
   for (const from of [configFile, __filename]) {
     try {
-      return createRequire(from)('typescript') as typeof TS;
+      const ts = createRequire(from)('typescript') as typeof TS;
+      if (typeof ts.getModifiers === 'function') return ts;
     } catch {
       // Not resolvable from here: try the next place.
     }
@@ -114,7 +119,7 @@ export function init(cwd: string, options: InitOptions): InitOutcome {
   const ts = loadTypeScript(configFile);
   if (!ts)
     return {
-      output: `visual-uat init: changed nothing: editing ${configName} safely needs the TypeScript compiler, which is not installed here (npm install -D typescript, then run init again), or add these lines yourself:\n${byHand(configName, base)}\n`,
+      output: `visual-uat init: changed nothing: editing ${configName} safely needs the TypeScript compiler, which is not installed here (npm install -D typescript, 4.8 or later, then run init again), or add these lines yourself:\n${byHand(configName, base)}\n`,
       exitCode: 1,
     };
   const text = fs.readFileSync(configFile, 'utf8');

@@ -75,7 +75,7 @@ test.beforeAll(async () => {
 test('without a TypeScript compiler, init changes nothing and prints the lines to add', async () => {
   const run = init([]);
   expect(run.status).toBe(1);
-  expect(run.stderr).toContain('visual-uat init: changed nothing: editing playwright.config.ts safely needs the TypeScript compiler, which is not installed here (npm install -D typescript, then run init again)');
+  expect(run.stderr).toContain('visual-uat init: changed nothing: editing playwright.config.ts safely needs the TypeScript compiler, which is not installed here (npm install -D typescript, 4.8 or later, then run init again)');
   expect(run.stderr).toContain("export default withVisualUat(<your config>, { baseBranch: 'main' });");
   expect(status()).toBe('');
 });
