@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { FIXTURES_DIR, copyTree, createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
+import { FIXTURES_DIR, copyTree, createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { systemChromium } from '../../src/config/browser';
+import { plainText } from '../../src/util/text';
 import { readLatest, statuses } from '../support/results';
 
 /**
@@ -45,20 +47,13 @@ function snapshotFiles(dir: string): string[] {
     .sort();
 }
 
-/** The README's steps: wrap the config, one import line per spec file, the snapshot folders gone. */
+/** The README's steps: `npx visual-uat init`, one import line per spec file, the snapshot folders gone. */
 function adopt(dir: string): void {
-  const config = path.join(dir, 'playwright.config.ts');
-  const text = fs.readFileSync(config, 'utf8');
-  fs.writeFileSync(
-    config,
-    text
-      .replace("import { defineConfig } from '@playwright/test';", "import { defineConfig } from '@playwright/test';\nimport { withVisualUat } from 'visual-uat';")
-      .replace('export default defineConfig({', 'export default withVisualUat(defineConfig({')
-      .replace(/\}\);\s*$/, '}), { baseBranch: \'main\' });\n'),
-  );
+  const init = spawnSync(process.execPath, [visualUatCli(dir), 'init'], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
+  expect(init.status, init.stdout + init.stderr).toBe(0);
   for (const spec of SPEC_FILES) {
     const file = path.join(dir, spec);
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace("from '@playwright/test'", "from 'visual-uat'"));
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace("import { test, expect } from '@playwright/test';", "import { test, expect } from 'visual-uat';"));
   }
   git(dir, ['rm', '-r', '-q', 'tests/home.spec.ts-snapshots', 'tests/pricing.spec.ts-snapshots', 'tests/docs.spec.ts-snapshots']);
 }
@@ -139,10 +134,11 @@ test('outside a visual-uat run, the converted spec files get Playwright\'s own t
     fs.writeFileSync(path.join(repo, 'public', 'pricing.html'), git(repo, ['show', 'main:public/pricing.html']));
     const compared = runPlain(repo, []);
     expect(compared.status, compared.stdout + compared.stderr).toBe(1);
-    expect(compared.stdout).toContain('1 failed');
-    expect(compared.stdout).toContain('expect(page).toHaveScreenshot(expected) failed');
-    expect(compared.stdout).toMatch(/\d+ pixels \(ratio [\d.]+ of all image pixels\) are different/);
-    expect(compared.stdout).toContain('Expected: tests/pricing.spec.ts-snapshots/pricing-linux.png');
+    const output = plainText(compared.stdout);
+    expect(output).toContain('1 failed');
+    expect(output).toContain('expect(page).toHaveScreenshot(expected) failed');
+    expect(output).toMatch(/\d+ pixels \(ratio [\d.]+ of all image pixels\) are different/);
+    expect(output).toContain('Expected: tests/pricing.spec.ts-snapshots/pricing-linux.png');
   } finally {
     git(repo, ['checkout', '-q', '--', 'public/pricing.html']);
     git(repo, ['clean', '-fdq', 'tests']);
