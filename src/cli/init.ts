@@ -26,7 +26,7 @@ export interface InitOutcome {
 }
 
 const OUTPUT_DIR_ENTRY = '.visual-uat/';
-export const WORKFLOW_FILE = path.join('.github', 'workflows', 'visual-uat.yml');
+const WORKFLOW_FILE = path.join('.github', 'workflows', 'visual-uat.yml');
 
 const NEXT_COMMANDS = [
   'npx playwright test            # the base branch and your working tree, captured and compared',
