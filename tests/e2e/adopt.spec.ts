@@ -19,6 +19,17 @@ test.describe.configure({ mode: 'serial' });
 const SNAPSHOT_SUITE = path.join(FIXTURES_DIR, 'snapshot-suite');
 const SPEC_FILES = ['tests/home.spec.ts', 'tests/pricing.spec.ts', 'tests/docs.spec.ts'];
 
+const ADOPTED_STATUSES = {
+  'landing › home-landing-1': 'unchanged',
+  'landing › header': 'unchanged',
+  'newsletter › form': 'unchanged',
+  'newsletter › subscribed': 'unchanged',
+  'pricing plans › pricing': 'needs_review',
+  'pricing plans › pro-plan': 'needs_review',
+  'sidebar › docs-sidebar-1': 'unchanged',
+  'sidebar › docs-sidebar-2': 'unchanged',
+};
+
 let repo: string;
 let recorded: ReturnType<typeof runPlaywright>;
 let teamConfig: string;
@@ -100,21 +111,20 @@ test('adopted by the documented steps, then a feature branch: toHaveScreenshot c
   expect(run.status, run.stdout + run.stderr).toBe(0);
   // The clock is masked and the promotion hidden by the config's stylePath: the pages that did
   // not change are unchanged, though both differ on every load.
-  expect(statuses(readLatest(repo))).toEqual({
-    'landing › home-landing-1': 'unchanged',
-    'landing › header': 'unchanged',
-    'newsletter › form': 'unchanged',
-    'newsletter › subscribed': 'unchanged',
-    'pricing plans › pricing': 'needs_review',
-    'pricing plans › pro-plan': 'needs_review',
-    'sidebar › docs-sidebar-1': 'unchanged',
-    'sidebar › docs-sidebar-2': 'unchanged',
-  });
+  expect(statuses(readLatest(repo))).toEqual(ADOPTED_STATUSES);
   expect(run.stdout).toContain('visual-uat: 8 checkpoints: 2 needs_review, 6 unchanged');
   // No snapshot file was read or written: no snapshot folder came back, none of Playwright's actual/diff images.
   expect(snapshotFiles(repo)).toEqual([]);
   const outputs = fs.readdirSync(path.join(repo, 'test-results'), { recursive: true }).map(String);
   expect(outputs.filter((file) => /-(actual|expected|diff|previous)\.png$/.test(file))).toEqual([]);
+});
+
+test('a cold run with the last run recorded: the base pass skips the test without screenshots and ends each test at its last toHaveScreenshot', async () => {
+  const run = runPlaywright(repo, ['test', '-u']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toContain('visual-uat: the baseline pass runs 4 of 5 tests');
+  expect(statuses(readLatest(repo))).toEqual(ADOPTED_STATUSES);
+  expect(fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8')).toMatch(/4 skipped/);
 });
 
 test('outside a visual-uat run, the converted spec files get Playwright\'s own toHaveScreenshot', async () => {
