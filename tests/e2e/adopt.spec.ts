@@ -119,12 +119,14 @@ test('adopted by the documented steps, then a feature branch: toHaveScreenshot c
   expect(outputs.filter((file) => /-(actual|expected|diff|previous)\.png$/.test(file))).toEqual([]);
 });
 
-test('a cold run with the last run recorded: the base pass skips the test without screenshots and ends each test at its last toHaveScreenshot', async () => {
+test('a cold run with the last run recorded: the base pass skips the test without screenshots and ends each test at its last toHaveScreenshot, soft or not', async () => {
   const run = runPlaywright(repo, ['test', '-u']);
   expect(run.status, run.stdout + run.stderr).toBe(0);
   expect(run.stdout).toContain('visual-uat: the baseline pass runs 4 of 5 tests');
   expect(statuses(readLatest(repo))).toEqual(ADOPTED_STATUSES);
-  expect(fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8')).toMatch(/4 skipped/);
+  // 'sidebar' ends inside expect.soft(…): Playwright counts it failed, its baselines are complete all the same.
+  expect(fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8')).toMatch(/1 failed[\s\S]*3 skipped/);
+  expect(readLatest(repo).tests.find((test) => test.title === 'sidebar')).toMatchObject({ baselineAvailable: true, error: null });
 });
 
 test('outside a visual-uat run, the converted spec files get Playwright\'s own toHaveScreenshot', async () => {
