@@ -69,6 +69,30 @@ function byHand(configName: string, base: string | null): string {
   ].join('\n');
 }
 
+const SPEC_FILE = /\.(?:spec|test)\.[cm]?[jt]sx?$/;
+const PLAYWRIGHT_IMPORT = /(?:from\s*|require\(\s*)['"]@playwright\/test['"]/;
+
+/** Spec files under the config's folder whose toHaveScreenshot calls are still Playwright's: the import line to change. */
+function playwrightSnapshotSpecs(dir: string, root = dir): string[] {
+  const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  return entries.flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name.startsWith('.') || entry.name === 'node_modules' ? [] : playwrightSnapshotSpecs(file, root);
+    if (!SPEC_FILE.test(entry.name)) return [];
+    const text = fs.readFileSync(file, 'utf8');
+    return text.includes('toHaveScreenshot') && PLAYWRIGHT_IMPORT.test(text) ? [path.relative(root, file)] : [];
+  });
+}
+
+function adoptionHint(configDir: string): string[] {
+  const specs = playwrightSnapshotSpecs(configDir);
+  if (specs.length === 0) return [];
+  const shown = specs.length > 3 ? `${specs.slice(0, 3).join(', ')}, …` : specs.join(', ');
+  return [
+    `${specs.length} spec ${specs.length === 1 ? 'file calls' : 'files call'} toHaveScreenshot with @playwright/test's expect (${shown}): import { test, expect } from 'visual-uat' there to make those calls checkpoints, then delete their -snapshots folders (README: "Adopting an existing toHaveScreenshot suite")`,
+  ];
+}
+
 function gitignoreListsOutput(text: string): boolean {
   return text.split(/\r?\n/).some((line) => ['.visual-uat', '.visual-uat/', '/.visual-uat', '/.visual-uat/'].includes(line.trim()));
 }
@@ -156,6 +180,7 @@ export function init(cwd: string, options: InitOptions): InitOutcome {
       });
   }
 
+  lines.push(...adoptionHint(configDir));
   if (!options.dryRun) lines.push('', 'Next:', ...NEXT_COMMANDS.map((command) => `  ${command}`));
   else lines.push('', 'Nothing was written (--dry-run).');
   return { output: `${lines.join('\n')}\n`, exitCode: 0 };

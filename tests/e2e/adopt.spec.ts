@@ -62,6 +62,7 @@ function snapshotFiles(dir: string): string[] {
 function adopt(dir: string): void {
   const init = spawnSync(process.execPath, [visualUatCli(dir), 'init'], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
   expect(init.status, init.stdout + init.stderr).toBe(0);
+  expect(init.stdout).toContain("3 spec files call toHaveScreenshot with @playwright/test's expect (tests/docs.spec.ts, tests/home.spec.ts, tests/pricing.spec.ts): import { test, expect } from 'visual-uat' there");
   for (const spec of SPEC_FILES) {
     const file = path.join(dir, spec);
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace("import { test, expect } from '@playwright/test';", "import { test, expect } from 'visual-uat';"));
