@@ -1,5 +1,5 @@
 import type { FullResult, TestCase } from '@playwright/test/reporter';
-import { ENDED_AFTER_LAST_CHECKPOINT, readCheckpoints } from '../capture';
+import { readCheckpoints } from '../capture';
 import { testFolder, testKey } from '../config/layout';
 import type { BaselineManifest } from '../types';
 import { errorsText } from '../util/text';
@@ -18,11 +18,9 @@ export function baselineManifest(tests: readonly TestCase[], status: FullResult[
     const project = test.parent.project()?.name ?? '';
     const titlePath = test.titlePath().slice(2);
     const key = decoded.test?.key ?? testKey(project, titlePath);
-    // A test the pass ended after its last checkpoint is skipped for Playwright, complete for the baselines.
-    const ended = result.status === 'skipped' && result.annotations.some((annotation) => annotation.type === ENDED_AFTER_LAST_CHECKPOINT);
     records[key] = {
       folder: decoded.test?.folder ?? testFolder(project, titlePath),
-      status: ended ? 'passed' : result.status,
+      status: result.status,
       error: errorsText(result.errors),
       checkpoints: decoded.checkpoints.map((checkpoint) => checkpoint.name),
     };

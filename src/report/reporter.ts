@@ -3,7 +3,6 @@ import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwr
 import { readApprovals } from '../approve';
 import { readRunContext } from '../baseline/context';
 import { releaseRunLock } from '../baseline/lock';
-import { writeCheckpointRecord } from '../baseline/record';
 import { invalidateEntry, writeManifest } from '../baseline/store';
 import { BASELINE_DIR_ENV } from '../config/layout';
 import { optionsFromEnv, resolveSettings, type Settings } from '../config/options';
@@ -14,7 +13,6 @@ import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
 import { annotate } from './annotate';
 import { baselineManifest } from './baseline-manifest';
-import { checkpointRecordOf } from './checkpoint-record';
 import { collectTests } from './collect';
 import { failingCheckpoints } from './decide';
 import { baselineHome, placeImages } from './place';
@@ -82,8 +80,6 @@ export class VisualUatReporter implements Reporter {
   private async endRun(settings: Settings): Promise<EndResult> {
     const fromBlob = isMergeReports();
     const collected = collectTests(this.suite.allTests(), readRunContext());
-    const testSources = collected.context?.testSources;
-    if (testSources && !fromBlob) writeCheckpointRecord(settings.outputDir, checkpointRecordOf(this.suite.allTests(), collected.tests, testSources));
     if (collected.tests.length === 0) return undefined;
     const home = baselineHome(collected.context, settings.outputDir, fromBlob);
     const context = collected.context && home ? { ...collected.context, baselineDir: home } : collected.context;

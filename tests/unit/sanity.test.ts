@@ -49,7 +49,7 @@ describe('appFilesChanged', () => {
 
 const context = (appFiles: string[]): RunContext => ({
   baseBranch: 'main', baseRef: 'main', baseCommit: 'a'.repeat(40), currentBranch: 'feature', currentCommit: 'b'.repeat(40), dirty: false,
-  sameAsBase: false, commits: [], changedFiles: appFiles.map((file) => `M ${file}`), appFilesChanged: appFiles, baselineDir: '/b', baselineError: null, testSources: null,
+  sameAsBase: false, commits: [], changedFiles: appFiles.map((file) => `M ${file}`), appFilesChanged: appFiles, baselineDir: '/b', baselineError: null,
 });
 
 describe('sameAppWarning', () => {
