@@ -20,7 +20,7 @@ import {
 } from '../config/layout';
 import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
 import { isVisualUatReporter } from '../config/with-visual-uat';
-import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
+import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
 import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
@@ -29,7 +29,7 @@ import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
-import { appFilesChanged } from './app-files';
+import { appFilesChanged, changedManifests, runtimeDependenciesDiffer } from './app-files';
 import { removeWorktreesIn, worktreesHome } from './worktrees';
 import { baseAppUnreachable } from './pass-failure';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
@@ -121,7 +121,11 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     commits: sameAsBase ? [] : await commitSubjects(repo, base.commit),
     changedFiles: changed.slice(0, CHANGED_FILES_LIMIT),
     // From every changed file: a branch with hundreds of test changes may still change the app.
-    appFilesChanged: appFilesChanged(changed, { repoRoot: repo.root, testDirs: config.projects.map((project) => project.testDir) }).slice(0, CHANGED_FILES_LIMIT),
+    appFilesChanged: appFilesChanged(changed, {
+      repoRoot: repo.root,
+      testDirs: config.projects.map((project) => project.testDir),
+      manifestsWithNewDependencies: await manifestsWithNewDependencies(repo, base.commit, changed),
+    }).slice(0, CHANGED_FILES_LIMIT),
     baselineDir: '',
     baselineError: null,
   };
@@ -200,6 +204,17 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
 
   writeContext(outputDir, context);
   return afterRun;
+}
+
+/** The changed package.json files whose runtime dependencies differ from the base's. */
+async function manifestsWithNewDependencies(repo: Repo, baseCommit: string, changed: string[]): Promise<string[]> {
+  const differ = await Promise.all(
+    changedManifests(changed).map(async (file) => {
+      const current = fs.existsSync(path.join(repo.root, file)) ? fs.readFileSync(path.join(repo.root, file), 'utf8') : null;
+      return runtimeDependenciesDiffer(await fileAtCommit(repo, baseCommit, file), current) ? file : null;
+    }),
+  );
+  return differ.filter((file): file is string => file !== null);
 }
 
 function writeContext(outputDir: string, context: RunContext): void {

@@ -102,6 +102,6 @@ export function testMeta(target: CaptureTarget, options: VisualUatTestOptions): 
 
 function notRunReason(manifest: BaselineManifest | null): string {
   if (manifest?.selection)
-    return 'the baseline pass left this test out: no checkpoint call was found in its source (a checkpoint taken through code visual-uat cannot see; see README "Cold runs")';
+    return 'the baseline pass left this test out (no capture found in its source), and the top-up pass after the tests could not run it: see the baseline log';
   return 'the baseline pass did not run this test';
 }

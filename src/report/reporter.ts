@@ -11,7 +11,7 @@ import { readEvalRecord } from '../eval/record';
 import type { VisualUatOptions } from '../types';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
-import { annotate } from './annotate';
+import { annotate, failTest } from './annotate';
 import { baselineManifest } from './baseline-manifest';
 import { collectTests } from './collect';
 import { failingCheckpoints } from './decide';
@@ -96,7 +96,10 @@ export class VisualUatReporter implements Reporter {
     }
     const sameApp = sameAppWarning(context, verdicts.compared);
     if (sameApp) printWarning(sameApp);
-    verdicts.outcomes.forEach(annotate);
+    for (const outcome of verdicts.outcomes) {
+      annotate(outcome);
+      failTest(outcome, failingCheckpoints(outcome.checkpoints, settings.options.failOn));
+    }
     const run = buildRunResult(verdicts.outcomes, verdicts.groups, context, settings, evaluator?.usage() ?? NO_USAGE);
     const { latest } = writeRunResult(settings.outputDir, run);
     printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(this.config, settings.configDir), approvals: verdicts.approvals });
