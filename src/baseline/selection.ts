@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonFile } from '../util/fs';
-import { testKey } from '../config/layout';
+import { testIdentity } from '../config/test-identity';
 import { CaptureScan, type TestLocation } from './capture-scan';
 import { SourceGraph } from './source-graph';
 
@@ -55,7 +55,7 @@ export function listedTests(report: JsonReport): ListedTest[] {
           line: spec.line,
           column: spec.column,
           titlePath: [...titles, spec.title],
-          key: testKey(test.projectName, [fileTitle, ...titles, spec.title]),
+          key: testIdentity(test.projectName, [fileTitle, ...titles, spec.title]).key,
         });
     for (const child of suite.suites ?? []) walk(child, fileTitle, [...titles, child.title]);
   };

@@ -3,7 +3,8 @@ import type { TestInfo } from '@playwright/test';
 import { noteCapturingTest } from '../baseline/top-up';
 import { readRunContext } from '../baseline/context';
 import { readManifest } from '../baseline/store';
-import { BASELINE_DIR_ENV, currentRole, currentScreenshotsDir, testFolder, testKey, type Role } from '../config/layout';
+import { BASELINE_DIR_ENV, currentRole, currentScreenshotsDir, type Role } from '../config/layout';
+import { identityOfTestInfo } from '../config/test-identity';
 import { resolveSettings } from '../config/options';
 import type { BaselineManifest, RunContext, VisualUatTestOptions } from '../types';
 import type { BaselineInfo, TestMeta } from './codec';
@@ -49,8 +50,7 @@ function baselineManifest(state: WorkerState, baselineDir: string): BaselineMani
 
 export function captureTarget(testInfo: TestInfo): CaptureTarget {
   const role = currentRole();
-  const key = testKey(testInfo.project.name, testInfo.titlePath);
-  const folder = testFolder(testInfo.project.name, testInfo.titlePath);
+  const { key, folder } = identityOfTestInfo(testInfo);
   if (role === 'baseline') {
     const baselineDir = process.env[BASELINE_DIR_ENV];
     if (!baselineDir) throw new Error('visual-uat: the baseline pass started without VISUAL_UAT_BASELINE_DIR: run it through withVisualUat');

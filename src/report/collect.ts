@@ -1,7 +1,7 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { readManifest } from '../baseline/store';
 import { baselineInfo, readBaselineSide, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
-import { testFolder, testKey } from '../config/layout';
+import { identityOfTestCase } from '../config/test-identity';
 import type { BaselineManifest, CapturedSignals, RunContext } from '../types';
 import { errorsText, plainText } from '../util/text';
 
@@ -86,10 +86,10 @@ export function collectTests(tests: readonly TestCase[], contextFromSetup: RunCo
     if (!result) continue;
     const decoded = readCheckpoints(result.attachments);
     const meta = decoded.test;
-    const project = test.parent.project()?.name ?? '';
-    const titlePath = test.titlePath().slice(2);
-    const key = meta?.key ?? testKey(project, titlePath);
-    const folder = meta?.folder ?? testFolder(project, titlePath);
+    const identity = identityOfTestCase(test);
+    const { project, titlePath } = identity;
+    // What the capture recorded (its images are there), else the test's identity.
+    const { key, folder } = meta ?? identity;
     // A test captured while the baseline pass ran beside it, or before a top-up pass gave it a
     // baseline, learns its baseline from the manifest now.
     const afterCapture = !meta?.baseline || !!context?.toppedUp?.includes(key);
