@@ -115,6 +115,12 @@ describe('capturingTests', () => {
     expect(capturingTests(path.join(dir, 'tests/unresolved.spec.ts'), locate(dir, 'tests/unresolved.spec.ts'), dir)).toEqual(['direct', 'none']);
   });
 
+  it('runs every test of a file in serial mode: a test that captures may need the ones before it', () => {
+    const serial = "import { test } from 'visual-uat';\ntest.describe.configure({ mode: 'serial' });\ntest('log in', async ({ page }) => { await page.goto('/login'); });\ntest('dashboard', async ({ page, screenshotCheckpoint }) => { await screenshotCheckpoint('dashboard'); });\n";
+    const dir = repoWith({ 'tests/serial.spec.ts': serial });
+    expect(capturingTests(path.join(dir, 'tests/serial.spec.ts'), locate(dir, 'tests/serial.spec.ts'), dir)).toEqual(['indirect', 'indirect']);
+  });
+
   it('a package that depends on visual-uat can capture; one that does not cannot', () => {
     const dir = repoWith({
       'node_modules/shots/package.json': JSON.stringify({ name: 'shots', main: 'index.js', peerDependencies: { 'visual-uat': '*' } }),
