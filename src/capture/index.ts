@@ -4,4 +4,4 @@ export { expect, type ToHaveScreenshotOptions } from './expect';
 export { takeCheckpoint, type CheckpointOptions } from './checkpoint';
 export { validateCheckpointName } from './names';
 export { readCheckpoints, readBaselineSide, type CheckpointMeta, type DecodedCheckpoint, type DecodedResult, type TestMeta, type BaselineSide, type BaselineInfo } from './codec';
-export { baselineInfo, ENDED_AFTER_LAST_CHECKPOINT } from './session';
+export { baselineInfo } from './session';

@@ -1,4 +1,4 @@
-import type * as TS from 'typescript';
+import ts from 'typescript';
 
 /**
  * The edit `visual-uat init` makes to a Playwright config: the exported config wrapped in
@@ -17,37 +17,35 @@ export interface Insertion {
   text: string;
 }
 
-type Ts = typeof TS;
-
 const WRAPPER = 'withVisualUat';
 
-function scriptKind(ts: Ts, fileName: string): TS.ScriptKind {
+function scriptKind(fileName: string): ts.ScriptKind {
   return /\.[cm]?js$/.test(fileName) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
 }
 
 /** `module.exports = <expression>` as a statement. */
-function moduleExportsValue(ts: Ts, statement: TS.Statement): TS.Expression | null {
+function moduleExportsValue(statement: ts.Statement): ts.Expression | null {
   if (!ts.isExpressionStatement(statement) || !ts.isBinaryExpression(statement.expression)) return null;
   const { left, operatorToken, right } = statement.expression;
   const isModuleExports = ts.isPropertyAccessExpression(left) && ts.isIdentifier(left.expression) && left.expression.text === 'module' && left.name.text === 'exports';
   return isModuleExports && operatorToken.kind === ts.SyntaxKind.EqualsToken ? right : null;
 }
 
-function hasDefaultModifier(ts: Ts, statement: TS.Statement): boolean {
+function hasDefaultModifier(statement: ts.Statement): boolean {
   return ts.canHaveModifiers(statement) && !!ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.DefaultKeyword);
 }
 
 /** `export { x as default }` or `export { default } from '…'`. */
-function reExportsDefault(ts: Ts, statement: TS.Statement): boolean {
+function reExportsDefault(statement: ts.Statement): boolean {
   return ts.isExportDeclaration(statement) && !!statement.exportClause && ts.isNamedExports(statement.exportClause) && statement.exportClause.elements.some((element) => element.name.text === 'default');
 }
 
-function mentionsWrapper(ts: Ts, node: TS.Node): boolean {
+function mentionsWrapper(node: ts.Node): boolean {
   if (ts.isIdentifier(node) && node.text === WRAPPER) return true;
-  return !!ts.forEachChild(node, (child) => mentionsWrapper(ts, child) || undefined);
+  return !!ts.forEachChild(node, (child) => mentionsWrapper(child) || undefined);
 }
 
-function importsFromVisualUat(ts: Ts, source: TS.SourceFile): boolean {
+function importsFromVisualUat(source: ts.SourceFile): boolean {
   return source.statements.some((statement) => {
     if (ts.isImportDeclaration(statement)) return ts.isStringLiteral(statement.moduleSpecifier) && statement.moduleSpecifier.text === 'visual-uat';
     return /require\(\s*['"]visual-uat['"]\s*\)/.test(statement.getText(source));
@@ -55,13 +53,13 @@ function importsFromVisualUat(ts: Ts, source: TS.SourceFile): boolean {
 }
 
 /** The file's own style for the added line: its quotes and whether it ends statements with `;`. */
-function style(ts: Ts, source: TS.SourceFile): { quote: string; semicolon: string } {
+function style(source: ts.SourceFile): { quote: string; semicolon: string } {
   const first = source.statements.find((statement) => ts.isImportDeclaration(statement) || ts.isVariableStatement(statement) || ts.isExportAssignment(statement));
   const text = first?.getText(source) ?? '';
   return { quote: /"/.test(text) && !/'/.test(text) ? '"' : "'", semicolon: first && !text.endsWith(';') ? '' : ';' };
 }
 
-function isRequireStatement(ts: Ts, statement: TS.Statement, source: TS.SourceFile): boolean {
+function isRequireStatement(statement: ts.Statement, source: ts.SourceFile): boolean {
   return ts.isVariableStatement(statement) && /^\s*(?:const|let|var)\s[^=]+=\s*require\(/.test(statement.getText(source));
 }
 
@@ -70,25 +68,25 @@ function refused(reason: string): ConfigEdit {
 }
 
 /** The config wrapped in withVisualUat, or why it cannot be done safely. */
-export function wrapConfig(ts: Ts, fileName: string, text: string, baseBranch: string | null): ConfigEdit {
+export function wrapConfig(fileName: string, text: string, baseBranch: string | null): ConfigEdit {
   const { diagnostics } = ts.transpileModule(text, { fileName, reportDiagnostics: true, compilerOptions: { allowJs: true } });
   if (diagnostics?.length) return refused(`it does not parse (${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, ' ')})`);
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, scriptKind(ts, fileName));
-  if (mentionsWrapper(ts, source)) return importsFromVisualUat(ts, source) ? { kind: 'wired' } : refused(`it has a ${WRAPPER} of its own`);
-  if (source.statements.some((statement) => reExportsDefault(ts, statement))) return refused('its default export comes from another module: wire the file that defines the config');
-  if (source.statements.some((statement) => hasDefaultModifier(ts, statement))) return refused('it exports a function or a class, not a config object');
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, scriptKind(fileName));
+  if (mentionsWrapper(source)) return importsFromVisualUat(source) ? { kind: 'wired' } : refused(`it has a ${WRAPPER} of its own`);
+  if (source.statements.some((statement) => reExportsDefault(statement))) return refused('its default export comes from another module: wire the file that defines the config');
+  if (source.statements.some((statement) => hasDefaultModifier(statement))) return refused('it exports a function or a class, not a config object');
   const exported = source.statements.flatMap((statement) => {
     if (ts.isExportAssignment(statement) && !statement.isExportEquals) return [{ statement, value: statement.expression, esm: true }];
-    const value = moduleExportsValue(ts, statement);
+    const value = moduleExportsValue(statement);
     return value ? [{ statement, value, esm: false }] : [];
   });
   if (exported.length !== 1) return refused(exported.length ? 'it exports a config more than once' : 'it has no `export default` or `module.exports =` of a config');
   const [{ value, esm }] = exported;
   if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) return refused('it exports a function, not a config object');
 
-  const { quote, semicolon } = style(ts, source);
+  const { quote, semicolon } = style(source);
   const importLine = esm ? `import { ${WRAPPER} } from ${quote}visual-uat${quote}${semicolon}` : `const { ${WRAPPER} } = require(${quote}visual-uat${quote})${semicolon}`;
-  const lastImport = [...source.statements].reverse().find((statement) => (esm ? ts.isImportDeclaration(statement) : isRequireStatement(ts, statement, source)));
+  const lastImport = [...source.statements].reverse().find((statement) => (esm ? ts.isImportDeclaration(statement) : isRequireStatement(statement, source)));
   const options = baseBranch ? `, { baseBranch: ${quote}${baseBranch}${quote} }` : '';
   const insertions: Insertion[] = [
     lastImport ? { at: lastImport.getEnd(), text: `\n${importLine}` } : { at: 0, text: `${importLine}\n` },

@@ -1,8 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type * as TS from 'typescript';
 import { describeEdit, wrapConfig } from './init-config';
 import { findConfig } from './settings';
 
@@ -33,23 +31,6 @@ const NEXT_COMMANDS = [
   'npx playwright show-report     # the verdicts beside Playwright\'s image diffs',
   'npx visual-uat review          # approve or reject what changed',
 ];
-
-/**
- * The TypeScript compiler of the project (Playwright projects usually have it), else one beside
- * visual-uat; 4.8 or later (getModifiers). Not a dependency of visual-uat: only init needs it, and
- * without it init prints the lines to add.
- */
-function loadTypeScript(configFile: string): typeof TS | null {
-  for (const from of [configFile, __filename]) {
-    try {
-      const ts = createRequire(from)('typescript') as typeof TS;
-      if (typeof ts.getModifiers === 'function') return ts;
-    } catch {
-      // Not resolvable from here: try the next place.
-    }
-  }
-  return null;
-}
 
 function branchExists(dir: string, branch: string): boolean {
   return spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: dir }).status === 0;
@@ -140,14 +121,8 @@ export function init(cwd: string, options: InitOptions): InitOutcome {
   const configDir = path.dirname(configFile);
   const configName = path.relative(cwd, configFile) || path.basename(configFile);
   const base = baseBranch(configDir, options.base);
-  const ts = loadTypeScript(configFile);
-  if (!ts)
-    return {
-      output: `visual-uat init: changed nothing: editing ${configName} safely needs the TypeScript compiler, which is not installed here (npm install -D typescript, 4.8 or later, then run init again), or add these lines yourself:\n${byHand(configName, base)}\n`,
-      exitCode: 1,
-    };
   const text = fs.readFileSync(configFile, 'utf8');
-  const edit = wrapConfig(ts, configFile, text, base);
+  const edit = wrapConfig(configFile, text, base);
   if (edit.kind === 'refused')
     return { output: `visual-uat init: changed nothing: ${configName} cannot be edited safely: ${edit.reason}. Add these lines yourself:\n${byHand(configName, base)}\n`, exitCode: 1 };
 

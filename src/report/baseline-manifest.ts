@@ -1,6 +1,6 @@
 import type { FullResult, TestCase } from '@playwright/test/reporter';
-import { ENDED_AFTER_LAST_CHECKPOINT, readCheckpoints } from '../capture';
-import { testFolder, testKey } from '../config/layout';
+import { readCheckpoints } from '../capture';
+import { identityOfTestCase } from '../config/test-identity';
 import type { BaselineManifest } from '../types';
 import { errorsText } from '../util/text';
 
@@ -15,18 +15,12 @@ export function baselineManifest(tests: readonly TestCase[], status: FullResult[
     const result = test.results[test.results.length - 1];
     if (!result) continue;
     const decoded = readCheckpoints(result.attachments);
-    const project = test.parent.project()?.name ?? '';
-    const titlePath = test.titlePath().slice(2);
-    const key = decoded.test?.key ?? testKey(project, titlePath);
-    // A test the pass ended after its last checkpoint is skipped for Playwright, complete for the
-    // baselines. Ended inside `expect.soft(…).toHaveScreenshot()`, the skip is a soft error: the
-    // test goes on and fails, but every checkpoint it had to take is taken all the same.
-    // Results carry their annotations from Playwright 1.52; before, the test does.
-    const ended = (result.annotations ?? test.annotations).some((annotation) => annotation.type === ENDED_AFTER_LAST_CHECKPOINT);
-    records[key] = {
-      folder: decoded.test?.folder ?? testFolder(project, titlePath),
-      status: ended ? 'passed' : result.status,
-      error: ended ? null : errorsText(result.errors),
+    // What the capture recorded (its images are there), else the test's identity.
+    const identity = decoded.test ?? identityOfTestCase(test);
+    records[identity.key] = {
+      folder: identity.folder,
+      status: result.status,
+      error: errorsText(result.errors),
       checkpoints: decoded.checkpoints.map((checkpoint) => checkpoint.name),
     };
   }

@@ -1,8 +1,7 @@
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { describeEdit, wrapConfig } from '../../src/cli/init-config';
 
-const wrap = (text: string, file = 'playwright.config.ts', base: string | null = 'main') => wrapConfig(ts, file, text, base);
+const wrap = (text: string, file = 'playwright.config.ts', base: string | null = 'main') => wrapConfig(file, text, base);
 
 describe('wrapConfig', () => {
   it('wraps an exported defineConfig and adds the import after the last one, in the file\'s style', () => {
