@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { chromiumAvailable, NO_CHROMIUM } from '../src/config/browser';
 import { createFixtureRepo, PACKAGE_ROOT, runPlaywright } from './fixture-repo';
 
 /**
@@ -34,6 +35,12 @@ const DEMOS: Record<string, Demo> = {
 function main(name = 'site'): void {
   const demo = DEMOS[name];
   if (!demo) throw new Error(`no demo named "${name}": use one of ${Object.keys(DEMOS).join(', ')}`);
+  // A newcomer's first command: one line on what to install, not a launch error per test.
+  if (!chromiumAvailable()) {
+    process.stderr.write(`${NO_CHROMIUM}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const dir = path.join(PACKAGE_ROOT, '.demo', demo.folder);
   fs.rmSync(dir, { recursive: true, force: true });
   createFixtureRepo({ fixture: demo.fixture, dir, branch: demo.branch });

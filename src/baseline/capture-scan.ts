@@ -14,8 +14,8 @@ import type { ImportBinding, ParsedModule, SourceGraph } from './source-graph';
  *   or whose tests run in serial mode (a test may need the ones before it): all of its tests.
  */
 
-/** Names that capture wherever they appear: the fixtures, the seed-style helper, oxtest. */
-const CAPTURE_WORDS = new Set(['screenshotCheckpoint', 'takeCheckpoint', 'oxtest', 'defineOxTests']);
+/** Names that capture wherever they appear: the fixtures, the seed-style helper, `toHaveScreenshot`, oxtest. */
+const CAPTURE_WORDS = new Set(['screenshotCheckpoint', 'takeCheckpoint', 'toHaveScreenshot', 'oxtest', 'defineOxTests']);
 
 export interface TestLocation {
   file: string;
@@ -89,7 +89,8 @@ export class CaptureScan {
     switch (resolved.kind) {
       case 'visual-uat':
         // The seed-style helper's module captures whatever is taken from it; the main entry through
-        // its capture functions (or a namespace): its `test` and `expect` alone capture nothing.
+        // its capture functions (or a namespace): its `test` alone captures nothing, its `expect`
+        // through a `toHaveScreenshot` call, which counts where it is made.
         return resolved.subpath === '/playwright' || (resolved.subpath === '' && (imported === '*' || CAPTURE_WORDS.has(imported ?? '')));
       case 'file':
         return this.moduleCaptures(resolved.file);

@@ -19,6 +19,7 @@ import {
   worktreeHomes,
 } from '../config/layout';
 import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
+import { missingChromium } from '../config/browser';
 import { isVisualUatReporter } from '../config/with-visual-uat';
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
 import type { RunContext, VisualUatOptions } from '../types';
@@ -90,6 +91,9 @@ async function setup(config: FullConfig): Promise<Prepared> {
   const started = Date.now();
   const configFile = config.configFile;
   if (!configFile) throw new SetupError('visual-uat: the run has no config file: put withVisualUat(...) in playwright.config.ts');
+  // Before the baseline pass: without a browser both passes would fail every test with Playwright's launch error.
+  const noChromium = missingChromium(config.projects.map((project) => project.use));
+  if (noChromium) throw new SetupError(noChromium);
   const { options, configDir, outputDir } = resolveSettings(configFile);
   prepareOutputDir(outputDir);
   process.env[OUTPUT_DIR_ENV] = outputDir;

@@ -17,6 +17,10 @@ export interface CheckpointOptions extends ComparisonTolerance {
   maskColor?: string;
   animations?: 'disabled' | 'allow';
   caret?: 'hide' | 'initial';
+  /** Playwright's `scale`: one image pixel per CSS pixel (default `'css'`), or per device pixel. */
+  scale?: 'css' | 'device';
+  /** A transparent background instead of the page's white one. */
+  omitBackground?: boolean;
   /** CSS file(s) applied while the screenshot is taken, e.g. to hide volatile elements. */
   stylePath?: string | string[];
   /** What this checkpoint should show; sent to the evaluator beside the test's intent. */
@@ -201,7 +205,8 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     caret: options.caret ?? 'hide',
     mask: options.mask,
     maskColor: options.maskColor,
-    scale: 'css' as const,
+    scale: options.scale ?? 'css',
+    omitBackground: options.omitBackground,
     ...(style ? { style } : {}),
   };
   const locator = options.locator ?? (await defaultComponent(page, options));

@@ -3,7 +3,7 @@ import type { TestInfo } from '@playwright/test';
 import { noteCapturingTest } from '../baseline/top-up';
 import { readRunContext } from '../baseline/context';
 import { readManifest } from '../baseline/store';
-import { BASELINE_DIR_ENV, currentRole, currentScreenshotsDir, type Role } from '../config/layout';
+import { BASELINE_DIR_ENV, CONTEXT_FILE_ENV, currentRole, currentScreenshotsDir, type Role } from '../config/layout';
 import { identityOfTestInfo } from '../config/test-identity';
 import { resolveSettings } from '../config/options';
 import type { BaselineManifest, RunContext, VisualUatTestOptions } from '../types';
@@ -21,6 +21,15 @@ export interface CaptureTarget {
   manifest?: BaselineManifest | null;
   /** Current role: the run's output folder, where the test notes that it took a checkpoint. */
   outputDir?: string;
+}
+
+/**
+ * Whether this process runs under visual-uat: its global setup prepared the run (and handed the
+ * run context down), or this is the baseline pass it started. A config without `withVisualUat`
+ * runs neither.
+ */
+export function inVisualUatRun(env: NodeJS.ProcessEnv = process.env): boolean {
+  return currentRole(env) === 'baseline' || !!env[CONTEXT_FILE_ENV];
 }
 
 /** What a worker process reads once: the run context the setup wrote, the output folder, the manifest. */

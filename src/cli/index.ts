@@ -9,6 +9,7 @@ import { openRepo } from '../git';
 import { removeWorktreesIn } from '../baseline/worktrees';
 import { generate } from '../oxtest/generate';
 import { evalCommand, type EvalCliOptions } from './eval';
+import { init, type InitOptions } from './init';
 import { approveOrReject, report, type DecideOptions } from './review';
 import { portOption, serveReview, type ServeOptions } from './review-server';
 import { cliSettings, type CliFlags } from './settings';
@@ -77,6 +78,18 @@ export function buildProgram(): Command {
     .allowUnknownOption()
     .action((playwrightArgs: string[], options) => {
       process.exitCode = runTest(playwrightArgs, options);
+    });
+  program
+    .command('init')
+    .description('wire this Playwright project: wrap its config with withVisualUat, ignore .visual-uat/, optionally write a GitHub Actions workflow')
+    .option('--base <branch>', 'the base branch to write into the config (default: main or master, where the repository has one)')
+    .option('--github-actions', 'also write .github/workflows/visual-uat.yml (shards, then merge-reports with visual-uat\'s reporter)')
+    .option('--dry-run', 'show the edit and what would be written; write nothing')
+    .option(...CONFIG_FLAG)
+    .action((options: InitOptions) => {
+      const outcome = init(process.cwd(), options);
+      (outcome.exitCode ? process.stderr : process.stdout).write(outcome.output);
+      process.exitCode = outcome.exitCode;
     });
   program
     .command('clean')

@@ -18,15 +18,28 @@ const SYSTEM_CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-function bundledChromiumInstalled(): boolean {
+/** A file that can be run: a Chromium binary, not a leftover or an empty placeholder. */
+function executable(file: string): boolean {
   try {
-    // Through the peer dependency: playwright-core itself is not resolvable from here under pnpm.
-    const { chromium } = require('@playwright/test') as typeof import('@playwright/test');
-    return fs.existsSync(chromium.executablePath());
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
   } catch {
     return false;
   }
 }
+
+function bundledChromiumInstalled(): boolean {
+  try {
+    // Through the peer dependency: playwright-core itself is not resolvable from here under pnpm.
+    const { chromium } = require('@playwright/test') as typeof import('@playwright/test');
+    return executable(chromium.executablePath());
+  } catch {
+    return false;
+  }
+}
+
+/** What a newcomer without any Chromium reads instead of Playwright's stack of launch errors. */
+export const NO_CHROMIUM = `visual-uat: no Chromium on this machine: run npx playwright install chromium, or install your system's chromium package (apt-get install chromium), or point ${CHROMIUM_ENV} at one`;
 
 export function systemChromium(env: NodeJS.ProcessEnv = process.env): string | null {
   const explicit = env[CHROMIUM_ENV];
@@ -36,10 +49,30 @@ export function systemChromium(env: NodeJS.ProcessEnv = process.env): string | n
     return explicit;
   }
   if (bundledChromiumInstalled()) return null;
-  return SYSTEM_CHROMIUM_CANDIDATES.find((candidate) => fs.existsSync(candidate)) ?? null;
+  return SYSTEM_CHROMIUM_CANDIDATES.find(executable) ?? null;
+}
+
+/** Whether any Chromium can be launched here: Playwright's own, or a system one. */
+export function chromiumAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
+  return bundledChromiumInstalled() || systemChromium(env) !== null;
 }
 
 type UseOptions = NonNullable<PlaywrightTestConfig['use']>;
+
+/**
+ * Whether a project launches Playwright's own Chromium: no other browser (by name, or by the
+ * device it copies), no channel, no executable of its own. A system Chromium, once found, is the
+ * project's executable (applySystemChromium), so only such a project needs the bundled one.
+ */
+export function launchesBundledChromium(use: UseOptions | undefined): boolean {
+  const browser = use?.browserName ?? use?.defaultBrowserType ?? 'chromium';
+  return browser === 'chromium' && !use?.channel && !use?.launchOptions?.executablePath;
+}
+
+/** The one-line stop for a run that would launch a Chromium this machine does not have; null when it has one. */
+export function missingChromium(uses: (UseOptions | undefined)[]): string | null {
+  return uses.some(launchesBundledChromium) && !bundledChromiumInstalled() ? NO_CHROMIUM : null;
+}
 
 function withChromium(use: UseOptions | undefined, executablePath: string): UseOptions | undefined {
   const browserName = use?.browserName;

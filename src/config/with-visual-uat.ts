@@ -18,6 +18,7 @@ import {
   currentRole,
 } from './layout';
 import { OPTIONS_ENV, resolveOptions, withoutSecrets } from './options';
+import { SCREENSHOT_DEFAULTS_ENV, screenshotDefaultsByProject } from './screenshot-defaults';
 
 /** Playwright loads these by path: the compiled .js beside this file, or the .ts source under a TS loader. */
 function ownModule(relative: string): string {
@@ -57,6 +58,7 @@ function normaliseReporters(reporter: PlaywrightTestConfig['reporter']): Reporte
 export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options: VisualUatOptions = {}): T {
   resolveOptions(options);
   process.env[OPTIONS_ENV] = JSON.stringify(withoutSecrets(options));
+  process.env[SCREENSHOT_DEFAULTS_ENV] = JSON.stringify(screenshotDefaultsByProject(config));
   const userSetups = asArray(config.globalSetup);
   const wired = {
     ...config,

@@ -65,6 +65,12 @@ describe('capturingTests', () => {
     expect(capturingTests(path.join(dir, 'tests/account.spec.ts'), locate(dir, 'tests/account.spec.ts'), dir)).toEqual(['none', 'direct', 'none', 'direct']);
   });
 
+  it('counts toHaveScreenshot as a capture, on a page or a locator', () => {
+    const suite = "import { test, expect } from 'visual-uat';\ntest('hero', async ({ page }) => {\n  await expect(page.locator('.hero')).toHaveScreenshot('hero.png');\n});\ntest('title', async ({ page }) => {\n  await expect(page).toHaveTitle(/Acme/);\n});\ntest('home', async ({ page }) => {\n  await expect(page).toHaveScreenshot();\n});\n";
+    const dir = repoWith({ 'tests/home.spec.ts': suite });
+    expect(capturingTests(path.join(dir, 'tests/home.spec.ts'), locate(dir, 'tests/home.spec.ts'), dir)).toEqual(['direct', 'none', 'direct']);
+  });
+
   it('leaves out every test of a file whose closure never mentions a capture, even one that imports visual-uat', () => {
     const dir = repoWith({ 'tests/api.spec.ts': "import { test, expect } from 'visual-uat';\ntest('health', async ({ request }) => {\n  expect((await request.get('/health')).ok()).toBe(true);\n});\n" });
     expect(capturingTests(path.join(dir, 'tests/api.spec.ts'), locate(dir, 'tests/api.spec.ts'), dir)).toEqual(['none']);

@@ -1,0 +1,162 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describeEdit, wrapConfig } from './init-config';
+import { findConfig } from './settings';
+
+/**
+ * `visual-uat init`: wires an existing Playwright project. It wraps the config with
+ * withVisualUat (init-config.ts), lists the output folder in .gitignore, can write a GitHub
+ * Actions workflow, and prints the next three commands. A config it cannot edit safely is left
+ * untouched, and so is everything else: the user gets the lines to add by hand.
+ */
+
+export interface InitOptions {
+  config?: string;
+  base?: string;
+  dryRun?: boolean;
+  githubActions?: boolean;
+}
+
+export interface InitOutcome {
+  output: string;
+  exitCode: number;
+}
+
+const OUTPUT_DIR_ENTRY = '.visual-uat/';
+const WORKFLOW_FILE = path.join('.github', 'workflows', 'visual-uat.yml');
+
+const NEXT_COMMANDS = [
+  'npx playwright test            # the base branch and your working tree, captured and compared',
+  'npx playwright show-report     # the verdicts beside Playwright\'s image diffs',
+  'npx visual-uat review          # approve or reject what changed',
+];
+
+function branchExists(dir: string, branch: string): boolean {
+  return spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: dir }).status === 0;
+}
+
+/** The base branch to write into the config: --base, else main or master where the repository has one. */
+function baseBranch(dir: string, flag: string | undefined): string | null {
+  return flag ?? ['main', 'master'].find((branch) => branchExists(dir, branch)) ?? null;
+}
+
+function byHand(configName: string, base: string | null): string {
+  const options = base ? `, { baseBranch: '${base}' }` : '';
+  return [
+    `  import { withVisualUat } from 'visual-uat';          // or: const { withVisualUat } = require('visual-uat');`,
+    `  export default withVisualUat(<your config>${options});`,
+    `(in ${configName}, around the config it exports)`,
+  ].join('\n');
+}
+
+const SPEC_FILE = /\.(?:spec|test)\.[cm]?[jt]sx?$/;
+const PLAYWRIGHT_IMPORT = /(?:from\s*|require\(\s*)['"]@playwright\/test['"]/;
+
+/** Spec files under the config's folder whose toHaveScreenshot calls are still Playwright's: the import line to change. */
+function playwrightSnapshotSpecs(dir: string, root = dir): string[] {
+  const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  return entries.flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name.startsWith('.') || entry.name === 'node_modules' ? [] : playwrightSnapshotSpecs(file, root);
+    if (!SPEC_FILE.test(entry.name)) return [];
+    const text = fs.readFileSync(file, 'utf8');
+    return text.includes('toHaveScreenshot') && PLAYWRIGHT_IMPORT.test(text) ? [path.relative(root, file)] : [];
+  });
+}
+
+function adoptionHint(configDir: string): string[] {
+  const specs = playwrightSnapshotSpecs(configDir);
+  if (specs.length === 0) return [];
+  const shown = specs.length > 3 ? `${specs.slice(0, 3).join(', ')}, …` : specs.join(', ');
+  return [
+    `${specs.length} spec ${specs.length === 1 ? 'file calls' : 'files call'} toHaveScreenshot with @playwright/test's expect (${shown}): import { test, expect } from 'visual-uat' there to make those calls checkpoints, then delete their -snapshots folders (README: "Adopting an existing toHaveScreenshot suite")`,
+  ];
+}
+
+function gitignoreListsOutput(text: string): boolean {
+  return text.split(/\r?\n/).some((line) => ['.visual-uat', '.visual-uat/', '/.visual-uat', '/.visual-uat/'].includes(line.trim()));
+}
+
+/** The workflow of the README: shards write blobs, one job merges them with visual-uat's reporter first. */
+function workflow(base: string | null): string {
+  return `name: visual-uat
+on:
+  pull_request:${base ? `\n    branches: [${base}]` : ''}
+jobs:
+  test:
+    strategy: { fail-fast: false, matrix: { shard: [1, 2] } }
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with: { fetch-depth: 0 }              # the merge-base with the base branch
+      - uses: actions/setup-node@v4
+        with: { node-version: 20 }
+      - run: npm ci && npx playwright install --with-deps chromium
+      - run: npx playwright test --shard=\${{ matrix.shard }}/2 --reporter=blob
+      - uses: actions/upload-artifact@v4
+        if: \${{ !cancelled() }}
+        with: { name: blob-\${{ matrix.shard }}, path: blob-report, retention-days: 1 }
+  report:
+    needs: test
+    if: \${{ !cancelled() }}
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with: { node-version: 20 }
+      - run: npm ci
+      - uses: actions/download-artifact@v4
+        with: { path: all-blobs, pattern: blob-*, merge-multiple: true }
+      - run: npx playwright merge-reports --reporter=visual-uat/reporter,html ./all-blobs
+        env: { OPENAI_API_KEY: "\${{ secrets.OPENAI_API_KEY }}" }
+      - uses: actions/upload-artifact@v4
+        with: { name: visual-uat-report, path: playwright-report }
+`;
+}
+
+export function init(cwd: string, options: InitOptions): InitOutcome {
+  const configFile = findConfig(options.config, cwd);
+  if (!configFile) throw new Error('visual-uat init: no playwright.config.{ts,js,mts,mjs,cts,cjs} here: run it in your Playwright project, or name the config with --config');
+  const configDir = path.dirname(configFile);
+  const configName = path.relative(cwd, configFile) || path.basename(configFile);
+  const base = baseBranch(configDir, options.base);
+  const text = fs.readFileSync(configFile, 'utf8');
+  const edit = wrapConfig(configFile, text, base);
+  if (edit.kind === 'refused')
+    return { output: `visual-uat init: changed nothing: ${configName} cannot be edited safely: ${edit.reason}. Add these lines yourself:\n${byHand(configName, base)}\n`, exitCode: 1 };
+
+  const lines: string[] = [];
+  const act = (done: string, planned: string, apply: () => void) => {
+    if (!options.dryRun) apply();
+    lines.push(options.dryRun ? planned : done);
+  };
+  if (edit.kind === 'wired') lines.push(`${configName}: already wired with withVisualUat`);
+  else {
+    act(`${configName}: wrapped with withVisualUat`, `${configName} would become:`, () => fs.writeFileSync(configFile, edit.text));
+    if (options.dryRun) lines.push(describeEdit(text, edit.insertions));
+  }
+
+  const gitignore = path.join(configDir, '.gitignore');
+  const ignored = fs.existsSync(gitignore) ? fs.readFileSync(gitignore, 'utf8') : '';
+  if (gitignoreListsOutput(ignored)) lines.push(`.gitignore: already lists ${OUTPUT_DIR_ENTRY}`);
+  else
+    act(`.gitignore: ${OUTPUT_DIR_ENTRY} added`, `.gitignore: would add ${OUTPUT_DIR_ENTRY}`, () =>
+      fs.writeFileSync(gitignore, `${ignored}${ignored && !ignored.endsWith('\n') ? '\n' : ''}${OUTPUT_DIR_ENTRY}\n`),
+    );
+
+  if (options.githubActions) {
+    const file = path.join(configDir, WORKFLOW_FILE);
+    if (fs.existsSync(file)) lines.push(`${WORKFLOW_FILE}: exists already, left as it is`);
+    else
+      act(`${WORKFLOW_FILE}: written (two shards, merged with visual-uat's reporter)`, `${WORKFLOW_FILE}: would be written (two shards, merged with visual-uat's reporter)`, () => {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, workflow(base));
+      });
+  }
+
+  lines.push(...adoptionHint(configDir));
+  if (!options.dryRun) lines.push('', 'Next:', ...NEXT_COMMANDS.map((command) => `  ${command}`));
+  else lines.push('', 'Nothing was written (--dry-run).');
+  return { output: `${lines.join('\n')}\n`, exitCode: 0 };
+}

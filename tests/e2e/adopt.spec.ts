@@ -1,0 +1,151 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { FIXTURES_DIR, copyTree, createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import { systemChromium } from '../../src/config/browser';
+import { plainText } from '../../src/util/text';
+import { readLatest, statuses } from '../support/results';
+
+/**
+ * A team's existing suite of `toHaveScreenshot` calls (fixtures/snapshot-suite: three spec files,
+ * named and unnamed snapshots, masks, a locator snapshot, the config's `expect.toHaveScreenshot`
+ * options, committed `-snapshots/` folders) adopts visual-uat by the README's steps, then a
+ * feature branch changes the pricing page and adds a test in both styles.
+ */
+
+test.describe.configure({ mode: 'serial' });
+
+const SNAPSHOT_SUITE = path.join(FIXTURES_DIR, 'snapshot-suite');
+const SPEC_FILES = ['tests/home.spec.ts', 'tests/pricing.spec.ts', 'tests/docs.spec.ts'];
+
+const ADOPTED_STATUSES = {
+  'landing › home-landing-1': 'unchanged',
+  'landing › header': 'unchanged',
+  'newsletter › form': 'unchanged',
+  'newsletter › subscribed': 'unchanged',
+  'pricing plans › pricing': 'needs_review',
+  'pricing plans › pro-plan': 'needs_review',
+  'sidebar › docs-sidebar-1': 'unchanged',
+  'sidebar › docs-sidebar-2': 'unchanged',
+};
+
+let repo: string;
+let recorded: ReturnType<typeof runPlaywright>;
+let teamConfig: string;
+
+/**
+ * The team's own config, run by plain Playwright: with this machine's Chromium where Playwright's
+ * browsers are not installed (withVisualUat finds it by itself; plain Playwright does not).
+ */
+function runPlain(dir: string, args: string[]): ReturnType<typeof runPlaywright> {
+  const chromium = systemChromium();
+  const config = chromium ? teamConfig.replace('use: {', `use: { launchOptions: { executablePath: ${JSON.stringify(chromium)} },`) : teamConfig;
+  fs.writeFileSync(path.join(dir, 'plain.config.ts'), config);
+  try {
+    return runPlaywright(dir, ['test', '--config', 'plain.config.ts', ...args]);
+  } finally {
+    fs.rmSync(path.join(dir, 'plain.config.ts'));
+  }
+}
+
+/** The committed snapshot files, by spec folder: what Playwright named each snapshot. */
+function snapshotFiles(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(dir, 'tests'))
+    .filter((entry) => entry.endsWith('-snapshots'))
+    .flatMap((folder) => fs.readdirSync(path.join(dir, 'tests', folder)).map((file) => `${folder}/${file}`))
+    .sort();
+}
+
+/** The README's steps: `npx visual-uat init`, one import line per spec file, the snapshot folders gone. */
+function adopt(dir: string): void {
+  const init = spawnSync(process.execPath, [visualUatCli(dir), 'init'], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
+  expect(init.status, init.stdout + init.stderr).toBe(0);
+  expect(init.stdout).toContain("3 spec files call toHaveScreenshot with @playwright/test's expect (tests/docs.spec.ts, tests/home.spec.ts, tests/pricing.spec.ts): import { test, expect } from 'visual-uat' there");
+  for (const spec of SPEC_FILES) {
+    const file = path.join(dir, spec);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace("import { test, expect } from '@playwright/test';", "import { test, expect } from 'visual-uat';"));
+  }
+  git(dir, ['rm', '-r', '-q', 'tests/home.spec.ts-snapshots', 'tests/pricing.spec.ts-snapshots', 'tests/docs.spec.ts-snapshots']);
+}
+
+test.beforeAll(async () => {
+  repo = createFixtureRepo({
+    fixture: 'snapshot-suite',
+    commits: 0,
+    // The suite as the team has it: its snapshots recorded by Playwright and committed with it.
+    prepare: (dir) => {
+      teamConfig = fs.readFileSync(path.join(dir, 'playwright.config.ts'), 'utf8');
+      recorded = runPlain(dir, ['--update-snapshots']);
+    },
+  });
+});
+
+test('before: the suite runs as plain Playwright against its committed snapshots', async () => {
+  expect(recorded.status, recorded.stdout + recorded.stderr).toBe(0);
+  expect(snapshotFiles(repo)).toEqual([
+    'docs.spec.ts-snapshots/docs-sidebar-1-linux.png',
+    'docs.spec.ts-snapshots/docs-sidebar-2-linux.png',
+    'home.spec.ts-snapshots/header-linux.png',
+    'home.spec.ts-snapshots/home-landing-1-linux.png',
+    'pricing.spec.ts-snapshots/pricing-linux.png',
+    'pricing.spec.ts-snapshots/pro-plan-linux.png',
+  ]);
+  const plain = runPlain(repo, []);
+  expect(plain.status, plain.stdout + plain.stderr).toBe(0);
+  expect(plain.stdout).toContain('4 passed');
+});
+
+test('adopted by the documented steps, then a feature branch: toHaveScreenshot calls are checkpoints named as Playwright names them', async () => {
+  git(repo, ['checkout', '-q', 'main']);
+  adopt(repo);
+  git(repo, ['add', '-A']);
+  git(repo, ['commit', '-q', '-m', 'Adopt visual-uat: checkpoints instead of committed snapshots']);
+  git(repo, ['checkout', '-q', '-B', 'feature/pricing']);
+  const [change] = JSON.parse(fs.readFileSync(path.join(SNAPSHOT_SUITE, 'commits.json'), 'utf8')) as { overlay: string; message: string }[];
+  copyTree(path.join(SNAPSHOT_SUITE, change.overlay), repo);
+  git(repo, ['add', '-A']);
+  git(repo, ['commit', '-q', '-m', change.message]);
+
+  const run = runPlaywright(repo, ['test']);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  // The clock is masked and the promotion hidden by the config's stylePath: the pages that did
+  // not change are unchanged, though both differ on every load.
+  expect(statuses(readLatest(repo))).toEqual(ADOPTED_STATUSES);
+  expect(run.stdout).toContain('visual-uat: 8 checkpoints: 2 needs_review, 6 unchanged');
+  // The docs search test takes no screenshot: the base pass leaves it out.
+  expect(run.stdout).toContain('visual-uat: the baseline pass runs 4 of 5 tests: the others have no checkpoint call in their sources');
+  // No snapshot file was read or written: no snapshot folder came back, none of Playwright's actual/diff images.
+  expect(snapshotFiles(repo)).toEqual([]);
+  const outputs = fs.readdirSync(path.join(repo, 'test-results'), { recursive: true }).map(String);
+  expect(outputs.filter((file) => /-(actual|expected|diff|previous)\.png$/.test(file))).toEqual([]);
+});
+
+test('outside a visual-uat run, the converted spec files get Playwright\'s own toHaveScreenshot', async () => {
+  try {
+    const recording = runPlain(repo, ['--update-snapshots']);
+    expect(recording.status, recording.stdout + recording.stderr).toBe(0);
+    expect(snapshotFiles(repo)).toEqual([
+      'docs.spec.ts-snapshots/docs-sidebar-1-linux.png',
+      'docs.spec.ts-snapshots/docs-sidebar-2-linux.png',
+      'home.spec.ts-snapshots/header-linux.png',
+      'home.spec.ts-snapshots/home-landing-1-linux.png',
+      'home.spec.ts-snapshots/subscribed-linux.png',
+      'pricing.spec.ts-snapshots/pricing-linux.png',
+      'pricing.spec.ts-snapshots/pro-plan-linux.png',
+    ]);
+    // The base's pricing page against the feature's snapshots: Playwright's comparison fails it.
+    fs.writeFileSync(path.join(repo, 'public', 'pricing.html'), git(repo, ['show', 'main:public/pricing.html']));
+    const compared = runPlain(repo, []);
+    expect(compared.status, compared.stdout + compared.stderr).toBe(1);
+    const output = plainText(compared.stdout);
+    expect(output).toContain('1 failed');
+    expect(output).toContain('expect(page).toHaveScreenshot(expected) failed');
+    expect(output).toMatch(/\d+ pixels \(ratio [\d.]+ of all image pixels\) are different/);
+    expect(output).toContain('Expected: tests/pricing.spec.ts-snapshots/pricing-linux.png');
+  } finally {
+    git(repo, ['checkout', '-q', '--', 'public/pricing.html']);
+    git(repo, ['clean', '-fdq', 'tests']);
+  }
+});
