@@ -1,6 +1,27 @@
+/**
+ * visual-uat's public API: what a user imports from 'visual-uat'. Every name here is semver API
+ * (docs/api-report.txt lists them; tests/unit/api-report.test.ts fails when one appears or goes
+ * unintentionally). The rest of src/ is internal.
+ */
 export { mergeTests } from '@playwright/test';
 export { expect, type ToHaveScreenshotOptions, type CheckpointOptions, type VisualUatFixtures, type ScreenshotCheckpoint } from './capture';
 export { test, defineOxTests, type OxtestFixtures, type OxtestRunner } from './oxtest';
 export { withVisualUat } from './config';
-export type * from './types';
+export type {
+  A11yViolation,
+  AutoApprovePolicy,
+  BaseWebServer,
+  CheckpointSignals,
+  CheckpointStatus,
+  ComparisonTolerance,
+  DiffMetrics,
+  Evaluation,
+  EvaluatorOptions,
+  FailOn,
+  Region,
+  RegionKind,
+  TestStatus,
+  VisualUatOptions,
+  VisualUatTestOptions,
+} from './types';
 export type { RunResult, TestResultRecord, CheckpointResult, EvaluatorUsage } from './report';
