@@ -1,7 +1,7 @@
 import type { TestInfo } from '@playwright/test';
 import { readRunContext } from '../baseline/context';
 import { readManifest } from '../baseline/store';
-import { BASELINE_DIR_ENV, EXPECTED_CHECKPOINTS_ENV, currentRole, currentScreenshotsDir, testFolder, testKey, type Role } from '../config/layout';
+import { BASELINE_DIR_ENV, EXPECTED_CHECKPOINTS_ENV, currentRole, runningCheckpointsDir, testFolder, testKey, type Role } from '../config/layout';
 import { resolveSettings } from '../config/options';
 import type { BaselineManifest, RunContext, VisualUatTestOptions } from '../types';
 import { readJsonFile } from '../util/fs';
@@ -70,7 +70,7 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   }
   const state = workerState(testInfo);
   const { context } = state;
-  const imageRoot = currentScreenshotsDir(state.outputDir);
+  const imageRoot = runningCheckpointsDir(testInfo.outputDir);
   // While the baseline pass runs beside the current tests, there is nothing to read yet.
   if (!context || context.sameAsBase || context.baselinePending) return { role, key, folder, imageRoot, baselineRoot: null, context };
   const manifest = baselineManifest(state, context.baselineDir);

@@ -12,7 +12,7 @@ import path from 'node:path';
  *   .gitignore                                   (*: git status never changes)
  *   baselines/<baseCommit>/<key>/                a cache entry: manifest.json, cache.json (its seal), <test folder>/<name>.png|.signals.json
  *   baselines/<baseCommit>/merged/               images of merged blob reports
- *   screenshots/current/<test folder>/<name>.png
+ *   screenshots/current/<test folder>/<name>.png  (copied by the reporter after the tests; see runningCheckpointsDir)
  *   diffs/<test folder>/<name>-diff.png
  *   results/<timestamp>.json, results/latest.json
  *   worktrees/<baseCommit:12>/                   the base checkout, when the temporary folder is on another file system
@@ -75,6 +75,17 @@ export function sealPath(baselineDir: string): string {
 
 export function currentScreenshotsDir(outputDir: string): string {
   return path.join(outputDir, 'screenshots', 'current');
+}
+
+/**
+ * Where the current pass writes a checkpoint while the tests run: the test's own Playwright output
+ * folder (test-results/), never the output folder. A dev server that watches the project leaves
+ * Playwright's writes alone (Vite ignores test-results by name, and a setup that did not would
+ * reload on Playwright's own traces); a write under .visual-uat/ would reload the pages under test.
+ * The reporter copies the images to currentScreenshotsDir once the tests are done (report/place).
+ */
+export function runningCheckpointsDir(testOutputDir: string): string {
+  return path.join(testOutputDir, 'visual-uat');
 }
 
 /** A checkpoint's image under an image root (the current screenshots, or a baseline entry). */

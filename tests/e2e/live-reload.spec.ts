@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { createFixtureRepo, freePortSync, runPlaywright } from '../../scripts/fixture-repo';
+import { readLatest, statuses } from '../support/results';
+
+/**
+ * A Vite dev server as projects run it (fixtures/vite-reload-app): `npm run dev`, the port fixed
+ * in vite.config.js, and a plugin that reloads every open page on any change its watcher sees.
+ * Two workers: one test holds its page open while the other takes its checkpoints, and fails if
+ * that page reloads. The branch restyles the metric cards.
+ */
+
+const EXPECTED = { 'a page held open › held': 'unchanged', 'overview › metrics': 'needs_review', 'overview › header': 'unchanged', 'overview › page': 'needs_review' };
+const FIX = "baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' }";
+
+test.describe.configure({ mode: 'parallel' });
+
+/** The fixture with the app's port (in vite.config.js and the config's url) moved to a free one, and a log of the watcher's events. */
+function viteRepo(port: number, options: { fixed: boolean }): { repo: string; watchLog: string } {
+  const watchLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-watch-')), 'events.log');
+  const repo = createFixtureRepo({
+    fixture: 'vite-reload-app',
+    branch: 'feature/cards',
+    prepare(dir) {
+      for (const file of ['vite.config.js', 'playwright.config.ts']) {
+        const full = path.join(dir, file);
+        fs.writeFileSync(full, fs.readFileSync(full, 'utf8').replace(/\b3000\b/, String(port)));
+      }
+      if (options.fixed) setFix(dir);
+    },
+  });
+  return { repo, watchLog };
+}
+
+function setFix(dir: string): void {
+  const config = path.join(dir, 'playwright.config.ts');
+  fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", `{ baseBranch: 'main', ${FIX} }`));
+}
+
+function stable(repo: string): (boolean | null)[] {
+  return readLatest(repo).tests.flatMap((t) => t.checkpoints.map((c) => c.stable));
+}
+
+test('a page held open while another worker writes its checkpoints never reloads, on the first run and on the third', async () => {
+  const port = freePortSync();
+  const { repo, watchLog } = viteRepo(port, { fixed: true });
+  for (const run of [1, 2, 3]) {
+    const result = runPlaywright(repo, ['test'], { WATCH_LOG: watchLog });
+    const events = fs.existsSync(watchLog) ? fs.readFileSync(watchLog, 'utf8') : '';
+    expect(result.status, `run ${run}:\n${result.stdout}${result.stderr}\nwatcher events:\n${events}`).toBe(0);
+    expect(statuses(readLatest(repo))).toEqual(EXPECTED);
+    expect(stable(repo)).toEqual([true, true, true, true]);
+  }
+});
