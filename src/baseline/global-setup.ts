@@ -18,7 +18,7 @@ import {
   worktreeHomes,
 } from '../config/layout';
 import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
-import { isVisualUatReporter } from '../config/with-visual-uat';
+import { isVisualUatReporter, webServersFromEnv } from '../config/with-visual-uat';
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
 import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
@@ -156,7 +156,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
       const workers = overlapWorkers(config, args);
       const plan: PassPlan = {
         repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-        entry, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale, started, command: shownCommand(config, configDir), worktrees,
+        entry, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale, started, servers: shownServers(configDir), worktrees,
       };
       // The worktree stays until the current tests are done: a dev server watching the project
       // (Vite) would reload the pages under test on the deletion of the worktree's files.
@@ -224,9 +224,13 @@ function shownPath(file: string): string {
   return relative.startsWith('..') ? file : relative;
 }
 
-/** The webServer's command as the user reads it in a message: paths relative to the config's folder. */
-function shownCommand(config: FullConfig, configDir: string): string | null {
-  return config.webServer?.command.split(`${configDir}${path.sep}`).join('') ?? null;
+/**
+ * The config's webServer entries as the user reads them in a message: commands with paths
+ * relative to the config's folder. withVisualUat keeps them (see webServersFromEnv): Playwright's
+ * resolved config has none when webServer is an array.
+ */
+function shownServers(configDir: string): { command: string; port: number | null }[] {
+  return webServersFromEnv().map((server) => ({ ...server, command: server.command.split(`${configDir}${path.sep}`).join('') }));
 }
 
 /**
@@ -286,7 +290,7 @@ interface PassPlan {
   args: string[];
   reason: string;
   started: number;
-  command: string | null;
+  servers: { command: string; port: number | null }[];
   /** Where base worktrees go (see worktrees.ts). */
   worktrees: string;
 }
@@ -326,7 +330,7 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
       baselineDir: plan.entry,
       args: selection ? [...plan.args, '--test-list', selection.file] : plan.args,
       logFile: baselineLogPath(plan.outputDir),
-      command: plan.command,
+      servers: plan.servers,
       expectedCheckpoints: previous ? writeExpectedCheckpoints(plan.outputDir, previous) : null,
     });
     if (outcome.error) return { failure: outcome.error, worktree };

@@ -114,10 +114,10 @@ export function baseServer(server: WebServer, port: number | undefined, override
   };
 }
 
-/** The baseWebServer entry of the webServer at `index` (one object serves a single webServer). */
-export function baseOverride(option: BaseWebServer | BaseWebServer[] | undefined, index: number): BaseWebServer | undefined {
+/** The baseWebServer entry of the webServer at `index` (one object serves a single webServer; null in an array: that entry as the config has it). */
+export function baseOverride(option: BaseWebServer | (BaseWebServer | null)[] | undefined, index: number): BaseWebServer | undefined {
   if (!option) return undefined;
-  return Array.isArray(option) ? option[index] : index === 0 ? option : undefined;
+  return Array.isArray(option) ? (option[index] ?? undefined) : index === 0 ? option : undefined;
 }
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '0.0.0.0', '[::1]', '::1']);

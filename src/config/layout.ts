@@ -39,6 +39,8 @@ export const WORKTREE_ENV = 'VISUAL_UAT_WORKTREE';
 /** The base server's real command and the runner it must not outlive (see baseline/server-guard). */
 export const GUARDED_COMMAND_ENV = 'VISUAL_UAT_GUARDED_COMMAND';
 export const GUARD_PID_ENV = 'VISUAL_UAT_GUARD_PID';
+/** The config's webServer entries (command, port) for the global setup: Playwright's resolved config has none when webServer is an array. */
+export const WEB_SERVERS_ENV = 'VISUAL_UAT_WEB_SERVERS';
 
 export type Role = 'current' | 'baseline';
 

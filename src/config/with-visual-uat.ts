@@ -12,6 +12,7 @@ import {
   GUARDED_COMMAND_ENV,
   OUTPUT_DIR_ENV,
   REPO_ROOT_ENV,
+  WEB_SERVERS_ENV,
   WORKTREE_ENV,
   baselineComponentCacheDir,
   baselineRunOutputDir,
@@ -57,6 +58,7 @@ function normaliseReporters(reporter: PlaywrightTestConfig['reporter']): Reporte
 export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options: VisualUatOptions = {}): T {
   resolveOptions(options);
   process.env[OPTIONS_ENV] = JSON.stringify(withoutSecrets(options));
+  process.env[WEB_SERVERS_ENV] = JSON.stringify(asArray(config.webServer).map((server) => ({ command: server.command, port: serverPort(server) })));
   const userSetups = asArray(config.globalSetup);
   const wired = {
     ...config,
@@ -65,6 +67,15 @@ export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options
   };
   const withBrowser = applySystemChromium(wired);
   return currentRole() === 'baseline' ? baselineRole(withBrowser, options) : withBrowser;
+}
+
+/** The config's webServer entries as withVisualUat saw them (see WEB_SERVERS_ENV). */
+export function webServersFromEnv(env: NodeJS.ProcessEnv = process.env): { command: string; port: number | null }[] {
+  try {
+    return JSON.parse(env[WEB_SERVERS_ENV] ?? '[]') as { command: string; port: number | null }[];
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -148,6 +159,8 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
     return {
       ...base,
       ...guarded(base),
+      // The base server's own output goes to the pass's log: where it listened, why it stopped.
+      stdout: 'pipe' as const,
       url: rewriteUrl(server.url, ports),
       port: server.port && port !== undefined ? port : undefined,
     };

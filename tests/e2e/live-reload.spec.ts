@@ -54,3 +54,28 @@ test('a page held open while another worker writes its checkpoints never reloads
     expect(stable(repo)).toEqual([true, true, true, true]);
   }
 });
+
+test('a Vite port set in vite.config.js: the stop names the port, where the base listened and the fix; the log holds the server output', async () => {
+  const port = freePortSync();
+  const { repo } = viteRepo(port, { fixed: false });
+  const run = runPlaywright(repo, ['test']);
+  expect(run.status).toBe(1);
+  const output = run.stdout + run.stderr;
+  const stop = /visual-uat: the baseline pass failed: the base app's server \(`npm run dev`\) did not answer on the base's port \((\d+)\): it listened on port (\d+) instead \(http:\/\/localhost:\2\/\); (.*)/.exec(output);
+  expect(stop, output).not.toBeNull();
+  expect(Number(stop![2])).not.toBe(port);
+  expect(stop![3]).toBe(
+    `the app's port, ${port}, is set in vite.config.js, not read from PORT: give the base its own command with the baseWebServer option (e.g. ${FIX}); ` +
+      "reading process.env.PORT in vite.config.js also works, but only once that change is in the base commit (the base runs the base commit's files); " +
+      'see .visual-uat/logs/baseline.log. Nothing was compared, so the run stops (to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)',
+  );
+  const log = fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
+  expect(log).toMatch(/\[WebServer\].*VITE v\d/);
+  expect(log).toContain(`Port ${port} is in use`);
+
+  setFix(repo);
+  const fixed = runPlaywright(repo, ['test']);
+  expect(fixed.status, fixed.stdout + fixed.stderr).toBe(0);
+  expect(statuses(readLatest(repo))).toEqual(EXPECTED);
+  expect(stable(repo)).toEqual([true, true, true, true]);
+});
