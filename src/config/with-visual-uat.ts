@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test';
 import type { VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
-import { baseOverride, baseServer, hostResolverRules, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
+import { baseOverride, baseServer, hostResolverRules, moveOrigins, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
 import { baselineComponentBuild } from './component-tests';
 import {
   BASE_CWD_ENV,
@@ -155,7 +155,9 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
   };
   const rewritten = servers.map((server, index) => {
     const port = freePorts[index];
-    const base = baseServer(server, port, baseOverride(options.baseWebServer, index), checkout);
+    const { server: base, moved } = moveOrigins(baseServer(server, port, baseOverride(options.baseWebServer, index), checkout), ports);
+    // The runner's output is the pass's log; workers load the config too, and say nothing.
+    if (moved.length && !env.TEST_WORKER_INDEX) console.log(`visual-uat: webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
     return {
       ...base,
       ...guarded(base),
