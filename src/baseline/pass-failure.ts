@@ -121,7 +121,9 @@ function timeoutReason(servers: ServerEntry[], basePorts: number[], output: stri
   const entry = servers[at] ?? null;
   const listened = listenedAt(output, basePorts);
   const where = listened ? `: it listened on port ${listened.port} instead (${listened.url})` : ' within the webServer timeout';
-  const appPort = entry?.port ? `; the app's port, ${entry.port}, is ${entry.portSetIn ? `set in ${entry.portSetIn}` : 'chosen by the server'}, not read from PORT` : '';
+  // Without a sign of where the port comes from, the message does not guess.
+  const knownSource = entry?.portSetIn ? `set in ${entry.portSetIn}` : listened ? 'chosen by the server' : null;
+  const appPort = entry?.port && knownSource ? `; the app's port, ${entry.port}, is ${knownSource}, not read from PORT` : '';
   const vite = isVite(entry, output);
   const fix = `give the base its own command with the baseWebServer option${example(servers, at, vite ? '--port {port} --strictPort' : '--port {port}')}`;
   const other = vite ? '' : ', or name the port in the command (--port, -p) so visual-uat can replace it';
