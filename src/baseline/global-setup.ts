@@ -6,7 +6,10 @@ import { createRequire } from 'node:module';
 import {
   CONTEXT_FILE_ENV,
   OUTPUT_DIR_ENV,
+  besidePassRoot,
+  baselineComponentCacheDir,
   baselineListLogPath,
+  baselineRunOutputDir,
   baselineLogPath,
   baselineTestListPath,
   expectedCheckpointsPath,
@@ -29,7 +32,8 @@ import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
 import { appFilesChanged } from './app-files';
-import { removeWorktreesIn, worktreesHome } from './worktrees';
+import { moveTree } from './staging';
+import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
 import { capturedNothing } from './pass-failure';
 import { readCheckpointRecord } from './record';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
@@ -69,7 +73,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   const releasesLock = !config.reporter.some(([name]) => isVisualUatReporter(name));
   return async () => {
     try {
-      await prepared.afterRun?.();
+      await prepared.afterRun();
     } catch (error) {
       throw oneLine(error);
     }
@@ -82,7 +86,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
 interface Prepared {
   outputDir: string;
   /** What must wait until the current tests are done (removing the base worktree). */
-  afterRun: (() => Promise<void>) | null;
+  afterRun: () => Promise<void>;
 }
 
 async function setup(config: FullConfig): Promise<Prepared> {
@@ -103,7 +107,7 @@ async function setup(config: FullConfig): Promise<Prepared> {
 }
 
 /** Prepares the baselines; returns what must run once the current tests are done. */
-async function prepareBaselines(config: FullConfig, configFile: string, configDir: string, outputDir: string, options: ResolvedOptions, started: number): Promise<(() => Promise<void>) | null> {
+async function prepareBaselines(config: FullConfig, configFile: string, configDir: string, outputDir: string, options: ResolvedOptions, started: number): Promise<() => Promise<void>> {
   const repo = await openRepo(configDir);
   const base = await resolveBase(repo, options.baseBranch);
   const state = await workingState(repo);
@@ -156,7 +160,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
       const workers = overlapWorkers(config, args);
       const plan: PassPlan = {
         repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-        entry, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale, started, servers: shownServers(configDir), worktrees,
+        entry, root: outputDir, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale, started, servers: shownServers(configDir), worktrees,
       };
       // The worktree stays until the current tests are done: a dev server watching the project
       // (Vite) would reload the pages under test on the deletion of the worktree's files.
@@ -165,10 +169,17 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
       };
       if (workers) {
         log(`the baseline pass runs beside the current tests (${plural(workers, 'worker')} each side on ${os.availableParallelism()} cores)`);
-        const running = baselinePass(plan);
+        // A dev server watching the project would reload the pages under test on every file the
+        // pass writes: it writes beside its worktree, and its files move in after the tests.
+        const root = besidePassRoot(worktrees, base.commit);
+        // The base build of component tests is a cache: it goes out with the pass and comes back with it.
+        moveTree(baselineComponentCacheDir(outputDir), baselineComponentCacheDir(root));
+        const running = baselinePass({ ...plan, root, entry: baselineEntryDir(root, base.commit, cache.key) });
         context.baselinePending = true;
         afterRun = async () => {
           const pass = await running;
+          for (const replaced of [entry, baselineRunOutputDir(outputDir)]) fs.rmSync(replaced, { recursive: true, force: true });
+          moveTree(root, outputDir);
           await finish(pass);
           // The reporter reads the final context; the current tests ran already, so a pass that
           // failed as a whole fails the run here, after its checkpoints are recorded as new.
@@ -182,6 +193,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
             context.baselineError = stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
           } catch (error) {
             await finish(pass);
+            removeEmptyHome(worktrees);
             throw error;
           }
         }
@@ -192,7 +204,13 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
   }
 
   writeContext(outputDir, context);
-  return afterRun;
+  return async () => {
+    try {
+      await afterRun?.();
+    } finally {
+      removeEmptyHome(worktrees);
+    }
+  };
 }
 
 function writeContext(outputDir: string, context: RunContext): void {
@@ -285,7 +303,10 @@ interface PassPlan {
   outputDir: string;
   baseCommit: string;
   baseBranch: string;
+  /** The cache entry the pass writes, under `root`. */
   entry: string;
+  /** Where the pass writes its entry, logs, lists and Playwright output: the output folder, or besidePassRoot for a pass beside the tests. */
+  root: string;
   cache: CacheKey;
   args: string[];
   reason: string;
@@ -326,12 +347,12 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
       configDir: plan.configDir,
       repoRoot: repo.root,
       worktree,
-      outputDir: plan.outputDir,
+      outputDir: plan.root,
       baselineDir: plan.entry,
       args: selection ? [...plan.args, '--test-list', selection.file] : plan.args,
-      logFile: baselineLogPath(plan.outputDir),
+      logFile: baselineLogPath(plan.root),
       servers: plan.servers,
-      expectedCheckpoints: previous ? writeExpectedCheckpoints(plan.outputDir, previous) : null,
+      expectedCheckpoints: previous ? writeExpectedCheckpoints(plan.root, previous) : null,
     });
     if (outcome.error) return { failure: outcome.error, worktree };
     const nothing = capturedNothing(outcome.manifest!);
@@ -353,12 +374,12 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
 async function selectTests(plan: PassPlan, previous: Map<string, string[]> | null): Promise<{ listed: number; run: number; file: string } | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
-  const logFile = baselineListLogPath(plan.outputDir);
+  const logFile = baselineListLogPath(plan.root);
   const report = await listSuite({
     cli: createRequire(plan.configFile).resolve('@playwright/test/cli'),
     configFile: plan.configFile,
     args: plan.args,
-    outputFile: baselineTestsJsonPath(plan.outputDir),
+    outputFile: baselineTestsJsonPath(plan.root),
     logFile,
     env: process.env,
   });
@@ -368,7 +389,7 @@ async function selectTests(plan: PassPlan, previous: Map<string, string[]> | nul
   }
   const { total, selected } = selectCapturing(listedTests(report), plan.repo.root, previous);
   if (selected.length === total) return null;
-  const file = baselineTestListPath(plan.outputDir);
+  const file = baselineTestListPath(plan.root);
   writeFileAtomic(file, testListText(selected));
   if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others ${previous ? 'took no checkpoint in the last run, or ' : ''}have no checkpoint call in their sources`);
   return { listed: total, run: selected.length, file };

@@ -18,7 +18,8 @@ import path from 'node:path';
  *   worktrees/<baseCommit:12>/                   the base checkout, when the temporary folder is on another file system
  *                                                (else <tmp>/visual-uat-worktrees/<id>/<baseCommit:12>/, see worktreeHomes)
  *   baseline-run/test-results/, baseline-run/ct-cache/, baseline-run/tests.json, baseline-run/test-list.txt
- *   logs/baseline.log, logs/baseline-list.log
+ *   logs/baseline.log, logs/baseline-list.log     (a pass beside the tests writes these, its entry and baseline-run/'s lists
+ *                                                 under besidePassRoot first)
  *   run/lock.json, run/context.json, run/checkpoints.json (what the last run's tests captured)
  *   baseline-run/expected.json                   checkpoints each base test will take (from run/checkpoints.json)
  *   cache/verdicts/<scope>/<change key>.json, transcripts/<key:16>-<checkpoint>.json
@@ -133,6 +134,16 @@ export function worktreeHomes(outputDir: string): { outside: string; inside: str
 /** The base commit's worktree is named by the commit, so a kept one is found again. */
 export function worktreeName(baseCommit: string): string {
   return baseCommit.slice(0, 12);
+}
+
+/**
+ * Where a baseline pass that runs beside the current tests writes its cache entry, logs and test
+ * lists (the same layout as under the output folder): beside its worktree, outside the project,
+ * so nothing lands where a dev server watches while the tests run. Moved into the output folder
+ * once they are done (baseline/staging.ts); a run's leftover clean-up removes it like a worktree.
+ */
+export function besidePassRoot(worktreesHome: string, baseCommit: string): string {
+  return path.join(worktreesHome, `${worktreeName(baseCommit)}-pass`);
 }
 
 /** Playwright's own output folder for the nested baseline pass. */
