@@ -162,7 +162,7 @@ async function defaultComponent(page: Page, options: CheckpointOptions): Promise
 }
 
 /**
- * Takes one named checkpoint: a stabilised screenshot written under the output folder and
+ * Takes one named checkpoint: a stabilised screenshot written under the test's output folder and
  * attached to the test result, with the baseline image beside it when there is one.
  */
 export async function takeCheckpoint(
@@ -173,9 +173,9 @@ export async function takeCheckpoint(
   testOptions: VisualUatTestOptions = {},
   location: CallSite | undefined = userCallSite(),
 ): Promise<void> {
-  const name = validateCheckpointName(rawName);
-  // One boxed step per checkpoint, at the user's line (also under pnpm's layout), not at our internals.
-  await test.step(`Checkpoint "${name}"`, () => capture(page, testInfo, name, options, testOptions), { box: true, location });
+  // One boxed step per checkpoint, at the user's line (also under pnpm's layout), not at our
+  // internals: a refused name fails inside it, so its error points at the user's line too.
+  await test.step(`Checkpoint "${String(rawName)}"`, () => capture(page, testInfo, validateCheckpointName(rawName), options, testOptions), { box: true, location });
 }
 
 async function capture(page: Page, testInfo: TestInfo, name: string, options: CheckpointOptions, testOptions: VisualUatTestOptions): Promise<void> {
