@@ -70,7 +70,7 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   }
   const state = workerState(testInfo);
   const { context } = state;
-  const imageRoot = runningCheckpointsDir(testInfo.outputDir);
+  const imageRoot = runningCheckpointsDir(testInfo.project.outputDir);
   // While the baseline pass runs beside the current tests, there is nothing to read yet.
   if (!context || context.sameAsBase || context.baselinePending) return { role, key, folder, imageRoot, baselineRoot: null, context };
   const manifest = baselineManifest(state, context.baselineDir);

@@ -81,14 +81,16 @@ export function currentScreenshotsDir(outputDir: string): string {
 }
 
 /**
- * Where the current pass writes a checkpoint while the tests run: the test's own Playwright output
- * folder (test-results/), never the output folder. A dev server that watches the project leaves
- * Playwright's writes alone (Vite ignores test-results by name, and a setup that did not would
- * reload on Playwright's own traces); a write under .visual-uat/ would reload the pages under test.
- * The reporter copies the images to currentScreenshotsDir once the tests are done (report/place).
+ * Where the current pass writes a checkpoint while the tests run: under the project's Playwright
+ * output folder (test-results/visual-uat/<test folder>/), never the output folder. A dev server
+ * that watches the project leaves Playwright's writes alone (Vite ignores test-results by name, and
+ * a setup that did not would reload on Playwright's own traces); a write under .visual-uat/ would
+ * reload the pages under test. Not in the test's own output folder: Playwright removes it after a
+ * passing test under `preserveOutput: 'never' | 'failures-only'`. The reporter copies the images
+ * to currentScreenshotsDir once the tests are done (report/place).
  */
-export function runningCheckpointsDir(testOutputDir: string): string {
-  return path.join(testOutputDir, 'visual-uat');
+export function runningCheckpointsDir(projectOutputDir: string): string {
+  return path.join(projectOutputDir, 'visual-uat');
 }
 
 /** A checkpoint's image under an image root (the current screenshots, or a baseline entry). */
