@@ -21,7 +21,7 @@ import {
   worktreeHomes,
 } from '../config/layout';
 import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
-import { isVisualUatReporter, webServersFromEnv } from '../config/with-visual-uat';
+import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
 import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
@@ -247,7 +247,7 @@ function shownPath(file: string): string {
  * relative to the config's folder. withVisualUat keeps them (see webServersFromEnv): Playwright's
  * resolved config has none when webServer is an array.
  */
-function shownServers(configDir: string): { command: string; port: number | null }[] {
+function shownServers(configDir: string): WebServerEntry[] {
   return webServersFromEnv().map((server) => ({ ...server, command: server.command.split(`${configDir}${path.sep}`).join('') }));
 }
 
@@ -311,7 +311,7 @@ interface PassPlan {
   args: string[];
   reason: string;
   started: number;
-  servers: { command: string; port: number | null }[];
+  servers: WebServerEntry[];
   /** Where base worktrees go (see worktrees.ts). */
   worktrees: string;
 }

@@ -1,4 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
+import type { WebServerEntry } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
 
 /**
@@ -8,12 +9,8 @@ import type { BaselineManifest } from '../types';
  * give. Single base tests that fail leave their checkpoints `new` instead.
  */
 
-/** One webServer entry of the config, as the message names it. */
-export interface ServerEntry {
-  /** The command as the user wrote it (paths relative to the config's folder). */
-  command: string;
-  /** The current app's port (of `url` or `port`). */
-  port: number | null;
+/** One webServer entry of the config (its command with paths relative to the config's folder), and where its port is set. */
+export interface ServerEntry extends WebServerEntry {
   /** The file of the base checkout that names the port (vite.config.js, .env, …), when one does. */
   portSetIn: string | null;
 }

@@ -14,6 +14,7 @@ import {
   WORKTREE_ENV,
   manifestPath,
 } from '../config/layout';
+import type { WebServerEntry } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
 import { readJsonFile } from '../util/fs';
 import { explainPassFailure } from './pass-failure';
@@ -75,7 +76,7 @@ export interface BaselinePassInput {
   args: string[];
   logFile: string;
   /** The config's webServer entries (command as shown, port), for the message when a base server cannot start. */
-  servers: { command: string; port: number | null }[];
+  servers: WebServerEntry[];
   /** The file of checkpoints each test will take (see expectedCheckpointsPath), when the last run recorded them. */
   expectedCheckpoints: string | null;
 }

@@ -58,7 +58,7 @@ function normaliseReporters(reporter: PlaywrightTestConfig['reporter']): Reporte
 export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options: VisualUatOptions = {}): T {
   resolveOptions(options);
   process.env[OPTIONS_ENV] = JSON.stringify(withoutSecrets(options));
-  process.env[WEB_SERVERS_ENV] = JSON.stringify(asArray(config.webServer).map((server) => ({ command: server.command, port: serverPort(server) })));
+  process.env[WEB_SERVERS_ENV] = JSON.stringify(asArray(config.webServer).map((server): WebServerEntry => ({ command: server.command, port: serverPort(server) })));
   const userSetups = asArray(config.globalSetup);
   const wired = {
     ...config,
@@ -69,10 +69,16 @@ export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options
   return currentRole() === 'baseline' ? baselineRole(withBrowser, options) : withBrowser;
 }
 
+/** One webServer entry of the config, as messages name it: its command and the current app's port (of `url` or `port`). */
+export interface WebServerEntry {
+  command: string;
+  port: number | null;
+}
+
 /** The config's webServer entries as withVisualUat saw them (see WEB_SERVERS_ENV). */
-export function webServersFromEnv(env: NodeJS.ProcessEnv = process.env): { command: string; port: number | null }[] {
+export function webServersFromEnv(env: NodeJS.ProcessEnv = process.env): WebServerEntry[] {
   try {
-    return JSON.parse(env[WEB_SERVERS_ENV] ?? '[]') as { command: string; port: number | null }[];
+    return JSON.parse(env[WEB_SERVERS_ENV] ?? '[]') as WebServerEntry[];
   } catch {
     return [];
   }
