@@ -35,6 +35,7 @@ import { appFilesChanged } from './app-files';
 import { moveTree } from './staging';
 import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
 import { capturedNothing } from './pass-failure';
+import { unmovedOrigins } from './port-source';
 import { readCheckpointRecord } from './record';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry, writeManifest } from './store';
@@ -342,6 +343,7 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
   try {
     log(`base dependencies: ${(await provideDependencies(repo, worktree, plan.configDir, baseCommit)).detail}`);
     faultPoint('dependencies');
+    for (const warning of unmovedOrigins(path.join(worktree, path.relative(repo.root, plan.configDir)), plan.servers)) log(`warning: ${warning}`);
     const outcome = await runBaselinePass({
       configFile: plan.configFile,
       configDir: plan.configDir,

@@ -120,7 +120,7 @@ export function baseOverride(option: BaseWebServer | (BaseWebServer | null)[] | 
   return Array.isArray(option) ? (option[index] ?? undefined) : index === 0 ? option : undefined;
 }
 
-const ORIGIN = /\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):(\d+)(?!\d)/g;
+const ORIGIN = /(\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)|\[::1\]):(\d+)(?!\d)/g;
 
 /**
  * Servers that know each other: a site whose env or command names its API's origin

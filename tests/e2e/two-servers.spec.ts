@@ -53,3 +53,22 @@ test("an array webServer whose API fixes its port: the stop names the entry, its
   expect(fixed.status, fixed.stdout + fixed.stderr).toBe(0);
   expect(statuses(readLatest(repo))).toEqual({ 'plans › plans': 'needs_review' });
 });
+
+test('a site that finds its API through a file (.env): the run says the origin there cannot move, and how to name it instead', async () => {
+  const apiPort = freePortSync();
+  const repo = createFixtureRepo({
+    fixture: 'two-servers',
+    prepare(dir) {
+      fs.writeFileSync(path.join(dir, '.env'), `API_URL=http://localhost:${apiPort}\n`);
+      const config = path.join(dir, 'playwright.config.ts');
+      const text = fs.readFileSync(config, 'utf8').replace('`node web/server.js --port ${sitePort}`', '`node --env-file=.env web/server.js --port ${sitePort}`');
+      fs.writeFileSync(config, text.replace(', env: { API_URL: `http://localhost:${apiPort}` }', ''));
+    },
+  });
+  const run = runPlaywright(repo, ['test'], { API_PORT: String(apiPort) });
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toContain(
+    `visual-uat: warning: .env names localhost:${apiPort}, the origin of webServer[1] (\`node api/server.js --port ${apiPort}\`), and visual-uat moves origins in the config's commands and env, not in files: ` +
+      `the base app may reach the current webServer[1]. Name the origin in the env of the webServer entry that reads it (env: { API_URL: 'http://localhost:${apiPort}' }), where it moves to the base port`,
+  );
+});
