@@ -127,7 +127,7 @@ export function decide(input: DecisionInput): Decision {
  * not the branch: the reason says so first, and where, so the table, the annotation and the
  * review page all show it.
  */
-function unsettledNote(area: Region | null): string {
+export function unsettledNote(area: Region | null): string {
   const where = area ? `: the area at (${area.x}, ${area.y}), ${area.width}×${area.height} px, still changed between its last two captures` : '';
   return `the current capture never settled${where}`;
 }
