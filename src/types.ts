@@ -175,8 +175,8 @@ export interface RunContext {
   baselineDir: string;
   /** Why the baseline pass produced nothing, when it did not. */
   baselineError: string | null;
-  /** The test side's sources (see baseline/cache-key): null when nothing was compared. */
-  testSources: string | null;
+  /** Tests whose baseline a top-up pass took after the current tests ran (see baseline/top-up): their captures did not know it. */
+  toppedUp?: string[];
   /**
    * The baseline pass runs beside the current tests (on 4 cores and more): captures cannot know
    * the baselines yet; the reporter reads them from the cache entry once the pass is done.

@@ -1,92 +1,21 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { importClosure } from './cache-key';
+import ts from 'typescript';
+import type { ImportBinding, ParsedModule, SourceGraph } from './source-graph';
 
 /**
  * Which tests can capture a checkpoint, read from the test files before the baseline pass: the
- * pass only needs those, and a suite is mostly functional tests. It reads source text, not a
- * syntax tree, and errs towards running a test: a test is left out only when nothing it could
- * reach mentions a way to capture.
+ * pass only needs those, and a suite is mostly functional tests. It reads syntax trees and follows
+ * imports as TypeScript resolves them (see source-graph.ts), and errs towards running a test: a
+ * test is left out only when nothing it could reach can capture. The run checks the prediction
+ * afterwards (see top-up.ts), so a miss costs time, never a comparison.
  *
- * - a file whose import closure (the file and the repository files it imports) never mentions a
- *   capture identifier: none of its tests can capture;
- * - a file that mentions one only inside test calls: the tests whose own call mentions it;
- * - a file that mentions one anywhere else (a hook, a helper, a fixture, an imported module): all
- *   of its tests.
+ * - a file whose imports never lead to a capture: none of its tests can capture;
+ * - a file whose captures appear only inside test calls: the tests whose own call has one;
+ * - a file that captures anywhere else (a hook, a helper, a fixture, an import it cannot follow),
+ *   or whose tests run in serial mode (a test may need the ones before it): all of its tests.
  */
 
-/** Every way a test takes a checkpoint: the fixture, the seed-style helper, oxtest scripts and flows. */
-const CAPTURE = /\b(?:screenshotCheckpoint|takeCheckpoint|oxtest|defineOxTests)\b/;
-const IMPORT_STATEMENT = /^\s*import\s[^;]*?from\s*['"][^'"]+['"];?|^\s*import\s*['"][^'"]+['"];?/gm;
-
-/** Characters after which a `/` starts a regular expression rather than a division. */
-const BEFORE_REGEX = new Set(['(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', '\n', '']);
-
-/**
- * The end (exclusive) of the call whose name starts at `offset`: past the parenthesis that closes
- * the first one after it, with strings, template literals, comments and regular expressions
- * skipped. Null where the text does not close as expected.
- */
-export function callEnd(source: string, offset: number): number | null {
-  let i = source.indexOf('(', offset);
-  if (i === -1) return null;
-  let depth = 0;
-  const templates: number[] = [];
-  let previous = '';
-  for (; i < source.length; i++) {
-    const c = source[i];
-    if (c === '/' && source[i + 1] === '/') {
-      i = source.indexOf('\n', i);
-      if (i === -1) return null;
-      previous = '\n';
-      continue;
-    }
-    if (c === '/' && source[i + 1] === '*') {
-      i = source.indexOf('*/', i + 2) + 1;
-      if (i === 0) return null;
-      continue;
-    }
-    if (c === '"' || c === "'" || (c === '/' && BEFORE_REGEX.has(previous))) {
-      for (i++; i < source.length && source[i] !== c; i++) {
-        if (source[i] === '\\') i++;
-        else if (c === '/' && source[i] === '[') while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
-        else if (source[i] === '\n') return null;
-      }
-      previous = 'x';
-      continue;
-    }
-    if (c === '`' || (c === '}' && templates.length && templates[templates.length - 1] === depth)) {
-      if (c === '}') templates.pop();
-      for (i++; i < source.length && source[i] !== '`'; i++) {
-        if (source[i] === '\\') i++;
-        else if (source[i] === '$' && source[i + 1] === '{') {
-          templates.push(depth);
-          i++;
-          break;
-        }
-      }
-      previous = 'x';
-      continue;
-    }
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-    if (!/\s/.test(c)) previous = c;
-    else if (c === '\n') previous = '\n';
-  }
-  return null;
-}
-
-function offsetOf(source: string, line: number, column: number): number {
-  let offset = 0;
-  for (let current = 1; current < line; current++) {
-    offset = source.indexOf('\n', offset) + 1;
-    if (offset === 0) return source.length;
-  }
-  return offset + column - 1;
-}
+/** Names that capture wherever they appear: the fixtures, the seed-style helper, oxtest. */
+const CAPTURE_WORDS = new Set(['screenshotCheckpoint', 'takeCheckpoint', 'oxtest', 'defineOxTests']);
 
 export interface TestLocation {
   file: string;
@@ -101,46 +30,118 @@ export interface TestLocation {
  */
 export type CaptureReach = 'direct' | 'indirect' | 'none';
 
-/** For each test of one file (by location): how it can capture a checkpoint. */
-export function capturingTests(file: string, tests: TestLocation[], repoRoot: string): CaptureReach[] {
-  const all = (reach: CaptureReach) => tests.map(() => reach);
-  let source: string;
-  try {
-    source = fs.readFileSync(file, 'utf8');
-  } catch {
-    return all('indirect');
-  }
-  const imported = importClosure([file], repoRoot).filter((other) => other !== file);
-  const importedCaptures = imported.some((other) => {
-    try {
-      return CAPTURE.test(fs.readFileSync(other, 'utf8'));
-    } catch {
-      return true;
-    }
-  });
-  if (!importedCaptures && !CAPTURE.test(source.replace(IMPORT_STATEMENT, ''))) return all('none');
-  const calls = tests.map((test) => {
-    const start = offsetOf(source, test.line, test.column);
-    const end = callEnd(source, start);
-    return end === null ? null : { start, end };
-  });
-  if (calls.some((call) => call === null)) return all('indirect');
-  // Everything outside the tests' own calls, imports aside: a hook or helper there may capture for any test.
-  let outside = '';
-  let at = 0;
-  for (const { start, end } of [...calls].sort((a, b) => a!.start - b!.start) as { start: number; end: number }[]) {
-    if (start < at) continue;
-    outside += source.slice(at, start);
-    at = end;
-  }
-  outside += source.slice(at);
-  const own = calls.map((call) => CAPTURE.test(source.slice(call!.start, call!.end)));
-  const elsewhere = importedCaptures || CAPTURE.test(outside.replace(IMPORT_STATEMENT, ''));
-  return own.map((direct) => (direct ? 'direct' : elsewhere ? 'indirect' : 'none'));
+/** What of a module can capture: the local names bound to a capture, and whether the module does anyway. */
+interface Captures {
+  names: Set<string>;
+  /** An import whose bindings cannot be followed (a side effect, require, a dynamic import) leads to a capture. */
+  whole: boolean;
 }
 
-/** Whether a file is in the repository (a test placed elsewhere, e.g. in node_modules, is always run). */
-export function isInRepository(file: string, repoRoot: string): boolean {
-  const relative = path.relative(repoRoot, file);
-  return !relative.startsWith('..') && !path.isAbsolute(relative) && !relative.split(path.sep).includes('node_modules');
+export class CaptureScan {
+  private readonly memo = new Map<string, boolean>();
+
+  constructor(private readonly graph: SourceGraph) {}
+
+  /**
+   * Whether anything a module runs or exports can capture. On an import cycle, a module still
+   * being read counts as capturing: a guess there may only run more tests.
+   */
+  moduleCaptures(file: string): boolean {
+    const known = this.memo.get(file);
+    if (known !== undefined) return known;
+    this.memo.set(file, true);
+    const parsed = this.graph.module(file);
+    const captures = parsed ? this.capturesOf(parsed) : null;
+    const result = !parsed || captures!.whole || mentions(parsed.source, captures!.names).length > 0;
+    this.memo.set(file, result);
+    return result;
+  }
+
+  /** For each test of one file (by location): how it can capture a checkpoint. */
+  testsOf(file: string, tests: readonly TestLocation[]): CaptureReach[] {
+    const all = (reach: CaptureReach) => tests.map(() => reach);
+    const parsed = this.graph.module(file);
+    if (!parsed) return all('indirect');
+    const captures = this.capturesOf(parsed);
+    const references = mentions(parsed.source, captures.names);
+    if (!captures.whole && references.length === 0) return all('none');
+    // A test of a serial group may need the ones before it: the whole file runs.
+    if (hasSerialTests(parsed.source)) return all('indirect');
+    const calls = tests.map((test) => testCall(parsed.source, test));
+    if (calls.some((call) => call === null)) return all('indirect');
+    const inside = (position: number, call: ts.CallExpression) => position >= call.getStart() && position < call.end;
+    const elsewhere = captures.whole || references.some((position) => !calls.some((call) => inside(position, call!)));
+    return calls.map((call) => (references.some((position) => inside(position, call!)) ? 'direct' : elsewhere ? 'indirect' : 'none'));
+  }
+
+  private capturesOf(parsed: ParsedModule): Captures {
+    const names = new Set(CAPTURE_WORDS);
+    let whole = false;
+    for (const binding of parsed.imports) {
+      if (!this.bindingCaptures(binding)) continue;
+      if (binding.local) names.add(binding.local);
+      else whole = true;
+    }
+    return { names, whole };
+  }
+
+  private bindingCaptures({ imported, resolved }: ImportBinding): boolean {
+    switch (resolved.kind) {
+      case 'visual-uat':
+        // The seed-style helper's module captures whatever is taken from it; the main entry through
+        // its capture functions (or a namespace): its `test` and `expect` alone capture nothing.
+        return resolved.subpath === '/playwright' || (resolved.subpath === '' && (imported === '*' || CAPTURE_WORDS.has(imported ?? '')));
+      case 'file':
+        return this.moduleCaptures(resolved.file);
+      case 'package':
+        return resolved.usesVisualUat;
+      case 'builtin':
+        return false;
+      case 'unknown':
+        return true;
+    }
+  }
+}
+
+/** Positions of the identifiers that name a capture, outside import declarations. */
+function mentions(source: ts.SourceFile, names: ReadonlySet<string>): number[] {
+  const found: number[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) return;
+    if (ts.isIdentifier(node) && names.has(node.text)) found.push(node.getStart(source));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** `test.describe.serial(…)` or `test.describe.configure({ mode: 'serial' })` anywhere in the file. */
+function hasSerialTests(source: ts.SourceFile): boolean {
+  let serial = false;
+  const visit = (node: ts.Node): void => {
+    if (serial) return;
+    if (ts.isPropertyAccessExpression(node) && node.name.text === 'serial') serial = true;
+    if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'mode' && ts.isStringLiteralLike(node.initializer) && node.initializer.text === 'serial') serial = true;
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return serial;
+}
+
+/** The test call Playwright located at a line and column (its callee starts there, or `test.only`'s member does). */
+function testCall(source: ts.SourceFile, location: TestLocation): ts.CallExpression | null {
+  let offset: number;
+  try {
+    offset = source.getPositionOfLineAndCharacter(location.line - 1, location.column - 1);
+  } catch {
+    return null;
+  }
+  let best: ts.CallExpression | null = null;
+  const visit = (node: ts.Node): void => {
+    if (offset < node.getStart(source) || offset >= node.end) return;
+    if (ts.isCallExpression(node) && offset <= node.expression.end) best = node;
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return best;
 }

@@ -9,20 +9,21 @@ import {
   besidePassRoot,
   baselineComponentCacheDir,
   baselineListLogPath,
-  baselineRunOutputDir,
   baselineLogPath,
+  baselineRunOutputDir,
   baselineTestListPath,
-  expectedCheckpointsPath,
   baselineTestsJsonPath,
   currentRole,
   gitignorePath,
   runContextPath,
+  topUpEntryDir,
+  topUpTestListPath,
   worktreeName,
   worktreeHomes,
 } from '../config/layout';
 import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
 import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
-import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
+import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
 import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
@@ -31,14 +32,14 @@ import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
-import { appFilesChanged } from './app-files';
+import { appFilesChanged, changedManifests, runtimeDependenciesDiffer } from './app-files';
 import { moveTree } from './staging';
 import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
-import { capturedNothing } from './pass-failure';
+import { baseAppUnreachable } from './pass-failure';
 import { unmovedOrigins } from './port-source';
-import { readCheckpointRecord } from './record';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
-import { baselineEntryDir, entryProblem, pruneEntries, sealEntry, writeManifest } from './store';
+import { baselineEntryDir, entryProblem, pruneEntries, readManifest, sealEntry, writeManifest } from './store';
+import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -125,11 +126,15 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     commits: sameAsBase ? [] : await commitSubjects(repo, base.commit),
     changedFiles: changed.slice(0, CHANGED_FILES_LIMIT),
     // From every changed file: a branch with hundreds of test changes may still change the app.
-    appFilesChanged: appFilesChanged(changed, { repoRoot: repo.root, testDirs: config.projects.map((project) => project.testDir) }).slice(0, CHANGED_FILES_LIMIT),
+    appFilesChanged: appFilesChanged(changed, {
+      repoRoot: repo.root,
+      testDirs: config.projects.map((project) => project.testDir),
+      manifestsWithNewDependencies: await manifestsWithNewDependencies(repo, base.commit, changed),
+    }).slice(0, CHANGED_FILES_LIMIT),
     baselineDir: '',
     baselineError: null,
-    testSources: null,
   };
+  clearCapturingTests(outputDir);
 
   const worktrees = worktreesHome(outputDir, repo.root);
   // Worktrees a killed run left behind (we hold the lock: no other run uses them); the one of this
@@ -142,76 +147,96 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     log(`HEAD is the base (${base.branch} @ ${base.commit.slice(0, 8)}) with a clean tree: nothing to compare, no baseline pass`);
   } else {
     const args = nestedArgs(process.argv);
+    const selects = reportsLocally(config);
     const cache = await baselineCacheKey({
       repo,
       baseCommit: base.commit,
       configFile,
       testDirs: config.projects.map((project) => project.testDir),
       args,
-      options: captureOptions(optionsFromEnv()),
+      options: { ...captureOptions(optionsFromEnv()), selects },
       versions: versions(configFile),
     });
     const entry = baselineEntryDir(outputDir, base.commit, cache.key);
     context.baselineDir = entry;
-    context.testSources = cache.testSources;
     const stale = updateReason(options, config) ?? entryProblem(entry, cache.key);
+    const workers = stale ? overlapWorkers(config, args) : null;
+    const plan: PassPlan = {
+      repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
+      entry, root: outputDir, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
+    };
+    // After the current tests, and before the worktree goes: the check of the pass's selection.
+    // The worktree stays until then: a dev server watching the project (Vite) would reload the
+    // pages under test on the deletion of the worktree's files.
+    const finish = async (pass: PassOutcome): Promise<void> => {
+      const worktree = context.baselineError || !selects ? pass.worktree : await topUp(plan, pass.worktree, context);
+      if (worktree && !options.keepWorktrees) await removeWorktree(repo, worktree);
+      writeContext(outputDir, context);
+    };
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${cache.files.length} test files): no worktree, no base server`);
-    } else {
-      const workers = overlapWorkers(config, args);
-      const plan: PassPlan = {
-        repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-        entry, root: outputDir, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale, started, servers: shownServers(configDir), worktrees,
-      };
-      // The worktree stays until the current tests are done: a dev server watching the project
-      // (Vite) would reload the pages under test on the deletion of the worktree's files.
-      const finish = async (pass: PassOutcome): Promise<void> => {
-        if (pass.worktree && !options.keepWorktrees) await removeWorktree(repo, pass.worktree);
-      };
-      if (workers) {
-        log(`the baseline pass runs beside the current tests (${plural(workers, 'worker')} each side on ${os.availableParallelism()} cores)`);
-        // A dev server watching the project would reload the pages under test on every file the
-        // pass writes: it writes beside its worktree, and its files move in after the tests.
-        const root = besidePassRoot(worktrees, base.commit);
-        // The base build of component tests is a cache: it goes out with the pass and comes back with it.
-        moveTree(baselineComponentCacheDir(outputDir), baselineComponentCacheDir(root));
-        const running = baselinePass({ ...plan, root, entry: baselineEntryDir(root, base.commit, cache.key) });
-        context.baselinePending = true;
-        afterRun = async () => {
-          const pass = await running;
-          for (const replaced of [entry, baselineRunOutputDir(outputDir)]) fs.rmSync(replaced, { recursive: true, force: true });
-          moveTree(root, outputDir);
-          await finish(pass);
-          // The reporter reads the final context; the current tests ran already, so a pass that
-          // failed as a whole fails the run here, after its checkpoints are recorded as new.
-          writeContext(outputDir, { ...context, baselinePending: false, baselineError: pass.failure });
+      afterRun = () => finish({ failure: null, worktree: null });
+    } else if (workers) {
+      log(`the baseline pass runs beside the current tests (${plural(workers, 'worker')} each side on ${os.availableParallelism()} cores)`);
+      // A dev server watching the project would reload the pages under test on every file the
+      // pass writes: it writes beside its worktree, and its files move in after the tests.
+      const root = besidePassRoot(worktrees, base.commit);
+      // The base build of component tests is a cache: it goes out with the pass and comes back with it.
+      moveTree(baselineComponentCacheDir(outputDir), baselineComponentCacheDir(root));
+      const running = baselinePass({ ...plan, root, entry: baselineEntryDir(root, base.commit, cache.key) });
+      context.baselinePending = true;
+      afterRun = async () => {
+        const pass = await running;
+        for (const replaced of [entry, baselineRunOutputDir(outputDir)]) fs.rmSync(replaced, { recursive: true, force: true });
+        moveTree(root, outputDir);
+        // The reporter reads the final context; the current tests ran already, so a pass that
+        // failed as a whole fails the run here, after its checkpoints are recorded as new.
+        context.baselinePending = false;
+        context.baselineError = pass.failure;
+        try {
           if (pass.failure) stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
-        };
-      } else {
-        const pass = await baselinePass(plan);
-        if (pass.failure) {
-          try {
-            context.baselineError = stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
-          } catch (error) {
-            await finish(pass);
-            removeEmptyHome(worktrees);
-            throw error;
-          }
+        } finally {
+          await finish(pass);
         }
-        afterRun = () => finish(pass);
+      };
+    } else {
+      const pass = await baselinePass(plan);
+      if (pass.failure) {
+        try {
+          context.baselineError = stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
+        } catch (error) {
+          if (pass.worktree && !options.keepWorktrees) await removeWorktree(repo, pass.worktree);
+          removeEmptyHome(worktrees);
+          throw error;
+        }
       }
+      afterRun = () => finish(pass);
     }
     pruneEntries(outputDir, entry);
   }
 
   writeContext(outputDir, context);
+  // worktreesHome made the home folder: a run that leaves nothing in it leaves no folder either,
+  // nor the notes of the tests that captured, read by the top-up check by then.
   return async () => {
     try {
       await afterRun?.();
     } finally {
+      clearCapturingTests(outputDir);
       removeEmptyHome(worktrees);
     }
   };
+}
+
+/** The changed package.json files whose runtime dependencies differ from the base's. */
+async function manifestsWithNewDependencies(repo: Repo, baseCommit: string, changed: string[]): Promise<string[]> {
+  const differ = await Promise.all(
+    changedManifests(changed).map(async (file) => {
+      const current = fs.existsSync(path.join(repo.root, file)) ? fs.readFileSync(path.join(repo.root, file), 'utf8') : null;
+      return runtimeDependenciesDiffer(await fileAtCommit(repo, baseCommit, file), current) ? file : null;
+    }),
+  );
+  return differ.filter((file): file is string => file !== null);
 }
 
 function writeContext(outputDir: string, context: RunContext): void {
@@ -232,9 +257,17 @@ function overlapWorkers(config: FullConfig, args: string[]): number | null {
   const forced = process.env.VISUAL_UAT_OVERLAP;
   if (forced === '0') return null;
   if (forced === '1') return half;
+  return cores >= 4 && reportsLocally(config) && !args.some((arg) => arg.startsWith('--shard')) ? half : null;
+}
+
+/**
+ * Whether visual-uat's reporter judges this run itself (no blob). Only then can the base pass run
+ * a selection of the tests: a test the selection missed gets its baseline in a top-up pass after
+ * the current tests, and a blob, written by then, could not carry that baseline to the merge.
+ */
+function reportsLocally(config: FullConfig): boolean {
   const reporters = config.reporter.map(([name]) => name);
-  const local = reporters.some(isVisualUatReporter) && !reporters.includes('blob') && !args.some((arg) => arg.startsWith('--shard'));
-  return cores >= 4 && local ? half : null;
+  return reporters.some(isVisualUatReporter) && !reporters.includes('blob');
 }
 
 /** A path as a log line shows it: relative to where the run started, unless it lies elsewhere (a worktree in the temporary folder). */
@@ -315,6 +348,8 @@ interface PassPlan {
   servers: WebServerEntry[];
   /** Where base worktrees go (see worktrees.ts). */
   worktrees: string;
+  /** Whether the pass may run a selection of the tests (see reportsLocally). */
+  selects: boolean;
 }
 
 interface PassOutcome {
@@ -324,41 +359,49 @@ interface PassOutcome {
   worktree: string | null;
 }
 
+/** The base checkout with its dependencies, created or reused. */
+async function provideBase(plan: PassPlan, why: string): Promise<string> {
+  const worktree = path.join(plan.worktrees, worktreeName(plan.baseCommit));
+  const how = await provideWorktree(plan.repo, worktree, plan.baseCommit);
+  faultPoint('worktree');
+  const where = `${how === 'reused' ? 'the kept worktree ' : ''}${shownPath(worktree)}`;
+  log(`${why}: ${plan.baseBranch} @ ${plan.baseCommit.slice(0, 8)} in ${where}`);
+  log(`base dependencies: ${(await provideDependencies(plan.repo, worktree, plan.configDir, plan.baseCommit)).detail}`);
+  faultPoint('dependencies');
+  for (const warning of unmovedOrigins(path.join(worktree, path.relative(plan.repo.root, plan.configDir)), plan.servers)) log(`warning: ${warning}`);
+  return worktree;
+}
+
+function nestedPass(plan: PassPlan, worktree: string, baselineDir: string, testList: string | null) {
+  return runBaselinePass({
+    configFile: plan.configFile,
+    configDir: plan.configDir,
+    repoRoot: plan.repo.root,
+    worktree,
+    outputDir: plan.root,
+    baselineDir,
+    args: testList ? [...plan.args, '--test-list', testList] : plan.args,
+    logFile: baselineLogPath(plan.root),
+    servers: plan.servers,
+  });
+}
+
 /** Runs the baseline pass into the cache entry and seals it on success. */
 async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
-  const { repo, baseCommit } = plan;
-  const previous = readCheckpointRecord(plan.outputDir, plan.cache.testSources);
-  const selection = await selectTests(plan, previous);
+  const selection = plan.selects ? await selectTests(plan) : null;
   if (selection?.run === 0) {
     writeManifest(plan.entry, { complete: true, tests: {}, selection });
     sealEntry(plan.entry, plan.cache.key);
     log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
     return { failure: null, worktree: null };
   }
-  const worktree = path.join(plan.worktrees, worktreeName(baseCommit));
-  const how = await provideWorktree(repo, worktree, baseCommit);
-  faultPoint('worktree');
-  const where = `${how === 'reused' ? 'the kept worktree ' : ''}${shownPath(worktree)}`;
-  log(`baseline pass (${plan.reason}): ${plan.baseBranch} @ ${baseCommit.slice(0, 8)} in ${where}`);
+  let worktree: string | null = null;
   try {
-    log(`base dependencies: ${(await provideDependencies(repo, worktree, plan.configDir, baseCommit)).detail}`);
-    faultPoint('dependencies');
-    for (const warning of unmovedOrigins(path.join(worktree, path.relative(repo.root, plan.configDir)), plan.servers)) log(`warning: ${warning}`);
-    const outcome = await runBaselinePass({
-      configFile: plan.configFile,
-      configDir: plan.configDir,
-      repoRoot: repo.root,
-      worktree,
-      outputDir: plan.root,
-      baselineDir: plan.entry,
-      args: selection ? [...plan.args, '--test-list', selection.file] : plan.args,
-      logFile: baselineLogPath(plan.root),
-      servers: plan.servers,
-      expectedCheckpoints: previous ? writeExpectedCheckpoints(plan.root, previous) : null,
-    });
+    worktree = await provideBase(plan, `baseline pass (${plan.reason})`);
+    const outcome = await nestedPass(plan, worktree, plan.entry, selection?.file ?? null);
     if (outcome.error) return { failure: outcome.error, worktree };
-    const nothing = capturedNothing(outcome.manifest!);
-    if (nothing) return { failure: `the baseline pass failed: ${nothing}`, worktree };
+    const broken = baseAppUnreachable(outcome.manifest!);
+    if (broken) return { failure: `the baseline pass failed: ${broken}`, worktree };
     if (selection) writeManifest(plan.entry, { ...outcome.manifest!, selection: { listed: selection.listed, run: selection.run } });
     sealEntry(plan.entry, plan.cache.key);
     log(`baseline pass done: ${Object.keys(outcome.manifest!.tests).length} tests in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
@@ -369,11 +412,46 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
 }
 
 /**
+ * The check of the selection, once the current tests are done: each test that took a checkpoint
+ * in this run and has no record in the base entry runs on the base now, and joins the entry.
+ * Returns the worktree to remove afterwards.
+ */
+async function topUp(plan: PassPlan, worktree: string | null, context: RunContext): Promise<string | null> {
+  const entry = readManifest(plan.entry);
+  const missed = testsWithoutBaseRecord(plan.outputDir, entry);
+  if (missed.length === 0 || !entry) return worktree;
+  const started = Date.now();
+  const names = missed.slice(0, 3).map((test) => test.titlePath.join(' › ')).join(', ');
+  const why = `top-up pass: ${plural(missed.length, 'test')} took a checkpoint but did not run on the base (${names}${missed.length > 3 ? ', …' : ''}): the scan of their sources missed the capture`;
+  let base = worktree;
+  try {
+    base ??= await provideBase(plan, why);
+    if (worktree) log(why);
+    const list = topUpTestListPath(plan.outputDir);
+    writeFileAtomic(list, testListText(missed));
+    const topUpDir = topUpEntryDir(plan.outputDir);
+    const outcome = await nestedPass(plan, base, topUpDir, list);
+    if (outcome.error) {
+      log(`warning: ${outcome.error}; those checkpoints stay new`);
+      return base;
+    }
+    const merged = mergeTopUp(entry, plan.entry, outcome.manifest!, topUpDir);
+    writeManifest(plan.entry, merged.manifest);
+    fs.rmSync(topUpDir, { recursive: true, force: true });
+    context.toppedUp = merged.added;
+    log(`top-up pass done: ${plural(merged.added.length, 'test')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } catch (error) {
+    log(`warning: the top-up pass failed: ${(error as Error).message.replace(/^visual-uat: /, '')}; those checkpoints stay new`);
+  }
+  return base;
+}
+
+/**
  * The tests the baseline pass needs: those that can capture a checkpoint (see selection.ts). Null
  * when every test runs: Playwright before 1.56 has no --test-list, the listing failed, or every
  * test can capture.
  */
-async function selectTests(plan: PassPlan, previous: Map<string, string[]> | null): Promise<{ listed: number; run: number; file: string } | null> {
+async function selectTests(plan: PassPlan): Promise<{ listed: number; run: number; file: string } | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
   const logFile = baselineListLogPath(plan.root);
@@ -389,20 +467,10 @@ async function selectTests(plan: PassPlan, previous: Map<string, string[]> | nul
     log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all`);
     return null;
   }
-  const { total, selected } = selectCapturing(listedTests(report), plan.repo.root, previous);
+  const { total, selected } = selectCapturing(listedTests(report), plan.repo.root);
   if (selected.length === total) return null;
   const file = baselineTestListPath(plan.root);
   writeFileAtomic(file, testListText(selected));
-  if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others ${previous ? 'took no checkpoint in the last run, or ' : ''}have no checkpoint call in their sources`);
+  if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources (checked after the run)`);
   return { listed: total, run: selected.length, file };
-}
-
-/**
- * The checkpoints each test took in the last run of the same test sources: a base test stops
- * once it has taken its last one (see capture/session). Returns the file the nested pass reads.
- */
-function writeExpectedCheckpoints(outputDir: string, previous: Map<string, string[]>): string {
-  const file = expectedCheckpointsPath(outputDir);
-  writeFileAtomic(file, JSON.stringify(Object.fromEntries([...previous].filter(([, names]) => names.length > 0))));
-  return file;
 }

@@ -4,9 +4,10 @@ import type { BaselineManifest } from '../types';
 
 /**
  * Why a baseline pass gave nothing to compare, as one line that names the fix. A pass that failed
- * as a whole (the base app did not start, the runner crashed, no checkpoint was captured by any
- * test) stops the run: a green run that compared nothing is the worst answer a visual test can
- * give. Single base tests that fail leave their checkpoints `new` instead.
+ * as a whole because the base app is broken (its server did not start, the runner crashed, its
+ * pages could not be reached) stops the run: a green run that compared nothing is the worst answer
+ * a visual test can give. Base tests that fail on what only the feature has (a new test for a new
+ * element) leave their checkpoints `new`, with the base's failure as the reason.
  */
 
 /** One webServer entry of the config (its command with paths relative to the config's folder), and where its port is set. */
@@ -127,13 +128,26 @@ function timeoutReason(servers: ServerEntry[], basePorts: number[], output: stri
   return `the base app's server${named(servers, at)} did not answer on the base's port (${basePorts[0]})${where}${appPort}: ${fix}${other}; ${fromBaseCommit(entry)}`;
 }
 
-/** A pass that completed but captured no checkpoint while some of its tests failed: nothing to compare. */
-export function capturedNothing(manifest: BaselineManifest): string | null {
+/**
+ * A browser's words for a page it could not reach at all (Chromium's net::ERR_…, Firefox's
+ * NS_ERROR_…, WebKit's): the app is not there, which no test of a working base app runs into.
+ * A server that answers 5xx where its webServer url points never becomes ready, and stops the
+ * pass as a webServer timeout instead.
+ */
+const UNREACHABLE = /net::ERR_(?:CONNECTION_(?:REFUSED|RESET|CLOSED|FAILED)|EMPTY_RESPONSE|ADDRESS_UNREACHABLE|NAME_NOT_RESOLVED)|NS_ERROR_(?:CONNECTION_REFUSED|NET_RESET|UNKNOWN_HOST)|Could not connect to (?:the )?server/;
+
+/**
+ * A pass that completed but captured no checkpoint because its tests could not reach the base app:
+ * nothing to compare, and a broken base to report. Null when some test captured, or when the
+ * failures are the tests' own (assertions on what only the feature has).
+ */
+export function baseAppUnreachable(manifest: BaselineManifest): string | null {
   const records = Object.entries(manifest.tests);
   if (records.some(([, record]) => record.checkpoints.length > 0)) return null;
   const failed = records.filter(([, record]) => record.status !== 'passed' && record.status !== 'skipped');
-  if (failed.length === 0) return null;
-  const [key, record] = failed[0];
+  const unreachable = failed.find(([, record]) => UNREACHABLE.test(record.error ?? ''));
+  if (!unreachable) return null;
+  const [key, record] = unreachable;
   const error = stripVTControlCharacters(record.error ?? record.status).split('\n')[0].slice(0, 200);
-  return `no test captured a checkpoint on the base: ${failed.length} of ${records.length} failed there, e.g. ${key}: ${error}`;
+  return `the base app could not be reached: ${failed.length} of ${records.length} tests failed there, e.g. ${key}: ${error}`;
 }

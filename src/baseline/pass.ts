@@ -7,7 +7,6 @@ import {
   BASE_CWD_ENV,
   BASE_PORTS_ENV,
   BASELINE_DIR_ENV,
-  EXPECTED_CHECKPOINTS_ENV,
   OUTPUT_DIR_ENV,
   REPO_ROOT_ENV,
   ROLE_ENV,
@@ -77,8 +76,6 @@ export interface BaselinePassInput {
   logFile: string;
   /** The config's webServer entries (command as shown, port), for the message when a base server cannot start. */
   servers: WebServerEntry[];
-  /** The file of checkpoints each test will take (see expectedCheckpointsPath), when the last run recorded them. */
-  expectedCheckpoints: string | null;
 }
 
 export interface BaselinePassOutcome {
@@ -112,7 +109,6 @@ export async function runBaselinePass(input: BaselinePassInput): Promise<Baselin
     [OUTPUT_DIR_ENV]: input.outputDir,
     [REPO_ROOT_ENV]: input.repoRoot,
     [WORKTREE_ENV]: input.worktree,
-    ...(input.expectedCheckpoints ? { [EXPECTED_CHECKPOINTS_ENV]: input.expectedCheckpoints } : {}),
     FORCE_COLOR: '0',
   };
   const exitCode = await new Promise<number | null>((resolve) => {

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonFile } from '../util/fs';
-import { testKey } from '../config/layout';
-import { capturingTests, isInRepository, type CaptureReach, type TestLocation } from './capture-scan';
+import { testIdentity } from '../config/test-identity';
+import { CaptureScan, type TestLocation } from './capture-scan';
+import { SourceGraph } from './source-graph';
 
 /**
  * The baseline pass runs only the tests that can capture a checkpoint (see capture-scan.ts): the
@@ -54,7 +55,7 @@ export function listedTests(report: JsonReport): ListedTest[] {
           line: spec.line,
           column: spec.column,
           titlePath: [...titles, spec.title],
-          key: testKey(test.projectName, [fileTitle, ...titles, spec.title]),
+          key: testIdentity(test.projectName, [fileTitle, ...titles, spec.title]).key,
         });
     for (const child of suite.suites ?? []) walk(child, fileTitle, [...titles, child.title]);
   };
@@ -69,20 +70,21 @@ export interface Selection {
 }
 
 /**
- * The tests that can capture. One whose own source captures always runs (its checkpoint may be
- * conditional). One that may capture only through a hook, a helper or a module is left out when
- * the last run of the same test sources (`previous`: test key → checkpoints it took) saw it take
- * none; without such a run, it runs.
+ * The tests that can capture: every test the scan does not rule out. A test that took none in
+ * the last run still runs, since the base app may lead it to a conditional checkpoint the current
+ * app skips (that checkpoint is `missing`, a change the run must show).
  */
-export function selectCapturing(tests: ListedTest[], repoRoot: string, previous: Map<string, string[]> | null = null): Selection {
+export function selectCapturing(tests: ListedTest[], repoRoot: string): Selection {
   const byFile = new Map<string, ListedTest[]>();
   for (const test of tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
+  const graph = new SourceGraph(repoRoot);
+  const scan = new CaptureScan(graph);
   const selected: ListedTest[] = [];
   for (const [file, inFile] of byFile) {
-    const reach = isInRepository(file, repoRoot) ? capturingTests(file, inFile, repoRoot) : inFile.map((): CaptureReach => 'indirect');
+    // A test file outside the repository (e.g. in node_modules) always runs.
+    const reach = graph.owns(file) ? scan.testsOf(file, inFile) : inFile.map(() => 'indirect');
     inFile.forEach((test, index) => {
-      const tookNone = previous?.has(test.key) && previous.get(test.key)!.length === 0;
-      if (reach[index] === 'direct' || (reach[index] === 'indirect' && !tookNone)) selected.push(test);
+      if (reach[index] !== 'none') selected.push(test);
     });
   }
   return { total: tests.length, selected };
@@ -92,7 +94,7 @@ export function selectCapturing(tests: ListedTest[], repoRoot: string, previous:
  * The --test-list file: `[project] › file › describe › title`. A title that holds the separator
  * cannot be written so; its whole file is listed instead, which runs more, never less.
  */
-export function testListText(selected: ListedTest[]): string {
+export function testListText(selected: readonly Pick<ListedTest, 'project' | 'relativeFile' | 'titlePath'>[]): string {
   const lines = selected.map((test) => {
     const project = test.project ? `[${test.project}] › ` : '';
     const file = test.relativeFile.split(path.sep).join('/');

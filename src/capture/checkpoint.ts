@@ -6,7 +6,7 @@ import { userCallSite, type CallSite } from '../util/call-site';
 import { readBaselineImage, writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
 import { validateCheckpointName } from './names';
 import { recorderFor, startSignals } from './signals';
-import { captureTarget, ENDED_AFTER_LAST_CHECKPOINT, testMeta, type CaptureTarget } from './session';
+import { captureTarget, noteCapture, testMeta, type CaptureTarget } from './session';
 import { unsettledArea } from './unsettled';
 
 export interface CheckpointOptions extends ComparisonTolerance {
@@ -189,6 +189,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
 
   const { target } = session;
   if (!session.metaAttached) {
+    noteCapture(testInfo, target);
     await writeTestMeta(testInfo, testMeta(target, testOptions));
     session.metaAttached = true;
   }
@@ -235,10 +236,4 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
       signals,
     },
   });
-  // The base pass needs nothing after a test's last checkpoint: end it there (the steps after it
-  // may assert what only the feature has, and would cost time or fail the test for nothing).
-  if (target.expected?.length && target.expected.every((expected) => session.names.has(expected))) {
-    testInfo.annotations.push({ type: ENDED_AFTER_LAST_CHECKPOINT, description: 'every checkpoint it took in the last run is captured' });
-    testInfo.skip(true, 'visual-uat: the baseline pass ends a test after its last checkpoint');
-  }
 }

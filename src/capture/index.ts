@@ -3,4 +3,4 @@ export { screenshotCheckpoint } from './playwright';
 export { takeCheckpoint, type CheckpointOptions } from './checkpoint';
 export { validateCheckpointName } from './names';
 export { readCheckpoints, readBaselineSide, type CheckpointMeta, type DecodedCheckpoint, type DecodedResult, type TestMeta, type BaselineSide, type BaselineInfo } from './codec';
-export { baselineInfo, ENDED_AFTER_LAST_CHECKPOINT } from './session';
+export { baselineInfo } from './session';

@@ -1,10 +1,12 @@
+import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
+import { noteCapturingTest } from '../baseline/top-up';
 import { readRunContext } from '../baseline/context';
 import { readManifest } from '../baseline/store';
-import { BASELINE_DIR_ENV, EXPECTED_CHECKPOINTS_ENV, currentRole, runningCheckpointsDir, testFolder, testKey, type Role } from '../config/layout';
+import { BASELINE_DIR_ENV, currentRole, runningCheckpointsDir, type Role } from '../config/layout';
+import { identityOfTestInfo } from '../config/test-identity';
 import { resolveSettings } from '../config/options';
 import type { BaselineManifest, RunContext, VisualUatTestOptions } from '../types';
-import { readJsonFile } from '../util/fs';
 import type { BaselineInfo, TestMeta } from './codec';
 
 /** What a test's checkpoints share: where images go, what the baseline pass left for this test. */
@@ -17,21 +19,8 @@ export interface CaptureTarget {
   context: RunContext | null;
   /** The cache entry's manifest (null: none, or not written yet). */
   manifest?: BaselineManifest | null;
-  /** Baseline role: the checkpoints this test took in the last run of the same sources (null: unknown). */
-  expected?: readonly string[] | null;
-}
-
-/** The annotation of a base test ended after its last expected checkpoint: it passed as far as the baselines go. */
-export const ENDED_AFTER_LAST_CHECKPOINT = 'visual-uat-ended-after-last-checkpoint';
-
-let expectedByTest: Map<string, string[]> | null = null;
-
-/** Baseline role: what each test took in the last run (see baseline/record), read once per worker. */
-function expectedCheckpoints(key: string): string[] | null {
-  const file = process.env[EXPECTED_CHECKPOINTS_ENV];
-  if (!file) return null;
-  expectedByTest ??= new Map(Object.entries(readJsonFile<Record<string, string[]>>(file) ?? {}));
-  return expectedByTest.get(key) ?? null;
+  /** Current role: the run's output folder, where the test notes that it took a checkpoint. */
+  outputDir?: string;
 }
 
 /** What a worker process reads once: the run context the setup wrote, the output folder, the manifest. */
@@ -61,20 +50,30 @@ function baselineManifest(state: WorkerState, baselineDir: string): BaselineMani
 
 export function captureTarget(testInfo: TestInfo): CaptureTarget {
   const role = currentRole();
-  const key = testKey(testInfo.project.name, testInfo.titlePath);
-  const folder = testFolder(testInfo.project.name, testInfo.titlePath);
+  const { key, folder } = identityOfTestInfo(testInfo);
   if (role === 'baseline') {
     const baselineDir = process.env[BASELINE_DIR_ENV];
     if (!baselineDir) throw new Error('visual-uat: the baseline pass started without VISUAL_UAT_BASELINE_DIR: run it through withVisualUat');
-    return { role, key, folder, imageRoot: baselineDir, baselineRoot: null, context: null, expected: expectedCheckpoints(key) };
+    return { role, key, folder, imageRoot: baselineDir, baselineRoot: null, context: null };
   }
   const state = workerState(testInfo);
   const { context } = state;
   const imageRoot = runningCheckpointsDir(testInfo.project.outputDir);
   // While the baseline pass runs beside the current tests, there is nothing to read yet.
-  if (!context || context.sameAsBase || context.baselinePending) return { role, key, folder, imageRoot, baselineRoot: null, context };
+  if (!context || context.sameAsBase || context.baselinePending) return { role, key, folder, imageRoot, baselineRoot: null, context, outputDir: state.outputDir };
   const manifest = baselineManifest(state, context.baselineDir);
-  return { role, key, folder, imageRoot, baselineRoot: context.baselineDir, context, manifest };
+  return { role, key, folder, imageRoot, baselineRoot: context.baselineDir, context, manifest, outputDir: state.outputDir };
+}
+
+/** The current run's note that a test took a checkpoint, for the check of the base pass's selection (see baseline/top-up). */
+export function noteCapture(testInfo: TestInfo, target: CaptureTarget): void {
+  if (!target.outputDir || !target.context || target.context.sameAsBase) return;
+  noteCapturingTest(target.outputDir, {
+    key: target.key,
+    project: testInfo.project.name,
+    relativeFile: path.relative(testInfo.config.rootDir, testInfo.file),
+    titlePath: testInfo.titlePath.slice(1),
+  });
 }
 
 /**
@@ -103,6 +102,6 @@ export function testMeta(target: CaptureTarget, options: VisualUatTestOptions): 
 
 function notRunReason(manifest: BaselineManifest | null): string {
   if (manifest?.selection)
-    return 'the baseline pass left this test out: no checkpoint call was found in its source (a checkpoint taken through code visual-uat cannot see; see README "Cold runs")';
+    return 'the baseline pass left this test out (no capture found in its source), and the top-up pass after the tests could not run it: see the baseline log';
   return 'the baseline pass did not run this test';
 }

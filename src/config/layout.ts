@@ -20,8 +20,9 @@ import path from 'node:path';
  *   baseline-run/test-results/, baseline-run/ct-cache/, baseline-run/tests.json, baseline-run/test-list.txt
  *   logs/baseline.log, logs/baseline-list.log     (a pass beside the tests writes these, its entry and baseline-run/'s lists
  *                                                 under besidePassRoot first)
- *   run/lock.json, run/context.json, run/checkpoints.json (what the last run's tests captured)
- *   baseline-run/expected.json                   checkpoints each base test will take (from run/checkpoints.json)
+ *   run/lock.json, run/context.json
+ *   (<tmp>/visual-uat-worktrees/<id>-capturing/<key hash>.json: each test of this run that took a checkpoint, see capturingTestsDir)
+ *   baseline-run/top-up/                         the top-up pass's entry, merged into the run's cache entry
  *   cache/verdicts/<scope>/<change key>.json, transcripts/<key:16>-<checkpoint>.json
  * ```
  */
@@ -30,8 +31,6 @@ export const ROLE_ENV = 'VISUAL_UAT_ROLE';
 export const OUTPUT_DIR_ENV = 'VISUAL_UAT_OUTPUT_DIR';
 export const CONTEXT_FILE_ENV = 'VISUAL_UAT_CONTEXT_FILE';
 export const BASELINE_DIR_ENV = 'VISUAL_UAT_BASELINE_DIR';
-/** The baseline role's file of checkpoints each test will take (see expectedCheckpointsPath). */
-export const EXPECTED_CHECKPOINTS_ENV = 'VISUAL_UAT_EXPECTED_CHECKPOINTS';
 export const BASE_CWD_ENV = 'VISUAL_UAT_BASE_CWD';
 export const BASE_PORTS_ENV = 'VISUAL_UAT_BASE_PORTS';
 /** Where the base checkout is, so absolute webServer paths can be mapped into it. */
@@ -175,18 +174,27 @@ export function baselineTestListPath(outputDir: string): string {
   return path.join(outputDir, 'baseline-run', 'test-list.txt');
 }
 
+/** A top-up pass's own entry, merged into the run's cache entry once it completes (see baseline/top-up). */
+export function topUpEntryDir(outputDir: string): string {
+  return path.join(outputDir, 'baseline-run', 'top-up');
+}
+
+export function topUpTestListPath(outputDir: string): string {
+  return path.join(outputDir, 'baseline-run', 'top-up-list.txt');
+}
+
+/**
+ * The tests of the current run that took a checkpoint, one file each (see baseline/top-up). Noted
+ * by the tests while they run, so outside the project (beside the worktrees' home, not in it):
+ * a write under the output folder would reload the pages under test on a dev server that watches
+ * the project. Cleared when the run starts and when it ends.
+ */
+export function capturingTestsDir(outputDir: string): string {
+  return `${worktreeHomes(outputDir).outside}-capturing`;
+}
+
 export function lockPath(outputDir: string): string {
   return path.join(outputDir, 'run', 'lock.json');
-}
-
-/** What the last current run captured, test by test: the next cold run's guide. */
-export function checkpointRecordPath(outputDir: string): string {
-  return path.join(outputDir, 'run', 'checkpoints.json');
-}
-
-/** The checkpoints each base test will take, for the baseline pass to stop a test after its last. */
-export function expectedCheckpointsPath(outputDir: string): string {
-  return path.join(outputDir, 'baseline-run', 'expected.json');
 }
 
 /** One name suffices: the run lock keeps a second run out of the folder. */

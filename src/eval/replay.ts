@@ -18,7 +18,7 @@ export function caseTitle(labelled: LabelledCase): string {
 function contextOf(labelled: LabelledCase): RunContext | null {
   const change = labelled.change;
   if (!change) return null;
-  return { ...change, baseRef: change.baseBranch, sameAsBase: false, appFilesChanged: [], baselineDir: '', baselineError: null, testSources: null };
+  return { ...change, baseRef: change.baseBranch, sameAsBase: false, appFilesChanged: [], baselineDir: '', baselineError: null };
 }
 
 /** The request the reporter would have built for this checkpoint (its whole title path, spec file first, as the reporter sends it). */

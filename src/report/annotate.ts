@@ -84,6 +84,17 @@ function annotateVerdict(test: TestCase, result: TestResult, verdict: Checkpoint
   else attachImage(result, verdict.name, verdict.currentImage);
 }
 
+/**
+ * A checkpoint with a status (or a new signal) in failOn fails its test in the report, as
+ * toHaveScreenshot fails its test: the report and the exit code tell the same story. The reason
+ * becomes the test's error.
+ */
+export function failTest({ test: { result } }: TestOutcome, failing: readonly CheckpointVerdict[]): void {
+  if (failing.length === 0) return;
+  for (const verdict of failing) result.errors.push({ message: `visual-uat: checkpoint "${verdict.name}" is ${verdict.status} (in failOn): ${verdict.reason}` });
+  if (result.status === 'passed') result.status = 'failed';
+}
+
 /** Each checkpoint's verdict, then the signals only current has, into the test's annotations and attachments. */
 export function annotate({ test: { test, result }, checkpoints }: TestOutcome): void {
   for (const verdict of checkpoints) {

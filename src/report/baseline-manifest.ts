@@ -1,6 +1,6 @@
 import type { FullResult, TestCase } from '@playwright/test/reporter';
-import { ENDED_AFTER_LAST_CHECKPOINT, readCheckpoints } from '../capture';
-import { testFolder, testKey } from '../config/layout';
+import { readCheckpoints } from '../capture';
+import { identityOfTestCase } from '../config/test-identity';
 import type { BaselineManifest } from '../types';
 import { errorsText } from '../util/text';
 
@@ -15,14 +15,11 @@ export function baselineManifest(tests: readonly TestCase[], status: FullResult[
     const result = test.results[test.results.length - 1];
     if (!result) continue;
     const decoded = readCheckpoints(result.attachments);
-    const project = test.parent.project()?.name ?? '';
-    const titlePath = test.titlePath().slice(2);
-    const key = decoded.test?.key ?? testKey(project, titlePath);
-    // A test the pass ended after its last checkpoint is skipped for Playwright, complete for the baselines.
-    const ended = result.status === 'skipped' && result.annotations.some((annotation) => annotation.type === ENDED_AFTER_LAST_CHECKPOINT);
-    records[key] = {
-      folder: decoded.test?.folder ?? testFolder(project, titlePath),
-      status: ended ? 'passed' : result.status,
+    // What the capture recorded (its images are there), else the test's identity.
+    const identity = decoded.test ?? identityOfTestCase(test);
+    records[identity.key] = {
+      folder: identity.folder,
+      status: result.status,
       error: errorsText(result.errors),
       checkpoints: decoded.checkpoints.map((checkpoint) => checkpoint.name),
     };

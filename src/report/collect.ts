@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { readManifest } from '../baseline/store';
 import { baselineInfo, readBaselineSide, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
-import { checkpointImage, runningCheckpointsDir, testFolder, testKey } from '../config/layout';
+import { checkpointImage, runningCheckpointsDir } from '../config/layout';
+import { identityOfTestCase } from '../config/test-identity';
 import type { BaselineManifest, CapturedSignals, RunContext } from '../types';
 import { errorsText, plainText } from '../util/text';
 
@@ -46,17 +47,18 @@ export interface Collected {
 }
 
 /**
- * The run context the results carry (any result of the run has it), else the one the setup wrote.
- * When the baseline pass ran beside the tests, theirs says it was pending: the setup's, rewritten
- * when the pass ended, is the final one.
+ * The context the setup wrote for this run, rewritten once the base passes ended (a pass beside
+ * the tests, a top-up pass): the final one. Without it (merge-reports of blobs), the one the
+ * results carry (any result of the run has it).
  */
 function runContext(tests: readonly TestCase[], fromSetup: RunContext | null): RunContext | null {
+  if (fromSetup) return fromSetup;
   for (const test of tests)
     for (const result of test.results) {
       const context = readCheckpoints(result.attachments).context;
-      if (context) return context.baselinePending && fromSetup ? fromSetup : context;
+      if (context) return context;
     }
-  return fromSetup;
+  return null;
 }
 
 /**
@@ -96,12 +98,14 @@ export function collectTests(tests: readonly TestCase[], contextFromSetup: RunCo
     if (!result) continue;
     const decoded = readCheckpoints(result.attachments);
     const meta = decoded.test;
-    const project = test.parent.project()?.name ?? '';
-    const titlePath = test.titlePath().slice(2);
-    const key = meta?.key ?? testKey(project, titlePath);
-    const folder = meta?.folder ?? testFolder(project, titlePath);
-    // A test captured while the baseline pass ran beside it learns its baseline from the manifest now.
-    const baseline = meta ? (meta.baseline ?? baselineInfo(context, manifest, key)) : null;
+    const identity = identityOfTestCase(test);
+    const { project, titlePath } = identity;
+    // What the capture recorded (its images are there), else the test's identity.
+    const { key, folder } = meta ?? identity;
+    // A test captured while the baseline pass ran beside it, or before a top-up pass gave it a
+    // baseline, learns its baseline from the manifest now.
+    const afterCapture = !meta?.baseline || !!context?.toppedUp?.includes(key);
+    const baseline = meta ? (afterCapture ? baselineInfo(context, manifest, key) : meta.baseline) : null;
     const baselineNames = baseline?.checkpoints ?? manifest?.tests[key]?.checkpoints ?? [];
     const projectOutput = test.parent.project()?.outputDir;
     const pairs = pairsOf(decoded, baselineNames, folder, context, projectOutput ? runningCheckpointsDir(projectOutput) : null);

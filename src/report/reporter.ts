@@ -3,7 +3,6 @@ import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwr
 import { readApprovals } from '../approve';
 import { readRunContext } from '../baseline/context';
 import { releaseRunLock } from '../baseline/lock';
-import { writeCheckpointRecord } from '../baseline/record';
 import { invalidateEntry, writeManifest } from '../baseline/store';
 import { BASELINE_DIR_ENV } from '../config/layout';
 import { optionsFromEnv, resolveSettings, type Settings } from '../config/options';
@@ -12,9 +11,8 @@ import { readEvalRecord } from '../eval/record';
 import type { VisualUatOptions } from '../types';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
-import { annotate } from './annotate';
+import { annotate, failTest } from './annotate';
 import { baselineManifest } from './baseline-manifest';
-import { checkpointRecordOf } from './checkpoint-record';
 import { collectTests } from './collect';
 import { failingCheckpoints } from './decide';
 import { baselineHome, placeImages } from './place';
@@ -82,8 +80,6 @@ export class VisualUatReporter implements Reporter {
   private async endRun(settings: Settings): Promise<EndResult> {
     const fromBlob = isMergeReports();
     const collected = collectTests(this.suite.allTests(), readRunContext());
-    const testSources = collected.context?.testSources;
-    if (testSources && !fromBlob) writeCheckpointRecord(settings.outputDir, checkpointRecordOf(this.suite.allTests(), collected.tests, testSources));
     if (collected.tests.length === 0) return undefined;
     const home = baselineHome(collected.context, settings.outputDir, fromBlob);
     const context = collected.context && home ? { ...collected.context, baselineDir: home } : collected.context;
@@ -100,7 +96,10 @@ export class VisualUatReporter implements Reporter {
     }
     const sameApp = sameAppWarning(context, verdicts.compared);
     if (sameApp) printWarning(sameApp);
-    verdicts.outcomes.forEach(annotate);
+    for (const outcome of verdicts.outcomes) {
+      annotate(outcome);
+      failTest(outcome, failingCheckpoints(outcome.checkpoints, settings.options.failOn));
+    }
     const run = buildRunResult(verdicts.outcomes, verdicts.groups, context, settings, evaluator?.usage() ?? NO_USAGE);
     const { latest } = writeRunResult(settings.outputDir, run);
     printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(this.config, settings.configDir), approvals: verdicts.approvals });

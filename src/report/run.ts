@@ -130,7 +130,7 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     baselineUnreadable: compared.some(({ comparison }) => comparison.kind === 'errored' && comparison.side === 'baseline'),
     compared: {
       pairs: compared.filter(({ comparison }) => ['identical', 'within-tolerance', 'different'].includes(comparison.kind)).length,
-      identical: compared.filter(({ comparison }) => comparison.kind === 'identical').length,
+      same: compared.filter(({ comparison }) => comparison.kind === 'identical' || comparison.kind === 'within-tolerance').length,
     },
   };
 }

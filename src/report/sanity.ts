@@ -1,25 +1,26 @@
 import type { RunContext } from '../types';
 import { plural } from '../util/text';
 
-/** How many pairs a run compared (both images present), and how many of them were identical. */
+/** How many pairs a run compared (both images present), and how many of them were the same (identical or within tolerance). */
 export interface ComparedCount {
   pairs: number;
-  identical: number;
+  same: number;
 }
 
 /**
  * The base app was likely the current one: files the app is built or served from differ from the
- * base, yet every checkpoint that had both images came out identical. A server that reads its
+ * base, yet every checkpoint that had both images came out the same (identical, or different only
+ * within the comparison's tolerance: rendering noise must not silence the warning). A server that reads its
  * files from a fixed absolute path, or any other way the base pass reaches the current checkout,
  * looks exactly like this; a branch that changes only tests, docs or manifests never does (see
  * baseline/app-files). It may also be an app change no checkpoint shows: so a warning, not an error.
  */
 export function sameAppWarning(context: RunContext | null, compared: ComparedCount): string | null {
-  if (!context || context.sameAsBase || compared.pairs === 0 || compared.identical < compared.pairs) return null;
+  if (!context || context.sameAsBase || compared.pairs === 0 || compared.same < compared.pairs) return null;
   const files = context.appFilesChanged ?? [];
   if (files.length === 0) return null;
   return (
-    `visual-uat: warning: ${plural(files.length, 'app file')} differ from the base (e.g. ${files[0]}), yet all ${plural(compared.pairs, 'compared checkpoint')} are identical to their baselines: ` +
+    `visual-uat: warning: ${plural(files.length, 'app file')} differ from the base (e.g. ${files[0]}), yet all ${plural(compared.pairs, 'compared checkpoint')} are the same as their baselines: ` +
     'if those files show on these pages, the base app was probably the current one (a server that reads the current checkout by a fixed path); see README "Your web server"'
   );
 }

@@ -73,7 +73,7 @@ test('the HTML report shows the verdict and the image-diff viewer', async ({ pag
   await expect(page.getByRole('link', { name: 'site › home' })).toHaveCount(0);
 });
 
-test('failOn decides the exit code', async () => {
+test('failOn decides the exit code, and the report fails the same tests with the reason', async ({ page }) => {
   const config = path.join(repo, 'playwright.config.ts');
   const original = fs.readFileSync(config, 'utf8');
   fs.writeFileSync(config, original.replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', failOn: ['regression', 'needs_review'] }"));
@@ -81,6 +81,12 @@ test('failOn decides the exit code', async () => {
     const failing = runPlaywright(repo, ['test']);
     expect(failing.status, failing.stdout + failing.stderr).toBe(1);
     expect(failing.stderr).toContain('visual-uat: 2 checkpoints with a status in failOn (regression, needs_review)');
+    await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}#?q=s:failed`);
+    await expect(page.getByRole('link', { name: 'site › pricing › plans' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'site › about' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'site › home' })).toHaveCount(0);
+    await page.getByRole('link', { name: 'site › pricing › plans' }).click();
+    await expect(page.getByText('visual-uat: checkpoint "plans" is needs_review (in failOn): no evaluator configured')).toBeVisible();
   } finally {
     fs.writeFileSync(config, original);
   }

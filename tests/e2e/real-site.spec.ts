@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, freePortSync, runPlaywright } from '../../scripts/fixture-repo';
-import { readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses } from '../support/results';
 
 /**
  * A site shaped like the ones visual-uat met in the wild (fixtures/real-site): its server script
@@ -74,18 +74,37 @@ test('a server that reads the checkout by a fixed absolute path: every page iden
       // Written at the site's first commit, so the base worktree's copy names the current checkout too.
       const script = path.join(dir, 'scripts', 'start-server.js');
       fs.writeFileSync(script, fs.readFileSync(script, 'utf8').replace("path.join(__dirname, '..', 'public')", JSON.stringify(path.join(dir, 'public'))));
+      const spec = path.join(dir, 'tests', 'site.spec.ts');
+      fs.writeFileSync(spec, fs.readFileSync(spec, 'utf8').replace("await screenshotCheckpoint('home');", "await screenshotCheckpoint('home', { maxDiffPixels: 100 });"));
     },
   });
+  // Live-status dots drawn in a random shade on every load (on the branch's page, which the server
+  // serves to both passes): rendering noise within the home checkpoint's tolerance, which must not
+  // silence the warning.
+  const home = path.join(repo, 'public', 'index.html');
+  fs.writeFileSync(
+    home,
+    fs.readFileSync(home, 'utf8').replace(
+      '</body>',
+      '<b class="live" style="position:absolute;top:4px;right:4px;z-index:20"></b><b class="live" style="position:absolute;top:4px;right:12px;z-index:20"></b><b class="live" style="position:absolute;top:4px;right:20px;z-index:20"></b>' +
+        "<script>for (const dot of document.querySelectorAll('.live')) Object.assign(dot.style, { width: '4px', height: '4px', background: `hsl(${Math.floor(Math.random() * 360)} 80% 50%)` });</script></body>",
+    ),
+  );
   const run = runPlaywright(repo, ['test']);
   expect(run.status, run.stdout + run.stderr).toBe(0);
-  expect(Object.values(statuses(readLatest(repo)))).toEqual(['unchanged', 'unchanged', 'unchanged']);
+  const results = readLatest(repo);
+  expect(Object.values(statuses(results))).toEqual(['unchanged', 'unchanged', 'unchanged']);
+  expect(checkpoint(results, 'home', 'home').checkpoint.reason).toMatch(/within tolerance/);
   expect(run.stderr).toContain(
-    'visual-uat: warning: 3 app files differ from the base (e.g. public/docs/index.html), yet all 3 compared checkpoints are identical to their baselines: if those files show on these pages, the base app was probably the current one',
+    'visual-uat: warning: 3 app files differ from the base (e.g. public/docs/index.html), yet all 3 compared checkpoints are the same as their baselines: if those files show on these pages, the base app was probably the current one',
   );
   // A branch that changes only tests and docs never gets the warning.
   const quiet = createFixtureRepo({ fixture: 'real-site', commits: 0 });
   fs.appendFileSync(path.join(quiet, 'tests', 'site.spec.ts'), '\n// a note\n');
   fs.writeFileSync(path.join(quiet, 'README.md'), '# Northwind\n');
+  // Adopting a tool: a devDependency and a script in package.json are not the app.
+  const manifest = path.join(quiet, 'package.json');
+  fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, 'utf8')), devDependencies: { 'visual-uat': '*' }, scripts: { vt: 'playwright test' } }, null, 2));
   const docsOnly = runPlaywright(quiet, ['test']);
   expect(docsOnly.status, docsOnly.stdout + docsOnly.stderr).toBe(0);
   expect(docsOnly.stderr).not.toContain('app files differ from the base');

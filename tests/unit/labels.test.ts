@@ -22,7 +22,6 @@ const CONTEXT: RunContext = {
   appFilesChanged: ['src/pricing.css'],
   baselineDir: '/run/baselines/aaaa',
   baselineError: null,
-  testSources: null,
 };
 
 function tempDir(): string {

@@ -56,7 +56,6 @@ const CONTEXT: RunContext = {
   appFilesChanged: ['public/pricing.html'],
   baselineDir: '/unused',
   baselineError: null,
-  testSources: null,
 };
 
 const CONSOLE_ERROR: CapturedSignals = { aria: null, consoleErrors: ['TypeError: x is undefined'], failedRequests: [], a11y: null };

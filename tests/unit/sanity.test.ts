@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appFilesChanged } from '../../src/baseline/app-files';
+import { appFilesChanged, runtimeDependenciesDiffer } from '../../src/baseline/app-files';
 import { changedFiles, openRepo } from '../../src/git';
 import { sameAppWarning } from '../../src/report/sanity';
 import type { RunContext } from '../../src/types';
 
-const repo = { repoRoot: '/repo', testDirs: ['/repo/tests', '/repo/e2e/specs'] };
+const repo = { repoRoot: '/repo', testDirs: ['/repo/tests', '/repo/e2e/specs'], manifestsWithNewDependencies: [] as string[] };
 
 describe('appFilesChanged', () => {
   it('keeps what the app is built or served from', () => {
@@ -33,37 +33,52 @@ describe('appFilesChanged', () => {
     [...tests, 'web/app.css'].forEach((file) => write(file, 'new\n'));
     const changed = await changedFiles(await openRepo(dir), base);
     expect(changed).toHaveLength(251);
-    expect(appFilesChanged(changed, { repoRoot: dir, testDirs: [path.join(dir, 'tests')] })).toEqual(['web/app.css']);
+    expect(appFilesChanged(changed, { repoRoot: dir, testDirs: [path.join(dir, 'tests')], manifestsWithNewDependencies: [] })).toEqual(['web/app.css']);
   });
 
   it('drops tests, docs, manifests, lockfiles, CI and tool configs, approvals', () => {
     const notApp = [
       'M tests/site.spec.ts', 'A tests/flows/buy.ox.test', 'M tests/helpers/login.ts', 'M e2e/specs/a.ts', 'M src/App.test.tsx',
       'M README.md', 'M docs/guide/intro.html', 'M CHANGELOG.md', 'M .github/workflows/ci.yml', 'M .gitignore', 'M .npmrc',
-      'M package.json', 'M package-lock.json', 'M pnpm-lock.yaml', 'M yarn.lock', 'M playwright.config.ts', 'M playwright-ct.config.mts',
+      'M package-lock.json', 'M pnpm-lock.yaml', 'M yarn.lock', 'M playwright.config.ts', 'M playwright-ct.config.mts',
       'M visual-uat.approvals.json', 'M visual-uat.instructions.md',
     ];
     expect(appFilesChanged(notApp, repo)).toEqual([]);
+  });
+
+  it('keeps the dotfiles the build or the app reads, and a package.json whose runtime dependencies changed', () => {
+    const changed = ['M .env.production', 'M .browserslistrc', 'M .postcssrc.json', 'M .prettierrc', 'M package.json', 'M web/package.json'];
+    expect(appFilesChanged(changed, { ...repo, manifestsWithNewDependencies: ['web/package.json'] })).toEqual(['.env.production', '.browserslistrc', '.postcssrc.json', 'web/package.json']);
+  });
+
+  it('tells a runtime dependency change from a tooling one in package.json', () => {
+    const base = JSON.stringify({ name: 'site', dependencies: { react: '^18.3.0' }, devDependencies: { '@playwright/test': '^1.65.0' } });
+    const adopted = JSON.stringify({ name: 'site', dependencies: { react: '^18.3.0' }, devDependencies: { '@playwright/test': '^1.65.0', 'visual-uat': '^0.2.0' }, scripts: { vt: 'playwright test' } });
+    const bumped = JSON.stringify({ name: 'site', dependencies: { react: '^19.1.0' }, devDependencies: { '@playwright/test': '^1.65.0' } });
+    expect(runtimeDependenciesDiffer(base, adopted)).toBe(false);
+    expect(runtimeDependenciesDiffer(base, bumped)).toBe(true);
+    expect(runtimeDependenciesDiffer(null, base)).toBe(true);
   });
 });
 
 const context = (appFiles: string[]): RunContext => ({
   baseBranch: 'main', baseRef: 'main', baseCommit: 'a'.repeat(40), currentBranch: 'feature', currentCommit: 'b'.repeat(40), dirty: false,
-  sameAsBase: false, commits: [], changedFiles: appFiles.map((file) => `M ${file}`), appFilesChanged: appFiles, baselineDir: '/b', baselineError: null, testSources: null,
+  sameAsBase: false, commits: [], changedFiles: appFiles.map((file) => `M ${file}`), appFilesChanged: appFiles, baselineDir: '/b', baselineError: null,
 });
 
 describe('sameAppWarning', () => {
   it('warns when app files changed and every compared checkpoint is identical', () => {
-    expect(sameAppWarning(context(['public/pricing.html', 'public/styles.css']), { pairs: 3, identical: 3 })).toBe(
-      'visual-uat: warning: 2 app files differ from the base (e.g. public/pricing.html), yet all 3 compared checkpoints are identical to their baselines: if those files show on these pages, the base app was probably the current one (a server that reads the current checkout by a fixed path); see README "Your web server"',
+    expect(sameAppWarning(context(['public/pricing.html', 'public/styles.css']), { pairs: 3, same: 3 })).toBe(
+      'visual-uat: warning: 2 app files differ from the base (e.g. public/pricing.html), yet all 3 compared checkpoints are the same as their baselines: if those files show on these pages, the base app was probably the current one (a server that reads the current checkout by a fixed path); see README "Your web server"',
     );
   });
 
   it('stays quiet when anything differs, nothing was compared, or only tests and docs changed', () => {
-    expect(sameAppWarning(context(['public/pricing.html']), { pairs: 3, identical: 2 })).toBeNull();
-    expect(sameAppWarning(context(['public/pricing.html']), { pairs: 0, identical: 0 })).toBeNull();
-    expect(sameAppWarning(context([]), { pairs: 3, identical: 3 })).toBeNull();
-    expect(sameAppWarning({ ...context(['public/pricing.html']), sameAsBase: true }, { pairs: 3, identical: 3 })).toBeNull();
-    expect(sameAppWarning(null, { pairs: 3, identical: 3 })).toBeNull();
+    expect(sameAppWarning(context(['public/pricing.html']), { pairs: 3, same: 2 })).toBeNull();
+    // Within-tolerance pairs (antialiasing) count as the same: noise must not silence the warning.
+    expect(sameAppWarning(context(['public/pricing.html']), { pairs: 0, same: 0 })).toBeNull();
+    expect(sameAppWarning(context([]), { pairs: 3, same: 3 })).toBeNull();
+    expect(sameAppWarning({ ...context(['public/pricing.html']), sameAsBase: true }, { pairs: 3, same: 3 })).toBeNull();
+    expect(sameAppWarning(null, { pairs: 3, same: 3 })).toBeNull();
   });
 });

@@ -21,7 +21,6 @@ export const CONTEXT: RunContext = {
   appFilesChanged: ['src/pricing.tsx', 'src/pricing.css'],
   baselineDir: '/unused',
   baselineError: null,
-  testSources: null,
 };
 
 export function tempDir(): string {
