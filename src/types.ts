@@ -143,7 +143,7 @@ export interface VisualUatOptions extends ComparisonTolerance {
   evaluator?: EvaluatorOptions | false;
   failOn?: FailOn[];
   /** The base app's server, per webServer entry (an array for several, in order). */
-  baseWebServer?: BaseWebServer | BaseWebServer[];
+  baseWebServer?: BaseWebServer | (BaseWebServer | null)[];
   /** Go on when the baseline pass fails as a whole, with every checkpoint `new`, instead of stopping the run. */
   allowMissingBaselines?: boolean;
   /** Where labelled cases (reviewers' decisions) are kept, relative to the config's folder; default `<outputDir>/labels`. */

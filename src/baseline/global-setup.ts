@@ -6,8 +6,11 @@ import { createRequire } from 'node:module';
 import {
   CONTEXT_FILE_ENV,
   OUTPUT_DIR_ENV,
+  besidePassRoot,
+  baselineComponentCacheDir,
   baselineListLogPath,
   baselineLogPath,
+  baselineRunOutputDir,
   baselineTestListPath,
   baselineTestsJsonPath,
   currentRole,
@@ -20,7 +23,7 @@ import {
 } from '../config/layout';
 import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
 import { missingChromium } from '../config/browser';
-import { isVisualUatReporter } from '../config/with-visual-uat';
+import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
 import type { RunContext, VisualUatOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
@@ -31,8 +34,10 @@ import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { nestedArgs, runBaselinePass } from './pass';
 import { appFilesChanged, changedManifests, runtimeDependenciesDiffer } from './app-files';
-import { removeWorktreesIn, worktreesHome } from './worktrees';
+import { moveTree } from './staging';
+import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
 import { baseAppUnreachable } from './pass-failure';
+import { unmovedOrigins } from './port-source';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
 import { baselineEntryDir, entryProblem, pruneEntries, readManifest, sealEntry, writeManifest } from './store';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
@@ -71,7 +76,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   const releasesLock = !config.reporter.some(([name]) => isVisualUatReporter(name));
   return async () => {
     try {
-      await prepared.afterRun?.();
+      await prepared.afterRun();
     } catch (error) {
       throw oneLine(error);
     }
@@ -84,7 +89,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
 interface Prepared {
   outputDir: string;
   /** What must wait until the current tests are done (removing the base worktree). */
-  afterRun: (() => Promise<void>) | null;
+  afterRun: () => Promise<void>;
 }
 
 async function setup(config: FullConfig): Promise<Prepared> {
@@ -108,7 +113,7 @@ async function setup(config: FullConfig): Promise<Prepared> {
 }
 
 /** Prepares the baselines; returns what must run once the current tests are done. */
-async function prepareBaselines(config: FullConfig, configFile: string, configDir: string, outputDir: string, options: ResolvedOptions, started: number): Promise<(() => Promise<void>) | null> {
+async function prepareBaselines(config: FullConfig, configFile: string, configDir: string, outputDir: string, options: ResolvedOptions, started: number): Promise<() => Promise<void>> {
   const repo = await openRepo(configDir);
   const base = await resolveBase(repo, options.baseBranch);
   const state = await workingState(repo);
@@ -162,7 +167,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     const workers = stale ? overlapWorkers(config, args) : null;
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-      entry, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale ?? '', started, command: shownCommand(config, configDir), worktrees, selects,
+      entry, root: outputDir, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
     };
     // After the current tests, and before the worktree goes: the check of the pass's selection.
     // The worktree stays until then: a dev server watching the project (Vite) would reload the
@@ -177,10 +182,17 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
       afterRun = () => finish({ failure: null, worktree: null });
     } else if (workers) {
       log(`the baseline pass runs beside the current tests (${plural(workers, 'worker')} each side on ${os.availableParallelism()} cores)`);
-      const running = baselinePass(plan);
+      // A dev server watching the project would reload the pages under test on every file the
+      // pass writes: it writes beside its worktree, and its files move in after the tests.
+      const root = besidePassRoot(worktrees, base.commit);
+      // The base build of component tests is a cache: it goes out with the pass and comes back with it.
+      moveTree(baselineComponentCacheDir(outputDir), baselineComponentCacheDir(root));
+      const running = baselinePass({ ...plan, root, entry: baselineEntryDir(root, base.commit, cache.key) });
       context.baselinePending = true;
       afterRun = async () => {
         const pass = await running;
+        for (const replaced of [entry, baselineRunOutputDir(outputDir)]) fs.rmSync(replaced, { recursive: true, force: true });
+        moveTree(root, outputDir);
         // The reporter reads the final context; the current tests ran already, so a pass that
         // failed as a whole fails the run here, after its checkpoints are recorded as new.
         context.baselinePending = false;
@@ -198,6 +210,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
           context.baselineError = stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
         } catch (error) {
           if (pass.worktree && !options.keepWorktrees) await removeWorktree(repo, pass.worktree);
+          removeEmptyHome(worktrees);
           throw error;
         }
       }
@@ -207,7 +220,16 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
   }
 
   writeContext(outputDir, context);
-  return afterRun;
+  // worktreesHome made the home folder: a run that leaves nothing in it leaves no folder either,
+  // nor the notes of the tests that captured, read by the top-up check by then.
+  return async () => {
+    try {
+      await afterRun?.();
+    } finally {
+      clearCapturingTests(outputDir);
+      removeEmptyHome(worktrees);
+    }
+  };
 }
 
 /** The changed package.json files whose runtime dependencies differ from the base's. */
@@ -258,9 +280,13 @@ function shownPath(file: string): string {
   return relative.startsWith('..') ? file : relative;
 }
 
-/** The webServer's command as the user reads it in a message: paths relative to the config's folder. */
-function shownCommand(config: FullConfig, configDir: string): string | null {
-  return config.webServer?.command.split(`${configDir}${path.sep}`).join('') ?? null;
+/**
+ * The config's webServer entries as the user reads them in a message: commands with paths
+ * relative to the config's folder. withVisualUat keeps them (see webServersFromEnv): Playwright's
+ * resolved config has none when webServer is an array.
+ */
+function shownServers(configDir: string): WebServerEntry[] {
+  return webServersFromEnv().map((server) => ({ ...server, command: server.command.split(`${configDir}${path.sep}`).join('') }));
 }
 
 /**
@@ -315,12 +341,15 @@ interface PassPlan {
   outputDir: string;
   baseCommit: string;
   baseBranch: string;
+  /** The cache entry the pass writes, under `root`. */
   entry: string;
+  /** Where the pass writes its entry, logs, lists and Playwright output: the output folder, or besidePassRoot for a pass beside the tests. */
+  root: string;
   cache: CacheKey;
   args: string[];
   reason: string;
   started: number;
-  command: string | null;
+  servers: WebServerEntry[];
   /** Where base worktrees go (see worktrees.ts). */
   worktrees: string;
   /** Whether the pass may run a selection of the tests (see reportsLocally). */
@@ -343,6 +372,7 @@ async function provideBase(plan: PassPlan, why: string): Promise<string> {
   log(`${why}: ${plan.baseBranch} @ ${plan.baseCommit.slice(0, 8)} in ${where}`);
   log(`base dependencies: ${(await provideDependencies(plan.repo, worktree, plan.configDir, plan.baseCommit)).detail}`);
   faultPoint('dependencies');
+  for (const warning of unmovedOrigins(path.join(worktree, path.relative(plan.repo.root, plan.configDir)), plan.servers)) log(`warning: ${warning}`);
   return worktree;
 }
 
@@ -352,11 +382,11 @@ function nestedPass(plan: PassPlan, worktree: string, baselineDir: string, testL
     configDir: plan.configDir,
     repoRoot: plan.repo.root,
     worktree,
-    outputDir: plan.outputDir,
+    outputDir: plan.root,
     baselineDir,
     args: testList ? [...plan.args, '--test-list', testList] : plan.args,
-    logFile: baselineLogPath(plan.outputDir),
-    command: plan.command,
+    logFile: baselineLogPath(plan.root),
+    servers: plan.servers,
   });
 }
 
@@ -428,12 +458,12 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
 async function selectTests(plan: PassPlan): Promise<{ listed: number; run: number; file: string } | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
-  const logFile = baselineListLogPath(plan.outputDir);
+  const logFile = baselineListLogPath(plan.root);
   const report = await listSuite({
     cli: createRequire(plan.configFile).resolve('@playwright/test/cli'),
     configFile: plan.configFile,
     args: plan.args,
-    outputFile: baselineTestsJsonPath(plan.outputDir),
+    outputFile: baselineTestsJsonPath(plan.root),
     logFile,
     env: process.env,
   });
@@ -443,7 +473,7 @@ async function selectTests(plan: PassPlan): Promise<{ listed: number; run: numbe
   }
   const { total, selected } = selectCapturing(listedTests(report), plan.repo.root);
   if (selected.length === total) return null;
-  const file = baselineTestListPath(plan.outputDir);
+  const file = baselineTestListPath(plan.root);
   writeFileAtomic(file, testListText(selected));
   if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources (checked after the run)`);
   return { listed: total, run: selected.length, file };

@@ -1,4 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
+import type { WebServerEntry } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
 
 /**
@@ -9,41 +10,122 @@ import type { BaselineManifest } from '../types';
  * element) leave their checkpoints `new`, with the base's failure as the reason.
  */
 
+/** One webServer entry of the config (its command with paths relative to the config's folder), and where its port is set. */
+export interface ServerEntry extends WebServerEntry {
+  /** The file of the base checkout that names the port (vite.config.js, .env, …), when one does. */
+  portSetIn: string | null;
+}
+
 export interface PassFailureInput {
-  /** The nested run's output (its log file). */
+  /** The nested run's output (its log file), the base servers' output included. */
   log: string;
   /** The ports the base servers were given. */
   basePorts: number[];
-  /** The webServer command, when the config has a single one. */
-  command: string | null;
+  /** The config's webServer entries, in order (Playwright's resolved config keeps none when webServer is an array). */
+  servers: ServerEntry[];
 }
 
-const FIX_PORT = 'make the server read process.env.PORT, or give the base its own command with the baseWebServer option';
+/**
+ * A change to the server's code reaches the base only once it is in the base commit: the base
+ * worktree runs the base commit's files. baseWebServer works today, so it comes first.
+ */
+function fromBaseCommit(entry: ServerEntry | null): string {
+  const where = entry?.portSetIn ? ` in ${entry.portSetIn}` : ' in the server';
+  return `reading process.env.PORT${where} also works, but only once that change is in the base commit (the base runs the base commit's files)`;
+}
+
+const WEB_SERVER_LINE = /^\[WebServer\]\s?/;
+
+function plainLines(log: string): string[] {
+  return stripVTControlCharacters(log).split('\n').map((line) => line.trim()).filter(Boolean);
+}
 
 function lines(log: string): string[] {
-  return stripVTControlCharacters(log).split('\n').map((line) => line.replace(/^\[WebServer\]\s?/, '').trim()).filter(Boolean);
+  return plainLines(log).map((line) => line.replace(WEB_SERVER_LINE, '').trim()).filter(Boolean);
 }
 
-function example(command: string | null): string {
-  return command ? ` (e.g. baseWebServer: { command: '${command} --port {port}' })` : '';
+/** What the base servers printed (Playwright prefixes their lines with [WebServer]). */
+function serverLines(log: string): string[] {
+  return plainLines(log).filter((line) => WEB_SERVER_LINE.test(line)).map((line) => line.replace(WEB_SERVER_LINE, ''));
 }
 
-export function explainPassFailure({ log, basePorts, command }: PassFailureInput): string {
+/** Vite says so on start; its command may hide behind a package script (`npm run dev`). */
+function isVite(entry: ServerEntry | null, output: string[]): boolean {
+  return /\bvite\b/.test(entry?.command ?? '') || output.some((line) => /\bVITE v\d/.test(line));
+}
+
+/** Arguments appended to a command: an npm script takes them after `--` (pnpm and yarn pass them on). */
+function withArgs(command: string, args: string): string {
+  return /^npm (run|run-script|start|test)\b/.test(command) && !/\s--(\s|$)/.test(command) ? `${command} -- ${args}` : `${command} ${args}`;
+}
+
+/** `baseWebServer` for the entry at `index`: one object for a single webServer, an array (null for the others) for several. */
+function example(servers: ServerEntry[], index: number, args: string): string {
+  const entry = servers[index];
+  if (!entry) return '';
+  const one = `{ command: '${withArgs(entry.command, args)}' }`;
+  const option = servers.length === 1 ? one : `[${[...Array(index).fill('null'), one].join(', ')}]`;
+  return ` (e.g. baseWebServer: ${option})`;
+}
+
+/** How a message names an entry: its command, and its index when the config has several. */
+function named(servers: ServerEntry[], index: number): string {
+  const entry = servers[index];
+  if (!entry) return '';
+  return servers.length === 1 ? ` (\`${entry.command}\`)` : ` webServer[${index}] (\`${entry.command}\`)`;
+}
+
+/** Where a base server said it listens, on a port that is not the one it was given. */
+function listenedAt(output: string[], basePorts: number[]): { url: string; port: number } | null {
+  for (const line of output) {
+    for (const match of line.matchAll(/\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]|[\w.-]+):(\d+)\/?/g)) {
+      const port = Number(match[1]);
+      if (!basePorts.includes(port)) return { url: match[0], port };
+    }
+  }
+  return null;
+}
+
+export function explainPassFailure({ log, basePorts, servers }: PassFailureInput): string {
   const text = lines(log);
-  const server = command ? ` (\`${command}\`)` : '';
+  const output = serverLines(log);
   const inUse = text.map((line) => /EADDRINUSE\b.*?:(\d+)\s*$/.exec(line)).find((match) => match && !basePorts.includes(Number(match[1])));
-  if (inUse)
-    return `the base app's server${server} listens on port ${inUse[1]}, the current app's port, so the base cannot get a port of its own: ${FIX_PORT}${example(command)}`;
+  if (inUse) {
+    const port = Number(inUse[1]);
+    const index = servers.findIndex((entry) => entry.port === port);
+    const at = index === -1 && servers.length === 1 ? 0 : index;
+    return `the base app's server${named(servers, at)} listens on port ${port}, the current app's port, so the base cannot get a port of its own: give the base its own command with the baseWebServer option${example(servers, at, '--port {port}')}; ${fromBaseCommit(servers[at] ?? null)}`;
+  }
   const timedOut = text.find((line) => /^Error: Timed out waiting \d+ms from config\.webServer/.test(line));
-  if (timedOut)
-    return `the base app's server${server} did not answer on the base's port (${basePorts[0]}) within the webServer timeout: ${FIX_PORT}, or name the port in the command (--port, -p) so visual-uat can replace it`;
+  if (timedOut) return timeoutReason(servers, basePorts, output);
   const exited = text.find((line) => /^Error: Process from config\.webServer (was not able to start|exited early)/.test(line));
   if (exited) {
     const cause = text.find((line) => /^(\w*Error|error):/.test(line) && line !== exited);
+    const server = servers.length === 1 ? named(servers, 0) : '';
     return `the base app's server${server} exited before it answered${cause ? ` (${cause.slice(0, 200)})` : ''}: check that the base commit starts with this webServer`;
   }
   const errorLine = text.find((line) => /Error:|error:|Timed out|already used/.test(line));
   return (errorLine ?? text[text.length - 1] ?? 'no output').slice(0, 300);
+}
+
+/**
+ * A base server that never answered on its port: most often it chose its port itself (a config
+ * file, a constant) and, finding the current app there, moved to the next free one. Its output
+ * says where it listened; the fix that works for the server comes first.
+ */
+function timeoutReason(servers: ServerEntry[], basePorts: number[], output: string[]): string {
+  // Playwright starts the entries in order and names none: with one entry, it is that one.
+  const at = servers.length === 1 ? 0 : -1;
+  const entry = servers[at] ?? null;
+  const listened = listenedAt(output, basePorts);
+  const where = listened ? `: it listened on port ${listened.port} instead (${listened.url})` : ' within the webServer timeout';
+  // Without a sign of where the port comes from, the message does not guess.
+  const knownSource = entry?.portSetIn ? `set in ${entry.portSetIn}` : listened ? 'chosen by the server' : null;
+  const appPort = entry?.port && knownSource ? `; the app's port, ${entry.port}, is ${knownSource}, not read from PORT` : '';
+  const vite = isVite(entry, output);
+  const fix = `give the base its own command with the baseWebServer option${example(servers, at, vite ? '--port {port} --strictPort' : '--port {port}')}`;
+  const other = vite ? '' : ', or name the port in the command (--port, -p) so visual-uat can replace it';
+  return `the base app's server${named(servers, at)} did not answer on the base's port (${basePorts[0]})${where}${appPort}: ${fix}${other}; ${fromBaseCommit(entry)}`;
 }
 
 /**

@@ -13,9 +13,11 @@ import {
   WORKTREE_ENV,
   manifestPath,
 } from '../config/layout';
+import type { WebServerEntry } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
 import { readJsonFile } from '../util/fs';
 import { explainPassFailure } from './pass-failure';
+import { portSetIn } from './port-source';
 
 /** Enough ports for every webServer entry a config is likely to have; unused ones cost nothing. */
 const PORTS_PER_PASS = 4;
@@ -66,13 +68,14 @@ export interface BaselinePassInput {
   configDir: string;
   repoRoot: string;
   worktree: string;
+  /** Where the nested run keeps its Playwright output and component build: the output folder, or a pass beside the tests' root outside the project. */
   outputDir: string;
   baselineDir: string;
   /** The outer run's arguments as the nested run takes them (see nestedArgs). */
   args: string[];
   logFile: string;
-  /** The webServer command, for the message when the base server cannot start. */
-  command: string | null;
+  /** The config's webServer entries (command as shown, port), for the message when a base server cannot start. */
+  servers: WebServerEntry[];
 }
 
 export interface BaselinePassOutcome {
@@ -96,10 +99,11 @@ export async function runBaselinePass(input: BaselinePassInput): Promise<Baselin
   fs.mkdirSync(input.baselineDir, { recursive: true });
   fs.mkdirSync(path.dirname(input.logFile), { recursive: true });
   const log = fs.openSync(input.logFile, 'w');
+  const baseConfigDir = path.join(input.worktree, path.relative(input.repoRoot, input.configDir));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     [ROLE_ENV]: 'baseline',
-    [BASE_CWD_ENV]: path.join(input.worktree, path.relative(input.repoRoot, input.configDir)),
+    [BASE_CWD_ENV]: baseConfigDir,
     [BASE_PORTS_ENV]: ports.join(','),
     [BASELINE_DIR_ENV]: input.baselineDir,
     [OUTPUT_DIR_ENV]: input.outputDir,
@@ -115,6 +119,7 @@ export async function runBaselinePass(input: BaselinePassInput): Promise<Baselin
   fs.closeSync(log);
   const manifest = readJsonFile<BaselineManifest>(manifestPath(input.baselineDir));
   if (manifest?.complete) return { manifest, error: null, exitCode };
-  const reason = explainPassFailure({ log: fs.readFileSync(input.logFile, 'utf8'), basePorts: ports, command: input.command });
+  const servers = input.servers.map((server) => ({ ...server, portSetIn: server.port === null ? null : portSetIn(baseConfigDir, server.port) }));
+  const reason = explainPassFailure({ log: fs.readFileSync(input.logFile, 'utf8'), basePorts: ports, servers });
   return { manifest: null, error: `the baseline pass failed: ${reason}`, exitCode };
 }

@@ -32,3 +32,17 @@ export async function removeWorktreesIn(repo: Repo, dir: string, keep: string | 
     await removeWorktree(repo, path.join(dir, name));
   }
 }
+
+/**
+ * The home (and its parent, <tmp>/visual-uat-worktrees/) once a run leaves nothing in it:
+ * worktreesHome makes it on every run, cached or not. A kept worktree keeps it.
+ */
+export function removeEmptyHome(home: string): void {
+  for (const dir of [home, path.dirname(home)]) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      return; // not empty (a kept worktree, another output folder's home), or gone
+    }
+  }
+}

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
-import type { ComparisonTolerance, VisualUatTestOptions } from '../types';
+import type { ComparisonTolerance, Region, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
 import { readBaselineImage, writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
 import { validateCheckpointName } from './names';
 import { recorderFor, startSignals } from './signals';
 import { captureTarget, noteCapture, testMeta, type CaptureTarget } from './session';
+import { unsettledArea } from './unsettled';
 
 export interface CheckpointOptions extends ComparisonTolerance {
   /** Whole scrollable page (default true); ignored with `locator` or `clip`. */
@@ -85,17 +86,19 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
  * is as good a proof as a second one (toHaveScreenshot stops at a match with its expected image the
  * same way), so an unchanged checkpoint costs one screenshot.
  */
-async function stableCapture(capture: () => Promise<Buffer>, timeoutMs: number, baseline: Buffer | null): Promise<{ png: Buffer; stable: boolean }> {
+async function stableCapture(capture: () => Promise<Buffer>, timeoutMs: number, baseline: Buffer | null): Promise<{ png: Buffer; stable: boolean; unsettled: Region | null }> {
   const deadline = Date.now() + timeoutMs;
   let previous = await capture();
-  if (baseline?.equals(previous)) return { png: previous, stable: true };
+  if (baseline?.equals(previous)) return { png: previous, stable: true, unsettled: null };
+  let before: Buffer | null = null;
   for (let attempt = 0; Date.now() < deadline; attempt++) {
     await sleep(Math.min(RETAKE_DELAYS_MS[attempt] ?? RETAKE_INTERVAL_MS, Math.max(0, deadline - Date.now())));
     const next = await capture();
-    if (next.equals(previous)) return { png: next, stable: true };
+    if (next.equals(previous)) return { png: next, stable: true, unsettled: null };
+    before = previous;
     previous = next;
   }
-  return { png: previous, stable: false };
+  return { png: previous, stable: false, unsettled: before ? unsettledArea(before, previous) : null };
 }
 
 function readStyles(stylePath: string | string[] | undefined, testInfo: TestInfo): string | undefined {
@@ -163,7 +166,7 @@ async function defaultComponent(page: Page, options: CheckpointOptions): Promise
 }
 
 /**
- * Takes one named checkpoint: a stabilised screenshot written under the output folder and
+ * Takes one named checkpoint: a stabilised screenshot written under the test's output folder and
  * attached to the test result, with the baseline image beside it when there is one.
  */
 export async function takeCheckpoint(
@@ -174,9 +177,9 @@ export async function takeCheckpoint(
   testOptions: VisualUatTestOptions = {},
   location: CallSite | undefined = userCallSite(),
 ): Promise<void> {
-  const name = validateCheckpointName(rawName);
-  // One boxed step per checkpoint, at the user's line (also under pnpm's layout), not at our internals.
-  await test.step(`Checkpoint "${name}"`, () => capture(page, testInfo, name, options, testOptions), { box: true, location });
+  // One boxed step per checkpoint, at the user's line (also under pnpm's layout), not at our
+  // internals: a refused name fails inside it, so its error points at the user's line too.
+  await test.step(`Checkpoint "${String(rawName)}"`, () => capture(page, testInfo, validateCheckpointName(rawName), options, testOptions), { box: true, location });
 }
 
 async function capture(page: Page, testInfo: TestInfo, name: string, options: CheckpointOptions, testOptions: VisualUatTestOptions): Promise<void> {
@@ -218,8 +221,9 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const deadline = Date.now() + (options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS);
   await settle(page, (deadline - Date.now()) / 2);
   const finishSignals = startSignals(page, locator);
-  const { png, stable } = await stableCapture(capture, Math.max(0, deadline - Date.now()), readBaselineImage(target.baselineRoot, target.folder, name));
-  const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false);
+  const { png, stable, unsettled } = await stableCapture(capture, Math.max(0, deadline - Date.now()), readBaselineImage(target.baselineRoot, target.folder, name));
+  // A page that kept changing: its ARIA tree is read again, from the page the last capture shows.
+  const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable);
   await writeCheckpoint(testInfo, {
     role: target.role,
     folder: target.folder,
@@ -230,6 +234,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
       name,
       intent: options.intent ?? null,
       stable,
+      unsettled,
       threshold: options.threshold,
       maxDiffPixels: options.maxDiffPixels,
       maxDiffPixelRatio: options.maxDiffPixelRatio,

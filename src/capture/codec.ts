@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { TestInfo } from '@playwright/test';
 import { checkpointImage, checkpointSignals, type Role } from '../config/layout';
-import type { CapturedSignals, ComparisonTolerance, RunContext, VisualUatTestOptions } from '../types';
+import type { CapturedSignals, ComparisonTolerance, Region, RunContext, VisualUatTestOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 
 /**
@@ -51,6 +51,8 @@ export interface CheckpointMeta extends ComparisonTolerance {
   intent: string | null;
   /** Two consecutive captures matched before the timeout. */
   stable: boolean;
+  /** A capture that never settled: where its last two captures still differed (absent in older captures). */
+  unsettled?: Region | null;
   signals: CapturedSignals;
 }
 

@@ -11,10 +11,15 @@ export interface VisualUatFixtures {
 }
 
 export const test = base.extend<VisualUatFixtures>({
-  visualUat: [{}, { option: true }],
-  screenshotCheckpoint: async ({ page, visualUat }, use, testInfo) => {
-    // Record from the start of the test, so the first checkpoint sees the errors of the first page load.
-    recorderFor(page);
-    await use((name, options) => takeCheckpoint(page, testInfo, name, options, visualUat));
-  },
+  visualUat: [{}, { option: true, box: 'self' }],
+  screenshotCheckpoint: [
+    async ({ page, visualUat }, use, testInfo) => {
+      // Record from the start of the test, so the first checkpoint sees the errors of the first page load.
+      recorderFor(page);
+      await use((name, options) => takeCheckpoint(page, testInfo, name, options, visualUat));
+    },
+    // No step of its own (nor has the option above): its location would be this file (under pnpm,
+    // node_modules/.pnpm/…), and each checkpoint is a step at the user's line already.
+    { box: 'self' },
+  ],
 });

@@ -3,7 +3,7 @@ import type { TestInfo } from '@playwright/test';
 import { noteCapturingTest } from '../baseline/top-up';
 import { readRunContext } from '../baseline/context';
 import { readManifest } from '../baseline/store';
-import { BASELINE_DIR_ENV, CONTEXT_FILE_ENV, currentRole, currentScreenshotsDir, type Role } from '../config/layout';
+import { BASELINE_DIR_ENV, CONTEXT_FILE_ENV, currentRole, runningCheckpointsDir, type Role } from '../config/layout';
 import { identityOfTestInfo } from '../config/test-identity';
 import { resolveSettings } from '../config/options';
 import type { BaselineManifest, RunContext, VisualUatTestOptions } from '../types';
@@ -67,7 +67,7 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   }
   const state = workerState(testInfo);
   const { context } = state;
-  const imageRoot = currentScreenshotsDir(state.outputDir);
+  const imageRoot = runningCheckpointsDir(testInfo.project.outputDir);
   // While the baseline pass runs beside the current tests, there is nothing to read yet.
   if (!context || context.sameAsBase || context.baselinePending) return { role, key, folder, imageRoot, baselineRoot: null, context, outputDir: state.outputDir };
   const manifest = baselineManifest(state, context.baselineDir);

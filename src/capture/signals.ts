@@ -142,12 +142,17 @@ async function a11yViolations(page: Page, locator: Locator | undefined): Promise
  * Starts a checkpoint's signals; the returned function finishes them after the screenshot. The
  * ARIA snapshot runs while the screenshots are taken (on an idle 2-core machine it then added
  * 2–6 ms to a capture instead of 10–13 ms); console errors and failed requests are drained after the capture, so
- * they include what happened while it stabilised; axe runs last, on the settled page.
+ * they include what happened while it stabilised; axe runs last, on the settled page. A capture
+ * that never settled reads the ARIA tree again after its last screenshot (`retakeAria`).
  */
-export function startSignals(page: Page, locator: Locator | undefined): (a11y: boolean) => Promise<CapturedSignals> {
-  const aria = ariaSnapshot(locator ?? page.locator('body'));
-  return async (a11y) => {
-    const snapshot = await aria;
+export function startSignals(page: Page, locator: Locator | undefined): (a11y: boolean, retakeAria?: boolean) => Promise<CapturedSignals> {
+  const scope = locator ?? page.locator('body');
+  const aria = ariaSnapshot(scope);
+  return async (a11y, retakeAria) => {
+    // The first snapshot (taken while an unsettled page changed, or timed out on it) may not be
+    // the page of the image: the caller asks for one more after its last capture.
+    const first = await aria;
+    const snapshot = retakeAria ? ((await ariaSnapshot(scope)) ?? first) : first;
     const violations = a11y ? await a11yViolations(page, locator) : null;
     return { origin: originOf(page), aria: snapshot, ...recorderFor(page).drain(), a11y: violations };
   };

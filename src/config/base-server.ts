@@ -114,10 +114,33 @@ export function baseServer(server: WebServer, port: number | undefined, override
   };
 }
 
-/** The baseWebServer entry of the webServer at `index` (one object serves a single webServer). */
-export function baseOverride(option: BaseWebServer | BaseWebServer[] | undefined, index: number): BaseWebServer | undefined {
+/** The baseWebServer entry of the webServer at `index` (one object serves a single webServer; null in an array: that entry as the config has it). */
+export function baseOverride(option: BaseWebServer | (BaseWebServer | null)[] | undefined, index: number): BaseWebServer | undefined {
   if (!option) return undefined;
-  return Array.isArray(option) ? option[index] : index === 0 ? option : undefined;
+  return Array.isArray(option) ? (option[index] ?? undefined) : index === 0 ? option : undefined;
+}
+
+const ORIGIN = /(\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)|\[::1\]):(\d+)(?!\d)/g;
+
+/**
+ * Servers that know each other: a site whose env or command names its API's origin
+ * (`API_URL=http://localhost:4000`, a proxy target) must reach the base API, not the current one.
+ * Every local origin of a webServer entry, in every entry's command and env values, moves to
+ * that entry's base port. Returns the server and what was moved (`command`, `env API_URL=http://localhost:41002`), for the log.
+ */
+export function moveOrigins(server: WebServer, ports: Map<number, number>): { server: WebServer; moved: string[] } {
+  const move = (text: string) => text.replace(ORIGIN, (found, host: string, port: string) => (ports.has(Number(port)) ? `${host}:${ports.get(Number(port))}` : found));
+  const moved: string[] = [];
+  const command = move(server.command);
+  if (command !== server.command) moved.push('command');
+  const env = Object.fromEntries(
+    Object.entries(server.env ?? {}).map(([key, value]) => {
+      const next = move(value);
+      if (next !== value) moved.push(`env ${key}=${next}`);
+      return [key, next];
+    }),
+  );
+  return { server: { ...server, command, env }, moved };
 }
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '0.0.0.0', '[::1]', '::1']);

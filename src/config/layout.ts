@@ -12,14 +12,16 @@ import path from 'node:path';
  *   .gitignore                                   (*: git status never changes)
  *   baselines/<baseCommit>/<key>/                a cache entry: manifest.json, cache.json (its seal), <test folder>/<name>.png|.signals.json
  *   baselines/<baseCommit>/merged/               images of merged blob reports
- *   screenshots/current/<test folder>/<name>.png
+ *   screenshots/current/<test folder>/<name>.png  (copied by the reporter after the tests; see runningCheckpointsDir)
  *   diffs/<test folder>/<name>-diff.png
  *   results/<timestamp>.json, results/latest.json
  *   worktrees/<baseCommit:12>/                   the base checkout, when the temporary folder is on another file system
  *                                                (else <tmp>/visual-uat-worktrees/<id>/<baseCommit:12>/, see worktreeHomes)
  *   baseline-run/test-results/, baseline-run/ct-cache/, baseline-run/tests.json, baseline-run/test-list.txt
- *   logs/baseline.log, logs/baseline-list.log
- *   run/lock.json, run/context.json, run/capturing/<key hash>.json (each test of this run that took a checkpoint)
+ *   logs/baseline.log, logs/baseline-list.log     (a pass beside the tests writes these, its entry and baseline-run/'s lists
+ *                                                 under besidePassRoot first)
+ *   run/lock.json, run/context.json
+ *   (<tmp>/visual-uat-worktrees/<id>-capturing/<key hash>.json: each test of this run that took a checkpoint, see capturingTestsDir)
  *   baseline-run/top-up/                         the top-up pass's entry, merged into the run's cache entry
  *   cache/verdicts/<scope>/<change key>.json, transcripts/<key:16>-<checkpoint>.json
  * ```
@@ -37,6 +39,8 @@ export const WORKTREE_ENV = 'VISUAL_UAT_WORKTREE';
 /** The base server's real command and the runner it must not outlive (see baseline/server-guard). */
 export const GUARDED_COMMAND_ENV = 'VISUAL_UAT_GUARDED_COMMAND';
 export const GUARD_PID_ENV = 'VISUAL_UAT_GUARD_PID';
+/** The config's webServer entries (command, port) for the global setup: Playwright's resolved config has none when webServer is an array. */
+export const WEB_SERVERS_ENV = 'VISUAL_UAT_WEB_SERVERS';
 
 export type Role = 'current' | 'baseline';
 
@@ -73,6 +77,19 @@ export function sealPath(baselineDir: string): string {
 
 export function currentScreenshotsDir(outputDir: string): string {
   return path.join(outputDir, 'screenshots', 'current');
+}
+
+/**
+ * Where the current pass writes a checkpoint while the tests run: under the project's Playwright
+ * output folder (test-results/visual-uat/<test folder>/), never the output folder. A dev server
+ * that watches the project leaves Playwright's writes alone (Vite ignores test-results by name, and
+ * a setup that did not would reload on Playwright's own traces); a write under .visual-uat/ would
+ * reload the pages under test. Not in the test's own output folder: Playwright removes it after a
+ * passing test under `preserveOutput: 'never' | 'failures-only'`. The reporter copies the images
+ * to currentScreenshotsDir once the tests are done (report/place).
+ */
+export function runningCheckpointsDir(projectOutputDir: string): string {
+  return path.join(projectOutputDir, 'visual-uat');
 }
 
 /** A checkpoint's image under an image root (the current screenshots, or a baseline entry). */
@@ -120,6 +137,16 @@ export function worktreeName(baseCommit: string): string {
   return baseCommit.slice(0, 12);
 }
 
+/**
+ * Where a baseline pass that runs beside the current tests writes its cache entry, logs and test
+ * lists (the same layout as under the output folder): beside its worktree, outside the project,
+ * so nothing lands where a dev server watches while the tests run. Moved into the output folder
+ * once they are done (baseline/staging.ts); a run's leftover clean-up removes it like a worktree.
+ */
+export function besidePassRoot(worktreesHome: string, baseCommit: string): string {
+  return path.join(worktreesHome, `${worktreeName(baseCommit)}-pass`);
+}
+
 /** Playwright's own output folder for the nested baseline pass. */
 export function baselineRunOutputDir(outputDir: string): string {
   return path.join(outputDir, 'baseline-run', 'test-results');
@@ -156,9 +183,14 @@ export function topUpTestListPath(outputDir: string): string {
   return path.join(outputDir, 'baseline-run', 'top-up-list.txt');
 }
 
-/** The tests of the current run that took a checkpoint, one file each (see baseline/top-up). */
+/**
+ * The tests of the current run that took a checkpoint, one file each (see baseline/top-up). Noted
+ * by the tests while they run, so outside the project (beside the worktrees' home, not in it):
+ * a write under the output folder would reload the pages under test on a dev server that watches
+ * the project. Cleared when the run starts and when it ends.
+ */
 export function capturingTestsDir(outputDir: string): string {
-  return path.join(outputDir, 'run', 'capturing');
+  return `${worktreeHomes(outputDir).outside}-capturing`;
 }
 
 export function lockPath(outputDir: string): string {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test';
 import type { VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
-import { baseOverride, baseServer, hostResolverRules, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
+import { baseOverride, baseServer, hostResolverRules, moveOrigins, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
 import { baselineComponentBuild } from './component-tests';
 import {
   BASE_CWD_ENV,
@@ -12,6 +12,7 @@ import {
   GUARDED_COMMAND_ENV,
   OUTPUT_DIR_ENV,
   REPO_ROOT_ENV,
+  WEB_SERVERS_ENV,
   WORKTREE_ENV,
   baselineComponentCacheDir,
   baselineRunOutputDir,
@@ -59,6 +60,7 @@ export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options
   resolveOptions(options);
   process.env[OPTIONS_ENV] = JSON.stringify(withoutSecrets(options));
   process.env[SCREENSHOT_DEFAULTS_ENV] = JSON.stringify(screenshotDefaultsByProject(config));
+  process.env[WEB_SERVERS_ENV] = JSON.stringify(asArray(config.webServer).map((server): WebServerEntry => ({ command: server.command, port: serverPort(server) })));
   const userSetups = asArray(config.globalSetup);
   const wired = {
     ...config,
@@ -67,6 +69,21 @@ export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options
   };
   const withBrowser = applySystemChromium(wired);
   return currentRole() === 'baseline' ? baselineRole(withBrowser, options) : withBrowser;
+}
+
+/** One webServer entry of the config, as messages name it: its command and the current app's port (of `url` or `port`). */
+export interface WebServerEntry {
+  command: string;
+  port: number | null;
+}
+
+/** The config's webServer entries as withVisualUat saw them (see WEB_SERVERS_ENV). */
+export function webServersFromEnv(env: NodeJS.ProcessEnv = process.env): WebServerEntry[] {
+  try {
+    return JSON.parse(env[WEB_SERVERS_ENV] ?? '[]') as WebServerEntry[];
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -146,10 +163,14 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
   };
   const rewritten = servers.map((server, index) => {
     const port = freePorts[index];
-    const base = baseServer(server, port, baseOverride(options.baseWebServer, index), checkout);
+    const { server: base, moved } = moveOrigins(baseServer(server, port, baseOverride(options.baseWebServer, index), checkout), ports);
+    // The runner's output is the pass's log; workers load the config too, and say nothing.
+    if (moved.length && !env.TEST_WORKER_INDEX) console.log(`visual-uat: webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
     return {
       ...base,
       ...guarded(base),
+      // The base server's own output goes to the pass's log: where it listened, why it stopped.
+      stdout: 'pipe' as const,
       url: rewriteUrl(server.url, ports),
       port: server.port && port !== undefined ? port : undefined,
     };

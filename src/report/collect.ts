@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { readManifest } from '../baseline/store';
 import { baselineInfo, readBaselineSide, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
+import { checkpointImage, runningCheckpointsDir } from '../config/layout';
 import { identityOfTestCase } from '../config/test-identity';
 import type { BaselineManifest, CapturedSignals, RunContext } from '../types';
 import { errorsText, plainText } from '../util/text';
@@ -59,7 +61,17 @@ function runContext(tests: readonly TestCase[], fromSetup: RunContext | null): R
   return null;
 }
 
-function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, context: RunContext | null): CheckpointPair[] {
+/**
+ * The current image: Playwright's copy of the attachment, else (Playwright removed a passing test's
+ * output folder, `preserveOutput`) the file the worker wrote (see layout runningCheckpointsDir).
+ */
+function currentImage(attached: string | null, runningRoot: string | null, folder: string, name: string): string | null {
+  if (!attached || fs.existsSync(attached) || !runningRoot) return attached;
+  const written = checkpointImage(runningRoot, folder, name);
+  return fs.existsSync(written) ? written : attached;
+}
+
+function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, context: RunContext | null, runningRoot: string | null): CheckpointPair[] {
   const taken = new Map(decoded.checkpoints.map((checkpoint) => [checkpoint.name, checkpoint]));
   const names = [...new Set([...taken.keys(), ...baselineNames])];
   return names.map((name) => {
@@ -68,7 +80,7 @@ function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folde
     // A checkpoint only the base took, or any taken while the base pass ran beside, has its base side on disk only.
     const onDisk = (!checkpoint || !checkpoint.baseline.image) && context && !context.sameAsBase;
     const base = onDisk ? readBaselineSide(context.baselineDir, folder, name) : checkpoint?.baseline;
-    return { name, current: checkpoint?.image ?? null, baseline: base?.image ?? null, meta: checkpoint?.meta ?? null, baseSignals: base?.signals ?? null };
+    return { name, current: currentImage(checkpoint?.image ?? null, runningRoot, folder, name), baseline: base?.image ?? null, meta: checkpoint?.meta ?? null, baseSignals: base?.signals ?? null };
   });
 }
 
@@ -95,7 +107,8 @@ export function collectTests(tests: readonly TestCase[], contextFromSetup: RunCo
     const afterCapture = !meta?.baseline || !!context?.toppedUp?.includes(key);
     const baseline = meta ? (afterCapture ? baselineInfo(context, manifest, key) : meta.baseline) : null;
     const baselineNames = baseline?.checkpoints ?? manifest?.tests[key]?.checkpoints ?? [];
-    const pairs = pairsOf(decoded, baselineNames, folder, context);
+    const projectOutput = test.parent.project()?.outputDir;
+    const pairs = pairsOf(decoded, baselineNames, folder, context, projectOutput ? runningCheckpointsDir(projectOutput) : null);
     if (pairs.length === 0) continue;
     const baselineError = baseline?.error ?? context?.baselineError ?? null;
     collected.push({

@@ -1,7 +1,7 @@
 import { describeApproval, type Settled } from '../approve';
 import { hasNewSignals, NO_DIFF, type ChangePrint, type PairComparison } from '../compare';
 import type { EvaluatorVerdict } from '../evaluate';
-import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, FailOn, TestStatus } from '../types';
+import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, FailOn, Region, TestStatus } from '../types';
 import { plural } from '../util/text';
 import { imagesOf, type Compared } from './assess';
 
@@ -27,6 +27,9 @@ export interface DecisionInput {
   /** For a pair that differs: its changes, the dominant one first. */
   changes: ChangeInput[];
   signals: CheckpointSignals;
+  /** Whether the current capture settled (null: current took none), and where it still changed when it did not. */
+  stable?: boolean | null;
+  unsettled?: Region | null;
 }
 
 export interface Decision {
@@ -112,9 +115,21 @@ export function decide(input: DecisionInput): Decision {
       return plain('unchanged', 'identical');
     case 'within-tolerance':
       return plain('unchanged', 'within tolerance');
-    case 'different':
-      return input.changes.length ? decideChanges(input.changes, input.signals) : plain('needs_review', NO_EVALUATOR_REASON);
+    case 'different': {
+      const decision = input.changes.length ? decideChanges(input.changes, input.signals) : plain('needs_review', NO_EVALUATOR_REASON);
+      return input.stable === false ? { ...decision, reason: `${unsettledNote(input.unsettled ?? null)}; ${decision.reason}` } : decision;
+    }
   }
+}
+
+/**
+ * A difference on a capture that never settled may be the page still moving (a hover, a timer),
+ * not the branch: the reason says so first, and where, so the table, the annotation and the
+ * review page all show it.
+ */
+export function unsettledNote(area: Region | null): string {
+  const where = area ? `: the area at (${area.x}, ${area.y}), ${area.width}×${area.height} px, still changed between its last two captures` : '';
+  return `the current capture never settled${where}`;
 }
 
 /** A checkpoint as the results file, the annotations and the summary show it. */
@@ -144,7 +159,7 @@ export interface Judged extends Compared {
 export function verdictOf(checkpoint: Judged): CheckpointVerdict {
   const { pair, comparison, signals } = checkpoint;
   const images = imagesOf(checkpoint);
-  const decision = decide({ comparison, baseError: checkpoint.test.baselineError, changes: checkpoint.changes, signals });
+  const decision = decide({ comparison, baseError: checkpoint.test.baselineError, changes: checkpoint.changes, signals, stable: pair.meta?.stable ?? null, unsettled: pair.meta?.unsettled ?? null });
   return {
     name: pair.name,
     ...decision,

@@ -13,9 +13,10 @@ export function baselineHome(context: RunContext | null, outputDir: string, from
   return fromBlob ? mergedBaselineDir(outputDir, context.baseCommit) : context.baselineDir;
 }
 
-function homeOf(attachment: string, home: string, fromBlob: boolean): string {
+/** `replace`: the home may hold an older image (the last run's current one, a blob's); else an image already home is this one (a cache entry's). */
+function homeOf(attachment: string, home: string, replace: boolean): string {
   if (path.resolve(attachment) === path.resolve(home)) return home;
-  if (!fromBlob && fs.existsSync(home)) return home;
+  if (!replace && fs.existsSync(home)) return home;
   fs.mkdirSync(path.dirname(home), { recursive: true });
   fs.copyFileSync(attachment, home);
   return home;
@@ -23,7 +24,8 @@ function homeOf(attachment: string, home: string, fromBlob: boolean): string {
 
 /**
  * Points each pair at its images' home under the output folder, copying them there when they are
- * elsewhere. Playwright copies attachments into test-results/ (wiped by the next run) and
+ * elsewhere. The current pass writes its images under test-results/ while the tests run (see
+ * layout runningCheckpointsDir), Playwright copies attachments there too (wiped by the next run), and
  * merge-reports extracts them into a temporary folder: the results file must name paths that keep
  * opening.
  */
@@ -33,7 +35,7 @@ export function placeImages(tests: CollectedTest[], outputDir: string, baselineD
     ...test,
     pairs: test.pairs.map((pair) => ({
       ...pair,
-      current: pair.current && homeOf(pair.current, checkpointImage(currentRoot, test.folder, pair.name), fromBlob),
+      current: pair.current && homeOf(pair.current, checkpointImage(currentRoot, test.folder, pair.name), true),
       baseline: pair.baseline && baselineDir ? homeOf(pair.baseline, checkpointImage(baselineDir, test.folder, pair.name), fromBlob) : pair.baseline,
     })),
   }));

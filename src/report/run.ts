@@ -8,7 +8,7 @@ import { groupChanges, type ChangeGroup, type Grouping } from '../group';
 import type { CheckpointStatus, Evaluation, RunContext, TestStatus } from '../types';
 import { compareCheckpoints, imagesOf, type Compared } from './assess';
 import type { CollectedTest } from './collect';
-import { decideChange, mostSevere, testStatus, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
+import { decideChange, mostSevere, testStatus, unsettledNote, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
 import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
 import type { ComparedCount } from './sanity';
 
@@ -106,13 +106,18 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     const decisions = showing.map((i) => decideChange(changesOf(i).find((change) => change.group === group.id)!, compared[i].signals));
     const worst = decisions[mostSevere(decisions)];
     const judgement: EvaluatorVerdict | undefined = judgements.get(group.id);
+    // The group's reason is what the review page and the summary's group line show: a member
+    // whose capture never settled may owe its change to that, so it leads, as in its own reason.
+    const restless = showing.find((i) => compared[i].pair.meta?.stable === false);
+    const where = restless !== undefined && showing.length > 1 ? ` (${checkpointKey(subjects[restless].test, subjects[restless].checkpoint)})` : '';
+    const note = restless === undefined ? '' : `${unsettledNote(compared[restless].pair.meta?.unsettled ?? null)}${where}; `;
     return {
       id: group.id,
       change: group.change,
       members: group.members.map((i) => checkpointKey(subjects[i].test, subjects[i].checkpoint)),
       alsoIn: group.alsoIn.map((i) => checkpointKey(subjects[i].test, subjects[i].checkpoint)),
       status: worst.status,
-      reason: worst.reason,
+      reason: `${note}${worst.reason}`,
       evaluation: judgement?.evaluation ?? null,
     };
   });

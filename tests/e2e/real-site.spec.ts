@@ -49,7 +49,7 @@ test('a port fixed in the server script stops the run before the current tests, 
   expect(run.status).toBe(1);
   const output = run.stdout + run.stderr;
   expect(output).toContain(
-    `visual-uat: the baseline pass failed: the base app's server (\`node scripts/start-server.js\`) listens on port ${port}, the current app's port, so the base cannot get a port of its own: make the server read process.env.PORT, or give the base its own command with the baseWebServer option (e.g. baseWebServer: { command: 'node scripts/start-server.js --port {port}' }); see .visual-uat/logs/baseline.log. Nothing was compared, so the run stops`,
+    `visual-uat: the baseline pass failed: the base app's server (\`node scripts/start-server.js\`) listens on port ${port}, the current app's port, so the base cannot get a port of its own: give the base its own command with the baseWebServer option (e.g. baseWebServer: { command: 'node scripts/start-server.js --port {port}' }); reading process.env.PORT in the server also works, but only once that change is in the base commit (the base runs the base commit's files); see .visual-uat/logs/baseline.log. Nothing was compared, so the run stops`,
   );
   expect(output).not.toMatch(/✓|passed/);
   expect(fs.existsSync(path.join(repo, '.visual-uat', 'results', 'latest.json'))).toBe(false);

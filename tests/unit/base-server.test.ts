@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseOverride, baseServer, hostResolverRules, mapCheckoutPaths, mentionsPort, replacePort, type BaseCheckout } from '../../src/config/base-server';
+import { baseOverride, baseServer, hostResolverRules, mapCheckoutPaths, mentionsPort, moveOrigins, replacePort, type BaseCheckout } from '../../src/config/base-server';
 
 const checkout: BaseCheckout = {
   repoRoots: ['/home/me/site'],
@@ -72,6 +72,19 @@ describe('baseServer', () => {
     });
     expect(baseOverride([{ command: 'a' }, { command: 'b' }], 1)).toEqual({ command: 'b' });
     expect(baseOverride({ command: 'a' }, 1)).toBeUndefined();
+    expect(baseOverride([null, { command: 'b' }], 0)).toBeUndefined();
+  });
+});
+
+describe('moveOrigins', () => {
+  it("moves every entry's local origin, in command and env, to that entry's base port, and says what moved", () => {
+    const ports = new Map([[3000, 41001], [4000, 41002]]);
+    const site = { command: 'node web.js --proxy http://127.0.0.1:4000/api', env: { API_URL: 'http://localhost:4000', CDN: 'https://cdn.example:4000', PORT: '41001' } };
+    expect(moveOrigins(site, ports)).toEqual({
+      server: { command: 'node web.js --proxy http://127.0.0.1:41002/api', env: { API_URL: 'http://localhost:41002', CDN: 'https://cdn.example:4000', PORT: '41001' } },
+      moved: ['command', 'env API_URL=http://localhost:41002'],
+    });
+    expect(moveOrigins({ command: 'node api.js', env: { DB: 'localhost:5432' } }, ports).moved).toEqual([]);
   });
 });
 
