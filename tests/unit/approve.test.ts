@@ -13,8 +13,10 @@ import { checkpointResult, runOf, testResult } from '../support/results';
 
 /**
  * One approval rule for the run, the CLI and the review page: by exact images (the fast path), by
- * the same change within the comparison's tolerance on the same checkpoint (rendering noise), and by
- * the same change on another checkpoint (a group's carry-over); stale when the change really differs.
+ * the same change within the comparison's tolerance on the same checkpoint (rendering noise); the
+ * same change on a checkpoint nobody approved it on only resembles the approval (a rejection
+ * applies there); stale when a compared checkpoint's change really differs, never when the run
+ * did not capture it.
  */
 
 const ABOUT = 'site.spec.ts › site › about';
@@ -85,10 +87,11 @@ describe('classify', () => {
     expect(classify(approved, gone)).toEqual({ fit: 'stale' });
   });
 
-  it("carries a group's approval to the same change on another checkpoint, at another place; an approval of one checkpoint does not carry", async () => {
+  it('covers what was seen: the same change on a checkpoint nobody approved it on only resembles the approval; a rejection applies there', async () => {
     const approved = approval(await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE))));
     const elsewhere = await subject('hero', png('home-base', 200, box(130, GREY)), noisy('home', 200, box(130, BLUE), 4), HOME);
-    expect(classify(approved, elsewhere)).toMatchObject({ fit: 'applies', how: 'same-change', covers: { regions: [0], lines: [] } });
+    expect(classify(approved, elsewhere)).toEqual({ fit: 'resembles', covers: { regions: [0], lines: [] } });
+    expect(classify({ ...approved, verdict: 'rejected' }, elsewhere)).toMatchObject({ fit: 'applies', how: 'same-change', covers: { regions: [0], lines: [] } });
     expect(classify({ ...approved, scope: 'checkpoints' }, elsewhere)).toEqual({ fit: 'unrelated' });
     const other = await subject('hero-green', png('home-base', 200, box(130, GREY)), png('home-green', 200, box(130, GREEN)), HOME);
     expect(classify(approved, other)).toEqual({ fit: 'unrelated' });
@@ -174,6 +177,21 @@ describe('the run and approve --prune agree', () => {
     expect(await approveOrReject(settings, [], { prune: true })).toContain('nothing changed in');
     expect(readApprovals(settings.configDir)).toHaveLength(2);
     expect(await report(settings, false)).toContain('1 checkpoint approved earlier');
+  });
+
+  it('a checkpoint the run did not capture (its test failed) never makes an approval stale, and --prune keeps it', async () => {
+    const approved = approval(await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE))));
+    writeApprovals(settings.configDir, [approved]);
+    const notCaptured: ApprovalSubject = { test: ABOUT, checkpoint: 'contact', baselineImage: png('base', 120, box(20, GREY)), currentImage: null, change: null };
+    expect(classify(approved, notCaptured)).toEqual({ fit: 'not-compared' });
+    expect(reviewApprovals([approved], [notCaptured]).stale).toEqual([]);
+    const relative = (file: string) => path.relative(resultsDir(settings.outputDir), file);
+    const missing = checkpointResult({ name: 'contact', status: 'missing', reason: 'in the baseline only: the current run did not capture it', baselineImage: relative(notCaptured.baselineImage!), currentImage: null });
+    fs.mkdirSync(path.dirname(latestResults(settings.outputDir)), { recursive: true });
+    fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify(runOf([testResult(['site.spec.ts', 'site', 'about'], [missing])])));
+    expect(await report(settings, false)).not.toContain('stale');
+    expect(await approveOrReject(settings, [], { prune: true })).toContain('nothing changed in');
+    expect(readApprovals(settings.configDir)).toEqual([approved]);
   });
 
   it('a new approval replaces the older one of the same checkpoint', async () => {
