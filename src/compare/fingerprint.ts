@@ -16,13 +16,20 @@ import { maxColourDelta, overWhite, yiqDistance, type RgbaImage } from './pixels
  * distance of their pixels), while a colour that moved past the threshold moves every cell it
  * covers. A cell is a few pixels wide on a large region, so a small edit inside a large changed
  * region can stay below it; the ARIA lines catch a text edit there: they must be equal.
+ *
+ * The smallest edit guaranteed to be caught: a cell is at most MAX_CELL_EDGE (10) pixels on a
+ * side, so any square of 2 × 10 − 1 = 19 pixels lies over one whole cell wherever it is; an edit
+ * that moves every pixel of a 19×19 square past the threshold by the same colour (an icon
+ * recoloured, a 20 px element restyled) moves that cell's mean as far, and the region no longer
+ * matches: an approval of it is stale. A smaller edit is caught when it moves a cell's mean past
+ * the threshold, which noise (never making a pixel differ) cannot do.
  */
 
 export interface RegionPrint {
   kind: RegionKind;
   width: number;
   height: number;
-  /** Edge of a cell, in pixels: 1 for small regions, more as a region grows (at most MAX_CELLS cells). */
+  /** Edge of a cell, in pixels: 1 for small regions, more as a region grows (at most MAX_CELLS cells), never more than MAX_CELL_EDGE. */
   cell: number;
   /** Mean RGB (composited over white) of each cell, row by row; null for the side the region is not on. */
   base: Uint8Array | null;
@@ -38,14 +45,16 @@ export interface ChangePrint {
   lines: string[];
 }
 
-/** Cells per side of a region: a 1280×80 footer gets 10 px cells; a button stays at pixel resolution. */
+/** Cells per region below the edge cap: a 1280×80 footer gets 10 px cells; a button stays at pixel resolution. */
 const MAX_CELLS = 1024;
+/** No cell is larger, however large the region: the guaranteed-caught edit stays a 19 px square on a full page. */
+const MAX_CELL_EDGE = 10;
 /** Region sizes may differ this much: a glyph edge near the threshold can add a pixel on a side. */
 const SLACK = 2;
 const VERSION = 'v1';
 
 function cellSize(width: number, height: number): number {
-  return Math.max(1, Math.ceil(Math.sqrt((width * height) / MAX_CELLS)));
+  return Math.min(MAX_CELL_EDGE, Math.max(1, Math.ceil(Math.sqrt((width * height) / MAX_CELLS))));
 }
 
 /** Where a region's pixels are on each side: current rows are the region's; base rows come from the row alignment. */

@@ -97,6 +97,22 @@ describe('classify', () => {
     expect(classify(approved, other)).toEqual({ fit: 'unrelated' });
   });
 
+  it('is stale when an icon inside an approved 1280×800 region is recoloured: any 19 px square moved past the threshold is caught', async () => {
+    const page = (name: string, boxes: Box[]) => writePng(path.join(images, `${name}.png`), 1280, 800, boxes);
+    const panel: Box = { x: 0, y: 0, width: 1280, height: 800, rgba: BLUE };
+    const base = page('panel-base', [{ ...panel, rgba: GREY }]);
+    const approved = approval(await subject('panel', base, page('panel', [panel])));
+    expect(approved.change).toMatch(/ m1280x800c10:/);
+    const again = await subject('panel-noisy', base, writeNoisyPng(path.join(images, 'panel-noisy.png'), 1280, 800, [panel], 3));
+    expect(classify(approved, again)).toMatchObject({ fit: 'applies', how: 'same-checkpoint' });
+    // A colour 1.5 times the threshold away from the panel's: subtle, past the threshold on every pixel.
+    const ICON: Box['rgba'] = [70, 120, 230, 255];
+    for (const [x, y, size] of [[613, 407, 19], [1, 781, 19], [1000, 95, 20]]) {
+      const edited = await subject(`panel-${x}`, base, page(`panel-${x}`, [panel, { x, y, width: size, height: size, rgba: ICON }]));
+      expect(classify(approved, edited), `a ${size} px icon at ${x},${y}`).toEqual({ fit: 'stale' });
+    }
+  });
+
   it('reads approvals of the first format, which match their exact images only', async () => {
     const seen = await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE)));
     const first = { test: ABOUT, checkpoint: 'contact', baseline: sha256File(seen.baselineImage!), current: sha256File(seen.currentImage!), by: 'Ann', at: '2025-01-01T00:00:00Z', reason: null };
