@@ -81,7 +81,7 @@ function groupsToJudge(grouping: Grouping, compared: Compared[], settled: Map<st
     const open = showing.filter((i) => settled[i].get(group.id) === null && resembles[i].get(group.id) === null);
     if (open.length === 0) return [];
     const chosen = open.includes(group.representative) ? group.representative : open.reduce((best, i) => (grouping.groupsOf[i].length < grouping.groupsOf[best].length ? i : best));
-    return [{ group: group.id, representative: compared[chosen] as Different, checkpoints: showing.length }];
+    return [{ group: group.id, representative: compared[chosen] as Different, shownOn: showing.map((i) => checkpointKey(compared[i].test.key, compared[i].pair.name)) }];
   });
 }
 
