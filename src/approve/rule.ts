@@ -1,4 +1,4 @@
-import { decodeChange, findChange, type ChangePrint, type Found } from '../compare';
+import { decodeChange, findChange, findShown, partOf, type ChangePrint, type Found } from '../compare';
 import { sha256File } from '../util/hash';
 import type { Approval, ApprovalCheckpoint, Verdict } from './file';
 
@@ -64,11 +64,11 @@ export function memoHasher(): Hasher {
 
 const decoded = new Map<string, ChangePrint | null>();
 
-/** A decision's change, decoded once per process (fingerprints are immutable text). */
-function changeOf(approval: Approval): ChangePrint | null {
-  if (!approval.change) return null;
-  if (!decoded.has(approval.change)) decoded.set(approval.change, decodeChange(approval.change));
-  return decoded.get(approval.change)!;
+/** A fingerprint, decoded once per process (fingerprints are immutable text). */
+function decodedOnce(text: string | null | undefined): ChangePrint | null {
+  if (!text) return null;
+  if (!decoded.has(text)) decoded.set(text, decodeChange(text));
+  return decoded.get(text)!;
 }
 
 function sameImages(decided: ApprovalCheckpoint, subject: ApprovalSubject, hash: Hasher): boolean {
@@ -83,7 +83,8 @@ function compared(subject: ApprovalSubject): boolean {
 export function classify(approval: Approval, subject: ApprovalSubject, hash: Hasher = memoHasher()): ApprovalFit {
   const decided = approval.checkpoints.find((checkpoint) => names(checkpoint, subject));
   if (decided && sameImages(decided, subject, hash)) return { fit: 'applies', how: 'same-images', covers: 'all' };
-  const change = changeOf(approval);
+  // On a checkpoint it was taken on, the decision covers what that checkpoint showed of the change.
+  const change = decided ? (decodedOnce(decided.change) ?? decodedOnce(approval.change)) : decodedOnce(approval.change);
   const found = change && subject.change && (decided || approval.scope === 'change') ? findChange(change, subject.change) : null;
   if (found && decided) return { fit: 'applies', how: 'same-checkpoint', covers: found };
   if (found) return approval.verdict === 'rejected' ? { fit: 'applies', how: 'same-change', covers: found } : { fit: 'resembles', covers: found };
@@ -180,11 +181,11 @@ export function settle(applied: Applied[], change: ChangePrint, part: ChangePrin
   return { verdict: 'approved', approval: main.approval, how: main.how };
 }
 
-/** How the decisions that apply to a checkpoint settle `decided` (a group's change, say) where it is found in the checkpoint's change. */
+/** How the decisions that apply to a checkpoint settle what it shows of `decided` (a group's change, say). */
 export function settleChange(applied: Applied[], change: ChangePrint, decided: ChangePrint): Settled | null {
-  const found = findChange(decided, change);
-  if (!found) return null;
-  return settle(applied, change, { threshold: change.threshold, regions: found.regions.map((i) => change.regions[i]), lines: found.lines.map((i) => change.lines[i]) });
+  const found = findShown(decided, change);
+  if (found.regions.length === 0 && found.lines.length === 0) return null;
+  return settle(applied, change, partOf(change, found));
 }
 
 /** What the approvals file did in a run. */

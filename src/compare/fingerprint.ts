@@ -118,9 +118,23 @@ export function fingerprintRegions(base: RgbaImage, current: RgbaImage, sources:
   return { threshold, regions: sortRegions(regions), lines: [] };
 }
 
+type Sized = Pick<Region, 'kind' | 'width' | 'height'>;
+
 /** Largest first, so a change's first region is its main one and encodings compare as text. */
+function bySize(a: Sized, b: Sized): number {
+  return b.width * b.height - a.width * a.height || (a.kind ?? 'modified').localeCompare(b.kind ?? 'modified') || a.width - b.width;
+}
+
 function sortRegions(regions: RegionPrint[]): RegionPrint[] {
-  return [...regions].sort((a, b) => b.width * b.height - a.width * a.height || a.kind.localeCompare(b.kind) || a.width - b.width);
+  return [...regions].sort(bySize);
+}
+
+/**
+ * A pair's changed regions (the diff metrics', with their places) in the order of its
+ * fingerprint's regions: index i of one is index i of the other, as `findChange` names them.
+ */
+export function inPrintOrder<T extends Sized>(regions: T[]): T[] {
+  return [...regions].sort(bySize);
 }
 
 /** The changed lines of an ARIA snapshot diff, without positions or indentation: what text changed, wherever it is. */
@@ -222,21 +236,33 @@ export interface Found {
 }
 
 /**
- * Finds each region and line of `part` in `whole`, each used once, under the stricter of the two
- * thresholds; null when one is not there.
+ * The regions and lines of `part` that `whole` shows, each used once, under the stricter of the
+ * two thresholds: a group's change on one of its checkpoints, which may show only some of it (a
+ * full page shows a footer's text boxes, and its strip inside a band of its own).
  */
-export function findChange(part: ChangePrint, whole: ChangePrint): Found | null {
+export function findShown(part: ChangePrint, whole: ChangePrint): Found {
   const threshold = Math.min(part.threshold, whole.threshold);
   const used = new Set<number>();
   const regions: number[] = [];
   for (const region of part.regions) {
     const index = whole.regions.findIndex((candidate, i) => !used.has(i) && sameRegion(region, candidate, threshold));
-    if (index === -1) return null;
+    if (index === -1) continue;
     used.add(index);
     regions.push(index);
   }
-  const lines = part.lines.map((line) => whole.lines.indexOf(line));
-  return lines.includes(-1) ? null : { regions, lines };
+  const lines = part.lines.map((line) => whole.lines.indexOf(line)).filter((index) => index !== -1);
+  return { regions, lines };
+}
+
+/** Finds each region and line of `part` in `whole` (as `findShown`); null when one is not there. */
+export function findChange(part: ChangePrint, whole: ChangePrint): Found | null {
+  const shown = findShown(part, whole);
+  return shown.regions.length === part.regions.length && shown.lines.length === part.lines.length ? shown : null;
+}
+
+/** The part of `whole` that `found` names, its own region objects and lines. */
+export function partOf(whole: ChangePrint, found: Found): ChangePrint {
+  return { threshold: whole.threshold, regions: found.regions.map((i) => whole.regions[i]), lines: found.lines.map((i) => whole.lines[i]) };
 }
 
 /** The same change: every region and line of each found in the other. */

@@ -148,6 +148,22 @@ describe('recordDecisions', () => {
   });
 });
 
+describe('a decision on a checkpoint that shows part of the change', () => {
+  it('records the part that checkpoint showed, and applies to it there, run after run', async () => {
+    const two = (rgba: Box['rgba']): Box[] => [...box(20, rgba), { x: 120, y: 160, width: 60, height: 20, rgba: rgba === GREY ? GREY : GREEN }];
+    const whole = await subject('footer', png('two-base', 200, two(GREY)), png('two', 200, two(BLUE)));
+    // The full page shows the first box's change only (its second box is cut off there).
+    const page = await subject('page', png('page-base', 120, box(20, GREY)), png('page', 120, box(20, BLUE)), HOME);
+    expect(whole.change!.regions).toHaveLength(2);
+    const request = { verdict: 'approved' as const, scope: 'change' as const, change: encodeChange(whole.change!), by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null };
+    recordDecisions(dir, [whole, page], [{ ...request, checkpoints: [{ subject: whole, whole: true }, { subject: page, whole: false }] }]);
+    const [approved] = readApprovals(dir);
+    expect(approved.checkpoints.map((c) => [c.checkpoint, typeof c.change])).toEqual([['footer', 'undefined'], ['page', 'string']]);
+    const again = await subject('page', png('page-base', 120, box(20, GREY)), noisy('page-again', 120, box(20, BLUE), 5), HOME);
+    expect(classify(approved, again)).toMatchObject({ fit: 'applies', how: 'same-checkpoint' });
+  });
+});
+
 /** A latest.json whose one checkpoint has the given images, change and group. */
 function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged'): void {
   const relative = (file: string) => path.relative(resultsDir(settings.outputDir), file);
