@@ -88,28 +88,16 @@ test.describe('approvals cover what a person saw', () => {
     repo = createFixtureRepo({ fixture: 'promo-app' });
   });
 
-  test('approve site-footer: one approval for the four footers, and the next run has them changed', async () => {
+  test('approve home settles everything the home page shows: the banner, and the footer on all five checkpoints that show it', async () => {
     const first = await runPlaywrightAsync(repo, ['test']);
     expect(first.status, first.stdout + first.stderr).toBe(0);
-    const approved = visualUat(repo, ['approve', 'site-footer']);
-    expect(approved.status, approved.stderr).toBe(0);
-    const approvals = approvalsOf(repo);
-    expect(approvals).toHaveLength(1);
-    expect(approvals[0]).toMatchObject({ verdict: 'approved', scope: 'change' });
-    expect(decidedOn(approvals[0])).toEqual([...FOOTERS, HOME].sort());
-
-    const run = await runPlaywrightAsync(repo, ['test']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
-    const results = readLatest(repo);
-    expect(statuses(results)).toEqual({ 'home › home': 'needs_review', 'pricing › plans': 'needs_review', ...FOOTER_STATUSES('changed') });
-    // The home page's footer is approved; its banner is not.
-    expect(checkpoint(results, 'home', 'home').checkpoint.reason).toMatch(/^no evaluator configured — also group g\d \(changed: approved by /);
-  });
-
-  test('approve home settles everything the home page shows', async () => {
     const approved = visualUat(repo, ['approve', 'home', '--reason', 'the spring sale']);
     expect(approved.status, approved.stderr).toBe(0);
     expect(approved.stdout).not.toContain('not part of this decision');
+    const approvals = approvalsOf(repo);
+    expect(approvals.map(decidedOn)).toEqual(expect.arrayContaining([[HOME], [...FOOTERS, HOME].sort()]));
+    expect(approvals).toHaveLength(2);
+
     const run = await runPlaywrightAsync(repo, ['test']);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(statuses(readLatest(repo))).toEqual({ 'home › home': 'changed', 'pricing › plans': 'needs_review', ...FOOTER_STATUSES('changed') });
@@ -179,6 +167,7 @@ function startReview(repo: string): Promise<{ url: string; stop: () => void }> {
 }
 
 test.describe('the review page shows each group its own change', () => {
+  test.describe.configure({ mode: 'serial' });
   let repo: string;
   let review: { url: string; stop: () => void } | undefined;
 
@@ -207,5 +196,21 @@ test.describe('the review page shows each group its own change', () => {
     await expect(outlines.first()).toBeInViewport();
     // Opened on the banner (the top of the page), the box would not have scrolled at all.
     expect(await current.locator('.scroller').evaluate((box) => box.scrollTop)).toBeGreaterThan(100);
+  });
+
+  test('approve site-footer: one approval for the four footers (and the home page\'s footer); the next run has them changed', async () => {
+    const approved = visualUat(repo, ['approve', 'site-footer']);
+    expect(approved.status, approved.stderr).toBe(0);
+    const approvals = approvalsOf(repo);
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0]).toMatchObject({ verdict: 'approved', scope: 'change' });
+    expect(decidedOn(approvals[0])).toEqual([...FOOTERS, HOME].sort());
+
+    const run = await runPlaywrightAsync(repo, ['test']);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const results = readLatest(repo);
+    expect(statuses(results)).toEqual({ 'home › home': 'needs_review', 'pricing › plans': 'needs_review', ...FOOTER_STATUSES('changed') });
+    // The home page's footer is approved; its banner is not.
+    expect(checkpoint(results, 'home', 'home').checkpoint.reason).toMatch(/^no evaluator configured — also group g\d \(changed: approved by /);
   });
 });
