@@ -8,8 +8,9 @@ import type { Approval, ApprovalCheckpoint, Verdict } from './file';
  * `classify`. A decision covers what was seen: it applies to a checkpoint
  * - when the checkpoint is one it was taken on and its images are the very pair it saw (the fast
  *   path: SHA-256 of both files, recorded when the decided change was the checkpoint's whole change);
- * - when the checkpoint is one it was taken on and its change contains the decided change within
- *   the comparison's tolerance (rendering noise below the threshold: the same checkpoint, other bytes);
+ * - when the checkpoint is one it was taken on and its change contains the decided change (or the
+ *   part of it that checkpoint showed, recorded with it) within the comparison's tolerance
+ *   (rendering noise below the threshold: the same checkpoint, other bytes);
  * - for a rejection of a change (scope `change`), wherever the change appears: a regression seen
  *   once is one everywhere.
  * An approval of a change found on a checkpoint nobody decided it on (another test, another page)
