@@ -42,6 +42,8 @@ export interface ReviewEntry {
 }
 
 export interface ReviewCheckpoint {
+  /** `<test key> › <checkpoint>`: a decision on everything it shows names it. */
+  key: string;
   title: string;
   status: CheckpointStatus;
   reason: string;
@@ -74,10 +76,11 @@ function regionsOf(checkpoint: CheckpointResult, group: GroupRecord | null): Reg
   return found.regions.map((i) => ordered[i]);
 }
 
-function checkpointView(c: RunCheckpoint | { title: string; checkpoint: CheckpointResult }, group: GroupRecord | null): ReviewCheckpoint {
+function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'checkpoint'>, group: GroupRecord | null): ReviewCheckpoint {
   const { checkpoint } = c;
   const regions = regionsOf(checkpoint, group);
   return {
+    key: c.key,
     title: c.title,
     status: checkpoint.status,
     reason: checkpoint.reason,
@@ -122,8 +125,8 @@ function entries(run: RunResult, settings: Settings): ReviewEntry[] {
     test.checkpoints
       .filter((checkpoint) => !checkpoint.group && checkpoint.status !== 'unchanged')
       .map((checkpoint): ReviewEntry => {
-        const view = checkpointView({ title: checkpointTitle(test, checkpoint.name), checkpoint }, null);
-        return { id: checkpointKey(testKey(test.project, test.titlePath), checkpoint.name), title: view.title, status: checkpoint.status, reason: checkpoint.reason, evaluation: checkpoint.evaluation, decidable: false, decision: null, checkpoints: [view] };
+        const view = checkpointView({ key: checkpointKey(testKey(test.project, test.titlePath), checkpoint.name), title: checkpointTitle(test, checkpoint.name), checkpoint }, null);
+        return { id: view.key, title: view.title, status: checkpoint.status, reason: checkpoint.reason, evaluation: checkpoint.evaluation, decidable: false, decision: null, checkpoints: [view] };
       }),
   );
   return [...groups, ...others].sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || b.checkpoints.length - a.checkpoints.length);

@@ -146,11 +146,12 @@ const SCRIPT = `
     var article = el('article', { 'aria-label': entry.title, tabindex: '-1', 'data-entry': entry.id });
     var decision = el('span', { class: 'decision' + (entry.decision ? ' ' + entry.decision.verdict : ''), role: 'status', text: entry.decision ? decisionText(entry.decision) : '' });
     var reason = el('input', { type: 'text', placeholder: 'Reason (optional)', 'aria-label': 'Reason' });
-    function decide(verdict) {
+    // target: the entry (its group), or a checkpoint's key for everything that checkpoint shows.
+    function decide(verdict, target) {
       if (!entry.decidable) return;
       decision.textContent = 'Saving…';
       fetch('/api/decisions', { method: 'POST', headers: { 'content-type': 'application/json', 'x-visual-uat-token': token },
-        body: JSON.stringify({ run: model.run.timestamp, entry: entry.id, verdict: verdict, reason: reason.value || null }) })
+        body: JSON.stringify({ run: model.run.timestamp, entry: target || entry.id, verdict: verdict, reason: reason.value || null }) })
         .then(function (response) { return response.json().then(function (body) { return { ok: response.ok, body: body }; }); })
         .then(function (answer) {
           if (!answer.ok) { decision.className = 'decision rejected'; decision.textContent = answer.body.error; return; }
@@ -180,7 +181,10 @@ const SCRIPT = `
         })));
       }
       var c = entry.checkpoints[state.checkpoint];
-      if (c.otherGroups.length) body.appendChild(el('p', { text: 'Also changed here: group ' + c.otherGroups.join(', ') + (entry.decidable ? '. The images open on this change (' + entry.id + '), outlined.' : '') }));
+      if (c.otherGroups.length) body.appendChild(el('p', {}, [
+        document.createTextNode('Also changed here: group ' + c.otherGroups.join(', ') + (entry.decidable ? '. The images open on this change (' + entry.id + '), outlined. ' : '')),
+        entry.decidable ? el('button', { type: 'button', class: 'approve', text: 'Approve all it shows', 'aria-label': 'Approve everything ' + c.title + ' shows', onclick: function () { select(index); decide('approved', c.key); } }) : null,
+      ]));
       if (c.pixelDiffPercent) body.appendChild(el('p', { class: 'help', text: c.pixelDiffPercent + '% of pixels changed' + (entry.checkpoints.length > 1 ? ' on ' + c.title : '') }));
       body.appendChild(viewer(c, state));
       signals(c).forEach(function (part) { body.appendChild(part); });

@@ -5,7 +5,7 @@ import type { RunResult } from '../report';
 import type { GroupRecord } from '../report/results';
 import { approvalLines, countsLine, formatTable, groupTitle } from '../report/summary';
 import { plural } from '../util/text';
-import { checkpointDecision, groupCheckpoints, groupDecision, readLatestRun, recordRunDecisions, reviewer, runCheckpoints, runHeading, type Decider, type RunCheckpoint } from './latest-run';
+import { checkpointDecision, groupCheckpoints, groupDecision, groupsShownBy, readLatestRun, recordRunDecisions, reviewer, runCheckpoints, runHeading, type Decider, type RunCheckpoint } from './latest-run';
 
 export async function report(settings: Settings, json: boolean): Promise<string> {
   const run = readLatestRun(settings.outputDir);
@@ -52,9 +52,9 @@ function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: str
   // who looked at it decides on all of it.
   if (filters.length)
     for (const c of matching(checkpoints, filters)) {
-      const shown = [c.checkpoint.group, ...c.checkpoint.otherGroups];
-      const named = shown.filter((id) => id && lowered.includes(id));
-      (named.length ? named : shown).forEach(add);
+      const shown = groupsShownBy(run, c);
+      const named = shown.filter((group) => lowered.includes(group.id));
+      (named.length ? named : shown).forEach((group) => add(group.id));
     }
   else if (options.all) run.groups.filter((group) => group.status === 'needs_review').forEach((group) => add(group.id));
   return wanted.map((group) => {

@@ -213,4 +213,17 @@ test.describe('the review page shows each group its own change', () => {
     // The home page's footer is approved; its banner is not.
     expect(checkpoint(results, 'home', 'home').checkpoint.reason).toMatch(/^no evaluator configured — also group g\d \(changed: approved by /);
   });
+
+  test("the page's Approve on a checkpoint approves everything it shows, as approve <checkpoint> does", async ({ page }) => {
+    const results = readLatest(repo);
+    const footer = results.groups.find((g) => g.members.includes(FOOTERS[0]))!;
+    const banner = results.groups.find((g) => g.members.includes(HOME))!;
+    await page.goto(review!.url);
+    const card = page.getByRole('article', { name: `group ${footer.id} · 5 checkpoints` });
+    await card.getByRole('button', { name: `Approve everything site.spec.ts › home › home shows` }).click();
+    await expect(card.getByRole('status')).toHaveText(/^Approved by Visual UAT Fixture/);
+    const approvals = approvalsOf(repo);
+    expect(approvals.map(decidedOn).sort()).toEqual([[...FOOTERS, HOME].sort(), [HOME]].sort());
+    expect(banner.members).toEqual([HOME]);
+  });
 });
