@@ -186,7 +186,7 @@ test.describe('the review page shows each group its own change', () => {
     await page.goto(review.url);
     const card = page.getByRole('article', { name: `group ${footer.id} · 5 checkpoints` });
     await card.scrollIntoViewIfNeeded();
-    await expect(card.getByRole('button', { name: /site\.spec\.ts › home › home/ })).toHaveAttribute('aria-pressed', 'true');
+    await expect(card.getByRole('button', { name: /^site\.spec\.ts › home › home/ })).toHaveAttribute('aria-pressed', 'true');
     await expect(card.getByText(/^Also changed here: group g\d\. The images open on this change/)).toBeVisible();
     const current = card.getByRole('figure').filter({ has: page.getByRole('img', { name: 'current' }) });
     const outlines = current.locator('.region');
