@@ -26,6 +26,11 @@ export interface ApprovalCheckpoint {
   /** sha256 of the baseline and current PNG files, when the decided change was the checkpoint's whole change; else null. */
   baseline: string | null;
   current: string | null;
+  /**
+   * The part of the decided change this checkpoint showed, when it showed only part of it (a full
+   * page with a footer's text boxes, whose strip is in a band of its own); absent: all of it.
+   */
+  change?: string;
 }
 
 export interface Approval {
@@ -72,7 +77,7 @@ function valid(entry: unknown): entry is Approval | FirstFormatApproval {
     (e.verdict === 'approved' || e.verdict === 'rejected') &&
     (e.scope === 'change' || e.scope === 'checkpoints') &&
     Array.isArray(e.checkpoints) &&
-    e.checkpoints.every((c: Record<string, unknown>) => typeof c?.test === 'string' && typeof c?.checkpoint === 'string') &&
+    e.checkpoints.every((c: Record<string, unknown>) => typeof c?.test === 'string' && typeof c?.checkpoint === 'string' && (c.change === undefined || typeof c.change === 'string')) &&
     (e.change === null || typeof e.change === 'string')
   );
 }
@@ -106,7 +111,7 @@ export function formatApprovals(approvals: Approval[]): string {
   const sorted = normalised.sort((a, b) => byCheckpoint(a.checkpoints[0], b.checkpoints[0]) || a.at.localeCompare(b.at) || a.verdict.localeCompare(b.verdict));
   const lines = sorted.map((approval) => {
     const entry = ordered(approval, KEY_ORDER);
-    entry.checkpoints = approval.checkpoints.map((checkpoint) => ordered(checkpoint, CHECKPOINT_KEY_ORDER));
+    entry.checkpoints = approval.checkpoints.map((checkpoint) => ({ ...ordered(checkpoint, CHECKPOINT_KEY_ORDER), ...(checkpoint.change ? { change: checkpoint.change } : {}) }));
     return `    ${JSON.stringify(entry)}`;
   });
   return `{\n  "version": 2,\n  "approvals": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`;

@@ -1,5 +1,5 @@
 export { APPROVALS_FILE, approvalsPath, describeApproval, readApprovals, writeApprovals, type Approval, type Verdict } from './file';
-export { classify, names, reviewApprovals, settle, settleChange, tally, type ApprovalSubject, type ApprovalTally, type Settled } from './rule';
+export { classify, names, resemblance, reviewApprovals, settle, settleChange, tally, type ApprovalSubject, type ApprovalTally, type Settled } from './rule';
 export { recordDecisions, type DecisionRequest, type Recorded } from './record';
 export {
   caseId,

@@ -1,4 +1,4 @@
-import { decodeChange, findChange, type Found } from '../compare';
+import { decodeChange, encodeChange, findShown, partOf, type ChangePrint, type Found } from '../compare';
 import { readApprovals, writeApprovals, type Approval, type ApprovalCheckpoint, type Scope, type Verdict } from './file';
 import { classify, memoHasher, names, reviewApprovals, type ApprovalSubject, type Hasher, type StaleCheckpoint } from './rule';
 
@@ -30,14 +30,23 @@ export interface Recorded {
   written: boolean;
 }
 
-function decided(target: DecisionTarget, hash: Hasher): ApprovalCheckpoint {
+/** What a checkpoint shows of a decided change: all of it (null), or the part it shows. */
+function shownPart(change: ChangePrint | null, subject: ApprovalSubject): Found | null {
+  if (!change || !subject.change) return null;
+  const found = findShown(change, subject.change);
+  return found.regions.length === change.regions.length && found.lines.length === change.lines.length ? null : found;
+}
+
+function decided(target: DecisionTarget, change: ChangePrint | null, hash: Hasher): ApprovalCheckpoint {
   const { subject, whole } = target;
   const images = whole && subject.baselineImage && subject.currentImage;
+  const shown = shownPart(change, subject);
   return {
     test: subject.test,
     checkpoint: subject.checkpoint,
     baseline: images ? hash(subject.baselineImage!) : null,
     current: images ? hash(subject.currentImage!) : null,
+    ...(shown && subject.change ? { change: encodeChange(partOf(subject.change, shown)) } : {}),
   };
 }
 
@@ -62,7 +71,7 @@ export function recordDecisions(configDir: string, subjects: ApprovalSubject[], 
   for (const request of requests) {
     const change = decodeChange(request.change);
     for (const { subject } of request.checkpoints) {
-      const found: Found | 'all' | null = change && subject.change ? findChange(change, subject.change) : null;
+      const found: Found | null = change && subject.change ? findShown(change, subject.change) : null;
       for (const approval of existing) {
         const fit = classify(approval, subject, hash);
         const checkpoint = approval.checkpoints.find((c) => names(c, subject));
@@ -77,7 +86,7 @@ export function recordDecisions(configDir: string, subjects: ApprovalSubject[], 
     (request): Approval => ({
       verdict: request.verdict,
       scope: request.scope,
-      checkpoints: request.checkpoints.map((target) => decided(target, hash)),
+      checkpoints: request.checkpoints.map((target) => decided(target, decodeChange(request.change), hash)),
       by: request.by,
       at: request.at,
       reason: request.reason,

@@ -1,18 +1,24 @@
-import { decodeChange, findChange, type ChangePrint, type Found } from '../compare';
+import { decodeChange, findChange, findShown, partOf, type ChangePrint, type Found } from '../compare';
 import { sha256File } from '../util/hash';
 import type { Approval, ApprovalCheckpoint, Verdict } from './file';
 
 /**
  * The approval rule, in one place: the reporter (which decisions a run applies and which it
  * reports as stale), `approve`, `approve --prune`, `report` and the review page all ask
- * `classify`. A decision applies to a checkpoint
+ * `classify`. A decision covers what was seen: it applies to a checkpoint
  * - when the checkpoint is one it was taken on and its images are the very pair it saw (the fast
  *   path: SHA-256 of both files, recorded when the decided change was the checkpoint's whole change);
- * - when the checkpoint is one it was taken on and its change contains the decided change within
- *   the comparison's tolerance (rendering noise below the threshold: the same checkpoint, other bytes);
- * - when it applies wherever the change appears (scope `change`) and the checkpoint's change
- *   contains it: the same change on another checkpoint, the group's carry-over.
- * It is stale on a checkpoint it was taken on whose change no longer contains the decided change.
+ * - when the checkpoint is one it was taken on and its change contains the decided change (or the
+ *   part of it that checkpoint showed, recorded with it) within the comparison's tolerance
+ *   (rendering noise below the threshold: the same checkpoint, other bytes);
+ * - for a rejection of a change (scope `change`), wherever the change appears: a regression seen
+ *   once is one everywhere.
+ * An approval of a change found on a checkpoint nobody decided it on (another test, another page)
+ * only resembles: that checkpoint needs a person, told which approval it looks like. A banner
+ * approved on the home page that leaks onto the about page is seen, never approved silently.
+ * A decision is stale on a checkpoint it was taken on that was compared this run (both images)
+ * and whose change no longer contains the decided change; a checkpoint the run did not capture
+ * (its test failed, the base pass left it out) tells nothing, and never makes a decision stale.
  */
 
 /** How a decision applies to a checkpoint. */
@@ -21,8 +27,12 @@ export type ApplyHow = 'same-images' | 'same-checkpoint' | 'same-change';
 export type ApprovalFit =
   /** `covers`: the parts of the checkpoint's change the decision settles ('all': the whole pair). */
   | { fit: 'applies'; how: ApplyHow; covers: Found | 'all' }
-  /** A checkpoint the decision was taken on, whose change is no longer the decided one. */
+  /** An approval's change found on a checkpoint it was not taken on: a person must look. */
+  | { fit: 'resembles'; covers: Found }
+  /** A checkpoint the decision was taken on, compared this run, whose change is no longer the decided one. */
   | { fit: 'stale' }
+  /** A checkpoint the decision was taken on that this run did not compare: nothing to tell. */
+  | { fit: 'not-compared' }
   | { fit: 'unrelated' };
 
 /** A checkpoint of a run as the rule sees it: who it is, its two images (files) and what changed. */
@@ -55,11 +65,11 @@ export function memoHasher(): Hasher {
 
 const decoded = new Map<string, ChangePrint | null>();
 
-/** A decision's change, decoded once per process (fingerprints are immutable text). */
-function changeOf(approval: Approval): ChangePrint | null {
-  if (!approval.change) return null;
-  if (!decoded.has(approval.change)) decoded.set(approval.change, decodeChange(approval.change));
-  return decoded.get(approval.change)!;
+/** A fingerprint, decoded once per process (fingerprints are immutable text). */
+function decodedOnce(text: string | null | undefined): ChangePrint | null {
+  if (!text) return null;
+  if (!decoded.has(text)) decoded.set(text, decodeChange(text));
+  return decoded.get(text)!;
 }
 
 function sameImages(decided: ApprovalCheckpoint, subject: ApprovalSubject, hash: Hasher): boolean {
@@ -67,15 +77,20 @@ function sameImages(decided: ApprovalCheckpoint, subject: ApprovalSubject, hash:
   return decided.baseline === hash(subject.baselineImage) && decided.current === hash(subject.currentImage);
 }
 
+function compared(subject: ApprovalSubject): boolean {
+  return subject.baselineImage !== null && subject.currentImage !== null;
+}
+
 export function classify(approval: Approval, subject: ApprovalSubject, hash: Hasher = memoHasher()): ApprovalFit {
   const decided = approval.checkpoints.find((checkpoint) => names(checkpoint, subject));
   if (decided && sameImages(decided, subject, hash)) return { fit: 'applies', how: 'same-images', covers: 'all' };
-  const change = changeOf(approval);
-  if (change && subject.change && (decided || approval.scope === 'change')) {
-    const found = findChange(change, subject.change);
-    if (found) return { fit: 'applies', how: decided ? 'same-checkpoint' : 'same-change', covers: found };
-  }
-  return decided ? { fit: 'stale' } : { fit: 'unrelated' };
+  // On a checkpoint it was taken on, the decision covers what that checkpoint showed of the change.
+  const change = decided ? (decodedOnce(decided.change) ?? decodedOnce(approval.change)) : decodedOnce(approval.change);
+  const found = change && subject.change && (decided || approval.scope === 'change') ? findChange(change, subject.change) : null;
+  if (found && decided) return { fit: 'applies', how: 'same-checkpoint', covers: found };
+  if (found) return approval.verdict === 'rejected' ? { fit: 'applies', how: 'same-change', covers: found } : { fit: 'resembles', covers: found };
+  if (!decided) return { fit: 'unrelated' };
+  return compared(subject) ? { fit: 'stale' } : { fit: 'not-compared' };
 }
 
 /** A decision that applies to a checkpoint, and how. */
@@ -91,9 +106,17 @@ export interface StaleCheckpoint {
   checkpoint: ApprovalCheckpoint;
 }
 
+/** An approval whose change a checkpoint shows though nobody approved it there. */
+export interface Resembled {
+  approval: Approval;
+  covers: Found;
+}
+
 export interface ApprovalReview {
   /** For each subject, in order: the decisions that apply to it. */
   applied: Applied[][];
+  /** For each subject, in order: the approvals it resembles without being covered by them. */
+  resembled: Resembled[][];
   /** Decided checkpoints among the subjects whose decision no longer applies to them. */
   stale: StaleCheckpoint[];
 }
@@ -101,15 +124,17 @@ export interface ApprovalReview {
 /** Every decision against every checkpoint of a run. */
 export function reviewApprovals(approvals: Approval[], subjects: ApprovalSubject[], hash: Hasher = memoHasher()): ApprovalReview {
   const applied: Applied[][] = subjects.map(() => []);
+  const resembled: Resembled[][] = subjects.map(() => []);
   const stale: StaleCheckpoint[] = [];
   subjects.forEach((subject, i) => {
     for (const approval of approvals) {
       const fit = classify(approval, subject, hash);
       if (fit.fit === 'applies') applied[i].push({ approval, how: fit.how, covers: fit.covers });
+      else if (fit.fit === 'resembles') resembled[i].push({ approval, covers: fit.covers });
       else if (fit.fit === 'stale') stale.push({ approval, checkpoint: approval.checkpoints.find((c) => names(c, subject))! });
     }
   });
-  return { applied, stale };
+  return { applied, resembled, stale };
 }
 
 /** The decision that settles a part of a checkpoint's change: a rejection of any of it, else approvals of all of it. */
@@ -128,14 +153,25 @@ function coversLine(applied: Applied, index: number): boolean {
   return applied.covers === 'all' || applied.covers.lines.includes(index);
 }
 
+/** Where `part`'s regions and lines (the change's own objects) are in `change`. */
+function indexesOf(change: ChangePrint, part: ChangePrint): Found {
+  return { regions: part.regions.map((region) => change.regions.indexOf(region)), lines: part.lines.map((line) => change.lines.indexOf(line)) };
+}
+
+/** The approval a part of a checkpoint's change resembles (its largest region first), if any. */
+export function resemblance(resembled: Resembled[], change: ChangePrint, part: ChangePrint): Approval | null {
+  const { regions, lines } = indexesOf(change, part);
+  const touches = (r: Resembled) => regions.some((i) => r.covers.regions.includes(i)) || lines.some((i) => r.covers.lines.includes(i));
+  return resembled.find(touches)?.approval ?? null;
+}
+
 /**
  * How the decisions that apply to a checkpoint settle `part` of its change (`part`'s regions are
  * the change's own region objects, as grouping hands them out): rejected when a rejection covers
  * any of it, approved when approvals cover all of it, else not settled (null).
  */
 export function settle(applied: Applied[], change: ChangePrint, part: ChangePrint): Settled | null {
-  const regions = part.regions.map((region) => change.regions.indexOf(region));
-  const lines = part.lines.map((line) => change.lines.indexOf(line));
+  const { regions, lines } = indexesOf(change, part);
   const touches = (a: Applied) => regions.some((i) => coversRegion(a, i)) || lines.some((i) => coversLine(a, i));
   const rejection = applied.find((a) => a.approval.verdict === 'rejected' && touches(a));
   if (rejection) return { verdict: 'rejected', approval: rejection.approval, how: rejection.how };
@@ -146,19 +182,19 @@ export function settle(applied: Applied[], change: ChangePrint, part: ChangePrin
   return { verdict: 'approved', approval: main.approval, how: main.how };
 }
 
-/** How the decisions that apply to a checkpoint settle `decided` (a group's change, say) where it is found in the checkpoint's change. */
+/** How the decisions that apply to a checkpoint settle what it shows of `decided` (a group's change, say). */
 export function settleChange(applied: Applied[], change: ChangePrint, decided: ChangePrint): Settled | null {
-  const found = findChange(decided, change);
-  if (!found) return null;
-  return settle(applied, change, { threshold: change.threshold, regions: found.regions.map((i) => change.regions[i]), lines: found.lines.map((i) => change.lines[i]) });
+  const found = findShown(decided, change);
+  if (found.regions.length === 0 && found.lines.length === 0) return null;
+  return settle(applied, change, partOf(change, found));
 }
 
 /** What the approvals file did in a run. */
 export interface ApprovalTally {
   /** Checkpoints every change of which a person approved. */
   applied: number;
-  /** Of those, how many through the same change approved on another checkpoint. */
-  carried: number;
+  /** Checkpoints showing a change approved on other checkpoints, not on them: a person must look. */
+  resembling: number;
   /** Checkpoints a person rejected a change of. */
   rejected: number;
   /** Decided checkpoints whose decision no longer applies to them. */
@@ -170,7 +206,7 @@ export function tally(review: ApprovalReview, subjects: ApprovalSubject[]): Appr
   const approved = settled.filter((s) => s?.verdict === 'approved');
   return {
     applied: approved.length,
-    carried: approved.filter((s) => s!.how === 'same-change').length,
+    resembling: subjects.filter((_, i) => review.resembled[i].length > 0 && settled[i] === null).length,
     rejected: settled.filter((s) => s?.verdict === 'rejected').length,
     stale: review.stale,
   };

@@ -82,6 +82,11 @@ export interface Decider {
   reason: string | null;
 }
 
+/** The groups a checkpoint shows, its dominant one first: a person who decides on it by name decides on all of them. */
+export function groupsShownBy(run: RunResult, checkpoint: RunCheckpoint): GroupRecord[] {
+  return [checkpoint.checkpoint.group, ...checkpoint.checkpoint.otherGroups].flatMap((id) => run.groups.filter((group) => group.id === id));
+}
+
 /** The checkpoints of the run that show a group's change. */
 export function groupCheckpoints(group: GroupRecord, checkpoints: RunCheckpoint[]): RunCheckpoint[] {
   const keys = new Set([...group.members, ...group.alsoIn]);

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readApprovals, reviewApprovals, settleChange, type Verdict } from '../approve';
-import { decodeChange } from '../compare';
+import { decodeChange, findShown, inPrintOrder } from '../compare';
 import { checkpointKey, latestResults, resultsDir, testKey } from '../config/layout';
 import type { Settings } from '../config/options';
 import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord } from '../report/results';
 import { checkpointTitle, countsLine, groupTitle } from '../report/summary';
-import type { CheckpointSignals, CheckpointStatus, Evaluation } from '../types';
+import type { CheckpointSignals, CheckpointStatus, Evaluation, Region } from '../types';
 import { groupCheckpoints, readLatestRun, runCheckpoints, runHeading, type RunCheckpoint } from './latest-run';
 
 /** What the review page shows, built from the results file and the approvals file alone. */
@@ -42,13 +42,17 @@ export interface ReviewEntry {
 }
 
 export interface ReviewCheckpoint {
+  /** `<test key> › <checkpoint>`: a decision on everything it shows names it. */
+  key: string;
   title: string;
   status: CheckpointStatus;
   reason: string;
   /** Image paths relative to the results folder (the server serves them from the output folder only). */
   images: { baseline: string | null; current: string | null; diff: string | null };
   pixelDiffPercent: number;
-  /** The top of the first changed region, in current-image pixels: where the images open. */
+  /** The entry's change on this checkpoint: its regions (current-image pixels), outlined on the images. */
+  regions: Region[];
+  /** The top of the entry's first region, in current-image pixels: where the images open. */
   changeTop: number;
   signals: CheckpointSignals;
   /** The groups of its other changes. */
@@ -57,17 +61,35 @@ export interface ReviewCheckpoint {
 
 const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'missing', 'new', 'changed', 'unchanged'];
 
-function checkpointView(c: RunCheckpoint | { title: string; checkpoint: CheckpointResult }, group: string | null): ReviewCheckpoint {
+/**
+ * Where a group's change is on a checkpoint: the regions of its fingerprint found in the
+ * checkpoint's, with their places; every changed region when there is no group or it is not found.
+ * A full page that shows a banner and the footer opens on the footer in the footer's group.
+ */
+function regionsOf(checkpoint: CheckpointResult, group: GroupRecord | null): Region[] {
+  const all = checkpoint.diffMetrics.changedRegions;
+  const whole = checkpoint.fingerprint ? decodeChange(checkpoint.fingerprint) : null;
+  const part = group ? decodeChange(group.fingerprint) : null;
+  const found = whole && part ? findShown(part, whole) : null;
+  if (!found || found.regions.length === 0 || whole!.regions.length !== all.length) return all;
+  const ordered = inPrintOrder(all);
+  return found.regions.map((i) => ordered[i]);
+}
+
+function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'checkpoint'>, group: GroupRecord | null): ReviewCheckpoint {
   const { checkpoint } = c;
+  const regions = regionsOf(checkpoint, group);
   return {
+    key: c.key,
     title: c.title,
     status: checkpoint.status,
     reason: checkpoint.reason,
     images: { baseline: checkpoint.baselineImage, current: checkpoint.currentImage, diff: checkpoint.diffImage },
     pixelDiffPercent: checkpoint.diffMetrics.pixelDiffPercent,
-    changeTop: checkpoint.diffMetrics.changedRegions.reduce((top, region) => Math.min(top, region.y), checkpoint.diffMetrics.changedRegions.length ? Infinity : 0),
+    regions,
+    changeTop: regions.reduce((top, region) => Math.min(top, region.y), regions.length ? Infinity : 0),
     signals: checkpoint.signals,
-    otherGroups: [checkpoint.group, ...checkpoint.otherGroups].filter((id): id is string => !!id && id !== group),
+    otherGroups: [checkpoint.group, ...checkpoint.otherGroups].filter((id): id is string => !!id && id !== group?.id),
   };
 }
 
@@ -96,15 +118,15 @@ function entries(run: RunResult, settings: Settings): ReviewEntry[] {
       evaluation: group.evaluation,
       decidable: true,
       decision: decisionOn(group, shown, review, checkpoints),
-      checkpoints: shown.map((c) => checkpointView(c, group.id)),
+      checkpoints: shown.map((c) => checkpointView(c, group)),
     };
   });
   const others = run.tests.flatMap((test) =>
     test.checkpoints
       .filter((checkpoint) => !checkpoint.group && checkpoint.status !== 'unchanged')
       .map((checkpoint): ReviewEntry => {
-        const view = checkpointView({ title: checkpointTitle(test, checkpoint.name), checkpoint }, null);
-        return { id: checkpointKey(testKey(test.project, test.titlePath), checkpoint.name), title: view.title, status: checkpoint.status, reason: checkpoint.reason, evaluation: checkpoint.evaluation, decidable: false, decision: null, checkpoints: [view] };
+        const view = checkpointView({ key: checkpointKey(testKey(test.project, test.titlePath), checkpoint.name), title: checkpointTitle(test, checkpoint.name), checkpoint }, null);
+        return { id: view.key, title: view.title, status: checkpoint.status, reason: checkpoint.reason, evaluation: checkpoint.evaluation, decidable: false, decision: null, checkpoints: [view] };
       }),
   );
   return [...groups, ...others].sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || b.checkpoints.length - a.checkpoints.length);

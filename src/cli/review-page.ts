@@ -35,7 +35,8 @@ article h2 { font-size: 16px; margin: 0; display: flex; gap: 10px; align-items: 
 .views button { font-size: 13px; border: 1px solid #d0d7de; background: #fff; padding: 4px 10px; cursor: pointer; }
 .views button[aria-pressed=true] { background: #14213d; color: #fff; }
 .images { display: flex; gap: 12px; align-items: flex-start; }
-.scroller { max-height: 520px; overflow: auto; }
+.scroller { max-height: 520px; overflow: auto; position: relative; }
+.region { position: absolute; outline: 2px solid #d4a72c; outline-offset: 1px; pointer-events: none; }
 .images figure { margin: 0; flex: 1; min-width: 0; }
 .images figcaption { font-size: 12px; color: #57606a; margin-bottom: 4px; }
 .images img { max-width: 100%; border: 1px solid #d0d7de; display: block; }
@@ -70,10 +71,19 @@ const SCRIPT = `
   }
   function imageUrl(path) { return '/image?path=' + encodeURIComponent(path) + '&token=' + encodeURIComponent(token); }
   function img(path, alt, extra) { return el('img', Object.assign({ src: imageUrl(path), alt: alt, loading: 'lazy', decoding: 'async' }, extra || {})); }
-  /** A tall image in a box of its own that opens where the change is (scaled as the image is shown). */
-  function scroller(content, image, top) {
+  /** A tall image in a box of its own that opens where the entry's change is, its regions outlined (scaled as the image is shown). */
+  function scroller(content, image, top, regions) {
     var box = el('div', { class: 'scroller' }, [content]);
-    image.addEventListener('load', function () { box.scrollTop = Math.max(0, top * image.clientWidth / image.naturalWidth - 80); });
+    image.addEventListener('load', function () {
+      var scale = image.clientWidth / image.naturalWidth;
+      (regions || []).forEach(function (r) {
+        var outline = el('div', { class: 'region' });
+        outline.style.left = (image.offsetLeft + r.x * scale) + 'px'; outline.style.top = (image.offsetTop + r.y * scale) + 'px';
+        outline.style.width = (r.width * scale) + 'px'; outline.style.height = (r.height * scale) + 'px';
+        box.appendChild(outline);
+      });
+      box.scrollTop = Math.max(0, top * scale - 80);
+    });
     return box;
   }
 
@@ -90,14 +100,15 @@ const SCRIPT = `
       });
       box.appendChild(el('div', { class: 'views', role: 'group', 'aria-label': 'Image view' }, buttons));
       var top = checkpoint.changeTop;
-      function side(caption, path, alt) { var image = img(path, alt); return el('figure', {}, [el('figcaption', { text: caption }), scroller(image, image, top)]); }
+      // The regions are in current-image pixels: outlined on the current and the diff image.
+      function side(caption, path, alt, regions) { var image = img(path, alt); return el('figure', {}, [el('figcaption', { text: caption }), scroller(image, image, top, regions)]); }
       if (state.view === 'Side by side' || !(i.baseline && i.current)) {
         box.appendChild(el('div', { class: 'images' }, [
-          i.baseline ? side('Baseline (base branch)', i.baseline, 'baseline') : null,
-          i.current ? side('Current', i.current, 'current') : null,
+          i.baseline ? side('Baseline (base branch)', i.baseline, 'baseline', []) : null,
+          i.current ? side('Current', i.current, 'current', checkpoint.regions) : null,
         ]));
       } else if (state.view === 'Diff') {
-        box.appendChild(side('Diff: changed pixels red, added rows green, a violet rule where rows were removed', i.diff, 'diff'));
+        box.appendChild(side('Diff: changed pixels red, added rows green, a violet rule where rows were removed', i.diff, 'diff', checkpoint.regions));
       } else {
         var upper = img(i.current, 'current', { class: 'top' });
         var range = el('input', { type: 'range', min: '0', max: '100', value: '50', 'aria-label': state.view === 'Slider' ? 'Slider position' : 'Overlay opacity' });
@@ -109,7 +120,7 @@ const SCRIPT = `
         apply();
         box.appendChild(el('label', { class: 'range' }, [document.createTextNode(state.view === 'Slider' ? 'baseline ◀ ▶ current' : 'current opacity'), range]));
         var lower = img(i.baseline, 'baseline');
-        box.appendChild(scroller(el('div', { class: 'stack' }, [lower, upper]), lower, top));
+        box.appendChild(scroller(el('div', { class: 'stack' }, [lower, upper]), lower, top, checkpoint.regions));
       }
     }
     render();
@@ -135,11 +146,12 @@ const SCRIPT = `
     var article = el('article', { 'aria-label': entry.title, tabindex: '-1', 'data-entry': entry.id });
     var decision = el('span', { class: 'decision' + (entry.decision ? ' ' + entry.decision.verdict : ''), role: 'status', text: entry.decision ? decisionText(entry.decision) : '' });
     var reason = el('input', { type: 'text', placeholder: 'Reason (optional)', 'aria-label': 'Reason' });
-    function decide(verdict) {
+    // target: the entry (its group), or a checkpoint's key for everything that checkpoint shows.
+    function decide(verdict, target) {
       if (!entry.decidable) return;
       decision.textContent = 'Saving…';
       fetch('/api/decisions', { method: 'POST', headers: { 'content-type': 'application/json', 'x-visual-uat-token': token },
-        body: JSON.stringify({ run: model.run.timestamp, entry: entry.id, verdict: verdict, reason: reason.value || null }) })
+        body: JSON.stringify({ run: model.run.timestamp, entry: target || entry.id, verdict: verdict, reason: reason.value || null }) })
         .then(function (response) { return response.json().then(function (body) { return { ok: response.ok, body: body }; }); })
         .then(function (answer) {
           if (!answer.ok) { decision.className = 'decision rejected'; decision.textContent = answer.body.error; return; }
@@ -169,7 +181,10 @@ const SCRIPT = `
         })));
       }
       var c = entry.checkpoints[state.checkpoint];
-      if (entry.checkpoints.length === 1 && c.otherGroups.length) body.appendChild(el('p', { text: 'Also changed here: group ' + c.otherGroups.join(', ') }));
+      if (c.otherGroups.length) body.appendChild(el('p', {}, [
+        document.createTextNode('Also changed here: group ' + c.otherGroups.join(', ') + (entry.decidable ? '. The images open on this change (' + entry.id + '), outlined. ' : '')),
+        entry.decidable ? el('button', { type: 'button', class: 'approve', text: 'Approve all it shows', 'aria-label': 'Approve everything ' + c.title + ' shows', onclick: function () { select(index); decide('approved', c.key); } }) : null,
+      ]));
       if (c.pixelDiffPercent) body.appendChild(el('p', { class: 'help', text: c.pixelDiffPercent + '% of pixels changed' + (entry.checkpoints.length > 1 ? ' on ' + c.title : '') }));
       body.appendChild(viewer(c, state));
       signals(c).forEach(function (part) { body.appendChild(part); });

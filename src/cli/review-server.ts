@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Verdict } from '../approve';
 import type { Settings } from '../config/options';
 import { latestResults } from '../config/layout';
-import { groupCheckpoints, groupDecision, readLatestRun, recordRunDecisions, reviewer, runCheckpoints } from './latest-run';
+import { groupCheckpoints, groupDecision, groupsShownBy, readLatestRun, recordRunDecisions, reviewer, runCheckpoints } from './latest-run';
 import { imageFile, reviewModel, type ReviewDecision } from './review-model';
 import { reviewPage } from './review-page';
 
@@ -94,24 +94,27 @@ function parseDecision(text: string): DecisionBody {
     throw new Refused(400, 'the body is not JSON');
   }
   if (typeof body.run !== 'number' || typeof body.entry !== 'string' || (body.verdict !== 'approved' && body.verdict !== 'rejected'))
-    throw new Refused(400, 'a decision needs run (the run timestamp), entry (a group id) and verdict (approved or rejected)');
+    throw new Refused(400, 'a decision needs run (the run timestamp), entry (a group id, or a checkpoint key for everything it shows) and verdict (approved or rejected)');
   return { run: body.run, entry: body.entry, verdict: body.verdict, reason: typeof body.reason === 'string' && body.reason.trim() ? body.reason.trim() : null };
 }
 
 /**
- * Records a decision on one entry of the page through the same function as `approve` and
- * `reject` (approve/record.ts), on the run the page shows and no other.
+ * Records a decision on one entry of the page (a group), or on everything one checkpoint shows
+ * (each of its groups, as `approve <checkpoint>` does), through the same function as `approve`
+ * and `reject` (approve/record.ts), on the run the page shows and no other.
  */
 async function decide(settings: Settings, body: DecisionBody): Promise<ReviewDecision> {
   const run = readLatestRun(settings.outputDir);
   if (run.timestamp !== body.run) throw new Refused(409, 'a newer run has replaced the one this page shows: reload the page');
   const checkpoints = runCheckpoints(run, settings.outputDir);
   const group = run.groups.find((g) => g.id === body.entry);
-  if (!group) throw new Refused(404, `no change ${body.entry} in the latest run`);
+  const checkpoint = group ? undefined : checkpoints.find((c) => c.key === body.entry);
+  const groups = group ? [group] : checkpoint ? groupsShownBy(run, checkpoint) : [];
+  if (groups.length === 0) throw new Refused(404, `no change ${body.entry} in the latest run`);
   const decider = { by: await reviewer(settings.configDir), at: new Date().toISOString(), reason: body.reason };
-  if (groupCheckpoints(group, checkpoints).length === 0) throw new Refused(409, `the images of ${body.entry} are gone from the output folder: run the tests again`);
-  const request = groupDecision(group, checkpoints, body.verdict, decider);
-  const recorded = recordRunDecisions(settings, run, checkpoints, [request]);
+  if (groups.some((g) => groupCheckpoints(g, checkpoints).length === 0)) throw new Refused(409, `the images of ${body.entry} are gone from the output folder: run the tests again`);
+  const requests = groups.map((g) => groupDecision(g, checkpoints, body.verdict, decider));
+  const recorded = recordRunDecisions(settings, run, checkpoints, requests);
   recorded.labelProblems.forEach((problem) => process.stderr.write(`${problem}\n`));
   return { verdict: body.verdict, by: decider.by, at: decider.at, reason: decider.reason };
 }

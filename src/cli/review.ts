@@ -5,7 +5,7 @@ import type { RunResult } from '../report';
 import type { GroupRecord } from '../report/results';
 import { approvalLines, countsLine, formatTable, groupTitle } from '../report/summary';
 import { plural } from '../util/text';
-import { checkpointDecision, groupCheckpoints, groupDecision, readLatestRun, recordRunDecisions, reviewer, runCheckpoints, runHeading, type Decider, type RunCheckpoint } from './latest-run';
+import { checkpointDecision, groupCheckpoints, groupDecision, groupsShownBy, readLatestRun, recordRunDecisions, reviewer, runCheckpoints, runHeading, type Decider, type RunCheckpoint } from './latest-run';
 
 export async function report(settings: Settings, json: boolean): Promise<string> {
   const run = readLatestRun(settings.outputDir);
@@ -48,11 +48,13 @@ function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: str
     if (group && !wanted.includes(group)) wanted.push(group);
   };
   const lowered = filters.map((filter) => filter.toLowerCase());
+  // A group id named: that change. A test or checkpoint named: everything it shows, as a person
+  // who looked at it decides on all of it.
   if (filters.length)
     for (const c of matching(checkpoints, filters)) {
-      const named = c.checkpoint.otherGroups.filter((id) => lowered.includes(id));
-      if (named.length) named.forEach(add);
-      else add(c.checkpoint.group);
+      const shown = groupsShownBy(run, c);
+      const named = shown.filter((group) => lowered.includes(group.id));
+      (named.length ? named : shown).forEach((group) => add(group.id));
     }
   else if (options.all) run.groups.filter((group) => group.status === 'needs_review').forEach((group) => add(group.id));
   return wanted.map((group) => {
@@ -74,8 +76,8 @@ function chooseCheckpoints(checkpoints: RunCheckpoint[], filters: string[], verd
 
 /**
  * Records approvals (or rejections) for the latest run's changes that a filter names (or every
- * needs_review one with --all): the whole group of a matched checkpoint, or with --only that
- * checkpoint alone. Older decisions on the same changes are replaced, and decisions that no longer
+ * needs_review one with --all): a named group; for a named test or checkpoint, each group it
+ * shows, on every checkpoint of the run that shows it; or with --only that checkpoint alone. Older decisions on the same changes are replaced, and decisions that no longer
  * apply (the ones the run reported as stale) dropped, by the same rule (approve/rule.ts).
  */
 export async function approveOrReject(settings: Settings, filters: string[], options: DecideOptions, verdict: Verdict = 'approved'): Promise<string> {

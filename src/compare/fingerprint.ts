@@ -16,13 +16,20 @@ import { maxColourDelta, overWhite, yiqDistance, type RgbaImage } from './pixels
  * distance of their pixels), while a colour that moved past the threshold moves every cell it
  * covers. A cell is a few pixels wide on a large region, so a small edit inside a large changed
  * region can stay below it; the ARIA lines catch a text edit there: they must be equal.
+ *
+ * The smallest edit guaranteed to be caught: a cell is at most MAX_CELL_EDGE (10) pixels on a
+ * side, so any square of 2 × 10 − 1 = 19 pixels lies over one whole cell wherever it is; an edit
+ * that moves every pixel of a 19×19 square past the threshold by the same colour (an icon
+ * recoloured, a 20 px element restyled) moves that cell's mean as far, and the region no longer
+ * matches: an approval of it is stale. A smaller edit is caught when it moves a cell's mean past
+ * the threshold, which noise (never making a pixel differ) cannot do.
  */
 
 export interface RegionPrint {
   kind: RegionKind;
   width: number;
   height: number;
-  /** Edge of a cell, in pixels: 1 for small regions, more as a region grows (at most MAX_CELLS cells). */
+  /** Edge of a cell, in pixels: 1 for small regions, more as a region grows (at most MAX_CELLS cells), never more than MAX_CELL_EDGE. */
   cell: number;
   /** Mean RGB (composited over white) of each cell, row by row; null for the side the region is not on. */
   base: Uint8Array | null;
@@ -38,14 +45,16 @@ export interface ChangePrint {
   lines: string[];
 }
 
-/** Cells per side of a region: a 1280×80 footer gets 10 px cells; a button stays at pixel resolution. */
+/** Cells per region below the edge cap: a 1280×80 footer gets 10 px cells; a button stays at pixel resolution. */
 const MAX_CELLS = 1024;
+/** No cell is larger, however large the region: the guaranteed-caught edit stays a 19 px square on a full page. */
+const MAX_CELL_EDGE = 10;
 /** Region sizes may differ this much: a glyph edge near the threshold can add a pixel on a side. */
 const SLACK = 2;
 const VERSION = 'v1';
 
 function cellSize(width: number, height: number): number {
-  return Math.max(1, Math.ceil(Math.sqrt((width * height) / MAX_CELLS)));
+  return Math.min(MAX_CELL_EDGE, Math.max(1, Math.ceil(Math.sqrt((width * height) / MAX_CELLS))));
 }
 
 /** Where a region's pixels are on each side: current rows are the region's; base rows come from the row alignment. */
@@ -109,9 +118,23 @@ export function fingerprintRegions(base: RgbaImage, current: RgbaImage, sources:
   return { threshold, regions: sortRegions(regions), lines: [] };
 }
 
+type Sized = Pick<Region, 'kind' | 'width' | 'height'>;
+
 /** Largest first, so a change's first region is its main one and encodings compare as text. */
+function bySize(a: Sized, b: Sized): number {
+  return b.width * b.height - a.width * a.height || (a.kind ?? 'modified').localeCompare(b.kind ?? 'modified') || a.width - b.width;
+}
+
 function sortRegions(regions: RegionPrint[]): RegionPrint[] {
-  return [...regions].sort((a, b) => b.width * b.height - a.width * a.height || a.kind.localeCompare(b.kind) || a.width - b.width);
+  return [...regions].sort(bySize);
+}
+
+/**
+ * A pair's changed regions (the diff metrics', with their places) in the order of its
+ * fingerprint's regions: index i of one is index i of the other, as `findChange` names them.
+ */
+export function inPrintOrder<T extends Sized>(regions: T[]): T[] {
+  return [...regions].sort(bySize);
 }
 
 /** The changed lines of an ARIA snapshot diff, without positions or indentation: what text changed, wherever it is. */
@@ -213,21 +236,33 @@ export interface Found {
 }
 
 /**
- * Finds each region and line of `part` in `whole`, each used once, under the stricter of the two
- * thresholds; null when one is not there.
+ * The regions and lines of `part` that `whole` shows, each used once, under the stricter of the
+ * two thresholds: a group's change on one of its checkpoints, which may show only some of it (a
+ * full page shows a footer's text boxes, and its strip inside a band of its own).
  */
-export function findChange(part: ChangePrint, whole: ChangePrint): Found | null {
+export function findShown(part: ChangePrint, whole: ChangePrint): Found {
   const threshold = Math.min(part.threshold, whole.threshold);
   const used = new Set<number>();
   const regions: number[] = [];
   for (const region of part.regions) {
     const index = whole.regions.findIndex((candidate, i) => !used.has(i) && sameRegion(region, candidate, threshold));
-    if (index === -1) return null;
+    if (index === -1) continue;
     used.add(index);
     regions.push(index);
   }
-  const lines = part.lines.map((line) => whole.lines.indexOf(line));
-  return lines.includes(-1) ? null : { regions, lines };
+  const lines = part.lines.map((line) => whole.lines.indexOf(line)).filter((index) => index !== -1);
+  return { regions, lines };
+}
+
+/** Finds each region and line of `part` in `whole` (as `findShown`); null when one is not there. */
+export function findChange(part: ChangePrint, whole: ChangePrint): Found | null {
+  const shown = findShown(part, whole);
+  return shown.regions.length === part.regions.length && shown.lines.length === part.lines.length ? shown : null;
+}
+
+/** The part of `whole` that `found` names, its own region objects and lines. */
+export function partOf(whole: ChangePrint, found: Found): ChangePrint {
+  return { threshold: whole.threshold, regions: found.regions.map((i) => whole.regions[i]), lines: found.lines.map((i) => whole.lines[i]) };
 }
 
 /** The same change: every region and line of each found in the other. */

@@ -34,7 +34,7 @@ export function requestFor(loaded: LoadedCase, metrics: DiffMetrics, diffImage: 
     images: { baseline: loaded.images.baseline, current: loaded.images.current, diff: diffImage },
     change,
     // Each case is judged alone, as the single checkpoint of its change.
-    group: { id: loaded.case.id, checkpoints: 1 },
+    group: { id: loaded.case.id, shownOn: [`${labelled.test.titlePath.join(' › ')} › ${labelled.checkpoint}`] },
   };
 }
 

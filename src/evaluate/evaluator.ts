@@ -50,7 +50,7 @@ interface Prepared {
   system: string;
   user: string;
   plan: ViewPlan;
-  /** The verdict cache's scope (model, prompt, intent); the change is the key within it. */
+  /** The verdict cache's scope (model, prompt, intent, commits); the change is the key within it. */
   scope: string;
   /** Names the transcript: scope and change. */
   key: string;
@@ -62,7 +62,7 @@ function prepare(request: EvaluationRequest, settings: EvaluatorSettings): Prepa
   // The answer's shape is spelled out even under json_schema, so the prompt (and the cache key)
   // is the same whichever response format the server ends up accepting.
   const user = `${userText(request, plan.note)}\n\n${PLAIN_JSON_INSTRUCTION}`;
-  const scope = cacheScope({ model: settings.model, promptVersion: PROMPT_VERSION, system, intent: request.intent });
+  const scope = cacheScope({ model: settings.model, promptVersion: PROMPT_VERSION, system, intent: request.intent, context: request.context });
   return { system, user, plan, scope, key: `${scope.slice(0, 8)}${changeKey(request.change).slice(0, 8)}` };
 }
 
@@ -112,7 +112,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
     } catch (error) {
       return failed(`not judged: could not read the images (${plainText((error as Error).message)})`);
     }
-    const cached = useCache ? readCachedVerdict(outputDir, prepared.scope, request.change, settings!.model) : null;
+    const cached = useCache ? readCachedVerdict(outputDir, prepared.scope, request.change, request.group.shownOn, settings!.model) : null;
     if (cached) {
       cacheHits++;
       return { status: statusOf(cached, settings!), evaluation: cached, reason: cached.reason, cached: true };
@@ -143,7 +143,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
       }
       if (!parsed.ok) throw new EvaluatorFault(`the evaluator's answer was unusable after one repair: ${parsed.error}`, false);
       evaluation = parsed.evaluation;
-      if (useCache) writeCachedVerdict(outputDir, prepared.scope, request.change, settings!.model, evaluation);
+      if (useCache) writeCachedVerdict(outputDir, prepared.scope, request.change, request.group.shownOn, settings!.model, evaluation);
       verdict = { status: statusOf(evaluation, settings!), evaluation, reason: evaluation.reason, cached: false };
     } catch (caught) {
       error = plainText(caught instanceof Error ? caught.message : String(caught));
@@ -186,7 +186,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
     async evaluateAll(requests) {
       if (requests.length === 0) return [];
       const started = Date.now();
-      const checkpoints = requests.reduce((sum, request) => sum + request.group.checkpoints, 0);
+      const checkpoints = requests.reduce((sum, request) => sum + request.group.shownOn.length, 0);
       const progress = startProgress(requests.length, checkpoints, settings.model, log, runtime.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
       try {
         return await Promise.all(

@@ -117,8 +117,8 @@ export function userText(request: EvaluationRequest, viewNote: string): string {
       MAX_REGIONS,
       'regions',
     ),
-    ...(request.group.checkpoints > 1
-      ? [`The same change appears on ${request.group.checkpoints} checkpoints (group ${request.group.id}); these images show one of them, and your verdict applies to all of them.`]
+    ...(request.group.shownOn.length > 1
+      ? [`The same change appears on ${request.group.shownOn.length} checkpoints (group ${request.group.id}); these images show one of them, and your verdict applies to all of them.`]
       : []),
     ...signalsSection(request.signals),
     '',

@@ -21,8 +21,8 @@ export interface EvaluationRequest {
   images: { baseline: string; current: string; diff: string };
   /** What changed in the pair: the verdict cache's key (a later run with the same change makes no call). */
   change: ChangePrint;
-  /** The change's group and how many checkpoints show it: the verdict applies to each of them. */
-  group: { id: string; checkpoints: number };
+  /** The change's group and the checkpoints that show it (test key › checkpoint): the verdict applies to each of them, and is reused for them only. */
+  group: { id: string; shownOn: string[] };
 }
 
 export type JudgedStatus = Extract<CheckpointStatus, 'changed' | 'regression' | 'needs_review'>;

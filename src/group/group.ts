@@ -1,11 +1,16 @@
 import { sameRegion, type ChangePrint, type RegionPrint } from '../compare';
 
 /**
- * One change across the run's checkpoints. The regions of all changed checkpoints are sorted into
- * classes of the same region (the fingerprint's tolerance rule), the ARIA lines into classes of the
- * same line; classes that appear on exactly the same checkpoints are one change. A header whose
- * logo and navigation both changed on 40 pages is one change of two regions; a banner that one of
- * those pages also got is another change, on that page alone.
+ * One change across the run's checkpoints, as a person sees it. The regions of all changed
+ * checkpoints are sorted into classes of the same region (the fingerprint's tolerance rule), the
+ * ARIA lines into classes of the same line; a checkpoint's picture is the set of its classes. A
+ * picture is one change unless its parts are seen apart: the pictures seen whole on most
+ * checkpoints claim their classes first, and what a picture has beyond the classes claimed before
+ * it is a change of its own. A footer restyle cut into a strip and two text boxes on four footer
+ * captures is one change; the full home page that shows its text boxes and a banner shows two
+ * (the footer's, and the banner). A header whose logo and navigation both changed on 40 pages is
+ * one change; a banner one of those pages also got is another, on that page alone. There are never
+ * more changes than changed checkpoints.
  */
 export interface ChangeGroup {
   /** `g1`, `g2`, …: the change on most checkpoints first. */
@@ -71,31 +76,71 @@ function area(change: ChangePrint): number {
   return change.regions.reduce((sum, region) => sum + region.width * region.height, 0);
 }
 
-/** Classes seen on the same checkpoints are one change. */
+/** A distinct set of classes, and the checkpoints whose change is exactly it. */
+interface Picture {
+  classes: number[];
+  inputs: number[];
+}
+
+function picturesOf(changes: (ChangePrint | null)[], classes: Occurrence[][]): Picture[] {
+  const classesOf = changes.map((): number[] => []);
+  classes.forEach((occurrences, c) => {
+    for (const input of new Set(occurrences.map((o) => o.input))) classesOf[input].push(c);
+  });
+  const pictures = new Map<string, Picture>();
+  classesOf.forEach((own, input) => {
+    if (own.length === 0) return;
+    const key = own.join(',');
+    const picture = pictures.get(key) ?? { classes: own, inputs: [] };
+    picture.inputs.push(input);
+    pictures.set(key, picture);
+  });
+  return [...pictures.values()];
+}
+
+/**
+ * Which classes make one change: each picture in turn claims the classes no picture claimed
+ * before it. Pictures go by how many checkpoints show them whole (a picture contained in another
+ * goes before it, so the other splits there), then fewest classes, then first checkpoint.
+ */
+function claim(pictures: Picture[]): number[][] {
+  const contains = (outer: Picture, inner: Picture) => inner.classes.every((c) => outer.classes.includes(c));
+  const support = new Map(pictures.map((p) => [p, pictures.filter((q) => contains(q, p)).reduce((sum, q) => sum + q.inputs.length, 0)]));
+  const ordered = [...pictures].sort((a, b) => support.get(b)! - support.get(a)! || a.classes.length - b.classes.length || a.inputs[0] - b.inputs[0]);
+  const claimed = new Set<number>();
+  const sets: number[][] = [];
+  for (const picture of ordered) {
+    const own = picture.classes.filter((c) => !claimed.has(c));
+    own.forEach((c) => claimed.add(c));
+    if (own.length) sets.push(own);
+  }
+  return sets;
+}
+
+/** The run's changes: claimed sets of classes, each with its part on every checkpoint that shows any of it. */
 function changesOf(changes: (ChangePrint | null)[]): Change[] {
-  const bySignature = new Map<string, Change>();
-  for (const occurrences of classify(changes)) {
-    const inputs = [...new Set(occurrences.map((o) => o.input))].sort((a, b) => a - b);
-    const signature = inputs.join(',');
-    const change = bySignature.get(signature) ?? { inputs, parts: new Map() };
-    bySignature.set(signature, change);
-    for (const { input, region, line } of occurrences) {
+  const classes = classify(changes);
+  const found: Change[] = claim(picturesOf(changes, classes)).map((set) => {
+    const change: Change = { inputs: [], parts: new Map() };
+    for (const { input, region, line } of set.flatMap((c) => classes[c])) {
       const part = change.parts.get(input) ?? { threshold: changes[input]!.threshold, regions: [], lines: [] };
       if (region) part.regions.push(region);
       if (line) part.lines.push(line);
       change.parts.set(input, part);
     }
-  }
+    change.inputs = [...change.parts.keys()].sort((a, b) => a - b);
+    return change;
+  });
   // A changed pair whose fingerprint is empty (nothing to tell apart) is a change of its own.
   changes.forEach((change, input) => {
-    if (change && change.regions.length === 0 && change.lines.length === 0) bySignature.set(`empty ${input}`, { inputs: [input], parts: new Map([[input, change]]) });
+    if (change && change.regions.length === 0 && change.lines.length === 0) found.push({ inputs: [input], parts: new Map([[input, change]]) });
   });
-  for (const change of bySignature.values())
+  for (const change of found)
     for (const part of change.parts.values()) {
       part.regions.sort((a, b) => b.width * b.height - a.width * a.height);
       part.lines.sort();
     }
-  return [...bySignature.values()];
+  return found;
 }
 
 /**

@@ -85,7 +85,8 @@ function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folde
 }
 
 /**
- * Pairs the checkpoints of every test that took one (in either pass). Everything comes from the
+ * Pairs the checkpoints of every test that took one (in either pass), and lists every test that
+ * failed, with or without a checkpoint. Everything comes from the
  * results' attachments, so the same code serves a local run and `merge-reports` of blob shards;
  * the baseline manifest on disk only adds checkpoints the current pass did not take.
  */
@@ -109,7 +110,9 @@ export function collectTests(tests: readonly TestCase[], contextFromSetup: RunCo
     const baselineNames = baseline?.checkpoints ?? manifest?.tests[key]?.checkpoints ?? [];
     const projectOutput = test.parent.project()?.outputDir;
     const pairs = pairsOf(decoded, baselineNames, folder, context, projectOutput ? runningCheckpointsDir(projectOutput) : null);
-    if (pairs.length === 0) continue;
+    // A test that took no checkpoint in either pass is not a visual test, unless it failed: a crash
+    // before its first checkpoint must show in the results, not vanish from them.
+    if (pairs.length === 0 && (result.status === 'passed' || result.status === 'skipped')) continue;
     const baselineError = baseline?.error ?? context?.baselineError ?? null;
     collected.push({
       test,

@@ -1,4 +1,4 @@
-import { describeApproval, type Settled } from '../approve';
+import { describeApproval, type Approval, type Settled } from '../approve';
 import { hasNewSignals, NO_DIFF, type ChangePrint, type PairComparison } from '../compare';
 import type { EvaluatorVerdict } from '../evaluate';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, FailOn, Region, TestStatus } from '../types';
@@ -15,6 +15,8 @@ export interface ChangeInput {
   others: number;
   /** A person's decision on it (the human gate), when one applies. */
   settled: Settled | null;
+  /** An approval of the same change on other checkpoints, when no decision applies here: a person must look. */
+  resembles: Approval | null;
   /** The evaluator's verdict on its group (the AI gate); null when nobody judged it. */
   judgement: EvaluatorVerdict | null;
 }
@@ -57,13 +59,22 @@ function judged(judgement: EvaluatorVerdict, signals: CheckpointSignals): Decisi
   return { ...decision, status: 'needs_review', reason: `${judgement.reason} Not approved: ${signalsSummary(signals)}.` };
 }
 
-/** A change decided alone: a person's decision, else the evaluator's verdict, else it needs review. */
+function decidedOn(approval: Approval): string {
+  const [first] = approval.checkpoints;
+  return `${first.test} › ${first.checkpoint}${approval.checkpoints.length > 1 ? ` (and ${plural(approval.checkpoints.length - 1, 'other checkpoint')})` : ''}`;
+}
+
+/**
+ * A change decided alone: a person's decision, else a person must look at a change approved
+ * elsewhere only, else the evaluator's verdict, else it needs review.
+ */
 export function decideChange(change: ChangeInput, signals: CheckpointSignals): Decision {
-  const { settled } = change;
+  const { settled, resembles } = change;
   if (settled) {
-    const carried = settled.how === 'same-change' ? ` (the same change on ${settled.approval.checkpoints[0].test} › ${settled.approval.checkpoints[0].checkpoint})` : '';
+    const carried = settled.how === 'same-change' ? ` (the same change on ${decidedOn(settled.approval)})` : '';
     return { status: settled.verdict === 'rejected' ? 'regression' : 'changed', reason: `${describeApproval(settled.approval)}${carried}`, evaluation: null };
   }
+  if (resembles) return { status: 'needs_review', reason: `same as the change approved in ${decidedOn(resembles)} (${describeApproval(resembles)}); not approved here: nobody saw it on this checkpoint`, evaluation: null };
   if (change.judgement) return judged(change.judgement, signals);
   return { status: 'needs_review', reason: NO_EVALUATOR_REASON, evaluation: null };
 }

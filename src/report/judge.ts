@@ -11,8 +11,8 @@ export type Different = Compared & { comparison: Extract<PairComparison, { kind:
 export interface GroupToJudge {
   group: string;
   representative: Different;
-  /** How many checkpoints show the change: the verdict applies to all of them. */
-  checkpoints: number;
+  /** The checkpoints that show the change (test key › checkpoint): the verdict applies to all of them. */
+  shownOn: string[];
 }
 
 /** What the evaluator is told about a group's representative checkpoint. */
@@ -27,7 +27,7 @@ export function evaluationRequest(judge: GroupToJudge, context: RunContext | nul
     signals,
     images: { baseline: pair.baseline!, current: pair.current!, diff: comparison.diffImage },
     change: comparison.change,
-    group: { id: judge.group, checkpoints: judge.checkpoints },
+    group: { id: judge.group, shownOn: judge.shownOn },
   };
 }
 

@@ -155,10 +155,9 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
 /** What the approvals file did: how many checkpoints it approved or rejected, which decisions no longer hold. */
 export function approvalLines(approvals: ApprovalTally): string[] {
   const lines: string[] = [];
-  if (approvals.applied) {
-    const carried = approvals.carried ? `, ${approvals.carried} of them as the same change approved on another checkpoint` : '';
-    lines.push(`  ${plural(approvals.applied, 'checkpoint')} approved earlier (visual-uat.approvals.json)${carried}`);
-  }
+  if (approvals.applied) lines.push(`  ${plural(approvals.applied, 'checkpoint')} approved earlier (visual-uat.approvals.json)`);
+  if (approvals.resembling)
+    lines.push(`  ${plural(approvals.resembling, 'checkpoint')} ${approvals.resembling === 1 ? 'shows' : 'show'} a change approved on other checkpoints only: an approval covers what was seen, so a person must look`);
   if (approvals.rejected) lines.push(`  ${plural(approvals.rejected, 'checkpoint')} rejected earlier (visual-uat.approvals.json): a regression until the change is gone`);
   for (const { approval, checkpoint } of approvals.stale) {
     const what = approval.verdict === 'rejected' ? 'rejection' : 'approval';

@@ -13,8 +13,10 @@ import { checkpointResult, runOf, testResult } from '../support/results';
 
 /**
  * One approval rule for the run, the CLI and the review page: by exact images (the fast path), by
- * the same change within the comparison's tolerance on the same checkpoint (rendering noise), and by
- * the same change on another checkpoint (a group's carry-over); stale when the change really differs.
+ * the same change within the comparison's tolerance on the same checkpoint (rendering noise); the
+ * same change on a checkpoint nobody approved it on only resembles the approval (a rejection
+ * applies there); stale when a compared checkpoint's change really differs, never when the run
+ * did not capture it.
  */
 
 const ABOUT = 'site.spec.ts › site › about';
@@ -85,13 +87,30 @@ describe('classify', () => {
     expect(classify(approved, gone)).toEqual({ fit: 'stale' });
   });
 
-  it("carries a group's approval to the same change on another checkpoint, at another place; an approval of one checkpoint does not carry", async () => {
+  it('covers what was seen: the same change on a checkpoint nobody approved it on only resembles the approval; a rejection applies there', async () => {
     const approved = approval(await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE))));
     const elsewhere = await subject('hero', png('home-base', 200, box(130, GREY)), noisy('home', 200, box(130, BLUE), 4), HOME);
-    expect(classify(approved, elsewhere)).toMatchObject({ fit: 'applies', how: 'same-change', covers: { regions: [0], lines: [] } });
+    expect(classify(approved, elsewhere)).toEqual({ fit: 'resembles', covers: { regions: [0], lines: [] } });
+    expect(classify({ ...approved, verdict: 'rejected' }, elsewhere)).toMatchObject({ fit: 'applies', how: 'same-change', covers: { regions: [0], lines: [] } });
     expect(classify({ ...approved, scope: 'checkpoints' }, elsewhere)).toEqual({ fit: 'unrelated' });
     const other = await subject('hero-green', png('home-base', 200, box(130, GREY)), png('home-green', 200, box(130, GREEN)), HOME);
     expect(classify(approved, other)).toEqual({ fit: 'unrelated' });
+  });
+
+  it('is stale when an icon inside an approved 1280×800 region is recoloured: any 19 px square moved past the threshold is caught', async () => {
+    const page = (name: string, boxes: Box[]) => writePng(path.join(images, `${name}.png`), 1280, 800, boxes);
+    const panel: Box = { x: 0, y: 0, width: 1280, height: 800, rgba: BLUE };
+    const base = page('panel-base', [{ ...panel, rgba: GREY }]);
+    const approved = approval(await subject('panel', base, page('panel', [panel])));
+    expect(approved.change).toMatch(/ m1280x800c10:/);
+    const again = await subject('panel-noisy', base, writeNoisyPng(path.join(images, 'panel-noisy.png'), 1280, 800, [panel], 3));
+    expect(classify(approved, again)).toMatchObject({ fit: 'applies', how: 'same-checkpoint' });
+    // A colour 1.5 times the threshold away from the panel's: subtle, past the threshold on every pixel.
+    const ICON: Box['rgba'] = [70, 120, 230, 255];
+    for (const [x, y, size] of [[613, 407, 19], [1, 781, 19], [1000, 95, 20]]) {
+      const edited = await subject(`panel-${x}`, base, page(`panel-${x}`, [panel, { x, y, width: size, height: size, rgba: ICON }]));
+      expect(classify(approved, edited), `a ${size} px icon at ${x},${y}`).toEqual({ fit: 'stale' });
+    }
   });
 
   it('reads approvals of the first format, which match their exact images only', async () => {
@@ -126,6 +145,22 @@ describe('recordDecisions', () => {
     const rejected = recordDecisions(dir, [contact, hero], [{ ...request, verdict: 'rejected', at: '2026-01-03T00:00:00Z', checkpoints: [{ subject: contact, whole: true }, { subject: hero, whole: true }] }]);
     expect(rejected.replaced.map((r) => r.checkpoint.checkpoint)).toEqual(['contact', 'hero']);
     expect(readApprovals(dir).map((a) => a.verdict)).toEqual(['rejected']);
+  });
+});
+
+describe('a decision on a checkpoint that shows part of the change', () => {
+  it('records the part that checkpoint showed, and applies to it there, run after run', async () => {
+    const two = (rgba: Box['rgba']): Box[] => [...box(20, rgba), { x: 120, y: 160, width: 60, height: 20, rgba: rgba === GREY ? GREY : GREEN }];
+    const whole = await subject('footer', png('two-base', 200, two(GREY)), png('two', 200, two(BLUE)));
+    // The full page shows the first box's change only (its second box is cut off there).
+    const page = await subject('page', png('page-base', 120, box(20, GREY)), png('page', 120, box(20, BLUE)), HOME);
+    expect(whole.change!.regions).toHaveLength(2);
+    const request = { verdict: 'approved' as const, scope: 'change' as const, change: encodeChange(whole.change!), by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null };
+    recordDecisions(dir, [whole, page], [{ ...request, checkpoints: [{ subject: whole, whole: true }, { subject: page, whole: false }] }]);
+    const [approved] = readApprovals(dir);
+    expect(approved.checkpoints.map((c) => [c.checkpoint, typeof c.change])).toEqual([['footer', 'undefined'], ['page', 'string']]);
+    const again = await subject('page', png('page-base', 120, box(20, GREY)), noisy('page-again', 120, box(20, BLUE), 5), HOME);
+    expect(classify(approved, again)).toMatchObject({ fit: 'applies', how: 'same-checkpoint' });
   });
 });
 
@@ -174,6 +209,21 @@ describe('the run and approve --prune agree', () => {
     expect(await approveOrReject(settings, [], { prune: true })).toContain('nothing changed in');
     expect(readApprovals(settings.configDir)).toHaveLength(2);
     expect(await report(settings, false)).toContain('1 checkpoint approved earlier');
+  });
+
+  it('a checkpoint the run did not capture (its test failed) never makes an approval stale, and --prune keeps it', async () => {
+    const approved = approval(await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE))));
+    writeApprovals(settings.configDir, [approved]);
+    const notCaptured: ApprovalSubject = { test: ABOUT, checkpoint: 'contact', baselineImage: png('base', 120, box(20, GREY)), currentImage: null, change: null };
+    expect(classify(approved, notCaptured)).toEqual({ fit: 'not-compared' });
+    expect(reviewApprovals([approved], [notCaptured]).stale).toEqual([]);
+    const relative = (file: string) => path.relative(resultsDir(settings.outputDir), file);
+    const missing = checkpointResult({ name: 'contact', status: 'missing', reason: 'in the baseline only: the current run did not capture it', baselineImage: relative(notCaptured.baselineImage!), currentImage: null });
+    fs.mkdirSync(path.dirname(latestResults(settings.outputDir)), { recursive: true });
+    fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify(runOf([testResult(['site.spec.ts', 'site', 'about'], [missing])])));
+    expect(await report(settings, false)).not.toContain('stale');
+    expect(await approveOrReject(settings, [], { prune: true })).toContain('nothing changed in');
+    expect(readApprovals(settings.configDir)).toEqual([approved]);
   });
 
   it('a new approval replaces the older one of the same checkpoint', async () => {

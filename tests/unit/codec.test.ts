@@ -109,6 +109,13 @@ describe('collectTests', () => {
   });
 });
 
+describe('collectTests lists every test that failed', () => {
+  it('keeps a test that crashed before its first checkpoint, and leaves out a passing test that took none', () => {
+    const collected = collectTests([testCase([], [ANSI_ERROR]), testCase([])], null);
+    expect(collected.tests.map((test) => [test.title, test.status, test.pairs.length])).toEqual([['plans', 'failed', 0]]);
+  });
+});
+
 describe('baselineManifest', () => {
   it("records each base test's status, plain-text error and checkpoints; a pass with global errors is incomplete", async () => {
     const info = recorder();

@@ -121,6 +121,58 @@ describe('groupChanges', () => {
   });
 });
 
+/** A region's print with flat sides: `level` is the grey of its current side (the base is white). */
+function flatRegion(kind: 'modified' | 'added', width: number, height: number, level: number): ChangePrint['regions'][number] {
+  const cell = Math.max(1, Math.ceil(Math.sqrt((width * height) / 1024)));
+  const side = (value: number) => new Uint8Array(Math.ceil(width / cell) * Math.ceil(height / cell) * 3).fill(value);
+  return { kind, width, height, cell, base: kind === 'added' ? null : side(255), current: side(level) };
+}
+
+function print(...regions: ChangePrint['regions']): ChangePrint {
+  return { threshold: 0.1, regions, lines: [] };
+}
+
+describe('groupChanges follows what a person sees', () => {
+  // The footer's CSS change as the region finder cuts it: an added strip and two moved text boxes.
+  const strip = () => flatRegion('added', 1280, 8, 40);
+  const copyright = () => flatRegion('modified', 180, 18, 90);
+  const madeIn = () => flatRegion('modified', 120, 18, 60);
+  const banner = () => flatRegion('added', 1280, 96, 200);
+
+  it('makes a footer change of three regions on four footers one group, the full home page that also shows a banner "also in" it', () => {
+    const footer = () => print(strip(), copyright(), madeIn());
+    // The full page shows the footer's text boxes; its strip is cut into the page's other rows.
+    const home = print(banner(), copyright(), madeIn());
+    const { groups, groupsOf } = groupChanges([home, footer(), footer(), footer(), footer()]);
+    expect(groups.map((g) => [g.id, g.members, g.alsoIn])).toEqual([
+      ['g1', [1, 2, 3, 4], [0]],
+      ['g2', [0], []],
+    ]);
+    expect(groups[0].change.regions).toHaveLength(3);
+    expect(groupsOf[0]).toEqual(['g2', 'g1']);
+  });
+
+  it('never makes more groups than changed checkpoints, and gives every region of a checkpoint to one of its groups', () => {
+    const kinds = [strip, copyright, madeIn, banner, () => flatRegion('modified', 300, 200, 10), () => flatRegion('added', 40, 40, 120)];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let run = 0; run < 50; run++) {
+      const changes = Array.from({ length: 8 }, () => {
+        const regions = kinds.filter(() => random() < 0.4).map((make) => make());
+        return regions.length ? print(...regions) : null;
+      });
+      const { groups, partsOf } = groupChanges(changes);
+      expect(groups.length).toBeLessThanOrEqual(changes.filter(Boolean).length);
+      changes.forEach((change, i) => {
+        if (!change) return;
+        const given = [...partsOf[i].values()].flatMap((part) => part.regions);
+        expect(given).toHaveLength(change.regions.length);
+        expect(change.regions.every((region) => given.includes(region))).toBe(true);
+      });
+    }
+  });
+});
+
 describe('sameChange on thin regions', () => {
   it('never matches two regions that share no whole cell', () => {
     const line = (height: number, level: number): ChangePrint => {

@@ -162,7 +162,7 @@ describe('decide', () => {
   const different: PairComparison = { kind: 'different', metrics: { pixelDiffPercent: 3, changedRegions: [] }, diffImage: '/d.png', change };
   const approval: Approval = { verdict: 'approved', scope: 'change', checkpoints: [{ test: 't', checkpoint: 'c', baseline: null, current: null }], by: 'Ann', at: '2026-01-02T03:04:05Z', reason: 'intended', change: null };
   const judged = (status: EvaluatorVerdict['status']): EvaluatorVerdict => ({ status, evaluation: { pass: status === 'changed', confidence: 0.9, reason: 'Looks intended.', needsReview: false }, reason: 'Looks intended.', cached: false });
-  const one = (extra: Partial<ChangeInput> = {}): ChangeInput => ({ group: 'g1', others: 0, settled: null, judgement: null, ...extra });
+  const one = (extra: Partial<ChangeInput> = {}): ChangeInput => ({ group: 'g1', others: 0, settled: null, resembles: null, judgement: null, ...extra });
   const input = { comparison: different, baseError: null, changes: [one()], signals: NO_SIGNALS };
 
   it('gives each comparison its status and reason', () => {
@@ -226,8 +226,9 @@ describe('judgeRun', () => {
     const verdicts = await judgeRun({ tests: frozen([plans]), context: frozen(CONTEXT), settings: frozen(settings()), approvals: frozen([approved, stale, unrelated]), evaluator, evalRecord: null });
 
     // "approved" and "judged" show the same change: one group, judged once on the checkpoint nobody approved.
-    expect(evaluator.asked.map((request) => [request.name, request.group])).toEqual([['judged', { id: 'g1', checkpoints: 2 }]]);
-    expect(verdicts.approvals).toEqual({ applied: 1, carried: 0, rejected: 0, stale: [{ approval: stale, checkpoint: stale.checkpoints[0] }] });
+    expect(evaluator.asked.map((request) => [request.name, request.group])).toEqual([['judged', { id: 'g1', shownOn: expect.any(Array) }]]);
+    expect(evaluator.asked[0].group.shownOn).toHaveLength(2);
+    expect(verdicts.approvals).toEqual({ applied: 1, resembling: 0, rejected: 0, stale: [{ approval: stale, checkpoint: stale.checkpoints[0] }] });
     expect(verdicts.judged).toBe(1);
     const [outcome] = verdicts.outcomes;
     expect(outcome.status).toBe('needs_review');
@@ -267,7 +268,7 @@ describe('the evaluator request', () => {
     const plans = collected('plans', [pair('plans', images.base, images.changed)]);
     const [compared] = await compareCheckpoints([plans], CONTEXT, settings());
     if (compared.comparison.kind !== 'different') throw new Error('the pair should differ');
-    const request = evaluationRequest({ group: 'g1', representative: { ...compared, comparison: compared.comparison }, checkpoints: 1 }, CONTEXT);
+    const request = evaluationRequest({ group: 'g1', representative: { ...compared, comparison: compared.comparison }, shownOn: ['chromium › pricing.spec.ts › pricing › plans › plans'] }, CONTEXT);
     expect(request.intent).toEqual({ test: 'Pricing shows three plans', checkpoint: 'plans intent', titlePath: ['pricing.spec.ts', 'pricing', 'plans'] });
     expect(userText(request, '')).toContain('Test: chromium › pricing.spec.ts › pricing › plans\nCheckpoint: plans');
   });

@@ -100,15 +100,16 @@ describe('formatTable', () => {
 });
 
 describe('approvalLines', () => {
-  it('counts the approvals used, the carried and the rejected, and names each stale one with the way to drop it', () => {
+  it('counts the approvals used, the checkpoints that only resemble one, the rejected, and names each stale one with the way to drop it', () => {
     const checkpoint = { test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: 'b', current: 'c' };
     const approval: Approval = { verdict: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: null };
-    expect(approvalLines({ applied: 3, carried: 1, rejected: 1, stale: [{ approval, checkpoint }] })).toEqual([
-      '  3 checkpoints approved earlier (visual-uat.approvals.json), 1 of them as the same change approved on another checkpoint',
+    expect(approvalLines({ applied: 3, resembling: 1, rejected: 1, stale: [{ approval, checkpoint }] })).toEqual([
+      '  3 checkpoints approved earlier (visual-uat.approvals.json)',
+      '  1 checkpoint shows a change approved on other checkpoints only: an approval covers what was seen, so a person must look',
       '  1 checkpoint rejected earlier (visual-uat.approvals.json): a regression until the change is gone',
       '  stale approval ignored: site.spec.ts › site › about › contact no longer shows the approved change; npx visual-uat approve --prune drops it',
     ]);
-    expect(approvalLines({ applied: 0, carried: 0, rejected: 0, stale: [] })).toEqual([]);
+    expect(approvalLines({ applied: 0, resembling: 0, rejected: 0, stale: [] })).toEqual([]);
   });
 });
 

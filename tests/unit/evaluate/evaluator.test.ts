@@ -165,29 +165,33 @@ describe('the verdict cache', () => {
     expect(again.map((v) => v.evaluation)).toEqual(firstVerdicts.map((v) => v.evaluation));
   });
 
-  it('misses when the change, the intent or the model changes; another commit alone judges the same change the same', async () => {
+  it('misses when the change, the intent, the commits or the model changes', async () => {
     const s = await fake();
     const dir = tempDir();
     const out = path.join(dir, 'out');
     const request = await changedPair(dir, 'one');
     await evaluatorFor(s.baseURL, out).evaluator.evaluate(request);
-    expect((await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, context: { ...request.context!, commits: ['Something else'] } })).cached).toBe(true);
+    expect((await evaluatorFor(s.baseURL, out).evaluator.evaluate(request)).cached).toBe(true);
+    await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, context: { ...request.context!, commits: ['Something else'] } });
+    await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, context: { ...request.context!, currentCommit: 'f'.repeat(40) } });
     await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, intent: { ...request.intent, checkpoint: 'The Pro card is green' } });
     await evaluatorFor(s.baseURL, out, { model: 'gpt-4.1-mini' }).evaluator.evaluate(request);
     await evaluatorFor(s.baseURL, out).evaluator.evaluate(await changedPair(dir, 'one', { colour: [0, 160, 0, 255] }));
-    expect(s.completions()).toHaveLength(4);
+    expect(s.completions()).toHaveLength(6);
   });
 
-  it('answers the same change on another page, at another place, without a call', async () => {
+  it('answers the same change on the checkpoints it judged, wherever on the page; asks again for a checkpoint it was not shown', async () => {
     const s = await fake();
     const dir = tempDir();
     const out = path.join(dir, 'out');
     await evaluatorFor(s.baseURL, out).evaluator.evaluate(await changedPair(dir, 'one', { checkpoints: 3 }));
-    const elsewhere = await changedPair(dir, 'two', { height: 600, changeAt: { x: 20, y: 400 }, checkpoints: 4 });
+    const moved = await changedPair(dir, 'one', { height: 600, changeAt: { x: 20, y: 400 }, checkpoints: 2 });
     const again = evaluatorFor(s.baseURL, out).evaluator;
-    expect((await again.evaluate(elsewhere)).cached).toBe(true);
-    expect(s.completions()).toHaveLength(1);
+    expect((await again.evaluate(moved)).cached).toBe(true);
     expect(again.usage()).toMatchObject({ calls: 0, cacheHits: 1 });
+    const onOneMore = await changedPair(dir, 'one', { checkpoints: 4 });
+    expect((await again.evaluate(onOneMore)).cached).toBe(false);
+    expect(s.completions()).toHaveLength(2);
   });
 
   it('tells the model how many checkpoints share the change', async () => {

@@ -63,7 +63,7 @@ export async function changedPair(dir: string, name: string, options: PairOption
     signals: NO_SIGNALS,
     images: { baseline, current, diff: outcome.diffImage },
     change: outcome.change,
-    group: { id: 'g1', checkpoints: options.checkpoints ?? 1 },
+    group: { id: 'g1', shownOn: Array.from({ length: options.checkpoints ?? 1 }, (_, i) => `pricing.spec.ts › page ${i + 1} › ${name}`) },
   };
 }
 
