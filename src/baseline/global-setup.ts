@@ -178,7 +178,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
       writeContext(outputDir, context);
     };
     if (!stale) {
-      log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${cache.files.length} test files): no worktree, no base server`);
+      log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${plural(cache.files.length, 'test-side file')}): no worktree, no base server`);
       afterRun = () => finish({ failure: null, worktree: null });
     } else if (workers) {
       log(`the baseline pass runs beside the current tests (${plural(workers, 'worker')} each side on ${os.availableParallelism()} cores)`);
@@ -408,7 +408,7 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
     if (broken) return { failure: `the baseline pass failed: ${broken}`, worktree };
     if (selection) writeManifest(plan.entry, { ...outcome.manifest!, selection: { listed: selection.listed, run: selection.run } });
     sealEntry(plan.entry, plan.cache.key);
-    log(`baseline pass done: ${Object.keys(outcome.manifest!.tests).length} tests in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
+    log(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
     return { failure: null, worktree };
   } catch (error) {
     return { failure: (error as Error).message.replace(/^visual-uat: /, ''), worktree };

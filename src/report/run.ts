@@ -135,6 +135,7 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     compared: {
       pairs: compared.filter(({ comparison }) => ['identical', 'within-tolerance', 'different'].includes(comparison.kind)).length,
       same: compared.filter(({ comparison }) => comparison.kind === 'identical' || comparison.kind === 'within-tolerance').length,
+      oneSided: compared.filter(({ comparison }) => comparison.kind === 'current-only' || comparison.kind === 'baseline-only').length,
     },
   };
 }

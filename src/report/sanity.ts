@@ -1,10 +1,14 @@
 import type { RunContext } from '../types';
 import { plural } from '../util/text';
 
-/** How many pairs a run compared (both images present), and how many of them were the same (identical or within tolerance). */
+/**
+ * How many pairs a run compared (both images present), how many of them were the same (identical
+ * or within tolerance), and how many checkpoints only one side took.
+ */
 export interface ComparedCount {
   pairs: number;
   same: number;
+  oneSided: number;
 }
 
 /**
@@ -13,14 +17,15 @@ export interface ComparedCount {
  * within the comparison's tolerance: rendering noise must not silence the warning). A server that reads its
  * files from a fixed absolute path, or any other way the base pass reaches the current checkout,
  * looks exactly like this; a branch that changes only tests, docs or manifests never does (see
- * baseline/app-files). It may also be an app change no checkpoint shows: so a warning, not an error.
+ * baseline/app-files). A checkpoint only one side took (new, missing) shows the two apps differ: no
+ * warning then. It may also be an app change no checkpoint shows: so a warning, not an error.
  */
 export function sameAppWarning(context: RunContext | null, compared: ComparedCount): string | null {
-  if (!context || context.sameAsBase || compared.pairs === 0 || compared.same < compared.pairs) return null;
+  if (!context || context.sameAsBase || compared.pairs === 0 || compared.same < compared.pairs || compared.oneSided > 0) return null;
   const files = context.appFilesChanged ?? [];
   if (files.length === 0) return null;
   return (
-    `visual-uat: warning: ${plural(files.length, 'app file')} differ from the base (e.g. ${files[0]}), yet all ${plural(compared.pairs, 'compared checkpoint')} are the same as their baselines: ` +
+    `visual-uat: warning: ${plural(files.length, 'app file')} differ from the base (e.g. ${files[0]}), yet ${compared.pairs === 1 ? 'the 1 compared checkpoint is the same as its baseline' : `all ${compared.pairs} compared checkpoints are the same as their baselines`}: ` +
     'if those files show on these pages, the base app was probably the current one (a server that reads the current checkout by a fixed path); see README "Your web server"'
   );
 }

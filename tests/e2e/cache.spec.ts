@@ -53,7 +53,7 @@ test.describe('baseline cache', () => {
     expect(cold.stdout).toContain('visual-uat: baseline pass (no cached baselines)');
     expect(worktreeCheckouts()).toBe(1);
     const warm = run();
-    expect(warm.stdout).toMatch(/visual-uat: baselines from cache: main @ \w{8}, key \w{12} \(\d+ test files\): no worktree, no base server/);
+    expect(warm.stdout).toMatch(/visual-uat: baselines from cache: main @ \w{8}, key \w{12} \(\d+ test-side files\): no worktree, no base server/);
     expect(warm.stdout).not.toContain('baseline pass');
     expect(worktreeCheckouts()).toBe(1);
   });
