@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
-import { readJsonFile } from '../util/fs';
+import { isInside, readJsonFile } from '../util/fs';
 
 /**
  * The test side's modules as Playwright loads them: each file parsed by the TypeScript compiler,
@@ -57,11 +57,6 @@ function compilerOptionsFor(dir: string, cache: Map<string, ts.CompilerOptions>)
     cache.set(key, options);
   }
   return options;
-}
-
-function isInside(file: string, dir: string): boolean {
-  const relative = path.relative(dir, file);
-  return !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 /** The package folder that holds a file in node_modules. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PlaywrightTestConfig } from '@playwright/test';
 import type { BaseWebServer } from '../types';
+import { isInside } from '../util/fs';
 
 /**
  * The baseline role's web servers: the base app must come from the base commit, on a port of its
@@ -34,11 +35,6 @@ export function serverPort(server: WebServer): number | null {
   const url = new URL(server.url);
   if (url.port) return Number(url.port);
   return url.protocol === 'https:' ? 443 : 80;
-}
-
-function isInside(file: string, dir: string): boolean {
-  const relative = path.relative(dir, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 function escapeRegExp(text: string): string {

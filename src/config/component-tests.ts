@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PlaywrightTestConfig } from '@playwright/test';
+import { isInside } from '../util/fs';
 
 /**
  * Component tests (@playwright/experimental-ct-react, -vue, -svelte) bundle the components a test
@@ -46,11 +47,6 @@ function ctCore(config: PlaywrightTestConfig): CtCoreSettings | undefined {
 
 export function isComponentTestConfig(config: PlaywrightTestConfig): boolean {
   return ctCore(config) !== undefined;
-}
-
-function isInside(file: string, dir: string): boolean {
-  const relative = path.relative(dir, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /** The base worktree's path for a file of the current checkout, or null when the file is not the app's source. */

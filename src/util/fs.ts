@@ -16,3 +16,9 @@ export function readJsonFile<T>(file: string): T | null {
     return null;
   }
 }
+
+/** Whether a path is a folder or lies inside it (both absolute). */
+export function isInside(file: string, dir: string): boolean {
+  const relative = path.relative(dir, file);
+  return !relative.startsWith('..') && !path.isAbsolute(relative);
+}
