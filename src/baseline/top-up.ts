@@ -52,6 +52,8 @@ export function mergeTopUp(entry: BaselineManifest, entryDir: string, topUp: Bas
     const from = path.join(topUpDir, record.folder);
     const to = path.join(entryDir, record.folder);
     fs.rmSync(to, { recursive: true, force: true });
+    // The entry may hold no test of this project yet (a pass that ran none): its folder first.
+    fs.mkdirSync(path.dirname(to), { recursive: true });
     if (fs.existsSync(from)) fs.renameSync(from, to);
     tests[key] = record;
     added.push(key);
