@@ -64,6 +64,7 @@ async function syntheticRun(count: number): Promise<string> {
       status: 'needs_review',
       reason: 'no evaluator configured',
       evaluation: null,
+      explanation: null,
     })),
   };
   fs.mkdirSync(resultsDir(settings.outputDir), { recursive: true });

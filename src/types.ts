@@ -199,3 +199,47 @@ export interface BaselineManifest {
   /** Set when the pass ran only the tests that can capture a checkpoint: how many were listed and run. */
   selection?: { listed: number; run: number };
 }
+
+/**
+ * One element of a checkpoint's layout record: where it is in the DOM, where it is on the image,
+ * its own text and the computed styles that decide what a person sees.
+ */
+export interface LayoutElement {
+  /** `body>main>footer` with `#id`, `.classes` and `:n` (its place among same-named siblings) per step. */
+  path: string;
+  /** Its parent's index in the record; -1 for the first element recorded on its branch. */
+  parent: number;
+  /** x, y, width, height in image pixels (CSS pixels from the captured area's top-left). */
+  box: [number, number, number, number];
+  /** Its own text (its text nodes, not its children's), trimmed; '' without any. */
+  text: string;
+  /** Computed styles by property name, shorthands composed (`padding: 16px 48px`). */
+  style: Record<string, string>;
+}
+
+/** The DOM and the computed styles behind a checkpoint's image, taken in the browser at capture. */
+export interface LayoutRecord {
+  version: 1;
+  /** The captured area, in CSS pixels. */
+  width: number;
+  height: number;
+  elements: LayoutElement[];
+  /** More elements were visible than a record keeps (see capture/layout). */
+  truncated: boolean;
+}
+
+/** One changed line of a file between base and the working tree, with the rule or block around it. */
+export interface ChangedLine {
+  text: string;
+  added: boolean;
+  /** The selector of the CSS rule it sits in, when the file is a style sheet and the diff shows it; else ''. */
+  scope: string;
+}
+
+/** What one commit (or the uncommitted working tree) changed in one file. */
+export interface CodeChange {
+  file: string;
+  /** `<short sha> <subject>`; null for the working tree's uncommitted changes. */
+  commit: string | null;
+  lines: ChangedLine[];
+}

@@ -4,6 +4,7 @@ import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { ComparisonTolerance, Region, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
 import { readBaselineImage, writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
+import { takeLayout, type LayoutArea } from './layout';
 import { validateCheckpointName } from './names';
 import { recorderFor, startSignals } from './signals';
 import { captureTarget, noteCapture, testMeta, type CaptureTarget } from './session';
@@ -86,10 +87,10 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
  * is as good a proof as a second one (toHaveScreenshot stops at a match with its expected image the
  * same way), so an unchanged checkpoint costs one screenshot.
  */
-async function stableCapture(capture: () => Promise<Buffer>, timeoutMs: number, baseline: Buffer | null): Promise<{ png: Buffer; stable: boolean; unsettled: Region | null }> {
+async function stableCapture(capture: () => Promise<Buffer>, timeoutMs: number, baseline: Buffer | null): Promise<{ png: Buffer; stable: boolean; unsettled: Region | null; sameAsBaseline?: true }> {
   const deadline = Date.now() + timeoutMs;
   let previous = await capture();
-  if (baseline?.equals(previous)) return { png: previous, stable: true, unsettled: null };
+  if (baseline?.equals(previous)) return { png: previous, stable: true, unsettled: null, sameAsBaseline: true };
   let before: Buffer | null = null;
   for (let attempt = 0; Date.now() < deadline; attempt++) {
     await sleep(Math.min(RETAKE_DELAYS_MS[attempt] ?? RETAKE_INTERVAL_MS, Math.max(0, deadline - Date.now())));
@@ -165,6 +166,14 @@ async function defaultComponent(page: Page, options: CheckpointOptions): Promise
   return mounted === 'gallery' ? page.locator(GALLERY_ROOT) : undefined;
 }
 
+/** What the screenshot covered, for its layout record. */
+function layoutArea(page: Page, locator: Locator | undefined, options: CheckpointOptions): LayoutArea {
+  if (locator) return { kind: 'element', locator };
+  if (options.clip) return { kind: 'clip', ...options.clip };
+  const viewport = page.viewportSize();
+  return options.fullPage === false && viewport ? { kind: 'clip', x: 0, y: 0, ...viewport } : { kind: 'page' };
+}
+
 /**
  * Takes one named checkpoint: a stabilised screenshot written under the test's output folder and
  * attached to the test result, with the baseline image beside it when there is one.
@@ -221,15 +230,18 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const deadline = Date.now() + (options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS);
   await settle(page, (deadline - Date.now()) / 2);
   const finishSignals = startSignals(page, locator);
-  const { png, stable, unsettled } = await stableCapture(capture, Math.max(0, deadline - Date.now()), readBaselineImage(target.baselineRoot, target.folder, name));
+  const { png, stable, unsettled, sameAsBaseline } = await stableCapture(capture, Math.max(0, deadline - Date.now()), readBaselineImage(target.baselineRoot, target.folder, name));
   // A page that kept changing: its ARIA tree is read again, from the page the last capture shows.
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable);
+  // Only a change needs explaining: an image byte-identical to its baseline costs no record.
+  const layout = sameAsBaseline ? null : await takeLayout(page, layoutArea(page, locator, options));
   await writeCheckpoint(testInfo, {
     role: target.role,
     folder: target.folder,
     png,
     imageRoot: target.imageRoot,
     baselineRoot: target.baselineRoot,
+    layout,
     meta: {
       name,
       intent: options.intent ?? null,

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import type { TestInfo } from '@playwright/test';
-import { checkpointImage, checkpointSignals, type Role } from '../config/layout';
-import type { CapturedSignals, ComparisonTolerance, Region, RunContext, VisualUatTestOptions } from '../types';
+import { checkpointImage, checkpointLayout, checkpointSignals, type Role } from '../config/layout';
+import type { CapturedSignals, ComparisonTolerance, LayoutRecord, Region, RunContext, VisualUatTestOptions } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
+import { encodeLayout } from './layout';
 
 /**
  * The checkpoint attachment format, both ways. Capture leaves everything a comparison needs on
@@ -14,11 +15,13 @@ import { readJsonFile, writeFileAtomic } from '../util/fs';
  * - `_visual-uat-run`: the run's RunContext, once per worker process (it is the same for the run).
  * - `_visual-uat-checkpoint:<name>`: CheckpointMeta (current role).
  * - `_visual-uat-image:<name>`: the image, by path.
- * - `_visual-uat-baseline:<name>`, `_visual-uat-baseline-signals:<name>`: what the baseline pass
- *   left for this checkpoint (current role).
+ * - `_visual-uat-layout:<name>`: its layout record (capture/layout), by path, when one was taken.
+ * - `_visual-uat-baseline:<name>`, `_visual-uat-baseline-signals:<name>`,
+ *   `_visual-uat-baseline-layout:<name>`: what the baseline pass left for this checkpoint (current role).
  *
  * On disk, the baseline pass keeps a checkpoint's signals beside its image (`<name>.signals.json`):
  * that is how they reach the current pass. The current pass keeps them in its checkpoint meta only.
+ * Both keep the layout record beside the image (`<name>.layout.json.gz`).
  */
 
 const TEST_META = '_visual-uat-test';
@@ -27,6 +30,8 @@ const CHECKPOINT_META = '_visual-uat-checkpoint:';
 const IMAGE = '_visual-uat-image:';
 const BASELINE_IMAGE = '_visual-uat-baseline:';
 const BASELINE_SIGNALS = '_visual-uat-baseline-signals:';
+const LAYOUT = '_visual-uat-layout:';
+const BASELINE_LAYOUT = '_visual-uat-baseline-layout:';
 
 /** What a test's result carries about the test, so the reporter can pair it without the output folder. */
 export interface TestMeta {
@@ -62,6 +67,8 @@ export interface CapturedCheckpoint {
   folder: string;
   png: Buffer;
   meta: CheckpointMeta;
+  /** The DOM and styles behind the image; null when none was taken (the first capture matched the baseline, or the page would not say). */
+  layout?: LayoutRecord | null;
   /** Where this role's images go. */
   imageRoot: string;
   /** The baseline entry the current pass compares with (null: none, or the baseline role). */
@@ -72,6 +79,8 @@ export interface CapturedCheckpoint {
 export interface BaselineSide {
   image: string | null;
   signals: CapturedSignals | null;
+  /** Its layout record, by path (null: none, e.g. an entry from a version that took none). */
+  layout: string | null;
 }
 
 /** One checkpoint, decoded from a test result. */
@@ -80,6 +89,8 @@ export interface DecodedCheckpoint {
   /** The current image, by path (null: only the baseline side was attached). */
   image: string | null;
   meta: CheckpointMeta | null;
+  /** The current side's layout record, by path. */
+  layout: string | null;
   baseline: BaselineSide;
 }
 
@@ -122,6 +133,8 @@ export async function writeCheckpoint(testInfo: Attacher, checkpoint: CapturedCh
   const { name } = checkpoint.meta;
   const image = checkpointImage(checkpoint.imageRoot, checkpoint.folder, name);
   writeFileAtomic(image, checkpoint.png);
+  const layout = checkpointLayout(checkpoint.imageRoot, checkpoint.folder, name);
+  if (checkpoint.layout) writeFileAtomic(layout, encodeLayout(checkpoint.layout));
   if (checkpoint.role === 'baseline') {
     writeFileAtomic(checkpointSignals(checkpoint.imageRoot, checkpoint.folder, name), JSON.stringify(checkpoint.meta.signals));
     await testInfo.attach(`${IMAGE}${name}`, { path: image, contentType: 'image/png' });
@@ -129,10 +142,12 @@ export async function writeCheckpoint(testInfo: Attacher, checkpoint: CapturedCh
   }
   await attachJson(testInfo, `${CHECKPOINT_META}${name}`, checkpoint.meta);
   await testInfo.attach(`${IMAGE}${name}`, { path: image, contentType: 'image/png' });
+  if (checkpoint.layout) await testInfo.attach(`${LAYOUT}${name}`, { path: layout, contentType: 'application/gzip' });
   if (!checkpoint.baselineRoot) return;
   const base = readBaselineSide(checkpoint.baselineRoot, checkpoint.folder, name);
   if (base.image) await testInfo.attach(`${BASELINE_IMAGE}${name}`, { path: base.image, contentType: 'image/png' });
   if (base.signals) await attachJson(testInfo, `${BASELINE_SIGNALS}${name}`, base.signals);
+  if (base.layout) await testInfo.attach(`${BASELINE_LAYOUT}${name}`, { path: base.layout, contentType: 'application/gzip' });
 }
 
 function bodyText(attachment: Attachment | undefined): string | null {
@@ -163,7 +178,12 @@ export function readCheckpoints(attachments: readonly Attachment[]): DecodedResu
         name,
         image: attachment.path ?? null,
         meta: json<CheckpointMeta>(`${CHECKPOINT_META}${name}`),
-        baseline: { image: byName.get(`${BASELINE_IMAGE}${name}`)?.path ?? null, signals: json<CapturedSignals>(`${BASELINE_SIGNALS}${name}`) },
+        layout: byName.get(`${LAYOUT}${name}`)?.path ?? null,
+        baseline: {
+          image: byName.get(`${BASELINE_IMAGE}${name}`)?.path ?? null,
+          signals: json<CapturedSignals>(`${BASELINE_SIGNALS}${name}`),
+          layout: byName.get(`${BASELINE_LAYOUT}${name}`)?.path ?? null,
+        },
       };
     });
   return { test: json<TestMeta>(TEST_META), context: json<RunContext>(RUN_CONTEXT), checkpoints };
@@ -172,8 +192,10 @@ export function readCheckpoints(attachments: readonly Attachment[]): DecodedResu
 /** The base side of a checkpoint the current pass did not take, from the baseline entry on disk. */
 export function readBaselineSide(baselineRoot: string, folder: string, name: string): BaselineSide {
   const image = checkpointImage(baselineRoot, folder, name);
+  const layout = checkpointLayout(baselineRoot, folder, name);
   return {
     image: fs.existsSync(image) ? image : null,
     signals: readJsonFile<CapturedSignals>(checkpointSignals(baselineRoot, folder, name)),
+    layout: fs.existsSync(layout) ? layout : null,
   };
 }

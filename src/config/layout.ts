@@ -10,7 +10,7 @@ import path from 'node:path';
  * ```
  * <outputDir>/
  *   .gitignore                                   (*: git status never changes)
- *   baselines/<baseCommit>/<key>/                a cache entry: manifest.json, cache.json (its seal), <test folder>/<name>.png|.signals.json
+ *   baselines/<baseCommit>/<key>/                a cache entry: manifest.json, cache.json (its seal), <test folder>/<name>.png|.signals.json|.layout.json.gz
  *   baselines/<baseCommit>/merged/               images of merged blob reports
  *   screenshots/current/<test folder>/<name>.png  (copied by the reporter after the tests; see runningCheckpointsDir)
  *   diffs/<test folder>/<name>-diff.png
@@ -100,6 +100,11 @@ export function checkpointImage(root: string, folder: string, name: string): str
 /** What the baseline pass captured besides pixels, beside the checkpoint's image. */
 export function checkpointSignals(root: string, folder: string, name: string): string {
   return path.join(root, folder, `${name}.signals.json`);
+}
+
+/** The layout record beside a checkpoint's image (capture/layout): gzip'd JSON. */
+export function checkpointLayout(root: string, folder: string, name: string): string {
+  return path.join(root, folder, `${name}.layout.json.gz`);
 }
 
 export function diffsDir(outputDir: string): string {

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import type { CodeChange } from '../types';
+import { COMMIT_MARK, parseDiff } from './diff';
 
 /** Every git call goes through simple-git with argv arrays: a branch name never meets a shell. */
 
@@ -170,4 +172,28 @@ export async function sourceFilesUnder(repo: Repo, dir: string): Promise<string[
   if (relative.startsWith('..') || path.isAbsolute(relative)) return [];
   const out = await repo.git.raw(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', relative || '.']);
   return [...new Set(out.split('\0').filter(Boolean))].map((file) => path.join(repo.root, file));
+}
+
+/** Lines of context around each change: enough to show the rule a changed declaration sits in. */
+const DIFF_CONTEXT = 40;
+/** What the diffs of a run may weigh: a vendored bundle among the changed files must not fill memory. */
+const DIFF_LIMIT_BYTES = 4 * 1024 * 1024;
+const UNTRACKED_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * What each commit from base to HEAD, then the working tree, changed in `files` (paths from the
+ * repository's root), oldest first: the explanation's attribution reads it (explain/attribute).
+ */
+export async function codeChanges(repo: Repo, baseCommit: string, files: readonly string[]): Promise<CodeChange[]> {
+  if (files.length === 0) return [];
+  const log = await repo.git.raw(['log', '--reverse', '--no-color', '--no-renames', `--format=${COMMIT_MARK}%h %s`, '-p', `-U${DIFF_CONTEXT}`, `${baseCommit}..HEAD`, '--', ...files]);
+  const uncommitted = await repo.git.raw(['diff', '--no-color', '--no-renames', `-U${DIFF_CONTEXT}`, 'HEAD', '--', ...files]);
+  const untracked = (await repo.git.raw(['ls-files', '--others', '--exclude-standard', '--', ...files])).split('\n').filter(Boolean);
+  const added = untracked.flatMap((file): CodeChange[] => {
+    const full = path.join(repo.root, file);
+    if (!fs.existsSync(full) || fs.statSync(full).size > UNTRACKED_LIMIT_BYTES) return [];
+    const lines = fs.readFileSync(full, 'utf8').split('\n');
+    return parseDiff([`diff --git a/${file} b/${file}`, '@@', ...lines.map((line) => `+${line}`)].join('\n'));
+  });
+  return [...parseDiff(log.slice(0, DIFF_LIMIT_BYTES)), ...parseDiff(uncommitted.slice(0, DIFF_LIMIT_BYTES)), ...added];
 }

@@ -2,7 +2,7 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import type { CheckpointStatus } from '../types';
 import { plural } from '../util/text';
 import type { CheckpointVerdict } from './decide';
-import { REVIEW_COMMAND } from './summary';
+import { explanationWords, REVIEW_COMMAND } from './summary';
 import type { TestOutcome } from './run';
 
 type Annotation = { type: string; description?: string };
@@ -74,6 +74,8 @@ function annotateVerdict(test: TestCase, result: TestResult, verdict: Checkpoint
     pushAnnotation(test, result, { type, description: describeVerdict(verdict) });
     addTag(test, `@${type}`);
   }
+  const words = explanationWords(verdict.explanation);
+  if (words) pushAnnotation(test, result, { type: 'visual-explanation', description: `${verdict.name}: ${words}` });
   if (verdict.diffImage && verdict.baselineImage && verdict.currentImage) {
     attachImage(result, `${verdict.name}-expected.png`, verdict.baselineImage);
     attachImage(result, `${verdict.name}-actual.png`, verdict.currentImage);

@@ -1,7 +1,10 @@
 import { comparePair, compareSignals, mergeTolerance, testBaseSignals, withAriaLines, type PairComparison } from '../compare';
 import type { Settings } from '../config/options';
 import { diffImage } from '../config/layout';
-import type { CheckpointSignals, RunContext } from '../types';
+import fs from 'node:fs';
+import { decodeLayout } from '../capture/layout';
+import { explainChange, type Explanation } from '../explain';
+import type { CheckpointSignals, CodeChange, LayoutRecord, RunContext } from '../types';
 import type { CheckpointPair, CollectedTest } from './collect';
 
 /** One checkpoint after compare: what the pair is, and what current has that base has not. */
@@ -10,6 +13,8 @@ export interface Compared {
   pair: CheckpointPair;
   comparison: PairComparison;
   signals: CheckpointSignals;
+  /** For a pair that differs: its change in words, from the two layout records and the branch's diffs. */
+  explanation: Explanation | null;
 }
 
 /** The two images a checkpoint is judged (and approved) on: with base = current, current is its own baseline. */
@@ -18,8 +23,15 @@ export function imagesOf(compared: Pick<Compared, 'pair' | 'comparison'>): { bas
   return { baseline: comparison.kind === 'same-code' ? pair.current : pair.baseline, current: pair.current };
 }
 
-/** Compares every pair of the run (the compare pool bounds how many are decoded at once). */
-export function compareCheckpoints(tests: CollectedTest[], context: RunContext | null, settings: Settings): Promise<Compared[]> {
+function readLayout(file: string | null): LayoutRecord | null {
+  return file && fs.existsSync(file) ? decodeLayout(fs.readFileSync(file)) : null;
+}
+
+/**
+ * Compares every pair of the run (the compare pool bounds how many are decoded at once), and
+ * explains each pair that differs from its layout records and `code`, the branch's diffs.
+ */
+export function compareCheckpoints(tests: CollectedTest[], context: RunContext | null, settings: Settings, code: readonly CodeChange[] = []): Promise<Compared[]> {
   const { options } = settings;
   const runTolerance = { threshold: options.threshold, maxDiffPixels: options.maxDiffPixels, maxDiffPixelRatio: options.maxDiffPixelRatio };
   return Promise.all(
@@ -36,8 +48,9 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
         });
         const signals = compareSignals(pair.baseSignals, pair.meta?.signals ?? null, testBase);
         // The text that changed is part of what changed: two pairs whose pixels match but whose text differs are not the same change.
-        if (comparison.kind !== 'different') return { test, pair, comparison, signals };
-        return { test, pair, comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) }, signals };
+        if (comparison.kind !== 'different') return { test, pair, comparison, signals, explanation: null };
+        const explanation = explainChange(readLayout(pair.layouts.baseline), readLayout(pair.layouts.current), comparison.metrics.changedRegions, code);
+        return { test, pair, comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) }, signals, explanation };
       });
     }),
   );

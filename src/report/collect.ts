@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { readManifest } from '../baseline/store';
 import { baselineInfo, readBaselineSide, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
-import { checkpointImage, runningCheckpointsDir } from '../config/layout';
+import { checkpointImage, checkpointLayout, runningCheckpointsDir } from '../config/layout';
 import { identityOfTestCase } from '../config/test-identity';
 import type { BaselineManifest, CapturedSignals, RunContext } from '../types';
 import { errorsText, plainText } from '../util/text';
@@ -16,6 +16,8 @@ export interface CheckpointPair {
   meta: CheckpointMeta | null;
   /** What the base capture recorded besides pixels (null: not captured, e.g. by an older version). */
   baseSignals: CapturedSignals | null;
+  /** Each side's layout record, by path (null: none taken, e.g. a cache entry of an older version). */
+  layouts: { baseline: string | null; current: string | null };
 }
 
 /** One test with its checkpoints paired: plain values, read once from Playwright's results. */
@@ -62,12 +64,11 @@ function runContext(tests: readonly TestCase[], fromSetup: RunContext | null): R
 }
 
 /**
- * The current image: Playwright's copy of the attachment, else (Playwright removed a passing test's
+ * A current file (the image, the layout record): Playwright's copy of the attachment, else (Playwright removed a passing test's
  * output folder, `preserveOutput`) the file the worker wrote (see layout runningCheckpointsDir).
  */
-function currentImage(attached: string | null, runningRoot: string | null, folder: string, name: string): string | null {
-  if (!attached || fs.existsSync(attached) || !runningRoot) return attached;
-  const written = checkpointImage(runningRoot, folder, name);
+function currentFile(attached: string | null, written: string | null): string | null {
+  if (!attached || fs.existsSync(attached) || !written) return attached;
   return fs.existsSync(written) ? written : attached;
 }
 
@@ -80,7 +81,15 @@ function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folde
     // A checkpoint only the base took, or any taken while the base pass ran beside, has its base side on disk only.
     const onDisk = (!checkpoint || !checkpoint.baseline.image) && context && !context.sameAsBase;
     const base = onDisk ? readBaselineSide(context.baselineDir, folder, name) : checkpoint?.baseline;
-    return { name, current: currentImage(checkpoint?.image ?? null, runningRoot, folder, name), baseline: base?.image ?? null, meta: checkpoint?.meta ?? null, baseSignals: base?.signals ?? null };
+    const written = (file: (root: string, folder: string, name: string) => string) => (runningRoot ? file(runningRoot, folder, name) : null);
+    return {
+      name,
+      current: currentFile(checkpoint?.image ?? null, written(checkpointImage)),
+      baseline: base?.image ?? null,
+      meta: checkpoint?.meta ?? null,
+      baseSignals: base?.signals ?? null,
+      layouts: { baseline: base?.layout ?? null, current: currentFile(checkpoint?.layout ?? null, written(checkpointLayout)) },
+    };
   });
 }
 

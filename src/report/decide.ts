@@ -1,6 +1,7 @@
 import { describeApproval, type Approval, type Settled } from '../approve';
 import { hasNewSignals, NO_DIFF, type ChangePrint, type PairComparison } from '../compare';
 import type { EvaluatorVerdict } from '../evaluate';
+import type { Explanation } from '../explain';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, FailOn, Region, TestStatus } from '../types';
 import { plural } from '../util/text';
 import { imagesOf, type Compared } from './assess';
@@ -161,6 +162,8 @@ export interface CheckpointVerdict extends Decision {
   change: ChangePrint | null;
   /** The checkpoint's own intent. */
   intent: string | null;
+  /** What changed, in words (explain/), when the pair differs. */
+  explanation: Explanation | null;
 }
 
 export interface Judged extends Compared {
@@ -183,6 +186,7 @@ export function verdictOf(checkpoint: Judged): CheckpointVerdict {
     groups: checkpoint.changes.map((change) => change.group),
     change: comparison.kind === 'different' ? comparison.change : null,
     intent: pair.meta?.intent ?? null,
+    explanation: checkpoint.explanation,
   };
 }
 

@@ -8,7 +8,8 @@ import { BASELINE_DIR_ENV } from '../config/layout';
 import { optionsFromEnv, resolveSettings, type Settings } from '../config/options';
 import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
 import { readEvalRecord } from '../eval/record';
-import type { VisualUatOptions } from '../types';
+import { codeChanges, openRepo } from '../git';
+import type { CodeChange, RunContext, VisualUatOptions } from '../types';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
 import { annotate, failTest } from './annotate';
@@ -88,7 +89,8 @@ export class VisualUatReporter implements Reporter {
 
     const evaluator = openEvaluator(settings);
     const evalRecord = evaluator?.autoApprove ? readEvalRecord(settings.outputDir, evaluator.model) : null;
-    const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evalRecord });
+    const code = await branchChanges(context, settings.configDir);
+    const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evalRecord, code });
 
     if (verdicts.baselineUnreadable && context?.baselineDir) {
       invalidateEntry(context.baselineDir);
@@ -105,6 +107,21 @@ export class VisualUatReporter implements Reporter {
     printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(this.config, settings.configDir), approvals: verdicts.approvals });
     if (evaluator && verdicts.judged > 0) printLine(evaluator.summary());
     return exitStatus(verdicts, settings);
+  }
+}
+
+/**
+ * What the branch changed in the app's files, commit by commit, for the explanations'
+ * attribution. A repository that cannot be read is said once; the explanations then name no cause.
+ */
+async function branchChanges(context: RunContext | null, dir: string): Promise<CodeChange[]> {
+  if (!context || context.sameAsBase || !context.baseCommit) return [];
+  const files = context.appFilesChanged.length ? context.appFilesChanged : context.changedFiles.map((line) => line.slice(line.indexOf(' ') + 1));
+  try {
+    return await codeChanges(await openRepo(dir), context.baseCommit, files);
+  } catch (error) {
+    printWarning(`visual-uat: the branch's diffs could not be read (${(error as Error).message.split('\n')[0]}): the explanations name no commit`);
+    return [];
   }
 }
 

@@ -4,6 +4,7 @@ import { latestResults, resultsDir, resultsFile } from '../config/layout';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, EvaluatorUsage, RunContext, TestStatus } from '../types';
 import { writeFileAtomic } from '../util/fs';
 import { encodeChange } from '../compare';
+import type { Explanation } from '../explain';
 import type { GroupOutcome, TestOutcome } from './run';
 
 /** The results file's shape; docs/results.schema.json is its JSON Schema. */
@@ -27,6 +28,8 @@ export interface CheckpointResult {
   fingerprint: string | null;
   /** The checkpoint's own intent, as the evaluator is told it. */
   intent: string | null;
+  /** When the pair differs: the change in words (explain/), no model involved. */
+  explanation: Explanation | null;
 }
 
 /** A change of the run and the checkpoints that show it. */
@@ -41,6 +44,8 @@ export interface GroupRecord {
   reason: string;
   /** The evaluator's verdict on the group; null when nobody judged it. */
   evaluation: Evaluation | null;
+  /** The change in words, as its representative shows it. */
+  explanation: Explanation | null;
 }
 
 export interface TestResultRecord {
@@ -122,6 +127,7 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
         otherGroups: verdict.groups.slice(1),
         fingerprint: verdict.change && encodeChange(verdict.change),
         intent: verdict.intent,
+        explanation: verdict.explanation,
       })),
     };
   });
@@ -137,7 +143,7 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
     changedFiles: context?.changedFiles ?? [],
     config: publicConfig(settings.options),
     tests,
-    groups: groups.map(({ change, ...group }) => ({ id: group.id, fingerprint: encodeChange(change), members: group.members, alsoIn: group.alsoIn, status: group.status, reason: group.reason, evaluation: group.evaluation })),
+    groups: groups.map(({ change, ...group }) => ({ id: group.id, fingerprint: encodeChange(change), members: group.members, alsoIn: group.alsoIn, status: group.status, reason: group.reason, evaluation: group.evaluation, explanation: group.explanation })),
     summary: { total: tests.length, passed: count('passed'), failed: count('failed'), errored: count('errored'), needsReview: count('needs_review') },
     evaluator,
   };

@@ -5,7 +5,8 @@ import type { Settings } from '../config/options';
 import type { Evaluator, EvaluatorVerdict } from '../evaluate';
 import type { EvalRecord } from '../eval/record';
 import { groupChanges, type ChangeGroup, type Grouping } from '../group';
-import type { CheckpointStatus, Evaluation, RunContext, TestStatus } from '../types';
+import type { Explanation } from '../explain';
+import type { CheckpointStatus, CodeChange, Evaluation, RunContext, TestStatus } from '../types';
 import { compareCheckpoints, imagesOf, type Compared } from './assess';
 import type { CollectedTest } from './collect';
 import { decideChange, mostSevere, testStatus, unsettledNote, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
@@ -29,6 +30,8 @@ export interface GroupOutcome {
   status: CheckpointStatus;
   reason: string;
   evaluation: Evaluation | null;
+  /** The change in words, as its representative shows it. */
+  explanation: Explanation | null;
 }
 
 export interface RunVerdicts {
@@ -50,6 +53,8 @@ export interface RunInput {
   evaluator: Evaluator | null;
   /** The last `visual-uat eval` of the evaluator's model, for `evaluator.autoApprove`; null when none or the policy is off. */
   evalRecord: EvalRecord | null;
+  /** What the branch changed in the app's files, commit by commit: what the explanations attribute changes to. */
+  code?: readonly CodeChange[];
 }
 
 export function approvalSubject(checkpoint: Compared): ApprovalSubject {
@@ -91,7 +96,7 @@ function groupsToJudge(grouping: Grouping, compared: Compared[], settled: Map<st
  * group) → trust (evaluator.autoApprove) → decide. Nothing here writes a file the results name or touches Playwright's objects.
  */
 export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
-  const compared = await compareCheckpoints(input.tests, input.context, input.settings);
+  const compared = await compareCheckpoints(input.tests, input.context, input.settings, input.code);
   const subjects = compared.map(approvalSubject);
   const grouping = groupChanges(subjects.map((subject) => subject.change));
   const { review, settled, resembles } = settledParts(grouping, subjects, input.approvals);
@@ -123,6 +128,7 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
       status: worst.status,
       reason: `${note}${worst.reason}`,
       evaluation: judgement?.evaluation ?? null,
+      explanation: compared[group.representative].explanation,
     };
   });
 

@@ -142,14 +142,28 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   const line = (status: string, title: string, pct: string, reason: string) =>
     `  ${status.padEnd(STATUS_WIDTH)} ${title.padEnd(titleWidth)} ${pct.padStart(PERCENT_WIDTH)} ${oneLine(reason, reasonWidth)}`.trimEnd();
   const continued = (title: string) => `  ${''.padEnd(STATUS_WIDTH)} ${title}`.trimEnd();
+  // What changed, in words, under its row: the whole width after the status column.
+  const explained = (explanation: CheckpointResult['explanation'] | undefined) => {
+    const words = explanationWords(explanation);
+    return words ? [`  ${''.padEnd(STATUS_WIDTH)} ${oneLine(`↳ ${words}`, Math.max(MIN_ROOM, width - STATUS_WIDTH - 3))}`.trimEnd()] : [];
+  };
   return [
     line('status', header, 'changed', 'reason'),
     ...table.flatMap((row) => {
-      if (row.group) return [line(row.group.status, oneLine(groupTitle(row.group), titleWidth), '', row.group.reason)];
+      if (row.group) return [line(row.group.status, oneLine(groupTitle(row.group), titleWidth), '', row.group.reason), ...explained(row.group.explanation)];
       const [first, ...more] = titleLines(row.test.titlePath, row.checkpoint.name, titleWidth);
-      return [line(row.checkpoint.status, first, percent(row.checkpoint), row.checkpoint.reason), ...more.map(continued)];
+      return [line(row.checkpoint.status, first, percent(row.checkpoint), row.checkpoint.reason), ...more.map(continued), ...explained(row.checkpoint.explanation)];
     }),
   ];
+}
+
+/**
+ * An explanation on one line: its summary, else why there is none. Absent in results files of
+ * versions that explained nothing.
+ */
+export function explanationWords(explanation: CheckpointResult['explanation'] | undefined): string {
+  if (!explanation) return '';
+  return [explanation.summary, explanation.note ? `(${explanation.note})` : ''].filter(Boolean).join(' ');
 }
 
 /** What the approvals file did: how many checkpoints it approved or rejected, which decisions no longer hold. */
@@ -181,6 +195,12 @@ export function summaryLines(run: RunResult, paths: SummaryPaths, width = termin
 /** Where a reviewer approves or rejects in a browser. */
 export const REVIEW_COMMAND = 'npx visual-uat review';
 
+/** A reason, then what changed in words. */
+function withWords(reason: string, explanation: CheckpointResult['explanation'] | undefined): string {
+  const words = explanationWords(explanation);
+  return words ? `${reason} — ${words}` : reason;
+}
+
 function markdownCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }
@@ -193,8 +213,8 @@ export function stepSummary(run: RunResult): string {
   if (attention.length) {
     lines.push('| status | test › checkpoint | changed | reason |', '|---|---|---:|---|');
     for (const row of attention)
-      if (row.group) lines.push(`| ${row.group.status} | ${markdownCell(`${groupTitle(row.group)}: ${[...row.group.members, ...row.group.alsoIn].join(', ')}`)} | | ${markdownCell(row.group.reason)} |`);
-      else lines.push(`| ${row.checkpoint.status} | ${markdownCell(checkpointTitle(row.test, row.checkpoint.name))} | ${percent(row.checkpoint)} | ${markdownCell(row.checkpoint.reason)} |`);
+      if (row.group) lines.push(`| ${row.group.status} | ${markdownCell(`${groupTitle(row.group)}: ${[...row.group.members, ...row.group.alsoIn].join(', ')}`)} | | ${markdownCell(withWords(row.group.reason, row.group.explanation))} |`);
+      else lines.push(`| ${row.checkpoint.status} | ${markdownCell(checkpointTitle(row.test, row.checkpoint.name))} | ${percent(row.checkpoint)} | ${markdownCell(withWords(row.checkpoint.reason, row.checkpoint.explanation))} |`);
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
@@ -209,6 +229,6 @@ export function workflowAnnotations(run: RunResult): string[] {
   return checkpointRows(run).flatMap(({ test, checkpoint }) => {
     const level = checkpoint.status === 'regression' ? 'error' : checkpoint.status === 'needs_review' ? 'warning' : null;
     if (!level) return [];
-    return [`::${level} file=${test.file},title=visual-uat ${checkpoint.status}::${workflowCommandData(`${checkpointTitle(test, checkpoint.name)}: ${checkpoint.reason}`)}`];
+    return [`::${level} file=${test.file},title=visual-uat ${checkpoint.status}::${workflowCommandData(`${checkpointTitle(test, checkpoint.name)}: ${withWords(checkpoint.reason, checkpoint.explanation)}`)}`];
   });
 }

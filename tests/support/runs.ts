@@ -37,6 +37,7 @@ export function checkpointResult(fields: Pick<CheckpointResult, 'name'> & Partia
     otherGroups: [],
     fingerprint: null,
     intent: null,
+    explanation: null,
     ...fields,
   };
 }

@@ -179,7 +179,7 @@ function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged
     fingerprint,
   });
   const run = runOf([testResult(['site.spec.ts', 'site', 'about'], [contact])]);
-  if (fingerprint) run.groups = [{ id: 'g1', fingerprint, members: [`${ABOUT} › contact`], alsoIn: [], status, reason: '', evaluation: null }];
+  if (fingerprint) run.groups = [{ id: 'g1', fingerprint, members: [`${ABOUT} › contact`], alsoIn: [], status, reason: '', evaluation: null, explanation: null }];
   fs.mkdirSync(path.dirname(latestResults(settings.outputDir)), { recursive: true });
   fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify(run));
 }

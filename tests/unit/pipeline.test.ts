@@ -68,6 +68,7 @@ function pair(name: string, baseline: string | null, current: string | null, ext
     current,
     meta: current ? { name, intent: `${name} intent`, stable: name !== 'unsettled', signals: QUIET } : null,
     baseSignals: QUIET,
+    layouts: { baseline: null, current: null },
     ...extra,
   };
 }

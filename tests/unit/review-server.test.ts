@@ -45,7 +45,7 @@ beforeEach(async () => {
     fingerprint,
   });
   const run = runOf([testResult(['site.spec.ts', 'about'], [contact])]);
-  run.groups = [{ id: 'g1', fingerprint, members: ['site.spec.ts › about › contact'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null }];
+  run.groups = [{ id: 'g1', fingerprint, members: ['site.spec.ts › about › contact'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null, explanation: null }];
   fs.mkdirSync(resultsDir(settings.outputDir), { recursive: true });
   fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify({ ...run, timestamp: TIMESTAMP }));
   server = await startReviewServer(settings, {});

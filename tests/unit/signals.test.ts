@@ -180,6 +180,7 @@ describe('failingCheckpoints', () => {
     groups: [],
     change: null,
     intent: null,
+    explanation: null,
   });
 
   it("fails on a status in failOn, and with 'signals' on any new signal, even on an unchanged checkpoint", () => {

@@ -122,8 +122,8 @@ describe('groups in the table and the step summary', () => {
     test(['site.spec.ts', 'plans'], [checkpoint('plans', 'new', 'no baseline: the base version does not take this checkpoint')]),
   ]);
   grouped.groups = [
-    { id: 'g1', fingerprint: 'v1 t0.1', members: ['site.spec.ts › home › full', 'site.spec.ts › about › full'], alsoIn: ['site.spec.ts › pricing › full'], status: 'needs_review', reason: 'no evaluator configured', evaluation: null },
-    { id: 'g2', fingerprint: 'v1 t0.1', members: ['site.spec.ts › pricing › full'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null },
+    { id: 'g1', fingerprint: 'v1 t0.1', members: ['site.spec.ts › home › full', 'site.spec.ts › about › full'], alsoIn: ['site.spec.ts › pricing › full'], status: 'needs_review', reason: 'no evaluator configured', evaluation: null, explanation: null },
+    { id: 'g2', fingerprint: 'v1 t0.1', members: ['site.spec.ts › pricing › full'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null, explanation: null },
   ];
 
   it('prints one line per group with its checkpoint count, then the single checkpoints', () => {

@@ -1,0 +1,111 @@
+import zlib from 'node:zlib';
+import type { Locator, Page } from '@playwright/test';
+import type { LayoutElement, LayoutRecord } from '../types';
+
+/** A record keeps at most this many elements (document order); a larger page is marked truncated. */
+export const LAYOUT_ELEMENT_LIMIT = 3000;
+
+/** The part of the page a checkpoint captures: the whole page, a clip of the viewport, or an element. */
+export type LayoutArea = { kind: 'page' } | { kind: 'clip'; x: number; y: number; width: number; height: number } | { kind: 'element'; locator: Locator };
+
+interface WalkArgs {
+  limit: number;
+  /** The clip, in viewport coordinates; null: the whole page, or the root element's box. */
+  clip: { x: number; y: number; width: number; height: number } | null;
+}
+
+/**
+ * Runs in the browser: every rendered element of the document whose box meets the captured area
+ * (`root`'s box, or the page, or the clip when `root` is the body), in document order, with its
+ * computed styles. The ancestors of an element capture are recorded too: a change they pass down
+ * (a font, a colour) is theirs, not the element's. Self-contained (Playwright serialises it): no helper
+ * from outside may be used. The styles are those that decide what a person sees; shorthands are
+ * composed here so the record stays small and reads as CSS does.
+ */
+function walkLayout(root: Element, args: WalkArgs): Omit<LayoutRecord, 'version'> {
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'HEAD', 'META', 'LINK', 'NOSCRIPT', 'TEMPLATE', 'TITLE', 'BR']);
+  const PLAIN = ['display', 'position', 'color', 'background-color', 'background-image', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height', 'letter-spacing', 'text-align', 'text-decoration-line', 'text-transform', 'flex-direction', 'flex-wrap', 'justify-content', 'align-items', 'gap', 'grid-template-columns', 'visibility', 'opacity', 'transform', 'box-shadow', 'border-radius', 'border-style', 'border-color', 'z-index', 'overflow'];
+  const SIDES = ['top', 'right', 'bottom', 'left'];
+  const shorthand = (values: string[]) => {
+    const [t, r, b, l] = values;
+    if (r === l && t === b) return t === r ? t : `${t} ${r}`;
+    return r === l ? `${t} ${r} ${b}` : values.join(' ');
+  };
+  const scrollX = window.scrollX;
+  const scrollY = window.scrollY;
+  const origin = root === document.body ? (args.clip ? { x: args.clip.x + scrollX, y: args.clip.y + scrollY } : { x: 0, y: 0 }) : (() => {
+    const rect = root.getBoundingClientRect();
+    return { x: rect.x + scrollX, y: rect.y + scrollY };
+  })();
+  const rootRect = root.getBoundingClientRect();
+  const width = root === document.body ? (args.clip ? args.clip.width : Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)) : rootRect.width;
+  const height = root === document.body ? (args.clip ? args.clip.height : Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)) : rootRect.height;
+  const elements: LayoutElement[] = [];
+  let truncated = false;
+  const visit = (element: Element, parent: number, path: string) => {
+    if (SKIP.has(element.tagName)) return;
+    if (elements.length >= args.limit) {
+      truncated = true;
+      return;
+    }
+    const rect = element.getBoundingClientRect();
+    const x = rect.x + scrollX - origin.x;
+    const y = rect.y + scrollY - origin.y;
+    const inside = rect.width > 0 && rect.height > 0 && x < width && y < height && x + rect.width > 0 && y + rect.height > 0;
+    let index = parent;
+    if (inside) {
+      const css = getComputedStyle(element);
+      const style: Record<string, string> = {};
+      for (const name of PLAIN) style[name] = css.getPropertyValue(name);
+      style.margin = shorthand(SIDES.map((side) => css.getPropertyValue(`margin-${side}`)));
+      style.padding = shorthand(SIDES.map((side) => css.getPropertyValue(`padding-${side}`)));
+      style['border-width'] = shorthand(SIDES.map((side) => css.getPropertyValue(`border-${side}-width`)));
+      let text = '';
+      for (const node of Array.from(element.childNodes)) if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
+      text = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+      index = elements.length;
+      elements.push({ path, parent, box: [Math.round(x), Math.round(y), Math.round(rect.width), Math.round(rect.height)], text, style });
+    }
+    const seen = new Map<string, number>();
+    const named = Array.from(element.children).map((child) => {
+      const classes = Array.from(child.classList).map((name) => `.${name}`).join('');
+      const name = `${child.tagName.toLowerCase()}${child.id ? `#${child.id}` : ''}${classes}`;
+      seen.set(name, (seen.get(name) ?? 0) + 1);
+      return { child, name, nth: seen.get(name)! };
+    });
+    for (const { child, name, nth } of named) visit(child, index, `${path}>${name}${seen.get(name)! > 1 ? `:${nth}` : ''}`);
+  };
+  visit(document.documentElement, -1, 'html');
+  return { width: Math.round(width), height: Math.round(height), elements, truncated };
+}
+
+/**
+ * The layout record of a checkpoint's area, taken once the image is final. Never throws: a page
+ * that navigated or an element that detached has no record (null), and the explanation says so.
+ */
+export async function takeLayout(page: Page, area: LayoutArea): Promise<LayoutRecord | null> {
+  try {
+    const root = area.kind === 'element' ? area.locator : page.locator('body');
+    const clip = area.kind === 'clip' ? { x: area.x, y: area.y, width: area.width, height: area.height } : null;
+    const walked = await root.evaluate(walkLayout, { limit: LAYOUT_ELEMENT_LIMIT, clip }, { timeout: 2000 });
+    return { version: 1, ...walked };
+  } catch {
+    return null;
+  }
+}
+
+/** A record as stored beside its image: gzip'd JSON. */
+export function encodeLayout(record: LayoutRecord): Buffer {
+  return zlib.gzipSync(JSON.stringify(record));
+}
+
+/** A stored record, or null when it is absent, damaged, or of another version. */
+export function decodeLayout(data: Buffer | null): LayoutRecord | null {
+  if (!data) return null;
+  try {
+    const record = JSON.parse(zlib.gunzipSync(data).toString('utf8')) as LayoutRecord;
+    return record.version === 1 && Array.isArray(record.elements) ? record : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,161 @@
+import type { CodeChange, LayoutElement, LayoutRecord, Region } from '../types';
+import { attribute, type Attribution } from './attribute';
+import { matchElements, type Matching } from './match';
+import { elementName, quoted, stepParts, valueWord } from './words';
+
+/** An element's box in image pixels; an ancestor of an element capture extends past the image (negative x, y). */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PropertyChange {
+  /** A CSS property, `text`, `width` or `height`. */
+  property: string;
+  before: string;
+  after: string;
+}
+
+/** One element's part in a change: added, removed, or changed in its text, styles or size. */
+export interface ElementChange {
+  kind: 'added' | 'removed' | 'changed';
+  /** How a person names it: `#id`, `.classes`, else the tag (with its parent's name). */
+  element: string;
+  path: string;
+  /** Where it is on the image it is on (the current one; the base one for a removed element). */
+  box: Box;
+  properties: PropertyChange[];
+  /** The commit and file whose diff names it; null: no changed file mentions it. */
+  cause: Attribution | null;
+  words: string;
+}
+
+/** What a changed checkpoint's difference is, in words, from the two layout records and the branch's diffs. */
+export interface Explanation {
+  changes: ElementChange[];
+  /** One line: the first changes' words, and how many more. */
+  summary: string;
+  /** What could not be explained, and why; null when nothing is missing. */
+  note: string | null;
+}
+
+/** Inherited properties: a child's change equal to its parent's is the parent's. */
+const INHERITED = new Set(['color', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height', 'letter-spacing', 'text-align', 'text-transform', 'visibility']);
+/** How many element changes an explanation keeps, and how many its summary names. */
+const KEPT = 12;
+const SUMMARIZED = 3;
+
+const boxOf = (element: LayoutElement): Box => ({ x: element.box[0], y: element.box[1], width: element.box[2], height: element.box[3] });
+
+function meets(box: Box, regions: readonly Region[]): boolean {
+  return regions.some((r) => box.x < r.x + r.width + 2 && r.x < box.x + box.width + 2 && box.y < r.y + r.height + 2 && r.y < box.y + box.height + 2);
+}
+
+/** The style and text changes of one matched element. */
+function ownChanges(base: LayoutElement, current: LayoutElement): PropertyChange[] {
+  const changes: PropertyChange[] = [];
+  for (const property of Object.keys(current.style))
+    if (base.style[property] !== undefined && base.style[property] !== current.style[property])
+      changes.push({ property, before: base.style[property], after: current.style[property] });
+  if (base.text !== current.text) changes.push({ property: 'text', before: base.text, after: current.text });
+  const [before, after] = [stepParts(base.path).classes.join(' '), stepParts(current.path).classes.join(' ')];
+  if (before !== after) changes.unshift({ property: 'class', before, after });
+  return changes;
+}
+
+function sizeChanges(base: LayoutElement, current: LayoutElement): PropertyChange[] {
+  return (['width', 'height'] as const).flatMap((property, i) => {
+    const [before, after] = [base.box[i + 2], current.box[i + 2]];
+    return before === after ? [] : [{ property, before: String(before), after: String(after) }];
+  });
+}
+
+function propertyWords(changes: PropertyChange[]): string {
+  const styles = changes.filter((c) => c.property !== 'text' && c.property !== 'width' && c.property !== 'height');
+  const sizes = changes.filter((c) => c.property === 'width' || c.property === 'height');
+  const text = changes.find((c) => c.property === 'text');
+  const parts = [
+    styles.map((c) => `${c.property} ${valueWord(c.before) || 'none'} → ${valueWord(c.after) || 'none'}`).join(', '),
+    text ? `text ${quoted(text.before)} → ${quoted(text.after)}` : '',
+    sizes.map((c) => `${c.property} ${c.before} → ${c.after} px`).join(', '),
+  ];
+  return parts.filter(Boolean).join('; ');
+}
+
+function causeWords(cause: Attribution | null): string {
+  if (!cause) return 'no changed file mentions this element';
+  const commit = cause.commit ? `commit ${cause.commit.length > 70 ? `${cause.commit.slice(0, 69)}…` : cause.commit}` : 'uncommitted changes';
+  return `${cause.file} (${commit})`;
+}
+
+function placeWords(record: LayoutRecord, index: number): string {
+  const element = record.elements[index];
+  const next = record.elements.findIndex((other, i) => i > index && other.parent === element.parent && !other.path.startsWith(`${element.path}>`));
+  if (next >= 0) return ` above ${elementName(record.elements[next].path)}`;
+  return element.parent >= 0 ? ` in ${elementName(record.elements[element.parent].path)}` : '';
+}
+
+/** Each matched element's own changes, those its parent already explains (an inherited value) left out. */
+function changedElements(base: LayoutRecord, current: LayoutRecord, matching: Matching): { index: number; properties: PropertyChange[] }[] {
+  const own = new Map<number, PropertyChange[]>();
+  for (const { base: b, current: c } of matching.matched) own.set(c, ownChanges(base.elements[b], current.elements[c]));
+  return matching.matched.flatMap(({ base: b, current: c }) => {
+    const parentChanges = own.get(current.elements[c].parent) ?? [];
+    const inherited = (change: PropertyChange) =>
+      INHERITED.has(change.property) && parentChanges.some((p) => p.property === change.property && p.before === change.before && p.after === change.after);
+    const properties = own.get(c)!.filter((change) => !inherited(change));
+    return properties.length ? [{ index: c, properties: [...properties, ...sizeChanges(base.elements[b], current.elements[c])] }] : [];
+  });
+}
+
+/** Elements that only changed size, outermost first: what a change inside an image or a font shows as. */
+function resized(base: LayoutRecord, current: LayoutRecord, matching: Matching): { index: number; properties: PropertyChange[] }[] {
+  const sized = matching.matched.filter(({ base: b, current: c }) => sizeChanges(base.elements[b], current.elements[c]).length > 0);
+  const indexes = new Set(sized.map(({ current: c }) => c));
+  return sized
+    .filter(({ current: c }) => !indexes.has(current.elements[c].parent))
+    .map(({ base: b, current: c }) => ({ index: c, properties: sizeChanges(base.elements[b], current.elements[c]) }));
+}
+
+function missingNote(base: LayoutRecord | null, current: LayoutRecord | null): string | null {
+  if (!base && !current) return 'no layout record on either side (taken by a version of visual-uat that kept none, or the page could not be read)';
+  if (!base) return 'no layout record on the base side (a cache entry from a version of visual-uat that kept none): rerun with a fresh baseline to explain this change';
+  if (!current) return 'no layout record on the current side: the page could not be read after the capture';
+  return null;
+}
+
+/**
+ * Explains a changed checkpoint from its two layout records: the elements added, removed, or
+ * changed in their styles, text or size where the pixels changed, each with the commit and file
+ * whose diff names it. Pure: the records, the regions and the diffs are values.
+ */
+export function explainChange(base: LayoutRecord | null, current: LayoutRecord | null, regions: readonly Region[], code: readonly CodeChange[]): Explanation {
+  const missing = missingNote(base, current);
+  if (!base || !current) return { changes: [], summary: '', note: missing };
+  const matching = matchElements(base, current);
+  const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {
+    const element = record.elements[index];
+    const name = elementName(element.path);
+    const texts = [element.text, ...properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after])].filter(Boolean);
+    const cause = attribute({ path: element.path, texts, properties: properties.map((p) => p.property) }, code);
+    const [w, h] = [element.box[2], element.box[3]];
+    const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index) : ''}`;
+    return { kind, element: name, path: element.path, box: boxOf(element), properties, cause, words: `${what} — ${causeWords(cause)}` };
+  };
+  let changes: ElementChange[] = [
+    ...matching.added.map((i) => made('added', current, i, [])),
+    ...matching.removed.map((i) => made('removed', base, i, [])),
+    ...changedElements(base, current, matching).map(({ index, properties }) => made('changed', current, index, properties)),
+  ];
+  if (changes.length === 0) changes = resized(base, current, matching).map(({ index, properties }) => made('changed', current, index, properties));
+  const inRegions = changes.filter((change) => meets(change.box, regions));
+  const shown = (inRegions.length ? inRegions : changes).slice(0, KEPT);
+  const notes = [
+    shown.length === 0 ? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps' : null,
+    base.truncated || current.truncated ? 'a layout record was cut at its element limit: an element past it is not seen' : null,
+  ].filter((note): note is string => note !== null);
+  const more = shown.length > SUMMARIZED ? ` (and ${shown.length - SUMMARIZED} more)` : '';
+  return { changes: shown, summary: shown.slice(0, SUMMARIZED).map((change) => change.words).join(' · ') + more, note: notes.length ? notes.join('; ') : null };
+}

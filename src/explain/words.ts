@@ -1,0 +1,54 @@
+/** How values and elements read in an explanation: CSS as a person writes it. */
+
+const hex = (n: number) => Math.round(n).toString(16).padStart(2, '0');
+
+/** `rgb(255, 255, 255)` → `#fff`, `rgb(42, 109, 244)` → `#2a6df4`; a translucent colour keeps its alpha as `#rrggbbaa`. */
+function colourWord(r: number, g: number, b: number, a: number): string {
+  const digits = [r, g, b].map(hex);
+  if (a < 1) return `#${digits.join('')}${hex(a * 255)}`;
+  const short = digits.every((pair) => pair[0] === pair[1]);
+  return `#${short ? digits.map((pair) => pair[0]).join('') : digits.join('')}`;
+}
+
+/** A computed value as a person would write it: colours as hex, transparent as `transparent`. */
+export function valueWord(value: string): string {
+  return value.replace(/rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:[,\s/]+([\d.]+))?\s*\)/g, (_, r, g, b, a) => {
+    const alpha = a === undefined ? 1 : Number(a);
+    return alpha === 0 ? 'transparent' : colourWord(Number(r), Number(g), Number(b), alpha);
+  });
+}
+
+/** The last step of a path, as a person names an element: `#id`, `.class.other`, else the tag. */
+export function elementWord(path: string): string {
+  const step = path.split('>').pop() ?? path;
+  const id = step.match(/#([^.#:]+)/);
+  if (id) return `#${id[1]}`;
+  const classes = step.match(/\.[^.#:]+/g);
+  if (classes) return classes.join('');
+  return step.replace(/:(\d+)$/, ':nth-of-type($1)');
+}
+
+/** Tags that say little alone: named with their parent's name. */
+const GENERIC = new Set(['div', 'span', 'p', 'li', 'a', 'img', 'svg', 'td', 'th', 'tr', 'section', 'article', 'strong', 'em', 'b', 'i', 'button', 'label', 'input', 'h2', 'h3', 'h4']);
+
+/** An element's name, with its parent's when it is a bare generic tag (`footer span:nth-of-type(2)`). */
+export function elementName(path: string): string {
+  const own = elementWord(path);
+  if (!GENERIC.has(own.replace(/:.*$/, ''))) return own;
+  const steps = path.split('>');
+  return steps.length > 1 ? `${elementWord(steps.slice(0, -1).join('>'))} ${own}` : own;
+}
+
+/** The tag, id and classes of a path's last step. */
+export function stepParts(path: string): { tag: string; id: string | null; classes: string[] } {
+  const step = (path.split('>').pop() ?? path).replace(/:\d+$/, '');
+  const tag = step.match(/^[a-z][\w-]*/i)?.[0] ?? '';
+  const id = step.match(/#([^.#:]+)/)?.[1] ?? null;
+  const classes = (step.match(/\.[^.#:]+/g) ?? []).map((name) => name.slice(1));
+  return { tag, id, classes };
+}
+
+/** A quoted text, cut at 40 characters. */
+export function quoted(text: string): string {
+  return `'${text.length > 40 ? `${text.slice(0, 39)}…` : text}'`;
+}
