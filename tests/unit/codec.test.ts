@@ -47,7 +47,7 @@ describe('writeCheckpoint / readCheckpoints', () => {
     await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: root, baselineRoot: null });
     expect(fs.readFileSync(checkpointImage(root, FOLDER, 'plans'))).toEqual(PNG);
     expect(JSON.parse(fs.readFileSync(checkpointSignals(root, FOLDER, 'plans'), 'utf8'))).toEqual(SIGNALS);
-    expect(readCheckpoints(info.attachments).checkpoints).toEqual([{ name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: null, baseline: { image: null, signals: null } }]);
+    expect(readCheckpoints(info.attachments).checkpoints).toEqual([{ name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: null, layout: null, baseline: { image: null, signals: null, layout: null } }]);
   });
 
   it("in the current role carries its meta and the baseline's image and signals, and writes no signals file", async () => {
@@ -65,8 +65,8 @@ describe('writeCheckpoint / readCheckpoints', () => {
       test: TEST_META,
       context,
       checkpoints: [
-        { name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: meta('plans'), baseline: { image: checkpointImage(baselineRoot, FOLDER, 'plans'), signals: BASE_SIGNALS } },
-        { name: 'added', image: checkpointImage(root, FOLDER, 'added'), meta: meta('added'), baseline: { image: null, signals: null } },
+        { name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: meta('plans'), layout: null, baseline: { image: checkpointImage(baselineRoot, FOLDER, 'plans'), signals: BASE_SIGNALS, layout: null } },
+        { name: 'added', image: checkpointImage(root, FOLDER, 'added'), meta: meta('added'), layout: null, baseline: { image: null, signals: null, layout: null } },
       ],
     });
   });

@@ -59,6 +59,7 @@ const CONTEXT: RunContext = {
 };
 
 const CONSOLE_ERROR: CapturedSignals = { aria: null, consoleErrors: ['TypeError: x is undefined'], failedRequests: [], a11y: null };
+const NO_RECORDS = { changes: [], summary: '', note: 'no layout record on either side (taken by a version of visual-uat that kept none, or the page could not be read)' };
 const QUIET: CapturedSignals = { aria: null, consoleErrors: [], failedRequests: [], a11y: null };
 
 function pair(name: string, baseline: string | null, current: string | null, extra: Partial<CheckpointPair> = {}): CheckpointPair {
@@ -297,12 +298,14 @@ describe('the results file', () => {
       ['g1', [], 'v1 t0.1 '],
       [null, [], null],
     ]);
-    expect(run.groups).toEqual([{ id: 'g1', fingerprint: test.checkpoints[1].fingerprint, members: ['chromium › pricing.spec.ts › pricing › plans › changed'], alsoIn: [], status: 'needs_review', reason: NO_EVALUATOR_REASON, evaluation: null }]);
+    expect(run.groups).toEqual([{ id: 'g1', fingerprint: test.checkpoints[1].fingerprint, members: ['chromium › pricing.spec.ts › pricing › plans › changed'], alsoIn: [], status: 'needs_review', reason: NO_EVALUATOR_REASON, evaluation: null, explanation: NO_RECORDS }]);
+    // Captures without layout records (an older version's) are not explained, and the results say why.
+    expect(test.checkpoints[1].explanation).toEqual(NO_RECORDS);
   });
 
   it('refuses a diffMetrics of null and a reason with terminal escape codes', () => {
     const file = JSON.parse(JSON.stringify(buildRunResult([], [], CONTEXT, settings(), NO_USAGE, 1)));
-    const checkpoint = { name: 'x', status: 'new', reason: 'no baseline: Error: \u001b[2mexpect(\u001b[22m', baselineImage: null, currentImage: 'c.png', diffImage: null, diffMetrics: NO_DIFF, evaluation: null, signals: NO_SIGNALS, stable: true, group: null, otherGroups: [], fingerprint: null, intent: null };
+    const checkpoint = { name: 'x', status: 'new', reason: 'no baseline: Error: \u001b[2mexpect(\u001b[22m', baselineImage: null, currentImage: 'c.png', diffImage: null, diffMetrics: NO_DIFF, evaluation: null, signals: NO_SIGNALS, stable: true, group: null, otherGroups: [], fingerprint: null, intent: null, explanation: null };
     const test = { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', project: '', status: 'passed', baselineAvailable: false, error: null, intent: null, checkpoints: [checkpoint] };
     expect(() => validResults({ ...file, tests: [test] }, 'escape codes')).toThrow(/reason must match pattern/);
     expect(() => validResults({ ...file, tests: [{ ...test, checkpoints: [{ ...checkpoint, reason: 'plain', diffMetrics: null }] }] }, 'null metrics')).toThrow(/diffMetrics must be object/);

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { decodeLayout, encodeLayout } from '../../src/capture/layout';
+import { explainChange } from '../../src/explain';
+import { selectorNames } from '../../src/explain/attribute';
+import { valueWord } from '../../src/explain/words';
+import { parseDiff } from '../../src/git/diff';
+import type { CodeChange, LayoutElement, LayoutRecord } from '../../src/types';
+
+const STYLE = { display: 'block', color: 'rgb(29, 36, 51)', 'background-color': 'rgba(0, 0, 0, 0)', 'flex-direction': 'row', padding: '0px', 'letter-spacing': 'normal' };
+
+function el(path: string, parent: number, box: [number, number, number, number], style: Record<string, string> = {}, text = ''): LayoutElement {
+  return { path, parent, box, text, style: { ...STYLE, ...style } };
+}
+
+function record(elements: LayoutElement[]): LayoutRecord {
+  return { version: 1, width: 1280, height: 400, elements, truncated: false };
+}
+
+const FULL = [{ x: 0, y: 0, width: 1280, height: 400 }];
+
+const BASE = record([
+  el('html', -1, [0, 0, 1280, 400]),
+  el('html>body', 0, [0, 0, 1280, 400]),
+  el('html>body>h1', 1, [0, 0, 1280, 40], {}, 'Plans'),
+  el('html>body>div.plans', 1, [0, 40, 1280, 300], { display: 'flex' }),
+  el('html>body>div.plans>div.plan:1', 3, [0, 40, 400, 300], { 'background-color': 'rgb(255, 255, 255)' }),
+  el('html>body>div.plans>div.plan:1>p.price', 4, [0, 60, 400, 30], {}, 'Pro $12'),
+  el('html>body>div.plans>div.plan:2', 3, [400, 40, 400, 300], { 'background-color': 'rgb(255, 255, 255)' }),
+  el('html>body>div.plans>div.plan:2>p.price', 6, [400, 60, 400, 30], {}, 'Team $30'),
+  el('html>body>footer', 1, [0, 340, 1280, 52], { display: 'flex', padding: '16px 48px' }),
+  el('html>body>footer>span', 8, [48, 356, 200, 20], {}, '© 2026 Acme'),
+]);
+
+describe('explainChange', () => {
+  it('names a restyled element, its properties as CSS reads them and its new height', () => {
+    const current = record(BASE.elements.map((e) => (e.path === 'html>body>footer' ? { ...e, box: [0, 340, 1280, 60] as [number, number, number, number], style: { ...e.style, 'flex-direction': 'column', padding: '8px 48px' } } : e)));
+    const explanation = explainChange(BASE, current, [{ x: 0, y: 340, width: 1280, height: 60 }], []);
+    expect(explanation.changes).toHaveLength(1);
+    expect(explanation.changes[0].words).toBe('footer: flex-direction row → column, padding 16px 48px → 8px 48px; height 52 → 60 px — no changed file mentions this element');
+    expect(explanation.note).toBeNull();
+  });
+
+  it('pairs an element whose class was added, and tells the class, colour and text apart', () => {
+    const current = record(
+      BASE.elements.map((e) => {
+        if (e.path === 'html>body>div.plans>div.plan:1') return { ...e, path: 'html>body>div.plans>div.plan.pro', style: { ...e.style, 'background-color': 'rgb(238, 255, 238)' } };
+        if (e.path === 'html>body>div.plans>div.plan:1>p.price') return { ...e, path: 'html>body>div.plans>div.plan.pro>p.price', text: 'Pro $15' };
+        if (e.path === 'html>body>div.plans>div.plan:2') return { ...e, path: 'html>body>div.plans>div.plan' };
+        if (e.path === 'html>body>div.plans>div.plan:2>p.price') return { ...e, path: 'html>body>div.plans>div.plan>p.price' };
+        return e;
+      }),
+    );
+    const words = explainChange(BASE, current, FULL, []).changes.map((c) => c.words.split(' — ')[0]);
+    expect(words).toEqual(['.plan.pro: class plan → plan pro, background-color #fff → #efe', ".price: text 'Pro $12' → 'Pro $15'"]);
+  });
+
+  it('says an added element where it sits, and leaves out what it brought inside it', () => {
+    const current = record([
+      ...BASE.elements.slice(0, 2),
+      el('html>body>div.promo', 1, [0, 0, 1280, 200]),
+      el('html>body>div.promo>strong', 2, [48, 20, 100, 20], {}, 'Sale'),
+      ...BASE.elements.slice(2).map((e) => ({ ...e, parent: e.parent >= 2 ? e.parent + 2 : e.parent })),
+    ]);
+    const explanation = explainChange(BASE, current, [{ x: 0, y: 0, width: 1280, height: 200 }], []);
+    expect(explanation.changes.map((c) => c.words.split(' — ')[0])).toEqual(['.promo added (1280×200) above h1']);
+  });
+
+  it("keeps an inherited change on the element that made it: a child's equal change is its parent's", () => {
+    const spaced = (e: LayoutElement) => ({ ...e, style: { ...e.style, 'letter-spacing': '0.4px' } });
+    const current = record(BASE.elements.map((e) => (e.path.startsWith('html>body>footer') ? spaced(e) : e)));
+    expect(explainChange(BASE, current, FULL, []).changes.map((c) => c.element)).toEqual(['footer']);
+  });
+
+  it('attributes a change to the last commit whose diff names the element, preferring a line with the changed property', () => {
+    const current = record(BASE.elements.map((e) => (e.path === 'html>body>footer' ? { ...e, style: { ...e.style, padding: '8px 48px' } } : e)));
+    const code: CodeChange[] = [
+      { file: 'public/site.css', commit: 'a1 Footer spacing', lines: [{ text: 'footer { padding: 8px 48px; }', added: true, scope: 'footer' }] },
+      { file: 'public/site.css', commit: 'b2 Footer colour', lines: [{ text: '  color: #333;', added: true, scope: 'footer' }] },
+      { file: 'public/index.html', commit: 'c3 Plans', lines: [{ text: '<div class="plans">', added: true, scope: '' }] },
+    ];
+    expect(explainChange(BASE, current, FULL, code).changes[0].cause).toEqual({ file: 'public/site.css', commit: 'a1 Footer spacing', line: 'footer { padding: 8px 48px; }' });
+    expect(explainChange(BASE, current, FULL, code.slice(1)).changes[0].words).toMatch(/ — public\/site\.css \(commit b2 Footer colour\)$/);
+    expect(explainChange(BASE, current, FULL, code.slice(2)).changes[0].words).toMatch(/ — no changed file mentions this element$/);
+  });
+
+  it('says why it cannot explain: no record on a side, nothing restyled where the pixels changed', () => {
+    expect(explainChange(null, BASE, FULL, []).note).toMatch(/^no layout record on the base side/);
+    expect(explainChange(BASE, null, FULL, []).note).toMatch(/^no layout record on the current side/);
+    expect(explainChange(BASE, BASE, FULL, [])).toEqual({ changes: [], summary: '', note: expect.stringMatching(/^no element was added, removed or restyled/) });
+  });
+});
+
+describe('attribution and words', () => {
+  it("matches a rule's last compound to the element: tag, classes and id all its own", () => {
+    expect(selectorNames('.plan.pro', 'html>body>div.plan.pro')).toBe(true);
+    expect(selectorNames('.plan.pro', 'html>body>div.plan')).toBe(false);
+    expect(selectorNames('header a, footer', 'html>body>footer')).toBe(true);
+    expect(selectorNames('footer span', 'html>body>footer')).toBe(false);
+    expect(selectorNames('a#buy.cta:hover', 'html>body>a#buy.cta.big')).toBe(true);
+  });
+
+  it('writes colours as hex, a transparent one as transparent', () => {
+    expect(valueWord('rgb(255, 255, 255)')).toBe('#fff');
+    expect(valueWord('rgb(42, 109, 244)')).toBe('#2a6df4');
+    expect(valueWord('rgba(0, 0, 0, 0)')).toBe('transparent');
+    expect(valueWord('1px solid rgb(215, 219, 227)')).toBe('1px solid #d7dbe3');
+  });
+
+  it("reads git's patches into changed lines, each with the rule it sits in", () => {
+    const log = [
+      '\u0001abc1234 Restyle the footer',
+      'diff --git a/public/site.css b/public/site.css',
+      '--- a/public/site.css',
+      '+++ b/public/site.css',
+      '@@ -1,5 +1,5 @@',
+      ' footer {',
+      '   display: flex;',
+      '-  padding: 16px 48px;',
+      '+  padding: 8px 48px;',
+      ' }',
+      '-.old { color: red; }',
+      'diff --git a/public/index.html b/public/index.html',
+      '@@ -1 +1 @@',
+      '+<div class="promo">',
+    ].join('\n');
+    expect(parseDiff(log)).toEqual([
+      {
+        file: 'public/site.css',
+        commit: 'abc1234 Restyle the footer',
+        lines: [
+          { text: '  padding: 16px 48px;', added: false, scope: 'footer' },
+          { text: '  padding: 8px 48px;', added: true, scope: 'footer' },
+          { text: '.old { color: red; }', added: false, scope: '.old' },
+        ],
+      },
+      { file: 'public/index.html', commit: 'abc1234 Restyle the footer', lines: [{ text: '<div class="promo">', added: true, scope: '' }] },
+    ]);
+  });
+
+  it('stores a layout record as gzip, and refuses a damaged one', () => {
+    expect(decodeLayout(encodeLayout(BASE))).toEqual(BASE);
+    expect(decodeLayout(Buffer.from('not gzip'))).toBeNull();
+  });
+});
