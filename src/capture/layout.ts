@@ -60,6 +60,12 @@ function walkLayout(root: Element, args: WalkArgs): Omit<LayoutRecord, 'version'
       style.margin = shorthand(SIDES.map((side) => css.getPropertyValue(`margin-${side}`)));
       style.padding = shorthand(SIDES.map((side) => css.getPropertyValue(`padding-${side}`)));
       style['border-width'] = shorthand(SIDES.map((side) => css.getPropertyValue(`border-${side}-width`)));
+      // A picture's address (without the origin: base and current run on their own ports) and whether it loaded.
+      if (element instanceof HTMLImageElement) {
+        const source = element.currentSrc || element.src;
+        style.src = source.startsWith(location.origin) ? source.slice(location.origin.length) : source;
+        style.image = element.complete ? (element.naturalWidth > 0 ? 'loaded' : 'broken') : 'loading';
+      }
       let text = '';
       for (const node of Array.from(element.childNodes)) if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
       text = text.replace(/\s+/g, ' ').trim().slice(0, 120);
