@@ -66,14 +66,15 @@ function prepare(request: EvaluationRequest, settings: EvaluatorSettings): Prepa
   return { system, user, plan, scope, key: `${scope.slice(0, 8)}${changeKey(request.change).slice(0, 8)}` };
 }
 
-function messagesFor(request: EvaluationRequest, prepared: Prepared): ChatCompletionMessageParam[] {
-  const image = (file: string): ChatCompletionContentPart => ({ type: 'image_url', image_url: { url: dataUrl(renderView(file, prepared.plan)) } });
+async function messagesFor(request: EvaluationRequest, prepared: Prepared): Promise<ChatCompletionMessageParam[]> {
+  const image = async (file: string, role: 'side' | 'diff' = 'side'): Promise<ChatCompletionContentPart> => ({
+    type: 'image_url',
+    image_url: { url: dataUrl(await renderView(file, prepared.plan, role)) },
+  });
+  const images = await Promise.all([image(request.images.baseline), image(request.images.current), image(request.images.diff, 'diff')]);
   return [
     { role: 'system', content: prepared.system },
-    {
-      role: 'user',
-      content: [{ type: 'text', text: prepared.user }, image(request.images.baseline), image(request.images.current), image(request.images.diff)],
-    },
+    { role: 'user', content: [{ type: 'text', text: prepared.user }, ...images] },
   ];
 }
 
@@ -127,7 +128,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
     let evaluation: Transcript['evaluation'] = null;
     let error: string | null = null;
     try {
-      const messages = messagesFor(request, prepared);
+      const messages = await messagesFor(request, prepared);
       const body = { model: settings!.model, messages, temperature: 0 };
       const first = await complete(client, body, policy, modes, budget, attempts);
       model.count(first, usage);

@@ -2,7 +2,7 @@ import type { CheckpointSignals, RunContext } from '../types';
 import type { EvaluationRequest } from './request';
 
 /** Bumped when the wording changes in a way that should invalidate cached verdicts. */
-export const PROMPT_VERSION = 1;
+export const PROMPT_VERSION = 2;
 
 const MAX_COMMITS = 30;
 const MAX_FILES = 60;
@@ -11,6 +11,9 @@ const MAX_REGIONS = 20;
 const MAX_ARIA_DIFF_CHARS = 4000;
 const MAX_SIGNAL_ITEMS = 10;
 const MAX_SIGNAL_ITEM_CHARS = 300;
+/** Budget of the explanation's code: changed lines in all, and characters per line. */
+const MAX_CODE_LINES = 40;
+const MAX_CODE_LINE_CHARS = 200;
 
 const SYSTEM_PROMPT = `You review visual changes of a web application for a pull request.
 You get one screen ("checkpoint") captured twice: from the base version of the code (image 1, "baseline") and from the current version (image 2, "current"), and a diff (image 3) where changed pixels are red.
@@ -97,6 +100,18 @@ function signalsSection(signals: CheckpointSignals): string[] {
   return lines.length ? ['', '## Beyond pixels', ...lines] : [];
 }
 
+/** The change in words and the changed lines of the files it names; nothing without an explanation. */
+function explanationSection(request: EvaluationRequest): string[] {
+  const { explanation, code = [] } = request;
+  if (!explanation) return [];
+  const lines = ['', '## What changed on the page (from the DOM and computed styles both captures recorded)'];
+  lines.push(...list(explanation.changes.map((change) => change.words), MAX_REGIONS, 'changes'));
+  if (explanation.note) lines.push(`Not explained: ${explanation.note}.`);
+  const changed = code.flatMap((change) => [`${change.file} (${change.commit ? `commit ${change.commit}` : 'uncommitted'}):`, ...change.lines.map((line) => `${line.added ? '+' : '-'} ${clip(line.text.trim(), MAX_CODE_LINE_CHARS)}`)]);
+  if (changed.length) lines.push('', 'The changed lines of the files named above:', '```diff', ...changed.slice(0, MAX_CODE_LINES), ...(changed.length > MAX_CODE_LINES ? [`… ${changed.length - MAX_CODE_LINES} more lines`] : []), '```');
+  return lines;
+}
+
 /** The text part of the user message: intent, change, diff metrics, and what the images show. */
 export function userText(request: EvaluationRequest, viewNote: string): string {
   const { intent, metrics } = request;
@@ -120,10 +135,11 @@ export function userText(request: EvaluationRequest, viewNote: string): string {
     ...(request.group.shownOn.length > 1
       ? [`The same change appears on ${request.group.shownOn.length} checkpoints (group ${request.group.id}); these images show one of them, and your verdict applies to all of them.`]
       : []),
+    ...explanationSection(request),
     ...signalsSection(request.signals),
     '',
     '## Images',
-    'Image 1: baseline (before). Image 2: current (after). Image 3: diff (changed pixels in red).',
+    'Image 1: baseline (before). Image 2: current (after). Image 3: diff (changed pixels in red, at a quarter of the size).',
     viewNote,
   ];
   return lines.join('\n');

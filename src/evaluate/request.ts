@@ -1,5 +1,6 @@
 import type { ChangePrint } from '../compare';
-import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, RunContext } from '../types';
+import type { Explanation } from '../explain';
+import type { CheckpointSignals, CheckpointStatus, CodeChange, DiffMetrics, Evaluation, RunContext } from '../types';
 
 /** One changed checkpoint, as the reporter hands it over to be judged. */
 export interface EvaluationRequest {
@@ -21,6 +22,10 @@ export interface EvaluationRequest {
   images: { baseline: string; current: string; diff: string };
   /** What changed in the pair: the verdict cache's key (a later run with the same change makes no call). */
   change: ChangePrint;
+  /** The change in words (explain/): the elements and properties, and the commit behind each. */
+  explanation?: Explanation | null;
+  /** What the commits the explanation names changed in the files it names. */
+  code?: CodeChange[];
   /** The change's group and the checkpoints that show it (test key › checkpoint): the verdict applies to each of them, and is reused for them only. */
   group: { id: string; shownOn: string[] };
 }

@@ -2,7 +2,7 @@ import type { PairComparison } from '../compare';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../evaluate';
 import type { EvalRecord } from '../eval/record';
 import { trustedVerdict } from '../eval/trust';
-import type { RunContext } from '../types';
+import type { CodeChange, RunContext } from '../types';
 import type { Compared } from './assess';
 
 export type Different = Compared & { comparison: Extract<PairComparison, { kind: 'different' }> };
@@ -16,8 +16,9 @@ export interface GroupToJudge {
 }
 
 /** What the evaluator is told about a group's representative checkpoint. */
-export function evaluationRequest(judge: GroupToJudge, context: RunContext | null): EvaluationRequest {
-  const { test, pair, comparison, signals } = judge.representative;
+export function evaluationRequest(judge: GroupToJudge, context: RunContext | null, code: readonly CodeChange[] = []): EvaluationRequest {
+  const { test, pair, comparison, signals, explanation } = judge.representative;
+  const causes = explanation?.changes.flatMap((change) => (change.cause ? [change.cause] : [])) ?? [];
   return {
     name: pair.name,
     project: test.project,
@@ -27,14 +28,16 @@ export function evaluationRequest(judge: GroupToJudge, context: RunContext | nul
     signals,
     images: { baseline: pair.baseline!, current: pair.current!, diff: comparison.diffImage },
     change: comparison.change,
+    explanation,
+    code: code.filter((change) => causes.some((cause) => cause.file === change.file && cause.commit === change.commit)),
     group: { id: judge.group, shownOn: judge.shownOn },
   };
 }
 
 /** The AI gate over the run: one verdict per group that no person settled (none without an evaluator). */
-export async function judgeGroups(groups: GroupToJudge[], evaluator: Evaluator | null, context: RunContext | null): Promise<Map<string, EvaluatorVerdict>> {
+export async function judgeGroups(groups: GroupToJudge[], evaluator: Evaluator | null, context: RunContext | null, code: readonly CodeChange[] = []): Promise<Map<string, EvaluatorVerdict>> {
   if (!evaluator || groups.length === 0) return new Map();
-  const verdicts = await evaluator.evaluateAll(groups.map((group) => evaluationRequest(group, context)));
+  const verdicts = await evaluator.evaluateAll(groups.map((group) => evaluationRequest(group, context, code)));
   return new Map(groups.map((group, i) => [group.group, verdicts[i]]));
 }
 

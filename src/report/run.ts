@@ -100,7 +100,7 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   const subjects = compared.map(approvalSubject);
   const grouping = groupChanges(subjects.map((subject) => subject.change));
   const { review, settled, resembles } = settledParts(grouping, subjects, input.approvals);
-  const verdicts = await judgeGroups(groupsToJudge(grouping, compared, settled, resembles), input.evaluator, input.context);
+  const verdicts = await judgeGroups(groupsToJudge(grouping, compared, settled, resembles), input.evaluator, input.context, input.code);
   const judgements = trustVerdicts(verdicts, input.evaluator, input.evalRecord);
   const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
   const changesOf = (i: number): ChangeInput[] =>

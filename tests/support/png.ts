@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PNG } from 'pngjs';
+import sharp from 'sharp';
 
 export interface Box {
   x: number;
@@ -22,10 +23,13 @@ export function writePng(file: string, width: number, height: number, boxes: Box
   return file;
 }
 
-export function decodeDataUrl(url: string): PNG {
-  const prefix = 'data:image/png;base64,';
-  if (!url.startsWith(prefix)) throw new Error(`not a PNG data URL: ${url.slice(0, 40)}`);
-  return PNG.sync.read(Buffer.from(url.slice(prefix.length), 'base64'));
+/** The format and size of an image sent as a data URL (decoded by sharp, as the product encodes it). */
+export async function dataUrlImage(url: string): Promise<{ format: string; width: number; height: number; bytes: number }> {
+  const prefix = 'data:image/webp;base64,';
+  if (!url.startsWith(prefix)) throw new Error(`not a WebP data URL: ${url.slice(0, 40)}`);
+  const bytes = Buffer.from(url.slice(prefix.length), 'base64');
+  const { format = '', width = 0, height = 0 } = await sharp(bytes).metadata();
+  return { format, width, height, bytes: bytes.length };
 }
 
 /** A deterministic pseudo-random sequence (mulberry32): noise that is the same on every test run. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEvaluator } from '../../../src/evaluate';
 import { imageUrlsOf, reply, sequence, startFakeOpenAI, userTextOf, type FakeOpenAI, type Reply } from '../../support/fake-openai';
-import { decodeDataUrl, writePng } from '../../support/png';
+import { dataUrlImage, writePng } from '../../support/png';
 import { filesUnder } from '../../support/files';
 import { API_KEY, changedPair, evaluatorFor, tempDir } from './helpers';
 
@@ -81,7 +81,34 @@ describe('the request', () => {
 
     const images = imageUrlsOf(request);
     expect(images).toHaveLength(3);
-    for (const url of images) expect(decodeDataUrl(url)).toMatchObject({ width: 320, height: 240 });
+    // Both sides whole, as WebP; the diff (where pixels changed) at a quarter of the width.
+    expect(await Promise.all(images.map(dataUrlImage))).toMatchObject([
+      { format: 'webp', width: 320, height: 240 },
+      { format: 'webp', width: 320, height: 240 },
+      { format: 'webp', width: 80, height: 60 },
+    ]);
+  });
+
+  it('tells the model what changed in words, with the changed lines of the files the words name', async () => {
+    const s = await fake();
+    const dir = tempDir();
+    const { evaluator } = evaluatorFor(s.baseURL, path.join(dir, 'out'));
+    const cause = { file: 'src/pricing.css', commit: 'abc1234 Highlight the Pro plan', line: '.plan.pro { border-color: #2a6df4; }' };
+    const request = await changedPair(dir, 'explained');
+    await evaluator.evaluate({
+      ...request,
+      explanation: {
+        changes: [{ kind: 'changed', element: '.plan.pro', path: 'html>body>div.plan.pro', box: { x: 20, y: 20, width: 100, height: 40 }, properties: [{ property: 'border-color', before: 'rgb(221, 221, 221)', after: 'rgb(42, 109, 244)' }], cause, words: '.plan.pro: border-color #ddd → #2a6df4 — src/pricing.css (commit abc1234 Highlight the Pro plan)' }],
+        summary: '',
+        note: null,
+      },
+      code: [
+        { file: 'src/pricing.css', commit: cause.commit, lines: [{ text: '.plan.pro { border-color: #2a6df4; }', added: true, scope: '.plan.pro' }] },
+      ],
+    });
+    const text = userTextOf(s.completions()[0]);
+    expect(text).toContain('- .plan.pro: border-color #ddd → #2a6df4 — src/pricing.css (commit abc1234 Highlight the Pro plan)');
+    expect(text).toContain('src/pricing.css (commit abc1234 Highlight the Pro plan):\n+ .plan.pro { border-color: #2a6df4; }');
   });
 
   it('crops a long page to the changed area and scales it down', async () => {
@@ -92,11 +119,11 @@ describe('the request', () => {
 
     const request = s.completions()[0];
     expect(userTextOf(request)).toMatch(/The capture is 1280×8000 px; the images show only rows 6840–7200 around the changes, scaled to 80%/);
-    for (const url of imageUrlsOf(request)) {
-      const png = decodeDataUrl(url);
-      expect(png.width).toBe(1024);
-      expect(png.height).toBe(288);
-    }
+    expect(await Promise.all(imageUrlsOf(request).map(dataUrlImage))).toMatchObject([
+      { width: 1024, height: 288 },
+      { width: 1024, height: 288 },
+      { width: 256, height: 72 },
+    ]);
     // Writing and diffing two 1280×8000 PNGs takes seconds on a small machine.
   }, 30_000);
 
@@ -107,7 +134,11 @@ describe('the request', () => {
     await evaluator.evaluate(await changedPair(dir, 'taller', { currentHeight: 280 }));
     const sent = s.completions()[0];
     expect(userTextOf(sent)).toContain('The baseline is 320×240 px and the current 320×280 px; grey areas lie outside the smaller one.');
-    for (const url of imageUrlsOf(sent)) expect(decodeDataUrl(url)).toMatchObject({ width: 320, height: 280 });
+    expect(await Promise.all(imageUrlsOf(sent).map(dataUrlImage))).toMatchObject([
+      { width: 320, height: 280 },
+      { width: 320, height: 280 },
+      { width: 80, height: 70 },
+    ]);
   });
 });
 
