@@ -213,8 +213,8 @@ export interface LayoutElement {
   box: [number, number, number, number];
   /** Its own text (its text nodes, not its children's), trimmed; '' without any. */
   text: string;
-  /** Computed styles by property name, shorthands composed (`padding: 16px 48px`). */
-  style: Record<string, string>;
+  /** Its computed styles: an index into the record's `styles`. */
+  style: number;
 }
 
 /** The DOM and the computed styles behind a checkpoint's image, taken in the browser at capture. */
@@ -224,6 +224,8 @@ export interface LayoutRecord {
   width: number;
   height: number;
   elements: LayoutElement[];
+  /** Each distinct set of computed styles once, by property name, shorthands composed (`padding: 16px 48px`): most elements share theirs with others. */
+  styles: Record<string, string>[];
   /** More elements were visible than a record keeps (see capture/layout). */
   truncated: boolean;
 }

@@ -41,6 +41,8 @@ function walkLayout(root: Element, args: WalkArgs): Omit<LayoutRecord, 'version'
   const width = root === document.body ? (args.clip ? args.clip.width : Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)) : rootRect.width;
   const height = root === document.body ? (args.clip ? args.clip.height : Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)) : rootRect.height;
   const elements: LayoutElement[] = [];
+  const styles: Record<string, string>[] = [];
+  const styleIndex = new Map<string, number>();
   let truncated = false;
   const visit = (element: Element, parent: number, path: string) => {
     if (SKIP.has(element.tagName)) return;
@@ -70,7 +72,12 @@ function walkLayout(root: Element, args: WalkArgs): Omit<LayoutRecord, 'version'
       for (const node of Array.from(element.childNodes)) if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
       text = text.replace(/\s+/g, ' ').trim().slice(0, 120);
       index = elements.length;
-      elements.push({ path, parent, box: [Math.round(x), Math.round(y), Math.round(rect.width), Math.round(rect.height)], text, style });
+      const key = JSON.stringify(style);
+      if (!styleIndex.has(key)) {
+        styleIndex.set(key, styles.length);
+        styles.push(style);
+      }
+      elements.push({ path, parent, box: [Math.round(x), Math.round(y), Math.round(rect.width), Math.round(rect.height)], text, style: styleIndex.get(key)! });
     }
     const seen = new Map<string, number>();
     const named = Array.from(element.children).map((child) => {
@@ -82,7 +89,7 @@ function walkLayout(root: Element, args: WalkArgs): Omit<LayoutRecord, 'version'
     for (const { child, name, nth } of named) visit(child, index, `${path}>${name}${seen.get(name)! > 1 ? `:${nth}` : ''}`);
   };
   visit(document.documentElement, -1, 'html');
-  return { width: Math.round(width), height: Math.round(height), elements, truncated };
+  return { width: Math.round(width), height: Math.round(height), elements, styles, truncated };
 }
 
 /**
@@ -110,7 +117,7 @@ export function decodeLayout(data: Buffer | null): LayoutRecord | null {
   if (!data) return null;
   try {
     const record = JSON.parse(zlib.gunzipSync(data).toString('utf8')) as LayoutRecord;
-    return record.version === 1 && Array.isArray(record.elements) ? record : null;
+    return record.version === 1 && Array.isArray(record.elements) && Array.isArray(record.styles) ? record : null;
   } catch {
     return null;
   }

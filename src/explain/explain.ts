@@ -54,14 +54,14 @@ function meets(box: Box, regions: readonly Region[]): boolean {
 }
 
 /** The style and text changes of one matched element. */
-function ownChanges(base: LayoutElement, current: LayoutElement): PropertyChange[] {
+function ownChanges(baseRecord: LayoutRecord, base: LayoutElement, currentRecord: LayoutRecord, current: LayoutElement): PropertyChange[] {
   const changes: PropertyChange[] = [];
-  for (const property of Object.keys(current.style))
-    if (base.style[property] !== undefined && base.style[property] !== current.style[property])
-      changes.push({ property, before: base.style[property], after: current.style[property] });
+  const [before, after] = [baseRecord.styles[base.style] ?? {}, currentRecord.styles[current.style] ?? {}];
+  for (const property of Object.keys(after))
+    if (before[property] !== undefined && before[property] !== after[property]) changes.push({ property, before: before[property], after: after[property] });
   if (base.text !== current.text) changes.push({ property: 'text', before: base.text, after: current.text });
-  const [before, after] = [stepParts(base.path).classes.join(' '), stepParts(current.path).classes.join(' ')];
-  if (before !== after) changes.unshift({ property: 'class', before, after });
+  const [classesBefore, classesAfter] = [stepParts(base.path).classes.join(' '), stepParts(current.path).classes.join(' ')];
+  if (classesBefore !== classesAfter) changes.unshift({ property: 'class', before: classesBefore, after: classesAfter });
   return changes;
 }
 
@@ -100,7 +100,7 @@ function placeWords(record: LayoutRecord, index: number): string {
 /** Each matched element's own changes, those its parent already explains (an inherited value) left out. */
 function changedElements(base: LayoutRecord, current: LayoutRecord, matching: Matching): { index: number; properties: PropertyChange[] }[] {
   const own = new Map<number, PropertyChange[]>();
-  for (const { base: b, current: c } of matching.matched) own.set(c, ownChanges(base.elements[b], current.elements[c]));
+  for (const { base: b, current: c } of matching.matched) own.set(c, ownChanges(base, base.elements[b], current, current.elements[c]));
   return matching.matched.flatMap(({ base: b, current: c }) => {
     const parentChanges = own.get(current.elements[c].parent) ?? [];
     const inherited = (change: PropertyChange) =>

@@ -8,12 +8,16 @@ import type { CodeChange, LayoutElement, LayoutRecord } from '../../src/types';
 
 const STYLE = { display: 'block', color: 'rgb(29, 36, 51)', 'background-color': 'rgba(0, 0, 0, 0)', 'flex-direction': 'row', padding: '0px', 'letter-spacing': 'normal' };
 
-function el(path: string, parent: number, box: [number, number, number, number], style: Record<string, string> = {}, text = ''): LayoutElement {
+type Drawn = Omit<LayoutElement, 'style'> & { style: Record<string, string> };
+
+function el(path: string, parent: number, box: [number, number, number, number], style: Record<string, string> = {}, text = ''): Drawn {
   return { path, parent, box, text, style: { ...STYLE, ...style } };
 }
 
-function record(elements: LayoutElement[]): LayoutRecord {
-  return { version: 1, width: 1280, height: 400, elements, truncated: false };
+/** A record as capture stores it: each element's styles in the shared table. */
+function record(elements: Drawn[]): LayoutRecord & { drawn: Drawn[] } {
+  const styles = elements.map((element) => element.style);
+  return { version: 1, width: 1280, height: 400, elements: elements.map((element, i) => ({ ...element, style: i })), styles, truncated: false, drawn: elements };
 }
 
 const FULL = [{ x: 0, y: 0, width: 1280, height: 400 }];
@@ -33,7 +37,7 @@ const BASE = record([
 
 describe('explainChange', () => {
   it('names a restyled element, its properties as CSS reads them and its new height', () => {
-    const current = record(BASE.elements.map((e) => (e.path === 'html>body>footer' ? { ...e, box: [0, 340, 1280, 60] as [number, number, number, number], style: { ...e.style, 'flex-direction': 'column', padding: '8px 48px' } } : e)));
+    const current = record(BASE.drawn.map((e) => (e.path === 'html>body>footer' ? { ...e, box: [0, 340, 1280, 60] as [number, number, number, number], style: { ...e.style, 'flex-direction': 'column', padding: '8px 48px' } } : e)));
     const explanation = explainChange(BASE, current, [{ x: 0, y: 340, width: 1280, height: 60 }], []);
     expect(explanation.changes).toHaveLength(1);
     expect(explanation.changes[0].words).toBe('footer: flex-direction row → column, padding 16px 48px → 8px 48px; height 52 → 60 px — no changed file mentions this element');
@@ -42,7 +46,7 @@ describe('explainChange', () => {
 
   it('pairs an element whose class was added, and tells the class, colour and text apart', () => {
     const current = record(
-      BASE.elements.map((e) => {
+      BASE.drawn.map((e) => {
         if (e.path === 'html>body>div.plans>div.plan:1') return { ...e, path: 'html>body>div.plans>div.plan.pro', style: { ...e.style, 'background-color': 'rgb(238, 255, 238)' } };
         if (e.path === 'html>body>div.plans>div.plan:1>p.price') return { ...e, path: 'html>body>div.plans>div.plan.pro>p.price', text: 'Pro $15' };
         if (e.path === 'html>body>div.plans>div.plan:2') return { ...e, path: 'html>body>div.plans>div.plan' };
@@ -56,23 +60,23 @@ describe('explainChange', () => {
 
   it('says an added element where it sits, and leaves out what it brought inside it', () => {
     const current = record([
-      ...BASE.elements.slice(0, 2),
+      ...BASE.drawn.slice(0, 2),
       el('html>body>div.promo', 1, [0, 0, 1280, 200]),
       el('html>body>div.promo>strong', 2, [48, 20, 100, 20], {}, 'Sale'),
-      ...BASE.elements.slice(2).map((e) => ({ ...e, parent: e.parent >= 2 ? e.parent + 2 : e.parent })),
+      ...BASE.drawn.slice(2).map((e) => ({ ...e, parent: e.parent >= 2 ? e.parent + 2 : e.parent })),
     ]);
     const explanation = explainChange(BASE, current, [{ x: 0, y: 0, width: 1280, height: 200 }], []);
     expect(explanation.changes.map((c) => c.words.split(' — ')[0])).toEqual(['.promo added (1280×200) above h1']);
   });
 
   it("keeps an inherited change on the element that made it: a child's equal change is its parent's", () => {
-    const spaced = (e: LayoutElement) => ({ ...e, style: { ...e.style, 'letter-spacing': '0.4px' } });
-    const current = record(BASE.elements.map((e) => (e.path.startsWith('html>body>footer') ? spaced(e) : e)));
+    const spaced = (e: Drawn) => ({ ...e, style: { ...e.style, 'letter-spacing': '0.4px' } });
+    const current = record(BASE.drawn.map((e) => (e.path.startsWith('html>body>footer') ? spaced(e) : e)));
     expect(explainChange(BASE, current, FULL, []).changes.map((c) => c.element)).toEqual(['footer']);
   });
 
   it('attributes a change to the last commit whose diff names the element, preferring a line with the changed property', () => {
-    const current = record(BASE.elements.map((e) => (e.path === 'html>body>footer' ? { ...e, style: { ...e.style, padding: '8px 48px' } } : e)));
+    const current = record(BASE.drawn.map((e) => (e.path === 'html>body>footer' ? { ...e, style: { ...e.style, padding: '8px 48px' } } : e)));
     const code: CodeChange[] = [
       { file: 'public/site.css', commit: 'a1 Footer spacing', lines: [{ text: 'footer { padding: 8px 48px; }', added: true, scope: 'footer' }] },
       { file: 'public/site.css', commit: 'b2 Footer colour', lines: [{ text: '  color: #333;', added: true, scope: 'footer' }] },
@@ -138,7 +142,8 @@ describe('attribution and words', () => {
   });
 
   it('stores a layout record as gzip, and refuses a damaged one', () => {
-    expect(decodeLayout(encodeLayout(BASE))).toEqual(BASE);
+    const { drawn: _drawn, ...stored } = BASE;
+    expect(decodeLayout(encodeLayout(stored))).toEqual(stored);
     expect(decodeLayout(Buffer.from('not gzip'))).toBeNull();
   });
 });
