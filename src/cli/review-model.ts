@@ -57,6 +57,8 @@ export interface ReviewCheckpoint {
   signals: CheckpointSignals;
   /** The groups of its other changes. */
   otherGroups: string[];
+  /** What changed in words, one line per element (explain/), then why part of it could not be said; empty when the run explained nothing. */
+  explanation: string[];
 }
 
 const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'missing', 'new', 'changed', 'unchanged'];
@@ -90,6 +92,7 @@ function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'checkpoint'>, 
     changeTop: regions.reduce((top, region) => Math.min(top, region.y), regions.length ? Infinity : 0),
     signals: checkpoint.signals,
     otherGroups: [checkpoint.group, ...checkpoint.otherGroups].filter((id): id is string => !!id && id !== group?.id),
+    explanation: [...(checkpoint.explanation?.changes.map((change) => change.words) ?? []), ...(checkpoint.explanation?.note ? [`Not explained: ${checkpoint.explanation.note}`] : [])],
   };
 }
 

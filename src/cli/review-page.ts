@@ -22,6 +22,7 @@ article h2 { font-size: 16px; margin: 0; display: flex; gap: 10px; align-items: 
 .status.regression { background: #ffd7d5; color: #82071e; } .status.needs_review { background: #fff1c2; color: #7a4d00; }
 .status.changed { background: #d2f4dc; color: #116329; } .status.errored, .status.missing { background: #ffd7d5; color: #82071e; }
 .reason { margin: 6px 0; white-space: pre-wrap; }
+.explanation { margin: 6px 0; padding-left: 20px; font-family: ui-monospace, monospace; font-size: 13px; }
 .actions { display: flex; gap: 8px; align-items: center; margin: 8px 0; flex-wrap: wrap; }
 .actions button { font-size: 14px; padding: 6px 14px; border-radius: 6px; border: 1px solid #8c959f; background: #f6f8fa; cursor: pointer; }
 .actions button.approve { background: #1f883d; color: #fff; border-color: #1a7f37; }
@@ -186,6 +187,7 @@ const SCRIPT = `
         entry.decidable ? el('button', { type: 'button', class: 'approve', text: 'Approve all it shows', 'aria-label': 'Approve everything ' + c.title + ' shows', onclick: function () { select(index); decide('approved', c.key); } }) : null,
       ]));
       if (c.pixelDiffPercent) body.appendChild(el('p', { class: 'help', text: c.pixelDiffPercent + '% of pixels changed' + (entry.checkpoints.length > 1 ? ' on ' + c.title : '') }));
+      if (c.explanation.length) body.appendChild(el('ul', { class: 'explanation', 'aria-label': 'What changed' }, c.explanation.map(function (line) { return el('li', { text: line }); })));
       body.appendChild(viewer(c, state));
       signals(c).forEach(function (part) { body.appendChild(part); });
     }

@@ -43,6 +43,7 @@ beforeEach(async () => {
     diffMetrics: { pixelDiffPercent: 12.5, changedRegions: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }] },
     group: 'g1',
     fingerprint,
+    explanation: { changes: [], summary: '', note: 'no layout record on the base side' },
   });
   const run = runOf([testResult(['site.spec.ts', 'about'], [contact])]);
   run.groups = [{ id: 'g1', fingerprint, members: ['site.spec.ts › about › contact'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null, explanation: null }];
@@ -74,6 +75,11 @@ const decide = (headers: Record<string, string>, run = TIMESTAMP) =>
   request('/api/decisions', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ run, entry: 'g1', verdict: 'approved', reason: 'fine' }) });
 
 describe('the review server', () => {
+  it('shows what changed in words beside the images', async () => {
+    const page = await request(`/?token=${token}`);
+    expect(page.body).toContain('Not explained: no layout record on the base side');
+  });
+
   it('listens on loopback, and serves the page only with its token', async () => {
     expect(new URL(server.url).hostname).toBe('127.0.0.1');
     expect((await request('/')).status).toBe(403);
