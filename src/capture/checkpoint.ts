@@ -99,7 +99,7 @@ async function stableCapture(capture: () => Promise<Buffer>, timeoutMs: number, 
     before = previous;
     previous = next;
   }
-  return { png: previous, stable: false, unsettled: before ? unsettledArea(before, previous) : null };
+  return { png: previous, stable: false, unsettled: before ? await unsettledArea(before, previous) : null };
 }
 
 function readStyles(stylePath: string | string[] | undefined, testInfo: TestInfo): string | undefined {

@@ -1,17 +1,23 @@
-import { PNG } from 'pngjs';
+import sharp from 'sharp';
 import type { Region } from '../types';
+
+/** An image's pixels as RGBA words, decoded by sharp. */
+async function pixels(png: Buffer): Promise<{ width: number; height: number; words: Uint32Array }> {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  // Words need a 4-byte aligned start: a copy when sharp's buffer does not have one.
+  const bytes = data.byteOffset % 4 === 0 ? data : new Uint8Array(data);
+  return { width: info.width, height: info.height, words: new Uint32Array(bytes.buffer, bytes.byteOffset, info.width * info.height) };
+}
 
 /**
  * Where a capture that never settled still changed: the box around the pixels that differ between
  * its last two captures (CSS pixels, as captured with `scale: 'css'`), or the whole image when its
  * size changed. Decoded only for a capture that timed out, so a settled one costs nothing.
  */
-export function unsettledArea(previous: Buffer, last: Buffer): Region {
-  const a = PNG.sync.read(previous);
-  const b = PNG.sync.read(last);
+export async function unsettledArea(previous: Buffer, last: Buffer): Promise<Region> {
+  const [a, b] = await Promise.all([pixels(previous), pixels(last)]);
   if (a.width !== b.width || a.height !== b.height) return { x: 0, y: 0, width: b.width, height: b.height };
-  const words = (png: PNG) => new Uint32Array(png.data.buffer, png.data.byteOffset, png.width * png.height);
-  const [left, right] = [words(a), words(b)];
+  const [left, right] = [a.words, b.words];
   let [minX, minY, maxX, maxY] = [b.width, b.height, -1, -1];
   for (let y = 0; y < b.height; y++) {
     for (let x = 0; x < b.width; x++) {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { validateCheckpointName } from '../../src/capture/names';
 import { nestedArgs } from '../../src/baseline/pass';
+import sharp from 'sharp';
+import { unsettledArea } from '../../src/capture/unsettled';
 
 describe('validateCheckpointName', () => {
   it('accepts ordinary and Unicode names', () => {
@@ -36,5 +38,19 @@ describe('nestedArgs', () => {
     expect(run('--update-snapshots=changed', 'tests/b.spec.ts')).toEqual(['tests/b.spec.ts']);
     expect(run('-u', 'tests/c.spec.ts')).toEqual(['tests/c.spec.ts']);
     expect(run('--update-source-method', 'overwrite', 'tests/d.spec.ts')).toEqual(['tests/d.spec.ts']);
+  });
+});
+
+describe('unsettledArea', () => {
+  const image = (colour: { r: number; g: number; b: number }, height = 40) =>
+    sharp({ create: { width: 50, height, channels: 4, background: { r: 255, g: 255, b: 255, alpha: 1 } } })
+      .composite([{ input: { create: { width: 5, height: 6, channels: 4, background: { ...colour, alpha: 1 } } }, left: 10, top: 12 }])
+      .png()
+      .toBuffer();
+
+  it('boxes the pixels that differ between the last two captures, or the whole image when its size changed', async () => {
+    const [black, red, taller] = await Promise.all([image({ r: 0, g: 0, b: 0 }), image({ r: 255, g: 0, b: 0 }), image({ r: 0, g: 0, b: 0 }, 44)]);
+    expect(await unsettledArea(black, red)).toEqual({ x: 10, y: 12, width: 5, height: 6 });
+    expect(await unsettledArea(black, taller)).toEqual({ x: 0, y: 0, width: 50, height: 44 });
   });
 });
