@@ -142,3 +142,15 @@ describe('groups in the table and the step summary', () => {
     expect(summary).not.toContain('| needs_review | site.spec.ts › home › full |');
   });
 });
+
+describe('the explanation in the table', () => {
+  it('goes on a line of its own under its row, cut to the width; its note when nothing could be said', () => {
+    const words = 'footer: flex-direction row → column, padding 16px 48px → 8px 48px; height 52 → 60 px — public/site.css (commit abc1234 Footer)';
+    const explained = checkpointResult({ name: 'footer', reason: 'no evaluator configured', explanation: { changes: [], summary: words, note: null } });
+    const unexplained = checkpointResult({ name: 'header', reason: 'no evaluator configured', explanation: { changes: [], summary: '', note: 'no layout record on the base side' } });
+    const lines = formatTable(runOf([test(['site.spec.ts', 'about'], [explained, unexplained])]), true, 100);
+    expect(lines[2]).toBe(`               ↳ ${words}`.slice(0, 99) + '…');
+    expect(lines[4]).toBe('               ↳ (no layout record on the base side)');
+    expect(stepSummary(runOf([test(['site.spec.ts', 'about'], [explained])]))).toContain(`no evaluator configured — ${words}`);
+  });
+});
