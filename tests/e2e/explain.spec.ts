@@ -66,6 +66,14 @@ test.describe('explanations on the promo-app branch', () => {
     expect(stdout).toContain('↳ .promo added');
   });
 
+  test('the HTML report shows the words as an annotation', async ({ page }) => {
+    await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
+    await page.getByRole('link', { name: 'about footer' }).click();
+    const annotations = page.getByTestId('test-case-annotations');
+    await expect(annotations).toContainText('visual-explanation');
+    await expect(annotations).toContainText('site-footer: footer: flex-direction row → column');
+  });
+
   test('a change no changed file mentions says so: the server stops serving style sheets as CSS', async () => {
     const server = path.join(repo, 'server.js');
     fs.writeFileSync(server, fs.readFileSync(server, 'utf8').replace("'.css': 'text/css'", "'.css': 'text/plain'"));
