@@ -19,6 +19,7 @@ import { baselineHome, placeImages } from './place';
 import { htmlReportPath, printLine, printSummary, printWarning } from './print';
 import { buildRunResult, NO_USAGE, writeRunResult } from './results';
 import { judgeRun, type RunVerdicts } from './run';
+import { recordBaselines } from './record-baselines';
 import { sameAppWarning } from './sanity';
 
 export interface ReporterOptions extends VisualUatOptions {
@@ -85,6 +86,7 @@ export class VisualUatReporter implements Reporter {
     const context = collected.context && home ? { ...collected.context, baselineDir: home } : collected.context;
     const tests = placeImages(collected.tests, settings.outputDir, home, fromBlob);
     faultPoint('reporter');
+    if (context?.record && !fromBlob && settings.configFile) printLine(recordBaselines(tests, context, this.config, settings.configFile));
 
     const evaluator = openEvaluator(settings);
     const evalRecord = evaluator?.autoApprove ? readEvalRecord(settings.outputDir, evaluator.model) : null;
