@@ -45,11 +45,13 @@ export function versions(configFile: string): Record<string, string> {
 
 /**
  * A project's `use` as the store keys it: the same on every machine and checkout (the repository's
- * path written as `<repo>`; functions by their source), and the browser binary it names by size
- * and modification time, so a system Chromium upgraded in place is a different browser.
+ * path written as `<repo>`; functions by their source; without `baseURL`, whose port changes from
+ * run to run and which the base pass points elsewhere anyway), and the browser binary it names by
+ * size and modification time, so a system Chromium upgraded in place is a different browser.
  */
 export function projectUse(project: Pick<FullProject, 'use'> | undefined, repoRoot: string): string {
-  const text = JSON.stringify(project?.use ?? {}, (_key, value: unknown) => (typeof value === 'function' ? String(value) : value)) ?? '{}';
+  const { baseURL: _where, ...use } = project?.use ?? {};
+  const text = JSON.stringify(use, (_key, value: unknown) => (typeof value === 'function' ? String(value) : value)) ?? '{}';
   const executable = project?.use?.launchOptions?.executablePath;
   let binary = '';
   if (executable) {
