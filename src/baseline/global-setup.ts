@@ -13,9 +13,12 @@ import {
   baselineRunOutputDir,
   baselineTestListPath,
   baselineTestsJsonPath,
+  checkpointImage,
+  checkpointSignals,
   currentRole,
   gitignorePath,
   runContextPath,
+  storeCommitDir,
   topUpEntryDir,
   topUpTestListPath,
   worktreeName,
@@ -27,9 +30,9 @@ import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type BaseResolution, type Repo, type WorkingState } from '../git';
 import type { BaselineTestRecord, RunContext } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
-import { captureOptions, projectUse, versions } from './capture-inputs';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
+import { captureOptions, projectUse, versions } from './capture-inputs';
 import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
@@ -44,7 +47,6 @@ import { baselineEntryDir, entryProblem, pruneEntries, readManifest, sealEntry, 
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
 import { captureFingerprint, copyEntry, lookUp, pruneStore, sizeText, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
-import { checkpointImage, checkpointSignals, storeCommitDir } from '../config/layout';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -420,10 +422,8 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
     fs.rmSync(plan.entry, { recursive: true, force: true });
     writeManifest(plan.entry, { complete: true, tests: copyStored(plan.entry, stored), selection });
     sealEntry(plan.entry, plan.cache.key);
-    if (stored.length) {
-      touch(storeCommitDir(plan.store.dir, plan.baseCommit));
-      log(`baseline: 0 of ${plural(stored.length, 'test')} rendered on the base; ${stored.length} from the store (${shownPath(plan.store.dir)}): no worktree, no base server`);
-    } else log(`no baseline pass needed: none of the ${listing!.total} tests can capture a checkpoint (no checkpoint call in their sources)`);
+    if (stored.length) log(`baselines from the store (${shownPath(plan.store.dir)}): no worktree, no base server`);
+    else log(`no baseline pass needed: none of the ${listing!.total} tests can capture a checkpoint (no checkpoint call in their sources)`);
     return { failure: null, worktree: null, rendered: [] };
   }
   let worktree: string | null = null;
@@ -460,7 +460,7 @@ function splitByStore(plan: PassPlan, selected: ListedTest[]): { stored: StoredT
   const stored: StoredTest[] = [];
   const render: ListedTest[] = [];
   const sources: RenderedTest[] = [];
-  const reasons = new Map<string, number>();
+  const reasons = new Map<string, string[]>();
   for (const test of selected) {
     if (!captures.has(test.project)) captures.set(test.project, plan.store.capture(test.project));
     const source = testSource(graph, test.file, plan.configFile, captures.get(test.project)!);
@@ -472,9 +472,11 @@ function splitByStore(plan: PassPlan, selected: ListedTest[]): { stored: StoredT
     render.push(test);
     if (source) sources.push({ key: test.key, source });
     const reason = !source ? 'its file is outside the repository' : found && 'reason' in found ? found.reason : plan.reason;
-    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    reasons.set(reason, [...(reasons.get(reason) ?? []), test.titlePath.join(' › ')]);
   }
-  const why = [...reasons].map(([reason, count]) => (reasons.size > 1 ? `${reason}: ${count}` : reason)).join('; ');
+  const named = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
+  if (stored.length) touch(storeCommitDir(plan.store.dir, plan.baseCommit));
+  const why = [...reasons].map(([reason, titles]) => `${reason}: ${named(titles)}`).join('; ');
   if (selected.length)
     log(`baseline: ${render.length} of ${plural(selected.length, 'test')} rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`);
   return { stored, render, sources };

@@ -59,7 +59,7 @@ test.describe('per-test baseline store', () => {
     pr = cloneOn(repo, 'feature/pricing');
     const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain('visual-uat: baseline: 1 of 3 tests rendered on the base (not in the store); 2 from the store');
+    expect(run.stdout).toContain('visual-uat: baseline: 1 of 3 tests rendered on the base (not in the store: promo banner); 2 from the store');
     expect(baseLog(pr)).toContain('promo');
     expect(baseLog(pr)).not.toMatch(/home-po|› about/);
     expect(statuses(readLatest(pr))).toEqual(COLD);
@@ -71,7 +71,7 @@ test.describe('per-test baseline store', () => {
     fs.appendFileSync(spec, '// a comment\n');
     const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain('visual-uat: baseline: 2 of 3 tests rendered on the base (tests/po.spec.ts changed: 1; not in the store: 1); 1 from the store');
+    expect(run.stdout).toContain('visual-uat: baseline: 2 of 3 tests rendered on the base (tests/po.spec.ts changed: home-po; not in the store: promo banner); 1 from the store');
     expect(baseLog(pr)).toContain('home-po');
     expect(baseLog(pr)).not.toContain('› about');
     expect(statuses(readLatest(pr))).toEqual(COLD);
@@ -86,7 +86,7 @@ test.describe('per-test baseline store', () => {
     for (const file of stored) fs.appendFileSync(path.join(store, file), 'x');
     const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain('visual-uat: baseline: 3 of 3 tests rendered on the base (tests/about.spec.ts changed: 1; the stored image of "home" is altered: 1; not in the store: 1); 0 from the store');
+    expect(run.stdout).toContain('visual-uat: baseline: 3 of 3 tests rendered on the base (tests/about.spec.ts changed: about; the stored image of "home" is altered: home-po; not in the store: promo banner); 0 from the store');
     expect(statuses(readLatest(pr))).toEqual({ ...COLD, 'about › about-header': 'unchanged' });
   });
 });
