@@ -163,6 +163,8 @@ async function prepareBaselines(
   let afterRun: (() => Promise<void>) | null = null;
   if (sameAsBase) {
     const records = reportsLocally(config);
+    if (options.record && !records)
+      throw new SetupError("visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: run it without --reporter=blob");
     if (records) context.record = { store, repoRoot: repo.root };
     const recording = records ? `; its checkpoints are recorded as the baselines of ${base.commit.slice(0, 8)} in ${shownPath(store)}` : '';
     log(`HEAD is the base (${base.branch} @ ${base.commit.slice(0, 8)}) with a clean tree: nothing to compare, no baseline pass${recording}`);
