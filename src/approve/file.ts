@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/fs';
+import { schemaProblem } from '../util/schema';
 
 /**
  * The human gate's memory: `visual-uat.approvals.json` beside the Playwright config, meant to be
  * committed. A decision (an approval, or a rejection) names a change by its fingerprint and the
- * checkpoints it was taken on; rule.ts says where it applies.
+ * checkpoints it was taken on; rule.ts says where it applies. Its format is
+ * docs/approvals.schema.json, which every read checks.
  */
 
 export const APPROVALS_FILE = 'visual-uat.approvals.json';
@@ -68,20 +70,6 @@ function upgrade(entry: Approval | FirstFormatApproval): Approval {
   return { verdict: 'approved', scope: 'checkpoints', checkpoints: [{ test, checkpoint, baseline, current }], by, at, reason, change: null };
 }
 
-function valid(entry: unknown): entry is Approval | FirstFormatApproval {
-  if (!entry || typeof entry !== 'object') return false;
-  const e = entry as Record<string, unknown>;
-  if (typeof e.by !== 'string' || typeof e.at !== 'string') return false;
-  if (!('verdict' in e)) return typeof e.test === 'string' && typeof e.checkpoint === 'string' && typeof e.baseline === 'string' && typeof e.current === 'string';
-  return (
-    (e.verdict === 'approved' || e.verdict === 'rejected') &&
-    (e.scope === 'change' || e.scope === 'checkpoints') &&
-    Array.isArray(e.checkpoints) &&
-    e.checkpoints.every((c: Record<string, unknown>) => typeof c?.test === 'string' && typeof c?.checkpoint === 'string' && (c.change === undefined || typeof c.change === 'string')) &&
-    (e.change === null || typeof e.change === 'string')
-  );
-}
-
 export function readApprovals(configDir: string): Approval[] {
   const file = approvalsPath(configDir);
   if (!fs.existsSync(file)) return [];
@@ -92,8 +80,11 @@ export function readApprovals(configDir: string): Approval[] {
     throw new Error(`visual-uat: ${file} is not valid JSON (${(error as Error).message}): fix the merge conflict or delete the broken entry`);
   }
   const entries = Array.isArray(parsed.approvals) ? parsed.approvals : [];
-  const broken = entries.findIndex((entry) => !valid(entry));
-  if (broken !== -1) throw new Error(`visual-uat: entry ${broken + 1} of ${file} is not an approval (${JSON.stringify(entries[broken]).slice(0, 120)}): fix or delete it`);
+  for (const [index, entry] of entries.entries()) {
+    const problem = schemaProblem('approval-entry', entry);
+    if (problem)
+      throw new Error(`visual-uat: entry ${index + 1} of ${file} is not an approval (${problem}: ${JSON.stringify(entry).slice(0, 120)}): fix or delete it`);
+  }
   return (entries as (Approval | FirstFormatApproval)[]).map(upgrade);
 }
 

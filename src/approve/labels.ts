@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { slug, testKey } from '../config/layout';
 import type { CheckpointSignals, DiffMetrics } from '../types';
+import { schemaProblem } from '../util/schema';
 
 /**
  * Labelled cases: what a person decided about one changed checkpoint (intended or regression),
  * with the images, intent and commit context it was decided on. One folder per case, holding
  * `case.json` and copies of `baseline.png` and `current.png`, so a label outlives the run whose
  * images it was made on. `visual-uat eval` replays them to measure how far a model can be trusted.
- * The format is documented in docs/labels.md.
+ * The format is documented in docs/labels.md; docs/label-case.schema.json is its definition.
  */
 
 export const CASE_FILE = 'case.json';
@@ -21,8 +22,6 @@ export type Label = 'intended' | 'regression';
 /** Where a label came from: an Approve, a Reject, or the corpus shipped with visual-uat. */
 export type LabelSource = 'approve' | 'reject' | 'corpus';
 
-const LABELS: readonly Label[] = ['intended', 'regression'];
-const SOURCES: readonly LabelSource[] = ['approve', 'reject', 'corpus'];
 
 /** The git side of the decision: the parts of the run's context the evaluator is shown. */
 export interface LabelledChange {
@@ -161,40 +160,9 @@ export function formatCase(labelled: LabelledCase): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isNullableString = (value: unknown): value is string | null => value === null || typeof value === 'string';
-const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
-const isObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function changeProblem(change: unknown): string | null {
-  if (change === null) return null;
-  if (!isObject(change)) return 'change must be an object or null';
-  if (!isString(change.baseBranch) || !isString(change.baseCommit) || !isString(change.currentCommit)) return 'change needs baseBranch, baseCommit and currentCommit';
-  if (!isNullableString(change.currentBranch) || typeof change.dirty !== 'boolean') return 'change needs currentBranch (text or null) and dirty (true or false)';
-  if (!isStringList(change.commits) || !isStringList(change.changedFiles)) return 'change.commits and change.changedFiles must be lists of text';
-  return null;
-}
-
-/** The first thing wrong with a parsed case.json, or null when it is a labelled case. */
+/** The first thing wrong with a parsed case.json (docs/label-case.schema.json), or null when it is a labelled case. */
 export function caseProblem(value: unknown): string | null {
-  if (!isObject(value)) return 'not a JSON object';
-  if (value.version !== LABEL_FORMAT_VERSION) return `version must be ${LABEL_FORMAT_VERSION} (got ${JSON.stringify(value.version)})`;
-  if (!isString(value.id) || !value.id) return 'id must be non-empty text';
-  if (!LABELS.includes(value.label)) return `label must be "intended" or "regression" (got ${JSON.stringify(value.label)})`;
-  if (!SOURCES.includes(value.source)) return `source must be one of ${SOURCES.join(', ')} (got ${JSON.stringify(value.source)})`;
-  if (!isString(value.by) || !isString(value.at) || !isNullableString(value.note)) return 'by and at must be text, note text or null';
-  const test = value.test;
-  if (!isObject(test) || !isString(test.project) || !isStringList(test.titlePath) || !isNullableString(test.file)) return 'test needs project, titlePath (a list of text) and file (text or null)';
-  if (!isString(value.checkpoint) || !value.checkpoint) return 'checkpoint must be non-empty text';
-  if (!isObject(value.intent) || !isNullableString(value.intent.test) || !isNullableString(value.intent.checkpoint)) return 'intent needs test and checkpoint (text or null)';
-  const change = changeProblem(value.change);
-  if (change) return change;
-  const metrics = value.diffMetrics;
-  if (!isObject(metrics) || typeof metrics.pixelDiffPercent !== 'number' || !Array.isArray(metrics.changedRegions)) return 'diffMetrics needs pixelDiffPercent and changedRegions';
-  const signals = value.signals;
-  if (!isObject(signals) || !isNullableString(signals.ariaDiff) || !isStringList(signals.newConsoleErrors) || !isStringList(signals.newFailedRequests) || !Array.isArray(signals.newA11yViolations))
-    return 'signals needs ariaDiff, newConsoleErrors, newFailedRequests and newA11yViolations';
-  return null;
+  return schemaProblem('label-case', value);
 }
 
 function assertSafeId(id: string): void {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
 import { labelledCase, recordDecisions, writeLabel, type ApprovalSubject, type DecisionRequest, type LabelledChange, type Recorded, type Verdict } from '../approve';
 import type { Settings } from '../config/options';
 import { decodeChange } from '../compare';
+import { runGit } from '../git';
 import { checkpointKey, latestResults, resultsDir, testKey } from '../config/layout';
 import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord, TestResultRecord } from '../report/results';
@@ -68,8 +68,7 @@ export function runCheckpoints(run: RunResult, outputDir: string): RunCheckpoint
 
 /** The git user of the config's repository, as a decision records who took it. */
 export async function reviewer(configDir: string): Promise<string> {
-  const git = simpleGit({ baseDir: configDir });
-  const read = async (key: string) => (await git.raw(['config', '--get', key]).catch(() => '')).trim();
+  const read = async (key: string) => (await runGit(configDir, ['config', '--get', key]).catch(() => '')).trim();
   const [name, email] = await Promise.all([read('user.name'), read('user.email')]);
   if (name || email) return email ? `${name || email} <${email}>` : name;
   return process.env.USER ?? 'unknown';

@@ -1,14 +1,26 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
 
-/** Every git call goes through simple-git with argv arrays: a branch name never meets a shell. */
+/** Every git call is `git` with an argv array, never a shell: a branch name is never interpreted. */
 
 export class SetupError extends Error {}
 
 export interface Repo {
-  git: SimpleGit;
   root: string;
+}
+
+/** Large enough for `ls-files` and `diff --name-status` of a big monorepo. */
+const GIT_OUTPUT_LIMIT = 256 * 1024 * 1024;
+
+/** Runs git in `cwd` and returns its stdout; rejects on a non-zero exit with git's own message. */
+export function runGit(cwd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: GIT_OUTPUT_LIMIT }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`git ${args[0]} failed: ${stderr.trim() || error.message}`));
+      else resolve(stdout);
+    });
+  });
 }
 
 export interface BaseResolution {
@@ -24,51 +36,49 @@ export interface WorkingState {
 }
 
 export async function openRepo(dir: string): Promise<Repo> {
-  const git = simpleGit({ baseDir: dir });
   let root: string;
   try {
-    root = (await git.revparse(['--show-toplevel'])).trim();
+    root = (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim();
   } catch {
     throw new SetupError(`visual-uat: ${dir} is not inside a git repository: run it from a git checkout (git init, or clone the project)`);
   }
   try {
-    await git.revparse(['--verify', 'HEAD']);
+    await runGit(root, ['rev-parse', '--verify', 'HEAD']);
   } catch {
     throw new SetupError('visual-uat: the repository has no commit yet: commit the base version first');
   }
-  return { git: simpleGit({ baseDir: root }), root: fs.realpathSync(root) };
+  return { root: fs.realpathSync(root) };
 }
 
-async function refExists(git: SimpleGit, ref: string): Promise<boolean> {
+async function refExists(repo: Repo, ref: string): Promise<boolean> {
   try {
-    await git.raw(['rev-parse', '--verify', `${ref}^{commit}`]);
+    await runGit(repo.root, ['rev-parse', '--verify', `${ref}^{commit}`]);
     return true;
   } catch {
     return false;
   }
 }
 
-async function candidateRefs(git: SimpleGit, branch: string): Promise<string | null> {
+async function candidateRefs(repo: Repo, branch: string): Promise<string | null> {
   for (const ref of [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`, branch]) {
-    if (await refExists(git, ref)) return ref;
+    if (await refExists(repo, ref)) return ref;
   }
   return null;
 }
 
 /** The base is the merge-base of HEAD and the base branch (local branch first, else origin/<branch>). */
 export async function resolveBase(repo: Repo, baseBranch: string | null): Promise<BaseResolution> {
-  const { git } = repo;
   let branch = baseBranch;
   let ref: string | null = null;
   if (branch) {
-    ref = await candidateRefs(git, branch);
+    ref = await candidateRefs(repo, branch);
     if (!ref)
       throw new SetupError(
         `visual-uat: base branch "${branch}" not found (no local branch, no origin/${branch}): set baseBranch in withVisualUat or VISUAL_UAT_BASE, or fetch it (git fetch origin ${branch})`,
       );
   } else {
     for (const name of ['main', 'master']) {
-      ref = await candidateRefs(git, name);
+      ref = await candidateRefs(repo, name);
       if (ref) {
         branch = name;
         break;
@@ -77,10 +87,10 @@ export async function resolveBase(repo: Repo, baseBranch: string | null): Promis
     if (!ref || !branch)
       throw new SetupError('visual-uat: no base branch found (neither main nor master exists): set baseBranch in withVisualUat or VISUAL_UAT_BASE');
   }
-  // `git merge-base` answers "none" with exit code 1 and no output, which simple-git does not treat as an error.
-  const commit = (await git.raw(['merge-base', 'HEAD', ref]).catch(() => '')).trim();
+  // `git merge-base` answers "none" with exit code 1 and no output.
+  const commit = (await runGit(repo.root, ['merge-base', 'HEAD', ref]).catch(() => '')).trim();
   if (!commit) {
-    const shallow = (await git.revparse(['--is-shallow-repository']).catch(() => 'false')).trim() === 'true';
+    const shallow = (await runGit(repo.root, ['rev-parse', '--is-shallow-repository']).catch(() => 'false')).trim() === 'true';
     if (shallow)
       throw new SetupError(
         `visual-uat: this is a shallow clone without the merge-base of HEAD and ${branch}: run git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)`,
@@ -91,9 +101,9 @@ export async function resolveBase(repo: Repo, baseBranch: string | null): Promis
 }
 
 export async function workingState(repo: Repo): Promise<WorkingState> {
-  const commit = (await repo.git.revparse(['HEAD'])).trim();
-  const branchRaw = (await repo.git.raw(['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
-  const status = await repo.git.raw(['status', '--porcelain', '--untracked-files=normal']);
+  const commit = (await runGit(repo.root, ['rev-parse', 'HEAD'])).trim();
+  const branchRaw = (await runGit(repo.root, ['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
+  const status = await runGit(repo.root, ['status', '--porcelain', '--untracked-files=normal']);
   return { branch: branchRaw === 'HEAD' ? null : branchRaw, commit, dirty: status.trim().length > 0 };
 }
 
@@ -103,28 +113,26 @@ export const CHANGED_FILES_LIMIT = 200;
 
 /** Subjects of the commits from base to HEAD, newest first. */
 export async function commitSubjects(repo: Repo, baseCommit: string): Promise<string[]> {
-  const out = await repo.git.raw(['log', '--format=%h %s', `--max-count=${HISTORY_LIMIT}`, `${baseCommit}..HEAD`]);
+  const out = await runGit(repo.root, ['log', '--format=%h %s', `--max-count=${HISTORY_LIMIT}`, `${baseCommit}..HEAD`]);
   return out.split('\n').filter(Boolean);
 }
 
 /** What differs between base and the working tree (tracked and untracked), as `<status> <path>` lines, all of them. */
 export async function changedFiles(repo: Repo, baseCommit: string): Promise<string[]> {
-  const tracked = await repo.git.raw(['diff', '--name-status', '--no-renames', baseCommit]);
-  const untracked = await repo.git.raw(['ls-files', '--others', '--exclude-standard']);
-  const lines = [
-    ...tracked.split('\n').filter(Boolean).map((line) => line.replace('\t', ' ')),
-    ...untracked.split('\n').filter(Boolean).map((file) => `A ${file}`),
-  ];
-  return lines;
+  // NUL-separated: a path with non-ASCII letters comes back as it is, not quoted and escaped.
+  const tracked = (await runGit(repo.root, ['diff', '--name-status', '--no-renames', '-z', baseCommit])).split('\0').filter(Boolean);
+  const untracked = (await runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard'])).split('\0').filter(Boolean);
+  const lines: string[] = [];
+  for (let i = 0; i + 1 < tracked.length; i += 2) lines.push(`${tracked[i]} ${tracked[i + 1]}`);
+  return [...lines, ...untracked.map((file) => `A ${file}`)];
 }
 
 async function isCleanWorktreeAt(dir: string, commit: string): Promise<boolean> {
   try {
-    const worktree = simpleGit({ baseDir: dir });
-    if (fs.realpathSync((await worktree.revparse(['--show-toplevel'])).trim()) !== fs.realpathSync(dir)) return false;
-    if ((await worktree.revparse(['HEAD'])).trim() !== commit) return false;
+    if (fs.realpathSync((await runGit(dir, ['rev-parse', '--show-toplevel'])).trim()) !== fs.realpathSync(dir)) return false;
+    if ((await runGit(dir, ['rev-parse', 'HEAD'])).trim() !== commit) return false;
     // Untracked files (a node_modules link, a build folder) are the previous pass's own; tracked edits are not.
-    return (await worktree.raw(['status', '--porcelain', '--untracked-files=no'])).trim() === '';
+    return (await runGit(dir, ['status', '--porcelain', '--untracked-files=no'])).trim() === '';
   } catch {
     return false;
   }
@@ -136,29 +144,29 @@ async function isCleanWorktreeAt(dir: string, commit: string): Promise<boolean> 
  * `commit`; anything else there is removed first.
  */
 export async function provideWorktree(repo: Repo, dir: string, commit: string): Promise<'reused' | 'created'> {
-  await repo.git.raw(['worktree', 'prune']);
+  await runGit(repo.root, ['worktree', 'prune']);
   if (fs.existsSync(dir)) {
     if (await isCleanWorktreeAt(dir, commit)) return 'reused';
     await removeWorktree(repo, dir);
   }
   fs.mkdirSync(path.dirname(dir), { recursive: true });
-  await repo.git.raw(['worktree', 'add', '--detach', '--force', dir, commit]);
+  await runGit(repo.root, ['worktree', 'add', '--detach', '--force', dir, commit]);
   return 'created';
 }
 
 export async function removeWorktree(repo: Repo, dir: string): Promise<void> {
   try {
-    await repo.git.raw(['worktree', 'remove', '--force', dir]);
+    await runGit(repo.root, ['worktree', 'remove', '--force', dir]);
   } catch {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  await repo.git.raw(['worktree', 'prune']);
+  await runGit(repo.root, ['worktree', 'prune']);
 }
 
 /** Contents of a file at a commit, or null when it does not exist there. */
 export async function fileAtCommit(repo: Repo, commit: string, file: string): Promise<string | null> {
   try {
-    return await repo.git.show([`${commit}:${file}`]);
+    return await runGit(repo.root, ['show', `${commit}:${file}`]);
   } catch {
     return null;
   }
@@ -168,6 +176,6 @@ export async function fileAtCommit(repo: Repo, commit: string, file: string): Pr
 export async function sourceFilesUnder(repo: Repo, dir: string): Promise<string[]> {
   const relative = path.relative(repo.root, fs.existsSync(dir) ? fs.realpathSync(dir) : dir);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return [];
-  const out = await repo.git.raw(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', relative || '.']);
+  const out = await runGit(repo.root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', relative || '.']);
   return [...new Set(out.split('\0').filter(Boolean))].map((file) => path.join(repo.root, file));
 }
