@@ -4,7 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SourceGraph } from '../../src/baseline/source-graph';
 import { copyEntry, lookUp, pruneStore, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
+import { clean } from '../../src/cli';
 import { storeCommitDir, storeEntryDir } from '../../src/config/layout';
+import { resolveSettings } from '../../src/config/options';
 
 const COMMIT = 'a'.repeat(40);
 const KEY = 'po.spec.ts › home-po';
@@ -84,5 +86,24 @@ describe('per-test baseline store', () => {
     pruneStore(store, commits[0], 1);
     expect(fs.readdirSync(store).sort()).toEqual([commits[0], commits[2]]);
     expect(storeSize(store).bytes).toBeGreaterThan(0);
+  });
+});
+
+describe('visual-uat clean and a shared store', () => {
+  it('prunes a store outside the output folder to its newest commits instead of removing it', async () => {
+    const { root, store, image, source } = project();
+    const commits = ['1', '2'].map((digit) => digit.repeat(40));
+    commits.forEach((commit, index) => {
+      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null }]);
+      const when = new Date(Date.now() - (2 - index) * 60_000);
+      fs.utimesSync(storeCommitDir(store, commit), when, when);
+    });
+    const outputDir = path.join(root, '.visual-uat');
+    fs.mkdirSync(path.join(outputDir, 'results'), { recursive: true });
+    const settings = resolveSettings(path.join(root, 'playwright.config.ts'), { baselineStore: 'store' }, {});
+    expect(settings.baselineStore).toBe(store);
+    await clean(settings, 1);
+    expect(fs.existsSync(outputDir)).toBe(false);
+    expect(fs.readdirSync(store)).toEqual([commits[1]]);
   });
 });
