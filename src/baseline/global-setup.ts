@@ -39,7 +39,8 @@ import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
 import { baseAppUnreachable } from './pass-failure';
 import { unmovedOrigins } from './port-source';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
-import { baselineEntryDir, entryProblem, pruneEntries, readManifest, sealEntry, writeManifest } from './store';
+import { readManifest, writeManifest } from '../store/run-store';
+import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './store';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 
 function log(message: string): void {
