@@ -158,8 +158,13 @@ export function median(values: Measured[]): Measured {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** Plain, warm and cold; `overlap` is cold with the baseline pass beside the current tests (VISUAL_UAT_OVERLAP=1). */
-type Kind = 'plain' | 'warm' | 'cold' | 'overlap';
+/**
+ * Plain, warm and cold; `overlap` is cold with the baseline pass beside the current tests
+ * (VISUAL_UAT_OVERLAP=1); `edit` is a warm run after a one-line edit to one spec file (its 5 tests
+ * render on the base, the others come from the store); `store` is a pull request's first run with
+ * the store main recorded (no `.visual-uat`, a store folder restored from main's run).
+ */
+type Kind = 'plain' | 'warm' | 'cold' | 'overlap' | 'edit' | 'store';
 type Measures = Partial<Record<Kind, Measured>> & Record<'plain' | 'warm' | 'cold', Measured>;
 
 /** The pages whose tests take checkpoints: all of them, or 1 in 5 in the sparse suite. */
@@ -170,6 +175,9 @@ function visualTests(tests: number, sparse: boolean): number[] {
 async function measure(tests: number, runs: number, sparse = false, withOverlap = false): Promise<Measures> {
   const dir = generateSuite(tests, sparse);
   await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
+  // main's CI: HEAD is the base, so the run records its checkpoints into the store.
+  const store = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-bench-store-'));
+  if (withOverlap) await run(dir, [], { VISUAL_UAT_BASELINE_STORE: store });
   const visual = visualTests(tests, sparse);
   const recorded = fs.existsSync(path.join(dir, 'snapshots')) ? fs.readdirSync(path.join(dir, 'snapshots')).length : 0;
   if (recorded !== visual.length * 3) throw new Error(`plain Playwright recorded ${recorded} snapshots instead of ${visual.length * 3}: see ${dir}`);
@@ -181,6 +189,9 @@ async function measure(tests: number, runs: number, sparse = false, withOverlap 
   const warm: Measured[] = [];
   const cold: Measured[] = [];
   const overlap: Measured[] = [];
+  const edit: Measured[] = [];
+  const fromStore: Measured[] = [];
+  const edited = path.join(dir, 'tests-uat', 'pages-0.spec.ts');
   for (let i = 0; i < runs; i++) {
     // Plain fails on the two changed pages, as a snapshot suite does.
     plain.push(await run(dir, ['-c', 'plain.config.ts'], {}, 2));
@@ -188,11 +199,18 @@ async function measure(tests: number, runs: number, sparse = false, withOverlap 
     cold.push(await run(dir, [], { VISUAL_UAT_OVERLAP: '0' }));
     warm.push(await run(dir, []));
     if (!withOverlap) continue;
+    fs.appendFileSync(edited, `// edit ${i}\n`);
+    edit.push(await run(dir, []));
+    git(dir, ['checkout', '-q', '--', edited]);
+    fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
+    fromStore.push(await run(dir, [], { VISUAL_UAT_BASELINE_STORE: store }));
     fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
     overlap.push(await run(dir, [], { VISUAL_UAT_OVERLAP: '1' }));
   }
   fs.rmSync(dir, { recursive: true, force: true });
-  return { plain: median(plain), warm: median(warm), cold: median(cold), ...(withOverlap ? { overlap: median(overlap) } : {}) };
+  fs.rmSync(store, { recursive: true, force: true });
+  const more = withOverlap ? { overlap: median(overlap), edit: median(edit), store: median(fromStore) } : {};
+  return { plain: median(plain), warm: median(warm), cold: median(cold), ...more };
 }
 
 /**
@@ -272,14 +290,14 @@ export async function benchEndToEnd(): Promise<void> {
   for (const { tests, sparse } of suites) {
     const result = await measure(tests, tests === 20 || sparse ? RUNS : 1, sparse, tests === 20 && !sparse);
     const checkpoints = visualTests(tests, sparse).length * 3;
-    for (const kind of ['plain', 'warm', 'cold', 'overlap'] as const) {
+    for (const kind of ['plain', 'warm', 'cold', 'overlap', 'edit', 'store'] as const) {
       if (!result[kind]) continue;
       const { ms, peakRssMb } = result[kind]!;
       const name = sparse ? `e2e-${kind === 'plain' ? 'plain' : kind}-sparse` : `e2e-${kind}${tests === 20 ? '' : `-${checkpoints}`}`;
       rows.push({ case: name, engine: kind === 'plain' ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
       const what = sparse ? `${tests} tests (1 in 5 visual), ${checkpoints} checkpoints, ${kind}` : `${tests} tests, ${checkpoints} checkpoints, ${kind}`;
       lines.push(
-        `  ${what.padEnd(52)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×  ${(ms / checkpoints).toFixed(0).padStart(4)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
+        `  ${what.padEnd(52)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×${kind === 'edit' ? ` (${(ms / result.warm.ms).toFixed(2)}× warm)` : ''}  ${(ms / checkpoints).toFixed(0).padStart(4)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
       );
     }
   }

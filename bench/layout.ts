@@ -1,5 +1,6 @@
 import { chromium } from '@playwright/test';
-import { encodeLayout, takeLayout } from '../src/capture/layout';
+import { takeLayout } from '../src/capture/layout';
+import { encodeLayout } from '../src/store/run-store';
 import { systemChromium } from '../src/config/browser';
 
 /**

@@ -148,6 +148,11 @@ export interface VisualUatOptions extends ComparisonTolerance {
   allowMissingBaselines?: boolean;
   /** Where labelled cases (reviewers' decisions) are kept, relative to the config's folder; default `<outputDir>/labels`. */
   labelsDir?: string;
+  /**
+   * The per-test baseline store (a plain folder, shareable between machines and shards), relative
+   * to the config's folder; default `<outputDir>/baseline-store`.
+   */
+  baselineStore?: string;
 }
 
 /** The `visualUat` option fixture, set with `test.use({ visualUat: { … } })`. */
@@ -182,6 +187,11 @@ export interface RunContext {
    * the baselines yet; the reporter reads them from the cache entry once the pass is done.
    */
   baselinePending?: boolean;
+  /**
+   * A run on the base itself (HEAD is the base commit, clean tree, or `visual-uat record`) records
+   * its checkpoints into the per-test store (see baseline/test-store): the store and the repository.
+   */
+  record?: { store: string; repoRoot: string };
 }
 
 /** One test of the baseline pass, as the baseline manifest records it. */

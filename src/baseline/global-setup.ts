@@ -13,22 +13,26 @@ import {
   baselineRunOutputDir,
   baselineTestListPath,
   baselineTestsJsonPath,
+  checkpointImage,
+  checkpointSignals,
   currentRole,
   gitignorePath,
   runContextPath,
+  storeCommitDir,
   topUpEntryDir,
   topUpTestListPath,
   worktreeName,
   worktreeHomes,
 } from '../config/layout';
-import { optionsFromEnv, resolveSettings, withoutSecrets, type ResolvedOptions } from '../config/options';
+import { optionsFromEnv, resolveSettings, type ResolvedOptions } from '../config/options';
 import { missingChromium } from '../config/browser';
 import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
-import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type Repo } from '../git';
-import type { RunContext, VisualUatOptions } from '../types';
+import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type BaseResolution, type Repo, type WorkingState } from '../git';
+import type { BaselineTestRecord, RunContext } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
+import { captureOptions, projectUse, versions } from './capture-inputs';
 import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
@@ -38,9 +42,12 @@ import { moveTree } from './staging';
 import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
 import { baseAppUnreachable } from './pass-failure';
 import { unmovedOrigins } from './port-source';
-import { listSuite, listedTests, selectCapturing, supportsTestList, testListText } from './selection';
-import { baselineEntryDir, entryProblem, pruneEntries, readManifest, sealEntry, writeManifest } from './store';
+import { listSuite, listedTests, selectCapturing, supportsTestList, testListText, type ListedTest } from './selection';
+import { readManifest, writeManifest } from '../store/run-store';
+import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './store';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
+import { SourceGraph } from './source-graph';
+import { captureFingerprint, copyEntry, lookUp, pruneStore, sizeText, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -99,13 +106,13 @@ async function setup(config: FullConfig): Promise<Prepared> {
   // Before the baseline pass: without a browser both passes would fail every test with Playwright's launch error.
   const noChromium = missingChromium(config.projects.map((project) => project.use));
   if (noChromium) throw new SetupError(noChromium);
-  const { options, configDir, outputDir } = resolveSettings(configFile);
+  const { options, configDir, outputDir, baselineStore } = resolveSettings(configFile);
   prepareOutputDir(outputDir);
   process.env[OUTPUT_DIR_ENV] = outputDir;
   const staleLock = acquireRunLock(outputDir);
   if (staleLock) log(`took over the lock of an earlier run (pid ${staleLock}) that is gone`);
   try {
-    return { outputDir, afterRun: await prepareBaselines(config, configFile, configDir, outputDir, options, started) };
+    return { outputDir, afterRun: await prepareBaselines(config, configFile, configDir, outputDir, baselineStore, options, started) };
   } catch (error) {
     releaseRunLock(outputDir);
     throw error;
@@ -113,10 +120,18 @@ async function setup(config: FullConfig): Promise<Prepared> {
 }
 
 /** Prepares the baselines; returns what must run once the current tests are done. */
-async function prepareBaselines(config: FullConfig, configFile: string, configDir: string, outputDir: string, options: ResolvedOptions, started: number): Promise<() => Promise<void>> {
+async function prepareBaselines(
+  config: FullConfig,
+  configFile: string,
+  configDir: string,
+  outputDir: string,
+  store: string,
+  options: ResolvedOptions,
+  started: number,
+): Promise<() => Promise<void>> {
   const repo = await openRepo(configDir);
-  const base = await resolveBase(repo, options.baseBranch);
   const state = await workingState(repo);
+  const base = options.record ? recordedBase(state) : await resolveBase(repo, options.baseBranch);
   const sameAsBase = base.commit === state.commit && !state.dirty;
   const changed = sameAsBase ? [] : await changedFiles(repo, base.commit);
   const context: RunContext = {
@@ -148,26 +163,34 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
       await removeWorktreesIn(repo, home, home === worktrees ? worktreeName(base.commit) : null, (name) => log(`removing the worktree ${name} left by an earlier run`));
   let afterRun: (() => Promise<void>) | null = null;
   if (sameAsBase) {
-    log(`HEAD is the base (${base.branch} @ ${base.commit.slice(0, 8)}) with a clean tree: nothing to compare, no baseline pass`);
+    const records = reportsLocally(config);
+    if (options.record && !records)
+      throw new SetupError("visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: run it without --reporter=blob");
+    if (records) context.record = { store, repoRoot: repo.root };
+    const recording = records ? `; its checkpoints are recorded as the baselines of ${base.commit.slice(0, 8)} in ${shownPath(store)}` : '';
+    log(`HEAD is the base (${base.branch} @ ${base.commit.slice(0, 8)}) with a clean tree: nothing to compare, no baseline pass${recording}`);
   } else {
     const args = nestedArgs(process.argv);
     const selects = reportsLocally(config);
+    const capture = captureOptions(optionsFromEnv());
     const cache = await baselineCacheKey({
       repo,
       baseCommit: base.commit,
       configFile,
       testDirs: config.projects.map((project) => project.testDir),
       args,
-      options: { ...captureOptions(optionsFromEnv()), selects },
+      options: { ...capture, selects },
       versions: versions(configFile),
     });
     const entry = baselineEntryDir(outputDir, base.commit, cache.key);
     context.baselineDir = entry;
-    const stale = updateReason(options, config) ?? entryProblem(entry, cache.key);
+    const update = updateReason(options, config);
+    const stale = update ?? entryProblem(entry, cache.key);
     const workers = stale ? overlapWorkers(config, args) : null;
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
       entry, root: outputDir, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
+      store: { dir: store, reads: !update, capture: (project) => captureFingerprint(capture, projectUse(config.projects.find((p) => p.name === project), repo.root), versions(configFile)) },
     };
     // After the current tests, and before the worktree goes: the check of the pass's selection.
     // The worktree stays until then: a dev server watching the project (Vite) would reload the
@@ -175,11 +198,12 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
     const finish = async (pass: PassOutcome): Promise<void> => {
       const worktree = context.baselineError || !selects ? pass.worktree : await topUp(plan, pass.worktree, context);
       if (worktree && !options.keepWorktrees) await removeWorktree(repo, worktree);
+      if (!context.baselineError) storeRendered(plan, pass.rendered);
       writeContext(outputDir, context);
     };
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${plural(cache.files.length, 'test-side file')}): no worktree, no base server`);
-      afterRun = () => finish({ failure: null, worktree: null });
+      afterRun = () => finish({ failure: null, worktree: null, rendered: [] });
     } else if (workers) {
       log(`the baseline pass runs beside the current tests (${plural(workers, 'worker')} each side on ${os.availableParallelism()} cores)`);
       // A dev server watching the project would reload the pages under test on every file the
@@ -217,6 +241,7 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
       afterRun = () => finish(pass);
     }
     pruneEntries(outputDir, entry);
+    pruneStore(store, base.commit);
   }
 
   writeContext(outputDir, context);
@@ -230,6 +255,12 @@ async function prepareBaselines(config: FullConfig, configFile: string, configDi
       removeEmptyHome(worktrees);
     }
   };
+}
+
+/** `visual-uat record`: HEAD is the base, with a clean tree (a tree's changes are no commit's baselines). */
+function recordedBase(state: WorkingState): BaseResolution {
+  if (state.dirty) throw new SetupError('visual-uat record: the working tree has changes, and the baselines it stores belong to HEAD: commit or stash them first');
+  return { branch: state.branch ?? 'HEAD', ref: 'HEAD', commit: state.commit };
 }
 
 /** The changed package.json files whose runtime dependencies differ from the base's. */
@@ -313,27 +344,6 @@ function stopOrWarn(failure: string, options: ResolvedOptions, logFile: string):
   return failure;
 }
 
-/** Options that can change what a capture looks like; the rest (evaluator, failOn, …) never reach the baselines. */
-function captureOptions(options: VisualUatOptions): VisualUatOptions {
-  const { evaluator: _evaluator, failOn: _failOn, updateBaselines: _update, keepWorktrees: _keep, outputDir: _dir, baseBranch: _base, allowMissingBaselines: _allow, ...rest } =
-    withoutSecrets(options);
-  return rest;
-}
-
-function versions(configFile: string): Record<string, string> {
-  const version = (file: string): string => readJsonFile<{ version: string }>(file)?.version ?? 'unknown';
-  let playwright = 'unknown';
-  try {
-    playwright = version(createRequire(configFile).resolve('@playwright/test/package.json'));
-  } catch {
-    // Without a resolvable @playwright/test the run fails anyway, with Playwright's own message.
-  }
-  const own = [path.join(__dirname, '..', '..', 'package.json'), path.join(__dirname, '..', '..', '..', 'package.json')].find(
-    (file) => readJsonFile<{ name: string }>(file)?.name === 'visual-uat',
-  );
-  return { playwright, visualUat: own ? version(own) : 'unknown' };
-}
-
 interface PassPlan {
   repo: Repo;
   configFile: string;
@@ -354,6 +364,14 @@ interface PassPlan {
   worktrees: string;
   /** Whether the pass may run a selection of the tests (see reportsLocally). */
   selects: boolean;
+  /** The per-test store: its folder, whether this run may take baselines from it (not when they must be captured again), each project's capture inputs. */
+  store: { dir: string; reads: boolean; capture: (project: string) => string };
+}
+
+/** A test the pass rendered on the base, with what keys its store entry. */
+interface RenderedTest {
+  key: string;
+  source: TestSource;
 }
 
 interface PassOutcome {
@@ -361,6 +379,8 @@ interface PassOutcome {
   failure: string | null;
   /** The base worktree the pass used, to be removed once the current tests are done. */
   worktree: string | null;
+  /** The tests it rendered that the store may keep (those that pass, see storeRendered). */
+  rendered: RenderedTest[];
 }
 
 /** The base checkout with its dependencies, created or reused. */
@@ -390,29 +410,112 @@ function nestedPass(plan: PassPlan, worktree: string, baselineDir: string, testL
   });
 }
 
-/** Runs the baseline pass into the cache entry and seals it on success. */
+/**
+ * Runs the baseline pass into the cache entry and seals it on success. With a listing of the suite,
+ * it renders on the base only the tests that can capture and that the store holds no valid entry
+ * of; the others come from the store.
+ */
 async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
-  const selection = plan.selects ? await selectTests(plan) : null;
-  if (selection?.run === 0) {
-    writeManifest(plan.entry, { complete: true, tests: {}, selection });
+  const listing = plan.selects ? await listCapturing(plan) : null;
+  const split = listing ? splitByStore(plan, listing.selected) : null;
+  const stored = split?.stored ?? [];
+  const render = split?.render ?? null;
+  const selection = listing ? { listed: listing.total, run: render!.length } : undefined;
+  if (render?.length === 0) {
+    fs.rmSync(plan.entry, { recursive: true, force: true });
+    writeManifest(plan.entry, { complete: true, tests: copyStored(plan.entry, stored), selection });
     sealEntry(plan.entry, plan.cache.key);
-    log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
-    return { failure: null, worktree: null };
+    if (stored.length) log(`baselines from the store (${shownPath(plan.store.dir)}): no worktree, no base server`);
+    else log(`no baseline pass needed: none of the ${listing!.total} tests can capture a checkpoint (no checkpoint call in their sources)`);
+    return { failure: null, worktree: null, rendered: [] };
   }
   let worktree: string | null = null;
   try {
+    let testList: string | null = null;
+    if (listing && render!.length < listing.total) {
+      testList = baselineTestListPath(plan.root);
+      writeFileAtomic(testList, testListText(render!));
+    }
     worktree = await provideBase(plan, `baseline pass (${plan.reason})`);
-    const outcome = await nestedPass(plan, worktree, plan.entry, selection?.file ?? null);
-    if (outcome.error) return { failure: outcome.error, worktree };
+    const outcome = await nestedPass(plan, worktree, plan.entry, testList);
+    if (outcome.error) return { failure: outcome.error, worktree, rendered: [] };
     const broken = baseAppUnreachable(outcome.manifest!);
-    if (broken) return { failure: `the baseline pass failed: ${broken}`, worktree };
-    if (selection) writeManifest(plan.entry, { ...outcome.manifest!, selection: { listed: selection.listed, run: selection.run } });
+    if (broken) return { failure: `the baseline pass failed: ${broken}`, worktree, rendered: [] };
+    if (listing) writeManifest(plan.entry, { ...outcome.manifest!, tests: { ...copyStored(plan.entry, stored), ...outcome.manifest!.tests }, selection });
     sealEntry(plan.entry, plan.cache.key);
     log(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
-    return { failure: null, worktree };
+    return { failure: null, worktree, rendered: split?.sources ?? [] };
   } catch (error) {
-    return { failure: (error as Error).message.replace(/^visual-uat: /, ''), worktree };
+    return { failure: (error as Error).message.replace(/^visual-uat: /, ''), worktree, rendered: [] };
   }
+}
+
+interface StoredTest {
+  test: ListedTest;
+  entry: string;
+  checkpoints: string[];
+}
+
+/** The selected tests split into those the store holds (for this base commit and these sources) and those to render, with the log line that says which and why. */
+function splitByStore(plan: PassPlan, selected: ListedTest[]): { stored: StoredTest[]; render: ListedTest[]; sources: RenderedTest[] } {
+  const graph = new SourceGraph(plan.repo.root);
+  const captures = new Map<string, string>();
+  const stored: StoredTest[] = [];
+  const render: ListedTest[] = [];
+  const sources: RenderedTest[] = [];
+  const reasons = new Map<string, string[]>();
+  for (const test of selected) {
+    if (!captures.has(test.project)) captures.set(test.project, plan.store.capture(test.project));
+    const source = testSource(graph, test.file, plan.configFile, captures.get(test.project)!);
+    const found = source && plan.store.reads ? lookUp(plan.store.dir, plan.baseCommit, test.key, source) : null;
+    if (found?.entry) {
+      stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });
+      continue;
+    }
+    render.push(test);
+    if (source) sources.push({ key: test.key, source });
+    const reason = !source ? 'its file is outside the repository' : found && 'reason' in found ? found.reason : plan.reason;
+    reasons.set(reason, [...(reasons.get(reason) ?? []), test.titlePath.join(' › ')]);
+  }
+  const named = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
+  if (stored.length) touch(storeCommitDir(plan.store.dir, plan.baseCommit));
+  const why = [...reasons].map(([reason, titles]) => `${reason}: ${named(titles)}`).join('; ');
+  if (selected.length)
+    log(`baseline: ${render.length} of ${plural(selected.length, 'test')} rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`);
+  return { stored, render, sources };
+}
+
+/** Copies the stored tests into the run's entry; their manifest records. */
+function copyStored(entry: string, stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
+  const records: Record<string, BaselineTestRecord> = {};
+  for (const { test, entry: from, checkpoints } of stored) {
+    copyEntry(from, checkpoints, entry, test.folder);
+    records[test.key] = storedRecord(test.folder, checkpoints);
+  }
+  return records;
+}
+
+/**
+ * Once the current tests are done, the tests the pass rendered that passed on the base go into the
+ * store as the baselines of the base commit (a test that failed there is rendered again next time:
+ * its failure may not last).
+ */
+function storeRendered(plan: PassPlan, rendered: readonly RenderedTest[]): void {
+  const manifest = readManifest(plan.entry);
+  if (!manifest || rendered.length === 0) return;
+  let added = 0;
+  for (const { key, source } of rendered) {
+    const record = manifest.tests[key];
+    if (record?.status !== 'passed') continue;
+    const checkpoints = record.checkpoints.map((name) => ({
+      name,
+      image: checkpointImage(plan.entry, record.folder, name),
+      signals: readJsonFile<unknown>(checkpointSignals(plan.entry, record.folder, name)),
+    }));
+    if (checkpoints.some((checkpoint) => !fs.existsSync(checkpoint.image))) continue;
+    if (storeTest(plan.store.dir, plan.baseCommit, key, source, checkpoints, !plan.store.reads)) added++;
+  }
+  log(`baseline store: ${plural(added, 'test')} stored for ${plan.baseCommit.slice(0, 8)} (${shownPath(plan.store.dir)}: ${sizeText(storeSize(plan.store.dir))})`);
 }
 
 /**
@@ -452,10 +555,9 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
 
 /**
  * The tests the baseline pass needs: those that can capture a checkpoint (see selection.ts). Null
- * when every test runs: Playwright before 1.56 has no --test-list, the listing failed, or every
- * test can capture.
+ * when every test runs: Playwright before 1.56 has no --test-list, or the listing failed.
  */
-async function selectTests(plan: PassPlan): Promise<{ listed: number; run: number; file: string } | null> {
+async function listCapturing(plan: PassPlan): Promise<{ total: number; selected: ListedTest[] } | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
   const logFile = baselineListLogPath(plan.root);
@@ -472,9 +574,6 @@ async function selectTests(plan: PassPlan): Promise<{ listed: number; run: numbe
     return null;
   }
   const { total, selected } = selectCapturing(listedTests(report), plan.repo.root);
-  if (selected.length === total) return null;
-  const file = baselineTestListPath(plan.root);
-  writeFileAtomic(file, testListText(selected));
-  if (selected.length) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources (checked after the run)`);
-  return { listed: total, run: selected.length, file };
+  if (selected.length && selected.length < total) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources (checked after the run)`);
+  return { total, selected };
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonFile } from '../util/fs';
-import { testIdentity } from '../config/test-identity';
+import { testIdentity, type TestIdentity } from '../config/test-identity';
 import { CaptureScan, type TestLocation } from './capture-scan';
 import { SourceGraph } from './source-graph';
 
@@ -19,8 +19,9 @@ export interface ListedTest extends TestLocation {
   relativeFile: string;
   /** Describes and title, without the file. */
   titlePath: string[];
-  /** The test's identity across runs (see config/layout testKey). */
+  /** The test's identity across runs (see config/layout testKey), and its image folder. */
   key: string;
+  folder: string;
 }
 
 interface JsonSpec {
@@ -42,6 +43,10 @@ interface JsonReport {
   suites: JsonSuite[];
 }
 
+function pickIdentity({ key, folder }: TestIdentity): { key: string; folder: string } {
+  return { key, folder };
+}
+
 /** Playwright's JSON listing, flattened: one entry per test and project. */
 export function listedTests(report: JsonReport): ListedTest[] {
   const out: ListedTest[] = [];
@@ -55,7 +60,7 @@ export function listedTests(report: JsonReport): ListedTest[] {
           line: spec.line,
           column: spec.column,
           titlePath: [...titles, spec.title],
-          key: testIdentity(test.projectName, [fileTitle, ...titles, spec.title]).key,
+          ...pickIdentity(testIdentity(test.projectName, [fileTitle, ...titles, spec.title])),
         });
     for (const child of suite.suites ?? []) walk(child, fileTitle, [...titles, child.title]);
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { baselinesRoot, checkpointImage, manifestPath, sealPath } from '../config/layout';
-import type { BaselineManifest } from '../types';
+import { baselinesRoot, checkpointImage, sealPath } from '../config/layout';
+import { readManifest } from '../store/run-store';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 
 /**
@@ -19,15 +19,6 @@ interface Seal {
 }
 
 export { baselineEntryDir } from '../config/layout';
-
-/** What the baseline pass captured: its tests, their status and checkpoints (written by the baseline role's reporter). */
-export function readManifest(dir: string): BaselineManifest | null {
-  return readJsonFile<BaselineManifest>(manifestPath(dir));
-}
-
-export function writeManifest(dir: string, manifest: BaselineManifest): void {
-  writeFileAtomic(manifestPath(dir), JSON.stringify(manifest, null, 2));
-}
 
 /** Why a cached entry cannot be used, or null when it can. */
 export function entryProblem(dir: string, key: string): string | null {

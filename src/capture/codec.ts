@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import type { TestInfo } from '@playwright/test';
-import { checkpointImage, checkpointLayout, checkpointSignals, type Role } from '../config/layout';
+import type { Role } from '../config/layout';
+import { readBaselineSide, writeCheckpointFiles, type BaselineSide } from '../store/run-store';
 import type { CapturedSignals, ComparisonTolerance, LayoutRecord, Region, RunContext, VisualUatTestOptions } from '../types';
-import { readJsonFile, writeFileAtomic } from '../util/fs';
-import { encodeLayout } from './layout';
 
 /**
  * The checkpoint attachment format, both ways. Capture leaves everything a comparison needs on
@@ -19,9 +18,9 @@ import { encodeLayout } from './layout';
  * - `_visual-uat-baseline:<name>`, `_visual-uat-baseline-signals:<name>`,
  *   `_visual-uat-baseline-layout:<name>`: what the baseline pass left for this checkpoint (current role).
  *
- * On disk, the baseline pass keeps a checkpoint's signals beside its image (`<name>.signals.json`):
- * that is how they reach the current pass. The current pass keeps them in its checkpoint meta only.
- * Both keep the layout record beside the image (`<name>.layout.json.gz`).
+ * The files behind them (the images, the base's signals beside its images) are the run store's
+ * (store/run-store.ts).
+ * Both passes keep a layout record beside the image (`<name>.layout.json.gz`).
  */
 
 const TEST_META = '_visual-uat-test';
@@ -75,14 +74,6 @@ export interface CapturedCheckpoint {
   baselineRoot: string | null;
 }
 
-/** The base side of a checkpoint, as the baseline pass left it. */
-export interface BaselineSide {
-  image: string | null;
-  signals: CapturedSignals | null;
-  /** Its layout record, by path (null: none, e.g. an entry from a version that took none). */
-  layout: string | null;
-}
-
 /** One checkpoint, decoded from a test result. */
 export interface DecodedCheckpoint {
   name: string;
@@ -121,33 +112,23 @@ export function writeRunContext(testInfo: Attacher, context: RunContext): Promis
   return attachJson(testInfo, RUN_CONTEXT, context);
 }
 
-/** The baseline image of a checkpoint, when the baseline pass took one. */
-export function readBaselineImage(baselineRoot: string | null, folder: string, name: string): Buffer | null {
-  if (!baselineRoot) return null;
-  const file = checkpointImage(baselineRoot, folder, name);
-  return fs.existsSync(file) ? fs.readFileSync(file) : null;
-}
-
 /** Writes a checkpoint's image (and, in the baseline role, its signals) and attaches what the reporter reads back. */
 export async function writeCheckpoint(testInfo: Attacher, checkpoint: CapturedCheckpoint): Promise<void> {
   const { name } = checkpoint.meta;
-  const image = checkpointImage(checkpoint.imageRoot, checkpoint.folder, name);
-  writeFileAtomic(image, checkpoint.png);
-  const layout = checkpointLayout(checkpoint.imageRoot, checkpoint.folder, name);
-  if (checkpoint.layout) writeFileAtomic(layout, encodeLayout(checkpoint.layout));
-  if (checkpoint.role === 'baseline') {
-    writeFileAtomic(checkpointSignals(checkpoint.imageRoot, checkpoint.folder, name), JSON.stringify(checkpoint.meta.signals));
+  const base = checkpoint.role === 'baseline';
+  const { image, layout } = writeCheckpointFiles(checkpoint.imageRoot, checkpoint.folder, name, checkpoint.png, base ? checkpoint.meta.signals : null, checkpoint.layout ?? null);
+  if (base) {
     await testInfo.attach(`${IMAGE}${name}`, { path: image, contentType: 'image/png' });
     return;
   }
   await attachJson(testInfo, `${CHECKPOINT_META}${name}`, checkpoint.meta);
   await testInfo.attach(`${IMAGE}${name}`, { path: image, contentType: 'image/png' });
-  if (checkpoint.layout) await testInfo.attach(`${LAYOUT}${name}`, { path: layout, contentType: 'application/gzip' });
+  if (layout) await testInfo.attach(`${LAYOUT}${name}`, { path: layout, contentType: 'application/gzip' });
   if (!checkpoint.baselineRoot) return;
-  const base = readBaselineSide(checkpoint.baselineRoot, checkpoint.folder, name);
-  if (base.image) await testInfo.attach(`${BASELINE_IMAGE}${name}`, { path: base.image, contentType: 'image/png' });
-  if (base.signals) await attachJson(testInfo, `${BASELINE_SIGNALS}${name}`, base.signals);
-  if (base.layout) await testInfo.attach(`${BASELINE_LAYOUT}${name}`, { path: base.layout, contentType: 'application/gzip' });
+  const baseSide = readBaselineSide(checkpoint.baselineRoot, checkpoint.folder, name);
+  if (baseSide.image) await testInfo.attach(`${BASELINE_IMAGE}${name}`, { path: baseSide.image, contentType: 'image/png' });
+  if (baseSide.signals) await attachJson(testInfo, `${BASELINE_SIGNALS}${name}`, baseSide.signals);
+  if (baseSide.layout) await testInfo.attach(`${BASELINE_LAYOUT}${name}`, { path: baseSide.layout, contentType: 'application/gzip' });
 }
 
 function bodyText(attachment: Attachment | undefined): string | null {
@@ -187,15 +168,4 @@ export function readCheckpoints(attachments: readonly Attachment[]): DecodedResu
       };
     });
   return { test: json<TestMeta>(TEST_META), context: json<RunContext>(RUN_CONTEXT), checkpoints };
-}
-
-/** The base side of a checkpoint the current pass did not take, from the baseline entry on disk. */
-export function readBaselineSide(baselineRoot: string, folder: string, name: string): BaselineSide {
-  const image = checkpointImage(baselineRoot, folder, name);
-  const layout = checkpointLayout(baselineRoot, folder, name);
-  return {
-    image: fs.existsSync(image) ? image : null,
-    signals: readJsonFile<CapturedSignals>(checkpointSignals(baselineRoot, folder, name)),
-    layout: fs.existsSync(layout) ? layout : null,
-  };
 }

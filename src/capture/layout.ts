@@ -1,4 +1,3 @@
-import zlib from 'node:zlib';
 import type { Locator, Page } from '@playwright/test';
 import type { LayoutElement, LayoutRecord } from '../types';
 
@@ -102,22 +101,6 @@ export async function takeLayout(page: Page, area: LayoutArea): Promise<LayoutRe
     const clip = area.kind === 'clip' ? { x: area.x, y: area.y, width: area.width, height: area.height } : null;
     const walked = await root.evaluate(walkLayout, { limit: LAYOUT_ELEMENT_LIMIT, clip }, { timeout: 2000 });
     return { version: 1, ...walked };
-  } catch {
-    return null;
-  }
-}
-
-/** A record as stored beside its image: gzip'd JSON. */
-export function encodeLayout(record: LayoutRecord): Buffer {
-  return zlib.gzipSync(JSON.stringify(record));
-}
-
-/** A stored record, or null when it is absent, damaged, or of another version. */
-export function decodeLayout(data: Buffer | null): LayoutRecord | null {
-  if (!data) return null;
-  try {
-    const record = JSON.parse(zlib.gunzipSync(data).toString('utf8')) as LayoutRecord;
-    return record.version === 1 && Array.isArray(record.elements) && Array.isArray(record.styles) ? record : null;
   } catch {
     return null;
   }

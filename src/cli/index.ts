@@ -4,9 +4,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
 import { evalDir, worktreeHomes } from '../config/layout';
-import type { Settings } from '../config/options';
+import { RECORD_ENV, type Settings } from '../config/options';
 import { openRepo } from '../git';
 import { removeWorktreesIn } from '../baseline/worktrees';
+import { pruneStore, sizeText, storeSize } from '../baseline/test-store';
+import { isInside } from '../util/fs';
 import { generate } from '../oxtest/generate';
 import { evalCommand, type EvalCliOptions } from './eval';
 import { init, type InitOptions } from './init';
@@ -23,8 +25,9 @@ function playwrightCli(cwd: string): string {
 }
 
 /** `visual-uat test`: `playwright test` with visual-uat's options set through the environment. */
-export function runTest(playwrightArgs: string[], options: { base?: string; updateBaselines?: boolean; keepWorktrees?: boolean }, cwd = process.cwd()): number {
+export function runTest(playwrightArgs: string[], options: { base?: string; updateBaselines?: boolean; keepWorktrees?: boolean; record?: boolean }, cwd = process.cwd()): number {
   const env: NodeJS.ProcessEnv = { ...process.env };
+  if (options.record) env[RECORD_ENV] = '1';
   if (options.base) env.VISUAL_UAT_BASE = options.base;
   if (options.updateBaselines) env.VISUAL_UAT_UPDATE_BASELINES = '1';
   if (options.keepWorktrees) env.VISUAL_UAT_KEEP_WORKTREES = '1';
@@ -46,8 +49,15 @@ function removeExcept(dir: string, keep: string[]): void {
  * `visual-uat clean`: removes what runs made (baselines, screenshots, results, caches, and the
  * worktrees, unregistered from git first). People's decisions are not a run's output: the
  * labelled cases and the evals measured on them stay, and it says where. Returns what it kept.
+ * A baseline store outside the output folder is shared (CI caches, other checkouts): it is pruned
+ * to its newest `keepCommits` base commits, not removed.
  */
-export async function clean(settings: Settings): Promise<string[]> {
+export async function clean(settings: Settings, keepCommits?: number): Promise<string[]> {
+  if (!isInside(settings.baselineStore, settings.outputDir) && fs.existsSync(settings.baselineStore)) {
+    const before = sizeText(storeSize(settings.baselineStore));
+    pruneStore(settings.baselineStore, null, keepCommits);
+    process.stdout.write(`visual-uat clean: baseline store ${settings.baselineStore}: ${before} before, ${sizeText(storeSize(settings.baselineStore))} kept\n`);
+  }
   const homes = Object.values(worktreeHomes(settings.outputDir)).filter((home) => fs.existsSync(home));
   const repo = homes.length ? await openRepo(settings.configDir) : null;
   for (const home of homes) {
@@ -61,6 +71,12 @@ export async function clean(settings: Settings): Promise<string[]> {
   if (keep.length === 0) fs.rmSync(settings.outputDir, { recursive: true, force: true });
   else removeExcept(settings.outputDir, keep);
   return keep;
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`visual-uat: --keep-commits takes a whole number of at least 1, not "${value}"`);
+  return n;
 }
 
 const CONFIG_FLAG = ['--config <file>', 'the Playwright config (default: the one in the current folder)'] as const;
@@ -80,6 +96,14 @@ export function buildProgram(): Command {
       process.exitCode = runTest(playwrightArgs, options);
     });
   program
+    .command('record')
+    .description("run the tests and store their checkpoints as the baselines of HEAD (clean tree) in the baseline store, for later runs and other machines")
+    .argument('[playwrightArgs...]', 'arguments for playwright test')
+    .allowUnknownOption()
+    .action((playwrightArgs: string[]) => {
+      process.exitCode = runTest(playwrightArgs, { record: true });
+    });
+  program
     .command('init')
     .description('wire this Playwright project: wrap its config with withVisualUat, ignore .visual-uat/, optionally write a GitHub Actions workflow')
     .option('--base <branch>', 'the base branch to write into the config (default: main or master, where the repository has one)')
@@ -94,10 +118,11 @@ export function buildProgram(): Command {
   program
     .command('clean')
     .description('remove what runs left in the output folder (baselines, screenshots, results, caches, worktrees); labelled cases and evals stay')
+    .option('--keep-commits <n>', 'base commits a baseline store outside the output folder keeps (default: the newest 6)', positiveInteger)
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
-    .action(async (flags: CliFlags) => {
-      const kept = await clean(cliSettings(flags));
+    .action(async (flags: CliFlags & { keepCommits?: number }) => {
+      const kept = await clean(cliSettings(flags), flags.keepCommits);
       for (const dir of kept) process.stdout.write(`visual-uat clean: kept ${path.relative(process.cwd(), dir) || dir} (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)\n`);
     });
   program

@@ -12,6 +12,8 @@ import path from 'node:path';
  *   .gitignore                                   (*: git status never changes)
  *   baselines/<baseCommit>/<key>/                a cache entry: manifest.json, cache.json (its seal), <test folder>/<name>.png|.signals.json|.layout.json.gz
  *   baselines/<baseCommit>/merged/               images of merged blob reports
+ *   baseline-store/<baseCommit>/<test:16>/<sources:16>/   the per-test store (default home; the baselineStore option
+ *                                                moves it): entry.json (its seal, written last), <name>.png|.signals.json
  *   screenshots/current/<test folder>/<name>.png  (copied by the reporter after the tests; see runningCheckpointsDir)
  *   diffs/<test folder>/<name>-diff.png
  *   results/<timestamp>.json, results/latest.json
@@ -59,6 +61,25 @@ export function baselinesRoot(outputDir: string): string {
 /** One baseline cache entry per base commit and cache key. */
 export function baselineEntryDir(outputDir: string, baseCommit: string, key: string): string {
   return path.join(baselinesRoot(outputDir), baseCommit, key.slice(0, 16));
+}
+
+/** The per-test baseline store's default home (see baseline/test-store). */
+export function defaultBaselineStore(outputDir: string): string {
+  return path.join(outputDir, 'baseline-store');
+}
+
+/** A base commit's folder in the per-test store. */
+export function storeCommitDir(store: string, baseCommit: string): string {
+  return path.join(store, baseCommit);
+}
+
+/** A test's folder in the per-test store: one entry per version of its sources. */
+export function storeTestDir(store: string, baseCommit: string, testKey: string): string {
+  return path.join(storeCommitDir(store, baseCommit), crypto.createHash('sha256').update(testKey).digest('hex').slice(0, 16));
+}
+
+export function storeEntryDir(store: string, baseCommit: string, testKey: string, sourceHash: string): string {
+  return path.join(storeTestDir(store, baseCommit, testKey), sourceHash.slice(0, 16));
 }
 
 /** Baseline images of merged blob reports (they come from other machines): a home of their own. */

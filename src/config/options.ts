@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { EvaluatorOptions, FailOn, VisualUatOptions } from '../types';
-import { labelsDir, OUTPUT_DIR_ENV } from './layout';
+import { defaultBaselineStore, labelsDir, OUTPUT_DIR_ENV } from './layout';
 
 /** The options after defaults and environment variables are applied (environment wins). */
 export interface ResolvedOptions {
@@ -16,12 +16,19 @@ export interface ResolvedOptions {
   allowMissingBaselines: boolean;
   /** As given (relative to the config's folder), or null for `<outputDir>/labels`. */
   labelsDir: string | null;
+  /** As given (relative to the config's folder), or null for `<outputDir>/baseline-store`. */
+  baselineStore: string | null;
+  /** `visual-uat record`: HEAD is the base, and its checkpoints are stored as its baselines. */
+  record: boolean;
 }
 
 const FAIL_ON_VALUES: readonly FailOn[] = ['regression', 'needs_review', 'new', 'missing', 'errored', 'signals'];
 
 /** Internal: how `withVisualUat` hands its (secret-free) options to the global setup and the workers. */
 export const OPTIONS_ENV = 'VISUAL_UAT_OPTIONS';
+
+/** Set by `visual-uat record`. */
+export const RECORD_ENV = 'VISUAL_UAT_RECORD';
 
 function flag(value: string | undefined): boolean | undefined {
   if (value === undefined || value === '') return undefined;
@@ -46,6 +53,8 @@ export function resolveOptions(options: VisualUatOptions = {}, env: NodeJS.Proce
     maxDiffPixelRatio: options.maxDiffPixelRatio ?? 0,
     allowMissingBaselines: flag(env.VISUAL_UAT_ALLOW_MISSING_BASELINES) ?? options.allowMissingBaselines ?? false,
     labelsDir: options.labelsDir || null,
+    baselineStore: env.VISUAL_UAT_BASELINE_STORE || options.baselineStore || null,
+    record: flag(env[RECORD_ENV]) ?? false,
   };
 }
 
@@ -78,6 +87,8 @@ export interface Settings {
   outputDir: string;
   /** Where labelled cases are kept: the `labelsDir` option (relative to the config's folder), else `<outputDir>/labels`. */
   labelsDir: string;
+  /** The per-test baseline store, absolute. */
+  baselineStore: string;
   options: ResolvedOptions;
 }
 
@@ -100,6 +111,7 @@ export function resolveSettings(
     configDir,
     outputDir,
     labelsDir: resolved.labelsDir ? path.resolve(configDir, resolved.labelsDir) : labelsDir(outputDir),
+    baselineStore: resolved.baselineStore ? path.resolve(configDir, resolved.baselineStore) : defaultBaselineStore(outputDir),
     options: resolved,
   };
 }

@@ -1,10 +1,9 @@
 import { comparePair, compareSignals, mergeTolerance, testBaseSignals, withAriaLines, type PairComparison } from '../compare';
 import type { Settings } from '../config/options';
 import { diffImage } from '../config/layout';
-import fs from 'node:fs';
-import { decodeLayout } from '../capture/layout';
 import { explainChange, type Explanation } from '../explain';
-import type { CheckpointSignals, CodeChange, LayoutRecord, RunContext } from '../types';
+import { readLayout } from '../store/run-store';
+import type { CheckpointSignals, CodeChange, RunContext } from '../types';
 import type { CheckpointPair, CollectedTest } from './collect';
 
 /** One checkpoint after compare: what the pair is, and what current has that base has not. */
@@ -21,10 +20,6 @@ export interface Compared {
 export function imagesOf(compared: Pick<Compared, 'pair' | 'comparison'>): { baseline: string | null; current: string | null } {
   const { pair, comparison } = compared;
   return { baseline: comparison.kind === 'same-code' ? pair.current : pair.baseline, current: pair.current };
-}
-
-function readLayout(file: string | null): LayoutRecord | null {
-  return file && fs.existsSync(file) ? decodeLayout(fs.readFileSync(file)) : null;
 }
 
 /**

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { readManifest } from '../baseline/store';
-import { baselineInfo, readBaselineSide, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
-import { checkpointImage, checkpointLayout, runningCheckpointsDir } from '../config/layout';
+import { baselineInfo, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
+import { runningCheckpointsDir } from '../config/layout';
 import { identityOfTestCase } from '../config/test-identity';
-import type { BaselineManifest, CapturedSignals, RunContext } from '../types';
+import type { RunFiles } from '../store/run-store';
+import type { CapturedSignals, RunContext } from '../types';
 import { errorsText, plainText } from '../util/text';
 
 /** One checkpoint as the two passes left it: images by path, either side possibly absent. */
@@ -53,7 +52,7 @@ export interface Collected {
  * the tests, a top-up pass): the final one. Without it (merge-reports of blobs), the one the
  * results carry (any result of the run has it).
  */
-function runContext(tests: readonly TestCase[], fromSetup: RunContext | null): RunContext | null {
+export function runContextOf(tests: readonly TestCase[], fromSetup: RunContext | null): RunContext | null {
   if (fromSetup) return fromSetup;
   for (const test of tests)
     for (const result of test.results) {
@@ -63,32 +62,22 @@ function runContext(tests: readonly TestCase[], fromSetup: RunContext | null): R
   return null;
 }
 
-/**
- * A current file (the image, the layout record): Playwright's copy of the attachment, else (Playwright removed a passing test's
- * output folder, `preserveOutput`) the file the worker wrote (see layout runningCheckpointsDir).
- */
-function currentFile(attached: string | null, written: string | null): string | null {
-  if (!attached || fs.existsSync(attached) || !written) return attached;
-  return fs.existsSync(written) ? written : attached;
-}
-
-function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, context: RunContext | null, runningRoot: string | null): CheckpointPair[] {
+function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, files: RunFiles, runningRoot: string | null): CheckpointPair[] {
   const taken = new Map(decoded.checkpoints.map((checkpoint) => [checkpoint.name, checkpoint]));
   const names = [...new Set([...taken.keys(), ...baselineNames])];
   return names.map((name) => {
     const checkpoint = taken.get(name);
     // A checkpoint only the base took travels in no attachment: its image is in the baseline entry.
     // A checkpoint only the base took, or any taken while the base pass ran beside, has its base side on disk only.
-    const onDisk = (!checkpoint || !checkpoint.baseline.image) && context && !context.sameAsBase;
-    const base = onDisk ? readBaselineSide(context.baselineDir, folder, name) : checkpoint?.baseline;
-    const written = (file: (root: string, folder: string, name: string) => string) => (runningRoot ? file(runningRoot, folder, name) : null);
+    const onDisk = !checkpoint || !checkpoint.baseline.image;
+    const base = (onDisk ? files.baseSide(folder, name) : null) ?? checkpoint?.baseline;
     return {
       name,
-      current: currentFile(checkpoint?.image ?? null, written(checkpointImage)),
+      current: files.currentImage(checkpoint?.image ?? null, runningRoot, folder, name),
       baseline: base?.image ?? null,
       meta: checkpoint?.meta ?? null,
       baseSignals: base?.signals ?? null,
-      layouts: { baseline: base?.layout ?? null, current: currentFile(checkpoint?.layout ?? null, written(checkpointLayout)) },
+      layouts: { baseline: base?.layout ?? null, current: files.currentLayout(checkpoint?.layout ?? null, runningRoot, folder, name) },
     };
   });
 }
@@ -97,11 +86,11 @@ function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folde
  * Pairs the checkpoints of every test that took one (in either pass), and lists every test that
  * failed, with or without a checkpoint. Everything comes from the
  * results' attachments, so the same code serves a local run and `merge-reports` of blob shards;
- * the baseline manifest on disk only adds checkpoints the current pass did not take.
+ * the baseline entry (`files`, the run store's reading of it) only adds checkpoints the current
+ * pass did not take, and the base side of those it took while the base pass ran beside it.
  */
-export function collectTests(tests: readonly TestCase[], contextFromSetup: RunContext | null): Collected {
-  const context = runContext(tests, contextFromSetup);
-  const manifest: BaselineManifest | null = context && !context.sameAsBase ? readManifest(context.baselineDir) : null;
+export function collectTests(tests: readonly TestCase[], context: RunContext | null, files: RunFiles): Collected {
+  const { manifest } = files;
   const collected: CollectedTest[] = [];
   for (const test of tests) {
     const result = test.results[test.results.length - 1];
@@ -118,7 +107,7 @@ export function collectTests(tests: readonly TestCase[], contextFromSetup: RunCo
     const baseline = meta ? (afterCapture ? baselineInfo(context, manifest, key) : meta.baseline) : null;
     const baselineNames = baseline?.checkpoints ?? manifest?.tests[key]?.checkpoints ?? [];
     const projectOutput = test.parent.project()?.outputDir;
-    const pairs = pairsOf(decoded, baselineNames, folder, context, projectOutput ? runningCheckpointsDir(projectOutput) : null);
+    const pairs = pairsOf(decoded, baselineNames, folder, files, projectOutput ? runningCheckpointsDir(projectOutput) : null);
     // A test that took no checkpoint in either pass is not a visual test, unless it failed: a crash
     // before its first checkpoint must show in the results, not vanish from them.
     if (pairs.length === 0 && (result.status === 'passed' || result.status === 'skipped')) continue;

@@ -1,25 +1,26 @@
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { readApprovals } from '../approve';
-import { readRunContext } from '../baseline/context';
 import { releaseRunLock } from '../baseline/lock';
-import { invalidateEntry, writeManifest } from '../baseline/store';
+import { invalidateEntry } from '../baseline/store';
 import { BASELINE_DIR_ENV } from '../config/layout';
 import { optionsFromEnv, resolveSettings, type Settings } from '../config/options';
 import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
 import { readEvalRecord } from '../eval/record';
 import { codeChanges, openRepo } from '../git';
+import { readRunContext, runFiles, writeManifest } from '../store/run-store';
 import type { CodeChange, RunContext, VisualUatOptions } from '../types';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
 import { annotate, failTest } from './annotate';
 import { baselineManifest } from './baseline-manifest';
-import { collectTests } from './collect';
+import { collectTests, runContextOf } from './collect';
 import { failingCheckpoints } from './decide';
 import { baselineHome, placeImages } from './place';
 import { htmlReportPath, printLine, printSummary, printWarning } from './print';
 import { buildRunResult, NO_USAGE, writeRunResult } from './results';
 import { judgeRun, type RunVerdicts } from './run';
+import { recordBaselines } from './record-baselines';
 import { sameAppWarning } from './sanity';
 
 export interface ReporterOptions extends VisualUatOptions {
@@ -80,12 +81,15 @@ export class VisualUatReporter implements Reporter {
 
   private async endRun(settings: Settings): Promise<EndResult> {
     const fromBlob = isMergeReports();
-    const collected = collectTests(this.suite.allTests(), readRunContext());
+    const allTests = this.suite.allTests();
+    const runContext = runContextOf(allTests, readRunContext());
+    const collected = collectTests(allTests, runContext, runFiles(runContext));
     if (collected.tests.length === 0) return undefined;
     const home = baselineHome(collected.context, settings.outputDir, fromBlob);
     const context = collected.context && home ? { ...collected.context, baselineDir: home } : collected.context;
     const tests = placeImages(collected.tests, settings.outputDir, home, fromBlob);
     faultPoint('reporter');
+    if (context?.record && !fromBlob && settings.configFile) printLine(recordBaselines(tests, context, this.config, settings.configFile));
 
     const evaluator = openEvaluator(settings);
     const evalRecord = evaluator?.autoApprove ? readEvalRecord(settings.outputDir, evaluator.model) : null;

@@ -113,6 +113,10 @@ test.describe('baseline cache', () => {
     const [worktree] = extraWorktrees(repo);
     await expect.poll(() => processesIn(worktree), { timeout: 10_000 }).toEqual([]);
     killProcessesIn(repo);
+    // The killed run stored nothing (tests store after the current tests); the earlier runs' store
+    // entries would stand in for the pass: without them, the unsealed entry is what the next run meets.
+    expect(fs.readdirSync(path.join(repo, '.visual-uat', 'baseline-store'), { recursive: true }).map(String).filter((file) => file.endsWith('.tmp'))).toEqual([]);
+    fs.rmSync(path.join(repo, '.visual-uat', 'baseline-store'), { recursive: true });
 
     const next = run();
     expect(next.stdout).toMatch(/visual-uat: baseline pass \(the cache entry is unsealed\): main @ \w{8} in the kept worktree/);

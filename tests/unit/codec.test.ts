@@ -7,7 +7,8 @@ import { readCheckpoints, type CheckpointMeta, type TestMeta } from '../../src/c
 import { writeCheckpoint, writeRunContext, writeTestMeta } from '../../src/capture/codec';
 import { checkpointImage, checkpointSignals } from '../../src/config/layout';
 import { baselineManifest } from '../../src/report/baseline-manifest';
-import { collectTests } from '../../src/report/collect';
+import { collectTests, runContextOf } from '../../src/report/collect';
+import { runFiles, type RunFiles } from '../../src/store/run-store';
 import type { CapturedSignals, RunContext } from '../../src/types';
 
 /**
@@ -96,7 +97,10 @@ describe('collectTests', () => {
     await writeRunContext(info, context);
     await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: path.join(dir, 'current'), baselineRoot });
 
-    const collected = collectTests([testCase(info.attachments, [ANSI_ERROR])], null);
+    const tests = [testCase(info.attachments, [ANSI_ERROR])];
+    const runContext = runContextOf(tests, null);
+    expect(runContext).toEqual(context);
+    const collected = collectTests(tests, runContext, runFiles(runContext));
     expect(collected.context).toEqual(context);
     const [test] = collected.tests;
     expect(test).toMatchObject({ key: TEST_META.key, titlePath: ['site.spec.ts', 'pricing', 'plans'], status: 'failed' });
@@ -111,8 +115,20 @@ describe('collectTests', () => {
 
 describe('collectTests lists every test that failed', () => {
   it('keeps a test that crashed before its first checkpoint, and leaves out a passing test that took none', () => {
-    const collected = collectTests([testCase([], [ANSI_ERROR]), testCase([])], null);
+    const collected = collectTests([testCase([], [ANSI_ERROR]), testCase([])], null, runFiles(null));
     expect(collected.tests.map((test) => [test.title, test.status, test.pairs.length])).toEqual([['plans', 'failed', 0]]);
+  });
+
+  it('reads nothing itself: the base side and the manifest come from the run files it is given', () => {
+    const context = { sameAsBase: false, baselineDir: '/nowhere', baselineError: null } as RunContext;
+    const files: RunFiles = {
+      manifest: { complete: true, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['old'] } } },
+      baseSide: (_folder, name) => ({ image: `/entry/${name}.png`, signals: null, layout: `/entry/${name}.layout.json.gz` }),
+      currentImage: (attached) => attached,
+      currentLayout: (attached) => attached,
+    };
+    const [test] = collectTests([testCase([], [ANSI_ERROR])], context, files).tests;
+    expect(test.pairs).toEqual([{ name: 'old', current: null, baseline: '/entry/old.png', meta: null, baseSignals: null, layouts: { baseline: '/entry/old.layout.json.gz', current: null } }]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLayout, encodeLayout } from '../../src/capture/layout';
+import { decodeLayout, encodeLayout } from '../../src/store/run-store';
 import { explainChange } from '../../src/explain';
 import { selectorNames } from '../../src/explain/attribute';
 import { valueWord } from '../../src/explain/words';

@@ -1,0 +1,244 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { checkpointImage, checkpointSignals, storeCommitDir, storeEntryDir, storeTestDir } from '../config/layout';
+import type { BaselineTestRecord } from '../types';
+import { readJsonFile } from '../util/fs';
+import { sha256File } from '../util/hash';
+import { plural } from '../util/text';
+import type { SourceGraph } from './source-graph';
+
+/**
+ * The per-test baseline store: `<store>/<baseCommit>/<test:16>/<sources:16>/`, one entry per test
+ * and version of what its capture depends on (its own source closure, the config, the options and
+ * browser that reach the capture, the versions). A plain folder: a CI cache or artifact restores
+ * it, shards share it. An entry is written in a temporary folder, sealed last (entry.json, with the
+ * hash of every image) and renamed into place, so a reader sees a whole entry or none and needs no
+ * lock; one that is unsealed, keyed otherwise or whose image is missing or altered is rendered
+ * again, never used. Only tests that passed on the base are stored.
+ */
+
+/** Base commits kept in the store (newest first), and versions of one test's sources kept per commit. */
+const KEPT_COMMITS = 6;
+const KEPT_VERSIONS = 3;
+const SEAL = 'entry.json';
+/** A temporary folder older than this was left by a killed writer. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/** What a test's baselines depend on besides the base commit. */
+export interface TestSource {
+  hash: string;
+  /** Repository-relative path → SHA-256 of its bytes: the test file, the config and what they import. */
+  files: Record<string, string>;
+}
+
+interface Seal {
+  key: string;
+  source: string;
+  files: Record<string, string>;
+  checkpoints: string[];
+  /** Checkpoint → SHA-256 of its image. */
+  images: Record<string, string>;
+  sealedAt: string;
+}
+
+/** One checkpoint to store: its image and what the capture recorded besides pixels. */
+export interface StoredCheckpoint {
+  name: string;
+  image: string;
+  signals: unknown;
+}
+
+/**
+ * The test's source closure (its file, the config, what they import) and the capture inputs
+ * (captureFingerprint), hashed; null for a test file outside the repository or an unreadable
+ * file: such a test is never stored.
+ */
+export function testSource(graph: SourceGraph, testFile: string, configFile: string, capture: string): TestSource | null {
+  if (!graph.owns(testFile)) return null;
+  const files: Record<string, string> = {};
+  for (const file of graph.closure([configFile, testFile])) {
+    try {
+      files[path.relative(graph.repoRoot, file).split(path.sep).join('/')] = sha256File(file);
+    } catch {
+      return null;
+    }
+  }
+  return { hash: crypto.createHash('sha256').update(JSON.stringify({ capture, files })).digest('hex'), files };
+}
+
+/** The capture inputs (see capture-inputs.ts) of one project, as one string. */
+export function captureFingerprint(options: unknown, use: string, versions: Record<string, string>): string {
+  return JSON.stringify({ options, use, versions });
+}
+
+function readSeal(dir: string): Seal | null {
+  return readJsonFile<Seal>(path.join(dir, SEAL));
+}
+
+/** Why an entry cannot be used, or null when it can. */
+function entryProblem(dir: string, key: string, source: string): string | null {
+  const seal = readSeal(dir);
+  if (!seal) return 'its store entry is unsealed';
+  if (seal.key !== key || seal.source !== source) return 'its store entry is keyed otherwise';
+  for (const name of seal.checkpoints) {
+    const image = checkpointImage(dir, '', name);
+    if (!fs.existsSync(image)) return `the stored image of "${name}" is missing`;
+    if (sha256File(image) !== seal.images[name]) return `the stored image of "${name}" is altered`;
+  }
+  return null;
+}
+
+export type Lookup = { entry: string; checkpoints: string[] } | { entry: null; reason: string };
+
+/**
+ * The test's entry for these sources at the base commit, or why it must be rendered: no entry, a
+ * doubtful one, or an older entry of the same test whose files differ (named, so the log says what
+ * changed).
+ */
+export function lookUp(store: string, baseCommit: string, key: string, source: TestSource): Lookup {
+  const dir = storeEntryDir(store, baseCommit, key, source.hash);
+  if (fs.existsSync(dir)) {
+    const problem = entryProblem(dir, key, source.hash);
+    return problem ? { entry: null, reason: problem } : { entry: dir, checkpoints: readSeal(dir)!.checkpoints };
+  }
+  const older = sealsOf(storeTestDir(store, baseCommit, key)).filter((seal) => seal.key === key)[0];
+  if (!older) return { entry: null, reason: 'not in the store' };
+  const changed = [...new Set([...Object.keys(older.files), ...Object.keys(source.files)])].filter((file) => older.files[file] !== source.files[file]);
+  if (changed.length === 0) return { entry: null, reason: 'options, browser or versions changed' };
+  return { entry: null, reason: `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''} changed` };
+}
+
+/** The sealed entries under a test's folder, newest first. */
+function sealsOf(testDir: string): (Seal & { dir: string })[] {
+  if (!fs.existsSync(testDir)) return [];
+  return fs
+    .readdirSync(testDir)
+    .map((name) => ({ dir: path.join(testDir, name), seal: readSeal(path.join(testDir, name)) }))
+    .filter((found): found is { dir: string; seal: Seal } => found.seal !== null)
+    .map(({ dir, seal }) => ({ ...seal, dir }))
+    .sort((a, b) => Date.parse(b.sealedAt) - Date.parse(a.sealedAt));
+}
+
+/** Copies a stored entry's images and signals into a test's folder of a run's baseline entry. */
+export function copyEntry(entry: string, checkpoints: readonly string[], runEntry: string, folder: string): void {
+  fs.mkdirSync(path.join(runEntry, folder), { recursive: true });
+  for (const name of checkpoints)
+    for (const [from, to] of [
+      [checkpointImage(entry, '', name), checkpointImage(runEntry, folder, name)],
+      [checkpointSignals(entry, '', name), checkpointSignals(runEntry, folder, name)],
+    ])
+      if (fs.existsSync(from)) fs.copyFileSync(from, to);
+}
+
+/**
+ * Stores a test's checkpoints as its baselines at the base commit; false when a valid entry was
+ * there already (another shard or run stored it first) and `replace` (captured again on purpose)
+ * is not set.
+ */
+export function storeTest(store: string, baseCommit: string, key: string, source: TestSource, checkpoints: readonly StoredCheckpoint[], replace = false): boolean {
+  const dir = storeEntryDir(store, baseCommit, key, source.hash);
+  if (!replace && fs.existsSync(dir) && !entryProblem(dir, key, source.hash)) return false;
+  const temp = `${dir}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  fs.mkdirSync(temp, { recursive: true });
+  try {
+    const images: Record<string, string> = {};
+    for (const checkpoint of checkpoints) {
+      fs.copyFileSync(checkpoint.image, checkpointImage(temp, '', checkpoint.name));
+      images[checkpoint.name] = sha256File(checkpointImage(temp, '', checkpoint.name));
+      if (checkpoint.signals !== null && checkpoint.signals !== undefined)
+        fs.writeFileSync(checkpointSignals(temp, '', checkpoint.name), JSON.stringify(checkpoint.signals));
+    }
+    const seal: Seal = { key, source: source.hash, files: source.files, checkpoints: checkpoints.map((checkpoint) => checkpoint.name), images, sealedAt: new Date().toISOString() };
+    fs.writeFileSync(path.join(temp, SEAL), JSON.stringify(seal, null, 2));
+    // A doubtful entry goes; a reader copying it meanwhile finds it doubtful too, and renders.
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.renameSync(temp, dir);
+    touch(storeCommitDir(store, baseCommit));
+    return true;
+  } catch {
+    // Another writer renamed its own entry into place first: that one stands.
+    return false;
+  } finally {
+    fs.rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/** A commit's folder is as new as its latest use: pruning keeps the commits runs still read. */
+export function touch(dir: string): void {
+  const now = new Date();
+  try {
+    fs.utimesSync(dir, now, now);
+  } catch {
+    // Not there yet: nothing to keep.
+  }
+}
+
+/** The record of a stored test in a run's baseline manifest. */
+export function storedRecord(folder: string, checkpoints: readonly string[]): BaselineTestRecord {
+  return { folder, status: 'passed', error: null, checkpoints: [...checkpoints] };
+}
+
+function commitsByAge(store: string): string[] {
+  if (!fs.existsSync(store)) return [];
+  return fs
+    .readdirSync(store)
+    .map((name) => path.join(store, name))
+    .filter((dir) => fs.statSync(dir).isDirectory())
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+}
+
+/**
+ * The newest-N policy, per commit: the newest KEPT_COMMITS base commits stay (and `keep`, the run's
+ * own), the older ones go; within a kept commit each test keeps its newest KEPT_VERSIONS entries,
+ * and temporary folders a killed writer left go after an hour.
+ */
+export function pruneStore(store: string, keep: string | null, keptCommits = KEPT_COMMITS): void {
+  commitsByAge(store).forEach((dir, index) => {
+    if (index >= keptCommits && path.basename(dir) !== keep) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      return;
+    }
+    for (const test of fs.readdirSync(dir)) {
+      const testDir = path.join(dir, test);
+      if (test.endsWith('.tmp')) {
+        if (Date.now() - fs.statSync(testDir).mtimeMs > STALE_TEMP_MS) fs.rmSync(testDir, { recursive: true, force: true });
+        continue;
+      }
+      for (const old of sealsOf(testDir).slice(KEPT_VERSIONS)) fs.rmSync(old.dir, { recursive: true, force: true });
+      for (const name of fs.readdirSync(testDir))
+        if (name.endsWith('.tmp') && Date.now() - fs.statSync(path.join(testDir, name)).mtimeMs > STALE_TEMP_MS)
+          fs.rmSync(path.join(testDir, name), { recursive: true, force: true });
+    }
+  });
+}
+
+export interface StoreSize {
+  commits: number;
+  entries: number;
+  bytes: number;
+}
+
+export function storeSize(store: string): StoreSize {
+  const size: StoreSize = { commits: 0, entries: 0, bytes: 0 };
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else {
+        size.bytes += fs.statSync(file).size;
+        if (entry.name === SEAL) size.entries++;
+      }
+    }
+  };
+  for (const dir of commitsByAge(store)) {
+    size.commits++;
+    walk(dir);
+  }
+  return size;
+}
+
+/** `3 commits, 27 stored tests, 4.1 MB`. */
+export function sizeText(size: StoreSize): string {
+  return `${plural(size.commits, 'commit')}, ${plural(size.entries, 'stored test')}, ${(size.bytes / 1024 / 1024).toFixed(1)} MB`;
+}

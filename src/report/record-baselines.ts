@@ -1,0 +1,40 @@
+import type { FullConfig } from '@playwright/test/reporter';
+import { captureOptions, projectUse, versions } from '../baseline/capture-inputs';
+import { SourceGraph } from '../baseline/source-graph';
+import { captureFingerprint, pruneStore, sizeText, storeSize, storeTest, testSource } from '../baseline/test-store';
+import { optionsFromEnv } from '../config/options';
+import type { RunContext } from '../types';
+import { plural } from '../util/text';
+import type { CollectedTest } from './collect';
+
+/**
+ * A run on the base itself (see RunContext.record) stores each test's current checkpoints as the
+ * baselines of its commit, keyed as a pull request's run looks them up (see baseline/test-store):
+ * only tests that passed with every checkpoint's image, since a failure may not last. Returns the
+ * line that says what it stored.
+ */
+export function recordBaselines(tests: readonly CollectedTest[], context: RunContext, config: FullConfig, configFile: string): string {
+  const { store, repoRoot } = context.record!;
+  const graph = new SourceGraph(repoRoot);
+  const options = captureOptions(optionsFromEnv());
+  const captures = new Map<string, string>();
+  const capture = (project: string): string => {
+    if (!captures.has(project))
+      captures.set(project, captureFingerprint(options, projectUse(config.projects.find((p) => p.name === project), repoRoot), versions(configFile)));
+    return captures.get(project)!;
+  };
+  let stored = 0;
+  let skipped = 0;
+  for (const test of tests) {
+    const source = test.status === 'passed' && test.pairs.every((pair) => pair.current) ? testSource(graph, test.file, configFile, capture(test.project)) : null;
+    if (!source) {
+      skipped++;
+      continue;
+    }
+    const checkpoints = test.pairs.map((pair) => ({ name: pair.name, image: pair.current!, signals: pair.meta?.signals ?? null }));
+    if (storeTest(store, context.baseCommit, test.key, source, checkpoints)) stored++;
+  }
+  pruneStore(store, context.baseCommit);
+  const notStored = skipped ? `; ${plural(skipped, 'test')} not stored (failed, or outside the repository)` : '';
+  return `visual-uat: recorded the baselines of ${context.baseCommit.slice(0, 8)}: ${plural(stored, 'test')} stored, ${tests.length - stored - skipped} there already${notStored} (store ${store}: ${sizeText(storeSize(store))})`;
+}

@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { checkpointImage, checkpointLayout, checkpointSignals, CONTEXT_FILE_ENV, manifestPath } from '../config/layout';
+import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from '../types';
+import { readJsonFile, writeFileAtomic } from '../util/fs';
+
+/**
+ * The run store: the files a run keeps for its checkpoints, read and written here only. The run
+ * context the global setup hands to every process, a baseline entry's manifest, each checkpoint's
+ * image and the signals the base recorded beside it. Stages get what it reads as values: the
+ * reporter opens a `RunFiles` for collect, so collect and everything after it up to the edges
+ * read no file of their own (the I/O a stage keeps is named in docs/architecture.md).
+ */
+
+/** The base side of a checkpoint, as the baseline pass left it. */
+export interface BaselineSide {
+  image: string | null;
+  signals: CapturedSignals | null;
+  /** Its layout record, by path (null: none, e.g. an entry from a version that took none). */
+  layout: string | null;
+}
+
+/** The run context the global setup wrote for this run's processes (null outside a run it set up). */
+export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext | null {
+  const file = env[CONTEXT_FILE_ENV];
+  return file ? readJsonFile<RunContext>(file) : null;
+}
+
+/** What a baseline pass captured: its tests, their status and checkpoints (written by the baseline role's reporter). */
+export function readManifest(entry: string): BaselineManifest | null {
+  return readJsonFile<BaselineManifest>(manifestPath(entry));
+}
+
+export function writeManifest(entry: string, manifest: BaselineManifest): void {
+  writeFileAtomic(manifestPath(entry), JSON.stringify(manifest, null, 2));
+}
+
+/**
+ * Writes a checkpoint's image under its image root, and, for a base capture, the signals beside it
+ * (that is how they reach the current pass; the current pass keeps them in its attachment). Returns
+ * the image's path.
+ */
+export function writeCheckpointFiles(root: string, folder: string, name: string, png: Buffer, baseSignals: CapturedSignals | null, layout: LayoutRecord | null = null): { image: string; layout: string | null } {
+  const image = checkpointImage(root, folder, name);
+  writeFileAtomic(image, png);
+  if (baseSignals) writeFileAtomic(checkpointSignals(root, folder, name), JSON.stringify(baseSignals));
+  if (!layout) return { image, layout: null };
+  const file = checkpointLayout(root, folder, name);
+  writeFileAtomic(file, encodeLayout(layout));
+  return { image, layout: file };
+}
+
+/** A layout record as stored beside its image: gzip'd JSON. */
+export function encodeLayout(record: LayoutRecord): Buffer {
+  return zlib.gzipSync(JSON.stringify(record));
+}
+
+/** A stored record, or null when it is absent, damaged, or of another version. */
+export function decodeLayout(data: Buffer | null): LayoutRecord | null {
+  if (!data) return null;
+  try {
+    const record = JSON.parse(zlib.gunzipSync(data).toString('utf8')) as LayoutRecord;
+    return record.version === 1 && Array.isArray(record.elements) && Array.isArray(record.styles) ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A checkpoint's layout record from its file (null: none). */
+export function readLayout(file: string | null): LayoutRecord | null {
+  return file && fs.existsSync(file) ? decodeLayout(fs.readFileSync(file)) : null;
+}
+
+/** The baseline image of a checkpoint, when the baseline pass took one. */
+export function readBaselineImage(baselineRoot: string | null, folder: string, name: string): Buffer | null {
+  if (!baselineRoot) return null;
+  const file = checkpointImage(baselineRoot, folder, name);
+  return fs.existsSync(file) ? fs.readFileSync(file) : null;
+}
+
+/** The base side of a checkpoint, from the baseline entry on disk. */
+export function readBaselineSide(baselineRoot: string, folder: string, name: string): BaselineSide {
+  const image = checkpointImage(baselineRoot, folder, name);
+  const layout = checkpointLayout(baselineRoot, folder, name);
+  return {
+    image: fs.existsSync(image) ? image : null,
+    signals: readJsonFile<CapturedSignals>(checkpointSignals(baselineRoot, folder, name)),
+    layout: fs.existsSync(layout) ? layout : null,
+  };
+}
+
+/** What collect reads from disk, handed to it as one value. */
+export interface RunFiles {
+  /** The baseline entry's manifest (null: no entry, or the run compares with nothing). */
+  manifest: BaselineManifest | null;
+  /** A checkpoint's base side from the entry (a checkpoint only the base took travels in no attachment). */
+  baseSide(folder: string, name: string): BaselineSide | null;
+  /**
+   * The current image: Playwright's copy of the attachment, else (Playwright removed a passing
+   * test's output folder, `preserveOutput`) the file the worker wrote under `runningRoot`.
+   */
+  currentImage(attached: string | null, runningRoot: string | null, folder: string, name: string): string | null;
+  /** The current layout record's file, found as the current image is. */
+  currentLayout(attached: string | null, runningRoot: string | null, folder: string, name: string): string | null;
+}
+
+/** Playwright's copy of an attachment, else the file the worker wrote under `runningRoot`. */
+function currentFile(attached: string | null, written: string | null): string | null {
+  if (!attached || fs.existsSync(attached) || !written) return attached;
+  return fs.existsSync(written) ? written : attached;
+}
+
+export function runFiles(context: RunContext | null): RunFiles {
+  const entry = context && !context.sameAsBase ? context.baselineDir : null;
+  return {
+    manifest: entry ? readManifest(entry) : null,
+    baseSide: (folder, name) => (entry ? readBaselineSide(entry, folder, name) : null),
+    currentImage: (attached, runningRoot, folder, name) => currentFile(attached, runningRoot && checkpointImage(runningRoot, folder, name)),
+    currentLayout: (attached, runningRoot, folder, name) => currentFile(attached, runningRoot && checkpointLayout(runningRoot, folder, name)),
+  };
+}

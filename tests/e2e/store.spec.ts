@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import { readLatest, statuses } from '../support/results';
+
+/**
+ * The per-test baseline store on the suite-app fixture (a server started by absolute path, a page
+ * object behind a path alias, a conditional checkpoint, a new test that fails on the base): main
+ * records its checkpoints into a store folder, a pull request's run on a fresh clone takes them
+ * from it, and only what changed is rendered on the base.
+ */
+
+const COLD = {
+  'about › about-header': 'unchanged',
+  'about › maintenance-notice': 'missing',
+  'home-po › home': 'needs_review',
+  'promo banner › promo': 'new',
+};
+
+const baseLog = (repo: string) => fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
+
+/** A fresh clone of `repo` on `branch` (the fixture repository commits its node_modules): another machine. */
+function cloneOn(repo: string, branch: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-clone-'));
+  git(os.tmpdir(), ['clone', '-q', repo, dir]);
+  git(dir, ['checkout', '-q', branch]);
+  git(dir, ['config', 'user.name', 'Visual UAT Fixture']);
+  git(dir, ['config', 'user.email', 'fixture@visual-uat.test']);
+  return dir;
+}
+
+test.describe('per-test baseline store', () => {
+  test.describe.configure({ mode: 'serial' });
+  let repo: string;
+  let store: string;
+  let pr: string;
+
+  test.beforeAll(() => {
+    repo = createFixtureRepo({ fixture: 'suite-app' });
+    store = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-store-'));
+  });
+
+  test('main records, and a pull request on a fresh clone renders on the base only its new test, with the cold verdicts', () => {
+    const cold = runPlaywright(repo, ['test']);
+    expect(cold.status, cold.stdout + cold.stderr).toBe(0);
+    expect(statuses(readLatest(repo))).toEqual(COLD);
+
+    // main's CI: a checkout of main records its checkpoints; the store is what it saves.
+    const main = cloneOn(repo, 'main');
+    const recorded = spawnSync(process.execPath, [visualUatCli(main), 'record'], { cwd: main, env: fixtureEnv({ VISUAL_UAT_BASELINE_STORE: store }), encoding: 'utf8', timeout: 300_000 });
+    expect(recorded.status, recorded.stdout + recorded.stderr).toBe(0);
+    const mainCommit = git(repo, ['rev-parse', 'main']);
+    expect(recorded.stdout).toContain(`visual-uat: recorded the baselines of ${mainCommit.slice(0, 8)}: 2 tests stored, 0 there already`);
+
+    // The pull request's CI: another fresh clone, the store restored.
+    pr = cloneOn(repo, 'feature/pricing');
+    const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('visual-uat: baseline: 1 of 3 tests rendered on the base (not in the store: promo banner); 2 from the store');
+    expect(baseLog(pr)).toContain('promo');
+    expect(baseLog(pr)).not.toMatch(/home-po|› about/);
+    expect(statuses(readLatest(pr))).toEqual(COLD);
+    expect(readLatest(pr).baseCommit).toBe(mainCommit);
+  });
+
+  test('editing one spec renders on the base only its tests, and says why', () => {
+    const spec = path.join(pr, 'tests', 'po.spec.ts');
+    fs.appendFileSync(spec, '// a comment\n');
+    const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('visual-uat: baseline: 2 of 3 tests rendered on the base (tests/po.spec.ts changed: home-po; not in the store: promo banner); 1 from the store');
+    expect(baseLog(pr)).toContain('home-po');
+    expect(baseLog(pr)).not.toContain('› about');
+    expect(statuses(readLatest(pr))).toEqual(COLD);
+  });
+
+  test('an entry whose test changed is not used, nor one whose image was altered', () => {
+    // The same checkpoint name on another element: the stored header would make it changed.
+    const about = path.join(pr, 'tests', 'about.spec.ts');
+    fs.writeFileSync(about, fs.readFileSync(about, 'utf8').replace("page.locator('header.top')", "page.locator('footer')"));
+    const stored = fs.readdirSync(store, { recursive: true }).map(String).filter((file) => file.endsWith(`${path.sep}home.png`));
+    expect(stored.length).toBeGreaterThan(0);
+    for (const file of stored) fs.appendFileSync(path.join(store, file), 'x');
+    const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('visual-uat: baseline: 3 of 3 tests rendered on the base (tests/about.spec.ts changed: about; the stored image of "home" is altered: home-po; not in the store: promo banner); 0 from the store');
+    expect(statuses(readLatest(pr))).toEqual({ ...COLD, 'about › about-header': 'unchanged' });
+  });
+});

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * docs/architecture.md: "A module knows the ones before it, never the ones after". The folders of
+ * src/ in the order of the flow; a file may import its own folder, an earlier one, and the shared
+ * types (src/types.ts). src/index.ts, the public API, sits on top.
+ */
+const ORDER = ['util', 'config', 'store', 'git', 'baseline', 'capture', 'compare', 'explain', 'group', 'approve', 'evaluate', 'eval', 'oxtest', 'report', 'cli'];
+
+const SRC = path.resolve(__dirname, '..', '..', 'src');
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** The top folder of src/ a file is in, or its own name for the files at the top (index.ts, types.ts). */
+function folderOf(file: string): string {
+  return path.relative(SRC, file).split(path.sep)[0].replace(/\.ts$/, '');
+}
+
+function upwardImports(): string[] {
+  const problems: string[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const from = folderOf(file);
+    if (from === 'index') continue;
+    for (const imported of ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles) {
+      if (!imported.fileName.startsWith('.')) continue;
+      const to = folderOf(path.resolve(path.dirname(file), imported.fileName));
+      if (to === from || to === 'types' || to.startsWith('..')) continue;
+      if (!ORDER.includes(from) || !ORDER.includes(to)) problems.push(`${path.relative(SRC, file)}: ${from} or ${to} is not in the order of the flow`);
+      else if (ORDER.indexOf(to) > ORDER.indexOf(from)) problems.push(`${path.relative(SRC, file)} imports ${imported.fileName}: ${from} comes before ${to}`);
+    }
+  }
+  return problems;
+}
+
+describe('the folders of src/', () => {
+  it('import only their own folder, earlier ones and the shared types', () => {
+    expect(upwardImports()).toEqual([]);
+  });
+
+  it('are all in the order of the flow', () => {
+    const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(folders.filter((folder) => !ORDER.includes(folder))).toEqual([]);
+  });
+});

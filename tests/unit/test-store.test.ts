@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SourceGraph } from '../../src/baseline/source-graph';
+import { copyEntry, lookUp, pruneStore, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
+import { clean } from '../../src/cli';
+import { storeCommitDir, storeEntryDir } from '../../src/config/layout';
+import { resolveSettings } from '../../src/config/options';
+
+const COMMIT = 'a'.repeat(40);
+const KEY = 'po.spec.ts › home-po';
+
+/** A repository-shaped folder: a config, two specs, a page object one of them imports. */
+function project() {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'test-store-')));
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  };
+  write('playwright.config.ts', "export default { testDir: 'tests' };\n");
+  write('tests/pages/home.ts', 'export const open = () => 1;\n');
+  write('tests/po.spec.ts', "import { open } from './pages/home';\nopen();\n");
+  write('tests/about.spec.ts', 'export {};\n');
+  const store = path.join(root, 'store');
+  const image = path.join(root, 'home.png');
+  fs.writeFileSync(image, 'png bytes');
+  const source = (spec = 'tests/po.spec.ts', capture = 'chromium') => testSource(new SourceGraph(root), path.join(root, spec), path.join(root, 'playwright.config.ts'), capture)!;
+  return { root, write, store, image, source };
+}
+
+describe('per-test baseline store', () => {
+  it("keys a test by its own closure: another spec's edit leaves it, its page object's edit changes it", () => {
+    const { write, source } = project();
+    const before = source();
+    expect(Object.keys(before.files)).toEqual(['playwright.config.ts', 'tests/pages/home.ts', 'tests/po.spec.ts']);
+    write('tests/about.spec.ts', 'export const edited = true;\n');
+    expect(source().hash).toBe(before.hash);
+    write('tests/pages/home.ts', 'export const open = () => 2;\n');
+    expect(source().hash).not.toBe(before.hash);
+    expect(source('tests/po.spec.ts', 'firefox').hash).not.toBe(source().hash);
+  });
+
+  it('finds a stored entry, copies it, and says which file changed when the sources moved on', () => {
+    const { write, store, image, source, root } = project();
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'not in the store' });
+    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: { console: [] } }])).toBe(true);
+    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null }])).toBe(false);
+    const found = lookUp(store, COMMIT, KEY, source());
+    expect(found).toEqual({ entry: storeEntryDir(store, COMMIT, KEY, source().hash), checkpoints: ['home'] });
+    const run = path.join(root, 'run-entry');
+    copyEntry(found.entry!, ['home'], run, 'default/home-po-1234');
+    expect(fs.readFileSync(path.join(run, 'default/home-po-1234/home.png'), 'utf8')).toBe('png bytes');
+    expect(JSON.parse(fs.readFileSync(path.join(run, 'default/home-po-1234/home.signals.json'), 'utf8'))).toEqual({ console: [] });
+
+    write('tests/po.spec.ts', "import { open } from './pages/home';\nopen(); // edited\n");
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'tests/po.spec.ts changed' });
+    expect(lookUp(store, 'b'.repeat(40), KEY, source())).toEqual({ entry: null, reason: 'not in the store' });
+  });
+
+  it('never uses a doubtful entry: altered image, missing image, no seal', () => {
+    const { store, image, source } = project();
+    storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null }]);
+    const entry = storeEntryDir(store, COMMIT, KEY, source().hash);
+    fs.appendFileSync(path.join(entry, 'home.png'), 'x');
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'the stored image of "home" is altered' });
+    fs.rmSync(path.join(entry, 'home.png'));
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'the stored image of "home" is missing' });
+    fs.rmSync(path.join(entry, 'entry.json'));
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'its store entry is unsealed' });
+    // A doubtful entry is replaced by the next store; no temporary folder stays.
+    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null }])).toBe(true);
+    expect(lookUp(store, COMMIT, KEY, source()).entry).toBe(entry);
+    expect(fs.readdirSync(path.dirname(entry))).toEqual([path.basename(entry)]);
+  });
+
+  it('keeps the newest commits, and reports its size', () => {
+    const { store, image, source } = project();
+    const commits = ['1', '2', '3'].map((digit) => digit.repeat(40));
+    commits.forEach((commit, index) => {
+      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null }]);
+      const when = new Date(Date.now() - (3 - index) * 60_000);
+      fs.utimesSync(storeCommitDir(store, commit), when, when);
+    });
+    expect(storeSize(store)).toMatchObject({ commits: 3, entries: 3 });
+    pruneStore(store, commits[0], 1);
+    expect(fs.readdirSync(store).sort()).toEqual([commits[0], commits[2]]);
+    expect(storeSize(store).bytes).toBeGreaterThan(0);
+  });
+});
+
+describe('visual-uat clean and a shared store', () => {
+  it('prunes a store outside the output folder to its newest commits instead of removing it', async () => {
+    const { root, store, image, source } = project();
+    const commits = ['1', '2'].map((digit) => digit.repeat(40));
+    commits.forEach((commit, index) => {
+      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null }]);
+      const when = new Date(Date.now() - (2 - index) * 60_000);
+      fs.utimesSync(storeCommitDir(store, commit), when, when);
+    });
+    const outputDir = path.join(root, '.visual-uat');
+    fs.mkdirSync(path.join(outputDir, 'results'), { recursive: true });
+    const settings = resolveSettings(path.join(root, 'playwright.config.ts'), { baselineStore: 'store' }, {});
+    expect(settings.baselineStore).toBe(store);
+    await clean(settings, 1);
+    expect(fs.existsSync(outputDir)).toBe(false);
+    expect(fs.readdirSync(store)).toEqual([commits[1]]);
+  });
+});
