@@ -5,8 +5,8 @@ import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { startReviewServer } from '../src/cli/review-server';
 import { encodeChange } from '../src/compare';
-import { latestResults, resultsDir } from '../src/config/layout';
-import { resolveSettings } from '../src/config/options';
+import { outputPath } from '../src/config/paths';
+import { resolveSettings } from '../src/config/settings';
 import { systemChromium } from '../src/config/browser';
 import type { RunResult } from '../src/report';
 import { checkpointResult, runOf, testResult } from '../tests/support/runs';
@@ -35,7 +35,7 @@ async function syntheticRun(count: number): Promise<string> {
   const file = (name: string) => {
     const target = path.join(images, name);
     fs.linkSync(png, target);
-    return path.relative(resultsDir(settings.outputDir), target);
+    return path.relative(outputPath(settings.outputDir, 'results'), target);
   };
   const tests = Array.from({ length: count }, (_, n) => {
     const cells = new Uint8Array(64 * 3).map((_, i) => (i * 7 + n * 13) % 256);
@@ -67,8 +67,8 @@ async function syntheticRun(count: number): Promise<string> {
       explanation: null,
     })),
   };
-  fs.mkdirSync(resultsDir(settings.outputDir), { recursive: true });
-  fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify(run, null, 2));
+  fs.mkdirSync(outputPath(settings.outputDir, 'results'), { recursive: true });
+  fs.writeFileSync(outputPath(settings.outputDir, 'latestResults'), JSON.stringify(run, null, 2));
   return dir;
 }
 

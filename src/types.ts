@@ -196,7 +196,7 @@ export interface RunContext {
 
 /** One test of the baseline pass, as the baseline manifest records it. */
 export interface BaselineTestRecord {
-  /** The test's folder under the baseline entry (see config/layout testFolder). */
+  /** The test's folder under the baseline entry (see config/test-identity testFolder). */
   folder: string;
   status: string;
   error: string | null;

@@ -1,6 +1,6 @@
 export { APPROVALS_FILE, approvalsPath, describeApproval, readApprovals, writeApprovals, type Approval, type Verdict } from './file';
 export { classify, names, resemblance, reviewApprovals, settle, settleChange, tally, type ApprovalSubject, type ApprovalTally, type Settled } from './rule';
-export { recordDecisions, type DecisionRequest, type Recorded } from './record';
+export { recordDecisions, type DecisionRequest, type Recorded } from './decisions';
 export {
   caseId,
   labelledCase,

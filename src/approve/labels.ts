@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { slug, testKey } from '../config/layout';
+import { slug, testKey } from '../config/test-identity';
 import type { CheckpointSignals, DiffMetrics } from '../types';
 import { schemaProblem } from '../util/schema';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { FullProject } from '@playwright/test';
-import { withoutSecrets } from '../config/options';
+import { withoutSecrets } from '../config/settings';
 import type { VisualUatOptions } from '../types';
 import { readJsonFile } from '../util/fs';
 

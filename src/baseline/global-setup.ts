@@ -3,28 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
-import {
-  CONTEXT_FILE_ENV,
-  OUTPUT_DIR_ENV,
-  besidePassRoot,
-  baselineComponentCacheDir,
-  baselineListLogPath,
-  baselineLogPath,
-  baselineRunOutputDir,
-  baselineTestListPath,
-  baselineTestsJsonPath,
-  checkpointImage,
-  checkpointSignals,
-  currentRole,
-  gitignorePath,
-  runContextPath,
-  storeCommitDir,
-  topUpEntryDir,
-  topUpTestListPath,
-  worktreeName,
-  worktreeHomes,
-} from '../config/layout';
-import { optionsFromEnv, resolveSettings, type ResolvedOptions } from '../config/options';
+import { besidePassRoot, checkpointImage, checkpointSignals, outputPath, storeCommitDir, worktreeHomes, worktreeName } from '../config/paths';
+import { CONTEXT_FILE_ENV, currentRole, OUTPUT_DIR_ENV } from '../config/environment';
+import { optionsFromEnv, resolveSettings, type ResolvedOptions } from '../config/settings';
 import { missingChromium } from '../config/browser';
 import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type BaseResolution, type Repo, type WorkingState } from '../git';
@@ -44,7 +25,7 @@ import { baseAppUnreachable } from './pass-failure';
 import { unmovedOrigins } from './port-source';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText, type ListedTest } from './selection';
 import { readManifest, writeManifest } from '../store/run-store';
-import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './store';
+import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './cache-entry';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
 import { captureFingerprint, copyEntry, lookUp, pruneStore, sizeText, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
@@ -56,7 +37,7 @@ function log(message: string): void {
 /** The output folder hides itself from git, so the user's `git status` never changes. */
 function prepareOutputDir(outputDir: string): void {
   fs.mkdirSync(outputDir, { recursive: true });
-  const ignore = gitignorePath(outputDir);
+  const ignore = outputPath(outputDir, 'gitignore');
   if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '*\n');
 }
 
@@ -210,19 +191,19 @@ async function prepareBaselines(
       // pass writes: it writes beside its worktree, and its files move in after the tests.
       const root = besidePassRoot(worktrees, base.commit);
       // The base build of component tests is a cache: it goes out with the pass and comes back with it.
-      moveTree(baselineComponentCacheDir(outputDir), baselineComponentCacheDir(root));
+      moveTree(outputPath(outputDir, 'baselineComponentCache'), outputPath(root, 'baselineComponentCache'));
       const running = baselinePass({ ...plan, root, entry: baselineEntryDir(root, base.commit, cache.key) });
       context.baselinePending = true;
       afterRun = async () => {
         const pass = await running;
-        for (const replaced of [entry, baselineRunOutputDir(outputDir)]) fs.rmSync(replaced, { recursive: true, force: true });
+        for (const replaced of [entry, outputPath(outputDir, 'baselineRunOutput')]) fs.rmSync(replaced, { recursive: true, force: true });
         moveTree(root, outputDir);
         // The reporter reads the final context; the current tests ran already, so a pass that
         // failed as a whole fails the run here, after its checkpoints are recorded as new.
         context.baselinePending = false;
         context.baselineError = pass.failure;
         try {
-          if (pass.failure) stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
+          if (pass.failure) stopOrWarn(pass.failure, options, outputPath(outputDir, 'baselineLog'));
         } finally {
           await finish(pass);
         }
@@ -231,7 +212,7 @@ async function prepareBaselines(
       const pass = await baselinePass(plan);
       if (pass.failure) {
         try {
-          context.baselineError = stopOrWarn(pass.failure, options, baselineLogPath(outputDir));
+          context.baselineError = stopOrWarn(pass.failure, options, outputPath(outputDir, 'baselineLog'));
         } catch (error) {
           if (pass.worktree && !options.keepWorktrees) await removeWorktree(repo, pass.worktree);
           removeEmptyHome(worktrees);
@@ -275,7 +256,7 @@ async function manifestsWithNewDependencies(repo: Repo, baseCommit: string, chan
 }
 
 function writeContext(outputDir: string, context: RunContext): void {
-  const contextFile = runContextPath(outputDir);
+  const contextFile = outputPath(outputDir, 'runContext');
   writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
   process.env[CONTEXT_FILE_ENV] = contextFile;
 }
@@ -405,7 +386,7 @@ function nestedPass(plan: PassPlan, worktree: string, baselineDir: string, testL
     outputDir: plan.root,
     baselineDir,
     args: testList ? [...plan.args, '--test-list', testList] : plan.args,
-    logFile: baselineLogPath(plan.root),
+    logFile: outputPath(plan.root, 'baselineLog'),
     servers: plan.servers,
   });
 }
@@ -433,7 +414,7 @@ async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
   try {
     let testList: string | null = null;
     if (listing && render!.length < listing.total) {
-      testList = baselineTestListPath(plan.root);
+      testList = outputPath(plan.root, 'baselineTestList');
       writeFileAtomic(testList, testListText(render!));
     }
     worktree = await provideBase(plan, `baseline pass (${plan.reason})`);
@@ -534,9 +515,9 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
   try {
     base ??= await provideBase(plan, why);
     if (worktree) log(why);
-    const list = topUpTestListPath(plan.outputDir);
+    const list = outputPath(plan.outputDir, 'topUpTestList');
     writeFileAtomic(list, testListText(missed));
-    const topUpDir = topUpEntryDir(plan.outputDir);
+    const topUpDir = outputPath(plan.outputDir, 'topUpEntry');
     const outcome = await nestedPass(plan, base, topUpDir, list);
     if (outcome.error) {
       log(`warning: ${outcome.error}; those checkpoints stay new`);
@@ -560,12 +541,12 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
 async function listCapturing(plan: PassPlan): Promise<{ total: number; selected: ListedTest[] } | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
-  const logFile = baselineListLogPath(plan.root);
+  const logFile = outputPath(plan.root, 'baselineListLog');
   const report = await listSuite({
     cli: createRequire(plan.configFile).resolve('@playwright/test/cli'),
     configFile: plan.configFile,
     args: plan.args,
-    outputFile: baselineTestsJsonPath(plan.root),
+    outputFile: outputPath(plan.root, 'baselineTestsJson'),
     logFile,
     env: process.env,
   });

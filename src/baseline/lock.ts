@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { lockPath } from '../config/layout';
+import { outputPath } from '../config/paths';
 import { SetupError } from '../git';
 import { readJsonFile } from '../util/fs';
 import { processStartTime, sameLiveProcess } from '../util/process';
@@ -21,7 +21,7 @@ interface LockRecord {
 
 /** Takes the lock or throws a one-line SetupError; returns the PID of a stale lock it replaced. */
 export function acquireRunLock(outputDir: string): number | null {
-  const file = lockPath(outputDir);
+  const file = outputPath(outputDir, 'lock');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let replaced: number | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -45,6 +45,6 @@ export function acquireRunLock(outputDir: string): number | null {
 
 /** Releases the lock if this process holds it (merge-reports and shard runs never took one). */
 export function releaseRunLock(outputDir: string): void {
-  const file = lockPath(outputDir);
+  const file = outputPath(outputDir, 'lock');
   if (readJsonFile<LockRecord>(file)?.pid === process.pid) fs.rmSync(file, { force: true });
 }

@@ -3,16 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import {
-  BASE_CWD_ENV,
-  BASE_PORTS_ENV,
-  BASELINE_DIR_ENV,
-  OUTPUT_DIR_ENV,
-  REPO_ROOT_ENV,
-  ROLE_ENV,
-  WORKTREE_ENV,
-  manifestPath,
-} from '../config/layout';
+import { BASE_CWD_ENV, BASE_PORTS_ENV, BASELINE_DIR_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, ROLE_ENV, WORKTREE_ENV } from '../config/environment';
+import { manifestPath } from '../config/paths';
 import type { WebServerEntry } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
 import { readJsonFile } from '../util/fs';

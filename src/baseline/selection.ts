@@ -19,7 +19,7 @@ export interface ListedTest extends TestLocation {
   relativeFile: string;
   /** Describes and title, without the file. */
   titlePath: string[];
-  /** The test's identity across runs (see config/layout testKey), and its image folder. */
+  /** The test's identity across runs (see config/test-identity testKey), and its image folder. */
   key: string;
   folder: string;
 }

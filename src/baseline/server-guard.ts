@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { GUARD_PID_ENV, GUARDED_COMMAND_ENV } from '../config/layout';
+import { GUARD_PID_ENV, GUARDED_COMMAND_ENV } from '../config/environment';
 import { processAlive } from '../util/process';
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * Moves every file under `from` to the same place under `to`, replacing what is there, then
- * removes `from`: what a baseline pass beside the tests wrote outside the project (see layout
+ * removes `from`: what a baseline pass beside the tests wrote outside the project (see config/paths
  * besidePassRoot) reaches the output folder once the tests are done. Across file systems (the
  * temporary folder elsewhere) a file is copied instead.
  */

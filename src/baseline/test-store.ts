@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkpointImage, checkpointSignals, storeCommitDir, storeEntryDir, storeTestDir } from '../config/layout';
+import { checkpointImage, checkpointSignals, storeCommitDir, storeEntryDir, storeTestDir } from '../config/paths';
 import type { BaselineTestRecord } from '../types';
 import { readJsonFile } from '../util/fs';
 import { sha256File } from '../util/hash';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { capturingTestsDir } from '../config/layout';
+import { capturingTestsDir } from '../config/paths';
 import type { BaselineManifest } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import type { ListedTest } from './selection';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { worktreeHomes } from '../config/layout';
+import { worktreeHomes } from '../config/paths';
 import { removeWorktree, type Repo } from '../git';
 
 /**

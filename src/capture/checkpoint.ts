@@ -8,7 +8,7 @@ import { writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
 import { takeLayout, type LayoutArea } from './layout';
 import { validateCheckpointName } from './names';
 import { recorderFor, startSignals } from './signals';
-import { captureTarget, noteCapture, testMeta, type CaptureTarget } from './session';
+import { captureTarget, noteCapture, testMeta, type CaptureTarget } from './target';
 import { unsettledArea } from './unsettled';
 
 export interface CheckpointOptions extends ComparisonTolerance {

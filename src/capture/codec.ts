@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { TestInfo } from '@playwright/test';
-import type { Role } from '../config/layout';
+import type { Role } from '../config/environment';
 import { readBaselineSide, writeCheckpointFiles, type BaselineSide } from '../store/run-store';
 import type { CapturedSignals, ComparisonTolerance, LayoutRecord, Region, RunContext, VisualUatTestOptions } from '../types';
 
@@ -35,7 +35,7 @@ const BASELINE_LAYOUT = '_visual-uat-baseline-layout:';
 /** What a test's result carries about the test, so the reporter can pair it without the output folder. */
 export interface TestMeta {
   key: string;
-  /** The test's folder under every image root (see config/layout). */
+  /** The test's folder under every image root (see config/test-identity testFolder). */
   folder: string;
   /** What the baseline pass left for the test; null while that pass runs beside the current one. */
   baseline: BaselineInfo | null;

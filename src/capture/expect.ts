@@ -2,7 +2,7 @@ import { expect as playwrightExpect, test, type ExpectMatcherState, type Locator
 import { screenshotDefaults } from '../config/screenshot-defaults';
 import type { CheckpointOptions } from './checkpoint';
 import { takeCheckpoint } from './checkpoint';
-import { inVisualUatRun } from './session';
+import { inVisualUatRun } from './target';
 import { nextSnapshotName, type SnapshotName } from './snapshot-name';
 
 /**

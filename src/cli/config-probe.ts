@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { optionsFromEnv } from '../config/options';
+import { optionsFromEnv } from '../config/settings';
 
-/** Where the probe writes what it learnt (set by cli/settings.ts for the child it starts). */
+/** Where the probe writes what it learnt (set by cli/cli-settings.ts for the child it starts). */
 export const PROBE_FILE_ENV = 'VISUAL_UAT_PROBE_FILE';
 
 /**

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Settings } from '../config/options';
-import { evalExitCode, formatEval, runEval, shippedCorpus, type EvalRecord } from '../eval';
+import type { Settings } from '../config/settings';
+import { evalExitCode, formatEval, runEval, shippedCorpus, type EvalRecord } from '../trust';
 import type { EvaluatorOptions } from '../types';
-import { cliSettings, type CliFlags } from './settings';
+import { cliSettings, type CliFlags } from './cli-settings';
 
 export interface EvalCliOptions extends CliFlags {
   model?: string;

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
-import { evalDir, worktreeHomes } from '../config/layout';
-import { RECORD_ENV, type Settings } from '../config/options';
+import { outputPath, worktreeHomes } from '../config/paths';
+import { RECORD_ENV, type Settings } from '../config/settings';
 import { openRepo } from '../git';
 import { removeWorktreesIn } from '../baseline/worktrees';
 import { pruneStore, sizeText, storeSize } from '../baseline/test-store';
@@ -14,7 +14,7 @@ import { evalCommand, type EvalCliOptions } from './eval';
 import { init, type InitOptions } from './init';
 import { approveOrReject, report, type DecideOptions } from './review';
 import { portOption, serveReview, type ServeOptions } from './review-server';
-import { cliSettings, type CliFlags } from './settings';
+import { cliSettings, type CliFlags } from './cli-settings';
 
 function playwrightCli(cwd: string): string {
   try {
@@ -65,7 +65,7 @@ export async function clean(settings: Settings, keepCommits?: number): Promise<s
     fs.rmSync(home, { recursive: true, force: true });
   }
   if (!fs.existsSync(settings.outputDir)) return [];
-  const keep = [settings.labelsDir, evalDir(settings.outputDir)].filter(
+  const keep = [settings.labelsDir, outputPath(settings.outputDir, 'eval')].filter(
     (dir) => dir.startsWith(`${settings.outputDir}${path.sep}`) && fs.existsSync(dir) && fs.readdirSync(dir).length > 0,
   );
   if (keep.length === 0) fs.rmSync(settings.outputDir, { recursive: true, force: true });

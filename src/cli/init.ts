@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeEdit, wrapConfig } from './init-config';
-import { findConfig } from './settings';
+import { findConfig } from './cli-settings';
 
 /**
  * `visual-uat init`: wires an existing Playwright project. It wraps the config with

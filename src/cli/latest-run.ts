@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { labelledCase, recordDecisions, writeLabel, type ApprovalSubject, type DecisionRequest, type LabelledChange, type Recorded, type Verdict } from '../approve';
-import type { Settings } from '../config/options';
+import type { Settings } from '../config/settings';
 import { decodeChange } from '../compare';
 import { runGit } from '../git';
-import { checkpointKey, latestResults, resultsDir, testKey } from '../config/layout';
+import { checkpointKey, testKey } from '../config/test-identity';
+import { outputPath } from '../config/paths';
 import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord, TestResultRecord } from '../report/results';
 import { checkpointTitle } from '../report/summary';
@@ -17,7 +18,7 @@ import { checkpointTitle } from '../report/summary';
 
 /** The latest results file; one written before changes were grouped reads as a run without groups. */
 export function readLatestRun(outputDir: string): RunResult {
-  const file = latestResults(outputDir);
+  const file = outputPath(outputDir, 'latestResults');
   if (!fs.existsSync(file)) throw new Error(`visual-uat: no run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test) first`);
   const run = JSON.parse(fs.readFileSync(file, 'utf8')) as RunResult;
   for (const test of run.tests) {
@@ -52,7 +53,7 @@ export interface RunCheckpoint {
  * gone from disk is left out: the approval rule cannot tell anything about it.
  */
 export function runCheckpoints(run: RunResult, outputDir: string): RunCheckpoint[] {
-  const dir = resultsDir(outputDir);
+  const dir = outputPath(outputDir, 'results');
   const file = (recorded: string | null) => (recorded ? path.resolve(dir, recorded) : null);
   return run.tests.flatMap((test) =>
     test.checkpoints.flatMap((checkpoint) => {
@@ -118,7 +119,7 @@ export interface RecordedDecisions extends Recorded {
 }
 
 /**
- * Records decisions on the latest run's checkpoints: the approvals file (approve/record.ts, the
+ * Records decisions on the latest run's checkpoints: the approvals file (approve/decisions.ts, the
  * one rule), then one labelled case per decision for `visual-uat eval`, taken on the first
  * checkpoint the decided change is all of. One case per decision and not per checkpoint: forty
  * pages showing one header change are one question for the model, not forty.

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readApprovals, reviewApprovals, settleChange, type Verdict } from '../approve';
 import { decodeChange, findShown, inPrintOrder } from '../compare';
-import { checkpointKey, latestResults, resultsDir, testKey } from '../config/layout';
-import type { Settings } from '../config/options';
+import { checkpointKey, testKey } from '../config/test-identity';
+import { outputPath } from '../config/paths';
+import type { Settings } from '../config/settings';
 import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord } from '../report/results';
 import { checkpointTitle, countsLine, groupTitle } from '../report/summary';
@@ -136,7 +137,7 @@ function entries(run: RunResult, settings: Settings): ReviewEntry[] {
 }
 
 export function reviewModel(settings: Settings): ReviewModel {
-  const file = latestResults(settings.outputDir);
+  const file = outputPath(settings.outputDir, 'latestResults');
   if (!fs.existsSync(file))
     return { run: null, message: `No run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test), then reload this page.`, entries: [] };
   const run = readLatestRun(settings.outputDir);
@@ -152,7 +153,7 @@ export function reviewModel(settings: Settings): ReviewModel {
 export function imageFile(settings: Settings, requested: string): string | null {
   if (!requested || requested.includes('\0') || path.extname(requested).toLowerCase() !== '.png' || !fs.existsSync(settings.outputDir)) return null;
   const root = fs.realpathSync.native(settings.outputDir);
-  const file = path.resolve(resultsDir(settings.outputDir), requested);
+  const file = path.resolve(outputPath(settings.outputDir, 'results'), requested);
   let real: string;
   try {
     real = fs.realpathSync.native(file);

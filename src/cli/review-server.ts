@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Verdict } from '../approve';
-import type { Settings } from '../config/options';
-import { latestResults } from '../config/layout';
+import type { Settings } from '../config/settings';
+import { outputPath } from '../config/paths';
 import { groupCheckpoints, groupDecision, groupsShownBy, readLatestRun, recordRunDecisions, reviewer, runCheckpoints } from './latest-run';
 import { imageFile, reviewModel, type ReviewDecision } from './review-model';
 import { reviewPage } from './review-page';
@@ -101,7 +101,7 @@ function parseDecision(text: string): DecisionBody {
 /**
  * Records a decision on one entry of the page (a group), or on everything one checkpoint shows
  * (each of its groups, as `approve <checkpoint>` does), through the same function as `approve`
- * and `reject` (approve/record.ts), on the run the page shows and no other.
+ * and `reject` (approve/decisions.ts), on the run the page shows and no other.
  */
 async function decide(settings: Settings, body: DecisionBody): Promise<ReviewDecision> {
   const run = readLatestRun(settings.outputDir);
@@ -199,7 +199,7 @@ export async function serveReview(settings: Settings, options: ServeOptions): Pr
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`visual-uat review: ${server.url}`);
   if (options.host && options.host !== LOOPBACK && options.host !== 'localhost') out(`visual-uat review: listening on ${options.host}: anyone who can reach it and has the URL can approve`);
-  if (!fs.existsSync(latestResults(settings.outputDir))) out('visual-uat review: no run yet: the page says so until one has finished (then reload it)');
+  if (!fs.existsSync(outputPath(settings.outputDir, 'latestResults'))) out('visual-uat review: no run yet: the page says so until one has finished (then reload it)');
   out('visual-uat review: Ctrl-C stops it');
   if (options.open !== false) openBrowser(server.url);
   await new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { approvalsPath, readApprovals, reviewApprovals, tally, type DecisionRequest, type Verdict } from '../approve';
-import type { Settings } from '../config/options';
+import type { Settings } from '../config/settings';
 import type { RunResult } from '../report';
 import type { GroupRecord } from '../report/results';
 import { approvalLines, countsLine, formatTable, groupTitle } from '../report/summary';

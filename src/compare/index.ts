@@ -5,7 +5,7 @@ export { CompareError, MAX_PIXELS, type CompareInput, type CompareOutcome, type 
 export { comparePair, mergeTolerance, NO_DIFF, type PairComparison, type PairInput } from './pair';
 export { decodeChange, encodeChange, findChange, findShown, inPrintOrder, partOf, sameChange, sameRegion, withAriaLines, type ChangePrint, type Found, type RegionPrint } from './fingerprint';
 export { regionsFromMask } from './regions';
-export { compareSignals, hasNewSignals, normaliseMessage, NO_SIGNALS, requestKey, testBaseSignals } from './signals';
+export { compareSignals, hasNewSignals, normaliseMessage, NO_SIGNALS, requestKey, testBaseSignals } from './signal-changes';
 export { unifiedDiff } from './text-diff';
 
 /** Compares a baseline and a current PNG: identical, within tolerance, or different (with a diff image). */

@@ -1,4 +1,4 @@
 export { withVisualUat } from './with-visual-uat';
-export { resolveOptions, optionsFromEnv, type ResolvedOptions } from './options';
+export { resolveOptions, optionsFromEnv, type ResolvedOptions } from './settings';
 export { applySystemChromium, systemChromium, CHROMIUM_ENV } from './browser';
-export * from './layout';
+export * from './environment';

@@ -5,20 +5,9 @@ import type { VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
 import { baseOverride, baseServer, hostResolverRules, moveOrigins, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
 import { baselineComponentBuild } from './component-tests';
-import {
-  BASE_CWD_ENV,
-  BASE_PORTS_ENV,
-  GUARD_PID_ENV,
-  GUARDED_COMMAND_ENV,
-  OUTPUT_DIR_ENV,
-  REPO_ROOT_ENV,
-  WEB_SERVERS_ENV,
-  WORKTREE_ENV,
-  baselineComponentCacheDir,
-  baselineRunOutputDir,
-  currentRole,
-} from './layout';
-import { OPTIONS_ENV, resolveOptions, withoutSecrets } from './options';
+import { BASE_CWD_ENV, BASE_PORTS_ENV, currentRole, GUARD_PID_ENV, GUARDED_COMMAND_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, WEB_SERVERS_ENV, WORKTREE_ENV } from './environment';
+import { outputPath } from './paths';
+import { OPTIONS_ENV, resolveOptions, withoutSecrets } from './settings';
 import { SCREENSHOT_DEFAULTS_ENV, screenshotDefaultsByProject } from './screenshot-defaults';
 
 /** Playwright loads these by path: the compiled .js beside this file, or the .ts source under a TS loader. */
@@ -180,7 +169,7 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
     ...withComponents,
     globalSetup: asArray(config.globalSetup).filter((setup) => setup !== GLOBAL_SETUP),
     reporter: [[REPORTER, { role: 'baseline' }], ['list']],
-    outputDir: baselineRunOutputDir(outputDir),
+    outputDir: outputPath(outputDir, 'baselineRunOutput'),
     webServer: Array.isArray(config.webServer) ? rewritten : rewritten[0],
     use: rewriteUse(withComponents.use, ports),
     expect: baseExpect(withComponents.expect),
@@ -200,5 +189,5 @@ function componentBuild<T extends PlaywrightTestConfig>(config: T, env: NodeJS.P
   const worktree = env[WORKTREE_ENV];
   if (!repoRoot || !worktree) return config;
   const sources = { repoRoot: realPath(repoRoot), worktree: realPath(worktree), keep: [realPath(worktree), realPath(outputDir)] };
-  return baselineComponentBuild(config, sources, path.resolve(baselineComponentCacheDir(outputDir)));
+  return baselineComponentBuild(config, sources, path.resolve(outputPath(outputDir, 'baselineComponentCache')));
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { encodeChange, sameChange, decodeChange, type ChangePrint } from '../compare';
-import { verdictCacheDir, verdictCacheFile } from '../config/layout';
+import { verdictCacheDir, verdictCacheFile } from '../config/paths';
 import type { Evaluation, RunContext } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 

@@ -4,7 +4,7 @@ import type { EvaluatorUsage } from '../types';
 import { plural } from '../util/text';
 import { DEFAULT_CALL_POLICY, type CallPolicy, type ModeState } from './call';
 import { costOf, priceFor, type Price, type TokenCounts } from './prices';
-import type { EvaluatorSettings } from './settings';
+import type { EvaluatorSettings } from './evaluator-settings';
 import { redactor } from './transcript';
 
 /**

@@ -11,7 +11,7 @@ import { parseVerdict } from './parse';
 import { DEFAULT_HEARTBEAT_MS, startProgress } from './progress';
 import { PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
 import type { EvaluationRequest, EvaluatorVerdict } from './request';
-import { resolveEvaluatorSettings, type EvaluatorSettings, type ResolvedAutoApprove } from './settings';
+import { resolveEvaluatorSettings, type EvaluatorSettings, type ResolvedAutoApprove } from './evaluator-settings';
 import { statusOf, type Thresholds } from './status';
 import { writeTranscript, type Transcript } from './transcript';
 
@@ -35,7 +35,7 @@ export interface Evaluator {
   readonly thresholds: Thresholds;
   /** Whether the model has a price (built in or from evaluator.prices): without one, costUSD stays 0. */
   readonly priced: boolean;
-  /** `evaluator.autoApprove`, for the decide stage (see eval/trust.ts); null when off. */
+  /** `evaluator.autoApprove`, for the decide stage (see trust/policy.ts); null when off. */
   readonly autoApprove: ResolvedAutoApprove | null;
   /** Judges one changed checkpoint. Never throws, never approves on a fault. */
   evaluate(request: EvaluationRequest): Promise<EvaluatorVerdict>;

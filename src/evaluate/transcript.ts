@@ -1,5 +1,5 @@
 import type { Evaluation } from '../types';
-import { transcriptFile } from '../config/layout';
+import { transcriptFile } from '../config/paths';
 import { writeFileAtomic } from '../util/fs';
 import type { Attempt } from './call';
 import type { TokenCounts } from './prices';

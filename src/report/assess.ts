@@ -1,6 +1,6 @@
 import { comparePair, compareSignals, mergeTolerance, testBaseSignals, withAriaLines, type PairComparison } from '../compare';
-import type { Settings } from '../config/options';
-import { diffImage } from '../config/layout';
+import type { Settings } from '../config/settings';
+import { diffImage } from '../config/paths';
 import { explainChange, type Explanation } from '../explain';
 import { readLayout } from '../store/run-store';
 import type { CheckpointSignals, CodeChange, RunContext } from '../types';

@@ -1,6 +1,6 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { baselineInfo, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
-import { runningCheckpointsDir } from '../config/layout';
+import { runningCheckpointsDir } from '../config/paths';
 import { identityOfTestCase } from '../config/test-identity';
 import type { RunFiles } from '../store/run-store';
 import type { CapturedSignals, RunContext } from '../types';

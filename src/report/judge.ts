@@ -1,7 +1,7 @@
 import type { PairComparison } from '../compare';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../evaluate';
-import type { EvalRecord } from '../eval/record';
-import { trustedVerdict } from '../eval/trust';
+import type { EvalRecord } from '../trust/eval-record';
+import { trustedVerdict } from '../trust/policy';
 import type { CodeChange, RunContext } from '../types';
 import type { Compared } from './assess';
 

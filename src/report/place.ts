@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkpointImage, currentScreenshotsDir, mergedBaselineDir } from '../config/layout';
+import { checkpointImage, mergedBaselineDir, outputPath } from '../config/paths';
 import type { RunContext } from '../types';
 import type { CollectedTest } from './collect';
 
@@ -25,12 +25,12 @@ function homeOf(attachment: string, home: string, replace: boolean): string {
 /**
  * Points each pair at its images' home under the output folder, copying them there when they are
  * elsewhere. The current pass writes its images under test-results/ while the tests run (see
- * layout runningCheckpointsDir), Playwright copies attachments there too (wiped by the next run), and
+ * config/paths runningCheckpointsDir), Playwright copies attachments there too (wiped by the next run), and
  * merge-reports extracts them into a temporary folder: the results file must name paths that keep
  * opening.
  */
 export function placeImages(tests: CollectedTest[], outputDir: string, baselineDir: string | null, fromBlob: boolean): CollectedTest[] {
-  const currentRoot = currentScreenshotsDir(outputDir);
+  const currentRoot = outputPath(outputDir, 'currentScreenshots');
   return tests.map((test) => ({
     ...test,
     pairs: test.pairs.map((pair) => ({

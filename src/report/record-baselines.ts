@@ -2,7 +2,7 @@ import type { FullConfig } from '@playwright/test/reporter';
 import { captureOptions, projectUse, versions } from '../baseline/capture-inputs';
 import { SourceGraph } from '../baseline/source-graph';
 import { captureFingerprint, pruneStore, sizeText, storeSize, storeTest, testSource } from '../baseline/test-store';
-import { optionsFromEnv } from '../config/options';
+import { optionsFromEnv } from '../config/settings';
 import type { RunContext } from '../types';
 import { plural } from '../util/text';
 import type { CollectedTest } from './collect';

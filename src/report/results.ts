@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { ResolvedOptions, Settings } from '../config/options';
-import { latestResults, resultsDir, resultsFile } from '../config/layout';
+import type { ResolvedOptions, Settings } from '../config/settings';
+import { outputPath, resultsFile } from '../config/paths';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, EvaluatorUsage, RunContext, TestStatus } from '../types';
 import { writeFileAtomic } from '../util/fs';
 import { encodeChange } from '../compare';
@@ -100,7 +100,7 @@ function testError({ test }: TestOutcome): string | null {
 }
 
 export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], context: RunContext | null, settings: Settings, evaluator: EvaluatorUsage, timestamp = Date.now()): RunResult {
-  const dir = resultsDir(settings.outputDir);
+  const dir = outputPath(settings.outputDir, 'results');
   const tests: TestResultRecord[] = outcomes.map((outcome) => {
     const { test } = outcome;
     return {
@@ -153,7 +153,7 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
 export function writeRunResult(outputDir: string, run: RunResult): { file: string; latest: string } {
   const text = `${JSON.stringify(run, null, 2)}\n`;
   const file = resultsFile(outputDir, run.timestamp);
-  const latest = latestResults(outputDir);
+  const latest = outputPath(outputDir, 'latestResults');
   writeFileAtomic(file, text);
   writeFileAtomic(latest, text);
   return { file, latest };

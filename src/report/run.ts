@@ -1,14 +1,14 @@
 import { resemblance, reviewApprovals, settle, tally, type Approval, type ApprovalSubject, type ApprovalTally, type Settled } from '../approve';
 import type { ChangePrint } from '../compare';
-import { checkpointKey } from '../config/layout';
-import type { Settings } from '../config/options';
+import { checkpointKey } from '../config/test-identity';
+import type { Settings } from '../config/settings';
 import type { Evaluator, EvaluatorVerdict } from '../evaluate';
-import type { EvalRecord } from '../eval/record';
+import type { EvalRecord } from '../trust/eval-record';
 import { groupChanges, type ChangeGroup, type Grouping } from '../group';
-import type { Explanation } from '../explain';
-import type { CheckpointStatus, CodeChange, Evaluation, RunContext, TestStatus } from '../types';
+import type { CodeChange, RunContext, TestStatus } from '../types';
 import { compareCheckpoints, imagesOf, type Compared } from './assess';
 import type { CollectedTest } from './collect';
+import type { GroupRecord } from './results';
 import { decideChange, mostSevere, testStatus, unsettledNote, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
 import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
 import type { ComparedCount } from './sanity';
@@ -19,20 +19,8 @@ export interface TestOutcome {
   checkpoints: CheckpointVerdict[];
 }
 
-/** A change of the run and the checkpoints that show it, as the results file lists it. */
-export interface GroupOutcome {
-  id: string;
-  change: ChangePrint;
-  /** Checkpoints (test key › checkpoint) whose dominant change it is. */
-  members: string[];
-  /** Checkpoints where it is one of several changes, not the largest. */
-  alsoIn: string[];
-  status: CheckpointStatus;
-  reason: string;
-  evaluation: Evaluation | null;
-  /** The change in words, as its representative shows it. */
-  explanation: Explanation | null;
-}
+/** A change of the run and the checkpoints that show it: the results file's group (results.ts), with its change decoded. */
+export type GroupOutcome = Omit<GroupRecord, 'fingerprint'> & { change: ChangePrint };
 
 export interface RunVerdicts {
   outcomes: TestOutcome[];

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { checkpointImage, checkpointLayout, checkpointSignals, CONTEXT_FILE_ENV, manifestPath } from '../config/layout';
+import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath } from '../config/paths';
+import { CONTEXT_FILE_ENV } from '../config/environment';
 import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { fixtureModules, provideModules } from '../../scripts/fixture-repo';
 import { readLabels } from '../../src/approve';
-import type { EvalRecord } from '../../src/eval';
+import type { EvalRecord } from '../../src/trust';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { runVisualUatAsync, type AsyncRun } from '../support/playwright-run';
 import { scriptedLabeller } from '../support/scripted-labeller';

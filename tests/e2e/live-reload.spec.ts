@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, freePortSync, runPlaywright } from '../../scripts/fixture-repo';
-import { worktreeHomes } from '../../src/config/layout';
+import { worktreeHomes } from '../../src/config/paths';
 import { readLatest, statuses } from '../support/results';
 
 /**

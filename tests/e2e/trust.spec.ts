@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git } from '../../scripts/fixture-repo';
 import { readLabels } from '../../src/approve';
-import type { EvalRecord } from '../../src/eval';
+import type { EvalRecord } from '../../src/trust';
 import { reply, startFakeOpenAI, userTextOf, type FakeOpenAI } from '../support/fake-openai';
 import { runPlaywrightAsync, runVisualUatAsync } from '../support/playwright-run';
 import { checkpoint, readLatest, statuses } from '../support/results';

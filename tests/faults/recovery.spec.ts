@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, playwrightCli, runPlaywright } from '../../scripts/fixture-repo';
-import { worktreeHomes } from '../../src/config/layout';
+import { worktreeHomes } from '../../src/config/paths';
 import { killProcessesIn, processesIn } from '../support/processes';
 import { addWorkInProgress, repoState } from '../support/repo-state';
 import { DEMO_STATUSES, readLatest, statuses } from '../support/results';

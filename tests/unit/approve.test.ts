@@ -4,8 +4,8 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { APPROVALS_FILE, classify, readApprovals, recordDecisions, reviewApprovals, writeApprovals, type Approval, type ApprovalSubject } from '../../src/approve';
 import { compareImages, encodeChange, withAriaLines, type ChangePrint } from '../../src/compare';
-import { latestResults, resultsDir } from '../../src/config/layout';
-import { resolveSettings, type Settings } from '../../src/config/options';
+import { outputPath } from '../../src/config/paths';
+import { resolveSettings, type Settings } from '../../src/config/settings';
 import { approveOrReject, report } from '../../src/cli/review';
 import { sha256File } from '../../src/util/hash';
 import { writeNoisyPng, writePng, type Box } from '../support/png';
@@ -169,7 +169,7 @@ describe('a decision on a checkpoint that shows part of the change', () => {
 
 /** A latest.json whose one checkpoint has the given images, change and group. */
 function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged'): void {
-  const relative = (file: string) => path.relative(resultsDir(settings.outputDir), file);
+  const relative = (file: string) => path.relative(outputPath(settings.outputDir, 'results'), file);
   const fingerprint = of.change ? encodeChange(of.change) : null;
   const contact = checkpointResult({
     name: 'contact',
@@ -183,8 +183,8 @@ function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged
   });
   const run = runOf([testResult(['site.spec.ts', 'site', 'about'], [contact])]);
   if (fingerprint) run.groups = [{ id: 'g1', fingerprint, members: [`${ABOUT} › contact`], alsoIn: [], status, reason: '', evaluation: null, explanation: null }];
-  fs.mkdirSync(path.dirname(latestResults(settings.outputDir)), { recursive: true });
-  fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify(run));
+  fs.mkdirSync(path.dirname(outputPath(settings.outputDir, 'latestResults')), { recursive: true });
+  fs.writeFileSync(outputPath(settings.outputDir, 'latestResults'), JSON.stringify(run));
 }
 
 describe('the run and approve --prune agree', () => {
@@ -220,10 +220,10 @@ describe('the run and approve --prune agree', () => {
     const notCaptured: ApprovalSubject = { test: ABOUT, checkpoint: 'contact', baselineImage: png('base', 120, box(20, GREY)), currentImage: null, change: null };
     expect(classify(approved, notCaptured)).toEqual({ fit: 'not-compared' });
     expect(reviewApprovals([approved], [notCaptured]).stale).toEqual([]);
-    const relative = (file: string) => path.relative(resultsDir(settings.outputDir), file);
+    const relative = (file: string) => path.relative(outputPath(settings.outputDir, 'results'), file);
     const missing = checkpointResult({ name: 'contact', status: 'missing', reason: 'in the baseline only: the current run did not capture it', baselineImage: relative(notCaptured.baselineImage!), currentImage: null });
-    fs.mkdirSync(path.dirname(latestResults(settings.outputDir)), { recursive: true });
-    fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify(runOf([testResult(['site.spec.ts', 'site', 'about'], [missing])])));
+    fs.mkdirSync(path.dirname(outputPath(settings.outputDir, 'latestResults')), { recursive: true });
+    fs.writeFileSync(outputPath(settings.outputDir, 'latestResults'), JSON.stringify(runOf([testResult(['site.spec.ts', 'site', 'about'], [missing])])));
     expect(await report(settings, false)).not.toContain('stale');
     expect(await approveOrReject(settings, [], { prune: true })).toContain('nothing changed in');
     expect(readApprovals(settings.configDir)).toEqual([approved]);

@@ -5,7 +5,7 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readCheckpoints, type CheckpointMeta, type TestMeta } from '../../src/capture';
 import { writeCheckpoint, writeRunContext, writeTestMeta } from '../../src/capture/codec';
-import { checkpointImage, checkpointSignals } from '../../src/config/layout';
+import { checkpointImage, checkpointSignals } from '../../src/config/paths';
 import { baselineManifest } from '../../src/report/baseline-manifest';
 import { collectTests, runContextOf } from '../../src/report/collect';
 import { runFiles, type RunFiles } from '../../src/store/run-store';

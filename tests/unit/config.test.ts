@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PlaywrightTestConfig } from '@playwright/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cliSettings, loadConfigOptions } from '../../src/cli/settings';
-import { resolveOptions, resolveSettings, withoutSecrets } from '../../src/config/options';
+import { cliSettings, loadConfigOptions } from '../../src/cli/cli-settings';
+import { resolveOptions, resolveSettings, withoutSecrets } from '../../src/config/settings';
 import { withVisualUat } from '../../src/config/with-visual-uat';
-import { OUTPUT_DIR_ENV, testFolder, testKey } from '../../src/config/layout';
+import { OUTPUT_DIR_ENV } from '../../src/config/environment';
+import { testFolder, testKey } from '../../src/config/test-identity';
 import type { VisualUatOptions } from '../../src/types';
 
 const saved = { ...process.env };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabels } from '../../src/approve';
 import { compareImages } from '../../src/compare';
-import { evalExitCode, EvalSetupError, readEvalRecord, runEval, shippedCorpus, trustedVerdict, type EvalRun } from '../../src/eval';
+import { evalExitCode, EvalSetupError, readEvalRecord, runEval, shippedCorpus, trustedVerdict, type EvalRun } from '../../src/trust';
 import { imageUrlsOf, startFakeOpenAI, userTextOf, type FakeOpenAI } from '../support/fake-openai';
 import { scriptedLabeller } from '../support/scripted-labeller';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { autoApprovePolicy, PROMPT_VERSION } from '../../src/evaluate';
-import { confidenceCurve, regressionsApprovedAt, riskiestApproval, scoreOutcomes, trustedVerdict, type CaseOutcome, type EvalRecord } from '../../src/eval';
+import { confidenceCurve, regressionsApprovedAt, riskiestApproval, scoreOutcomes, trustedVerdict, type CaseOutcome, type EvalRecord } from '../../src/trust';
 
 function judged(id: string, label: CaseOutcome['label'], status: CaseOutcome['status'], pass: boolean, confidence: number, needsReview = false): CaseOutcome {
   return { id, title: `page › ${id}`, label, status, evaluation: { pass, confidence, needsReview, reason: `reason ${id}` }, reason: `reason ${id}` };

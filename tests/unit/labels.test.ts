@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256File } from '../../src/util/hash';
 import { caseId, labelledCase, readLabels, writeLabel, type DecidedCheckpoint, type Decision, type LabelledCase } from '../../src/approve';
-import { resolveSettings } from '../../src/config/options';
+import { resolveSettings } from '../../src/config/settings';
 import { NO_SIGNALS } from '../../src/compare';
 import type { RunContext } from '../../src/types';
 import { writePng } from '../support/png';

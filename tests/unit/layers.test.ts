@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  * src/ in the order of the flow; a file may import its own folder, an earlier one, and the shared
  * types (src/types.ts). src/index.ts, the public API, sits on top.
  */
-const ORDER = ['util', 'config', 'store', 'git', 'baseline', 'capture', 'compare', 'explain', 'group', 'approve', 'evaluate', 'eval', 'oxtest', 'report', 'cli'];
+const ORDER = ['util', 'config', 'store', 'git', 'baseline', 'capture', 'compare', 'explain', 'group', 'approve', 'evaluate', 'trust', 'oxtest', 'report', 'cli'];
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
 

@@ -5,7 +5,7 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Approval } from '../../src/approve';
 import { encodeChange, NO_DIFF, NO_SIGNALS, type PairComparison } from '../../src/compare';
-import { resolveSettings } from '../../src/config/options';
+import { resolveSettings } from '../../src/config/settings';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../../src/evaluate';
 import { userText } from '../../src/evaluate/prompt';
 import { compareCheckpoints } from '../../src/report/assess';

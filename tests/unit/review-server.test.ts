@@ -7,8 +7,8 @@ import { readApprovals } from '../../src/approve';
 import { portOption, startReviewServer, type ReviewServer } from '../../src/cli/review-server';
 import { imageFile } from '../../src/cli/review-model';
 import { encodeChange } from '../../src/compare';
-import { latestResults, resultsDir } from '../../src/config/layout';
-import { resolveSettings, type Settings } from '../../src/config/options';
+import { outputPath } from '../../src/config/paths';
+import { resolveSettings, type Settings } from '../../src/config/settings';
 import { writePng } from '../support/png';
 import { checkpointResult, runOf, testResult } from '../support/results';
 
@@ -29,7 +29,7 @@ beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-review-server-'));
   settings = resolveSettings(path.join(dir, 'playwright.config.ts'), {}, {});
   const images = path.join(settings.outputDir, 'images');
-  const relative = (file: string) => path.relative(resultsDir(settings.outputDir), file);
+  const relative = (file: string) => path.relative(outputPath(settings.outputDir, 'results'), file);
   const baseline = writePng(path.join(images, 'base.png'), 40, 20);
   const current = writePng(path.join(images, 'current.png'), 40, 20, [{ x: 0, y: 0, width: 10, height: 10, rgba: [0, 0, 200, 255] }]);
   const cells = new Uint8Array(3 * 4).fill(200);
@@ -47,8 +47,8 @@ beforeEach(async () => {
   });
   const run = runOf([testResult(['site.spec.ts', 'about'], [contact])]);
   run.groups = [{ id: 'g1', fingerprint, members: ['site.spec.ts › about › contact'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null, explanation: null }];
-  fs.mkdirSync(resultsDir(settings.outputDir), { recursive: true });
-  fs.writeFileSync(latestResults(settings.outputDir), JSON.stringify({ ...run, timestamp: TIMESTAMP }));
+  fs.mkdirSync(outputPath(settings.outputDir, 'results'), { recursive: true });
+  fs.writeFileSync(outputPath(settings.outputDir, 'latestResults'), JSON.stringify({ ...run, timestamp: TIMESTAMP }));
   server = await startReviewServer(settings, {});
   const url = new URL(server.url);
   token = url.searchParams.get('token')!;

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { SourceGraph } from '../../src/baseline/source-graph';
 import { copyEntry, lookUp, pruneStore, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
 import { clean } from '../../src/cli';
-import { storeCommitDir, storeEntryDir } from '../../src/config/layout';
-import { resolveSettings } from '../../src/config/options';
+import { storeCommitDir, storeEntryDir } from '../../src/config/paths';
+import { resolveSettings } from '../../src/config/settings';
 
 const COMMIT = 'a'.repeat(40);
 const KEY = 'po.spec.ts › home-po';

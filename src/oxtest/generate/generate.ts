@@ -5,7 +5,7 @@ import { systemChromium } from '../../config/browser';
 import { complete, type Attempt } from '../../evaluate/call';
 import { createModelClient, type ModelClient } from '../../evaluate/client';
 import { extractJsonObject } from '../../evaluate/parse';
-import { resolveEvaluatorSettings } from '../../evaluate/settings';
+import { resolveEvaluatorSettings } from '../../evaluate/evaluator-settings';
 import { executeCommand, type OxContext } from '../commands';
 import { OXTEST_EXTENSION } from '../define';
 import { parseCommandLine, type OxCommand, type SelectorSpec } from '../parser';

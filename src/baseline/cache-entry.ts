@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { baselinesRoot, checkpointImage, sealPath } from '../config/layout';
+import { checkpointImage, outputPath, sealPath } from '../config/paths';
 import { readManifest } from '../store/run-store';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 
@@ -18,7 +18,7 @@ interface Seal {
   sealedAt: string;
 }
 
-export { baselineEntryDir } from '../config/layout';
+export { baselineEntryDir } from '../config/paths';
 
 /** Why a cached entry cannot be used, or null when it can. */
 export function entryProblem(dir: string, key: string): string | null {
@@ -45,7 +45,7 @@ export function invalidateEntry(dir: string): void {
 
 /** Drops all but the newest sealed entries and every unsealed one except `keep`. */
 export function pruneEntries(outputDir: string, keep: string): void {
-  const root = baselinesRoot(outputDir);
+  const root = outputPath(outputDir, 'baselines');
   if (!fs.existsSync(root)) return;
   const entries: { dir: string; sealedAt: number }[] = [];
   for (const commit of fs.readdirSync(root)) {

@@ -1,6 +1,6 @@
 import { PROMPT_VERSION, type ResolvedAutoApprove } from '../evaluate';
 import { plural } from '../util/text';
-import type { EvalRecord } from './record';
+import type { EvalRecord } from './eval-record';
 import { regressionsApprovedAt } from './score';
 
 /**

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, ROLE_ENV } from '../config/layout';
-import { resolveSettings, type Settings } from '../config/options';
+import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, ROLE_ENV } from '../config/environment';
+import { resolveSettings, type Settings } from '../config/settings';
 import type { VisualUatOptions } from '../types';
 import { PROBE_FILE_ENV } from './config-probe';
 

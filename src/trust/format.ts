@@ -1,7 +1,7 @@
 import { plural } from '../util/text';
-import type { EvalRecord } from './record';
+import type { EvalRecord } from './eval-record';
 import type { CaseRef } from './score';
-import { evalGap } from './trust';
+import { evalGap } from './policy';
 
 /** `visual-uat eval`'s table: one figure a line, the cases behind the figures that need a person listed under them. */
 

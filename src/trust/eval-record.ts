@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { evalDir } from '../config/layout';
+import { outputPath } from '../config/paths';
 import type { EvaluatorUsage } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import type { CaseOutcome, ConfidenceRow, EvalFigures } from './score';
@@ -34,7 +34,7 @@ export interface EvalRecord {
 /** Model names carry `/` and `:` (`openai/gpt-4o`, `qwen2.5vl:7b`): each becomes a file name of its own. */
 export function evalRecordPath(outputDir: string, model: string): string {
   const name = encodeURIComponent(model).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return path.join(evalDir(outputDir), `${name}.json`);
+  return path.join(outputPath(outputDir, 'eval'), `${name}.json`);
 }
 
 export function readEvalRecord(outputDir: string, model: string): EvalRecord | null {

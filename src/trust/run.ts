@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readLabels } from '../approve';
-import { evalDir } from '../config/layout';
+import { outputPath } from '../config/paths';
 import { createEvaluator, PROMPT_VERSION } from '../evaluate';
 import type { ComparisonTolerance, EvaluatorOptions } from '../types';
-import { writeEvalRecord, type EvalRecord } from './record';
+import { writeEvalRecord, type EvalRecord } from './eval-record';
 import { replayCases } from './replay';
 import { confidenceCurve, riskiestApproval, scoreOutcomes } from './score';
 
@@ -44,7 +44,7 @@ export async function runEval(run: EvalRun): Promise<EvalResult> {
     throw new EvalSetupError(
       `visual-uat eval: no labelled cases in ${run.labels.folder}: approve or reject changes with visual-uat approve or review to make some, or run visual-uat eval --corpus`,
     );
-  const dir = evalDir(run.outputDir);
+  const dir = outputPath(run.outputDir, 'eval');
   const evaluator = createEvaluator(run.evaluator, run.env, { outputDir: dir, configDir: run.configDir, cache: false, log: run.log });
   if (!evaluator)
     throw new EvalSetupError('visual-uat eval: no evaluator configured: set OPENAI_API_KEY (and OPENAI_BASE_URL or --base-url for another endpoint, VISUAL_UAT_MODEL or --model for another model)');

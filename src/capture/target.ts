@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
 import { noteCapturingTest } from '../baseline/top-up';
-import { BASELINE_DIR_ENV, CONTEXT_FILE_ENV, currentRole, runningCheckpointsDir, type Role } from '../config/layout';
+import { BASELINE_DIR_ENV, CONTEXT_FILE_ENV, currentRole, type Role } from '../config/environment';
+import { runningCheckpointsDir } from '../config/paths';
 import { identityOfTestInfo } from '../config/test-identity';
-import { resolveSettings } from '../config/options';
+import { resolveSettings } from '../config/settings';
 import { readManifest, readRunContext } from '../store/run-store';
 import type { BaselineManifest, RunContext, VisualUatTestOptions } from '../types';
 import type { BaselineInfo, TestMeta } from './codec';

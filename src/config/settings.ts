@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { EvaluatorOptions, FailOn, VisualUatOptions } from '../types';
-import { defaultBaselineStore, labelsDir, OUTPUT_DIR_ENV } from './layout';
+import { OUTPUT_DIR_ENV } from './environment';
+import { outputPath } from './paths';
 
 /** The options after defaults and environment variables are applied (environment wins). */
 export interface ResolvedOptions {
@@ -110,8 +111,8 @@ export function resolveSettings(
     configFile: configFile ? path.resolve(cwd, configFile) : null,
     configDir,
     outputDir,
-    labelsDir: resolved.labelsDir ? path.resolve(configDir, resolved.labelsDir) : labelsDir(outputDir),
-    baselineStore: resolved.baselineStore ? path.resolve(configDir, resolved.baselineStore) : defaultBaselineStore(outputDir),
+    labelsDir: resolved.labelsDir ? path.resolve(configDir, resolved.labelsDir) : outputPath(outputDir, 'labels'),
+    baselineStore: resolved.baselineStore ? path.resolve(configDir, resolved.baselineStore) : outputPath(outputDir, 'baselineStore'),
     options: resolved,
   };
 }

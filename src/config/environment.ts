@@ -1,0 +1,25 @@
+/**
+ * The variables a run hands down to the processes it starts (the baseline pass, its web servers,
+ * the workers): one name each, set and read through these constants.
+ */
+
+export const ROLE_ENV = 'VISUAL_UAT_ROLE';
+export const OUTPUT_DIR_ENV = 'VISUAL_UAT_OUTPUT_DIR';
+export const CONTEXT_FILE_ENV = 'VISUAL_UAT_CONTEXT_FILE';
+export const BASELINE_DIR_ENV = 'VISUAL_UAT_BASELINE_DIR';
+export const BASE_CWD_ENV = 'VISUAL_UAT_BASE_CWD';
+export const BASE_PORTS_ENV = 'VISUAL_UAT_BASE_PORTS';
+/** Where the base checkout is, so absolute webServer paths can be mapped into it. */
+export const REPO_ROOT_ENV = 'VISUAL_UAT_REPO_ROOT';
+export const WORKTREE_ENV = 'VISUAL_UAT_WORKTREE';
+/** The base server's real command and the runner it must not outlive (see baseline/server-guard). */
+export const GUARDED_COMMAND_ENV = 'VISUAL_UAT_GUARDED_COMMAND';
+export const GUARD_PID_ENV = 'VISUAL_UAT_GUARD_PID';
+/** The config's webServer entries (command, port) for the global setup: Playwright's resolved config has none when webServer is an array. */
+export const WEB_SERVERS_ENV = 'VISUAL_UAT_WEB_SERVERS';
+
+export type Role = 'current' | 'baseline';
+
+export function currentRole(env: NodeJS.ProcessEnv = process.env): Role {
+  return env[ROLE_ENV] === 'baseline' ? 'baseline' : 'current';
+}
