@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
-import { besidePassRoot, checkpointImage, checkpointSignals, outputPath, storeCommitDir, worktreeHomes, worktreeName } from '../config/paths';
+import { besidePassRoot, outputPath, storeCommitDir, worktreeHomes, worktreeName } from '../config/paths';
 import { CONTEXT_FILE_ENV, currentRole, OUTPUT_DIR_ENV } from '../config/environment';
 import { optionsFromEnv, resolveSettings, type ResolvedOptions } from '../config/settings';
 import { missingChromium } from '../config/browser';
 import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type BaseResolution, type Repo, type WorkingState } from '../git';
 import type { BaselineTestRecord, RunContext } from '../types';
-import { readJsonFile, writeFileAtomic } from '../util/fs';
+import { writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
 import { captureOptions, projectUse, versions } from './capture-inputs';
@@ -24,7 +24,7 @@ import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
 import { baseAppUnreachable } from './pass-failure';
 import { unmovedOrigins } from './port-source';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText, type ListedTest } from './selection';
-import { readManifest, writeManifest } from '../store/run-store';
+import { readBaselineSide, readManifest, writeManifest } from '../store/run-store';
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './cache-entry';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
@@ -488,12 +488,9 @@ function storeRendered(plan: PassPlan, rendered: readonly RenderedTest[]): void 
   for (const { key, source } of rendered) {
     const record = manifest.tests[key];
     if (record?.status !== 'passed') continue;
-    const checkpoints = record.checkpoints.map((name) => ({
-      name,
-      image: checkpointImage(plan.entry, record.folder, name),
-      signals: readJsonFile<unknown>(checkpointSignals(plan.entry, record.folder, name)),
-    }));
-    if (checkpoints.some((checkpoint) => !fs.existsSync(checkpoint.image))) continue;
+    const sides = record.checkpoints.map((name) => ({ name, side: readBaselineSide(plan.entry, record.folder, name) }));
+    if (sides.some(({ side }) => !side.image)) continue;
+    const checkpoints = sides.map(({ name, side }) => ({ name, image: side.image!, signals: side.signals, layout: side.layout }));
     if (storeTest(plan.store.dir, plan.baseCommit, key, source, checkpoints, !plan.store.reads)) added++;
   }
   log(`baseline store: ${plural(added, 'test')} stored for ${plan.baseCommit.slice(0, 8)} (${shownPath(plan.store.dir)}: ${sizeText(storeSize(plan.store.dir))})`);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkpointImage, checkpointSignals, storeCommitDir, storeEntryDir, storeTestDir } from '../config/paths';
+import { checkpointImage, checkpointLayout, checkpointSignals, storeCommitDir, storeEntryDir, storeTestDir } from '../config/paths';
 import type { BaselineTestRecord } from '../types';
 import { readJsonFile } from '../util/fs';
 import { sha256File } from '../util/hash';
@@ -47,6 +47,8 @@ export interface StoredCheckpoint {
   name: string;
   image: string;
   signals: unknown;
+  /** Its layout record's file (null: none), so a change against a stored baseline is explained too. */
+  layout: string | null;
 }
 
 /**
@@ -120,13 +122,14 @@ function sealsOf(testDir: string): (Seal & { dir: string })[] {
     .sort((a, b) => Date.parse(b.sealedAt) - Date.parse(a.sealedAt));
 }
 
-/** Copies a stored entry's images and signals into a test's folder of a run's baseline entry. */
+/** Copies a stored entry's images, signals and layout records into a test's folder of a run's baseline entry. */
 export function copyEntry(entry: string, checkpoints: readonly string[], runEntry: string, folder: string): void {
   fs.mkdirSync(path.join(runEntry, folder), { recursive: true });
   for (const name of checkpoints)
     for (const [from, to] of [
       [checkpointImage(entry, '', name), checkpointImage(runEntry, folder, name)],
       [checkpointSignals(entry, '', name), checkpointSignals(runEntry, folder, name)],
+      [checkpointLayout(entry, '', name), checkpointLayout(runEntry, folder, name)],
     ])
       if (fs.existsSync(from)) fs.copyFileSync(from, to);
 }
@@ -148,6 +151,7 @@ export function storeTest(store: string, baseCommit: string, key: string, source
       images[checkpoint.name] = sha256File(checkpointImage(temp, '', checkpoint.name));
       if (checkpoint.signals !== null && checkpoint.signals !== undefined)
         fs.writeFileSync(checkpointSignals(temp, '', checkpoint.name), JSON.stringify(checkpoint.signals));
+      if (checkpoint.layout) fs.copyFileSync(checkpoint.layout, checkpointLayout(temp, '', checkpoint.name));
     }
     const seal: Seal = { key, source: source.hash, files: source.files, checkpoints: checkpoints.map((checkpoint) => checkpoint.name), images, sealedAt: new Date().toISOString() };
     fs.writeFileSync(path.join(temp, SEAL), JSON.stringify(seal, null, 2));

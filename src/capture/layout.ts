@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import type { LayoutElement, LayoutRecord } from '../types';
+import { withoutQueryValues } from '../util/text';
 
 /** A record keeps at most this many elements (document order); a larger page is marked truncated. */
 export const LAYOUT_ELEMENT_LIMIT = 3000;
@@ -100,7 +101,9 @@ export async function takeLayout(page: Page, area: LayoutArea): Promise<LayoutRe
     const root = area.kind === 'element' ? area.locator : page.locator('body');
     const clip = area.kind === 'clip' ? { x: area.x, y: area.y, width: area.width, height: area.height } : null;
     const walked = await root.evaluate(walkLayout, { limit: LAYOUT_ELEMENT_LIMIT, clip }, { timeout: 2000 });
-    return { version: 1, ...walked };
+    // A picture's address may carry a token in its query, and the explanation quotes addresses.
+    const styles = walked.styles.map((style) => (style.src ? { ...style, src: withoutQueryValues(style.src) } : style));
+    return { version: 1, ...walked, styles };
   } catch {
     return null;
   }

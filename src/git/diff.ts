@@ -1,4 +1,5 @@
 import type { ChangedLine, CodeChange } from '../types';
+import { withoutQueryValues } from '../util/text';
 
 /** Marks a commit's header line in `git log -p --format=` output. */
 export const COMMIT_MARK = '\u0001';
@@ -52,7 +53,8 @@ export function parseDiff(text: string, commit: string | null = null): CodeChang
     } else if (line.startsWith('@@')) {
       flush();
     } else if (file && /^[+\- ]/.test(line) && !line.startsWith('+++') && !line.startsWith('---')) {
-      hunk.push({ text: line.slice(1), sign: line[0] });
+      // A changed line may hold a URL with a token in its query: it reaches the results and the prompt.
+      hunk.push({ text: withoutQueryValues(line.slice(1)), sign: line[0] });
     }
   }
   flush();

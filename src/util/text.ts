@@ -19,3 +19,14 @@ export function errorsText(errors: readonly { message?: string; value?: string }
   const messages = errors.map((error) => plainText(error.message ?? error.value ?? '')).filter(Boolean);
   return messages.length ? messages.join('\n') : null;
 }
+
+/** `?key=value` and `&key=value` in a URL, wherever it stands in a text (a line of code, an address). */
+const QUERY_VALUE = /([?&][\w.\[\]%-]+=)[^&#\s'"`<>)]+/g;
+
+/**
+ * A text with every URL query value replaced by `…`: tokens live there, and nothing visual-uat
+ * writes (results, transcripts, reports) may carry one. The keys stay, so a reader sees what changed.
+ */
+export function withoutQueryValues(text: string): string {
+  return text.replace(QUERY_VALUE, '$1…');
+}

@@ -39,7 +39,8 @@ test('a run in GitHub Actions writes a step summary and warning annotations', ()
   const summary = fs.readFileSync(summaryFile, 'utf8');
   expect(summary).toContain('**5 checkpoints: 2 needs_review, 3 unchanged** · base `main` @ `');
   expect(summary).toContain('| status | test › checkpoint | changed | reason |');
-  expect(summary).toMatch(/\| needs_review \| site\.spec\.ts › site › pricing › plans › plans \| \d+\.\d\d% \| no evaluator configured \|/);
+  // The reason, then the change in words with the file and commit behind it (#30).
+  expect(summary).toMatch(/\| needs_review \| site\.spec\.ts › site › pricing › plans › plans \| \d+\.\d\d% \| no evaluator configured — \.badge added \(\d+×\d+\) above [^|]+ — public\/styles\.css \(commit [0-9a-f]{7} Highlight the Pro plan on the pricing page\)[^|]* \|/);
   expect(summary).not.toContain('landing');
   expect(run.stdout).toContain('::warning file=tests/site.spec.ts,title=visual-uat needs_review::site.spec.ts › site › about › contact: no evaluator configured');
   // visual-uat's table lines, not the list reporter's test lines (whose location can be a long path: defineOxTests).

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
-import { readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses } from '../support/results';
 
 /**
  * The per-test baseline store on the suite-app fixture (a server started by absolute path, a page
@@ -64,6 +64,10 @@ test.describe('per-test baseline store', () => {
     expect(baseLog(pr)).not.toMatch(/home-po|› about/);
     expect(statuses(readLatest(pr))).toEqual(COLD);
     expect(readLatest(pr).baseCommit).toBe(mainCommit);
+    // The stored baseline brings its layout record: the change is explained as in the cold run.
+    const explained = (dir: string) => checkpoint(readLatest(dir), 'home-po', 'home').checkpoint.explanation;
+    expect(explained(repo)?.changes.length).toBeGreaterThan(0);
+    expect(explained(pr)).toEqual(explained(repo));
   });
 
   test('editing one spec renders on the base only its tests, and says why', () => {

@@ -4,6 +4,7 @@ import { explainChange } from '../../src/explain';
 import { selectorNames } from '../../src/explain/attribute';
 import { valueWord } from '../../src/explain/words';
 import { parseDiff } from '../../src/git/diff';
+import { withoutQueryValues } from '../../src/util/text';
 import type { CodeChange, LayoutElement, LayoutRecord } from '../../src/types';
 
 const STYLE = { display: 'block', color: 'rgb(29, 36, 51)', 'background-color': 'rgba(0, 0, 0, 0)', 'flex-direction': 'row', padding: '0px', 'letter-spacing': 'normal' };
@@ -139,6 +140,12 @@ describe('attribution and words', () => {
       },
       { file: 'public/index.html', commit: 'abc1234 Restyle the footer', lines: [{ text: '<div class="promo">', added: true, scope: '' }] },
     ]);
+  });
+
+  it('keeps no URL query value of a changed line: tokens live there', () => {
+    const log = ['diff --git a/public/index.html b/public/index.html', '@@ -1 +1 @@', "+loadAll(['/api/recommendations?token=s3cr3t-abc&page=2#top']);"].join('\n');
+    expect(parseDiff(log, 'abc1234 Recommendations')[0].lines).toEqual([{ text: "loadAll(['/api/recommendations?token=…&page=…#top']);", added: true, scope: '' }]);
+    expect(withoutQueryValues('<img src="https://cdn.test/a.png?sig=AbC%2F1&w=80"> and a?b c=d')).toBe('<img src="https://cdn.test/a.png?sig=…&w=…"> and a?b c=d');
   });
 
   it('stores a layout record as gzip, and refuses a damaged one', () => {

@@ -41,17 +41,21 @@ describe('per-test baseline store', () => {
     expect(source('tests/po.spec.ts', 'firefox').hash).not.toBe(source().hash);
   });
 
-  it('finds a stored entry, copies it, and says which file changed when the sources moved on', () => {
+  it('finds a stored entry, copies it with its layout records, and says which file changed when the sources moved on', () => {
     const { write, store, image, source, root } = project();
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'not in the store' });
-    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: { console: [] } }])).toBe(true);
-    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null }])).toBe(false);
+    const layout = path.join(root, 'home.layout.json.gz');
+    fs.writeFileSync(layout, 'layout bytes');
+    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: { console: [] }, layout }])).toBe(true);
+    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null }])).toBe(false);
     const found = lookUp(store, COMMIT, KEY, source());
     expect(found).toEqual({ entry: storeEntryDir(store, COMMIT, KEY, source().hash), checkpoints: ['home'] });
     const run = path.join(root, 'run-entry');
     copyEntry(found.entry!, ['home'], run, 'default/home-po-1234');
     expect(fs.readFileSync(path.join(run, 'default/home-po-1234/home.png'), 'utf8')).toBe('png bytes');
     expect(JSON.parse(fs.readFileSync(path.join(run, 'default/home-po-1234/home.signals.json'), 'utf8'))).toEqual({ console: [] });
+    // The layout record travels too: a change against a stored baseline is explained like any other.
+    expect(fs.readFileSync(path.join(run, 'default/home-po-1234/home.layout.json.gz'), 'utf8')).toBe('layout bytes');
 
     write('tests/po.spec.ts', "import { open } from './pages/home';\nopen(); // edited\n");
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'tests/po.spec.ts changed' });
@@ -60,7 +64,7 @@ describe('per-test baseline store', () => {
 
   it('never uses a doubtful entry: altered image, missing image, no seal', () => {
     const { store, image, source } = project();
-    storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null }]);
+    storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null }]);
     const entry = storeEntryDir(store, COMMIT, KEY, source().hash);
     fs.appendFileSync(path.join(entry, 'home.png'), 'x');
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'the stored image of "home" is altered' });
@@ -69,7 +73,7 @@ describe('per-test baseline store', () => {
     fs.rmSync(path.join(entry, 'entry.json'));
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'its store entry is unsealed' });
     // A doubtful entry is replaced by the next store; no temporary folder stays.
-    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null }])).toBe(true);
+    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null }])).toBe(true);
     expect(lookUp(store, COMMIT, KEY, source()).entry).toBe(entry);
     expect(fs.readdirSync(path.dirname(entry))).toEqual([path.basename(entry)]);
   });
@@ -78,7 +82,7 @@ describe('per-test baseline store', () => {
     const { store, image, source } = project();
     const commits = ['1', '2', '3'].map((digit) => digit.repeat(40));
     commits.forEach((commit, index) => {
-      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null }]);
+      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null, layout: null }]);
       const when = new Date(Date.now() - (3 - index) * 60_000);
       fs.utimesSync(storeCommitDir(store, commit), when, when);
     });
@@ -94,7 +98,7 @@ describe('visual-uat clean and a shared store', () => {
     const { root, store, image, source } = project();
     const commits = ['1', '2'].map((digit) => digit.repeat(40));
     commits.forEach((commit, index) => {
-      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null }]);
+      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null, layout: null }]);
       const when = new Date(Date.now() - (2 - index) * 60_000);
       fs.utimesSync(storeCommitDir(store, commit), when, when);
     });
