@@ -25,7 +25,8 @@ export function sameAppWarning(context: RunContext | null, compared: ComparedCou
   const files = context.appFilesChanged ?? [];
   if (files.length === 0) return null;
   return (
-    `visual-uat: warning: ${plural(files.length, 'app file')} differ from the base (e.g. ${files[0]}), yet ${compared.pairs === 1 ? 'the 1 compared checkpoint is the same as its baseline' : `all ${compared.pairs} compared checkpoints are the same as their baselines`}: ` +
-    'if those files show on these pages, the base app was probably the current one (a server that reads the current checkout by a fixed path); see README "Your web server"'
+    `visual-uat: warning: ${plural(files.length, 'app file')} ${files.length === 1 ? 'differs' : 'differ'} from the base (e.g. ${files[0]}), yet ${compared.pairs === 1 ? 'the 1 compared checkpoint is the same as its baseline' : `all ${compared.pairs} compared checkpoints are the same as their baselines`}: ` +
+    'if those files show on these pages, the base app was probably the current one (a server that reads the current checkout by a fixed path), ' +
+    'or their change is within the comparison\'s tolerance (a colour a few levels off); see README "Your web server", and the threshold option'
   );
 }

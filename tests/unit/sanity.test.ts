@@ -69,7 +69,13 @@ const context = (appFiles: string[]): RunContext => ({
 describe('sameAppWarning', () => {
   it('warns when app files changed and every compared checkpoint is identical', () => {
     expect(sameAppWarning(context(['public/pricing.html', 'public/styles.css']), { pairs: 3, same: 3, oneSided: 0 })).toBe(
-      'visual-uat: warning: 2 app files differ from the base (e.g. public/pricing.html), yet all 3 compared checkpoints are the same as their baselines: if those files show on these pages, the base app was probably the current one (a server that reads the current checkout by a fixed path); see README "Your web server"',
+      'visual-uat: warning: 2 app files differ from the base (e.g. public/pricing.html), yet all 3 compared checkpoints are the same as their baselines: if those files show on these pages, the base app was probably the current one (a server that reads the current checkout by a fixed path), or their change is within the comparison\'s tolerance (a colour a few levels off); see README "Your web server", and the threshold option',
+    );
+  });
+
+  it('reads right for one file and one checkpoint', () => {
+    expect(sameAppWarning(context(['public/styles.css']), { pairs: 1, same: 1, oneSided: 0 })).toMatch(
+      /^visual-uat: warning: 1 app file differs from the base \(e\.g\. public\/styles\.css\), yet the 1 compared checkpoint is the same as its baseline: /,
     );
   });
 
