@@ -41,7 +41,7 @@ export function appFilesChanged(changedFiles: string[], context: AppFileContext)
 }
 
 /** The path of a `git diff --name-status` line. */
-function changedPath(line: string): string {
+export function changedPath(line: string): string {
   return line.replace(/^\S+\s+/, '');
 }
 

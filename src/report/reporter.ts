@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { readApprovals } from '../approve';
 import { releaseRunLock } from '../baseline/lock';
+import { changedPath } from '../baseline/app-files';
 import { invalidateEntry } from '../baseline/cache-entry';
 import { BASELINE_DIR_ENV } from '../config/environment';
 import { optionsFromEnv, resolveSettings, type Settings } from '../config/settings';
@@ -120,7 +121,7 @@ export class VisualUatReporter implements Reporter {
  */
 async function branchChanges(context: RunContext | null, dir: string): Promise<CodeChange[]> {
   if (!context || context.sameAsBase || !context.baseCommit) return [];
-  const files = context.appFilesChanged.length ? context.appFilesChanged : context.changedFiles.map((line) => line.slice(line.indexOf(' ') + 1));
+  const files = context.appFilesChanged.length ? context.appFilesChanged : context.changedFiles.map(changedPath);
   try {
     return await codeChanges(await openRepo(dir), context.baseCommit, files);
   } catch (error) {
