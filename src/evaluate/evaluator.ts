@@ -6,10 +6,10 @@ import { EvaluatorFault, complete, type Attempt, type CallPolicy, type RetryBudg
 import { pngFileSize } from '../util/png';
 import { plainText, plural } from '../util/text';
 import { createModelClient } from './client';
-import { dataUrl, planView, renderView, type ViewPlan } from './images';
+import { dataUrl, planView, renderViews, viewNote, type ViewImage, type ViewPlan } from './images';
 import { parseVerdict } from './parse';
 import { DEFAULT_HEARTBEAT_MS, startProgress } from './progress';
-import { PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, systemPrompt, userText } from './prompt';
+import { PLAIN_JSON_INSTRUCTION, PROMPT_VERSION, repairPrompt, sendsDiff, systemPrompt, userText } from './prompt';
 import type { EvaluationRequest, EvaluatorVerdict } from './request';
 import { resolveEvaluatorSettings, type EvaluatorSettings, type ResolvedAutoApprove } from './evaluator-settings';
 import { statusOf, type Thresholds } from './status';
@@ -46,9 +46,17 @@ export interface Evaluator {
   summary(): string;
 }
 
+/**
+ * The most bytes one request may have, text and images as sent: the images take what the text
+ * leaves (see images.ts `renderViews`). A full-page change went from 327,668 bytes (three PNGs)
+ * to less than a tenth of it.
+ */
+export const REQUEST_BUDGET_BYTES = 30 * 1024;
+/** The request's JSON besides the prompt's text and images: the model, the response format and its schema, the messages' wrapping. */
+const FRAMING_BYTES = 1024;
+
 interface Prepared {
   system: string;
-  user: string;
   plan: ViewPlan;
   /** The verdict cache's scope (model, prompt, intent, commits); the change is the key within it. */
   scope: string;
@@ -59,23 +67,39 @@ interface Prepared {
 function prepare(request: EvaluationRequest, settings: EvaluatorSettings): Prepared {
   const plan = planView(pngFileSize(request.images.baseline), pngFileSize(request.images.current), request.metrics.changedRegions);
   const system = systemPrompt(settings.instructions);
-  // The answer's shape is spelled out even under json_schema, so the prompt (and the cache key)
-  // is the same whichever response format the server ends up accepting.
-  const user = `${userText(request, plan.note)}\n\n${PLAIN_JSON_INSTRUCTION}`;
   const scope = cacheScope({ model: settings.model, promptVersion: PROMPT_VERSION, system, intent: request.intent, context: request.context });
-  return { system, user, plan, scope, key: `${scope.slice(0, 8)}${changeKey(request.change).slice(0, 8)}` };
+  return { system, plan, scope, key: `${scope.slice(0, 8)}${changeKey(request.change).slice(0, 8)}` };
 }
 
-async function messagesFor(request: EvaluationRequest, prepared: Prepared): Promise<ChatCompletionMessageParam[]> {
-  const image = async (file: string, role: 'side' | 'diff' = 'side'): Promise<ChatCompletionContentPart> => ({
-    type: 'image_url',
-    image_url: { url: dataUrl(await renderView(file, prepared.plan, role)) },
-  });
-  const images = await Promise.all([image(request.images.baseline), image(request.images.current), image(request.images.diff, 'diff')]);
-  return [
-    { role: 'system', content: prepared.system },
-    { role: 'user', content: [{ type: 'text', text: prepared.user }, ...images] },
+/** The user text; the answer's shape is spelled out even under json_schema, so the prompt is the same whichever response format the server ends up accepting. */
+function userPrompt(request: EvaluationRequest, note: string): string {
+  return `${userText(request, note)}\n\n${PLAIN_JSON_INSTRUCTION}`;
+}
+
+/** As JSON escapes it in the request's body. */
+const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text));
+
+/** The messages, with the user text and the images' note as sent (they say at which scale the images went). */
+async function messagesFor(request: EvaluationRequest, prepared: Prepared): Promise<{ messages: ChatCompletionMessageParam[]; user: string; note: string }> {
+  const { plan, system } = prepared;
+  const images: ViewImage[] = [
+    { file: request.images.baseline, role: 'side' },
+    { file: request.images.current, role: 'side' },
+    ...(sendsDiff(request) ? [{ file: request.images.diff, role: 'diff' as const }] : []),
   ];
+  // The scale's few words are not known yet: the framing allowance covers them.
+  const textBytes = jsonBytes(system) + jsonBytes(userPrompt(request, viewNote(plan, 1)));
+  const view = await renderViews(images, plan, REQUEST_BUDGET_BYTES - FRAMING_BYTES - textBytes);
+  const user = userPrompt(request, view.note);
+  const parts: ChatCompletionContentPart[] = view.images.map((webp) => ({ type: 'image_url', image_url: { url: dataUrl(webp) } }));
+  return {
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: [{ type: 'text', text: user }, ...parts] },
+    ],
+    user,
+    note: view.note,
+  };
 }
 
 /** The answer text; a refusal stands in for it so the repair prompt can quote what went wrong. */
@@ -127,8 +151,13 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
     let verdict: EvaluatorVerdict;
     let evaluation: Transcript['evaluation'] = null;
     let error: string | null = null;
+    // What the transcript says was asked: the images' scale is known once they are rendered.
+    let note = viewNote(prepared.plan, 1);
+    let user = userPrompt(request, note);
     try {
-      const messages = await messagesFor(request, prepared);
+      const sent = await messagesFor(request, prepared);
+      const { messages } = sent;
+      ({ user, note } = sent);
       const body = { model: settings!.model, messages, temperature: 0 };
       const first = await complete(client, body, policy, modes, budget, attempts);
       model.count(first, usage);
@@ -159,7 +188,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
           model: settings!.model,
           baseURL: settings!.baseURL ?? null,
           cacheKey: prepared.key,
-          prompt: { system: prepared.system, user: prepared.user, images: request.images, view: prepared.plan.note },
+          prompt: { system: prepared.system, user, images: request.images, view: note },
           attempts,
           repair,
           usage,

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEvaluator } from '../../../src/evaluate';
+import { compareImages } from '../../../src/compare';
+import { createEvaluator, type EvaluationRequest } from '../../../src/evaluate';
+import { REQUEST_BUDGET_BYTES } from '../../../src/evaluate/evaluator';
 import { imageUrlsOf, reply, sequence, startFakeOpenAI, userTextOf, type FakeOpenAI, type Reply } from '../../support/fake-openai';
-import { dataUrlImage, writePng } from '../../support/png';
+import { dataUrlImage, seeded, writePng } from '../../support/png';
 import { filesUnder } from '../../support/files';
 import { API_KEY, changedPair, evaluatorFor, tempDir } from './helpers';
 
@@ -75,17 +77,19 @@ describe('the request', () => {
       '- src/pricing.tsx',
       'uncommitted changes',
       '% of the pixels changed, in 1 region',
-      'The images show the whole capture (320×240 px)',
+      'The capture is 320×240 px; the images show only rows 0–220 around the changes.',
+      'Image 3: diff (changed pixels in red, at a quarter of the size)',
     ])
       expect(text).toContain(expected);
 
     const images = imageUrlsOf(request);
     expect(images).toHaveLength(3);
-    // Both sides whole, as WebP; the diff (where pixels changed) at a quarter of the width.
+    // Both sides cut to the rows around the change (y 20–60, 160 px of context), as WebP; the diff
+    // (where pixels changed) at a quarter of the width.
     expect(await Promise.all(images.map(dataUrlImage))).toMatchObject([
-      { format: 'webp', width: 320, height: 240 },
-      { format: 'webp', width: 320, height: 240 },
-      { format: 'webp', width: 80, height: 60 },
+      { format: 'webp', width: 320, height: 220 },
+      { format: 'webp', width: 320, height: 220 },
+      { format: 'webp', width: 80, height: 55 },
     ]);
   });
 
@@ -103,13 +107,87 @@ describe('the request', () => {
         note: null,
       },
       code: [
-        { file: 'src/pricing.css', commit: cause.commit, lines: [{ text: '.plan.pro { border-color: #2a6df4; }', added: true, scope: '.plan.pro' }] },
+        {
+          file: 'src/pricing.css',
+          commit: cause.commit,
+          // The same rule in two hunks of the commit: shown once.
+          lines: [
+            { text: '.plan.pro { border-color: #2a6df4; }', added: true, scope: '.plan.pro' },
+            { text: '  .plan.pro { border-color: #2a6df4; }', added: true, scope: '.plan.pro' },
+          ],
+        },
       ],
     });
-    const text = userTextOf(s.completions()[0]);
+    const sent = s.completions()[0];
+    const text = userTextOf(sent);
     expect(text).toContain('- .plan.pro: border-color #ddd → #2a6df4 — src/pricing.css (commit abc1234 Highlight the Pro plan)');
-    expect(text).toContain('src/pricing.css (commit abc1234 Highlight the Pro plan):\n+ .plan.pro { border-color: #2a6df4; }');
+    expect(text).toContain('src/pricing.css (commit abc1234 Highlight the Pro plan):\n+ .plan.pro { border-color: #2a6df4; }\n```');
+    // The words say what changed and the regions where: no diff image beside the two sides.
+    expect(text).toContain('No diff image: the words above say what changed, the regions where.');
+    expect(await Promise.all(imageUrlsOf(sent).map(dataUrlImage))).toMatchObject([
+      { width: 320, height: 220 },
+      { width: 320, height: 220 },
+    ]);
   });
+
+  type Rgba = [number, number, number, number];
+  /**
+   * A 1280×1600 page of text-like lines (words as small boxes, a line every `lineGap` px, up to
+   * x = `lineEnd`), every word recoloured on the current side (`colour` of its index): the whole
+   * page is the change, described in words.
+   */
+  async function pageWideChange(dir: string, lines: { lineGap: number; lineEnd: number }, colour: (word: number) => Rgba): Promise<EvaluationRequest> {
+    const random = seeded(30);
+    const words = Array.from({ length: Math.floor(1580 / lines.lineGap) }, (_, line) => {
+      const boxes: { x: number; y: number; width: number; height: number }[] = [];
+      for (let x = 24; x < lines.lineEnd; x += 12 + boxes[boxes.length - 1].width) boxes.push({ x, y: 16 + line * lines.lineGap, width: 16 + Math.floor(random() * 60), height: 12 });
+      return boxes;
+    }).flat();
+    const folder = path.join(dir, 'images', 'page');
+    const baseline = writePng(path.join(folder, 'baseline.png'), 1280, 1600, words.map((w) => ({ ...w, rgba: [40, 40, 40, 255] as Rgba })));
+    const current = writePng(path.join(folder, 'current.png'), 1280, 1600, words.map((w, i) => ({ ...w, rgba: colour(i) })));
+    const outcome = await compareImages({ baseline, current, diffOutput: path.join(folder, 'diff.png'), tolerance: { threshold: 0.1, maxDiffPixels: 0, maxDiffPixelRatio: 0 } });
+    if (outcome.kind !== 'different') throw new Error('the page did not change');
+    const explanation = { changes: [{ kind: 'changed' as const, element: 'p', path: 'html>body>p', box: { x: 0, y: 0, width: 1280, height: 1600 }, properties: [{ property: 'color', before: '#282828', after: '#1e3ca0' }], cause: null, words: 'p: color #282828 → #1e3ca0' }], summary: '', note: null };
+    return { ...(await changedPair(dir, 'small')), metrics: outcome.metrics, images: { baseline, current, diff: outcome.diffImage }, change: outcome.change, explanation };
+  }
+
+  it('holds the request size budget on a page-wide change by scaling the images down, both alike', async () => {
+    const s = await fake();
+    const dir = tempDir();
+    await evaluatorFor(s.baseURL, path.join(dir, 'out')).evaluator.evaluate(await pageWideChange(dir, { lineGap: 64, lineEnd: 900 }, () => [30, 60, 160, 255]));
+
+    const sent = s.completions()[0];
+    expect(Number(sent.headers['content-length'])).toBeLessThanOrEqual(REQUEST_BUDGET_BYTES);
+    const images = await Promise.all(imageUrlsOf(sent).map(dataUrlImage));
+    // The two sides (the words say what changed: no diff), smaller than the largest upload (1024
+    // px wide) and no smaller than half the page, the whole page shown.
+    expect(images.map((image) => image.format)).toEqual(['webp', 'webp']);
+    const { width, height } = images[0];
+    expect(images[1]).toMatchObject({ width, height });
+    expect(width).toBeLessThan(1024);
+    expect(width).toBeGreaterThanOrEqual(640);
+    expect(height).toBe(Math.round(1600 * (width / 1280)));
+    expect(userTextOf(sent)).toContain(`The images show the whole capture (1280×1600 px), scaled to ${Math.round((width / 1280) * 100)}%.`);
+  }, 30_000);
+
+  it('shows fewer rows when even the smallest scale does not fit, and says which', async () => {
+    const s = await fake();
+    const dir = tempDir();
+    // Lines twice as dense and long, every word another colour: too many bytes for the budget at half the size.
+    await evaluatorFor(s.baseURL, path.join(dir, 'out')).evaluator.evaluate(await pageWideChange(dir, { lineGap: 48, lineEnd: 1200 }, (i) => [(i * 37) % 256, (i * 91) % 256, (i * 53) % 256, 255]));
+
+    const sent = s.completions()[0];
+    expect(Number(sent.headers['content-length'])).toBeLessThanOrEqual(REQUEST_BUDGET_BYTES);
+    const images = await Promise.all(imageUrlsOf(sent).map(dataUrlImage));
+    const rows = /the images show only rows 0–(\d+) around the changes, scaled to 50%\./.exec(userTextOf(sent));
+    expect(rows, userTextOf(sent)).not.toBeNull();
+    expect(Number(rows![1])).toBeLessThan(1600);
+    expect(images).toEqual([
+      expect.objectContaining({ format: 'webp', width: 640, height: Math.round(Number(rows![1]) / 2) }),
+      expect.objectContaining({ format: 'webp', width: 640, height: Math.round(Number(rows![1]) / 2) }),
+    ]);
+  }, 30_000);
 
   it('crops a long page to the changed area and scales it down', async () => {
     const s = await fake();
@@ -134,10 +212,12 @@ describe('the request', () => {
     await evaluator.evaluate(await changedPair(dir, 'taller', { currentHeight: 280 }));
     const sent = s.completions()[0];
     expect(userTextOf(sent)).toContain('The baseline is 320×240 px and the current 320×280 px; grey areas lie outside the smaller one.');
+    // The 40 rows only current has (an added band at y 20) and the box below them, with context.
+    expect(userTextOf(sent)).toContain('the images show only rows 0–259 around the changes.');
     expect(await Promise.all(imageUrlsOf(sent).map(dataUrlImage))).toMatchObject([
-      { width: 320, height: 280 },
-      { width: 320, height: 280 },
-      { width: 80, height: 70 },
+      { width: 320, height: 259 },
+      { width: 320, height: 259 },
+      { width: 80, height: 65 },
     ]);
   });
 });

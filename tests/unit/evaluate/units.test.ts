@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { statusOf } from '../../../src/evaluate';
-import { planView } from '../../../src/evaluate/images';
+import { planView, viewNote } from '../../../src/evaluate/images';
 import { extractJsonObject, parseVerdict } from '../../../src/evaluate/parse';
 import { costOf, DEFAULT_PRICES, priceFor } from '../../../src/evaluate/prices';
 
@@ -58,10 +58,11 @@ describe('prices', () => {
 
 describe('planView', () => {
   const size = (width: number, height: number) => ({ width, height });
-  it('keeps a viewport-sized capture whole', () => {
+  it('cuts even a viewport-sized capture to the rows around its changes', () => {
     const plan = planView(size(1280, 720), size(1280, 720), [{ x: 0, y: 600, width: 10, height: 10 }]);
-    expect(plan.bands).toEqual([{ y0: 0, y1: 720 }]);
-    expect(plan.scale).toBe(0.8);
+    expect(plan.bands).toEqual([{ y0: 440, y1: 720 }]);
+    expect(plan.maxScale).toBe(0.8);
+    expect(viewNote(plan, 0.8)).toBe('The capture is 1280×720 px; the images show only rows 440–720 around the changes, scaled to 80%.');
   });
   it('merges nearby changes into one band', () => {
     const plan = planView(size(1000, 5000), size(1000, 5000), [
@@ -70,14 +71,15 @@ describe('planView', () => {
       { x: 0, y: 4000, width: 10, height: 10 },
     ]);
     expect(plan.bands).toEqual([{ y0: 840, y1: 1570 }, { y0: 3840, y1: 4170 }]);
-    expect(plan.note).toBe('The capture is 1000×5000 px; the images show only rows 840–1570, 3840–4170 around the changes, stacked top to bottom and separated by a magenta line.');
+    expect(viewNote(plan, 1)).toBe('The capture is 1000×5000 px; the images show only rows 840–1570, 3840–4170 around the changes, stacked top to bottom and separated by a magenta line.');
   });
   it('stops at the height budget when changes are everywhere', () => {
     const regions = Array.from({ length: 20 }, (_, i) => ({ x: 0, y: i * 600, width: 1280, height: 100 }));
     const plan = planView(size(1280, 12_000), size(1280, 12_000), regions);
-    const scaledHeight = plan.bands.reduce((sum, b) => sum + Math.round((b.y1 - b.y0) * plan.scale), 0) + 6 * (plan.bands.length - 1);
+    const gap = Math.round(8 * plan.maxScale);
+    const scaledHeight = plan.bands.reduce((sum, b) => sum + Math.round((b.y1 - b.y0) * plan.maxScale), 0) + gap * (plan.bands.length - 1);
     expect(scaledHeight).toBeLessThanOrEqual(2048);
     expect(plan.bands.length).toBeLessThan(20);
-    expect(plan.note).toContain(`(the first ${plan.bands.length} of 20 changed areas; the others are not shown)`);
+    expect(plan.shown).toContain(`(the first ${plan.bands.length} of 20 changed areas; the others are not shown)`);
   });
 });
