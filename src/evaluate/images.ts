@@ -127,13 +127,17 @@ interface Stacked {
   height: number;
 }
 
+function stackedHeight(plan: ViewPlan): number {
+  return plan.bands.reduce((sum, b) => sum + b.y1 - b.y0, 0) + SEPARATOR_HEIGHT * (plan.bands.length - 1);
+}
+
 /** The planned bands of one image at full size, stacked with a magenta line between two, as raw RGB. */
 async function stack(file: string, plan: ViewPlan): Promise<Stacked> {
   const source = await sharp(file).metadata();
   const size = { width: source.width ?? 0, height: source.height ?? 0 };
   const { width } = plan.canvas;
   const heights = plan.bands.map((b) => b.y1 - b.y0);
-  const height = heights.reduce((sum, h) => sum + h, 0) + SEPARATOR_HEIGHT * (plan.bands.length - 1);
+  const height = stackedHeight(plan);
   const tops = heights.map((_, i) => heights.slice(0, i).reduce((sum, h) => sum + h + SEPARATOR_HEIGHT, 0));
   const parts = await Promise.all(plan.bands.map((band) => bandOf(file, size, band, width)));
   const [r, g, b] = SEPARATOR_RGBA;
@@ -160,8 +164,6 @@ export interface ViewImage {
 export interface RenderedView {
   /** The images as WebP, in the order asked for. */
   images: Buffer[];
-  scale: number;
-  quality: number;
   /** What the images show, with the scale: the prompt's sentence about them. */
   note: string;
 }
@@ -177,10 +179,6 @@ export function dataUrlBytes(webp: Buffer): number {
 function shortened(plan: ViewPlan, rows: number): ViewPlan {
   const bands = fitBands(plan.bands, 1, rows);
   return { ...plan, bands, shown: describe(plan.canvas, bands, plan.areas) };
-}
-
-function stackedHeight(plan: ViewPlan): number {
-  return plan.bands.reduce((sum, b) => sum + b.y1 - b.y0, 0) + SEPARATOR_HEIGHT * (plan.bands.length - 1);
 }
 
 interface Encoded {
@@ -225,14 +223,15 @@ export async function renderViews(images: ViewImage[], plan: ViewPlan, budgetByt
     const stacked = await Promise.all(images.map((image) => stack(image.file, view)));
     let encoded: Encoded | null = null;
     for (const scale of ladder) {
-      // Bytes go about with the area: scales the last try says are still too large are skipped.
-      if (encoded && scale > encoded.scale * Math.sqrt(budgetBytes / encoded.bytes)) continue;
+      // Bytes go about with the area: scales the last try says are still too large are skipped
+      // (never the smallest, which the rows are cut at).
+      if (encoded && scale !== smallest && scale > encoded.scale * Math.sqrt(budgetBytes / encoded.bytes)) continue;
       encoded = await encodeAt(stacked, roles, scale, budgetBytes);
-      if (encoded.bytes <= budgetBytes) return { ...encoded, note: viewNote(view, scale) };
+      if (encoded.bytes <= budgetBytes) return { images: encoded.images, note: viewNote(view, scale) };
     }
     // And with the rows: keep the share of them that fits, with a margin.
     const rows = Math.floor((stackedHeight(view) * 0.9 * budgetBytes) / encoded!.bytes);
-    if (rows < MIN_BAND_HEIGHT) return { ...encoded!, note: viewNote(view, encoded!.scale) };
+    if (rows < MIN_BAND_HEIGHT) return { images: encoded!.images, note: viewNote(view, encoded!.scale) };
     view = shortened(view, rows);
     ladder = [smallest];
   }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo } from '../../scripts/fixture-repo';
-import { reply, startFakeOpenAI, userTextOf, type FakeOpenAI, type Responder } from '../support/fake-openai';
+import { REQUEST_BUDGET_BYTES } from '../../src/evaluate/evaluator';
+import { imageUrlsOf, reply, startFakeOpenAI, userTextOf, type FakeOpenAI, type Responder } from '../support/fake-openai';
 import { runPlaywrightAsync, type AsyncRun } from '../support/playwright-run';
 import { checkpoint, readLatest, statuses } from '../support/results';
 import { filesUnder } from '../support/files';
@@ -61,7 +62,7 @@ test.describe('with an evaluator', () => {
     expect(run.stdout).toMatch(/visual-uat: evaluator gpt-4.1-mini: 2 calls, 0 cache hits, 2,400 input tokens \(0 cached\), 80 output tokens, \$0\.0011, \d+\.\d s/);
   });
 
-  test('the model sees the intent, the commits and three images', async () => {
+  test('the model sees the intent, the commits, the change in words and both sides, within the request budget', async () => {
     const plans = server.completions().find((r) => userTextOf(r).includes('Checkpoint: plans'))!;
     const text = userTextOf(plans);
     expect(text).toContain('Test: site.spec.ts › site › pricing › plans\nCheckpoint: plans');
@@ -69,8 +70,11 @@ test.describe('with an evaluator', () => {
     expect(text).toMatch(/- [0-9a-f]+ Highlight the Pro plan on the pricing page/);
     expect(text).toMatch(/- [0-9a-f]+ Refactor page templates/);
     expect(text).toContain('public/pricing.html');
-    const images = plans.body.messages[1].content.filter((part: { type: string }) => part.type === 'image_url');
-    expect(images).toHaveLength(3);
+    // The words say what changed: the two sides go, without the diff image.
+    expect(text).toContain('## What changed on the page');
+    expect(text).toContain('No diff image: the words above say what changed, the regions where.');
+    expect(imageUrlsOf(plans).map((url) => url.slice(0, 23))).toEqual(['data:image/webp;base64,', 'data:image/webp;base64,']);
+    expect(Number(plans.headers['content-length'])).toBeLessThanOrEqual(REQUEST_BUDGET_BYTES);
     expect(plans.body.response_format.type).toBe('json_schema');
   });
 
