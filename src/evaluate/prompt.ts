@@ -107,7 +107,7 @@ function explanationSection(request: EvaluationRequest): string[] {
   const lines = ['', '## What changed on the page (from the DOM and computed styles both captures recorded)'];
   lines.push(...list(explanation.changes.map((change) => change.words), MAX_REGIONS, 'changes'));
   if (explanation.note) lines.push(`Not explained: ${explanation.note}.`);
-  // A line the same commits touched twice in a file (the same rule in two hunks, a line moved) is
+  // A line a commit changed alike in two places of a file (the same rule added in two hunks) is
   // shown once: the budget is in lines, and repeats would push others out.
   const changed = code.flatMap((change) => {
     const lines = [...new Set(change.lines.map((line) => `${line.added ? '+' : '-'} ${clip(line.text.trim(), MAX_CODE_LINE_CHARS)}`))];
