@@ -247,7 +247,7 @@ function groupsSuite(): string {
   fs.mkdirSync(path.join(dir, 'tests-uat'));
   const tests = Array.from({ length: GROUPS_PAGES }, (_, n) => `test('page ${n}', async ({ page, screenshotCheckpoint }) => {\n  await page.goto('/page/${n}');\n  await screenshotCheckpoint('page');\n});`);
   fs.writeFileSync(path.join(dir, 'tests-uat', 'pages.spec.ts'), `import { test } from 'visual-uat';\n\n${tests.join('\n\n')}\n`);
-  provideModules(dir, fixtureModules());
+  provideModules(dir, fixtureModules(undefined, undefined, ['openai']));
   initRepo(dir, 'Generated site');
   git(dir, ['checkout', '-q', '-b', 'feature']);
   fs.writeFileSync(path.join(dir, 'changed.json'), `${JSON.stringify({ nav: true, banner: [7], card: [23] })}\n`);

@@ -78,9 +78,9 @@ export function pluginTarball(): string {
   return packed && fs.existsSync(packed) ? packed : packPlugin();
 }
 
-/** The @playwright/test this checkout is tested with: fixtures without their own pin get the same one. */
-function ownPlaywrightVersion(): string {
-  return readPackageJson(path.join(PACKAGE_ROOT, 'node_modules', '@playwright', 'test', 'package.json')).version!;
+/** The version of a package this checkout is tested with (fixtures that do not pin it get the same one). */
+function ownVersion(name: string): string {
+  return readPackageJson(path.join(PACKAGE_ROOT, 'node_modules', name, 'package.json')).version!;
 }
 
 /**
@@ -88,7 +88,9 @@ function ownPlaywrightVersion(): string {
  * content under .tmp/installs/ and reused by every repository of the test run. Returns its node_modules.
  */
 export function installOnce(devDependencies: Record<string, string>, tarball: string): string {
-  const manifest = { private: true, devDependencies: { ...devDependencies, 'visual-uat': `file:${tarball}` } };
+  // Sorted: the same dependencies in another order are the same install.
+  const sorted = Object.fromEntries(Object.entries(devDependencies).sort(([a], [b]) => a.localeCompare(b)));
+  const manifest = { private: true, devDependencies: { ...sorted, 'visual-uat': `file:${tarball}` } };
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   const target = path.join(PACKAGE_ROOT, '.tmp', 'installs', sha256(text + sha256(fs.readFileSync(tarball))).slice(0, 16));
   if (fs.existsSync(path.join(target, 'node_modules'))) return path.join(target, 'node_modules');
@@ -108,13 +110,14 @@ export function installOnce(devDependencies: Record<string, string>, tarball: st
 }
 
 /**
- * The dependencies a fixture's package.json declares (or, when it declares none, what a user's
- * project has: @playwright/test), plus the plugin's tarball, installed once per test run.
+ * The dependencies a fixture's package.json declares plus `extra` (unpinned: this checkout's own
+ * versions), and @playwright/test when neither names it (every user's project has it), installed
+ * with the plugin's tarball once per test run.
  */
-export function fixtureModules(packageJsonFile?: string, tarball = pluginTarball()): string {
+export function fixtureModules(packageJsonFile?: string, tarball = pluginTarball(), extra: string[] = []): string {
   const declared = packageJsonFile ? readPackageJson(packageJsonFile) : {};
   const devDependencies = { ...declared.dependencies, ...declared.devDependencies };
-  if (Object.keys(devDependencies).length === 0) devDependencies['@playwright/test'] = ownPlaywrightVersion();
+  for (const name of ['@playwright/test', ...extra]) devDependencies[name] ??= ownVersion(name);
   return installOnce(devDependencies, tarball);
 }
 

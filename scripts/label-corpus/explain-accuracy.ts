@@ -1,21 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser } from '@playwright/test';
-import { takeLayout } from '../../src/capture/layout';
-import { compareImages } from '../../src/compare';
-import { systemChromium } from '../../src/config/browser';
-import { explainChange, type Explanation } from '../../src/explain';
+import { readLabels } from '../../src/approve';
+import type { Explanation } from '../../src/explain';
 import { selectorNames } from '../../src/explain/attribute';
 import { stepParts } from '../../src/explain/words';
-import type { LayoutRecord } from '../../src/types';
-import { CASES, PAGES, type CaseSpec, type PageSpec } from './cases';
-import { openCase } from './render';
+import { CASES } from './cases';
+import { CASES_DIR } from './render';
 
 /**
  * `node dist/scripts/label-corpus/explain-accuracy.js`: how often the explanation names the changed
- * element and property on the labelled corpus. Each case is rendered as the generator renders it,
- * with a layout record on both sides; its truth comes from the case's own edit:
+ * element and property on the labelled corpus, from the explanation each case is stored with
+ * (generate.ts renders both sides with their layout records); its truth comes from the case's own edit:
  *
  * - a CSS rule: a change on an element the rule's selector targets, in a property the rule sets
  *   (shorthands mapped to what the record keeps: `background` → background-color…; a rule that
@@ -28,8 +21,6 @@ import { openCase } from './render';
  *
  * A case counts when one of its edits is named. Prints the figure and each miss with what was said.
  */
-
-const TOLERANCE = { threshold: 0.1, maxDiffPixels: 0, maxDiffPixelRatio: 0 };
 
 /** A declared property as the layout record keeps it. */
 const RECORDED: Record<string, string[]> = {
@@ -96,46 +87,24 @@ function replaceChecks(replace: [string, string][]): Check[] {
   });
 }
 
-async function render(browser: Browser, page: PageSpec, spec: CaseSpec | null, file: string): Promise<LayoutRecord | null> {
-  const { context, tab } = await openCase(browser, page, spec);
-  try {
-    const locator = page.scope ? tab.locator(page.scope) : undefined;
-    const options = { animations: 'disabled', caret: 'hide' } as const;
-    fs.writeFileSync(file, locator ? await locator.screenshot(options) : await tab.screenshot(options));
-    return await takeLayout(tab, locator ? { kind: 'element', locator } : { kind: 'clip', x: 0, y: 0, ...page.viewport });
-  } finally {
-    await context.close();
-  }
-}
-
-async function main(): Promise<void> {
-  const executablePath = systemChromium() ?? undefined;
-  const browser = await chromium.launch({ executablePath, args: executablePath ? ['--disable-gpu'] : [] });
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-explain-'));
+/** Reads the explanation each case of the corpus was stored with (the generator renders both sides with their layout records). */
+function main(): void {
+  const stored = new Map(readLabels(CASES_DIR).cases.map((loaded) => [loaded.case.id, loaded.case.explanation ?? null]));
   const misses: string[] = [];
-  try {
-    for (const spec of CASES) {
-      const page = PAGES.find((candidate) => candidate.name === spec.page)!;
-      const files = { baseline: path.join(work, `${spec.id}-base.png`), current: path.join(work, `${spec.id}-current.png`) };
-      const base = await render(browser, page, null, files.baseline);
-      const current = await render(browser, page, spec, files.current);
-      const outcome = await compareImages({ ...files, diffOutput: path.join(work, `${spec.id}-diff.png`), tolerance: TOLERANCE });
-      const regions = outcome.kind === 'different' ? outcome.metrics.changedRegions : [];
-      const explanation = explainChange(base, current, regions, []);
-      const checks = [...cssChecks(spec.css ?? ''), ...replaceChecks(spec.replace ?? [])];
-      const named = checks.some((check) => check.named(explanation));
-      process.stdout.write(`${named ? 'named ' : 'MISSED'} ${spec.id}: ${explanation.summary || explanation.note}\n`);
-      if (!named) misses.push(`- \`${spec.id}\`: expected ${checks.map((c) => c.what).join(' or ')}; said: ${explanation.summary || explanation.note}`);
+  for (const spec of CASES) {
+    const explanation = stored.get(spec.id);
+    if (!explanation) {
+      misses.push(`- \`${spec.id}\`: no stored explanation: run npm run corpus:labels`);
+      continue;
     }
-  } finally {
-    await browser.close();
-    fs.rmSync(work, { recursive: true, force: true });
+    const checks = [...cssChecks(spec.css ?? ''), ...replaceChecks(spec.replace ?? [])];
+    const named = checks.some((check) => check.named(explanation));
+    process.stdout.write(`${named ? 'named ' : 'MISSED'} ${spec.id}: ${explanation.summary || explanation.note}\n`);
+    if (!named) misses.push(`- \`${spec.id}\`: expected ${checks.map((c) => c.what).join(' or ')}; said: ${explanation.summary || explanation.note}`);
   }
   const correct = CASES.length - misses.length;
   process.stdout.write(`\n${correct} of ${CASES.length} cases named (${((100 * correct) / CASES.length).toFixed(1)} %)\n${misses.join('\n')}\n`);
+  if (misses.some((miss) => miss.includes('no stored explanation'))) process.exitCode = 1;
 }
 
-main().catch((error) => {
-  process.stderr.write(`${(error as Error).stack ?? error}\n`);
-  process.exitCode = 1;
-});
+main();

@@ -6,8 +6,12 @@ import sharp from 'sharp';
 import { sha256File } from '../../src/util/hash';
 import { labelledCase, readLabels, writeLabel, type LabelledCase } from '../../src/approve';
 import { startSignals, recorderFor } from '../../src/capture/signals';
+import { takeLayout } from '../../src/capture/layout';
 import { compareImages, compareSignals } from '../../src/compare';
 import { systemChromium } from '../../src/config/browser';
+import { explainChange } from '../../src/explain';
+import { parseDiff } from '../../src/git/diff';
+import type { CodeChange, LayoutRecord } from '../../src/types';
 import { CASES, PAGES, type CaseSpec, type PageSpec } from './cases';
 import { CASES_DIR, CORPUS_DIR, openCase, sha1 } from './render';
 
@@ -25,6 +29,7 @@ const TOLERANCE = { threshold: 0.1, maxDiffPixels: 0, maxDiffPixelRatio: 0 };
 interface Capture {
   png: Buffer;
   signals: Awaited<ReturnType<ReturnType<typeof startSignals>>>;
+  layout: LayoutRecord | null;
 }
 
 async function capture(browser: Browser, page: PageSpec, spec: CaseSpec | null): Promise<Capture> {
@@ -36,7 +41,8 @@ async function capture(browser: Browser, page: PageSpec, spec: CaseSpec | null):
     const raw = locator ? await locator.screenshot(options) : await tab.screenshot(options);
     // Lossless, at the strongest deflate: less than half of Chromium's own PNG size.
     const png = await sharp(raw).png({ compressionLevel: 9, adaptiveFiltering: true, effort: 10 }).toBuffer();
-    return { png, signals: await finish(false) };
+    const signals = await finish(false);
+    return { png, signals, layout: await takeLayout(tab, locator ? { kind: 'element', locator } : { kind: 'clip', x: 0, y: 0, ...page.viewport }) };
   } finally {
     await context.close();
   }
@@ -50,6 +56,32 @@ function branchFor(spec: CaseSpec): string {
 
 function commitLine(spec: CaseSpec, subject: string): string {
   return `${sha1(`${spec.id}\0${subject}`).slice(0, 7)} ${subject}`;
+}
+
+const STYLE_SHEET = /\.(css|scss|less)$/;
+const COMPONENT = /\.(tsx|jsx|vue|svelte|astro)$/;
+const MARKUP = /\.(html|tsx|jsx|vue|svelte|astro)$/;
+/** Content a page renders (a blog post's Markdown), not a project's README. */
+const CONTENT = /^(?!.*README).*\.mdx?$/i;
+
+/**
+ * The case's edit as its branch's diff would show it, for the explanation's attribution: its CSS
+ * added to the style sheet the case changes (else to its component, as CSS-in-JS), its
+ * replacements in the page, component or content file it changes. An edit whose kind of file the
+ * case does not change (a dependency bump that restyles) is in no diff, as on a real branch: the
+ * explanation then says no changed file mentions the element.
+ */
+function codeOf(spec: CaseSpec): CodeChange[] {
+  const files = spec.changedFiles.map((line) => line.replace(/^[A-Z]\s+/, ''));
+  const sheet = files.find((file) => STYLE_SHEET.test(file)) ?? files.find((file) => COMPONENT.test(file));
+  const markup = files.find((file) => MARKUP.test(file)) ?? files.find((file) => CONTENT.test(file));
+  const patch = (file: string, lines: string[]) => `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n${lines.join('\n')}\n`;
+  const lines = (text: string, sign: string) => text.split('\n').filter((line) => line.trim()).map((line) => `${sign}${line}`);
+  const patches = [
+    sheet && spec.css ? patch(sheet, lines(spec.css, '+')) : '',
+    markup && spec.replace?.length ? patch(markup, spec.replace.flatMap(([from, to]) => [...lines(from, '-'), ...lines(to, '+')])) : '',
+  ];
+  return parseDiff(patches.join(''), commitLine(spec, spec.commits[0]));
 }
 
 async function buildCase(browser: Browser, spec: CaseSpec, work: string): Promise<void> {
@@ -79,6 +111,7 @@ async function buildCase(browser: Browser, spec: CaseSpec, work: string): Promis
       },
       diffMetrics: outcome.metrics,
       signals: compareSignals(base.signals, current.signals),
+      explanation: explainChange(base.layout, current.layout, outcome.metrics.changedRegions, codeOf(spec)),
       imageHashes: { baseline: sha256File(images.baseline), current: sha256File(images.current) },
     },
     { label: spec.label, source: 'corpus', by: 'visual-uat corpus', at: LABELLED_AT, note: spec.note },

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { slug, testKey } from '../config/test-identity';
+import type { Explanation } from '../explain';
 import type { CheckpointSignals, DiffMetrics } from '../types';
 import { schemaProblem } from '../util/schema';
 
@@ -55,6 +56,11 @@ export interface LabelledCase {
   /** As the run measured them; `visual-uat eval` measures them again with the current engine. */
   diffMetrics: DiffMetrics;
   signals: CheckpointSignals;
+  /**
+   * The change in words as the run explained it, which the model is shown with the images; absent
+   * in cases made before explanations existed (the corpus shipped with visual-uat is one).
+   */
+  explanation?: Explanation | null;
 }
 
 /** A changed checkpoint as the place that records a decision knows it (the review page, `approve`). */
@@ -68,6 +74,7 @@ export interface DecidedCheckpoint {
   context: LabelledChange | null;
   diffMetrics: DiffMetrics;
   signals: CheckpointSignals;
+  explanation: Explanation | null;
   /** sha256 of the two PNG files, as approvals record them (approve's hashImage). */
   imageHashes: { baseline: string; current: string };
 }
@@ -129,6 +136,7 @@ export function labelledCase(checkpoint: DecidedCheckpoint, decision: Decision):
     },
     diffMetrics: checkpoint.diffMetrics,
     signals: checkpoint.signals,
+    explanation: checkpoint.explanation,
   };
 }
 
@@ -156,6 +164,7 @@ export function formatCase(labelled: LabelledCase): string {
     },
     diffMetrics: labelled.diffMetrics,
     signals: labelled.signals,
+    ...(labelled.explanation !== undefined ? { explanation: labelled.explanation } : {}),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

@@ -9,6 +9,7 @@ import { openRepo } from '../git';
 import { removeWorktreesIn } from '../baseline/worktrees';
 import { pruneStore, sizeText, storeSize } from '../baseline/test-store';
 import { isInside } from '../util/fs';
+import { plural } from '../util/text';
 import { generate } from '../oxtest/generate';
 import { evalCommand, type EvalCliOptions } from './eval';
 import { init, type InitOptions } from './init';
@@ -48,29 +49,36 @@ function removeExcept(dir: string, keep: string[]): void {
 /**
  * `visual-uat clean`: removes what runs made (baselines, screenshots, results, caches, and the
  * worktrees, unregistered from git first). People's decisions are not a run's output: the
- * labelled cases and the evals measured on them stay, and it says where. Returns what it kept.
- * A baseline store outside the output folder is shared (CI caches, other checkouts): it is pruned
- * to its newest `keepCommits` base commits, not removed.
+ * labelled cases and the evals measured on them stay, and it says where. A baseline store outside
+ * the output folder is shared (CI caches, other checkouts): it is pruned to its newest
+ * `keepCommits` base commits, not removed. Returns a line for each thing it did.
  */
 export async function clean(settings: Settings, keepCommits?: number): Promise<string[]> {
+  const lines: string[] = [];
+  const shown = (file: string) => path.relative(process.cwd(), file) || file;
   if (!isInside(settings.baselineStore, settings.outputDir) && fs.existsSync(settings.baselineStore)) {
     const before = sizeText(storeSize(settings.baselineStore));
     pruneStore(settings.baselineStore, null, keepCommits);
-    process.stdout.write(`visual-uat clean: baseline store ${settings.baselineStore}: ${before} before, ${sizeText(storeSize(settings.baselineStore))} kept\n`);
+    lines.push(`visual-uat clean: baseline store ${settings.baselineStore}: ${before} before, ${sizeText(storeSize(settings.baselineStore))} kept`);
   }
   const homes = Object.values(worktreeHomes(settings.outputDir)).filter((home) => fs.existsSync(home));
   const repo = homes.length ? await openRepo(settings.configDir) : null;
+  const worktrees: string[] = [];
   for (const home of homes) {
-    await removeWorktreesIn(repo!, home);
+    await removeWorktreesIn(repo!, home, null, (name) => worktrees.push(name));
     fs.rmSync(home, { recursive: true, force: true });
   }
-  if (!fs.existsSync(settings.outputDir)) return [];
+  if (worktrees.length) lines.push(`visual-uat clean: removed ${plural(worktrees.length, 'worktree')} of the base (${worktrees.join(', ')})`);
+  if (!fs.existsSync(settings.outputDir)) return [...lines, `visual-uat clean: nothing else to remove (${shown(settings.outputDir)} does not exist)`];
   const keep = [settings.labelsDir, outputPath(settings.outputDir, 'eval')].filter(
     (dir) => dir.startsWith(`${settings.outputDir}${path.sep}`) && fs.existsSync(dir) && fs.readdirSync(dir).length > 0,
   );
+  const removed = fs.readdirSync(settings.outputDir).filter((name) => !keep.includes(path.join(settings.outputDir, name))).sort();
   if (keep.length === 0) fs.rmSync(settings.outputDir, { recursive: true, force: true });
   else removeExcept(settings.outputDir, keep);
-  return keep;
+  if (removed.length) lines.push(`visual-uat clean: removed ${removed.map((name) => `${shown(settings.outputDir)}/${name}`).join(', ')}`);
+  for (const dir of keep) lines.push(`visual-uat clean: kept ${shown(dir)} (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)`);
+  return lines;
 }
 
 function positiveInteger(value: string): number {
@@ -122,8 +130,7 @@ export function buildProgram(): Command {
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (flags: CliFlags & { keepCommits?: number }) => {
-      const kept = await clean(cliSettings(flags), flags.keepCommits);
-      for (const dir of kept) process.stdout.write(`visual-uat clean: kept ${path.relative(process.cwd(), dir) || dir} (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)\n`);
+      for (const line of await clean(cliSettings(flags), flags.keepCommits)) process.stdout.write(`${line}\n`);
     });
   program
     .command('approve')

@@ -144,6 +144,7 @@ export function recordRunDecisions(settings: Settings, run: RunResult, checkpoin
         context: runChange(run),
         diffMetrics: checkpoint.diffMetrics,
         signals: checkpoint.signals,
+        explanation: checkpoint.explanation ?? null,
         imageHashes: { baseline: hashes.baseline, current: hashes.current },
       },
       { label: request.verdict === 'approved' ? 'intended' : 'regression', source: request.verdict === 'approved' ? 'approve' : 'reject', by: request.by, at: request.at, note: request.reason },

@@ -65,7 +65,8 @@ export async function compareInProcess(input: CompareInput): Promise<CompareOutc
   if (baseline.width === current.width && baseline.height === current.height && Buffer.from(baseline.data).equals(Buffer.from(current.data)))
     return { kind: 'identical' };
   const result = diffImages(baseline, current, input.tolerance);
-  if (result.changedPixels === 0) return { kind: 'identical' };
+  // Pixels that differ, none past the colour threshold: not identical, and not a change either.
+  if (result.changedPixels === 0) return { kind: 'within-tolerance', metrics: result.metrics };
   const area = Math.max(baseline.width * baseline.height, current.width * current.height);
   const { maxDiffPixels, maxDiffPixelRatio } = input.tolerance;
   if (result.changedPixels <= maxDiffPixels || result.changedPixels / area <= maxDiffPixelRatio) return { kind: 'within-tolerance', metrics: result.metrics };

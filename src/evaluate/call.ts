@@ -1,5 +1,6 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { loadOpenAI } from './openai-package';
 import { ANSWER_SCHEMA } from './prompt';
 
 /**
@@ -88,9 +89,10 @@ function retryAfterMs(headers: Headers | undefined): number | null {
 }
 
 function classify(error: unknown, timedOut: boolean, mode: ResponseMode): Classified {
-  if (timedOut || error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout' };
-  if (error instanceof OpenAI.APIConnectionError) return { kind: 'transient', status: null, retryAfterMs: null, message: causeOf(error) };
-  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+  const openai = loadOpenAI();
+  if (timedOut || error instanceof openai.APIConnectionTimeoutError) return { kind: 'timeout' };
+  if (error instanceof openai.APIConnectionError) return { kind: 'transient', status: null, retryAfterMs: null, message: causeOf(error) };
+  if (error instanceof openai.APIError && typeof error.status === 'number') {
     const { status, message } = error;
     if (TRANSIENT_STATUSES.has(status) || status >= 500) return { kind: 'transient', status, retryAfterMs: retryAfterMs(error.headers), message };
     if ((status === 400 || status === 415 || status === 422) && mode !== 'plain' && FORMAT_REJECTION.test(message)) return { kind: 'format', status, message };

@@ -1,8 +1,9 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { EvaluatorUsage } from '../types';
 import { plural } from '../util/text';
 import { DEFAULT_CALL_POLICY, type CallPolicy, type ModeState } from './call';
+import { loadOpenAI } from './openai-package';
 import { costOf, priceFor, type Price, type TokenCounts } from './prices';
 import type { EvaluatorSettings } from './evaluator-settings';
 import { redactor } from './transcript';
@@ -40,7 +41,7 @@ export function tokensOf(completion: ChatCompletion): TokenCounts {
 export function createModelClient(settings: EvaluatorSettings, callPolicy: Partial<Omit<CallPolicy, 'timeoutMs'>> = {}): ModelClient {
   const policy: CallPolicy = { ...DEFAULT_CALL_POLICY, ...callPolicy, timeoutMs: settings.timeoutMs };
   // Our own retry loop and deadline (see call.ts): the client's are switched off.
-  const client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseURL, maxRetries: 0, timeout: settings.timeoutMs });
+  const client = new (loadOpenAI())({ apiKey: settings.apiKey, baseURL: settings.baseURL, maxRetries: 0, timeout: settings.timeoutMs });
   const price = priceFor(settings.model, settings.prices);
   const totals: EvaluatorUsage = { model: settings.model, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
   return {

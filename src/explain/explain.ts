@@ -35,7 +35,7 @@ export interface ElementChange {
 /** What a changed checkpoint's difference is, in words, from the two layout records and the branch's diffs. */
 export interface Explanation {
   changes: ElementChange[];
-  /** One line: the first changes' words, and how many more. */
+  /** One line: the first changes' words (elements that changed alike named together), and how many more. */
   summary: string;
   /** What could not be explained, and why; null when nothing is missing. */
   note: string | null;
@@ -156,6 +156,27 @@ export function explainChange(base: LayoutRecord | null, current: LayoutRecord |
     shown.length === 0 ? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps' : null,
     base.truncated || current.truncated ? 'a layout record was cut at its element limit: an element past it is not seen' : null,
   ].filter((note): note is string => note !== null);
-  const more = shown.length > SUMMARIZED ? ` (and ${shown.length - SUMMARIZED} more)` : '';
-  return { changes: shown, summary: shown.slice(0, SUMMARIZED).map((change) => change.words).join(' · ') + more, note: notes.length ? notes.join('; ') : null };
+  return { changes: shown, summary: summaryOf(shown), note: notes.length ? notes.join('; ') : null };
+}
+
+/**
+ * The first changes in one line. Elements that changed alike (the same words after their name, the
+ * same cause: three cards restyled by one rule) share one part, so the line names them once.
+ */
+function summaryOf(changes: readonly ElementChange[]): string {
+  const alike = new Map<string, ElementChange[]>();
+  for (const change of changes) {
+    const rest = change.words.slice(change.element.length);
+    alike.set(rest, [...(alike.get(rest) ?? []), change]);
+  }
+  const parts = [...alike].map(([rest, members]) => {
+    const names = [...new Set(members.map((member) => member.element))];
+    const counted = names.map((name) => {
+      const count = members.filter((member) => member.element === name).length;
+      return count > 1 ? `${name} ×${count}` : name;
+    });
+    return `${counted.join(', ')}${rest}`;
+  });
+  const more = parts.length > SUMMARIZED ? ` (and ${parts.length - SUMMARIZED} more)` : '';
+  return parts.slice(0, SUMMARIZED).join(' · ') + more;
 }

@@ -126,7 +126,7 @@ export function decide(input: DecisionInput): Decision {
     case 'identical':
       return plain('unchanged', 'identical');
     case 'within-tolerance':
-      return plain('unchanged', 'within tolerance');
+      return plain('unchanged', comparison.metrics.changedRegions.length ? 'within tolerance' : 'within tolerance: pixels differ, none past the colour threshold');
     case 'different': {
       const decision = input.changes.length ? decideChanges(input.changes, input.signals) : plain('needs_review', NO_EVALUATOR_REASON);
       return input.stable === false ? { ...decision, reason: `${unsettledNote(input.unsettled ?? null)}; ${decision.reason}` } : decision;

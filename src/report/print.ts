@@ -23,7 +23,7 @@ export function htmlReportPath(config: FullConfig, configDir: string): string | 
 /** The end-of-run summary on stdout; in GitHub Actions also the job summary and the annotations. */
 export function printSummary(run: RunResult, paths: SummaryPaths, env: NodeJS.ProcessEnv = process.env): void {
   process.stdout.write(`\n${summaryLines(run, paths).join('\n')}\n`);
-  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, stepSummary(run));
+  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, stepSummary(run, paths.onBase));
   if (env.GITHUB_ACTIONS) for (const line of workflowAnnotations(run)) process.stdout.write(`${line}\n`);
 }
 

@@ -109,7 +109,8 @@ export class VisualUatReporter implements Reporter {
     }
     const run = buildRunResult(verdicts.outcomes, verdicts.groups, context, settings, evaluator?.usage() ?? NO_USAGE);
     const { latest } = writeRunResult(settings.outputDir, run);
-    printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(this.config, settings.configDir), approvals: verdicts.approvals });
+    const onBase = context?.sameAsBase && context.baseCommit ? `${context.baseBranch} @ ${context.baseCommit.slice(0, 8)}` : null;
+    printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(this.config, settings.configDir), approvals: verdicts.approvals, onBase });
     if (evaluator && verdicts.judged > 0) printLine(evaluator.summary());
     return exitStatus(verdicts, settings);
   }

@@ -25,6 +25,8 @@ export interface SummaryPaths {
   results: string;
   report: string | null;
   approvals: ApprovalTally;
+  /** Set on a run on the base itself ("main @ 1a2b3c4d"): its checkpoints were taken, not compared. */
+  onBase?: string | null;
 }
 
 /** A line of the table: a group of checkpoints that share a change, or a single checkpoint. */
@@ -71,6 +73,12 @@ export function countsLine(run: RunResult): string {
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
   const parts = ORDER.filter((status) => counts.get(status)).map((status) => `${counts.get(status)} ${status}`);
   return `${plural(total, 'checkpoint')}: ${parts.join(', ')}`;
+}
+
+/** The counts, or on the base itself what was done instead of a comparison ("unchanged" there would claim one). */
+function headline(run: RunResult, onBase: string | null | undefined): string {
+  if (!onBase) return countsLine(run);
+  return `${plural(checkpointRows(run).length, 'checkpoint')} taken on the base itself (${onBase}, clean tree): nothing compared`;
 }
 
 function oneLine(text: string, width: number): string {
@@ -142,10 +150,13 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   const line = (status: string, title: string, pct: string, reason: string) =>
     `  ${status.padEnd(STATUS_WIDTH)} ${title.padEnd(titleWidth)} ${pct.padStart(PERCENT_WIDTH)} ${oneLine(reason, reasonWidth)}`.trimEnd();
   const continued = (title: string) => `  ${''.padEnd(STATUS_WIDTH)} ${title}`.trimEnd();
-  // What changed, in words, under its row: the whole width after the status column.
+  // What changed, in words, under its row: the whole width after the status column, wrapped, never
+  // cut (a CI log is 100 columns wide, and the file and commit come last).
   const explained = (explanation: CheckpointResult['explanation'] | undefined) => {
     const words = explanationWords(explanation);
-    return words ? [`  ${''.padEnd(STATUS_WIDTH)} ${oneLine(`↳ ${words}`, Math.max(MIN_ROOM, width - STATUS_WIDTH - 3))}`.trimEnd()] : [];
+    if (!words) return [];
+    const [first, ...more] = wrapParts([words], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5));
+    return [`  ${''.padEnd(STATUS_WIDTH)} ↳ ${first}`, ...more.map((rest) => `  ${''.padEnd(STATUS_WIDTH)}   ${rest}`)];
   };
   return [
     line('status', header, 'changed', 'reason'),
@@ -182,7 +193,7 @@ export function approvalLines(approvals: ApprovalTally): string[] {
 
 /** The end-of-run summary: counts, a table of what needs a look, where to look, how to review. */
 export function summaryLines(run: RunResult, paths: SummaryPaths, width = terminalWidth()): string[] {
-  const lines = [`visual-uat: ${countsLine(run)}`, ...formatTable(run, true, width), ...approvalLines(paths.approvals)];
+  const lines = [`visual-uat: ${headline(run, paths.onBase)}`, ...formatTable(run, true, width), ...approvalLines(paths.approvals)];
   if (paths.report) lines.push(`  HTML report: ${paths.report}   (npx playwright show-report ${paths.report})`);
   if (run.tests.some((test) => test.checkpoints.some((c) => c.status === 'needs_review' || c.status === 'regression'))) {
     lines.push(`  review:      ${REVIEW_COMMAND}   (a page with Approve and Reject per change)`);
@@ -206,10 +217,10 @@ function markdownCell(text: string): string {
 }
 
 /** The GitHub Actions job summary (markdown): counts and a table of what needs a look, groups first. */
-export function stepSummary(run: RunResult): string {
+export function stepSummary(run: RunResult, onBase?: string | null): string {
   const attention = rows(run, true);
-  const base = run.baseCommit ? ` · base \`${run.baseBranch}\` @ \`${run.baseCommit.slice(0, 8)}\`` : '';
-  const lines = [`## visual-uat`, '', `**${countsLine(run)}**${base}`, ''];
+  const base = run.baseCommit && !onBase ? ` · base \`${run.baseBranch}\` @ \`${run.baseCommit.slice(0, 8)}\`` : '';
+  const lines = [`## visual-uat`, '', `**${headline(run, onBase)}**${base}`, ''];
   if (attention.length) {
     lines.push('| status | test › checkpoint | changed | reason |', '|---|---|---:|---|');
     for (const row of attention)

@@ -33,6 +33,8 @@ export function requestFor(loaded: LoadedCase, metrics: DiffMetrics, diffImage: 
     signals: labelled.signals,
     images: { baseline: loaded.images.baseline, current: loaded.images.current, diff: diffImage },
     change,
+    // The words the run showed the model; a case without them (the corpus) is replayed without.
+    explanation: labelled.explanation ?? null,
     // Each case is judged alone, as the single checkpoint of its change.
     group: { id: loaded.case.id, shownOn: [`${labelled.test.titlePath.join(' › ')} › ${labelled.checkpoint}`] },
   };

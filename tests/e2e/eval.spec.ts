@@ -29,7 +29,7 @@ let env: NodeJS.ProcessEnv;
 
 test.beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-eval-'));
-  provideModules(work, fixtureModules());
+  provideModules(work, fixtureModules(undefined, undefined, ['openai']));
   installedCorpus = path.join(work, 'node_modules', 'visual-uat', 'fixtures', 'label-corpus', 'cases');
   const cases = readLabels(installedCorpus).cases.map((loaded) => loaded.case);
   server = await startFakeOpenAI({ responder: scriptedLabeller(cases, { approve: { 'pricing-price-nan': 0.93 } }) });

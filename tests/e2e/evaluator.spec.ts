@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createFixtureRepo } from '../../scripts/fixture-repo';
+import { createFixtureRepo, fixtureModules, provideModules } from '../../scripts/fixture-repo';
 import { REQUEST_BUDGET_BYTES } from '../../src/evaluate/evaluator';
 import { imageUrlsOf, reply, startFakeOpenAI, userTextOf, type FakeOpenAI, type Responder } from '../support/fake-openai';
 import { runPlaywrightAsync, type AsyncRun } from '../support/playwright-run';
@@ -128,4 +128,30 @@ test.describe('with a server that never answers', () => {
     expect(plans.reason).toMatch(/^not judged: the evaluator did not answer within 2 s \(raise evaluator.timeoutMs or VISUAL_UAT_EVAL_TIMEOUT_MS/);
     expect(results.evaluator.calls).toBe(0);
   });
+});
+
+test('a project that configures an evaluator without installing openai is told the one command that adds it', async () => {
+  const server = await startFakeOpenAI({ responder: judge });
+  try {
+    // openai is an optional peer: this project's package.json does not list it, so its install lacks it.
+    const withoutOpenAI = (dir: string) => {
+      const file = path.join(dir, 'package.json');
+      const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+      delete manifest.devDependencies.openai;
+      fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+    };
+    const repo = createFixtureRepo({ fixture: 'demo-app', modules: false, prepare: withoutOpenAI });
+    provideModules(repo, fixtureModules(path.join(repo, 'package.json')));
+    expect(fs.existsSync(path.join(repo, 'node_modules', 'visual-uat'))).toBe(true);
+    expect(fs.existsSync(path.join(repo, 'node_modules', 'openai'))).toBe(false);
+
+    const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const warnings = (run.stdout + run.stderr).split('\n').filter((line) => line.includes('openai'));
+    expect(warnings).toEqual(['visual-uat: a model needs the openai package, which is not installed: npm install -D openai: changed checkpoints are left for review']);
+    expect(statuses(readLatest(repo))).toMatchObject({ 'plans › plans': 'needs_review', 'about › contact': 'needs_review', 'home › landing': 'unchanged' });
+    expect(server.completions()).toHaveLength(0);
+  } finally {
+    await server.close();
+  }
 });

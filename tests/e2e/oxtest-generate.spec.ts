@@ -49,7 +49,7 @@ test.beforeAll(async () => {
   const port = freePortSync();
   app = startApp(port);
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'oxtest-generate-'));
-  provideModules(work, fixtureModules());
+  provideModules(work, fixtureModules(undefined, undefined, ['openai']));
   fs.writeFileSync(
     path.join(work, 'jobs.yaml'),
     [

@@ -54,6 +54,9 @@ test.describe('per-test baseline store', () => {
     expect(recorded.status, recorded.stdout + recorded.stderr).toBe(0);
     const mainCommit = git(repo, ['rev-parse', 'main']);
     expect(recorded.stdout).toContain(`visual-uat: recorded the baselines of ${mainCommit.slice(0, 8)}: 2 tests stored, 0 there already`);
+    // Nothing was compared on main: the summary says so instead of counting its checkpoints unchanged.
+    expect(recorded.stdout).toMatch(new RegExp(`visual-uat: \\d+ checkpoints? taken on the base itself \\(main @ ${mainCommit.slice(0, 8)}, clean tree\\): nothing compared`));
+    expect(recorded.stdout).not.toMatch(/\d+ unchanged/);
 
     // The pull request's CI: another fresh clone, the store restored.
     pr = cloneOn(repo, 'feature/pricing');

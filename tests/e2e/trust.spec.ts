@@ -113,6 +113,8 @@ test('clean removes what the runs left and keeps the labelled cases and the eval
   expect(cleaned.status, cleaned.stderr).toBe(0);
   expect(cleaned.stdout).toContain('visual-uat clean: kept .visual-uat/labels (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)');
   expect(cleaned.stdout).toContain('visual-uat clean: kept .visual-uat/eval (');
+  expect(cleaned.stdout).toMatch(/^visual-uat clean: removed \.visual-uat\/\S+(, \.visual-uat\/\S+)*$/m);
+  expect(cleaned.stdout).toContain('.visual-uat/results');
   expect(fs.readdirSync(path.join(repo, '.visual-uat')).sort()).toEqual(['eval', 'labels']);
   expect(readLabels(path.join(repo, '.visual-uat', 'labels')).cases).toHaveLength(2);
   expect(git(repo, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);

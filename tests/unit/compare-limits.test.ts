@@ -35,6 +35,13 @@ describe('image limits', () => {
     expect(outcome.metrics.pixelDiffPercent).toBeLessThan(3);
   });
 
+  it('calls a colour shift below the threshold within tolerance, not identical: the pixels differ', async () => {
+    const flat = (file: string, shade: number) => sharp({ create: { width: 64, height: 32, channels: 3, background: { r: shade, g: shade, b: 200 } } }).png().toFile(path.join(dir, file));
+    await Promise.all([flat('shade-base.png', 120), flat('shade-current.png', 123)]);
+    const outcome = await compareImages({ baseline: path.join(dir, 'shade-base.png'), current: path.join(dir, 'shade-current.png'), diffOutput: path.join(dir, 'shade-diff.png'), tolerance });
+    expect(outcome).toEqual({ kind: 'within-tolerance', metrics: { pixelDiffPercent: 0, changedRegions: [] } });
+  });
+
   it('refuses an image over 100 megapixels by its header, without decoding it', async () => {
     const small = await stripes(path.join(dir, 'small.png'), 10, 10);
     const huge = fs.readFileSync(small);

@@ -121,6 +121,18 @@ describe('runEval', () => {
     expect(imageUrlsOf(nan)).toHaveLength(3);
   });
 
+  it('shows the model each case in the words its run gave it: the explanation stored with the case', async () => {
+    server.respond(scriptedLabeller(CASES));
+    const before = server.completions().length;
+    await runEval(run({ labels: smallLabels() }));
+    const texts = server.completions().slice(before).map(userTextOf);
+    const pills = CASES.find((c) => c.id === 'pricing-pill-buttons')!;
+    expect(pills.explanation?.changes.length).toBeGreaterThan(0);
+    const shown = texts.find((text) => text.includes(pills.explanation!.changes[0].words));
+    expect(shown).toContain('## What changed on the page');
+    expect(shown).toContain('src/styles/pricing.css (commit');
+  });
+
   it('asks the model every time: its verdict cache is off', async () => {
     server.respond(scriptedLabeller(CASES));
     const setup = run({ labels: smallLabels() });

@@ -45,6 +45,14 @@ describe('explainChange', () => {
     expect(explanation.note).toBeNull();
   });
 
+  it('names elements that changed alike once in its summary line, each still a change of its own', () => {
+    const tinted = { 'background-color': 'rgb(238, 255, 238)' };
+    const current = record(BASE.drawn.map((e) => (/div\.plan:\d$/.test(e.path) ? { ...e, style: { ...e.style, ...tinted } } : e)));
+    const explanation = explainChange(BASE, current, FULL, []);
+    expect(explanation.changes.map((change) => change.element)).toEqual(['.plan', '.plan']);
+    expect(explanation.summary).toBe('.plan ×2: background-color #fff → #efe — no changed file mentions this element');
+  });
+
   it('pairs an element whose class was added, and tells the class, colour and text apart', () => {
     const current = record(
       BASE.drawn.map((e) => {

@@ -90,9 +90,12 @@ function drift(sourceFile: string, typeName: string, schemaRef: string): string[
   return problems;
 }
 
-/** The schema a node's own refs are relative to: the file its `$ref` leads into, else the one it is in. */
+/**
+ * The schema a node's own refs are relative to: the file its `$ref` leads into (its own, or a
+ * branch's: a nullable reference is `anyOf: [{ $ref }, null]`), else the one it is in.
+ */
 function holder(node: Schema, within: Schema): Schema {
-  const file = node.$ref?.split('#')[0];
+  const file = [node, ...(node.anyOf ?? []), ...(node.oneOf ?? [])].map((branch) => branch.$ref?.split('#')[0]).find(Boolean);
   return file ? schemas.get(file)! : within;
 }
 

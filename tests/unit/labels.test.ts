@@ -45,6 +45,7 @@ function decided(images: { baseline: string; current: string }): DecidedCheckpoi
     context: CONTEXT,
     diffMetrics: { pixelDiffPercent: 8.3, changedRegions: [{ x: 5, y: 5, width: 10, height: 10, kind: 'modified' }] },
     signals: NO_SIGNALS,
+    explanation: null,
     imageHashes: { baseline: sha256File(images.baseline), current: sha256File(images.current) },
   };
 }
@@ -84,7 +85,7 @@ describe('labelled cases', () => {
     const images = pair(dir, 30);
     const folder = writeLabel(dir, labelledCase(decided(images), APPROVED), images);
     const text = fs.readFileSync(path.join(folder, 'case.json'), 'utf8');
-    expect(Object.keys(JSON.parse(text))).toEqual(['version', 'id', 'label', 'source', 'by', 'at', 'note', 'test', 'checkpoint', 'intent', 'change', 'diffMetrics', 'signals']);
+    expect(Object.keys(JSON.parse(text))).toEqual(['version', 'id', 'label', 'source', 'by', 'at', 'note', 'test', 'checkpoint', 'intent', 'change', 'diffMetrics', 'signals', 'explanation']);
     expect(text).toContain('\n  "label": "intended",\n');
     expect(text.endsWith('}\n')).toBe(true);
   });

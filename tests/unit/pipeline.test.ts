@@ -170,7 +170,8 @@ describe('decide', () => {
   it('gives each comparison its status and reason', () => {
     const cases: [PairComparison, string, string][] = [
       [{ kind: 'identical' }, 'unchanged', 'identical'],
-      [{ kind: 'within-tolerance', metrics: NO_DIFF }, 'unchanged', 'within tolerance'],
+      [{ kind: 'within-tolerance', metrics: NO_DIFF }, 'unchanged', 'within tolerance: pixels differ, none past the colour threshold'],
+      [{ kind: 'within-tolerance', metrics: { pixelDiffPercent: 0.01, changedRegions: [{ x: 1, y: 2, width: 3, height: 4, kind: 'modified' }] } }, 'unchanged', 'within tolerance'],
       [{ kind: 'same-code' }, 'unchanged', 'base and current are the same commit with a clean tree'],
       [{ kind: 'baseline-only' }, 'missing', 'in the baseline only: the current run did not capture it'],
       [{ kind: 'current-only' }, 'new', 'no baseline: the base version does not take this checkpoint'],

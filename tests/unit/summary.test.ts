@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_DIFF } from '../../src/compare';
 import type { CheckpointResult } from '../../src/report';
 import type { Approval } from '../../src/approve';
-import { approvalLines, formatTable, stepSummary, terminalWidth, titleLines } from '../../src/report/summary';
+import { approvalLines, formatTable, stepSummary, summaryLines, terminalWidth, titleLines } from '../../src/report/summary';
 import { checkpointResult, runOf, testResult as test } from '../support/results';
 
 function checkpoint(name: string, status: CheckpointResult['status'], reason: string, pixelDiffPercent = 0, group: string | null = null, otherGroups: string[] = []): CheckpointResult {
@@ -144,13 +144,29 @@ describe('groups in the table and the step summary', () => {
 });
 
 describe('the explanation in the table', () => {
-  it('goes on a line of its own under its row, cut to the width; its note when nothing could be said', () => {
+  it('goes on lines of its own under its row, wrapped to the width and never cut; its note when nothing could be said', () => {
     const words = 'footer: flex-direction row → column, padding 16px 48px → 8px 48px; height 52 → 60 px — public/site.css (commit abc1234 Footer)';
     const explained = checkpointResult({ name: 'footer', reason: 'no evaluator configured', explanation: { changes: [], summary: words, note: null } });
     const unexplained = checkpointResult({ name: 'header', reason: 'no evaluator configured', explanation: { changes: [], summary: '', note: 'no layout record on the base side' } });
     const lines = formatTable(runOf([test(['site.spec.ts', 'about'], [explained, unexplained])]), true, 100);
-    expect(lines[2]).toBe(`               ↳ ${words}`.slice(0, 99) + '…');
-    expect(lines[4]).toBe('               ↳ (no layout record on the base side)');
+    const wrapped = lines.slice(2, lines.findIndex((line) => line.includes('header')));
+    expect(wrapped.length).toBeGreaterThan(1);
+    expect(wrapped[0].startsWith('               ↳ footer: flex-direction')).toBe(true);
+    for (const line of wrapped.slice(1)) expect(line).toMatch(/^ {17}\S/);
+    for (const line of wrapped) expect(line.length).toBeLessThanOrEqual(100);
+    expect(wrapped.map((line) => line.trim()).join(' ')).toBe(`↳ ${words}`);
+    expect(lines[lines.length - 1]).toBe('               ↳ (no layout record on the base side)');
     expect(stepSummary(runOf([test(['site.spec.ts', 'about'], [explained])]))).toContain(`no evaluator configured — ${words}`);
+  });
+});
+
+describe('a run on the base itself', () => {
+  const taken = runOf([test(['site.spec.ts', 'home'], [checkpointResult({ name: 'landing', status: 'unchanged', reason: 'base and current are the same commit with a clean tree' })])]);
+  const paths = { results: '.visual-uat/results/latest.json', report: null, approvals: { applied: 0, resembling: 0, rejected: 0, stale: [] } };
+
+  it('says its checkpoints were taken, not that they are unchanged', () => {
+    expect(summaryLines(taken, { ...paths, onBase: 'main @ 1a2b3c4d' })[0]).toBe('visual-uat: 1 checkpoint taken on the base itself (main @ 1a2b3c4d, clean tree): nothing compared');
+    expect(stepSummary(taken, 'main @ 1a2b3c4d')).toContain('**1 checkpoint taken on the base itself (main @ 1a2b3c4d, clean tree): nothing compared**\n');
+    expect(summaryLines(taken, paths)[0]).toBe('visual-uat: 1 checkpoint: 1 unchanged');
   });
 });

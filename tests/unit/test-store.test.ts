@@ -106,8 +106,10 @@ describe('visual-uat clean and a shared store', () => {
     fs.mkdirSync(path.join(outputDir, 'results'), { recursive: true });
     const settings = resolveSettings(path.join(root, 'playwright.config.ts'), { baselineStore: 'store' }, {});
     expect(settings.baselineStore).toBe(store);
-    await clean(settings, 1);
+    const said = await clean(settings, 1);
     expect(fs.existsSync(outputDir)).toBe(false);
+    expect(said).toEqual([expect.stringMatching(/^visual-uat clean: baseline store .+: .+ before, .+ kept$/), expect.stringMatching(/^visual-uat clean: removed .*\.visual-uat\/results$/)]);
+    expect(await clean(settings, 1)).toEqual([expect.stringMatching(/^visual-uat clean: baseline store /), expect.stringMatching(/^visual-uat clean: nothing else to remove \(.*\.visual-uat does not exist\)$/)]);
     expect(fs.readdirSync(store)).toEqual([commits[1]]);
   });
 });
