@@ -108,7 +108,8 @@ describe('runEval', () => {
     expect(trustedVerdict(record, 'gpt-4.1-mini', 0.93, { minConfidence: 0, requireEval: true })).toMatchObject({ allow: false });
     expect(trustedVerdict(record, 'gpt-4.1-mini', 0.94, { minConfidence: 0, requireEval: true })).toEqual({ allow: true });
 
-    // Each case is sent as a run would send it: intent, commits, today's diff metrics, three images.
+    // Each case is sent as a run would send it: intent, commits, today's diff metrics, the change
+    // in words and the two sides (no diff image beside the words).
     const nan = server.completions().slice(before).find((request) => userTextOf(request).includes('Refactor price formatting into a shared helper'))!;
     const text = userTextOf(nan);
     expect(text).toContain('Test: chromium › pricing');
@@ -118,7 +119,8 @@ describe('runEval', () => {
     // Nothing the model sees names the case: its id says what the label is.
     for (const request of server.completions().slice(before)) expect(userTextOf(request)).not.toMatch(new RegExp(CASES.map((c) => c.id).join('|')));
     expect(text).toMatch(/% of the pixels changed, in 1 region/);
-    expect(imageUrlsOf(nan)).toHaveLength(3);
+    expect(text).toContain('## What changed on the page');
+    expect(imageUrlsOf(nan)).toHaveLength(2);
   });
 
   it('shows the model each case in the words its run gave it: the explanation stored with the case', async () => {
