@@ -11,6 +11,7 @@ import { runPlaywrightAsync } from '../tests/support/playwright-run';
  * promo-app's branch with its server serving style sheets as text/plain, so its home page
  * (1280×1448, full page) loses every style. Prints the request's Content-Length and its parts:
  * the system and user text, and each image's data URL with its format and size.
+ * BENCH_REQUEST_IMAGES=<folder> also writes the images as the model gets them, to look at.
  */
 
 const kib = (bytes: number) => `${bytes.toLocaleString('en-US')} B (${(bytes / 1024).toFixed(1)} KiB)`;
@@ -37,6 +38,9 @@ async function main(): Promise<void> {
       const bytes = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
       const { format, width, height } = await sharp(bytes).metadata();
       lines.push(`  image ${i + 1}: ${kib(url.length)} as a data URL (${format} ${width}×${height}, ${kib(bytes.length)})`);
+      // To look at what the model gets: is the text still legible at this scale and quality?
+      const keep = process.env.BENCH_REQUEST_IMAGES;
+      if (keep) await sharp(bytes).png().toFile(path.join(keep, `image-${i + 1}.png`));
     }
     process.stdout.write(`${lines.join('\n')}\n`);
     fs.rmSync(repo, { recursive: true, force: true });
