@@ -20,6 +20,8 @@ const FIXED_WIDTH = 2 + STATUS_WIDTH + 1 + 1 + PERCENT_WIDTH + 1;
 const MIN_REASON_WIDTH = 25;
 const MIN_ROOM = 24;
 const SEPARATOR = ' › ';
+/** How many of a group's checkpoints the table names under its row. */
+const MEMBERS_NAMED = 4;
 
 export interface SummaryPaths {
   results: string;
@@ -158,10 +160,16 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
     const [first, ...more] = wrapParts([words], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5));
     return [`  ${''.padEnd(STATUS_WIDTH)} ↳ ${first}`, ...more.map((rest) => `  ${''.padEnd(STATUS_WIDTH)}   ${rest}`)];
   };
+  // A group's members under its row (the first few): the table does not repeat them as rows.
+  const members = (group: GroupRecord) => {
+    const all = [...group.members, ...group.alsoIn];
+    const named = all.slice(0, MEMBERS_NAMED).join(', ') + (all.length > MEMBERS_NAMED ? `, and ${all.length - MEMBERS_NAMED} more` : '');
+    return wrapParts([`on ${named}`], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5)).map((text) => `  ${''.padEnd(STATUS_WIDTH)}   ${text}`);
+  };
   return [
     line('status', header, 'changed', 'reason'),
     ...table.flatMap((row) => {
-      if (row.group) return [line(row.group.status, oneLine(groupTitle(row.group), titleWidth), '', row.group.reason), ...explained(row.group.explanation)];
+      if (row.group) return [line(row.group.status, oneLine(groupTitle(row.group), titleWidth), '', row.group.reason), ...members(row.group), ...explained(row.group.explanation)];
       const [first, ...more] = titleLines(row.test.titlePath, row.checkpoint.name, titleWidth);
       return [line(row.checkpoint.status, first, percent(row.checkpoint), row.checkpoint.reason), ...more.map(continued), ...explained(row.checkpoint.explanation)];
     }),

@@ -62,7 +62,7 @@ test.describe('explanations on the promo-app branch', () => {
   });
 
   test('the terminal table shows the words under the rows', () => {
-    expect(stdout).toMatch(/group g\d · 5 checkpoints[^\n]*\n\s+↳ footer: flex-direction row → column/);
+    expect(stdout).toMatch(/group g\d · 5 checkpoints[^\n]*\n {17}on [^\n]+\n(?: {17}[^\n]+\n)*\s+↳ footer: flex-direction row → column/);
     expect(stdout).toContain('↳ .promo added');
   });
 

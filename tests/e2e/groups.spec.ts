@@ -106,8 +106,8 @@ test.describe('one approval per group', () => {
     const results = readLatest(repo);
     expect(statuses(results)).toEqual({ 'home › page': 'needs_review', 'about › page': 'needs_review', 'pricing › page': 'needs_review', 'contact › form': 'needs_review', 'news › headline': 'needs_review' });
     expect(results.groups.map((g) => [g.id, g.members.length])).toEqual([['g1', 3], ['g2', 1], ['g3', 1]]);
-    // One line for the group, then the single checkpoints.
-    expect(run.stdout).toMatch(/\n {2}needs_review group g1 · 3 checkpoints +no evaluator configured\n/);
+    // One line for the group with its checkpoints named under it, then the single checkpoints.
+    expect(run.stdout).toMatch(/\n {2}needs_review group g1 · 3 checkpoints +no evaluator configured\n {17}on [^\n]*home › page/);
     expect(run.stdout).toMatch(/\n {2}needs_review site\.spec\.ts › contact › form +[\d.]+% no evaluator configured\n/);
     expect(run.stdout).not.toMatch(/\n {2}needs_review site\.spec\.ts › home › page/);
   });

@@ -135,6 +135,13 @@ describe('groups in the table and the step summary', () => {
     expect(formatTable(grouped, true, 120)[1]).toMatch(/^ {2}needs_review group g1 · 3 checkpoints +no evaluator configured$/);
   });
 
+  it('names a group\'s checkpoints under its row, the first four', () => {
+    const lines = formatTable(grouped, true, 120);
+    expect(lines[2]).toBe('                 on site.spec.ts › home › full, site.spec.ts › about › full, site.spec.ts › pricing › full');
+    const many = { ...grouped, groups: [{ ...grouped.groups[0], members: ['a › 1', 'a › 2', 'a › 3', 'a › 4', 'a › 5'], alsoIn: ['a › 6'] }, grouped.groups[1]] };
+    expect(formatTable(many, true, 120)[2]).toBe('                 on a › 1, a › 2, a › 3, a › 4, and 2 more');
+  });
+
   it('does the same in the GitHub step summary, naming the members', () => {
     const summary = stepSummary(grouped);
     expect(summary).toContain('| needs_review | group g1 · 3 checkpoints: site.spec.ts › home › full, site.spec.ts › about › full, site.spec.ts › pricing › full | | no evaluator configured |');
