@@ -9,7 +9,7 @@ import { optionsFromEnv, resolveSettings, type ResolvedOptions } from '../config
 import { missingChromium } from '../config/browser';
 import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type BaseResolution, type Repo, type WorkingState } from '../git';
-import type { BaselineTestRecord, RunContext } from '../types';
+import type { BaselineManifest, BaselineTestRecord, RunContext } from '../types';
 import { writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
@@ -167,12 +167,15 @@ async function prepareBaselines(
     context.baselineDir = entry;
     const update = updateReason(options, config);
     const stale = update ?? entryProblem(entry, cache.key);
-    const workers = stale ? overlapWorkers(config, args) : null;
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-      entry, root: outputDir, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
+      entry, root: outputDir, cache, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
       store: { dir: store, reads: !update, capture: (project) => captureFingerprint(capture, projectUse(config.projects.find((p) => p.name === project), repo.root), versions(configFile)) },
     };
+    // Before the current tests, whichever way the pass runs: which tests need the base decides
+    // whether it runs beside them, and the captures of the others read their stored baselines.
+    const selection = stale ? await selectTests(plan) : null;
+    const workers = selection ? besideWorkers(config, args, selection) : null;
     // After the current tests, and before the worktree goes: the check of the pass's selection.
     // The worktree stays until then: a dev server watching the project (Vite) would reload the
     // pages under test on the deletion of the worktree's files.
@@ -185,22 +188,31 @@ async function prepareBaselines(
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${plural(cache.files.length, 'test-side file')}): no worktree, no base server`);
       afterRun = () => finish({ failure: null, worktree: null, rendered: [] });
+    } else if (selection!.render?.length === 0) {
+      const pass = storedOnly(plan, selection!);
+      afterRun = () => finish(pass);
     } else if (workers) {
-      log(`the baseline pass runs beside the current tests (${plural(workers, 'worker')} each side on ${os.availableParallelism()} cores)`);
+      const rendered = selection!.render ? plural(selection!.render.length, 'test') : 'every test';
+      log(`the baseline pass runs beside the current tests (${rendered}, ${plural(workers, 'worker')}, on ${os.availableParallelism()} cores)`);
       // A dev server watching the project would reload the pages under test on every file the
       // pass writes: it writes beside its worktree, and its files move in after the tests.
       const root = besidePassRoot(worktrees, base.commit);
       // The base build of component tests is a cache: it goes out with the pass and comes back with it.
       moveTree(outputPath(outputDir, 'baselineComponentCache'), outputPath(root, 'baselineComponentCache'));
-      const running = baselinePass({ ...plan, root, entry: baselineEntryDir(root, base.commit, cache.key) });
-      context.baselinePending = true;
+      // The stored tests' baselines are in the entry before the tests start: their captures
+      // compare with them as in a warm run; only the tests the pass renders wait for it.
+      fs.rmSync(entry, { recursive: true, force: true });
+      if (selection!.render) writeManifest(entry, { complete: false, tests: copyStored(entry, selection!.stored), selection: manifestSelection(selection!) });
+      const running = baselinePass({ ...plan, root, entry: baselineEntryDir(root, base.commit, cache.key), args: [...args, `--workers=${workers}`] }, selection!, true);
+      context.baselinePending = selection!.render?.map((test) => test.key) ?? 'all';
       afterRun = async () => {
         const pass = await running;
-        for (const replaced of [entry, outputPath(outputDir, 'baselineRunOutput')]) fs.rmSync(replaced, { recursive: true, force: true });
+        fs.rmSync(outputPath(outputDir, 'baselineRunOutput'), { recursive: true, force: true });
+        // Its entry joins the stored tests' (its manifest names both).
         moveTree(root, outputDir);
         // The reporter reads the final context; the current tests ran already, so a pass that
         // failed as a whole fails the run here, after its checkpoints are recorded as new.
-        context.baselinePending = false;
+        delete context.baselinePending;
         context.baselineError = pass.failure;
         try {
           if (pass.failure) stopOrWarn(pass.failure, options, outputPath(outputDir, 'baselineLog'));
@@ -209,7 +221,7 @@ async function prepareBaselines(
         }
       };
     } else {
-      const pass = await baselinePass(plan);
+      const pass = await baselinePass(plan, selection!, false);
       if (pass.failure) {
         try {
           context.baselineError = stopOrWarn(pass.failure, options, outputPath(outputDir, 'baselineLog'));
@@ -263,17 +275,23 @@ function writeContext(outputDir: string, context: RunContext): void {
 
 /**
  * Workers for a baseline pass that runs beside the current tests, or null to run it first. Two
- * browser runs at once pay where cores are free: on 4 cores and more, each side gets half of them
- * (Playwright's own default for one run). A run that writes blobs or runs a shard keeps them in
- * order, since its blob must carry the baseline images. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
+ * browser runs at once pay where cores are free: on 4 cores and more, the pass gets half of them
+ * (Playwright's own default for one run). On fewer, only when the store gives at least as many of
+ * the tests as the pass renders (one spec edited since the last run): the current tests then
+ * compare with stored baselines as in a warm run, and the few base tests fill the time a run
+ * leaves its cores idle (starting, waiting for pages to settle) instead of adding a whole nested
+ * run's start and end to the run. A run that writes blobs or runs a shard keeps them in order,
+ * since its blob must carry the baseline images. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
  */
-function overlapWorkers(config: FullConfig, args: string[]): number | null {
+function besideWorkers(config: FullConfig, args: string[], selection: PassSelection): number | null {
   const cores = os.availableParallelism();
   const half = Math.max(1, Math.floor(cores / 2));
   const forced = process.env.VISUAL_UAT_OVERLAP;
   if (forced === '0') return null;
   if (forced === '1') return half;
-  return cores >= 4 && reportsLocally(config) && !args.some((arg) => arg.startsWith('--shard')) ? half : null;
+  if (!reportsLocally(config) || args.some((arg) => arg.startsWith('--shard'))) return null;
+  const fewToRender = selection.render !== null && selection.render.length <= selection.stored.length;
+  return cores >= 4 || fewToRender ? half : null;
 }
 
 /**
@@ -391,41 +409,66 @@ function nestedPass(plan: PassPlan, worktree: string, baselineDir: string, testL
   });
 }
 
-/**
- * Runs the baseline pass into the cache entry and seals it on success. With a listing of the suite,
- * it renders on the base only the tests that can capture and that the store holds no valid entry
- * of; the others come from the store.
- */
-async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
+/** The tests the pass renders on the base and those the store gives (see splitByStore); without a listing, every test renders. */
+interface PassSelection {
+  /** How many tests the listing found; null without one. */
+  listed: number | null;
+  stored: StoredTest[];
+  /** The tests to render; null: all of them. */
+  render: ListedTest[] | null;
+  /** The rendered tests' sources, for the store. */
+  sources: RenderedTest[];
+}
+
+/** The listing of the tests that can capture, split by what the store holds (see listCapturing, splitByStore). */
+async function selectTests(plan: PassPlan): Promise<PassSelection> {
   const listing = plan.selects ? await listCapturing(plan) : null;
-  const split = listing ? splitByStore(plan, listing.selected) : null;
-  const stored = split?.stored ?? [];
-  const render = split?.render ?? null;
-  const selection = listing ? { listed: listing.total, run: render!.length } : undefined;
-  if (render?.length === 0) {
-    fs.rmSync(plan.entry, { recursive: true, force: true });
-    writeManifest(plan.entry, { complete: true, tests: copyStored(plan.entry, stored), selection });
-    sealEntry(plan.entry, plan.cache.key);
-    if (stored.length) log(`baselines from the store (${shownPath(plan.store.dir)}): no worktree, no base server`);
-    else log(`no baseline pass needed: none of the ${listing!.total} tests can capture a checkpoint (no checkpoint call in their sources)`);
-    return { failure: null, worktree: null, rendered: [] };
-  }
+  if (!listing) return { listed: null, stored: [], render: null, sources: [] };
+  return { listed: listing.total, ...splitByStore(plan, listing.selected) };
+}
+
+/** The manifest's note of a selection: how many tests were listed, how many rendered. */
+function manifestSelection(selection: PassSelection): BaselineManifest['selection'] {
+  return selection.listed === null ? undefined : { listed: selection.listed, run: selection.render!.length };
+}
+
+/** Every test that can capture is in the store (or none can): the entry is made of copies, with no worktree and no base server. */
+function storedOnly(plan: PassPlan, selection: PassSelection): PassOutcome {
+  fs.rmSync(plan.entry, { recursive: true, force: true });
+  writeManifest(plan.entry, { complete: true, tests: copyStored(plan.entry, selection.stored), selection: manifestSelection(selection) });
+  sealEntry(plan.entry, plan.cache.key);
+  if (selection.stored.length) log(`baselines from the store (${shownPath(plan.store.dir)}): no worktree, no base server`);
+  else log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
+  return { failure: null, worktree: null, rendered: [] };
+}
+
+/**
+ * Runs the baseline pass into the cache entry and seals it on success: the selection's tests (all
+ * without a listing), and the stored ones' records beside them. `storedCopied`: the stored tests'
+ * images are already in the run's entry (a pass beside the tests writes its own, moved in after);
+ * else they are copied into this entry once the nested run, which starts it afresh, is done.
+ */
+async function baselinePass(plan: PassPlan, selection: PassSelection, storedCopied: boolean): Promise<PassOutcome> {
+  const { stored, render } = selection;
   let worktree: string | null = null;
   try {
     let testList: string | null = null;
-    if (listing && render!.length < listing.total) {
+    if (render && render.length < selection.listed!) {
       testList = outputPath(plan.root, 'baselineTestList');
-      writeFileAtomic(testList, testListText(render!));
+      writeFileAtomic(testList, testListText(render));
     }
     worktree = await provideBase(plan, `baseline pass (${plan.reason})`);
     const outcome = await nestedPass(plan, worktree, plan.entry, testList);
     if (outcome.error) return { failure: outcome.error, worktree, rendered: [] };
     const broken = baseAppUnreachable(outcome.manifest!);
     if (broken) return { failure: `the baseline pass failed: ${broken}`, worktree, rendered: [] };
-    if (listing) writeManifest(plan.entry, { ...outcome.manifest!, tests: { ...copyStored(plan.entry, stored), ...outcome.manifest!.tests }, selection });
+    if (render) {
+      const records = storedCopied ? storedRecords(stored) : copyStored(plan.entry, stored);
+      writeManifest(plan.entry, { ...outcome.manifest!, tests: { ...records, ...outcome.manifest!.tests }, selection: manifestSelection(selection) });
+    }
     sealEntry(plan.entry, plan.cache.key);
     log(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
-    return { failure: null, worktree, rendered: split?.sources ?? [] };
+    return { failure: null, worktree, rendered: selection.sources };
   } catch (error) {
     return { failure: (error as Error).message.replace(/^visual-uat: /, ''), worktree, rendered: [] };
   }
@@ -468,12 +511,12 @@ function splitByStore(plan: PassPlan, selected: ListedTest[]): { stored: StoredT
 
 /** Copies the stored tests into the run's entry; their manifest records. */
 function copyStored(entry: string, stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
-  const records: Record<string, BaselineTestRecord> = {};
-  for (const { test, entry: from, checkpoints } of stored) {
-    copyEntry(from, checkpoints, entry, test.folder);
-    records[test.key] = storedRecord(test.folder, checkpoints);
-  }
-  return records;
+  for (const { test, entry: from, checkpoints } of stored) copyEntry(from, checkpoints, entry, test.folder);
+  return storedRecords(stored);
+}
+
+function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
+  return Object.fromEntries(stored.map(({ test, checkpoints }) => [test.key, storedRecord(test.folder, checkpoints)]));
 }
 
 /**
