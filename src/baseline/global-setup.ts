@@ -28,7 +28,7 @@ import { readBaselineSide, readManifest, writeManifest } from '../store/run-stor
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './cache-entry';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
-import { captureFingerprint, copyEntry, lookUp, pruneStore, sizeText, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
+import { captureFingerprint, copyEntry, lookUp, pruneStore, sizeText, storeHolds, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -169,7 +169,7 @@ async function prepareBaselines(
     const stale = update ?? entryProblem(entry, cache.key);
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-      entry, root: outputDir, cache, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
+      entry, root: outputDir, rootDir: config.rootDir, cache, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
       store: { dir: store, reads: !update, capture: (project) => captureFingerprint(capture, projectUse(config.projects.find((p) => p.name === project), repo.root), versions(configFile)) },
     };
     // Before the current tests, whichever way the pass runs: which tests need the base decides
@@ -180,9 +180,9 @@ async function prepareBaselines(
     // The worktree stays until then: a dev server watching the project (Vite) would reload the
     // pages under test on the deletion of the worktree's files.
     const finish = async (pass: PassOutcome): Promise<void> => {
-      const worktree = context.baselineError || !selects ? pass.worktree : await topUp(plan, pass.worktree, context);
-      if (worktree && !options.keepWorktrees) await removeWorktree(repo, worktree);
-      if (!context.baselineError) storeRendered(plan, pass.rendered);
+      const toppedUp = context.baselineError || !selects ? { worktree: pass.worktree, rendered: [] } : await topUp(plan, pass.worktree, context);
+      if (toppedUp.worktree && !options.keepWorktrees) await removeWorktree(repo, toppedUp.worktree);
+      if (!context.baselineError) storeRendered(plan, [...pass.rendered, ...toppedUp.rendered]);
       writeContext(outputDir, context);
     };
     if (!stale) {
@@ -354,6 +354,8 @@ interface PassPlan {
   entry: string;
   /** Where the pass writes its entry, logs, lists and Playwright output: the output folder, or besidePassRoot for a pass beside the tests. */
   root: string;
+  /** Playwright's rootDir, which a test's note names its file from (see top-up.ts). */
+  rootDir: string;
   cache: CacheKey;
   args: string[];
   reason: string;
@@ -424,7 +426,7 @@ interface PassSelection {
 async function selectTests(plan: PassPlan): Promise<PassSelection> {
   const listing = plan.selects ? await listCapturing(plan) : null;
   if (!listing) return { listed: null, stored: [], render: null, sources: [] };
-  return { listed: listing.total, ...splitByStore(plan, listing.selected) };
+  return { listed: listing.total, ...splitByStore(plan, listing.tests, new Set(listing.selected)) };
 }
 
 /** The manifest's note of a selection: how many tests were listed, how many rendered. */
@@ -480,15 +482,22 @@ interface StoredTest {
   checkpoints: string[];
 }
 
-/** The selected tests split into those the store holds (for this base commit and these sources) and those to render, with the log line that says which and why. */
-function splitByStore(plan: PassPlan, selected: ListedTest[]): { stored: StoredTest[]; render: ListedTest[]; sources: RenderedTest[] } {
+/**
+ * The listed tests split into those the store holds (for this base commit and these sources) and
+ * the selected ones to render, with the log line that says which and why. A test the selection
+ * leaves out is looked up too: the store holds it only when a top-up pass rendered it (the scan
+ * missed its capture), and a valid entry spares that pass; else it is left to the top-up check again.
+ */
+function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: ReadonlySet<ListedTest>): { stored: StoredTest[]; render: ListedTest[]; sources: RenderedTest[] } {
   const graph = new SourceGraph(plan.repo.root);
   const captures = new Map<string, string>();
   const stored: StoredTest[] = [];
   const render: ListedTest[] = [];
   const sources: RenderedTest[] = [];
   const reasons = new Map<string, string[]>();
-  for (const test of selected) {
+  for (const test of listed) {
+    const chosen = selected.has(test);
+    if (!chosen && !(plan.store.reads && storeHolds(plan.store.dir, plan.baseCommit, test.key))) continue;
     if (!captures.has(test.project)) captures.set(test.project, plan.store.capture(test.project));
     const source = testSource(graph, test.file, plan.configFile, captures.get(test.project)!);
     const found = source && plan.store.reads ? lookUp(plan.store.dir, plan.baseCommit, test.key, source) : null;
@@ -496,6 +505,7 @@ function splitByStore(plan: PassPlan, selected: ListedTest[]): { stored: StoredT
       stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });
       continue;
     }
+    if (!chosen) continue;
     render.push(test);
     if (source) sources.push({ key: test.key, source });
     const reason = !source ? 'its file is outside the repository' : found && 'reason' in found ? found.reason : plan.reason;
@@ -504,8 +514,8 @@ function splitByStore(plan: PassPlan, selected: ListedTest[]): { stored: StoredT
   const named = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
   if (stored.length) touch(storeCommitDir(plan.store.dir, plan.baseCommit));
   const why = [...reasons].map(([reason, titles]) => `${reason}: ${named(titles)}`).join('; ');
-  if (selected.length)
-    log(`baseline: ${render.length} of ${plural(selected.length, 'test')} rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`);
+  if (render.length + stored.length)
+    log(`baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`);
   return { stored, render, sources };
 }
 
@@ -542,12 +552,13 @@ function storeRendered(plan: PassPlan, rendered: readonly RenderedTest[]): void 
 /**
  * The check of the selection, once the current tests are done: each test that took a checkpoint
  * in this run and has no record in the base entry runs on the base now, and joins the entry.
- * Returns the worktree to remove afterwards.
+ * Returns the worktree to remove afterwards, and the tests it rendered for the store (their
+ * sources read before the pass runs them, as the main pass's are).
  */
-async function topUp(plan: PassPlan, worktree: string | null, context: RunContext): Promise<string | null> {
+async function topUp(plan: PassPlan, worktree: string | null, context: RunContext): Promise<{ worktree: string | null; rendered: RenderedTest[] }> {
   const entry = readManifest(plan.entry);
   const missed = testsWithoutBaseRecord(plan.outputDir, entry);
-  if (missed.length === 0 || !entry) return worktree;
+  if (missed.length === 0 || !entry) return { worktree, rendered: [] };
   const started = Date.now();
   const names = missed.slice(0, 3).map((test) => test.titlePath.join(' › ')).join(', ');
   const why = `top-up pass: ${plural(missed.length, 'test')} took a checkpoint but did not run on the base (${names}${missed.length > 3 ? ', …' : ''}): the scan of their sources missed the capture`;
@@ -555,30 +566,36 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
   try {
     base ??= await provideBase(plan, why);
     if (worktree) log(why);
+    const graph = new SourceGraph(plan.repo.root);
+    const rendered = missed.flatMap(({ key, project, relativeFile }) => {
+      const source = testSource(graph, path.resolve(plan.rootDir, relativeFile), plan.configFile, plan.store.capture(project));
+      return source ? [{ key, source }] : [];
+    });
     const list = outputPath(plan.outputDir, 'topUpTestList');
     writeFileAtomic(list, testListText(missed));
     const topUpDir = outputPath(plan.outputDir, 'topUpEntry');
     const outcome = await nestedPass(plan, base, topUpDir, list);
     if (outcome.error) {
       log(`warning: ${outcome.error}; those checkpoints stay new`);
-      return base;
+      return { worktree: base, rendered: [] };
     }
     const merged = mergeTopUp(entry, plan.entry, outcome.manifest!, topUpDir);
     writeManifest(plan.entry, merged.manifest);
     fs.rmSync(topUpDir, { recursive: true, force: true });
     context.toppedUp = merged.added;
     log(`top-up pass done: ${plural(merged.added.length, 'test')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return { worktree: base, rendered };
   } catch (error) {
     log(`warning: the top-up pass failed: ${(error as Error).message.replace(/^visual-uat: /, '')}; those checkpoints stay new`);
+    return { worktree: base, rendered: [] };
   }
-  return base;
 }
 
 /**
  * The tests the baseline pass needs: those that can capture a checkpoint (see selection.ts). Null
  * when every test runs: Playwright before 1.56 has no --test-list, or the listing failed.
  */
-async function listCapturing(plan: PassPlan): Promise<{ total: number; selected: ListedTest[] } | null> {
+async function listCapturing(plan: PassPlan): Promise<{ total: number; tests: ListedTest[]; selected: ListedTest[] } | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
   const logFile = outputPath(plan.root, 'baselineListLog');
@@ -594,7 +611,8 @@ async function listCapturing(plan: PassPlan): Promise<{ total: number; selected:
     log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all`);
     return null;
   }
-  const { total, selected } = selectCapturing(listedTests(report), plan.repo.root);
+  const tests = listedTests(report);
+  const { total, selected } = selectCapturing(tests, plan.repo.root);
   if (selected.length && selected.length < total) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources (checked after the run)`);
-  return { total, selected };
+  return { total, tests, selected };
 }
