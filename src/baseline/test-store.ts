@@ -93,16 +93,16 @@ function entryProblem(dir: string, key: string, source: string): string | null {
 
 export type Lookup = { entry: string; checkpoints: string[] } | { entry: null; reason: string };
 
-/**
- * The test's entry for these sources at the base commit, or why it must be rendered: no entry, a
- * doubtful one, or an older entry of the same test whose files differ (named, so the log says what
- * changed).
- */
 /** Whether the store has any entry of a test at a base commit: a cheap look before its sources are hashed. */
 export function storeHolds(store: string, baseCommit: string, key: string): boolean {
   return fs.existsSync(storeTestDir(store, baseCommit, key));
 }
 
+/**
+ * The test's entry for these sources at the base commit, or why it must be rendered: no entry, a
+ * doubtful one, or an older entry of the same test whose files differ (named, so the log says what
+ * changed).
+ */
 export function lookUp(store: string, baseCommit: string, key: string, source: TestSource): Lookup {
   const dir = storeEntryDir(store, baseCommit, key, source.hash);
   if (fs.existsSync(dir)) {
