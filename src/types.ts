@@ -183,10 +183,12 @@ export interface RunContext {
   /** Tests whose baseline a top-up pass took after the current tests ran (see baseline/top-up): their captures did not know it. */
   toppedUp?: string[];
   /**
-   * The baseline pass runs beside the current tests (on 4 cores and more): captures cannot know
-   * the baselines yet; the reporter reads them from the cache entry once the pass is done.
+   * The baseline pass runs beside the current tests (see baseline/global-setup besideWorkers): the
+   * keys of the tests it renders, or `all` without a listing. Their captures cannot know their
+   * baselines yet; the reporter reads them from the cache entry once the pass is done. The other
+   * tests' baselines (from the store) are in the entry before the tests start.
    */
-  baselinePending?: boolean;
+  baselinePending?: 'all' | string[];
   /**
    * A run on the base itself (HEAD is the base commit, clean tree, or `visual-uat record`) records
    * its checkpoints into the per-test store (see baseline/test-store): the store and the repository.

@@ -9,7 +9,7 @@ import { optionsFromEnv, resolveSettings, type ResolvedOptions } from '../config
 import { missingChromium } from '../config/browser';
 import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type BaseResolution, type Repo, type WorkingState } from '../git';
-import type { BaselineTestRecord, RunContext } from '../types';
+import type { BaselineManifest, BaselineTestRecord, RunContext } from '../types';
 import { writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
@@ -28,7 +28,7 @@ import { readBaselineSide, readManifest, writeManifest } from '../store/run-stor
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './cache-entry';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
-import { captureFingerprint, copyEntry, lookUp, pruneStore, sizeText, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
+import { captureFingerprint, copyEntry, lookUp, pruneStore, sizeText, storeHolds, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -167,40 +167,52 @@ async function prepareBaselines(
     context.baselineDir = entry;
     const update = updateReason(options, config);
     const stale = update ?? entryProblem(entry, cache.key);
-    const workers = stale ? overlapWorkers(config, args) : null;
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-      entry, root: outputDir, cache, args: workers ? [...args, `--workers=${workers}`] : args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
+      entry, root: outputDir, rootDir: config.rootDir, cache, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
       store: { dir: store, reads: !update, capture: (project) => captureFingerprint(capture, projectUse(config.projects.find((p) => p.name === project), repo.root), versions(configFile)) },
     };
+    // Before the current tests, whichever way the pass runs: which tests need the base decides
+    // whether it runs beside them, and the captures of the others read their stored baselines.
+    const selection = stale ? await selectTests(plan) : null;
+    const workers = selection ? besideWorkers(config, args, selection) : null;
     // After the current tests, and before the worktree goes: the check of the pass's selection.
     // The worktree stays until then: a dev server watching the project (Vite) would reload the
     // pages under test on the deletion of the worktree's files.
     const finish = async (pass: PassOutcome): Promise<void> => {
-      const worktree = context.baselineError || !selects ? pass.worktree : await topUp(plan, pass.worktree, context);
-      if (worktree && !options.keepWorktrees) await removeWorktree(repo, worktree);
-      if (!context.baselineError) storeRendered(plan, pass.rendered);
+      const toppedUp = context.baselineError || !selects ? { worktree: pass.worktree, rendered: [] } : await topUp(plan, pass.worktree, context);
+      if (toppedUp.worktree && !options.keepWorktrees) await removeWorktree(repo, toppedUp.worktree);
+      if (!context.baselineError) storeRendered(plan, [...pass.rendered, ...toppedUp.rendered]);
       writeContext(outputDir, context);
     };
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${plural(cache.files.length, 'test-side file')}): no worktree, no base server`);
       afterRun = () => finish({ failure: null, worktree: null, rendered: [] });
+    } else if (selection!.render?.length === 0) {
+      const pass = storedOnly(plan, selection!);
+      afterRun = () => finish(pass);
     } else if (workers) {
-      log(`the baseline pass runs beside the current tests (${plural(workers, 'worker')} each side on ${os.availableParallelism()} cores)`);
+      const rendered = selection!.render ? plural(selection!.render.length, 'test') : 'every test';
+      log(`the baseline pass runs beside the current tests (${rendered}, ${plural(workers, 'worker')}, on ${os.availableParallelism()} cores)`);
       // A dev server watching the project would reload the pages under test on every file the
       // pass writes: it writes beside its worktree, and its files move in after the tests.
       const root = besidePassRoot(worktrees, base.commit);
       // The base build of component tests is a cache: it goes out with the pass and comes back with it.
       moveTree(outputPath(outputDir, 'baselineComponentCache'), outputPath(root, 'baselineComponentCache'));
-      const running = baselinePass({ ...plan, root, entry: baselineEntryDir(root, base.commit, cache.key) });
-      context.baselinePending = true;
+      // The stored tests' baselines are in the entry before the tests start: their captures
+      // compare with them as in a warm run; only the tests the pass renders wait for it.
+      fs.rmSync(entry, { recursive: true, force: true });
+      if (selection!.render) writeManifest(entry, { complete: false, tests: copyStored(entry, selection!.stored), selection: manifestSelection(selection!) });
+      const running = baselinePass({ ...plan, root, entry: baselineEntryDir(root, base.commit, cache.key), args: [...args, `--workers=${workers}`] }, selection!, true);
+      context.baselinePending = selection!.render?.map((test) => test.key) ?? 'all';
       afterRun = async () => {
         const pass = await running;
-        for (const replaced of [entry, outputPath(outputDir, 'baselineRunOutput')]) fs.rmSync(replaced, { recursive: true, force: true });
+        fs.rmSync(outputPath(outputDir, 'baselineRunOutput'), { recursive: true, force: true });
+        // Its entry joins the stored tests' (its manifest names both).
         moveTree(root, outputDir);
         // The reporter reads the final context; the current tests ran already, so a pass that
         // failed as a whole fails the run here, after its checkpoints are recorded as new.
-        context.baselinePending = false;
+        delete context.baselinePending;
         context.baselineError = pass.failure;
         try {
           if (pass.failure) stopOrWarn(pass.failure, options, outputPath(outputDir, 'baselineLog'));
@@ -209,7 +221,7 @@ async function prepareBaselines(
         }
       };
     } else {
-      const pass = await baselinePass(plan);
+      const pass = await baselinePass(plan, selection!, false);
       if (pass.failure) {
         try {
           context.baselineError = stopOrWarn(pass.failure, options, outputPath(outputDir, 'baselineLog'));
@@ -263,17 +275,23 @@ function writeContext(outputDir: string, context: RunContext): void {
 
 /**
  * Workers for a baseline pass that runs beside the current tests, or null to run it first. Two
- * browser runs at once pay where cores are free: on 4 cores and more, each side gets half of them
- * (Playwright's own default for one run). A run that writes blobs or runs a shard keeps them in
- * order, since its blob must carry the baseline images. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
+ * browser runs at once pay where cores are free: on 4 cores and more, the pass gets half of them
+ * (Playwright's own default for one run). On fewer, only when the store gives at least as many of
+ * the tests as the pass renders (one spec edited since the last run): the current tests then
+ * compare with stored baselines as in a warm run, and the few base tests fill the time a run
+ * leaves its cores idle (starting, waiting for pages to settle) instead of adding a whole nested
+ * run's start and end to the run. A run that writes blobs or runs a shard keeps them in order,
+ * since its blob must carry the baseline images. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
  */
-function overlapWorkers(config: FullConfig, args: string[]): number | null {
+function besideWorkers(config: FullConfig, args: string[], selection: PassSelection): number | null {
   const cores = os.availableParallelism();
   const half = Math.max(1, Math.floor(cores / 2));
   const forced = process.env.VISUAL_UAT_OVERLAP;
   if (forced === '0') return null;
   if (forced === '1') return half;
-  return cores >= 4 && reportsLocally(config) && !args.some((arg) => arg.startsWith('--shard')) ? half : null;
+  if (!reportsLocally(config) || args.some((arg) => arg.startsWith('--shard'))) return null;
+  const fewToRender = selection.render !== null && selection.render.length <= selection.stored.length;
+  return cores >= 4 || fewToRender ? half : null;
 }
 
 /**
@@ -336,6 +354,8 @@ interface PassPlan {
   entry: string;
   /** Where the pass writes its entry, logs, lists and Playwright output: the output folder, or besidePassRoot for a pass beside the tests. */
   root: string;
+  /** Playwright's rootDir, which a test's note names its file from (see top-up.ts). */
+  rootDir: string;
   cache: CacheKey;
   args: string[];
   reason: string;
@@ -391,41 +411,66 @@ function nestedPass(plan: PassPlan, worktree: string, baselineDir: string, testL
   });
 }
 
-/**
- * Runs the baseline pass into the cache entry and seals it on success. With a listing of the suite,
- * it renders on the base only the tests that can capture and that the store holds no valid entry
- * of; the others come from the store.
- */
-async function baselinePass(plan: PassPlan): Promise<PassOutcome> {
+/** The tests the pass renders on the base and those the store gives (see splitByStore); without a listing, every test renders. */
+interface PassSelection {
+  /** How many tests the listing found; null without one. */
+  listed: number | null;
+  stored: StoredTest[];
+  /** The tests to render; null: all of them. */
+  render: ListedTest[] | null;
+  /** The rendered tests' sources, for the store. */
+  sources: RenderedTest[];
+}
+
+/** The listing of the tests that can capture, split by what the store holds (see listCapturing, splitByStore). */
+async function selectTests(plan: PassPlan): Promise<PassSelection> {
   const listing = plan.selects ? await listCapturing(plan) : null;
-  const split = listing ? splitByStore(plan, listing.selected) : null;
-  const stored = split?.stored ?? [];
-  const render = split?.render ?? null;
-  const selection = listing ? { listed: listing.total, run: render!.length } : undefined;
-  if (render?.length === 0) {
-    fs.rmSync(plan.entry, { recursive: true, force: true });
-    writeManifest(plan.entry, { complete: true, tests: copyStored(plan.entry, stored), selection });
-    sealEntry(plan.entry, plan.cache.key);
-    if (stored.length) log(`baselines from the store (${shownPath(plan.store.dir)}): no worktree, no base server`);
-    else log(`no baseline pass needed: none of the ${listing!.total} tests can capture a checkpoint (no checkpoint call in their sources)`);
-    return { failure: null, worktree: null, rendered: [] };
-  }
+  if (!listing) return { listed: null, stored: [], render: null, sources: [] };
+  return { listed: listing.total, ...splitByStore(plan, listing.tests, new Set(listing.selected)) };
+}
+
+/** The manifest's note of a selection: how many tests were listed, how many rendered. */
+function manifestSelection(selection: PassSelection): BaselineManifest['selection'] {
+  return selection.listed === null ? undefined : { listed: selection.listed, run: selection.render!.length };
+}
+
+/** Every test that can capture is in the store (or none can): the entry is made of copies, with no worktree and no base server. */
+function storedOnly(plan: PassPlan, selection: PassSelection): PassOutcome {
+  fs.rmSync(plan.entry, { recursive: true, force: true });
+  writeManifest(plan.entry, { complete: true, tests: copyStored(plan.entry, selection.stored), selection: manifestSelection(selection) });
+  sealEntry(plan.entry, plan.cache.key);
+  if (selection.stored.length) log(`baselines from the store (${shownPath(plan.store.dir)}): no worktree, no base server`);
+  else log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
+  return { failure: null, worktree: null, rendered: [] };
+}
+
+/**
+ * Runs the baseline pass into the cache entry and seals it on success: the selection's tests (all
+ * without a listing), and the stored ones' records beside them. `storedCopied`: the stored tests'
+ * images are already in the run's entry (a pass beside the tests writes its own, moved in after);
+ * else they are copied into this entry once the nested run, which starts it afresh, is done.
+ */
+async function baselinePass(plan: PassPlan, selection: PassSelection, storedCopied: boolean): Promise<PassOutcome> {
+  const { stored, render } = selection;
   let worktree: string | null = null;
   try {
     let testList: string | null = null;
-    if (listing && render!.length < listing.total) {
+    if (render && render.length < selection.listed!) {
       testList = outputPath(plan.root, 'baselineTestList');
-      writeFileAtomic(testList, testListText(render!));
+      writeFileAtomic(testList, testListText(render));
     }
     worktree = await provideBase(plan, `baseline pass (${plan.reason})`);
     const outcome = await nestedPass(plan, worktree, plan.entry, testList);
     if (outcome.error) return { failure: outcome.error, worktree, rendered: [] };
     const broken = baseAppUnreachable(outcome.manifest!);
     if (broken) return { failure: `the baseline pass failed: ${broken}`, worktree, rendered: [] };
-    if (listing) writeManifest(plan.entry, { ...outcome.manifest!, tests: { ...copyStored(plan.entry, stored), ...outcome.manifest!.tests }, selection });
+    if (render) {
+      const records = storedCopied ? storedRecords(stored) : copyStored(plan.entry, stored);
+      writeManifest(plan.entry, { ...outcome.manifest!, tests: { ...records, ...outcome.manifest!.tests }, selection: manifestSelection(selection) });
+    }
     sealEntry(plan.entry, plan.cache.key);
     log(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
-    return { failure: null, worktree, rendered: split?.sources ?? [] };
+    return { failure: null, worktree, rendered: selection.sources };
   } catch (error) {
     return { failure: (error as Error).message.replace(/^visual-uat: /, ''), worktree, rendered: [] };
   }
@@ -437,15 +482,22 @@ interface StoredTest {
   checkpoints: string[];
 }
 
-/** The selected tests split into those the store holds (for this base commit and these sources) and those to render, with the log line that says which and why. */
-function splitByStore(plan: PassPlan, selected: ListedTest[]): { stored: StoredTest[]; render: ListedTest[]; sources: RenderedTest[] } {
+/**
+ * The listed tests split into those the store holds (for this base commit and these sources) and
+ * the selected ones to render, with the log line that says which and why. A test the selection
+ * leaves out is looked up too: the store holds it only when a top-up pass rendered it (the scan
+ * missed its capture), and a valid entry spares that pass; else it is left to the top-up check again.
+ */
+function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: ReadonlySet<ListedTest>): { stored: StoredTest[]; render: ListedTest[]; sources: RenderedTest[] } {
   const graph = new SourceGraph(plan.repo.root);
   const captures = new Map<string, string>();
   const stored: StoredTest[] = [];
   const render: ListedTest[] = [];
   const sources: RenderedTest[] = [];
   const reasons = new Map<string, string[]>();
-  for (const test of selected) {
+  for (const test of listed) {
+    const chosen = selected.has(test);
+    if (!chosen && !(plan.store.reads && storeHolds(plan.store.dir, plan.baseCommit, test.key))) continue;
     if (!captures.has(test.project)) captures.set(test.project, plan.store.capture(test.project));
     const source = testSource(graph, test.file, plan.configFile, captures.get(test.project)!);
     const found = source && plan.store.reads ? lookUp(plan.store.dir, plan.baseCommit, test.key, source) : null;
@@ -453,6 +505,7 @@ function splitByStore(plan: PassPlan, selected: ListedTest[]): { stored: StoredT
       stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });
       continue;
     }
+    if (!chosen) continue;
     render.push(test);
     if (source) sources.push({ key: test.key, source });
     const reason = !source ? 'its file is outside the repository' : found && 'reason' in found ? found.reason : plan.reason;
@@ -461,19 +514,19 @@ function splitByStore(plan: PassPlan, selected: ListedTest[]): { stored: StoredT
   const named = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
   if (stored.length) touch(storeCommitDir(plan.store.dir, plan.baseCommit));
   const why = [...reasons].map(([reason, titles]) => `${reason}: ${named(titles)}`).join('; ');
-  if (selected.length)
-    log(`baseline: ${render.length} of ${plural(selected.length, 'test')} rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`);
+  if (render.length + stored.length)
+    log(`baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`);
   return { stored, render, sources };
 }
 
 /** Copies the stored tests into the run's entry; their manifest records. */
 function copyStored(entry: string, stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
-  const records: Record<string, BaselineTestRecord> = {};
-  for (const { test, entry: from, checkpoints } of stored) {
-    copyEntry(from, checkpoints, entry, test.folder);
-    records[test.key] = storedRecord(test.folder, checkpoints);
-  }
-  return records;
+  for (const { test, entry: from, checkpoints } of stored) copyEntry(from, checkpoints, entry, test.folder);
+  return storedRecords(stored);
+}
+
+function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
+  return Object.fromEntries(stored.map(({ test, checkpoints }) => [test.key, storedRecord(test.folder, checkpoints)]));
 }
 
 /**
@@ -499,12 +552,13 @@ function storeRendered(plan: PassPlan, rendered: readonly RenderedTest[]): void 
 /**
  * The check of the selection, once the current tests are done: each test that took a checkpoint
  * in this run and has no record in the base entry runs on the base now, and joins the entry.
- * Returns the worktree to remove afterwards.
+ * Returns the worktree to remove afterwards, and the tests it rendered for the store (their
+ * sources read before the pass runs them, as the main pass's are).
  */
-async function topUp(plan: PassPlan, worktree: string | null, context: RunContext): Promise<string | null> {
+async function topUp(plan: PassPlan, worktree: string | null, context: RunContext): Promise<{ worktree: string | null; rendered: RenderedTest[] }> {
   const entry = readManifest(plan.entry);
   const missed = testsWithoutBaseRecord(plan.outputDir, entry);
-  if (missed.length === 0 || !entry) return worktree;
+  if (missed.length === 0 || !entry) return { worktree, rendered: [] };
   const started = Date.now();
   const names = missed.slice(0, 3).map((test) => test.titlePath.join(' › ')).join(', ');
   const why = `top-up pass: ${plural(missed.length, 'test')} took a checkpoint but did not run on the base (${names}${missed.length > 3 ? ', …' : ''}): the scan of their sources missed the capture`;
@@ -512,30 +566,36 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
   try {
     base ??= await provideBase(plan, why);
     if (worktree) log(why);
+    const graph = new SourceGraph(plan.repo.root);
+    const rendered = missed.flatMap(({ key, project, relativeFile }) => {
+      const source = testSource(graph, path.resolve(plan.rootDir, relativeFile), plan.configFile, plan.store.capture(project));
+      return source ? [{ key, source }] : [];
+    });
     const list = outputPath(plan.outputDir, 'topUpTestList');
     writeFileAtomic(list, testListText(missed));
     const topUpDir = outputPath(plan.outputDir, 'topUpEntry');
     const outcome = await nestedPass(plan, base, topUpDir, list);
     if (outcome.error) {
       log(`warning: ${outcome.error}; those checkpoints stay new`);
-      return base;
+      return { worktree: base, rendered: [] };
     }
     const merged = mergeTopUp(entry, plan.entry, outcome.manifest!, topUpDir);
     writeManifest(plan.entry, merged.manifest);
     fs.rmSync(topUpDir, { recursive: true, force: true });
     context.toppedUp = merged.added;
     log(`top-up pass done: ${plural(merged.added.length, 'test')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return { worktree: base, rendered };
   } catch (error) {
     log(`warning: the top-up pass failed: ${(error as Error).message.replace(/^visual-uat: /, '')}; those checkpoints stay new`);
+    return { worktree: base, rendered: [] };
   }
-  return base;
 }
 
 /**
  * The tests the baseline pass needs: those that can capture a checkpoint (see selection.ts). Null
  * when every test runs: Playwright before 1.56 has no --test-list, or the listing failed.
  */
-async function listCapturing(plan: PassPlan): Promise<{ total: number; selected: ListedTest[] } | null> {
+async function listCapturing(plan: PassPlan): Promise<{ total: number; tests: ListedTest[]; selected: ListedTest[] } | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
   const logFile = outputPath(plan.root, 'baselineListLog');
@@ -551,7 +611,8 @@ async function listCapturing(plan: PassPlan): Promise<{ total: number; selected:
     log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all`);
     return null;
   }
-  const { total, selected } = selectCapturing(listedTests(report), plan.repo.root);
+  const tests = listedTests(report);
+  const { total, selected } = selectCapturing(tests, plan.repo.root);
   if (selected.length && selected.length < total) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources (checked after the run)`);
-  return { total, selected };
+  return { total, tests, selected };
 }

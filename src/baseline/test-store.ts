@@ -93,6 +93,11 @@ function entryProblem(dir: string, key: string, source: string): string | null {
 
 export type Lookup = { entry: string; checkpoints: string[] } | { entry: null; reason: string };
 
+/** Whether the store has any entry of a test at a base commit: a cheap look before its sources are hashed. */
+export function storeHolds(store: string, baseCommit: string, key: string): boolean {
+  return fs.existsSync(storeTestDir(store, baseCommit, key));
+}
+
 /**
  * The test's entry for these sources at the base commit, or why it must be rendered: no entry, a
  * doubtful one, or an older entry of the same test whose files differ (named, so the log says what

@@ -68,8 +68,8 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   const state = workerState(testInfo);
   const { context } = state;
   const imageRoot = runningCheckpointsDir(testInfo.project.outputDir);
-  // While the baseline pass runs beside the current tests, there is nothing to read yet.
-  if (!context || context.sameAsBase || context.baselinePending) return { role, key, folder, imageRoot, baselineRoot: null, context, outputDir: state.outputDir };
+  // While the baseline pass renders this test beside the current tests, there is nothing to read yet.
+  if (!context || context.sameAsBase || baselinePending(context, key)) return { role, key, folder, imageRoot, baselineRoot: null, context, outputDir: state.outputDir };
   const manifest = baselineManifest(state, context.baselineDir);
   return { role, key, folder, imageRoot, baselineRoot: context.baselineDir, context, manifest, outputDir: state.outputDir };
 }
@@ -101,10 +101,16 @@ export function baselineInfo(context: RunContext | null, manifest: BaselineManif
   };
 }
 
-/** What the current pass records of a test's baseline: nothing yet while the baseline pass runs beside it. */
+/** Whether the baseline pass beside the current tests renders this test (see RunContext.baselinePending). */
+function baselinePending(context: RunContext | null, key: string): boolean {
+  const pending = context?.baselinePending;
+  return pending === 'all' || !!pending?.includes(key);
+}
+
+/** What the current pass records of a test's baseline: nothing yet while the baseline pass renders it beside. */
 export function testMeta(target: CaptureTarget, options: VisualUatTestOptions): TestMeta {
   const { context } = target;
-  const pending = !!context?.baselinePending;
+  const pending = baselinePending(context, target.key);
   const manifest = target.manifest ?? null;
   return { key: target.key, folder: target.folder, baseline: pending ? null : baselineInfo(context, manifest, target.key), options };
 }

@@ -102,8 +102,9 @@ export function collectTests(tests: readonly TestCase[], context: RunContext | n
     // What the capture recorded (its images are there), else the test's identity.
     const { key, folder } = meta ?? identity;
     // A test captured while the baseline pass ran beside it, or before a top-up pass gave it a
-    // baseline, learns its baseline from the manifest now.
-    const afterCapture = !meta?.baseline || !!context?.toppedUp?.includes(key);
+    // baseline, learns its baseline from the manifest now; so does every test of a run whose pass
+    // failed (beside the tests, it failed after the stored tests' captures found their baselines).
+    const afterCapture = !meta?.baseline || !!context?.toppedUp?.includes(key) || !!context?.baselineError;
     const baseline = meta ? (afterCapture ? baselineInfo(context, manifest, key) : meta.baseline) : null;
     const baselineNames = baseline?.checkpoints ?? manifest?.tests[key]?.checkpoints ?? [];
     const projectOutput = test.parent.project()?.outputDir;

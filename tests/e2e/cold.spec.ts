@@ -82,7 +82,7 @@ test('on many cores the baseline pass runs beside the current tests, with the sa
   // This machine has 2 cores: VISUAL_UAT_OVERLAP=1 asks for what 4 and more get by default.
   const run = runPlaywright(repo, ['test'], { VISUAL_UAT_OVERLAP: '1' });
   expect(run.status, run.stdout + run.stderr).toBe(0);
-  expect(run.stdout).toMatch(/visual-uat: the baseline pass runs beside the current tests \(1 worker each side on \d+ cores\)/);
+  expect(run.stdout).toMatch(/visual-uat: the baseline pass runs beside the current tests \(\d+ tests, 1 worker, on \d+ cores\)/);
   const results = readLatest(repo);
   expect(statuses(results)).toEqual(DEMO_STATUSES);
   expect(results.tests.every((t) => t.baselineAvailable)).toBe(true);

@@ -97,4 +97,13 @@ test('hidden', async ({ page }) => {
   expect(warm.stdout).toContain('visual-uat: baselines from cache');
   expect(warm.stdout).not.toContain('top-up pass');
   expect(checkpoint(readLatest(repo), 'hidden', 'hidden-header').checkpoint.status).toBe('unchanged');
+
+  // The top-up's test joined the store too: without the suite's cache entry, no pass at all.
+  fs.rmSync(path.join(repo, '.visual-uat', 'baselines'), { recursive: true, force: true });
+  const fromStore = runPlaywright(repo, ['test', 'tests/hidden.spec.ts', 'tests/about.spec.ts']);
+  expect(fromStore.status, fromStore.stdout + fromStore.stderr).toBe(0);
+  expect(fromStore.stdout).toMatch(/visual-uat: baseline: 0 of 2 tests rendered on the base; 2 from the store/);
+  expect(fromStore.stdout).toContain('visual-uat: baselines from the store');
+  expect(fromStore.stdout).not.toContain('top-up pass');
+  expect(checkpoint(readLatest(repo), 'hidden', 'hidden-header').checkpoint.status).toBe('unchanged');
 });

@@ -63,6 +63,8 @@ test.describe('per-test baseline store', () => {
     const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('visual-uat: baseline: 1 of 3 tests rendered on the base (not in the store: promo banner); 2 from the store');
+    // The store gives most tests: the one left renders beside the current tests, even on 2 cores.
+    expect(run.stdout).toMatch(/visual-uat: the baseline pass runs beside the current tests \(1 test, 1 worker, on \d+ cores\)/);
     expect(baseLog(pr)).toContain('promo');
     expect(baseLog(pr)).not.toMatch(/home-po|› about/);
     expect(statuses(readLatest(pr))).toEqual(COLD);

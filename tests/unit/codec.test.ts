@@ -113,6 +113,18 @@ describe('collectTests', () => {
   });
 });
 
+describe('collectTests after a baseline pass beside the tests', () => {
+  it('takes a test whose capture found its stored baseline as having none when the pass failed as a whole, as a pass that failed first gives', async () => {
+    const info = recorder();
+    await writeTestMeta(info, TEST_META);
+    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: path.join(dir, 'current'), baselineRoot: null });
+    const failed = { sameAsBase: false, baselineDir: path.join(dir, 'baseline'), baselineError: 'the baseline pass failed: the base server did not start' } as RunContext;
+    const files: RunFiles = { ...runFiles(failed), manifest: { complete: false, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['plans'] } } } };
+    const [test] = collectTests([testCase(info.attachments)], failed, files).tests;
+    expect(test).toMatchObject({ baselineAvailable: false, baselineError: failed.baselineError });
+  });
+});
+
 describe('collectTests lists every test that failed', () => {
   it('keeps a test that crashed before its first checkpoint, and leaves out a passing test that took none', () => {
     const collected = collectTests([testCase([], [ANSI_ERROR]), testCase([])], null, runFiles(null));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SourceGraph } from '../../src/baseline/source-graph';
-import { copyEntry, lookUp, pruneStore, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
+import { copyEntry, lookUp, pruneStore, storeHolds, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
 import { clean } from '../../src/cli';
 import { storeCommitDir, storeEntryDir } from '../../src/config/paths';
 import { resolveSettings } from '../../src/config/settings';
@@ -44,10 +44,14 @@ describe('per-test baseline store', () => {
   it('finds a stored entry, copies it with its layout records, and says which file changed when the sources moved on', () => {
     const { write, store, image, source, root } = project();
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'not in the store' });
+    expect(storeHolds(store, COMMIT, KEY)).toBe(false);
     const layout = path.join(root, 'home.layout.json.gz');
     fs.writeFileSync(layout, 'layout bytes');
     expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: { console: [] }, layout }])).toBe(true);
     expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null }])).toBe(false);
+    // The cheap look the setup takes before hashing the sources of a test its selection left out.
+    expect(storeHolds(store, COMMIT, KEY)).toBe(true);
+    expect(storeHolds(store, COMMIT, 'about.spec.ts › about')).toBe(false);
     const found = lookUp(store, COMMIT, KEY, source());
     expect(found).toEqual({ entry: storeEntryDir(store, COMMIT, KEY, source().hash), checkpoints: ['home'] });
     const run = path.join(root, 'run-entry');
