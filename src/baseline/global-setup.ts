@@ -192,8 +192,7 @@ async function prepareBaselines(
       const pass = storedOnly(plan, selection!);
       afterRun = () => finish(pass);
     } else if (workers) {
-      const rendered = selection!.render ? plural(selection!.render.length, 'test') : 'every test';
-      log(`the baseline pass runs beside the current tests (${rendered}, ${plural(workers, 'worker')}, on ${os.availableParallelism()} cores)`);
+      log(`the baseline pass runs beside the current tests (${renderedTests(selection!)}, ${plural(workers, 'worker')}, on ${os.availableParallelism()} cores)`);
       // A dev server watching the project would reload the pages under test on every file the
       // pass writes: it writes beside its worktree, and its files move in after the tests.
       const root = besidePassRoot(worktrees, base.commit);
@@ -221,6 +220,7 @@ async function prepareBaselines(
         }
       };
     } else {
+      log(`the baseline pass runs before the current tests (${renderedTests(selection!)})`);
       const pass = await baselinePass(plan, selection!, false);
       if (pass.failure) {
         try {
@@ -427,6 +427,11 @@ async function selectTests(plan: PassPlan): Promise<PassSelection> {
   const listing = plan.selects ? await listCapturing(plan) : null;
   if (!listing) return { listed: null, stored: [], render: null, sources: [] };
   return { listed: listing.total, ...splitByStore(plan, listing.tests, new Set(listing.selected)) };
+}
+
+/** How many tests a pass renders, for its log line. */
+function renderedTests(selection: PassSelection): string {
+  return selection.render ? plural(selection.render.length, 'test') : 'every test';
 }
 
 /** The manifest's note of a selection: how many tests were listed, how many rendered. */

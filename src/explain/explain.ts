@@ -1,7 +1,7 @@
 import type { CodeChange, LayoutElement, LayoutRecord, Region } from '../types';
 import { attribute, type Attribution } from './attribute';
 import { matchElements, type Matching } from './match';
-import { elementName, quoted, stepParts, valueWord } from './words';
+import { elementName, quotedChange, stepParts, valueWord } from './words';
 
 /** An element's box in image pixels; an ancestor of an element capture extends past the image (negative x, y). */
 export interface Box {
@@ -78,7 +78,7 @@ function propertyWords(changes: PropertyChange[]): string {
   const text = changes.find((c) => c.property === 'text');
   const parts = [
     styles.map((c) => `${c.property} ${valueWord(c.before) || 'none'} → ${valueWord(c.after) || 'none'}`).join(', '),
-    text ? `text ${quoted(text.before)} → ${quoted(text.after)}` : '',
+    text ? `text ${quotedChange(text.before, text.after).join(' → ')}` : '',
     sizes.map((c) => `${c.property} ${c.before} → ${c.after} px`).join(', '),
   ];
   return parts.filter(Boolean).join('; ');

@@ -48,7 +48,29 @@ export function stepParts(path: string): { tag: string; id: string | null; class
   return { tag, id, classes };
 }
 
+/** How much of a text an explanation quotes, and how much of what both sides share it keeps before the first difference. */
+const QUOTED_CHARS = 40;
+const SHARED_LEAD = 12;
+
 /** A quoted text, cut at 40 characters. */
 export function quoted(text: string): string {
-  return `'${text.length > 40 ? `${text.slice(0, 39)}…` : text}'`;
+  return `'${text.length > QUOTED_CHARS ? `${text.slice(0, QUOTED_CHARS - 1)}…` : text}'`;
+}
+
+/**
+ * A text change quoted from a little before where the two texts part, so a change at the end of
+ * a long sentence shows ('…uploads and resu…' → '…uploads, resumab…'), not only their shared start.
+ */
+export function quotedChange(before: string, after: string): [string, string] {
+  let shared = 0;
+  while (shared < before.length && before[shared] === after[shared]) shared++;
+  const start = Math.max(0, shared - SHARED_LEAD);
+  const cut = (text: string) => {
+    if (start === 0) return quoted(text);
+    const lead = start > 0 ? '…' : '';
+    const rest = text.slice(start);
+    const room = QUOTED_CHARS - lead.length;
+    return `'${lead}${rest.length > room ? `${rest.slice(0, room - 1)}…` : rest}'`;
+  };
+  return [cut(before), cut(after)];
 }

@@ -34,8 +34,12 @@ export function evaluationRequest(judge: GroupToJudge, context: RunContext | nul
   };
 }
 
-/** The AI gate over the run: one verdict per group that no person settled (none without an evaluator). */
-export async function judgeGroups(groups: GroupToJudge[], evaluator: Evaluator | null, context: RunContext | null, code: readonly CodeChange[] = []): Promise<Map<string, EvaluatorVerdict>> {
+/**
+ * The AI gate over the run: one verdict per group that no person settled. None without an
+ * evaluator; when one was configured but could not be made, each group is not judged, and says why.
+ */
+export async function judgeGroups(groups: GroupToJudge[], evaluator: Evaluator | null, context: RunContext | null, code: readonly CodeChange[] = [], problem: string | null = null): Promise<Map<string, EvaluatorVerdict>> {
+  if (!evaluator && problem) return new Map(groups.map((group) => [group.group, { status: 'needs_review', evaluation: null, reason: `not judged: ${problem}`, cached: false }]));
   if (!evaluator || groups.length === 0) return new Map();
   const verdicts = await evaluator.evaluateAll(groups.map((group) => evaluationRequest(group, context, code)));
   return new Map(groups.map((group, i) => [group.group, verdicts[i]]));

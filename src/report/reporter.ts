@@ -92,10 +92,10 @@ export class VisualUatReporter implements Reporter {
     faultPoint('reporter');
     if (context?.record && !fromBlob && settings.configFile) printLine(recordBaselines(tests, context, this.config, settings.configFile));
 
-    const evaluator = openEvaluator(settings);
+    const { evaluator, evaluatorProblem } = openEvaluator(settings);
     const evalRecord = evaluator?.autoApprove ? readEvalRecord(settings.outputDir, evaluator.model) : null;
     const code = await branchChanges(context, settings.configDir);
-    const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evalRecord, code });
+    const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evaluatorProblem, evalRecord, code });
 
     if (verdicts.baselineUnreadable && context?.baselineDir) {
       invalidateEntry(context.baselineDir);
@@ -133,15 +133,16 @@ async function branchChanges(context: RunContext | null, dir: string): Promise<C
 
 /**
  * The evaluator from the reporter's options (the only place the API key may be given besides
- * OPENAI_API_KEY). An invalid option is reported and the run goes on without one.
+ * OPENAI_API_KEY). One that cannot be made (an invalid option, the openai package missing) is
+ * reported once, and its problem becomes the reason of each change it would have judged.
  */
-function openEvaluator(settings: Settings): Evaluator | null {
+function openEvaluator(settings: Settings): { evaluator: Evaluator | null; evaluatorProblem: string | null } {
   try {
-    return createEvaluator(settings.options.evaluator, process.env, { outputDir: settings.outputDir, configDir: settings.configDir });
+    return { evaluator: createEvaluator(settings.options.evaluator, process.env, { outputDir: settings.outputDir, configDir: settings.configDir }), evaluatorProblem: null };
   } catch (error) {
     if (!(error instanceof EvaluatorConfigError)) throw error;
     printWarning(`${error.message}: changed checkpoints are left for review`);
-    return null;
+    return { evaluator: null, evaluatorProblem: error.message.replace(/^visual-uat: /, '') };
   }
 }
 

@@ -39,6 +39,8 @@ export interface RunInput {
   settings: Settings;
   approvals: Approval[];
   evaluator: Evaluator | null;
+  /** Why the configured evaluator could not be made (an invalid option, the openai package missing); null when it was, or none is configured. */
+  evaluatorProblem?: string | null;
   /** The last `visual-uat eval` of the evaluator's model, for `evaluator.autoApprove`; null when none or the policy is off. */
   evalRecord: EvalRecord | null;
   /** What the branch changed in the app's files, commit by commit: what the explanations attribute changes to. */
@@ -88,7 +90,7 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   const subjects = compared.map(approvalSubject);
   const grouping = groupChanges(subjects.map((subject) => subject.change));
   const { review, settled, resembles } = settledParts(grouping, subjects, input.approvals);
-  const verdicts = await judgeGroups(groupsToJudge(grouping, compared, settled, resembles), input.evaluator, input.context, input.code);
+  const verdicts = await judgeGroups(groupsToJudge(grouping, compared, settled, resembles), input.evaluator, input.context, input.code, input.evaluatorProblem);
   const judgements = trustVerdicts(verdicts, input.evaluator, input.evalRecord);
   const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
   const changesOf = (i: number): ChangeInput[] =>

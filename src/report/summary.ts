@@ -150,8 +150,13 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   const titleWidth = Math.min(longest, Math.max(room - MIN_REASON_WIDTH, Math.floor(room / 2)));
   const reasonWidth = room - titleWidth;
   const line = (status: string, title: string, pct: string, reason: string) =>
-    `  ${status.padEnd(STATUS_WIDTH)} ${title.padEnd(titleWidth)} ${pct.padStart(PERCENT_WIDTH)} ${oneLine(reason, reasonWidth)}`.trimEnd();
-  const continued = (title: string) => `  ${''.padEnd(STATUS_WIDTH)} ${title}`.trimEnd();
+    `  ${status.padEnd(STATUS_WIDTH)} ${title.padEnd(titleWidth)} ${pct.padStart(PERCENT_WIDTH)} ${reason}`.trimEnd();
+  // A row's title and reason each wrap in their column (a CI log is 100 columns wide: a model's or
+  // a reviewer's reason cut there loses its point); the row takes as many lines as the longer needs.
+  const row = (status: string, titles: string[], pct: string, reason: string) => {
+    const reasons = wrapParts([reason.replace(/\s+/g, ' ')], reasonWidth);
+    return Array.from({ length: Math.max(titles.length, reasons.length) }, (_, i) => line(i ? '' : status, titles[i] ?? '', i ? '' : pct, reasons[i] ?? ''));
+  };
   // What changed, in words, under its row: the whole width after the status column, wrapped, never
   // cut (a CI log is 100 columns wide, and the file and commit come last).
   const explained = (explanation: CheckpointResult['explanation'] | undefined) => {
@@ -160,18 +165,19 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
     const [first, ...more] = wrapParts([words], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5));
     return [`  ${''.padEnd(STATUS_WIDTH)} ↳ ${first}`, ...more.map((rest) => `  ${''.padEnd(STATUS_WIDTH)}   ${rest}`)];
   };
-  // A group's members under its row (the first few): the table does not repeat them as rows.
+  // A group's checkpoints under its row (the first few): its members, which the table does not
+  // repeat as rows, then those it is "also in" (a checkpoint whose own change is another row's).
   const members = (group: GroupRecord) => {
-    const all = [...group.members, ...group.alsoIn];
-    const named = all.slice(0, MEMBERS_NAMED).join(', ') + (all.length > MEMBERS_NAMED ? `, and ${all.length - MEMBERS_NAMED} more` : '');
-    return wrapParts([`on ${named}`], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5)).map((text) => `  ${''.padEnd(STATUS_WIDTH)}   ${text}`);
+    const list = (titles: string[], room: number) => titles.slice(0, room).join(', ') + (titles.length > room ? `, and ${titles.length - room} more` : '');
+    const also = group.alsoIn.length ? `; also on ${list(group.alsoIn, Math.max(1, MEMBERS_NAMED - group.members.length))}` : '';
+    return wrapParts([`on ${list(group.members, MEMBERS_NAMED)}${also}`], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5)).map((text) => `  ${''.padEnd(STATUS_WIDTH)}   ${text}`);
   };
   return [
     line('status', header, 'changed', 'reason'),
-    ...table.flatMap((row) => {
-      if (row.group) return [line(row.group.status, oneLine(groupTitle(row.group), titleWidth), '', row.group.reason), ...members(row.group), ...explained(row.group.explanation)];
-      const [first, ...more] = titleLines(row.test.titlePath, row.checkpoint.name, titleWidth);
-      return [line(row.checkpoint.status, first, percent(row.checkpoint), row.checkpoint.reason), ...more.map(continued), ...explained(row.checkpoint.explanation)];
+    ...table.flatMap((entry) => {
+      if (entry.group) return [...row(entry.group.status, [oneLine(groupTitle(entry.group), titleWidth)], '', entry.group.reason), ...members(entry.group), ...explained(entry.group.explanation)];
+      const titles = titleLines(entry.test.titlePath, entry.checkpoint.name, titleWidth);
+      return [...row(entry.checkpoint.status, titles, percent(entry.checkpoint), entry.checkpoint.reason), ...explained(entry.checkpoint.explanation)];
     }),
   ];
 }

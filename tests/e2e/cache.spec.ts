@@ -51,6 +51,8 @@ test.describe('baseline cache', () => {
   test('a second run reuses the baselines: no worktree, no base server', () => {
     const cold = run();
     expect(cold.stdout).toContain('visual-uat: baseline pass (no cached baselines)');
+    // Whether the pass runs first or beside the tests (on 4 cores and more) is said either way.
+    expect(cold.stdout).toMatch(/visual-uat: the baseline pass runs (before|beside) the current tests \((\d+ tests?|every test)/);
     expect(worktreeCheckouts()).toBe(1);
     const warm = run();
     expect(warm.stdout).toMatch(/visual-uat: baselines from cache: main @ \w{8}, key \w{12} \(\d+ test-side files\): no worktree, no base server/);

@@ -149,7 +149,10 @@ test('a project that configures an evaluator without installing openai is told t
     expect(run.status, run.stdout + run.stderr).toBe(0);
     const warnings = (run.stdout + run.stderr).split('\n').filter((line) => line.includes('openai'));
     expect(warnings).toEqual(['visual-uat: a model needs the openai package, which is not installed: npm install -D openai: changed checkpoints are left for review']);
-    expect(statuses(readLatest(repo))).toMatchObject({ 'plans › plans': 'needs_review', 'about › contact': 'needs_review', 'home › landing': 'unchanged' });
+    const results = readLatest(repo);
+    expect(statuses(results)).toMatchObject({ 'plans › plans': 'needs_review', 'about › contact': 'needs_review', 'home › landing': 'unchanged' });
+    // Each change says why nobody judged it, not that no evaluator was configured: one was.
+    expect(checkpoint(results, 'plans', 'plans').checkpoint.reason).toBe('not judged: a model needs the openai package, which is not installed: npm install -D openai');
     expect(server.completions()).toHaveLength(0);
   } finally {
     await server.close();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeLayout, encodeLayout } from '../../src/store/run-store';
 import { explainChange } from '../../src/explain';
 import { selectorNames } from '../../src/explain/attribute';
-import { valueWord } from '../../src/explain/words';
+import { quotedChange, valueWord } from '../../src/explain/words';
 import { parseDiff } from '../../src/git/diff';
 import { withoutQueryValues } from '../../src/util/text';
 import type { CodeChange, LayoutElement, LayoutRecord } from '../../src/types';
@@ -110,6 +110,15 @@ describe('attribution and words', () => {
     expect(selectorNames('header a, footer', 'html>body>footer')).toBe(true);
     expect(selectorNames('footer span', 'html>body>footer')).toBe(false);
     expect(selectorNames('a#buy.cta:hover', 'html>body>a#buy.cta.big')).toBe(true);
+  });
+
+  it('quotes a text change from a little before where the texts part, so a change late in a long sentence shows', () => {
+    expect(quotedChange('Pro $12', 'Pro $15')).toEqual(["'Pro $12'", "'Pro $15'"]);
+    expect(quotedChange('New in v2.3: streaming uploads and resumable downloads', 'New in v2.3: streaming uploads, resumable downloads and more')).toEqual([
+      "'…ming uploads and resumable downloads'",
+      "'…ming uploads, resumable downloads and …'",
+    ]);
+    expect(quotedChange('A short heading that grows much longer than forty', 'Another')).toEqual(["'A short heading that grows much longer …'", "'Another'"]);
   });
 
   it('writes colours as hex, a transparent one as transparent', () => {
