@@ -157,20 +157,21 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
     const reasons = wrapParts([reason.replace(/\s+/g, ' ')], reasonWidth);
     return Array.from({ length: Math.max(titles.length, reasons.length) }, (_, i) => line(i ? '' : status, titles[i] ?? '', i ? '' : pct, reasons[i] ?? ''));
   };
-  // What changed, in words, under its row: the whole width after the status column, wrapped, never
-  // cut (a CI log is 100 columns wide, and the file and commit come last).
+  // Lines under a row, across the whole width after the status column, wrapped and never cut (a CI
+  // log is 100 columns wide): the first after `mark`, the others aligned with it.
+  const under = (text: string, mark: string) =>
+    wrapParts([text], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5)).map((part, i) => `  ${''.padEnd(STATUS_WIDTH)} ${i ? ' '.repeat(mark.length) : mark}${part}`);
+  // What changed, in words (the file and commit come last).
   const explained = (explanation: CheckpointResult['explanation'] | undefined) => {
     const words = explanationWords(explanation);
-    if (!words) return [];
-    const [first, ...more] = wrapParts([words], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5));
-    return [`  ${''.padEnd(STATUS_WIDTH)} ↳ ${first}`, ...more.map((rest) => `  ${''.padEnd(STATUS_WIDTH)}   ${rest}`)];
+    return words ? under(words, '↳ ') : [];
   };
-  // A group's checkpoints under its row (the first few): its members, which the table does not
-  // repeat as rows, then those it is "also in" (a checkpoint whose own change is another row's).
+  // A group's checkpoints (the first few): its members, which the table does not repeat as rows,
+  // then those it is "also in" (a checkpoint whose own change is another row's).
   const members = (group: GroupRecord) => {
     const list = (titles: string[], room: number) => titles.slice(0, room).join(', ') + (titles.length > room ? `, and ${titles.length - room} more` : '');
     const also = group.alsoIn.length ? `; also on ${list(group.alsoIn, Math.max(1, MEMBERS_NAMED - group.members.length))}` : '';
-    return wrapParts([`on ${list(group.members, MEMBERS_NAMED)}${also}`], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5)).map((text) => `  ${''.padEnd(STATUS_WIDTH)}   ${text}`);
+    return under(`on ${list(group.members, MEMBERS_NAMED)}${also}`, '  ');
   };
   return [
     line('status', header, 'changed', 'reason'),
