@@ -31,9 +31,17 @@ test('a base test that fails records the base error, makes its checkpoints new a
   const latest = fs.readFileSync(path.join(repo, '.visual-uat', 'results', 'latest.json'), 'utf8');
   expect(latest).toContain('toBeVisible');
   expect(latest).not.toContain('\\u001b');
-  const summaryLine = run.stdout.split('\n').find((line) => line.includes('no baseline:'));
-  expect(summaryLine).toMatch(/^  new +badge\.spec\.ts › badge › badge +no baseline: Error: expect\(/);
-  expect(visualUat(repo, ['report']).stdout).toMatch(/\n  new +badge\.spec\.ts › badge › badge +no baseline: Error: expect\(/);
+  // The row, its reason wrapped in its column onto the lines under it: the base's error is in it.
+  const row = (stdout: string) => {
+    const lines = stdout.split('\n');
+    const at = lines.findIndex((line) => line.includes('no baseline:'));
+    const [first, ...under] = lines.slice(at, at + 4);
+    return { first, reason: [first.slice(first.indexOf('no baseline:')), ...under.map((line) => line.trim())].join(' ') };
+  };
+  for (const stdout of [run.stdout, visualUat(repo, ['report']).stdout]) {
+    expect(row(stdout).first).toMatch(/^  new +badge\.spec\.ts › badge › badge +no baseline: Error:/);
+    expect(row(stdout).reason).toMatch(/^no baseline: Error: expect\(locator\)/);
+  }
   expect(statuses(results)['home › landing']).toBe('unchanged');
 });
 
