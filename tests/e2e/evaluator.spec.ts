@@ -147,7 +147,8 @@ test('a project that configures an evaluator without installing openai is told t
 
     const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    const warnings = (run.stdout + run.stderr).split('\n').filter((line) => line.includes('openai'));
+    // The run's own lines (the table's rows now carry the same words as each change's reason).
+    const warnings = (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('visual-uat: ') && line.includes('openai'));
     expect(warnings).toEqual(['visual-uat: a model needs the openai package, which is not installed: npm install -D openai: changed checkpoints are left for review']);
     const results = readLatest(repo);
     expect(statuses(results)).toMatchObject({ 'plans › plans': 'needs_review', 'about › contact': 'needs_review', 'home › landing': 'unchanged' });
