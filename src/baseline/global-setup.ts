@@ -13,7 +13,7 @@ import type { BaselineManifest, BaselineTestRecord, RunContext } from '../types'
 import { writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
-import { captureOptions, projectUse, versions } from './capture-inputs';
+import { captureOptions, versions } from './capture-inputs';
 import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
@@ -28,7 +28,7 @@ import { readBaselineSide, readManifest, writeManifest } from '../store/run-stor
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './cache-entry';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
-import { captureFingerprint, copyEntry, lookUp, pruneStore, sizeText, storeHolds, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
+import { copyEntry, lookUp, projectCaptures, pruneStore, sizeText, storeHolds, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -170,7 +170,7 @@ async function prepareBaselines(
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
       entry, root: outputDir, rootDir: config.rootDir, cache, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
-      store: { dir: store, reads: !update, capture: (project) => captureFingerprint(capture, projectUse(config.projects.find((p) => p.name === project), repo.root), versions(configFile)) },
+      store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile) },
     };
     // Before the current tests, whichever way the pass runs: which tests need the base decides
     // whether it runs beside them, and the captures of the others read their stored baselines.
@@ -495,7 +495,6 @@ interface StoredTest {
  */
 function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: ReadonlySet<ListedTest>): { stored: StoredTest[]; render: ListedTest[]; sources: RenderedTest[] } {
   const graph = new SourceGraph(plan.repo.root);
-  const captures = new Map<string, string>();
   const stored: StoredTest[] = [];
   const render: ListedTest[] = [];
   const sources: RenderedTest[] = [];
@@ -503,8 +502,7 @@ function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: R
   for (const test of listed) {
     const chosen = selected.has(test);
     if (!chosen && !(plan.store.reads && storeHolds(plan.store.dir, plan.baseCommit, test.key))) continue;
-    if (!captures.has(test.project)) captures.set(test.project, plan.store.capture(test.project));
-    const source = testSource(graph, test.file, plan.configFile, captures.get(test.project)!);
+    const source = testSource(graph, test.file, plan.configFile, plan.store.capture(test.project));
     const found = source && plan.store.reads ? lookUp(plan.store.dir, plan.baseCommit, test.key, source) : null;
     if (found?.entry) {
       stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });

@@ -2,10 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkpointImage, checkpointLayout, checkpointSignals, storeCommitDir, storeEntryDir, storeTestDir } from '../config/paths';
-import type { BaselineTestRecord } from '../types';
+import type { FullConfig } from '@playwright/test';
+import type { BaselineTestRecord, VisualUatOptions } from '../types';
 import { readJsonFile } from '../util/fs';
 import { sha256File } from '../util/hash';
 import { plural } from '../util/text';
+import { projectUse, versions } from './capture-inputs';
 import type { SourceGraph } from './source-graph';
 
 /**
@@ -70,8 +72,21 @@ export function testSource(graph: SourceGraph, testFile: string, configFile: str
 }
 
 /** The capture inputs (see capture-inputs.ts) of one project, as one string. */
-export function captureFingerprint(options: unknown, use: string, versions: Record<string, string>): string {
+function captureFingerprint(options: unknown, use: string, versions: Record<string, string>): string {
   return JSON.stringify({ options, use, versions });
+}
+
+/**
+ * Each project's capture fingerprint by name, worked out once per project (its `use` stats the
+ * browser binary, the versions read package files): the setup's lookups and stores and a record
+ * run's stores key on the same value.
+ */
+export function projectCaptures(options: VisualUatOptions, config: Pick<FullConfig, 'projects'>, repoRoot: string, configFile: string): (project: string) => string {
+  const known = new Map<string, string>();
+  return (project) => {
+    if (!known.has(project)) known.set(project, captureFingerprint(options, projectUse(config.projects.find((p) => p.name === project), repoRoot), versions(configFile)));
+    return known.get(project)!;
+  };
 }
 
 function readSeal(dir: string): Seal | null {

@@ -1,7 +1,7 @@
 import type { FullConfig } from '@playwright/test/reporter';
-import { captureOptions, projectUse, versions } from '../baseline/capture-inputs';
+import { captureOptions } from '../baseline/capture-inputs';
 import { SourceGraph } from '../baseline/source-graph';
-import { captureFingerprint, pruneStore, sizeText, storeSize, storeTest, testSource } from '../baseline/test-store';
+import { projectCaptures, pruneStore, sizeText, storeSize, storeTest, testSource } from '../baseline/test-store';
 import { optionsFromEnv } from '../config/settings';
 import type { RunContext } from '../types';
 import { plural } from '../util/text';
@@ -17,12 +17,7 @@ export function recordBaselines(tests: readonly CollectedTest[], context: RunCon
   const { store, repoRoot } = context.record!;
   const graph = new SourceGraph(repoRoot);
   const options = captureOptions(optionsFromEnv());
-  const captures = new Map<string, string>();
-  const capture = (project: string): string => {
-    if (!captures.has(project))
-      captures.set(project, captureFingerprint(options, projectUse(config.projects.find((p) => p.name === project), repoRoot), versions(configFile)));
-    return captures.get(project)!;
-  };
+  const capture = projectCaptures(options, config, repoRoot, configFile);
   let stored = 0;
   let skipped = 0;
   for (const test of tests) {
