@@ -203,6 +203,8 @@ export interface BaselineTestRecord {
   status: string;
   error: string | null;
   checkpoints: string[];
+  /** Those of its checkpoints whose capture never held still (absent: not known, as for a stored test's record). */
+  unsettled?: string[];
 }
 
 export interface BaselineManifest {

@@ -24,11 +24,11 @@ import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
 import { baseAppUnreachable } from './pass-failure';
 import { unmovedOrigins } from './port-source';
 import { listSuite, listedTests, selectCapturing, supportsTestList, testListText, type ListedTest } from './selection';
-import { readBaselineSide, readManifest, writeManifest } from '../store/run-store';
+import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, type EarlierRenders } from '../store/run-store';
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './cache-entry';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
-import { copyEntry, lookUp, projectCaptures, pruneStore, sizeText, storeHolds, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
+import { copyEntry, earlierRender, lookUp, projectCaptures, pruneStore, sizeText, storeHolds, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -175,6 +175,7 @@ async function prepareBaselines(
     // Before the current tests, whichever way the pass runs: which tests need the base decides
     // whether it runs beside them, and the captures of the others read their stored baselines.
     const selection = stale ? await selectTests(plan) : null;
+    handDownEarlierRenders(outputPath(outputDir, 'earlierRenders'), selection?.render ? earlierRenders(plan, selection.render) : {});
     const workers = selection ? besideWorkers(config, args, selection) : null;
     // After the current tests, and before the worktree goes: the check of the pass's selection.
     // The worktree stays until then: a dev server watching the project (Vite) would reload the
@@ -429,6 +430,16 @@ async function selectTests(plan: PassPlan): Promise<PassSelection> {
   return { listed: listing.total, ...splitByStore(plan, listing.tests, new Set(listing.selected)) };
 }
 
+/** The tests the pass renders that the store rendered before, with other sources or at another base commit (see earlierRender). */
+function earlierRenders(plan: PassPlan, render: readonly ListedTest[]): EarlierRenders {
+  return Object.fromEntries(
+    render.flatMap((test) => {
+      const found = earlierRender(plan.store.dir, plan.baseCommit, test.key);
+      return found ? [[test.key, found]] : [];
+    }),
+  );
+}
+
 /** How many tests a pass renders, for its log line. */
 function renderedTests(selection: PassSelection): string {
   return selection.render ? plural(selection.render.length, 'test') : 'every test';
@@ -546,7 +557,7 @@ function storeRendered(plan: PassPlan, rendered: readonly RenderedTest[]): void 
     if (record?.status !== 'passed') continue;
     const sides = record.checkpoints.map((name) => ({ name, side: readBaselineSide(plan.entry, record.folder, name) }));
     if (sides.some(({ side }) => !side.image)) continue;
-    const checkpoints = sides.map(({ name, side }) => ({ name, image: side.image!, signals: side.signals, layout: side.layout }));
+    const checkpoints = sides.map(({ name, side }) => ({ name, image: side.image!, signals: side.signals, layout: side.layout, settled: !!record.unsettled && !record.unsettled.includes(name) }));
     if (storeTest(plan.store.dir, plan.baseCommit, key, source, checkpoints, !plan.store.reads)) added++;
   }
   log(`baseline store: ${plural(added, 'test')} stored for ${plan.baseCommit.slice(0, 8)} (${shownPath(plan.store.dir)}: ${sizeText(storeSize(plan.store.dir))})`);

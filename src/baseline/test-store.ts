@@ -4,6 +4,7 @@ import path from 'node:path';
 import { checkpointImage, checkpointLayout, checkpointSignals, storeCommitDir, storeEntryDir, storeTestDir } from '../config/paths';
 import type { FullConfig } from '@playwright/test';
 import type { BaselineTestRecord, VisualUatOptions } from '../types';
+import type { EarlierRender } from '../store/run-store';
 import { readJsonFile } from '../util/fs';
 import { sha256File } from '../util/hash';
 import { plural } from '../util/text';
@@ -41,6 +42,11 @@ interface Seal {
   checkpoints: string[];
   /** Checkpoint → SHA-256 of its image. */
   images: Record<string, string>;
+  /**
+   * The checkpoints whose capture never held still: their images prove no settled page (see
+   * earlierRender). Absent in entries of versions before it was kept: none of theirs is used so.
+   */
+  unsettled?: string[];
   sealedAt: string;
 }
 
@@ -51,6 +57,8 @@ export interface StoredCheckpoint {
   signals: unknown;
   /** Its layout record's file (null: none), so a change against a stored baseline is explained too. */
   layout: string | null;
+  /** Whether its capture held still (two identical captures, or one identical to its baseline). */
+  settled: boolean;
 }
 
 /**
@@ -131,6 +139,23 @@ export function lookUp(store: string, baseCommit: string, key: string, source: T
   return { entry: null, reason: `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''} changed` };
 }
 
+/**
+ * The newest stored render of a test that the run renders again (its sources changed, or the base
+ * commit did): at this base commit first, then at the other commits newest first. Its images are
+ * no baseline, only a proof of settling: a capture identical to an earlier capture of the same
+ * checkpoint that held still shows the page at rest, as one identical to its baseline does, so it
+ * needs no retake (see capture/checkpoint stableCapture). Null when no entry says which of its
+ * checkpoints held still.
+ */
+export function earlierRender(store: string, baseCommit: string, key: string): EarlierRender | null {
+  const commits = [baseCommit, ...commitsByAge(store).map((dir) => path.basename(dir)).filter((commit) => commit !== baseCommit)];
+  for (const commit of commits) {
+    const seal = sealsOf(storeTestDir(store, commit, key)).find((found) => found.key === key && Array.isArray(found.unsettled));
+    if (seal) return { entry: seal.dir, settled: seal.checkpoints.filter((name) => !seal.unsettled!.includes(name)) };
+  }
+  return null;
+}
+
 /** The sealed entries under a test's folder, newest first. */
 function sealsOf(testDir: string): (Seal & { dir: string })[] {
   if (!fs.existsSync(testDir)) return [];
@@ -173,7 +198,15 @@ export function storeTest(store: string, baseCommit: string, key: string, source
         fs.writeFileSync(checkpointSignals(temp, '', checkpoint.name), JSON.stringify(checkpoint.signals));
       if (checkpoint.layout) fs.copyFileSync(checkpoint.layout, checkpointLayout(temp, '', checkpoint.name));
     }
-    const seal: Seal = { key, source: source.hash, files: source.files, checkpoints: checkpoints.map((checkpoint) => checkpoint.name), images, sealedAt: new Date().toISOString() };
+    const seal: Seal = {
+      key,
+      source: source.hash,
+      files: source.files,
+      checkpoints: checkpoints.map((checkpoint) => checkpoint.name),
+      images,
+      unsettled: checkpoints.filter((checkpoint) => !checkpoint.settled).map((checkpoint) => checkpoint.name),
+      sealedAt: new Date().toISOString(),
+    };
     fs.writeFileSync(path.join(temp, SEAL), JSON.stringify(seal, null, 2));
     // A doubtful entry goes; a reader copying it meanwhile finds it doubtful too, and renders.
     fs.rmSync(dir, { recursive: true, force: true });

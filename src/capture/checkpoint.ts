@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { ComparisonTolerance, Region, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
-import { readBaselineImage } from '../store/run-store';
+import { readBaselineImage, readEarlierRender } from '../store/run-store';
 import { writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
 import { takeLayout, type LayoutArea } from './layout';
 import { validateCheckpointName } from './names';
@@ -86,12 +86,20 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
 /**
  * Retakes until two consecutive captures are identical. A first capture identical to the baseline
  * is as good a proof as a second one (toHaveScreenshot stops at a match with its expected image the
- * same way), so an unchanged checkpoint costs one screenshot.
+ * same way), so an unchanged checkpoint costs one screenshot. So is one identical to the
+ * checkpoint's earlier render that held still (a test the base renders again after an edit): the
+ * image kept is always this capture; the earlier one only stands for the second capture.
  */
-async function stableCapture(capture: () => Promise<Buffer>, timeoutMs: number, baseline: Buffer | null): Promise<{ png: Buffer; stable: boolean; unsettled: Region | null; sameAsBaseline?: true }> {
+export async function stableCapture(
+  capture: () => Promise<Buffer>,
+  timeoutMs: number,
+  baseline: Buffer | null,
+  earlier: Buffer | null,
+): Promise<{ png: Buffer; stable: boolean; unsettled: Region | null; sameAsBaseline?: true }> {
   const deadline = Date.now() + timeoutMs;
   let previous = await capture();
   if (baseline?.equals(previous)) return { png: previous, stable: true, unsettled: null, sameAsBaseline: true };
+  if (earlier?.equals(previous)) return { png: previous, stable: true, unsettled: null };
   let before: Buffer | null = null;
   for (let attempt = 0; Date.now() < deadline; attempt++) {
     await sleep(Math.min(RETAKE_DELAYS_MS[attempt] ?? RETAKE_INTERVAL_MS, Math.max(0, deadline - Date.now())));
@@ -231,7 +239,8 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const deadline = Date.now() + (options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS);
   await settle(page, (deadline - Date.now()) / 2);
   const finishSignals = startSignals(page, locator);
-  const { png, stable, unsettled, sameAsBaseline } = await stableCapture(capture, Math.max(0, deadline - Date.now()), readBaselineImage(target.baselineRoot, target.folder, name));
+  const baseline = readBaselineImage(target.baselineRoot, target.folder, name);
+  const { png, stable, unsettled, sameAsBaseline } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name));
   // A page that kept changing: its ARIA tree is read again, from the page the last capture shows.
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable);
   // Only a change needs explaining: an image byte-identical to its baseline costs no record.

@@ -41,6 +41,8 @@ const OUTPUT_PATHS = {
   lock: 'run/lock.json',
   /** One name suffices: the run lock keeps a second run out of the folder. */
   runContext: 'run/context.json',
+  /** Test key → its earlier render in the store, for the tests the baseline pass renders (see baseline/test-store earlierRender). */
+  earlierRenders: 'run/earlier-renders.json',
   /** `<scope:32>/<change key>.json`: cached evaluator verdicts. */
   verdictCache: 'cache/verdicts',
   /** `<key:16>-<checkpoint>.json`: one evaluation's transcript. */

@@ -22,6 +22,7 @@ export function baselineManifest(tests: readonly TestCase[], status: FullResult[
       status: result.status,
       error: errorsText(result.errors),
       checkpoints: decoded.checkpoints.map((checkpoint) => checkpoint.name),
+      unsettled: decoded.checkpoints.filter((checkpoint) => checkpoint.meta?.stable === false).map((checkpoint) => checkpoint.name),
     };
   }
   return { complete: status !== 'interrupted' && globalErrors.length === 0, tests: records };

@@ -26,7 +26,7 @@ export function recordBaselines(tests: readonly CollectedTest[], context: RunCon
       skipped++;
       continue;
     }
-    const checkpoints = test.pairs.map((pair) => ({ name: pair.name, image: pair.current!, signals: pair.meta?.signals ?? null, layout: pair.layouts.current }));
+    const checkpoints = test.pairs.map((pair) => ({ name: pair.name, image: pair.current!, signals: pair.meta?.signals ?? null, layout: pair.layouts.current, settled: pair.meta?.stable === true }));
     if (storeTest(store, context.baseCommit, test.key, source, checkpoints)) stored++;
   }
   pruneStore(store, context.baseCommit);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath } from '../config/paths';
-import { CONTEXT_FILE_ENV } from '../config/environment';
+import { CONTEXT_FILE_ENV, EARLIER_RENDERS_ENV } from '../config/environment';
 import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 
@@ -77,6 +77,45 @@ export function readBaselineImage(baselineRoot: string | null, folder: string, n
   if (!baselineRoot) return null;
   const file = checkpointImage(baselineRoot, folder, name);
   return fs.existsSync(file) ? fs.readFileSync(file) : null;
+}
+
+/** A test's earlier render of its checkpoints (see baseline/test-store earlierRender): a store entry, and those of its checkpoints that held still. */
+export interface EarlierRender {
+  entry: string;
+  settled: string[];
+}
+
+/** Test key → its earlier render. */
+export type EarlierRenders = Record<string, EarlierRender>;
+
+/** Hands the earlier renders to the processes the run starts from here on (both passes' workers); none: the variable goes. */
+export function handDownEarlierRenders(file: string, renders: EarlierRenders): void {
+  if (Object.keys(renders).length === 0) {
+    delete process.env[EARLIER_RENDERS_ENV];
+    return;
+  }
+  writeFileAtomic(file, JSON.stringify(renders));
+  process.env[EARLIER_RENDERS_ENV] = file;
+}
+
+let earlierRenders: { file: string; renders: EarlierRenders } | null = null;
+
+/**
+ * A checkpoint's earlier render that held still, as bytes: a capture identical to it is settled.
+ * Null when the run handed none down or the file went (a store pruned meanwhile): the capture
+ * then retakes as usual.
+ */
+export function readEarlierRender(key: string, name: string, env: NodeJS.ProcessEnv = process.env): Buffer | null {
+  const file = env[EARLIER_RENDERS_ENV];
+  if (!file) return null;
+  if (earlierRenders?.file !== file) earlierRenders = { file, renders: readJsonFile<EarlierRenders>(file) ?? {} };
+  const render = earlierRenders.renders[key];
+  if (!render?.settled.includes(name)) return null;
+  try {
+    return fs.readFileSync(checkpointImage(render.entry, '', name));
+  } catch {
+    return null;
+  }
 }
 
 /** The base side of a checkpoint, from the baseline entry on disk. */

@@ -83,6 +83,10 @@ test.describe('per-test baseline store', () => {
     expect(run.stdout).toContain('visual-uat: baseline: 2 of 3 tests rendered on the base (tests/po.spec.ts changed: home-po; not in the store: promo banner); 1 from the store');
     expect(baseLog(pr)).toContain('home-po');
     expect(baseLog(pr)).not.toContain('› about');
+    // Its render before the edit, stored, settles its captures that look the same (the new test has none).
+    const earlier = JSON.parse(fs.readFileSync(path.join(pr, '.visual-uat', 'run', 'earlier-renders.json'), 'utf8'));
+    expect(Object.keys(earlier)).toEqual([expect.stringMatching(/home-po$/)]);
+    expect(Object.values(earlier)).toEqual([{ entry: expect.stringContaining(store), settled: ['home'] }]);
     expect(statuses(readLatest(pr))).toEqual(COLD);
   });
 

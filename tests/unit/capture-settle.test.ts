@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@playwright/test';
-import { settle } from '../../src/capture/checkpoint';
+import { settle, stableCapture } from '../../src/capture/checkpoint';
 import { systemChromium } from '../../src/config/browser';
 
 /** A Bootstrap-like page: smooth scrolling, a fixed navbar, a link to a section far below. */
@@ -42,6 +42,33 @@ describe('settle before a checkpoint', () => {
     const started = Date.now();
     await settle(page as unknown as Page, 300);
     expect(Date.now() - started).toBeLessThan(2000);
+    await page.close();
+  });
+});
+
+describe('a stable capture', () => {
+  it("takes one screenshot when the first is identical to the checkpoint's earlier render that held still, two otherwise", async () => {
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await page.setContent('<body style="margin:0;background:linear-gradient(#fff,#cde)"><h1 style="box-shadow:0 2px 8px #0004">Pricing</h1></body>');
+    let taken = 0;
+    const capture = () => {
+      taken++;
+      return page.screenshot({ animations: 'disabled' });
+    };
+    const earlier = await page.screenshot({ animations: 'disabled' });
+    const matched = await stableCapture(capture, 5000, null, earlier);
+    expect(taken).toBe(1);
+    expect(matched).toEqual({ png: earlier, stable: true, unsettled: null });
+
+    // An earlier render of another look (the test was edited to open another plan) proves nothing.
+    await page.evaluate(() => (document.querySelector('h1')!.textContent = 'Plans'));
+    taken = 0;
+    const retaken = await stableCapture(capture, 5000, null, earlier);
+    expect(taken).toBe(2);
+    expect(retaken.stable).toBe(true);
+    expect(retaken.png.equals(earlier)).toBe(false);
+    // Only a baseline match spares the layout record: an earlier render is no baseline.
+    expect(retaken).not.toHaveProperty('sameAsBaseline');
     await page.close();
   });
 });

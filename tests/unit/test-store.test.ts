@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SourceGraph } from '../../src/baseline/source-graph';
-import { copyEntry, lookUp, pruneStore, storeHolds, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
+import { copyEntry, earlierRender, lookUp, pruneStore, storeHolds, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
 import { clean } from '../../src/cli';
 import { storeCommitDir, storeEntryDir } from '../../src/config/paths';
 import { resolveSettings } from '../../src/config/settings';
@@ -47,8 +47,8 @@ describe('per-test baseline store', () => {
     expect(storeHolds(store, COMMIT, KEY)).toBe(false);
     const layout = path.join(root, 'home.layout.json.gz');
     fs.writeFileSync(layout, 'layout bytes');
-    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: { console: [] }, layout }])).toBe(true);
-    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null }])).toBe(false);
+    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: { console: [] }, layout, settled: true }])).toBe(true);
+    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }])).toBe(false);
     // The cheap look the setup takes before hashing the sources of a test its selection left out.
     expect(storeHolds(store, COMMIT, KEY)).toBe(true);
     expect(storeHolds(store, COMMIT, 'about.spec.ts › about')).toBe(false);
@@ -68,7 +68,7 @@ describe('per-test baseline store', () => {
 
   it('never uses a doubtful entry: altered image, missing image, no seal', () => {
     const { store, image, source } = project();
-    storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null }]);
+    storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }]);
     const entry = storeEntryDir(store, COMMIT, KEY, source().hash);
     fs.appendFileSync(path.join(entry, 'home.png'), 'x');
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'the stored image of "home" is altered' });
@@ -77,16 +77,38 @@ describe('per-test baseline store', () => {
     fs.rmSync(path.join(entry, 'entry.json'));
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'its store entry is unsealed' });
     // A doubtful entry is replaced by the next store; no temporary folder stays.
-    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null }])).toBe(true);
+    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }])).toBe(true);
     expect(lookUp(store, COMMIT, KEY, source()).entry).toBe(entry);
     expect(fs.readdirSync(path.dirname(entry))).toEqual([path.basename(entry)]);
+  });
+
+  it("names a test's earlier render that held still: this commit's first, then another commit's; never an unsettled checkpoint", () => {
+    const { write, store, image, source } = project();
+    const other = 'b'.repeat(40);
+    expect(earlierRender(store, COMMIT, KEY)).toBeNull();
+    const before = source();
+    storeTest(store, other, KEY, before, [{ name: 'home', image, signals: null, layout: null, settled: true }]);
+    expect(earlierRender(store, COMMIT, KEY)).toEqual({ entry: storeEntryDir(store, other, KEY, before.hash), settled: ['home'] });
+    storeTest(store, COMMIT, KEY, before, [
+      { name: 'home', image, signals: null, layout: null, settled: true },
+      { name: 'carousel', image, signals: null, layout: null, settled: false },
+    ]);
+    // The spec is edited: its entry no longer serves as a baseline, but still as an earlier render.
+    write('tests/po.spec.ts', "import { open } from './pages/home';\nopen(); open();\n");
+    expect(lookUp(store, COMMIT, KEY, source()).entry).toBeNull();
+    expect(earlierRender(store, COMMIT, KEY)).toEqual({ entry: storeEntryDir(store, COMMIT, KEY, before.hash), settled: ['home'] });
+    // An entry from before the seal said which checkpoints held still proves nothing.
+    const seal = path.join(storeEntryDir(store, COMMIT, KEY, before.hash), 'entry.json');
+    const { unsettled: _, ...older } = JSON.parse(fs.readFileSync(seal, 'utf8'));
+    fs.writeFileSync(seal, JSON.stringify(older));
+    expect(earlierRender(store, COMMIT, KEY)?.entry).toBe(storeEntryDir(store, other, KEY, before.hash));
   });
 
   it('keeps the newest commits, and reports its size', () => {
     const { store, image, source } = project();
     const commits = ['1', '2', '3'].map((digit) => digit.repeat(40));
     commits.forEach((commit, index) => {
-      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null, layout: null }]);
+      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }]);
       const when = new Date(Date.now() - (3 - index) * 60_000);
       fs.utimesSync(storeCommitDir(store, commit), when, when);
     });
@@ -102,7 +124,7 @@ describe('visual-uat clean and a shared store', () => {
     const { root, store, image, source } = project();
     const commits = ['1', '2'].map((digit) => digit.repeat(40));
     commits.forEach((commit, index) => {
-      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null, layout: null }]);
+      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }]);
       const when = new Date(Date.now() - (2 - index) * 60_000);
       fs.utimesSync(storeCommitDir(store, commit), when, when);
     });
