@@ -170,6 +170,9 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   // then those it is "also in" (a checkpoint whose own change is another row's).
   const members = (group: GroupRecord) => {
     const list = (titles: string[], room: number) => titles.slice(0, room).join(', ') + (titles.length > room ? `, and ${titles.length - room} more` : '');
+    // A group made only of checkpoints whose own change is another row's names them plainly: an
+    // empty "on ; also on …" read as a fault.
+    if (group.members.length === 0) return under(`on ${list(group.alsoIn, MEMBERS_NAMED)}`, '  ');
     const also = group.alsoIn.length ? `; also on ${list(group.alsoIn, Math.max(1, MEMBERS_NAMED - group.members.length))}` : '';
     return under(`on ${list(group.members, MEMBERS_NAMED)}${also}`, '  ');
   };

@@ -166,6 +166,9 @@ describe('groups in the table and the step summary', () => {
     expect(lines[2]).toBe('                 on site.spec.ts › home › full, site.spec.ts › about › full; also on site.spec.ts › pricing › full');
     const many = { ...grouped, groups: [{ ...grouped.groups[0], members: ['a › 1', 'a › 2', 'a › 3', 'a › 4', 'a › 5'], alsoIn: ['a › 6'] }, grouped.groups[1]] };
     expect(formatTable(many, true, 120)[2]).toBe('                 on a › 1, a › 2, a › 3, a › 4, and 1 more; also on a › 6');
+    // A group whose every checkpoint's own change is another row's: named plainly, no empty list.
+    const onlyAlso = { ...grouped, groups: [{ ...grouped.groups[0], members: [], alsoIn: ['a › 1', 'a › 2'] }, grouped.groups[1]] };
+    expect(formatTable(onlyAlso, true, 120)[2]).toBe('                 on a › 1, a › 2');
   });
 
   it('does the same in the GitHub step summary, naming the members', () => {
