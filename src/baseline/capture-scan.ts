@@ -117,7 +117,7 @@ function mentions(source: ts.SourceFile, names: ReadonlySet<string>): number[] {
 }
 
 /** `test.describe.serial(…)` or `test.describe.configure({ mode: 'serial' })` anywhere in the file. */
-function hasSerialTests(source: ts.SourceFile): boolean {
+export function hasSerialTests(source: ts.SourceFile): boolean {
   let serial = false;
   const visit = (node: ts.Node): void => {
     if (serial) return;
@@ -130,7 +130,7 @@ function hasSerialTests(source: ts.SourceFile): boolean {
 }
 
 /** The test call Playwright located at a line and column (its callee starts there, or `test.only`'s member does). */
-function testCall(source: ts.SourceFile, location: TestLocation): ts.CallExpression | null {
+export function testCall(source: ts.SourceFile, location: TestLocation): ts.CallExpression | null {
   let offset: number;
   try {
     offset = source.getPositionOfLineAndCharacter(location.line - 1, location.column - 1);

@@ -170,7 +170,7 @@ async function prepareBaselines(
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
       entry, root: outputDir, rootDir: config.rootDir, cache, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
-      store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile) },
+      store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile), isolated: config.fullyParallel },
     };
     // Before the current tests, whichever way the pass runs: which tests need the base decides
     // whether it runs beside them, and the captures of the others read their stored baselines.
@@ -366,8 +366,12 @@ interface PassPlan {
   worktrees: string;
   /** Whether the pass may run a selection of the tests (see reportsLocally). */
   selects: boolean;
-  /** The per-test store: its folder, whether this run may take baselines from it (not when they must be captured again), each project's capture inputs. */
-  store: { dir: string; reads: boolean; capture: (project: string) => string };
+  /**
+   * The per-test store: its folder, whether this run may take baselines from it (not when they must
+   * be captured again), each project's capture inputs, and whether tests are isolated (a test's key
+   * then leaves out the other tests of its file, see test-text.ts).
+   */
+  store: { dir: string; reads: boolean; capture: (project: string) => string; isolated: boolean };
 }
 
 /** A test the pass rendered on the base, with what keys its store entry. */
@@ -513,7 +517,7 @@ function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: R
   for (const test of listed) {
     const chosen = selected.has(test);
     if (!chosen && !(plan.store.reads && storeHolds(plan.store.dir, plan.baseCommit, test.key))) continue;
-    const source = testSource(graph, test.file, plan.configFile, plan.store.capture(test.project));
+    const source = testSource(graph, test, plan.configFile, plan.store.capture(test.project), plan.store.isolated);
     const found = source && plan.store.reads ? lookUp(plan.store.dir, plan.baseCommit, test.key, source) : null;
     if (found?.entry) {
       stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });
@@ -581,8 +585,8 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
     base ??= await provideBase(plan, why);
     if (worktree) log(why);
     const graph = new SourceGraph(plan.repo.root);
-    const rendered = missed.flatMap(({ key, project, relativeFile }) => {
-      const source = testSource(graph, path.resolve(plan.rootDir, relativeFile), plan.configFile, plan.store.capture(project));
+    const rendered = missed.flatMap(({ key, project, relativeFile, line, column }) => {
+      const source = testSource(graph, { file: path.resolve(plan.rootDir, relativeFile), line, column }, plan.configFile, plan.store.capture(project), plan.store.isolated);
       return source ? [{ key, source }] : [];
     });
     const list = outputPath(plan.outputDir, 'topUpTestList');

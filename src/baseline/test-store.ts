@@ -9,7 +9,9 @@ import { readJsonFile } from '../util/fs';
 import { sha256File } from '../util/hash';
 import { plural } from '../util/text';
 import { projectUse, versions } from './capture-inputs';
+import type { TestLocation } from './capture-scan';
 import type { SourceGraph } from './source-graph';
+import { specDigest } from './test-text';
 
 /**
  * The per-test baseline store: `<store>/<baseCommit>/<test:16>/<sources:16>/`, one entry per test
@@ -64,14 +66,17 @@ export interface StoredCheckpoint {
 /**
  * The test's source closure (its file, the config, what they import) and the capture inputs
  * (captureFingerprint), hashed; null for a test file outside the repository or an unreadable
- * file: such a test is never stored.
+ * file: such a test is never stored. The spec counts by its digest for this test (see
+ * test-text.ts: its tokens, without the file's other tests where tests are isolated), every other
+ * file by its bytes.
  */
-export function testSource(graph: SourceGraph, testFile: string, configFile: string, capture: string): TestSource | null {
-  if (!graph.owns(testFile)) return null;
+export function testSource(graph: SourceGraph, test: TestLocation, configFile: string, capture: string, isolated: boolean): TestSource | null {
+  if (!graph.owns(test.file)) return null;
   const files: Record<string, string> = {};
-  for (const file of graph.closure([configFile, testFile])) {
+  for (const file of graph.closure([configFile, test.file])) {
     try {
-      files[path.relative(graph.repoRoot, file).split(path.sep).join('/')] = sha256File(file);
+      const spec = file === test.file ? graph.module(file) : null;
+      files[path.relative(graph.repoRoot, file).split(path.sep).join('/')] = spec ? `tokens:${specDigest(spec.source, test, isolated)}` : sha256File(file);
     } catch {
       return null;
     }

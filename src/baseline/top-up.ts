@@ -14,8 +14,8 @@ import type { ListedTest } from './selection';
  * worktree is still there: a wrong prediction costs that pass's time, never a `new` checkpoint.
  */
 
-/** What `--test-list` needs to run one test again, and its key. */
-export type CapturingTest = Pick<ListedTest, 'key' | 'project' | 'relativeFile' | 'titlePath'>;
+/** What `--test-list` needs to run one test again, its key, and where it is declared (for its store key). */
+export type CapturingTest = Pick<ListedTest, 'key' | 'project' | 'relativeFile' | 'titlePath' | 'line' | 'column'>;
 
 function noteFile(outputDir: string, key: string): string {
   return path.join(capturingTestsDir(outputDir), `${crypto.createHash('sha256').update(key).digest('hex').slice(0, 20)}.json`);

@@ -82,6 +82,8 @@ export function noteCapture(testInfo: TestInfo, target: CaptureTarget): void {
     project: testInfo.project.name,
     relativeFile: path.relative(testInfo.config.rootDir, testInfo.file),
     titlePath: testInfo.titlePath.slice(1),
+    line: testInfo.line,
+    column: testInfo.column,
   });
 }
 

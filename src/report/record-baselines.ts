@@ -21,7 +21,7 @@ export function recordBaselines(tests: readonly CollectedTest[], context: RunCon
   let stored = 0;
   let skipped = 0;
   for (const test of tests) {
-    const source = test.status === 'passed' && test.pairs.every((pair) => pair.current) ? testSource(graph, test.file, configFile, capture(test.project)) : null;
+    const source = test.status === 'passed' && test.pairs.every((pair) => pair.current) ? testSource(graph, { ...test.test.location, file: test.file }, configFile, capture(test.project), config.fullyParallel) : null;
     if (!source) {
       skipped++;
       continue;

@@ -75,9 +75,15 @@ test.describe('per-test baseline store', () => {
     expect(explained(pr)).toEqual(explained(repo));
   });
 
-  test('editing one spec renders on the base only its tests, and says why', () => {
+  test('editing one spec renders on the base only its tests, and says why; a comment renders nothing', () => {
     const spec = path.join(pr, 'tests', 'po.spec.ts');
     fs.appendFileSync(spec, '// a comment\n');
+    const commented = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
+    expect(commented.status, commented.stdout + commented.stderr).toBe(0);
+    expect(commented.stdout).toContain('visual-uat: baseline: 1 of 3 tests rendered on the base (not in the store: promo banner); 2 from the store');
+    expect(statuses(readLatest(pr))).toEqual(COLD);
+
+    fs.writeFileSync(spec, fs.readFileSync(spec, 'utf8').replace('await home.open();', 'await home.open();\n  await expect(page).toHaveURL(/\\/$/);'));
     const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('visual-uat: baseline: 2 of 3 tests rendered on the base (tests/po.spec.ts changed: home-po; not in the store: promo banner); 1 from the store');
@@ -87,6 +93,21 @@ test.describe('per-test baseline store', () => {
     const earlier = JSON.parse(fs.readFileSync(path.join(pr, '.visual-uat', 'run', 'earlier-renders.json'), 'utf8'));
     expect(Object.keys(earlier)).toEqual([expect.stringMatching(/home-po$/)]);
     expect(Object.values(earlier)).toEqual([{ entry: expect.stringContaining(store), settled: ['home'] }]);
+    expect(statuses(readLatest(pr))).toEqual(COLD);
+  });
+
+  test("in a fullyParallel suite, editing one test leaves its neighbours' baselines in the store", () => {
+    const config = path.join(pr, 'playwright.config.ts');
+    fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("testDir: 'tests',", "testDir: 'tests',\n    fullyParallel: true,"));
+    const parallel = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
+    expect(parallel.status, parallel.stdout + parallel.stderr).toBe(0);
+    expect(parallel.stdout).toContain('visual-uat: baseline: 3 of 3 tests rendered on the base (playwright.config.ts changed');
+    // The test beside home-po in its file, edited: home-po's key leaves it out.
+    const spec = path.join(pr, 'tests', 'po.spec.ts');
+    fs.writeFileSync(spec, fs.readFileSync(spec, 'utf8').replace("await page.goto('/');", "await page.goto('/?from=edit');"));
+    const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('visual-uat: baseline: 1 of 3 tests rendered on the base (not in the store: promo banner); 2 from the store');
     expect(statuses(readLatest(pr))).toEqual(COLD);
   });
 

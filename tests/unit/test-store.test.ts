@@ -25,7 +25,7 @@ function project() {
   const store = path.join(root, 'store');
   const image = path.join(root, 'home.png');
   fs.writeFileSync(image, 'png bytes');
-  const source = (spec = 'tests/po.spec.ts', capture = 'chromium') => testSource(new SourceGraph(root), path.join(root, spec), path.join(root, 'playwright.config.ts'), capture)!;
+  const source = (spec = 'tests/po.spec.ts', capture = 'chromium') => testSource(new SourceGraph(root), { file: path.join(root, spec), line: 1, column: 1 }, path.join(root, 'playwright.config.ts'), capture, false)!;
   return { root, write, store, image, source };
 }
 
@@ -61,7 +61,10 @@ describe('per-test baseline store', () => {
     // The layout record travels too: a change against a stored baseline is explained like any other.
     expect(fs.readFileSync(path.join(run, 'default/home-po-1234/home.layout.json.gz'), 'utf8')).toBe('layout bytes');
 
+    // A comment changes no behaviour (the spec counts by its tokens); code does.
     write('tests/po.spec.ts', "import { open } from './pages/home';\nopen(); // edited\n");
+    expect(lookUp(store, COMMIT, KEY, source()).entry).toBe(found.entry);
+    write('tests/po.spec.ts', "import { open } from './pages/home';\nopen(); open();\n");
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'tests/po.spec.ts changed' });
     expect(lookUp(store, 'b'.repeat(40), KEY, source())).toEqual({ entry: null, reason: 'not in the store' });
   });
