@@ -160,11 +160,12 @@ export function median(values: Measured[]): Measured {
 
 /**
  * Plain, warm and cold; `overlap` is cold with the baseline pass beside the current tests
- * (VISUAL_UAT_OVERLAP=1); `edit` is a warm run after a one-line code edit to one spec file (its 5 tests
- * render on the base, the others come from the store); `store` is a pull request's first run with
+ * (VISUAL_UAT_OVERLAP=1); `edit` is a warm run after a code edit to one test of a spec (it renders on
+ * the base, the others come from the store), `editFile` after one to the code its 5 tests share (they
+ * render on the base); `store` is a pull request's first run with
  * the store main recorded (no `.visual-uat`, a store folder restored from main's run).
  */
-type Kind = 'plain' | 'warm' | 'cold' | 'overlap' | 'edit' | 'store';
+type Kind = 'plain' | 'warm' | 'cold' | 'overlap' | 'edit' | 'editFile' | 'store';
 type Measures = Partial<Record<Kind, Measured>> & Record<'plain' | 'warm' | 'cold', Measured>;
 
 /** The pages whose tests take checkpoints: all of them, or 1 in 5 in the sparse suite. */
@@ -173,14 +174,18 @@ function visualTests(tests: number, sparse: boolean): number[] {
 }
 
 /**
- * A code edit to the first test of a spec, new in each round (the store keeps earlier versions of a
- * test): a comment would do as well today, but a key that one day ignores comments must not turn
- * the edit run into a warm run.
+ * Code edits to a spec, new in each round (the store keeps earlier versions of a test), never a
+ * comment (comments render nothing again): `test`, a line in its first test's body (in this
+ * fullyParallel suite only that test renders on the base); `file`, a line above its tests (all of
+ * its tests render on the base).
  */
-function editSpec(file: string, round: number): void {
+function editSpec(file: string, round: number, where: 'test' | 'file'): void {
   const before = fs.readFileSync(file, 'utf8');
-  const after = before.replace(/(test\('page \d+', async \(\{ page, screenshotCheckpoint \}\) => \{\n)/, `$1  test.setTimeout(${30_000 + round});\n`);
-  if (after === before) throw new Error(`the bench's edit found no test to edit in ${file}`);
+  const after =
+    where === 'test'
+      ? before.replace(/(test\('page \d+', async \(\{ page, screenshotCheckpoint \}\) => \{\n)/, `$1  test.setTimeout(${30_000 + round});\n`)
+      : before.replace(/(\n\ntest\()/, `\n\ntest.describe.configure({ timeout: ${30_000 + round} });$1`);
+  if (after === before) throw new Error(`the bench's edit found nothing to edit in ${file}`);
   fs.writeFileSync(file, after);
 }
 
@@ -202,6 +207,7 @@ async function measure(tests: number, runs: number, sparse = false, withOverlap 
   const cold: Measured[] = [];
   const overlap: Measured[] = [];
   const edit: Measured[] = [];
+  const editFile: Measured[] = [];
   const fromStore: Measured[] = [];
   const edited = path.join(dir, 'tests-uat', 'pages-0.spec.ts');
   for (let i = 0; i < runs; i++) {
@@ -211,8 +217,11 @@ async function measure(tests: number, runs: number, sparse = false, withOverlap 
     cold.push(await run(dir, [], { VISUAL_UAT_OVERLAP: '0' }));
     warm.push(await run(dir, []));
     if (!withOverlap) continue;
-    editSpec(edited, i);
+    editSpec(edited, i, 'test');
     edit.push(await run(dir, []));
+    git(dir, ['checkout', '-q', '--', edited]);
+    editSpec(edited, i, 'file');
+    editFile.push(await run(dir, []));
     git(dir, ['checkout', '-q', '--', edited]);
     fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
     fromStore.push(await run(dir, [], { VISUAL_UAT_BASELINE_STORE: store }));
@@ -221,7 +230,7 @@ async function measure(tests: number, runs: number, sparse = false, withOverlap 
   }
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(store, { recursive: true, force: true });
-  const more = withOverlap ? { overlap: median(overlap), edit: median(edit), store: median(fromStore) } : {};
+  const more = withOverlap ? { overlap: median(overlap), edit: median(edit), editFile: median(editFile), store: median(fromStore) } : {};
   return { plain: median(plain), warm: median(warm), cold: median(cold), ...more };
 }
 
@@ -302,14 +311,14 @@ export async function benchEndToEnd(): Promise<void> {
   for (const { tests, sparse } of suites) {
     const result = await measure(tests, tests === 20 || sparse ? RUNS : 1, sparse, tests === 20 && !sparse);
     const checkpoints = visualTests(tests, sparse).length * 3;
-    for (const kind of ['plain', 'warm', 'cold', 'overlap', 'edit', 'store'] as const) {
+    for (const kind of ['plain', 'warm', 'cold', 'overlap', 'edit', 'editFile', 'store'] as const) {
       if (!result[kind]) continue;
       const { ms, peakRssMb } = result[kind]!;
       const name = sparse ? `e2e-${kind === 'plain' ? 'plain' : kind}-sparse` : `e2e-${kind}${tests === 20 ? '' : `-${checkpoints}`}`;
       rows.push({ case: name, engine: kind === 'plain' ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
       const what = sparse ? `${tests} tests (1 in 5 visual), ${checkpoints} checkpoints, ${kind}` : `${tests} tests, ${checkpoints} checkpoints, ${kind}`;
       lines.push(
-        `  ${what.padEnd(52)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×${kind === 'edit' ? ` (${(ms / result.warm.ms).toFixed(2)}× warm)` : ''}  ${(ms / checkpoints).toFixed(0).padStart(4)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
+        `  ${what.padEnd(52)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×${kind.startsWith('edit') ? ` (${(ms / result.warm.ms).toFixed(2)}× warm)` : ''}  ${(ms / checkpoints).toFixed(0).padStart(4)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
       );
     }
   }
