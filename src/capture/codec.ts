@@ -12,7 +12,7 @@ import type { CapturedSignals, ComparisonTolerance, LayoutRecord, Region, RunCon
  *
  * - `_visual-uat-test`: the test's TestMeta, once per test.
  * - `_visual-uat-run`: the run's RunContext, once per worker process (it is the same for the run).
- * - `_visual-uat-checkpoint:<name>`: CheckpointMeta (current role).
+ * - `_visual-uat-checkpoint:<name>`: CheckpointMeta (both roles; the baseline role's manifest reads whether it held still).
  * - `_visual-uat-image:<name>`: the image, by path.
  * - `_visual-uat-layout:<name>`: its layout record (capture/layout), by path, when one was taken.
  * - `_visual-uat-baseline:<name>`, `_visual-uat-baseline-signals:<name>`,
@@ -117,12 +117,10 @@ export async function writeCheckpoint(testInfo: Attacher, checkpoint: CapturedCh
   const { name } = checkpoint.meta;
   const base = checkpoint.role === 'baseline';
   const { image, layout } = writeCheckpointFiles(checkpoint.imageRoot, checkpoint.folder, name, checkpoint.png, base ? checkpoint.meta.signals : null, checkpoint.layout ?? null);
-  if (base) {
-    await testInfo.attach(`${IMAGE}${name}`, { path: image, contentType: 'image/png' });
-    return;
-  }
+  // The baseline role's manifest reads the meta too: which captures held still (see BaselineTestRecord.unsettled).
   await attachJson(testInfo, `${CHECKPOINT_META}${name}`, checkpoint.meta);
   await testInfo.attach(`${IMAGE}${name}`, { path: image, contentType: 'image/png' });
+  if (base) return;
   if (layout) await testInfo.attach(`${LAYOUT}${name}`, { path: layout, contentType: 'application/gzip' });
   if (!checkpoint.baselineRoot) return;
   const baseSide = readBaselineSide(checkpoint.baselineRoot, checkpoint.folder, name);

@@ -42,13 +42,13 @@ beforeEach(() => {
 });
 
 describe('writeCheckpoint / readCheckpoints', () => {
-  it('in the baseline role keeps the signals beside the image, once', async () => {
+  it('in the baseline role keeps the signals beside the image, and its meta (whether it held still) for the manifest', async () => {
     const info = recorder();
     const root = path.join(dir, 'baseline');
     await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: root, baselineRoot: null });
     expect(fs.readFileSync(checkpointImage(root, FOLDER, 'plans'))).toEqual(PNG);
     expect(JSON.parse(fs.readFileSync(checkpointSignals(root, FOLDER, 'plans'), 'utf8'))).toEqual(SIGNALS);
-    expect(readCheckpoints(info.attachments).checkpoints).toEqual([{ name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: null, layout: null, baseline: { image: null, signals: null, layout: null } }]);
+    expect(readCheckpoints(info.attachments).checkpoints).toEqual([{ name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: meta('plans'), layout: null, baseline: { image: null, signals: null, layout: null } }]);
   });
 
   it("in the current role carries its meta and the baseline's image and signals, and writes no signals file", async () => {
@@ -149,10 +149,12 @@ describe('baselineManifest', () => {
     const info = recorder();
     await writeTestMeta(info, TEST_META);
     await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: dir, baselineRoot: null });
+    await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: { ...meta('carousel'), stable: false }, imageRoot: dir, baselineRoot: null });
     const manifest = baselineManifest([testCase(info.attachments, [ANSI_ERROR])], 'passed', []);
+    // A checkpoint whose capture never held still is named: its image settles no later capture.
     expect(manifest).toEqual({
       complete: true,
-      tests: { [TEST_META.key]: { folder: FOLDER, status: 'failed', error: 'Error: expect(locator).toBeVisible() failed', checkpoints: ['plans'] } },
+      tests: { [TEST_META.key]: { folder: FOLDER, status: 'failed', error: 'Error: expect(locator).toBeVisible() failed', checkpoints: ['plans', 'carousel'], unsettled: ['carousel'] } },
     });
     expect(baselineManifest([], 'passed', ['Error: webServer did not start']).complete).toBe(false);
     expect(baselineManifest([], 'interrupted', []).complete).toBe(false);
