@@ -17,7 +17,7 @@ import { captureOptions, versions } from './capture-inputs';
 import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
 import { acquireRunLock, releaseRunLock } from './lock';
-import { nestedArgs, runBaselinePass } from './pass';
+import { nestedArgs, runBaselinePass, withoutShard } from './pass';
 import { appFilesChanged, changedManifests, runtimeDependenciesDiffer } from './app-files';
 import { moveTree } from './staging';
 import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
@@ -410,7 +410,7 @@ function nestedPass(plan: PassPlan, worktree: string, baselineDir: string, testL
     worktree,
     outputDir: plan.root,
     baselineDir,
-    args: testList ? [...plan.args, '--test-list', testList] : plan.args,
+    args: testList ? [...withoutShard(plan.args), '--test-list', testList] : plan.args,
     logFile: outputPath(plan.root, 'baselineLog'),
     servers: plan.servers,
   });
@@ -429,9 +429,13 @@ interface PassSelection {
 
 /** The listing of the tests that can capture, split by what the store holds (see listCapturing, splitByStore). */
 async function selectTests(plan: PassPlan): Promise<PassSelection> {
-  const listing = plan.selects ? await listCapturing(plan) : null;
+  const listing = plan.selects || plan.store.reads ? await listCapturing(plan) : null;
   if (!listing) return { listed: null, stored: [], render: null, sources: [] };
-  return { listed: listing.total, ...splitByStore(plan, listing.tests, new Set(listing.selected)) };
+  if (plan.selects && listing.selected.length && listing.selected.length < listing.total)
+    log(`the baseline pass runs ${listing.selected.length} of ${listing.total} tests: the others have no checkpoint call in their sources (checked after the run)`);
+  // A run that writes a blob has no top-up after its tests (its blob is written by then): it renders
+  // every listed test the store lacks, not only those the scan says can capture.
+  return { listed: listing.total, ...splitByStore(plan, listing.tests, new Set(plan.selects ? listing.selected : listing.tests)) };
 }
 
 /** The tests the pass renders that the store rendered before, with other sources or at another base commit (see earlierRender). */
@@ -610,8 +614,8 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
 }
 
 /**
- * The tests the baseline pass needs: those that can capture a checkpoint (see selection.ts). Null
- * when every test runs: Playwright before 1.56 has no --test-list, or the listing failed.
+ * The listed tests, and those of them that can capture a checkpoint (see selection.ts). Null when
+ * every test runs: Playwright before 1.56 has no --test-list, or the listing failed.
  */
 async function listCapturing(plan: PassPlan): Promise<{ total: number; tests: ListedTest[]; selected: ListedTest[] } | null> {
   const playwright = versions(plan.configFile).playwright;
@@ -630,7 +634,5 @@ async function listCapturing(plan: PassPlan): Promise<{ total: number; tests: Li
     return null;
   }
   const tests = listedTests(report);
-  const { total, selected } = selectCapturing(tests, plan.repo.root);
-  if (selected.length && selected.length < total) log(`the baseline pass runs ${selected.length} of ${total} tests: the others have no checkpoint call in their sources (checked after the run)`);
-  return { total, tests, selected };
+  return { tests, ...selectCapturing(tests, plan.repo.root) };
 }

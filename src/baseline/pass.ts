@@ -55,6 +55,20 @@ export function nestedArgs(argv: string[]): string[] {
   return kept;
 }
 
+/**
+ * The arguments for a nested run given a `--test-list`: the list holds the shard's tests already
+ * (it comes from a listing with the same `--shard`), and Playwright shards after the list filters,
+ * so a `--shard` kept would run only part of the list.
+ */
+export function withoutShard(args: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--shard') i++;
+    else if (!args[i].startsWith('--shard=')) kept.push(args[i]);
+  }
+  return kept;
+}
+
 export interface BaselinePassInput {
   configFile: string;
   configDir: string;

@@ -131,17 +131,26 @@ function runNode(cwd: string, args: string[]) {
   return spawnSync(process.execPath, args, { cwd, env: fixtureEnv(), encoding: 'utf8', timeout: 300_000 });
 }
 
-test('two shards merged by merge-reports on a machine without .visual-uat give the unsharded verdicts', async ({ page }) => {
+test('two shards merged by merge-reports on a machine without .visual-uat give the unsharded verdicts; shards sharing a store render nothing the next time', async ({ page }) => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
+  const store = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-shared-store-'));
+  // Each shard on a machine of its own (no .visual-uat), the store folder shared as a CI cache shares it.
+  const shards = (blobs: string) => {
+    const logs: string[] = [];
+    for (const shard of ['1/2', '2/2']) {
+      fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true, force: true });
+      const out = path.join(blobs, `shard-${shard[0]}`);
+      const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: out, VISUAL_UAT_BASELINE_STORE: store });
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      logs.push(result.stdout);
+      for (const file of fs.readdirSync(out)) fs.copyFileSync(path.join(out, file), path.join(blobs, file));
+      fs.rmSync(out, { recursive: true });
+    }
+    expect(fs.readdirSync(blobs).filter((file) => file.endsWith('.zip'))).toHaveLength(2);
+    return logs;
+  };
   const blobs = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-blobs-'));
-  for (const shard of ['1/2', '2/2']) {
-    const out = path.join(blobs, `shard-${shard[0]}`);
-    const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: out });
-    expect(result.status, result.stdout + result.stderr).toBe(0);
-    for (const file of fs.readdirSync(out)) fs.copyFileSync(path.join(out, file), path.join(blobs, file));
-    fs.rmSync(out, { recursive: true });
-  }
-  expect(fs.readdirSync(blobs).filter((file) => file.endsWith('.zip'))).toHaveLength(2);
+  for (const log of shards(blobs)) expect(log).toMatch(/visual-uat: baseline: (\d) of \1 tests? rendered on the base \(not in the store: [^)]+\); 0 from the store/);
 
   // The merge job's machine: a checkout with no output folder of any shard.
   fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true });
@@ -159,4 +168,15 @@ test('two shards merged by merge-reports on a machine without .visual-uat give t
   await page.getByRole('link', { name: 'site › pricing › plans' }).click();
   await expect(page.getByTestId('test-case-annotations')).toContainText('plans: no evaluator configured');
   await expect(page.getByText('Image mismatch: plans.png')).toBeVisible();
+
+  // The next pull request run: each shard takes its tests' baselines from the store, with no worktree.
+  const again = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-blobs-'));
+  for (const log of shards(again)) {
+    expect(log).toMatch(/visual-uat: baseline: 0 of (\d) tests? rendered on the base; \1 from the store/);
+    expect(log).toContain('no worktree, no base server');
+  }
+  fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true });
+  const remerged = runNode(repo, [playwrightCli(repo), 'merge-reports', '--reporter=visual-uat/reporter', again]);
+  expect(remerged.status, remerged.stdout + remerged.stderr).toBe(0);
+  expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
 });

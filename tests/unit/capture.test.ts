@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateCheckpointName } from '../../src/capture/names';
-import { nestedArgs } from '../../src/baseline/pass';
+import { nestedArgs, withoutShard } from '../../src/baseline/pass';
 import sharp from 'sharp';
 import { unsettledArea } from '../../src/capture/unsettled';
 
@@ -38,6 +38,11 @@ describe('nestedArgs', () => {
     expect(run('--update-snapshots=changed', 'tests/b.spec.ts')).toEqual(['tests/b.spec.ts']);
     expect(run('-u', 'tests/c.spec.ts')).toEqual(['tests/c.spec.ts']);
     expect(run('--update-source-method', 'overwrite', 'tests/d.spec.ts')).toEqual(['tests/d.spec.ts']);
+  });
+
+  it('drops the shard beside a test list, which holds the shard\'s tests already', () => {
+    expect(withoutShard(['--project=chromium', '--shard=1/2', '--grep', '@visual'])).toEqual(['--project=chromium', '--grep', '@visual']);
+    expect(withoutShard(['--shard', '2/3', 'tests/a.spec.ts'])).toEqual(['tests/a.spec.ts']);
   });
 });
 
