@@ -7,6 +7,7 @@ import { besidePassRoot, outputPath, storeCommitDir, worktreeHomes, worktreeName
 import { CONTEXT_FILE_ENV, currentRole, OUTPUT_DIR_ENV } from '../config/environment';
 import { optionsFromEnv, resolveSettings, type ResolvedOptions } from '../config/settings';
 import { missingChromium } from '../config/browser';
+import { testsIsolated } from '../config/isolation';
 import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type BaseResolution, type Repo, type WorkingState } from '../git';
 import type { BaselineManifest, BaselineTestRecord, RunContext } from '../types';
@@ -170,7 +171,7 @@ async function prepareBaselines(
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
       entry, root: outputDir, rootDir: config.rootDir, cache, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
-      store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile), isolated: config.fullyParallel },
+      store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile), isolated: (project) => testsIsolated(config, project) },
     };
     // Before the current tests, whichever way the pass runs: which tests need the base decides
     // whether it runs beside them, and the captures of the others read their stored baselines.
@@ -371,7 +372,7 @@ interface PassPlan {
    * be captured again), each project's capture inputs, and whether tests are isolated (a test's key
    * then leaves out the other tests of its file, see test-text.ts).
    */
-  store: { dir: string; reads: boolean; capture: (project: string) => string; isolated: boolean };
+  store: { dir: string; reads: boolean; capture: (project: string) => string; isolated: (project: string) => boolean };
 }
 
 /** A test the pass rendered on the base, with what keys its store entry. */
@@ -521,7 +522,7 @@ function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: R
   for (const test of listed) {
     const chosen = selected.has(test);
     if (!chosen && !(plan.store.reads && storeHolds(plan.store.dir, plan.baseCommit, test.key))) continue;
-    const source = testSource(graph, test, plan.configFile, plan.store.capture(test.project), plan.store.isolated);
+    const source = testSource(graph, test, plan.configFile, plan.store.capture(test.project), plan.store.isolated(test.project));
     const found = source && plan.store.reads ? lookUp(plan.store.dir, plan.baseCommit, test.key, source) : null;
     if (found?.entry) {
       stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });
@@ -590,7 +591,7 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
     if (worktree) log(why);
     const graph = new SourceGraph(plan.repo.root);
     const rendered = missed.flatMap(({ key, project, relativeFile, line, column }) => {
-      const source = testSource(graph, { file: path.resolve(plan.rootDir, relativeFile), line, column }, plan.configFile, plan.store.capture(project), plan.store.isolated);
+      const source = testSource(graph, { file: path.resolve(plan.rootDir, relativeFile), line, column }, plan.configFile, plan.store.capture(project), plan.store.isolated(project));
       return source ? [{ key, source }] : [];
     });
     const list = outputPath(plan.outputDir, 'topUpTestList');

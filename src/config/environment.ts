@@ -19,6 +19,8 @@ export const GUARDED_COMMAND_ENV = 'VISUAL_UAT_GUARDED_COMMAND';
 export const GUARD_PID_ENV = 'VISUAL_UAT_GUARD_PID';
 /** The config's webServer entries (command, port) for the global setup: Playwright's resolved config has none when webServer is an array. */
 export const WEB_SERVERS_ENV = 'VISUAL_UAT_WEB_SERVERS';
+/** The projects that turn fullyParallel off, for the global setup and the reporter (see config/isolation). */
+export const SERIAL_PROJECTS_ENV = 'VISUAL_UAT_SERIAL_PROJECTS';
 
 export type Role = 'current' | 'baseline';
 

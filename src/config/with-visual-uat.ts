@@ -5,7 +5,8 @@ import type { VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
 import { baseOverride, baseServer, hostResolverRules, moveOrigins, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
 import { baselineComponentBuild } from './component-tests';
-import { BASE_CWD_ENV, BASE_PORTS_ENV, currentRole, GUARD_PID_ENV, GUARDED_COMMAND_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, WEB_SERVERS_ENV, WORKTREE_ENV } from './environment';
+import { BASE_CWD_ENV, BASE_PORTS_ENV, currentRole, GUARD_PID_ENV, GUARDED_COMMAND_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, SERIAL_PROJECTS_ENV, WEB_SERVERS_ENV, WORKTREE_ENV } from './environment';
+import { serialProjects } from './isolation';
 import { outputPath } from './paths';
 import { OPTIONS_ENV, resolveOptions, withoutSecrets } from './settings';
 import { SCREENSHOT_DEFAULTS_ENV, screenshotDefaultsByProject } from './screenshot-defaults';
@@ -50,6 +51,7 @@ export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options
   process.env[OPTIONS_ENV] = JSON.stringify(withoutSecrets(options));
   process.env[SCREENSHOT_DEFAULTS_ENV] = JSON.stringify(screenshotDefaultsByProject(config));
   process.env[WEB_SERVERS_ENV] = JSON.stringify(asArray(config.webServer).map((server): WebServerEntry => ({ command: server.command, port: serverPort(server) })));
+  process.env[SERIAL_PROJECTS_ENV] = JSON.stringify(serialProjects(config));
   const userSetups = asArray(config.globalSetup);
   const wired = {
     ...config,

@@ -2,6 +2,7 @@ import type { FullConfig } from '@playwright/test/reporter';
 import { captureOptions } from '../baseline/capture-inputs';
 import { SourceGraph } from '../baseline/source-graph';
 import { projectCaptures, pruneStore, sizeText, storeSize, storeTest, testSource } from '../baseline/test-store';
+import { testsIsolated } from '../config/isolation';
 import { optionsFromEnv } from '../config/settings';
 import type { RunContext } from '../types';
 import { plural } from '../util/text';
@@ -21,7 +22,7 @@ export function recordBaselines(tests: readonly CollectedTest[], context: RunCon
   let stored = 0;
   let skipped = 0;
   for (const test of tests) {
-    const source = test.status === 'passed' && test.pairs.every((pair) => pair.current) ? testSource(graph, { ...test.test.location, file: test.file }, configFile, capture(test.project), config.fullyParallel) : null;
+    const source = test.status === 'passed' && test.pairs.every((pair) => pair.current) ? testSource(graph, { ...test.test.location, file: test.file }, configFile, capture(test.project), testsIsolated(config, test.project)) : null;
     if (!source) {
       skipped++;
       continue;

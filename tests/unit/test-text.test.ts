@@ -1,6 +1,7 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { specDigest } from '../../src/baseline/test-text';
+import { serialProjects, testsIsolated } from '../../src/config/isolation';
 
 const SPEC = `import { test } from 'visual-uat';
 /** Opens the plans page. */
@@ -43,5 +44,15 @@ describe("a spec's digest for one test", () => {
     expect(digest(edited("page.goto('/about')", "page.goto('/team')"), false)).not.toBe(digest(SPEC, false));
     const serial = edited("test('about'", "test.describe.configure({ mode: 'serial' });\ntest('about'");
     expect(digest(serial.replace("page.goto('/about')", "page.goto('/team')"))).not.toBe(digest(serial));
+  });
+});
+
+describe('which suites are isolated', () => {
+  it('a fullyParallel config, unless a project turns it off; the command line decides over the project', () => {
+    const env = { VISUAL_UAT_SERIAL_PROJECTS: JSON.stringify(serialProjects({ projects: [{ name: 'checkout', fullyParallel: false }, { name: 'site' }] })) };
+    expect(testsIsolated({ fullyParallel: true }, 'site', env, [])).toBe(true);
+    expect(testsIsolated({ fullyParallel: true }, 'checkout', env, [])).toBe(false);
+    expect(testsIsolated({ fullyParallel: true }, 'checkout', env, ['test', '--fully-parallel'])).toBe(true);
+    expect(testsIsolated({ fullyParallel: false }, 'site', env, [])).toBe(false);
   });
 });
