@@ -11,7 +11,7 @@ import type { ImportBinding, ParsedModule, SourceGraph } from './source-graph';
  * - a file whose imports never lead to a capture: none of its tests can capture;
  * - a file whose captures appear only inside test calls: the tests whose own call has one;
  * - a file that captures anywhere else (a hook, a helper, a fixture, an import it cannot follow),
- *   or whose tests run in serial mode (a test may need the ones before it): all of its tests.
+ *   or whose tests run in serial or ordered mode (a test may need the ones before it): all of its tests.
  */
 
 /** Names that capture wherever they appear: the fixtures, the seed-style helper, `toHaveScreenshot`, oxtest. */
@@ -65,8 +65,8 @@ export class CaptureScan {
     const captures = this.capturesOf(parsed);
     const references = mentions(parsed.source, captures.names);
     if (!captures.whole && references.length === 0) return all('none');
-    // A test of a serial group may need the ones before it: the whole file runs.
-    if (hasSerialTests(parsed.source)) return all('indirect');
+    // A test of a serial or ordered group may need the ones before it: the whole file runs.
+    if (hasOrderedTests(parsed.source)) return all('indirect');
     const calls = tests.map((test) => testCall(parsed.source, test));
     if (calls.some((call) => call === null)) return all('indirect');
     const inside = (position: number, call: ts.CallExpression) => position >= call.getStart() && position < call.end;
@@ -116,17 +116,23 @@ function mentions(source: ts.SourceFile, names: ReadonlySet<string>): number[] {
   return found;
 }
 
-/** `test.describe.serial(…)` or `test.describe.configure({ mode: 'serial' })` anywhere in the file. */
-export function hasSerialTests(source: ts.SourceFile): boolean {
-  let serial = false;
+/** The describe modes in which a file's tests run in order in one worker, each after the ones before it. */
+const ORDERED_MODES = new Set(['serial', 'default']);
+
+/**
+ * `test.describe.serial(…)`, or `test.describe.configure({ mode: 'serial' })` or `mode: 'default'`
+ * (Playwright's way to run a describe in order inside a fullyParallel project) anywhere in the file.
+ */
+export function hasOrderedTests(source: ts.SourceFile): boolean {
+  let ordered = false;
   const visit = (node: ts.Node): void => {
-    if (serial) return;
-    if (ts.isPropertyAccessExpression(node) && node.name.text === 'serial') serial = true;
-    if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'mode' && ts.isStringLiteralLike(node.initializer) && node.initializer.text === 'serial') serial = true;
+    if (ordered) return;
+    if (ts.isPropertyAccessExpression(node) && node.name.text === 'serial') ordered = true;
+    if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'mode' && ts.isStringLiteralLike(node.initializer) && ORDERED_MODES.has(node.initializer.text)) ordered = true;
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return serial;
+  return ordered;
 }
 
 /** The test call Playwright located at a line and column (its callee starts there, or `test.only`'s member does). */

@@ -29,7 +29,7 @@ import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, 
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './cache-entry';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
-import { copyEntry, earlierRender, lookUp, projectCaptures, pruneStore, sizeText, storeHolds, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
+import { copyEntry, earlierRender, lookUp, testDirData, type KeyInputs, projectCaptures, pruneStore, sizeText, storeHolds, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -171,7 +171,7 @@ async function prepareBaselines(
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
       entry, root: outputDir, rootDir: config.rootDir, cache, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
-      store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile), isolated: (project) => testsIsolated(config, project) },
+      store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile), isolated: (project) => testsIsolated(config, project), data: await testDirData(repo, config.projects.map((project) => project.testDir)) },
     };
     // Before the current tests, whichever way the pass runs: which tests need the base decides
     // whether it runs beside them, and the captures of the others read their stored baselines.
@@ -369,10 +369,16 @@ interface PassPlan {
   selects: boolean;
   /**
    * The per-test store: its folder, whether this run may take baselines from it (not when they must
-   * be captured again), each project's capture inputs, and whether tests are isolated (a test's key
-   * then leaves out the other tests of its file, see test-text.ts).
+   * be captured again), each project's capture inputs, whether its tests are isolated (a test's key
+   * then leaves out the other tests of its file, see test-text.ts), and the testDirs' files that are
+   * not code (in every test's key, see testDirData).
    */
-  store: { dir: string; reads: boolean; capture: (project: string) => string; isolated: (project: string) => boolean };
+  store: { dir: string; reads: boolean; capture: (project: string) => string; isolated: (project: string) => boolean; data: Record<string, string> };
+}
+
+/** What a test of this project takes into its store key besides its own closure. */
+function keyInputs(plan: PassPlan, project: string): KeyInputs {
+  return { configFile: plan.configFile, capture: plan.store.capture(project), isolated: plan.store.isolated(project), data: plan.store.data };
 }
 
 /** A test the pass rendered on the base, with what keys its store entry. */
@@ -522,7 +528,7 @@ function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: R
   for (const test of listed) {
     const chosen = selected.has(test);
     if (!chosen && !(plan.store.reads && storeHolds(plan.store.dir, plan.baseCommit, test.key))) continue;
-    const source = testSource(graph, test, plan.configFile, plan.store.capture(test.project), plan.store.isolated(test.project));
+    const source = testSource(graph, test, keyInputs(plan, test.project));
     const found = source && plan.store.reads ? lookUp(plan.store.dir, plan.baseCommit, test.key, source) : null;
     if (found?.entry) {
       stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });
@@ -591,7 +597,7 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
     if (worktree) log(why);
     const graph = new SourceGraph(plan.repo.root);
     const rendered = missed.flatMap(({ key, project, relativeFile, line, column }) => {
-      const source = testSource(graph, { file: path.resolve(plan.rootDir, relativeFile), line, column }, plan.configFile, plan.store.capture(project), plan.store.isolated(project));
+      const source = testSource(graph, { file: path.resolve(plan.rootDir, relativeFile), line, column }, keyInputs(plan, project));
       return source ? [{ key, source }] : [];
     });
     const list = outputPath(plan.outputDir, 'topUpTestList');

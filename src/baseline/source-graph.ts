@@ -38,6 +38,11 @@ export interface ParsedModule {
 const VISUAL_UAT = /^visual-uat(?:\/|$)/;
 const CODE_FILE = /\.(?:[cm]?[jt]sx?)$/;
 
+/** A file the graph reads as code (and follows the imports of). */
+export function isCodeFile(file: string): boolean {
+  return CODE_FILE.test(file);
+}
+
 function compilerOptionsFor(dir: string, cache: Map<string, ts.CompilerOptions>): ts.CompilerOptions {
   const configFile = ts.findConfigFile(dir, ts.sys.fileExists, 'tsconfig.json');
   const key = configFile ?? '';
@@ -106,7 +111,7 @@ export class SourceGraph {
       const file = queue.pop()!;
       if (seen.has(file)) continue;
       seen.add(file);
-      if (!CODE_FILE.test(file)) continue;
+      if (!isCodeFile(file)) continue;
       for (const binding of this.module(file)?.imports ?? [])
         if (binding.resolved.kind === 'file' && !seen.has(binding.resolved.file)) queue.push(binding.resolved.file);
     }

@@ -5,12 +5,13 @@ import { checkpointImage, checkpointLayout, checkpointSignals, storeCommitDir, s
 import type { FullConfig } from '@playwright/test';
 import type { BaselineTestRecord, VisualUatOptions } from '../types';
 import type { EarlierRender } from '../store/run-store';
+import { sourceFilesUnder, type Repo } from '../git';
 import { readJsonFile } from '../util/fs';
 import { sha256File } from '../util/hash';
 import { plural } from '../util/text';
 import { projectUse, versions } from './capture-inputs';
 import type { TestLocation } from './capture-scan';
-import type { SourceGraph } from './source-graph';
+import { isCodeFile, type SourceGraph } from './source-graph';
 import { specDigest } from './test-text';
 
 /**
@@ -63,25 +64,49 @@ export interface StoredCheckpoint {
   settled: boolean;
 }
 
+/** What a test's key takes besides its own closure. */
+export interface KeyInputs {
+  configFile: string;
+  /** Its project's capture inputs (see projectCaptures). */
+  capture: string;
+  /** Whether its project's tests are isolated (see config/isolation testsIsolated). */
+  isolated: boolean;
+  /** The files under the testDirs that are not code (see testDirData). */
+  data: Record<string, string>;
+}
+
 /**
- * The test's source closure (its file, the config, what they import) and the capture inputs
- * (captureFingerprint), hashed; null for a test file outside the repository or an unreadable
- * file: such a test is never stored. The spec counts by its digest for this test (see
- * test-text.ts: its tokens, without the file's other tests where tests are isolated), every other
- * file by its bytes.
+ * The test's source closure (its file, the config, what they import), the files under the
+ * testDirs that are not code, and the capture inputs (captureFingerprint), hashed; null for a test
+ * file outside the repository or an unreadable file: such a test is never stored. The spec counts
+ * by its digest for this test (see test-text.ts: its tokens, without the file's other tests where
+ * tests are isolated), every other file by its bytes.
  */
-export function testSource(graph: SourceGraph, test: TestLocation, configFile: string, capture: string, isolated: boolean): TestSource | null {
+export function testSource(graph: SourceGraph, test: TestLocation, inputs: KeyInputs): TestSource | null {
   if (!graph.owns(test.file)) return null;
-  const files: Record<string, string> = {};
-  for (const file of graph.closure([configFile, test.file])) {
+  const files: Record<string, string> = { ...inputs.data };
+  for (const file of graph.closure([inputs.configFile, test.file])) {
     try {
       const spec = file === test.file ? graph.module(file) : null;
-      files[path.relative(graph.repoRoot, file).split(path.sep).join('/')] = spec ? `tokens:${specDigest(spec.source, test, isolated)}` : sha256File(file);
+      files[path.relative(graph.repoRoot, file).split(path.sep).join('/')] = spec ? `tokens:${specDigest(spec.source, test, inputs.isolated)}` : sha256File(file);
     } catch {
       return null;
     }
   }
-  return { hash: crypto.createHash('sha256').update(JSON.stringify({ capture, files })).digest('hex'), files };
+  return { hash: crypto.createHash('sha256').update(JSON.stringify({ capture: inputs.capture, files })).digest('hex'), files };
+}
+
+/**
+ * The files under the testDirs that are not code (a JSON a test reads by path, a CSV, a fixture
+ * page), by repository-relative path → SHA-256: every test's key holds them all, since which test
+ * reads which cannot be told from its imports (the suite's cache key holds them the same way).
+ */
+export async function testDirData(repo: Repo, testDirs: readonly string[]): Promise<Record<string, string>> {
+  const data: Record<string, string> = {};
+  for (const dir of new Set(testDirs))
+    for (const file of await sourceFilesUnder(repo, dir))
+      if (!isCodeFile(file) && fs.existsSync(file)) data[path.relative(repo.root, file).split(path.sep).join('/')] = sha256File(file);
+  return data;
 }
 
 /** The capture inputs (see capture-inputs.ts) of one project, as one string. */

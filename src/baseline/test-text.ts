@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import ts from 'typescript';
-import { hasSerialTests, testCall, type TestLocation } from './capture-scan';
+import { hasOrderedTests, testCall, type TestLocation } from './capture-scan';
 
 /**
  * What of a spec file a test's base render depends on, as one digest (see test-store testSource).
@@ -11,11 +11,12 @@ import { hasSerialTests, testCall, type TestLocation } from './capture-scan';
  * - In a suite whose tests are isolated (fullyParallel: any test may run in any worker, in any
  *   order, so none may depend on another), the other tests of the file are left out: editing one
  *   test renders that test again, not its neighbours. The code around the tests (imports, helpers,
- *   hooks, describes, `test.use`) stays in every test's digest. A file with serial tests, or a test
- *   whose call cannot be found at its location, keeps the whole file.
+ *   hooks, describes, `test.use`) stays in every test's digest. A file whose tests run in order
+ *   (`describe.serial`, `mode: 'serial'` or `mode: 'default'`), or a test whose call cannot be found
+ *   at its location, keeps the whole file.
  */
 export function specDigest(source: ts.SourceFile, test: TestLocation | null, isolated: boolean): string {
-  const own = test && isolated && !hasSerialTests(source) ? testCall(source, test) : null;
+  const own = test && isolated && !hasOrderedTests(source) ? testCall(source, test) : null;
   const others = own ? otherTests(source, own) : new Set<ts.Node>();
   const hash = crypto.createHash('sha256');
   let previousEnd = 0;

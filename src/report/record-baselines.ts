@@ -1,7 +1,7 @@
 import type { FullConfig } from '@playwright/test/reporter';
 import { captureOptions } from '../baseline/capture-inputs';
 import { SourceGraph } from '../baseline/source-graph';
-import { projectCaptures, pruneStore, sizeText, storeSize, storeTest, testSource } from '../baseline/test-store';
+import { projectCaptures, pruneStore, sizeText, storeSize, storeTest, testDirData, testSource } from '../baseline/test-store';
 import { testsIsolated } from '../config/isolation';
 import { optionsFromEnv } from '../config/settings';
 import type { RunContext } from '../types';
@@ -14,15 +14,16 @@ import type { CollectedTest } from './collect';
  * only tests that passed with every checkpoint's image, since a failure may not last. Returns the
  * line that says what it stored.
  */
-export function recordBaselines(tests: readonly CollectedTest[], context: RunContext, config: FullConfig, configFile: string): string {
+export async function recordBaselines(tests: readonly CollectedTest[], context: RunContext, config: FullConfig, configFile: string): Promise<string> {
   const { store, repoRoot } = context.record!;
   const graph = new SourceGraph(repoRoot);
   const options = captureOptions(optionsFromEnv());
   const capture = projectCaptures(options, config, repoRoot, configFile);
+  const data = await testDirData({ root: repoRoot }, config.projects.map((project) => project.testDir));
   let stored = 0;
   let skipped = 0;
   for (const test of tests) {
-    const source = test.status === 'passed' && test.pairs.every((pair) => pair.current) ? testSource(graph, { ...test.test.location, file: test.file }, configFile, capture(test.project), testsIsolated(config, test.project)) : null;
+    const source = test.status === 'passed' && test.pairs.every((pair) => pair.current) ? testSource(graph, { ...test.test.location, file: test.file }, { configFile, capture: capture(test.project), isolated: testsIsolated(config, test.project), data }) : null;
     if (!source) {
       skipped++;
       continue;

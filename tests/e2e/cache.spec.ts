@@ -63,7 +63,8 @@ test.describe('baseline cache', () => {
   test('a changed test file makes a new entry; the old one stays usable', () => {
     const spec = path.join(repo, 'tests', 'site.spec.ts');
     const original = fs.readFileSync(spec, 'utf8');
-    fs.writeFileSync(spec, `${original}\n// an edit to the tests\n`);
+    // A code edit (a comment changes no test's store key: the store would give every baseline).
+    fs.writeFileSync(spec, original.replace("await page.goto('/');", "await page.goto('/');\n    await page.waitForLoadState('load');"));
     try {
       expect(run().stdout).toContain('visual-uat: baseline pass (no cached baselines)');
       expect(worktreeCheckouts()).toBe(2);

@@ -109,6 +109,13 @@ test.describe('per-test baseline store', () => {
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('visual-uat: baseline: 1 of 3 tests rendered on the base (not in the store: promo banner); 2 from the store');
     expect(statuses(readLatest(pr))).toEqual(COLD);
+
+    // A data file under the testDir may be read by path by any test: all of them render again.
+    fs.mkdirSync(path.join(pr, 'tests', 'data'), { recursive: true });
+    fs.writeFileSync(path.join(pr, 'tests', 'data', 'products.json'), '["Lamp", "Desk", "Chair"]\n');
+    const data = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
+    expect(data.status, data.stdout + data.stderr).toBe(0);
+    expect(data.stdout).toContain('visual-uat: baseline: 3 of 3 tests rendered on the base (tests/data/products.json changed: about, home-po; not in the store: promo banner); 0 from the store');
   });
 
   test('an entry whose test changed is not used, nor one whose image was altered', () => {

@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SourceGraph } from '../../src/baseline/source-graph';
-import { copyEntry, earlierRender, lookUp, pruneStore, storeHolds, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
+import { copyEntry, earlierRender, lookUp, testDirData, pruneStore, storeHolds, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
 import { clean } from '../../src/cli';
 import { storeCommitDir, storeEntryDir } from '../../src/config/paths';
 import { resolveSettings } from '../../src/config/settings';
@@ -25,7 +26,7 @@ function project() {
   const store = path.join(root, 'store');
   const image = path.join(root, 'home.png');
   fs.writeFileSync(image, 'png bytes');
-  const source = (spec = 'tests/po.spec.ts', capture = 'chromium') => testSource(new SourceGraph(root), { file: path.join(root, spec), line: 1, column: 1 }, path.join(root, 'playwright.config.ts'), capture, false)!;
+  const source = (spec = 'tests/po.spec.ts', capture = 'chromium', data: Record<string, string> = {}) => testSource(new SourceGraph(root), { file: path.join(root, spec), line: 1, column: 1 }, { configFile: path.join(root, 'playwright.config.ts'), capture, isolated: false, data })!;
   return { root, write, store, image, source };
 }
 
@@ -83,6 +84,17 @@ describe('per-test baseline store', () => {
     expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }])).toBe(true);
     expect(lookUp(store, COMMIT, KEY, source()).entry).toBe(entry);
     expect(fs.readdirSync(path.dirname(entry))).toEqual([path.basename(entry)]);
+  });
+
+  it('keys every test by the data files under the testDirs, which a test may read by path', async () => {
+    const { root, write, store, image, source } = project();
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    write('tests/data/target.json', '{ "path": "/pricing" }\n');
+    const data = async () => testDirData({ root }, [path.join(root, 'tests')]);
+    expect(Object.keys(await data())).toEqual(['tests/data/target.json']);
+    storeTest(store, COMMIT, KEY, source('tests/po.spec.ts', 'chromium', await data()), [{ name: 'home', image, signals: null, layout: null, settled: true }]);
+    write('tests/data/target.json', '{ "path": "/products" }\n');
+    expect(lookUp(store, COMMIT, KEY, source('tests/po.spec.ts', 'chromium', await data()))).toEqual({ entry: null, reason: 'tests/data/target.json changed' });
   });
 
   it("names a test's earlier render that held still: this commit's first, then another commit's; never an unsettled checkpoint", () => {

@@ -42,8 +42,10 @@ describe("a spec's digest for one test", () => {
 
   it('keeps the whole file when its tests may depend on each other', () => {
     expect(digest(edited("page.goto('/about')", "page.goto('/team')"), false)).not.toBe(digest(SPEC, false));
-    const serial = edited("test('about'", "test.describe.configure({ mode: 'serial' });\ntest('about'");
-    expect(digest(serial.replace("page.goto('/about')", "page.goto('/team')"))).not.toBe(digest(serial));
+    for (const mode of ['serial', 'default']) {
+      const ordered = edited("test('about'", `test.describe.configure({ mode: '${mode}' });\ntest('about'`);
+      expect(digest(ordered.replace("page.goto('/about')", "page.goto('/team')"))).not.toBe(digest(ordered));
+    }
   });
 });
 
