@@ -525,6 +525,9 @@ function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: R
   const render: ListedTest[] = [];
   const sources: RenderedTest[] = [];
   const reasons = new Map<string, string[]>();
+  // With more than one project, the same test is one per project: each is named with its project.
+  const projects = new Set(listed.map((test) => test.project)).size > 1;
+  const named = (test: ListedTest) => [...(projects ? [test.project] : []), ...test.titlePath].join(' › ');
   for (const test of listed) {
     const chosen = selected.has(test);
     if (!chosen && !(plan.store.reads && storeHolds(plan.store.dir, plan.baseCommit, test.key))) continue;
@@ -538,11 +541,11 @@ function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: R
     render.push(test);
     if (source) sources.push({ key: test.key, source });
     const reason = !source ? 'its file is outside the repository' : found && 'reason' in found ? found.reason : plan.reason;
-    reasons.set(reason, [...(reasons.get(reason) ?? []), test.titlePath.join(' › ')]);
+    reasons.set(reason, [...(reasons.get(reason) ?? []), named(test)]);
   }
-  const named = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
+  const first = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
   if (stored.length) touch(storeCommitDir(plan.store.dir, plan.baseCommit));
-  const why = [...reasons].map(([reason, titles]) => `${reason}: ${named(titles)}`).join('; ');
+  const why = [...reasons].map(([reason, titles]) => `${reason}: ${first(titles)}`).join('; ');
   if (render.length + stored.length)
     log(`baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`);
   return { stored, render, sources };
