@@ -171,7 +171,7 @@ async function prepareBaselines(
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
       entry, root: outputDir, rootDir: config.rootDir, cache, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
-      store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile), isolated: (project) => testsIsolated(config, project), data: await testDirData(repo, config.projects.map((project) => project.testDir)) },
+      store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile), isolated: (project) => testsIsolated(config, project), testDirs: config.projects.map((project) => project.testDir), data: null },
     };
     // Before the current tests, whichever way the pass runs: which tests need the base decides
     // whether it runs beside them, and the captures of the others read their stored baselines.
@@ -371,14 +371,16 @@ interface PassPlan {
    * The per-test store: its folder, whether this run may take baselines from it (not when they must
    * be captured again), each project's capture inputs, whether its tests are isolated (a test's key
    * then leaves out the other tests of its file, see test-text.ts), and the testDirs' files that are
-   * not code (in every test's key, see testDirData).
+   * not code (in every test's key, see testDirData), read by the first step that keys a test.
    */
-  store: { dir: string; reads: boolean; capture: (project: string) => string; isolated: (project: string) => boolean; data: Record<string, string> };
+  store: { dir: string; reads: boolean; capture: (project: string) => string; isolated: (project: string) => boolean; testDirs: string[]; data: Record<string, string> | null };
 }
 
-/** What a test of this project takes into its store key besides its own closure. */
-function keyInputs(plan: PassPlan, project: string): KeyInputs {
-  return { configFile: plan.configFile, capture: plan.store.capture(project), isolated: plan.store.isolated(project), data: plan.store.data };
+/** What a test of a project takes into its store key besides its own closure: a run that keys no test (a warm one) reads none of it. */
+async function keyInputs(plan: PassPlan): Promise<(project: string) => KeyInputs> {
+  plan.store.data ??= await testDirData(plan.repo, plan.store.testDirs);
+  const data = plan.store.data;
+  return (project) => ({ configFile: plan.configFile, capture: plan.store.capture(project), isolated: plan.store.isolated(project), data });
 }
 
 /** A test the pass rendered on the base, with what keys its store entry. */
@@ -442,7 +444,7 @@ async function selectTests(plan: PassPlan): Promise<PassSelection> {
     log(`the baseline pass runs ${listing.selected.length} of ${listing.total} tests: the others have no checkpoint call in their sources (checked after the run)`);
   // A run that writes a blob has no top-up after its tests (its blob is written by then): it renders
   // every listed test the store lacks, not only those the scan says can capture.
-  return { listed: listing.total, ...splitByStore(plan, listing.tests, new Set(plan.selects ? listing.selected : listing.tests)) };
+  return { listed: listing.total, ...splitByStore(plan, await keyInputs(plan), listing.tests, new Set(plan.selects ? listing.selected : listing.tests)) };
 }
 
 /** The tests the pass renders that the store rendered before, with other sources or at another base commit (see earlierRender). */
@@ -519,7 +521,7 @@ interface StoredTest {
  * leaves out is looked up too: the store holds it only when a top-up pass rendered it (the scan
  * missed its capture), and a valid entry spares that pass; else it is left to the top-up check again.
  */
-function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: ReadonlySet<ListedTest>): { stored: StoredTest[]; render: ListedTest[]; sources: RenderedTest[] } {
+function splitByStore(plan: PassPlan, inputs: (project: string) => KeyInputs, listed: readonly ListedTest[], selected: ReadonlySet<ListedTest>): { stored: StoredTest[]; render: ListedTest[]; sources: RenderedTest[] } {
   const graph = new SourceGraph(plan.repo.root);
   const stored: StoredTest[] = [];
   const render: ListedTest[] = [];
@@ -531,7 +533,7 @@ function splitByStore(plan: PassPlan, listed: readonly ListedTest[], selected: R
   for (const test of listed) {
     const chosen = selected.has(test);
     if (!chosen && !(plan.store.reads && storeHolds(plan.store.dir, plan.baseCommit, test.key))) continue;
-    const source = testSource(graph, test, keyInputs(plan, test.project));
+    const source = testSource(graph, test, inputs(test.project));
     const found = source && plan.store.reads ? lookUp(plan.store.dir, plan.baseCommit, test.key, source) : null;
     if (found?.entry) {
       stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });
@@ -599,8 +601,9 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
     base ??= await provideBase(plan, why);
     if (worktree) log(why);
     const graph = new SourceGraph(plan.repo.root);
+    const inputs = await keyInputs(plan);
     const rendered = missed.flatMap(({ key, project, relativeFile, line, column }) => {
-      const source = testSource(graph, { file: path.resolve(plan.rootDir, relativeFile), line, column }, keyInputs(plan, project));
+      const source = testSource(graph, { file: path.resolve(plan.rootDir, relativeFile), line, column }, inputs(project));
       return source ? [{ key, source }] : [];
     });
     const list = outputPath(plan.outputDir, 'topUpTestList');
