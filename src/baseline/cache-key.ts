@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sourceFilesUnder, type Repo } from '../git';
-import { SourceGraph } from './source-graph';
+import type { SourceGraph } from './source-graph';
 
 /**
  * Baselines are the current tests run against the base app, so they depend on the base commit and
@@ -23,6 +23,8 @@ export interface CacheKeyInput {
   options: unknown;
   /** Versions that change how pages render: Playwright's and visual-uat's own. */
   versions: Record<string, string>;
+  /** The test side's modules, parsed once for the key, the pass's selection and the store's keys. */
+  graph: SourceGraph;
 }
 
 export interface CacheKey {
@@ -34,7 +36,7 @@ export async function baselineCacheKey(input: CacheKeyInput): Promise<CacheKey> 
   const start = [input.configFile];
   for (const dir of [...new Set(input.testDirs)]) start.push(...(await sourceFilesUnder(input.repo, dir)));
   // The imports as Playwright follows them (tsconfig paths, package imports, workspace packages).
-  const files = new SourceGraph(input.repo.root).closure(start);
+  const files = input.graph.closure(start);
   const sources = crypto.createHash('sha256');
   sources.update(JSON.stringify({ args: input.args, options: input.options, versions: input.versions }));
   for (const file of files) {

@@ -155,6 +155,7 @@ async function prepareBaselines(
     const args = nestedArgs(process.argv);
     const selects = reportsLocally(config);
     const capture = captureOptions(optionsFromEnv());
+    const graph = new SourceGraph(repo.root);
     const cache = await baselineCacheKey({
       repo,
       baseCommit: base.commit,
@@ -163,6 +164,7 @@ async function prepareBaselines(
       args,
       options: { ...capture, selects },
       versions: versions(configFile),
+      graph,
     });
     const entry = baselineEntryDir(outputDir, base.commit, cache.key);
     context.baselineDir = entry;
@@ -170,7 +172,7 @@ async function prepareBaselines(
     const stale = update ?? entryProblem(entry, cache.key);
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
-      entry, root: outputDir, rootDir: config.rootDir, cache, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
+      entry, root: outputDir, rootDir: config.rootDir, cache, graph, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
       store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile), isolated: (project) => testsIsolated(config, project), testDirs: config.projects.map((project) => project.testDir), data: null },
     };
     // Before the current tests, whichever way the pass runs: which tests need the base decides
@@ -359,6 +361,8 @@ interface PassPlan {
   /** Playwright's rootDir, which a test's note names its file from (see top-up.ts). */
   rootDir: string;
   cache: CacheKey;
+  /** The test side's modules, parsed once (see baselineCacheKey). */
+  graph: SourceGraph;
   args: string[];
   reason: string;
   started: number;
@@ -522,7 +526,7 @@ interface StoredTest {
  * missed its capture), and a valid entry spares that pass; else it is left to the top-up check again.
  */
 function splitByStore(plan: PassPlan, inputs: (project: string) => KeyInputs, listed: readonly ListedTest[], selected: ReadonlySet<ListedTest>): { stored: StoredTest[]; render: ListedTest[]; sources: RenderedTest[] } {
-  const graph = new SourceGraph(plan.repo.root);
+  const { graph } = plan;
   const stored: StoredTest[] = [];
   const render: ListedTest[] = [];
   const sources: RenderedTest[] = [];
@@ -600,7 +604,7 @@ async function topUp(plan: PassPlan, worktree: string | null, context: RunContex
   try {
     base ??= await provideBase(plan, why);
     if (worktree) log(why);
-    const graph = new SourceGraph(plan.repo.root);
+    const { graph } = plan;
     const inputs = await keyInputs(plan);
     const rendered = missed.flatMap(({ key, project, relativeFile, line, column }) => {
       const source = testSource(graph, { file: path.resolve(plan.rootDir, relativeFile), line, column }, inputs(project));
@@ -647,5 +651,5 @@ async function listCapturing(plan: PassPlan): Promise<{ total: number; tests: Li
     return null;
   }
   const tests = listedTests(report);
-  return { tests, ...selectCapturing(tests, plan.repo.root) };
+  return { tests, ...selectCapturing(tests, plan.graph) };
 }

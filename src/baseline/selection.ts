@@ -79,10 +79,9 @@ export interface Selection {
  * the last run still runs, since the base app may lead it to a conditional checkpoint the current
  * app skips (that checkpoint is `missing`, a change the run must show).
  */
-export function selectCapturing(tests: ListedTest[], repoRoot: string): Selection {
+export function selectCapturing(tests: ListedTest[], graph: SourceGraph): Selection {
   const byFile = new Map<string, ListedTest[]>();
   for (const test of tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
-  const graph = new SourceGraph(repoRoot);
   const scan = new CaptureScan(graph);
   const selected: ListedTest[] = [];
   for (const [file, inFile] of byFile) {
