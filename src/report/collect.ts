@@ -77,7 +77,7 @@ function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folde
       baseline: base?.image ?? null,
       meta: checkpoint?.meta ?? null,
       baseSignals: base?.signals ?? null,
-      layouts: { baseline: base?.layout ?? null, current: files.currentLayout(checkpoint?.layout ?? null, runningRoot, folder, name) },
+      layouts: { baseline: files.baseLayout(base?.layout ?? null, folder, name), current: files.currentLayout(checkpoint?.layout ?? null, runningRoot, folder, name) },
     };
   });
 }

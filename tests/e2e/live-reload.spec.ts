@@ -44,6 +44,14 @@ function stable(repo: string): (boolean | null)[] {
   return readLatest(repo).tests.flatMap((t) => t.checkpoints.map((c) => c.stable));
 }
 
+/** What the run says of each changed checkpoint's cause: the fixture keeps no passing test's output folder (preserveOutput), where Playwright copied the base layout record. */
+function explained(repo: string): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const test of readLatest(repo).tests)
+    for (const c of test.checkpoints) if (c.status === 'needs_review') out[`${test.title} › ${c.name}`] = c.explanation?.note ?? (c.explanation?.changes.length ? null : 'no change named');
+  return out;
+}
+
 test('a page held open while another worker writes its checkpoints never reloads, on the first run and on the third', async () => {
   const port = freePortSync();
   const { repo, watchLog } = viteRepo(port, { fixed: true });
@@ -54,6 +62,7 @@ test('a page held open while another worker writes its checkpoints never reloads
     expect(result.status, `run ${run}:\n${result.stdout}${result.stderr}\nwatcher events:\n${events}`).toBe(0);
     expect(statuses(readLatest(repo))).toEqual(EXPECTED);
     expect(stable(repo)).toEqual([true, true, true, true]);
+    expect(explained(repo)).toEqual({ 'overview › metrics': null, 'overview › page': null });
     if (run === 1) expect(result.stdout).toContain('the baseline pass runs beside the current tests');
   }
   // The base worktree and what the pass beside wrote were in <tmp>/visual-uat-worktrees/<id>/: nothing of it is left.
@@ -80,8 +89,10 @@ test('a Vite port set in vite.config.js: the stop names the port, where the base
   expect(log).toContain(`Port ${port} is in use`);
 
   setFix(repo);
-  const fixed = runPlaywright(repo, ['test']);
-  expect(fixed.status, fixed.stdout + fixed.stderr).toBe(0);
+  const watchLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-watch-')), 'events.log');
+  const fixed = runPlaywright(repo, ['test'], { WATCH_LOG: watchLog });
+  const events = fs.existsSync(watchLog) ? fs.readFileSync(watchLog, 'utf8') : '';
+  expect(fixed.status, `${fixed.stdout}${fixed.stderr}\nwatcher events:\n${events}`).toBe(0);
   expect(statuses(readLatest(repo))).toEqual(EXPECTED);
   expect(stable(repo)).toEqual([true, true, true, true]);
 });

@@ -5,11 +5,11 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readCheckpoints, type CheckpointMeta, type TestMeta } from '../../src/capture';
 import { writeCheckpoint, writeRunContext, writeTestMeta } from '../../src/capture/codec';
-import { checkpointImage, checkpointSignals } from '../../src/config/paths';
+import { checkpointImage, checkpointLayout, checkpointSignals } from '../../src/config/paths';
 import { baselineManifest } from '../../src/report/baseline-manifest';
 import { collectTests, runContextOf } from '../../src/report/collect';
-import { runFiles, type RunFiles } from '../../src/store/run-store';
-import type { CapturedSignals, RunContext } from '../../src/types';
+import { readLayout, runFiles, type RunFiles } from '../../src/store/run-store';
+import type { CapturedSignals, LayoutRecord, RunContext } from '../../src/types';
 
 /**
  * The attachment codec both ways (capture writes, the reporter reads), and the collect stage on
@@ -113,6 +113,23 @@ describe('collectTests', () => {
   });
 });
 
+describe('collectTests when Playwright removed a passing test\'s output folder (preserveOutput)', () => {
+  it("reads the base layout record from the baseline entry once the attachment's copy is gone", async () => {
+    const baselineRoot = path.join(dir, 'baseline');
+    const layout: LayoutRecord = { version: 1, width: 1, height: 1, elements: [], styles: [], truncated: false };
+    await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), layout, imageRoot: baselineRoot, baselineRoot: null });
+    const info = recorder();
+    await writeTestMeta(info, TEST_META);
+    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: path.join(dir, 'current'), baselineRoot });
+    // Playwright copies a path attachment into the test's output folder; that copy is what the reporter is told of.
+    const copied = info.attachments.map((attachment) => (attachment.name.startsWith('_visual-uat-baseline-layout:') ? { ...attachment, path: path.join(dir, 'test-results', 'attachments', 'plans.gz') } : attachment));
+    const context = { sameAsBase: false, baselineDir: baselineRoot, baselineError: null } as RunContext;
+    const [test] = collectTests([testCase(copied)], context, runFiles(context)).tests;
+    expect(test.pairs[0].layouts.baseline).toBe(checkpointLayout(baselineRoot, FOLDER, 'plans'));
+    expect(readLayout(test.pairs[0].layouts.baseline)).toEqual(layout);
+  });
+});
+
 describe('collectTests after a baseline pass beside the tests', () => {
   it('takes a test whose capture found its stored baseline as having none when the pass failed as a whole, as a pass that failed first gives', async () => {
     const info = recorder();
@@ -138,6 +155,7 @@ describe('collectTests lists every test that failed', () => {
       baseSide: (_folder, name) => ({ image: `/entry/${name}.png`, signals: null, layout: `/entry/${name}.layout.json.gz` }),
       currentImage: (attached) => attached,
       currentLayout: (attached) => attached,
+      baseLayout: (attached) => attached,
     };
     const [test] = collectTests([testCase([], [ANSI_ERROR])], context, files).tests;
     expect(test.pairs).toEqual([{ name: 'old', current: null, baseline: '/entry/old.png', meta: null, baseSignals: null, layouts: { baseline: '/entry/old.layout.json.gz', current: null } }]);
