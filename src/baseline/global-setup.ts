@@ -496,7 +496,9 @@ async function baselinePass(plan: PassPlan, selection: PassSelection, storedCopi
       testList = outputPath(plan.root, 'baselineTestList');
       writeFileAtomic(testList, testListText(render));
     }
-    worktree = await provideBase(plan, `baseline pass (${plan.reason})`);
+    // With tests from the store, the entry's reason (no cached baselines) is not why this pass runs.
+    const why = stored.length && render ? `for the ${plural(render.length, 'test')} the store lacks` : plan.reason;
+    worktree = await provideBase(plan, `baseline pass (${why})`);
     const outcome = await nestedPass(plan, worktree, plan.entry, testList);
     if (outcome.error) return { failure: outcome.error, worktree, rendered: [] };
     const broken = baseAppUnreachable(outcome.manifest!);

@@ -66,7 +66,10 @@ test.describe('baseline cache', () => {
     // A code edit (a comment changes no test's store key: the store would give every baseline).
     fs.writeFileSync(spec, original.replace("await page.goto('/');", "await page.goto('/');\n    await page.waitForLoadState('load');"));
     try {
-      expect(run().stdout).toContain('visual-uat: baseline pass (no cached baselines)');
+      const edited = run().stdout;
+      const rendered = /visual-uat: baseline: (\d+) of \d+ tests rendered on the base \(tests\/site\.spec\.ts changed: [^)]+\); \d+ from the store/.exec(edited);
+      expect(rendered, edited).not.toBeNull();
+      expect(edited).toContain(`visual-uat: baseline pass (for the ${rendered![1]} test${rendered![1] === '1' ? '' : 's'} the store lacks)`);
       expect(worktreeCheckouts()).toBe(2);
     } finally {
       fs.writeFileSync(spec, original);
