@@ -524,8 +524,8 @@ interface StoredTest {
 /**
  * The listed tests split into those the store holds (for this base commit and these sources) and
  * the selected ones to render, with the log line that says which and why. A test the selection
- * leaves out is looked up too: the store holds it only when a top-up pass rendered it (the scan
- * missed its capture), and a valid entry spares that pass; else it is left to the top-up check again.
+ * leaves out is looked up too: a top-up pass may have stored it (the scan missed its capture), and
+ * a valid entry with checkpoints spares that pass; else it is left to the top-up check again.
  */
 function splitByStore(plan: PassPlan, inputs: (project: string) => KeyInputs, listed: readonly ListedTest[], selected: ReadonlySet<ListedTest>): { stored: StoredTest[]; render: ListedTest[]; sources: RenderedTest[] } {
   const { graph } = plan;
@@ -542,7 +542,9 @@ function splitByStore(plan: PassPlan, inputs: (project: string) => KeyInputs, li
     const source = testSource(graph, test, inputs(test.project));
     const found = source && plan.store.reads ? lookUp(plan.store.dir, plan.baseCommit, test.key, source) : null;
     if (found?.entry) {
-      stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });
+      // An entry with no checkpoint (a record run notes the tests that take none) spares only a
+      // pass that would render the test: one that renders every listed test.
+      if (chosen || found.checkpoints.length) stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });
       continue;
     }
     if (!chosen) continue;

@@ -90,7 +90,7 @@ export class VisualUatReporter implements Reporter {
     const context = collected.context && home ? { ...collected.context, baselineDir: home } : collected.context;
     const tests = placeImages(collected.tests, settings.outputDir, home, fromBlob);
     faultPoint('reporter');
-    if (context?.record && !fromBlob && settings.configFile) printLine(await recordBaselines(tests, context, this.config, settings.configFile));
+    if (context?.record && !fromBlob && settings.configFile) printLine(await recordBaselines(tests, allTests, context, this.config, settings.configFile));
 
     const { evaluator, evaluatorProblem } = openEvaluator(settings);
     const evalRecord = evaluator?.autoApprove ? readEvalRecord(settings.outputDir, evaluator.model) : null;

@@ -53,7 +53,9 @@ test.describe('per-test baseline store', () => {
     const recorded = spawnSync(process.execPath, [visualUatCli(main), 'record'], { cwd: main, env: fixtureEnv({ VISUAL_UAT_BASELINE_STORE: store }), encoding: 'utf8', timeout: 300_000 });
     expect(recorded.status, recorded.stdout + recorded.stderr).toBe(0);
     const mainCommit = git(repo, ['rev-parse', 'main']);
-    expect(recorded.stdout).toContain(`visual-uat: recorded the baselines of ${mainCommit.slice(0, 8)}: 2 tests stored, 0 there already`);
+    expect(recorded.stdout).toContain(
+      `visual-uat: recorded the baselines of ${mainCommit.slice(0, 8)}: 2 tests stored, 0 there already; 2 tests that took no checkpoint noted, so a sharded run need not render them on the base`,
+    );
     // Nothing was compared on main: the summary says so instead of counting its checkpoints unchanged.
     expect(recorded.stdout).toMatch(new RegExp(`visual-uat: \\d+ checkpoints? taken on the base itself \\(main @ ${mainCommit.slice(0, 8)}, clean tree\\): nothing compared`));
     expect(recorded.stdout).not.toMatch(/\d+ unchanged/);
@@ -73,6 +75,17 @@ test.describe('per-test baseline store', () => {
     const explained = (dir: string) => checkpoint(readLatest(dir), 'home-po', 'home').checkpoint.explanation;
     expect(explained(repo)?.changes.length).toBeGreaterThan(0);
     expect(explained(pr)).toEqual(explained(repo));
+  });
+
+  test('a sharded pull request run renders on the base neither the stored tests nor those that take no checkpoint', () => {
+    // A shard writing blobs has no check after its tests: it renders every listed test the store lacks.
+    const shard = cloneOn(repo, 'feature/pricing');
+    const blobs = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-blobs-'));
+    const run = runPlaywright(shard, ['test', '--shard=1/1', '--reporter=blob'], { VISUAL_UAT_BASELINE_STORE: store, PLAYWRIGHT_BLOB_OUTPUT_DIR: blobs });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('visual-uat: baseline: 1 of 5 tests rendered on the base (not in the store: promo banner); 4 from the store');
+    expect(baseLog(shard)).toContain('promo');
+    expect(baseLog(shard)).not.toMatch(/product count|about link|home-po|› about/);
   });
 
   test('editing one spec renders on the base only its tests, and says why; a comment renders nothing', () => {
