@@ -25,7 +25,7 @@ import { specDigest } from './test-text';
  */
 
 /** Base commits kept in the store (newest first), and versions of one test's sources kept per commit. */
-const KEPT_COMMITS = 6;
+export const KEPT_COMMITS = 6;
 const KEPT_VERSIONS = 3;
 const SEAL = 'entry.json';
 /** A temporary folder older than this was left by a killed writer. */

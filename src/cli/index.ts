@@ -7,7 +7,7 @@ import { outputPath, worktreeHomes } from '../config/paths';
 import { RECORD_ENV, type Settings } from '../config/settings';
 import { openRepo } from '../git';
 import { removeWorktreesIn } from '../baseline/worktrees';
-import { pruneStore, sizeText, storeSize } from '../baseline/test-store';
+import { KEPT_COMMITS, pruneStore, sizeText, storeSize } from '../baseline/test-store';
 import { isInside } from '../util/fs';
 import { plural } from '../util/text';
 import { generate } from '../oxtest/generate';
@@ -59,7 +59,9 @@ export async function clean(settings: Settings, keepCommits?: number): Promise<s
   if (!isInside(settings.baselineStore, settings.outputDir) && fs.existsSync(settings.baselineStore)) {
     const before = sizeText(storeSize(settings.baselineStore));
     pruneStore(settings.baselineStore, null, keepCommits);
-    lines.push(`visual-uat clean: baseline store ${settings.baselineStore}: ${before} before, ${sizeText(storeSize(settings.baselineStore))} kept`);
+    const after = sizeText(storeSize(settings.baselineStore));
+    const newest = `the newest ${plural(keepCommits ?? KEPT_COMMITS, 'base commit')}`;
+    lines.push(`visual-uat clean: baseline store ${settings.baselineStore}: ${after === before ? `${before}, nothing to prune (it keeps ${newest})` : `${before} before, ${after} kept (${newest})`}`);
   }
   const homes = Object.values(worktreeHomes(settings.outputDir)).filter((home) => fs.existsSync(home));
   const repo = homes.length ? await openRepo(settings.configDir) : null;

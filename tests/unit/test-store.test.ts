@@ -149,8 +149,14 @@ describe('visual-uat clean and a shared store', () => {
     expect(settings.baselineStore).toBe(store);
     const said = await clean(settings, 1);
     expect(fs.existsSync(outputDir)).toBe(false);
-    expect(said).toEqual([expect.stringMatching(/^visual-uat clean: baseline store .+: .+ before, .+ kept$/), expect.stringMatching(/^visual-uat clean: removed .*\.visual-uat\/results$/)]);
-    expect(await clean(settings, 1)).toEqual([expect.stringMatching(/^visual-uat clean: baseline store /), expect.stringMatching(/^visual-uat clean: nothing else to remove \(.*\.visual-uat does not exist\)$/)]);
+    expect(said).toEqual([
+      `visual-uat clean: baseline store ${store}: 2 commits, 2 stored tests, 0.0 MB before, 1 commit, 1 stored test, 0.0 MB kept (the newest 1 base commit)`,
+      expect.stringMatching(/^visual-uat clean: removed .*\.visual-uat\/results$/),
+    ]);
+    expect(await clean(settings, 1)).toEqual([
+      `visual-uat clean: baseline store ${store}: 1 commit, 1 stored test, 0.0 MB, nothing to prune (it keeps the newest 1 base commit)`,
+      expect.stringMatching(/^visual-uat clean: nothing else to remove \(.*\.visual-uat does not exist\)$/),
+    ]);
     expect(fs.readdirSync(store)).toEqual([commits[1]]);
   });
 });
