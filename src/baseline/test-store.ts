@@ -146,9 +146,13 @@ function entryProblem(dir: string, key: string, source: string): string | null {
 
 export type Lookup = { entry: string; checkpoints: string[] } | { entry: null; reason: string };
 
-/** Whether the store has any entry of a test at a base commit: a cheap look before its sources are hashed. */
+/**
+ * Whether the store has an entry of a test at a base commit that took a checkpoint: a cheap look
+ * (its seals) before the sources of a test the scan leaves out are hashed. The entries `record`
+ * notes for tests that take none do not count: they spare only a run that renders every test.
+ */
 export function storeHolds(store: string, baseCommit: string, key: string): boolean {
-  return fs.existsSync(storeTestDir(store, baseCommit, key));
+  return sealsOf(storeTestDir(store, baseCommit, key)).some((seal) => seal.checkpoints.length > 0);
 }
 
 /**

@@ -53,6 +53,9 @@ describe('per-test baseline store', () => {
     // The cheap look the setup takes before hashing the sources of a test its selection left out.
     expect(storeHolds(store, COMMIT, KEY)).toBe(true);
     expect(storeHolds(store, COMMIT, 'about.spec.ts › about')).toBe(false);
+    // An entry of a test that took no checkpoint (record notes those) is no reason to hash its sources.
+    expect(storeTest(store, COMMIT, 'checkout.spec.ts › pays', source(), [])).toBe(true);
+    expect(storeHolds(store, COMMIT, 'checkout.spec.ts › pays')).toBe(false);
     const found = lookUp(store, COMMIT, KEY, source());
     expect(found).toEqual({ entry: storeEntryDir(store, COMMIT, KEY, source().hash), checkpoints: ['home'] });
     const run = path.join(root, 'run-entry');
