@@ -98,10 +98,20 @@ interface Attachment {
   body?: Buffer;
 }
 
-type Attacher = Pick<TestInfo, 'attach'>;
+type Attacher = Pick<TestInfo, 'attach' | 'attachments'>;
 
 function attachJson(testInfo: Attacher, name: string, value: unknown): Promise<void> {
   return testInfo.attach(name, { body: JSON.stringify(value), contentType: 'application/json' });
+}
+
+/**
+ * A file the run keeps, attached where it is: `attach()` would copy it into the test's output
+ * folder, which Playwright removes once a test passes under `preserveOutput: 'failures-only'`,
+ * before a blob reporter packs the files of every attachment at the end of the run (its shards'
+ * blobs then carried no image). Pushing onto `attachments` is how Playwright attaches its traces.
+ */
+function attachFile(testInfo: Attacher, name: string, file: string, contentType: string): void {
+  testInfo.attachments.push({ name, path: file, contentType });
 }
 
 export function writeTestMeta(testInfo: Attacher, meta: TestMeta): Promise<void> {
@@ -119,14 +129,14 @@ export async function writeCheckpoint(testInfo: Attacher, checkpoint: CapturedCh
   const { image, layout } = writeCheckpointFiles(checkpoint.imageRoot, checkpoint.folder, name, checkpoint.png, base ? checkpoint.meta.signals : null, checkpoint.layout ?? null);
   // The baseline role's manifest reads the meta too: which captures held still (see BaselineTestRecord.unsettled).
   await attachJson(testInfo, `${CHECKPOINT_META}${name}`, checkpoint.meta);
-  await testInfo.attach(`${IMAGE}${name}`, { path: image, contentType: 'image/png' });
+  attachFile(testInfo, `${IMAGE}${name}`, image, 'image/png');
   if (base) return;
-  if (layout) await testInfo.attach(`${LAYOUT}${name}`, { path: layout, contentType: 'application/gzip' });
+  if (layout) attachFile(testInfo, `${LAYOUT}${name}`, layout, 'application/gzip');
   if (!checkpoint.baselineRoot) return;
   const baseSide = readBaselineSide(checkpoint.baselineRoot, checkpoint.folder, name);
-  if (baseSide.image) await testInfo.attach(`${BASELINE_IMAGE}${name}`, { path: baseSide.image, contentType: 'image/png' });
+  if (baseSide.image) attachFile(testInfo, `${BASELINE_IMAGE}${name}`, baseSide.image, 'image/png');
   if (baseSide.signals) await attachJson(testInfo, `${BASELINE_SIGNALS}${name}`, baseSide.signals);
-  if (baseSide.layout) await testInfo.attach(`${BASELINE_LAYOUT}${name}`, { path: baseSide.layout, contentType: 'application/gzip' });
+  if (baseSide.layout) attachFile(testInfo, `${BASELINE_LAYOUT}${name}`, baseSide.layout, 'application/gzip');
 }
 
 function bodyText(attachment: Attachment | undefined): string | null {

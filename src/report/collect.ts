@@ -1,6 +1,5 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { baselineInfo, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
-import { runningCheckpointsDir } from '../config/paths';
 import { identityOfTestCase } from '../config/test-identity';
 import type { RunFiles } from '../store/run-store';
 import type { CapturedSignals, RunContext } from '../types';
@@ -62,7 +61,7 @@ export function runContextOf(tests: readonly TestCase[], fromSetup: RunContext |
   return null;
 }
 
-function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, files: RunFiles, runningRoot: string | null): CheckpointPair[] {
+function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, files: RunFiles): CheckpointPair[] {
   const taken = new Map(decoded.checkpoints.map((checkpoint) => [checkpoint.name, checkpoint]));
   const names = [...new Set([...taken.keys(), ...baselineNames])];
   return names.map((name) => {
@@ -73,11 +72,11 @@ function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folde
     const base = (onDisk ? files.baseSide(folder, name) : null) ?? checkpoint?.baseline;
     return {
       name,
-      current: files.currentImage(checkpoint?.image ?? null, runningRoot, folder, name),
+      current: checkpoint?.image ?? null,
       baseline: base?.image ?? null,
       meta: checkpoint?.meta ?? null,
       baseSignals: base?.signals ?? null,
-      layouts: { baseline: files.baseLayout(base?.layout ?? null, folder, name), current: files.currentLayout(checkpoint?.layout ?? null, runningRoot, folder, name) },
+      layouts: { baseline: base?.layout ?? null, current: checkpoint?.layout ?? null },
     };
   });
 }
@@ -107,8 +106,7 @@ export function collectTests(tests: readonly TestCase[], context: RunContext | n
     const afterCapture = !meta?.baseline || !!context?.toppedUp?.includes(key) || !!context?.baselineError;
     const baseline = meta ? (afterCapture ? baselineInfo(context, manifest, key) : meta.baseline) : null;
     const baselineNames = baseline?.checkpoints ?? manifest?.tests[key]?.checkpoints ?? [];
-    const projectOutput = test.parent.project()?.outputDir;
-    const pairs = pairsOf(decoded, baselineNames, folder, files, projectOutput ? runningCheckpointsDir(projectOutput) : null);
+    const pairs = pairsOf(decoded, baselineNames, folder, files);
     // A test that took no checkpoint in either pass is not a visual test, unless it failed: a crash
     // before its first checkpoint must show in the results, not vanish from them.
     if (pairs.length === 0 && (result.status === 'passed' || result.status === 'skipped')) continue;

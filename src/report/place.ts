@@ -25,9 +25,8 @@ function homeOf(attachment: string, home: string, replace: boolean): string {
 /**
  * Points each pair at its images' home under the output folder, copying them there when they are
  * elsewhere. The current pass writes its images under test-results/ while the tests run (see
- * config/paths runningCheckpointsDir), Playwright copies attachments there too (wiped by the next run), and
- * merge-reports extracts them into a temporary folder: the results file must name paths that keep
- * opening.
+ * config/paths runningCheckpointsDir; wiped by the next run), and merge-reports extracts them into
+ * a temporary folder: the results file must name paths that keep opening.
  */
 export function placeImages(tests: CollectedTest[], outputDir: string, baselineDir: string | null, fromBlob: boolean): CollectedTest[] {
   const currentRoot = outputPath(outputDir, 'currentScreenshots');

@@ -75,6 +75,10 @@ export class VisualUatReporter implements Reporter {
     const settings = resolveSettings(this.config.configFile ?? null, { ...optionsFromEnv(), ...options });
     try {
       return await this.endRun(settings);
+    } catch (error) {
+      // merge-reports prints nothing of a reporter's error: the run would fail without a reason.
+      printWarning(`visual-uat: the reporter could not finish the run's results: ${(error as Error).message}`);
+      throw error;
     } finally {
       releaseRunLock(settings.outputDir);
     }

@@ -135,21 +135,6 @@ export interface RunFiles {
   manifest: BaselineManifest | null;
   /** A checkpoint's base side from the entry (a checkpoint only the base took travels in no attachment). */
   baseSide(folder: string, name: string): BaselineSide | null;
-  /**
-   * The current image: Playwright's copy of the attachment, else (Playwright removed a passing
-   * test's output folder, `preserveOutput`) the file the worker wrote under `runningRoot`.
-   */
-  currentImage(attached: string | null, runningRoot: string | null, folder: string, name: string): string | null;
-  /** The current layout record's file, found as the current image is. */
-  currentLayout(attached: string | null, runningRoot: string | null, folder: string, name: string): string | null;
-  /** The base layout record's file: Playwright's copy of the attachment, else (removed with a passing test's output folder) the entry's. */
-  baseLayout(attached: string | null, folder: string, name: string): string | null;
-}
-
-/** Playwright's copy of an attachment, else the file it was copied from (`written`). */
-function attachedFile(attached: string | null, written: string | null): string | null {
-  if (!attached || fs.existsSync(attached) || !written) return attached;
-  return fs.existsSync(written) ? written : attached;
 }
 
 export function runFiles(context: RunContext | null): RunFiles {
@@ -157,8 +142,5 @@ export function runFiles(context: RunContext | null): RunFiles {
   return {
     manifest: entry ? readManifest(entry) : null,
     baseSide: (folder, name) => (entry ? readBaselineSide(entry, folder, name) : null),
-    currentImage: (attached, runningRoot, folder, name) => attachedFile(attached, runningRoot && checkpointImage(runningRoot, folder, name)),
-    currentLayout: (attached, runningRoot, folder, name) => attachedFile(attached, runningRoot && checkpointLayout(runningRoot, folder, name)),
-    baseLayout: (attached, folder, name) => attachedFile(attached, entry && checkpointLayout(entry, folder, name)),
   };
 }

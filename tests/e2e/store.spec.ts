@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import { createFixtureRepo, fixtureEnv, git, playwrightCli, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { checkpoint, readLatest, statuses } from '../support/results';
 
 /**
@@ -77,7 +77,7 @@ test.describe('per-test baseline store', () => {
     expect(explained(pr)).toEqual(explained(repo));
   });
 
-  test('a sharded pull request run renders on the base neither the stored tests nor those that take no checkpoint', () => {
+  test('a sharded pull request run renders on the base neither the stored tests nor those that take no checkpoint, and its blob merges to the cold verdicts', () => {
     // A shard writing blobs has no check after its tests: it renders every listed test the store lacks.
     const shard = cloneOn(repo, 'feature/pricing');
     const blobs = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-blobs-'));
@@ -86,6 +86,13 @@ test.describe('per-test baseline store', () => {
     expect(run.stdout).toContain('visual-uat: baseline: 1 of 5 tests rendered on the base (not in the store: promo banner); 4 from the store');
     expect(baseLog(shard)).toContain('promo');
     expect(baseLog(shard)).not.toMatch(/product count|about link|home-po|› about/);
+    // The merge job's machine has no .visual-uat: the blob carries the images, although the
+    // fixture keeps no passing test's output folder (preserveOutput: 'failures-only').
+    fs.rmSync(path.join(shard, '.visual-uat'), { recursive: true, force: true });
+    fs.rmSync(path.join(shard, 'test-results'), { recursive: true, force: true });
+    const merged = spawnSync(process.execPath, [playwrightCli(shard), 'merge-reports', '--reporter=visual-uat/reporter', blobs], { cwd: shard, env: fixtureEnv(), encoding: 'utf8', timeout: 300_000 });
+    expect(merged.status, merged.stdout + merged.stderr).toBe(0);
+    expect(statuses(readLatest(shard))).toEqual(COLD);
   });
 
   test('editing one spec renders on the base only its tests, and says why; a comment renders nothing', () => {

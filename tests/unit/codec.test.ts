@@ -8,7 +8,7 @@ import { writeCheckpoint, writeRunContext, writeTestMeta } from '../../src/captu
 import { checkpointImage, checkpointLayout, checkpointSignals } from '../../src/config/paths';
 import { baselineManifest } from '../../src/report/baseline-manifest';
 import { collectTests, runContextOf } from '../../src/report/collect';
-import { readLayout, runFiles, type RunFiles } from '../../src/store/run-store';
+import { runFiles, type RunFiles } from '../../src/store/run-store';
 import type { CapturedSignals, LayoutRecord, RunContext } from '../../src/types';
 
 /**
@@ -18,13 +18,24 @@ import type { CapturedSignals, LayoutRecord, RunContext } from '../../src/types'
 
 type Attachment = TestResult['attachments'][number];
 
-/** What testInfo.attach leaves on a result. */
+/**
+ * What a test's attachments leave on its result. `attach` copies a file into the test's output
+ * folder, as Playwright's does (a folder Playwright removes when the test passes under
+ * `preserveOutput: 'failures-only'`); a push onto `attachments` keeps the path it is given.
+ */
 function recorder() {
   const attachments: Attachment[] = [];
+  const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-test-output-'));
   return {
     attachments,
     attach: async (name: string, options: { body?: string | Buffer; path?: string; contentType?: string }) => {
-      attachments.push({ name, contentType: options.contentType ?? 'application/octet-stream', path: options.path, body: options.body === undefined ? undefined : Buffer.from(options.body) });
+      let copy: string | undefined;
+      if (options.path) {
+        copy = path.join(outputDir, 'attachments', `${name.replace(/[^\w-]/g, '-')}${path.extname(options.path)}`);
+        fs.mkdirSync(path.dirname(copy), { recursive: true });
+        fs.copyFileSync(options.path, copy);
+      }
+      attachments.push({ name, contentType: options.contentType ?? 'application/octet-stream', path: copy, body: options.body === undefined ? undefined : Buffer.from(options.body) });
     },
   };
 }
@@ -35,6 +46,7 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 const FOLDER = path.join('default', 'pricing-plans-1234abcd');
 const TEST_META: TestMeta = { key: 'site.spec.ts › pricing › plans', folder: FOLDER, baseline: { available: true, error: null, checkpoints: ['plans', 'old'] }, options: {} };
 const meta = (name: string): CheckpointMeta => ({ name, intent: null, stable: true, signals: SIGNALS });
+const LAYOUT: LayoutRecord = { version: 1, width: 1, height: 1, elements: [], styles: [], truncated: false };
 
 let dir: string;
 beforeEach(() => {
@@ -51,22 +63,28 @@ describe('writeCheckpoint / readCheckpoints', () => {
     expect(readCheckpoints(info.attachments).checkpoints).toEqual([{ name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: meta('plans'), layout: null, baseline: { image: null, signals: null, layout: null } }]);
   });
 
-  it("in the current role carries its meta and the baseline's image and signals, and writes no signals file", async () => {
+  it("in the current role carries its meta and the baseline's image, signals and layout record, writes no signals file, and names the files the run keeps, not copies", async () => {
     const baselineRoot = path.join(dir, 'baseline');
-    await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: { ...meta('plans'), signals: BASE_SIGNALS }, imageRoot: baselineRoot, baselineRoot: null });
+    await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: { ...meta('plans'), signals: BASE_SIGNALS }, layout: LAYOUT, imageRoot: baselineRoot, baselineRoot: null });
     const info = recorder();
     const root = path.join(dir, 'current');
     const context = { baseCommit: 'a'.repeat(40) } as RunContext;
     await writeTestMeta(info, TEST_META);
     await writeRunContext(info, context);
-    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: root, baselineRoot });
+    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), layout: LAYOUT, imageRoot: root, baselineRoot });
     await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('added'), imageRoot: root, baselineRoot });
     expect(fs.existsSync(checkpointSignals(root, FOLDER, 'plans'))).toBe(false);
     expect(readCheckpoints(info.attachments)).toEqual({
       test: TEST_META,
       context,
       checkpoints: [
-        { name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: meta('plans'), layout: null, baseline: { image: checkpointImage(baselineRoot, FOLDER, 'plans'), signals: BASE_SIGNALS, layout: null } },
+        {
+          name: 'plans',
+          image: checkpointImage(root, FOLDER, 'plans'),
+          meta: meta('plans'),
+          layout: checkpointLayout(root, FOLDER, 'plans'),
+          baseline: { image: checkpointImage(baselineRoot, FOLDER, 'plans'), signals: BASE_SIGNALS, layout: checkpointLayout(baselineRoot, FOLDER, 'plans') },
+        },
         { name: 'added', image: checkpointImage(root, FOLDER, 'added'), meta: meta('added'), layout: null, baseline: { image: null, signals: null, layout: null } },
       ],
     });
@@ -113,23 +131,6 @@ describe('collectTests', () => {
   });
 });
 
-describe('collectTests when Playwright removed a passing test\'s output folder (preserveOutput)', () => {
-  it("reads the base layout record from the baseline entry once the attachment's copy is gone", async () => {
-    const baselineRoot = path.join(dir, 'baseline');
-    const layout: LayoutRecord = { version: 1, width: 1, height: 1, elements: [], styles: [], truncated: false };
-    await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), layout, imageRoot: baselineRoot, baselineRoot: null });
-    const info = recorder();
-    await writeTestMeta(info, TEST_META);
-    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: path.join(dir, 'current'), baselineRoot });
-    // Playwright copies a path attachment into the test's output folder; that copy is what the reporter is told of.
-    const copied = info.attachments.map((attachment) => (attachment.name.startsWith('_visual-uat-baseline-layout:') ? { ...attachment, path: path.join(dir, 'test-results', 'attachments', 'plans.gz') } : attachment));
-    const context = { sameAsBase: false, baselineDir: baselineRoot, baselineError: null } as RunContext;
-    const [test] = collectTests([testCase(copied)], context, runFiles(context)).tests;
-    expect(test.pairs[0].layouts.baseline).toBe(checkpointLayout(baselineRoot, FOLDER, 'plans'));
-    expect(readLayout(test.pairs[0].layouts.baseline)).toEqual(layout);
-  });
-});
-
 describe('collectTests after a baseline pass beside the tests', () => {
   it('takes a test whose capture found its stored baseline as having none when the pass failed as a whole, as a pass that failed first gives', async () => {
     const info = recorder();
@@ -153,9 +154,6 @@ describe('collectTests lists every test that failed', () => {
     const files: RunFiles = {
       manifest: { complete: true, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['old'] } } },
       baseSide: (_folder, name) => ({ image: `/entry/${name}.png`, signals: null, layout: `/entry/${name}.layout.json.gz` }),
-      currentImage: (attached) => attached,
-      currentLayout: (attached) => attached,
-      baseLayout: (attached) => attached,
     };
     const [test] = collectTests([testCase([], [ANSI_ERROR])], context, files).tests;
     expect(test.pairs).toEqual([{ name: 'old', current: null, baseline: '/entry/old.png', meta: null, baseSignals: null, layouts: { baseline: '/entry/old.layout.json.gz', current: null } }]);
