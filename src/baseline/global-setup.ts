@@ -444,11 +444,15 @@ interface PassSelection {
 async function selectTests(plan: PassPlan): Promise<PassSelection> {
   const listing = plan.selects || plan.store.reads ? await listCapturing(plan) : null;
   if (!listing) return { listed: null, stored: [], render: null, sources: [] };
-  if (plan.selects && listing.selected.length && listing.selected.length < listing.total)
-    log(`the baseline pass runs ${listing.selected.length} of ${listing.total} tests: the others have no checkpoint call in their sources (checked after the run)`);
   // A run that writes a blob has no top-up after its tests (its blob is written by then): it renders
   // every listed test the store lacks, not only those the scan says can capture.
-  return { listed: listing.total, ...splitByStore(plan, await keyInputs(plan), listing.tests, new Set(plan.selects ? listing.selected : listing.tests)) };
+  const split = splitByStore(plan, await keyInputs(plan), listing.tests, new Set(plan.selects ? listing.selected : listing.tests));
+  // Said only of a pass that runs: with every test from the store, none does.
+  if (plan.selects && split.render.length && listing.selected.length < listing.total) {
+    const stored = split.stored.length ? `${split.stored.length} come from the store, ` : '';
+    log(`the baseline pass runs ${split.render.length} of ${listing.total} tests: ${stored}the others have no checkpoint call in their sources (checked after the run)`);
+  }
+  return { listed: listing.total, ...split };
 }
 
 /** The tests the pass renders that the store rendered before, with other sources or at another base commit (see earlierRender). */

@@ -157,8 +157,8 @@ export function storeHolds(store: string, baseCommit: string, key: string): bool
 
 /**
  * The test's entry for these sources at the base commit, or why it must be rendered: no entry, a
- * doubtful one, or an older entry of the same test whose files differ (named, so the log says what
- * changed).
+ * doubtful one, or the files that differ from its closest stored version (named, so the log says
+ * what changed).
  */
 export function lookUp(store: string, baseCommit: string, key: string, source: TestSource): Lookup {
   const dir = storeEntryDir(store, baseCommit, key, source.hash);
@@ -166,9 +166,12 @@ export function lookUp(store: string, baseCommit: string, key: string, source: T
     const problem = entryProblem(dir, key, source.hash);
     return problem ? { entry: null, reason: problem } : { entry: dir, checkpoints: readSeal(dir)!.checkpoints };
   }
-  const older = sealsOf(storeTestDir(store, baseCommit, key)).filter((seal) => seal.key === key)[0];
-  if (!older) return { entry: null, reason: 'not in the store' };
-  const changed = [...new Set([...Object.keys(older.files), ...Object.keys(source.files)])].filter((file) => older.files[file] !== source.files[file]);
+  const versions = sealsOf(storeTestDir(store, baseCommit, key)).filter((seal) => seal.key === key);
+  if (versions.length === 0) return { entry: null, reason: 'not in the store' };
+  // Against the closest stored version (newest first among equals): the newest may be another
+  // branch's edit of the test, against which files that did not change here differ too.
+  const differing = versions.map((seal) => [...new Set([...Object.keys(seal.files), ...Object.keys(source.files)])].filter((file) => seal.files[file] !== source.files[file]));
+  const changed = differing.reduce((closest, files) => (files.length < closest.length ? files : closest));
   if (changed.length === 0) return { entry: null, reason: 'options, browser or versions changed' };
   return { entry: null, reason: `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''} changed` };
 }

@@ -42,7 +42,7 @@ describe('per-test baseline store', () => {
     expect(source('tests/po.spec.ts', 'firefox').hash).not.toBe(source().hash);
   });
 
-  it('finds a stored entry, copies it with its layout records, and says which file changed when the sources moved on', () => {
+  it('finds a stored entry, copies it with its layout records, and says which file changed when the sources moved on', async () => {
     const { write, store, image, source, root } = project();
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'not in the store' });
     expect(storeHolds(store, COMMIT, KEY)).toBe(false);
@@ -71,6 +71,13 @@ describe('per-test baseline store', () => {
     write('tests/po.spec.ts', "import { open } from './pages/home';\nopen(); open();\n");
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'tests/po.spec.ts changed' });
     expect(lookUp(store, 'b'.repeat(40), KEY, source())).toEqual({ entry: null, reason: 'not in the store' });
+
+    // Another branch stored its edit of the spec last: the reason names what differs from the closest version, not the newest.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }])).toBe(true);
+    write('tests/po.spec.ts', "import { open } from './pages/home';\nopen();\n");
+    write('tests/pages/home.ts', 'export const open = () => 3;\n');
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'tests/pages/home.ts changed' });
   });
 
   it('never uses a doubtful entry: altered image, missing image, no seal', () => {
