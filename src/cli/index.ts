@@ -57,11 +57,12 @@ export async function clean(settings: Settings, keepCommits?: number): Promise<s
   const lines: string[] = [];
   const shown = (file: string) => path.relative(process.cwd(), file) || file;
   if (!isInside(settings.baselineStore, settings.outputDir) && fs.existsSync(settings.baselineStore)) {
-    const before = sizeText(storeSize(settings.baselineStore));
+    const before = storeSize(settings.baselineStore);
     pruneStore(settings.baselineStore, null, keepCommits);
-    const after = sizeText(storeSize(settings.baselineStore));
+    const after = storeSize(settings.baselineStore);
     const newest = `the newest ${plural(keepCommits ?? KEPT_COMMITS, 'base commit')}`;
-    lines.push(`visual-uat clean: baseline store ${settings.baselineStore}: ${after === before ? `${before}, nothing to prune (it keeps ${newest})` : `${before} before, ${after} kept (${newest})`}`);
+    const pruned = after.entries < before.entries || after.bytes < before.bytes;
+    lines.push(`visual-uat clean: baseline store ${settings.baselineStore}: ${pruned ? `${sizeText(before)} before, ${sizeText(after)} kept (${newest})` : `${sizeText(before)}, nothing to prune (it keeps ${newest})`}`);
   }
   const homes = Object.values(worktreeHomes(settings.outputDir)).filter((home) => fs.existsSync(home));
   const repo = homes.length ? await openRepo(settings.configDir) : null;
