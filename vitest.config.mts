@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts'],
+    globalSetup: ['tests/support/unit-tmp.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -74,6 +74,11 @@ export interface Selection {
   selected: ListedTest[];
 }
 
+/** The listed tests, and those of them that can capture. */
+export interface Listing extends Selection {
+  tests: ListedTest[];
+}
+
 /**
  * The tests that can capture: every test the scan does not rule out. A test that took none in
  * the last run still runs, since the base app may lead it to a conditional checkpoint the current

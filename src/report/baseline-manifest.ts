@@ -1,5 +1,5 @@
 import type { FullResult, TestCase } from '@playwright/test/reporter';
-import { readCheckpoints } from '../capture';
+import { readCheckpoints } from '../capture/codec';
 import { identityOfTestCase } from '../config/test-identity';
 import type { BaselineManifest } from '../types';
 import { errorsText } from '../util/text';

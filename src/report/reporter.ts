@@ -1,45 +1,19 @@
-import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
-import { readApprovals } from '../approve';
-import { releaseRunLock } from '../baseline/lock';
-import { changedPath } from '../baseline/app-files';
-import { invalidateEntry } from '../baseline/cache-entry';
+import { handOverSuite } from '../baseline/suite-handover';
 import { BASELINE_DIR_ENV } from '../config/environment';
-import { optionsFromEnv, resolveSettings, type Settings } from '../config/settings';
-import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
-import { readEvalRecord } from '../trust/eval-record';
-import { codeChanges, openRepo } from '../git';
-import { readRunContext, runFiles, writeManifest } from '../store/run-store';
-import type { CodeChange, RunContext, VisualUatOptions } from '../types';
-import { faultPoint } from '../util/process';
-import { plural } from '../util/text';
-import { annotate, failTest } from './annotate';
+import { writeManifest } from '../store/run-store';
+import type { VisualUatOptions } from '../types';
 import { baselineManifest } from './baseline-manifest';
-import { collectTests, runContextOf } from './collect';
-import { failingCheckpoints } from './decide';
-import { baselineHome, placeImages } from './place';
-import { htmlReportPath, printLine, printSummary, printWarning } from './print';
-import { buildRunResult, NO_USAGE, writeRunResult } from './results';
-import { judgeRun, type RunVerdicts } from './run';
-import { recordBaselines } from './record-baselines';
-import { sameAppWarning } from './sanity';
+import type { EndResult } from './end-run';
 
 export interface ReporterOptions extends VisualUatOptions {
   /** Internal: the nested baseline pass records a manifest instead of comparing. */
   role?: 'baseline';
 }
 
-type EndResult = { status?: FullResult['status'] } | undefined;
-
-function isMergeReports(): boolean {
-  return process.argv.includes('merge-reports');
-}
-
 /**
- * Orchestrates the end of a run: collect the checkpoints from the results, put their images in
- * place, judge the run (run.ts), then the side effects: annotations and attachments (before the
- * HTML reporter builds its report), the results file, the summary, the exit status. Listed first
- * by withVisualUat; usable alone as ['visual-uat/reporter', options].
+ * Orchestrates the end of a run (end-run.ts); in the nested baseline pass, records the base's
+ * manifest instead. Listed first by withVisualUat; usable alone as ['visual-uat/reporter', options].
  */
 export class VisualUatReporter implements Reporter {
   private config!: FullConfig;
@@ -63,6 +37,7 @@ export class VisualUatReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.config = config;
     this.suite = suite;
+    if (this.options.role !== 'baseline') handOverSuite(config.rootDir, suite.allTests());
   }
 
   async onEnd(result: FullResult): Promise<EndResult> {
@@ -71,93 +46,9 @@ export class VisualUatReporter implements Reporter {
       if (baselineDir) writeManifest(baselineDir, baselineManifest(this.suite.allTests(), result.status, this.globalErrors));
       return undefined;
     }
+    // Loaded here: the nested baseline run loads this reporter too, and needs none of the comparison.
+    const { endRun } = await import('./end-run');
     const { role: _role, ...options } = this.options;
-    const settings = resolveSettings(this.config.configFile ?? null, { ...optionsFromEnv(), ...options });
-    try {
-      return await this.endRun(settings);
-    } catch (error) {
-      // merge-reports prints nothing of a reporter's error: the run would fail without a reason.
-      printWarning(`visual-uat: the reporter could not finish the run's results: ${(error as Error).message}`);
-      throw error;
-    } finally {
-      releaseRunLock(settings.outputDir);
-    }
+    return endRun(this.config, this.suite, options);
   }
-
-  private async endRun(settings: Settings): Promise<EndResult> {
-    const fromBlob = isMergeReports();
-    const allTests = this.suite.allTests();
-    const runContext = runContextOf(allTests, readRunContext());
-    const collected = collectTests(allTests, runContext, runFiles(runContext));
-    if (collected.tests.length === 0) return undefined;
-    const home = baselineHome(collected.context, settings.outputDir, fromBlob);
-    const context = collected.context && home ? { ...collected.context, baselineDir: home } : collected.context;
-    const tests = placeImages(collected.tests, settings.outputDir, home, fromBlob);
-    faultPoint('reporter');
-    if (context?.record && !fromBlob && settings.configFile) printLine(await recordBaselines(tests, allTests, context, this.config, settings.configFile));
-
-    const { evaluator, evaluatorProblem } = openEvaluator(settings);
-    const evalRecord = evaluator?.autoApprove ? readEvalRecord(settings.outputDir, evaluator.model) : null;
-    const code = await branchChanges(context, settings.configDir);
-    const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evaluatorProblem, evalRecord, code });
-
-    if (verdicts.baselineUnreadable && context?.baselineDir) {
-      invalidateEntry(context.baselineDir);
-      printWarning(`visual-uat: a cached baseline image in ${context.baselineDir} is unreadable: that cache entry is dropped, the next run captures the baselines again`);
-    }
-    const sameApp = sameAppWarning(context, verdicts.compared);
-    if (sameApp) printWarning(sameApp);
-    for (const outcome of verdicts.outcomes) {
-      annotate(outcome);
-      failTest(outcome, failingCheckpoints(outcome.checkpoints, settings.options.failOn));
-    }
-    const run = buildRunResult(verdicts.outcomes, verdicts.groups, context, settings, evaluator?.usage() ?? NO_USAGE);
-    const { latest } = writeRunResult(settings.outputDir, run);
-    const onBase = context?.sameAsBase && context.baseCommit ? `${context.baseBranch} @ ${context.baseCommit.slice(0, 8)}` : null;
-    printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(this.config, settings.configDir), approvals: verdicts.approvals, onBase });
-    if (evaluator && verdicts.judged > 0) printLine(evaluator.summary());
-    return exitStatus(verdicts, settings);
-  }
-}
-
-/**
- * What the branch changed in the app's files, commit by commit, for the explanations'
- * attribution. A repository that cannot be read is said once; the explanations then name no cause.
- */
-async function branchChanges(context: RunContext | null, dir: string): Promise<CodeChange[]> {
-  if (!context || context.sameAsBase || !context.baseCommit) return [];
-  const files = context.appFilesChanged.length ? context.appFilesChanged : context.changedFiles.map(changedPath);
-  try {
-    return await codeChanges(await openRepo(dir), context.baseCommit, files);
-  } catch (error) {
-    printWarning(`visual-uat: the branch's diffs could not be read (${(error as Error).message.split('\n')[0]}): the explanations name no commit`);
-    return [];
-  }
-}
-
-/**
- * The evaluator from the reporter's options (the only place the API key may be given besides
- * OPENAI_API_KEY). One that cannot be made (an invalid option, the openai package missing) is
- * reported once, and its problem becomes the reason of each change it would have judged.
- */
-function openEvaluator(settings: Settings): { evaluator: Evaluator | null; evaluatorProblem: string | null } {
-  try {
-    return { evaluator: createEvaluator(settings.options.evaluator, process.env, { outputDir: settings.outputDir, configDir: settings.configDir }), evaluatorProblem: null };
-  } catch (error) {
-    if (!(error instanceof EvaluatorConfigError)) throw error;
-    printWarning(`${error.message}: changed checkpoints are left for review`);
-    return { evaluator: null, evaluatorProblem: error.message.replace(/^visual-uat: /, '') };
-  }
-}
-
-function exitStatus(verdicts: RunVerdicts, settings: Settings): EndResult {
-  const { failOn } = settings.options;
-  const hit = failingCheckpoints(verdicts.outcomes.flatMap((outcome) => outcome.checkpoints), failOn);
-  if (hit.length === 0) return undefined;
-  const what = failOn.includes('signals') ? 'with a status or a new signal in failOn' : 'with a status in failOn';
-  const message = `visual-uat: ${plural(hit.length, 'checkpoint')} ${what} (${failOn.join(', ')})`;
-  // merge-reports ignores a returned status; only a throw makes it exit 1.
-  if (isMergeReports()) throw new Error(message);
-  printWarning(message);
-  return { status: 'failed' };
 }
