@@ -29,7 +29,7 @@ interface JsonSpec {
   file: string;
   line: number;
   column: number;
-  tests: { projectName: string }[];
+  tests: { projectName: string; expectedStatus?: string }[];
 }
 
 interface JsonSuite {
@@ -47,12 +47,17 @@ function pickIdentity({ key, folder }: TestIdentity): { key: string; folder: str
   return { key, folder };
 }
 
-/** Playwright's JSON listing, flattened: one entry per test and project. */
+/**
+ * Playwright's JSON listing, flattened: one entry per test and project. A test declared skipped
+ * (`test.skip(title, …)`, `test.fixme`, a skipped describe) is left out: it runs on neither side,
+ * so it takes no checkpoint and needs no baseline. A skip decided while the test runs is not
+ * known here; such a test is listed.
+ */
 export function listedTests(report: JsonReport): ListedTest[] {
   const out: ListedTest[] = [];
   const walk = (suite: JsonSuite, fileTitle: string, titles: string[]) => {
     for (const spec of suite.specs ?? [])
-      for (const test of spec.tests)
+      for (const test of spec.tests.filter((entry) => entry.expectedStatus !== 'skipped'))
         out.push({
           project: test.projectName,
           relativeFile: spec.file,
@@ -77,6 +82,12 @@ export interface Selection {
 /** The listed tests, and those of them that can capture. */
 export interface Listing extends Selection {
   tests: ListedTest[];
+}
+
+/** The listing of these tests, each once: `--repeat-each` lists a test once per repeat, and the base renders it once. */
+export function listingOf(listed: readonly ListedTest[], graph: SourceGraph): Listing {
+  const tests = [...new Map(listed.map((test) => [test.key, test])).values()];
+  return { tests, ...selectCapturing(tests, graph) };
 }
 
 /**

@@ -24,7 +24,7 @@ import { moveTree } from './staging';
 import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
 import { baseAppUnreachable } from './pass-failure';
 import { unmovedOrigins } from './port-source';
-import { listSuite, listedTests, selectCapturing, supportsTestList, testListText, type Listing, type ListedTest } from './selection';
+import { listSuite, listedTests, listingOf, supportsTestList, testListText, type Listing, type ListedTest } from './selection';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
 import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, type EarlierRenders } from '../store/run-store';
 import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './cache-entry';
@@ -86,6 +86,10 @@ async function setup(config: FullConfig): Promise<Prepared> {
   const noChromium = missingChromium(config.projects.map((project) => project.use));
   if (noChromium) throw new SetupError(noChromium);
   const { options, configDir, outputDir, baselineStore } = resolveSettings(configFile);
+  const reporters = config.reporter.map(([name]) => name);
+  // `--reporter=line` on the command line replaces the config's reporters, visual-uat's among them.
+  if (!reporters.some(isVisualUatReporter) && !reporters.includes('blob'))
+    log(`warning: this run has no visual-uat reporter (its reporters: ${reporters.join(', ')}), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,${reporters[0] ?? 'list'}`);
   prepareOutputDir(outputDir);
   process.env[OUTPUT_DIR_ENV] = outputDir;
   const staleLock = acquireRunLock(outputDir);
@@ -252,7 +256,7 @@ async function prepareBaselines(
       let chosen: (() => Promise<void>) | null = null;
       awaitSuite((tests) => {
         try {
-          const selection = selectionOf(plan, inputs, { tests, ...selectCapturing(tests, plan.graph) });
+          const selection = selectionOf(plan, inputs, listingOf(tests, plan.graph));
           chosen = selection.render?.length === 0 ? fromStore(selection) : beside(selection, deferred);
           writeContext(outputDir, context);
         } catch (error) {
@@ -704,6 +708,5 @@ async function listCapturing(plan: PassPlan): Promise<Listing | null> {
     log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all`);
     return null;
   }
-  const tests = listedTests(report);
-  return { tests, ...selectCapturing(tests, plan.graph) };
+  return listingOf(listedTests(report), plan.graph);
 }

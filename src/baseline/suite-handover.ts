@@ -41,11 +41,11 @@ export function handOverSuite(rootDir: string, tests: readonly TestCase[]): void
 }
 
 /**
- * The runner's own test list (the reporter's onBegin) as a listing gives it: the file relative to
- * the config's rootDir, the title path without the file.
+ * The runner's own test list (the reporter's onBegin) as a listing gives it (see listedTests): the
+ * file relative to the config's rootDir, the title path without the file, no test declared skipped.
  */
 function suiteTests(rootDir: string, tests: readonly TestCase[]): ListedTest[] {
-  return tests.map((test) => {
+  return tests.filter((test) => test.expectedStatus !== 'skipped').map((test) => {
     const { project, titlePath, key, folder } = identityOfTestCase(test);
     const { file, line, column } = test.location;
     return { project, relativeFile: path.relative(rootDir, file), file, line, column, titlePath: titlePath.slice(1), key, folder };

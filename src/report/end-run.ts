@@ -51,7 +51,9 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   const allTests = suite.allTests();
   const runContext = runContextOf(allTests, readRunContext());
   const collected = collectTests(allTests, runContext, runFiles(runContext));
-  if (collected.tests.length === 0) return undefined;
+  // No test ran (a setup that stopped the run says why itself). Tests that ran and took no
+  // checkpoint (a grep for functional tests) get results that say so: the last run's would be stale.
+  if (collected.tests.length === 0 && !allTests.some((test) => test.results.length > 0)) return undefined;
   const home = baselineHome(collected.context, settings.outputDir, fromBlob);
   const context = collected.context && home ? { ...collected.context, baselineDir: home } : collected.context;
   const tests = placeImages(collected.tests, settings.outputDir, home, fromBlob);

@@ -79,6 +79,7 @@ export function countsLine(run: RunResult): string {
 
 /** The counts, or on the base itself what was done instead of a comparison ("unchanged" there would claim one). */
 function headline(run: RunResult, onBase: string | null | undefined): string {
+  if (checkpointRows(run).length === 0) return 'no test took a checkpoint: nothing compared';
   if (!onBase) return countsLine(run);
   return `${plural(checkpointRows(run).length, 'checkpoint')} taken on the base itself (${onBase}, clean tree): nothing compared`;
 }

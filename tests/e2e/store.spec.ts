@@ -149,5 +149,11 @@ test.describe('per-test baseline store', () => {
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('visual-uat: baseline: 3 of 3 tests rendered on the base (tests/about.spec.ts changed: about; the stored image of "home" is altered: home-po; not in the store: promo banner); 0 from the store');
     expect(statuses(readLatest(pr))).toEqual({ ...COLD, 'about › about-header': 'unchanged' });
+
+    // A run of a functional test only compares nothing, says so, and its results replace the last run's.
+    const functional = runPlaywright(pr, ['test', '--grep', 'the about link'], { VISUAL_UAT_BASELINE_STORE: store });
+    expect(functional.status, functional.stdout + functional.stderr).toBe(0);
+    expect(functional.stdout).toContain('visual-uat: no test took a checkpoint: nothing compared');
+    expect(readLatest(pr).tests).toEqual([]);
   });
 });

@@ -119,9 +119,10 @@ test('a second run started while one is in progress is refused with a clear mess
   expect(again.status, again.stdout + again.stderr).toBe(0);
 });
 
-test('a run without visual-uat\'s reporter (a shard writing blobs) releases its lock at teardown', async () => {
+test('a run without visual-uat\'s reporter (--reporter on the command line) says nothing will compare its checkpoints, and releases its lock at teardown', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   const run = runPlaywright(repo, ['test', '--reporter=dot']);
   expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toContain('visual-uat: warning: this run has no visual-uat reporter (its reporters: dot), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,dot');
   expect(fs.existsSync(path.join(repo, '.visual-uat', 'run', 'lock.json'))).toBe(false);
 });

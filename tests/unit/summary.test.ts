@@ -205,4 +205,9 @@ describe('a run on the base itself', () => {
     expect(stepSummary(taken, 'main @ 1a2b3c4d')).toContain('**1 checkpoint taken on the base itself (main @ 1a2b3c4d, clean tree): nothing compared**\n');
     expect(summaryLines(taken, paths)[0]).toBe('visual-uat: 1 checkpoint: 1 unchanged');
   });
+
+  it('says a run in which no test took a checkpoint compared nothing', () => {
+    expect(summaryLines(runOf([]), paths)[0]).toBe('visual-uat: no test took a checkpoint: nothing compared');
+    expect(stepSummary(runOf([]))).toContain('**no test took a checkpoint: nothing compared**');
+  });
 });
