@@ -86,10 +86,10 @@ async function setup(config: FullConfig): Promise<Prepared> {
   const noChromium = missingChromium(config.projects.map((project) => project.use));
   if (noChromium) throw new SetupError(noChromium);
   const { options, configDir, outputDir, baselineStore } = resolveSettings(configFile);
-  const reporters = config.reporter.map(([name]) => name);
-  // `--reporter=line` on the command line replaces the config's reporters, visual-uat's among them.
-  if (!reporters.some(isVisualUatReporter) && !reporters.includes('blob'))
+  if (judgedBy(config) === 'nothing') {
+    const reporters = config.reporter.map(([name]) => name);
     log(`warning: this run has no visual-uat reporter (its reporters: ${reporters.join(', ')}), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,${reporters[0] ?? 'list'}`);
+  }
   prepareOutputDir(outputDir);
   process.env[OUTPUT_DIR_ENV] = outputDir;
   const staleLock = acquireRunLock(outputDir);
@@ -157,6 +157,7 @@ async function prepareBaselines(
     const selects = reportsLocally(config);
     const capture = captureOptions(optionsFromEnv());
     const graph = new SourceGraph(repo.root);
+    const installed = versions(configFile);
     const cache = await baselineCacheKey({
       repo,
       baseCommit: base.commit,
@@ -164,7 +165,7 @@ async function prepareBaselines(
       testDirs: config.projects.map((project) => project.testDir),
       args,
       options: { ...capture, selects },
-      versions: versions(configFile),
+      versions: installed,
       graph,
     });
     const entry = baselineEntryDir(outputDir, base.commit, cache.key);
@@ -242,7 +243,7 @@ async function prepareBaselines(
     };
     // Without a listing, the store predicts whether few tests need the base: it holds tests of this
     // base commit (a spec edited since the last run). A wrong guess costs time, never a baseline.
-    const deferred = stale && selects && supportsTestList(versions(configFile).playwright) ? besideWorkers(config, args, plan.store.reads && storeHoldsCommit(store, base.commit)) : null;
+    const deferred = stale && selects && supportsTestList(installed.playwright) ? besideWorkers(config, args, plan.store.reads && storeHoldsCommit(store, base.commit)) : null;
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${plural(cache.files.length, 'test-side file')}): no worktree, no base server`);
       afterRun = () => finish({ failure: null, worktree: null, rendered: [] });
@@ -349,8 +350,18 @@ function fewToRender(selection: PassSelection): boolean {
  * the current tests, and a blob, written by then, could not carry that baseline to the merge.
  */
 function reportsLocally(config: FullConfig): boolean {
+  return judgedBy(config) === 'reporter';
+}
+
+/**
+ * What compares this run's checkpoints: visual-uat's reporter in this run, `merge-reports` of its
+ * blobs later, or nothing (`--reporter=line` on the command line replaces the config's reporters,
+ * visual-uat's among them).
+ */
+function judgedBy(config: FullConfig): 'reporter' | 'blobs' | 'nothing' {
   const reporters = config.reporter.map(([name]) => name);
-  return reporters.some(isVisualUatReporter) && !reporters.includes('blob');
+  if (reporters.includes('blob')) return 'blobs';
+  return reporters.some(isVisualUatReporter) ? 'reporter' : 'nothing';
 }
 
 /** A path as a log line shows it: relative to where the run started, unless it lies elsewhere (a worktree in the temporary folder). */

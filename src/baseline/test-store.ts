@@ -146,17 +146,17 @@ function entryProblem(dir: string, key: string, source: string): string | null {
 
 export type Lookup = { entry: string; checkpoints: string[] } | { entry: null; reason: string };
 
-/**
- * Whether the store has an entry of a test at a base commit that took a checkpoint: a cheap look
- * (its seals) before the sources of a test the scan leaves out are hashed. The entries `record`
- * notes for tests that take none do not count: they spare only a run that renders every test.
- */
 /** Whether the store holds any test of this base commit. */
 export function storeHoldsCommit(store: string, baseCommit: string): boolean {
   const dir = storeCommitDir(store, baseCommit);
   return fs.existsSync(dir) && fs.readdirSync(dir).length > 0;
 }
 
+/**
+ * Whether the store has an entry of a test at a base commit that took a checkpoint: a cheap look
+ * (its seals) before the sources of a test the scan leaves out are hashed. The entries `record`
+ * notes for tests that take none do not count: they spare only a run that renders every test.
+ */
 export function storeHolds(store: string, baseCommit: string, key: string): boolean {
   return sealsOf(storeTestDir(store, baseCommit, key)).some((seal) => seal.checkpoints.length > 0);
 }

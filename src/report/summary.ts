@@ -79,9 +79,10 @@ export function countsLine(run: RunResult): string {
 
 /** The counts, or on the base itself what was done instead of a comparison ("unchanged" there would claim one). */
 function headline(run: RunResult, onBase: string | null | undefined): string {
-  if (checkpointRows(run).length === 0) return 'no test took a checkpoint: nothing compared';
+  const taken = checkpointRows(run).length;
+  if (taken === 0) return 'no test took a checkpoint: nothing compared';
   if (!onBase) return countsLine(run);
-  return `${plural(checkpointRows(run).length, 'checkpoint')} taken on the base itself (${onBase}, clean tree): nothing compared`;
+  return `${plural(taken, 'checkpoint')} taken on the base itself (${onBase}, clean tree): nothing compared`;
 }
 
 function oneLine(text: string, width: number): string {
