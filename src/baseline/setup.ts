@@ -27,10 +27,11 @@ import { unmovedOrigins } from './port-source';
 import { listSuite, listedTests, listingOf, supportsTestList, testListText, type Listing, type ListedTest } from './selection';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
 import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, type EarlierRenders } from '../store/run-store';
-import { baselineEntryDir, entryProblem, pruneEntries, sealEntry } from './cache-entry';
+import { baselineEntryDir, entryProblem, isSealed, pruneEntries, sealEntry, unstoredTests, type RenderedTest } from './cache-entry';
+import { errorCode, openStore, STORE_OPTION } from './store-home';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
-import { copyEntry, earlierRender, lookUp, testDirData, type KeyInputs, projectCaptures, pruneStore, sizeText, storeHolds, storeHoldsCommit, storeSize, storeTest, storedRecord, testSource, touch, type TestSource } from './test-store';
+import { copyEntry, earlierRender, lookUp, testDirData, type KeyInputs, projectCaptures, pruneStore, sizeText, storeHolds, storeHoldsCommit, storeSize, storeTest, storedRecord, testSource, touch } from './test-store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -137,6 +138,8 @@ async function prepareBaselines(
     baselineError: null,
   };
   clearCapturingTests(outputDir);
+  const storeAccess = openStore(store, repo.root);
+  if (storeAccess.warning) log(`warning: ${storeAccess.warning}`);
 
   const worktrees = worktreesHome(outputDir, repo.root);
   // Worktrees a killed run left behind (we hold the lock: no other run uses them); the one of this
@@ -149,8 +152,10 @@ async function prepareBaselines(
     const records = reportsLocally(config);
     if (options.record && !records)
       throw new SetupError("visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: run it without --reporter=blob");
-    if (records) context.record = { store, repoRoot: repo.root };
-    const recording = records ? `; its checkpoints are recorded as the baselines of ${base.commit.slice(0, 8)} in ${shownPath(store)}` : '';
+    if (records && storeAccess.writes) context.record = { store, repoRoot: repo.root };
+    const playwright = versions(configFile).playwright;
+    const unread = supportsTestList(playwright) ? '' : ` (a run on Playwright ${playwright} will not read them: taking tests from the store needs --test-list, Playwright 1.56 or later)`;
+    const recording = records && storeAccess.writes ? `; its checkpoints are recorded as the baselines of ${base.commit.slice(0, 8)} in ${shownPath(store)}${unread}` : '';
     log(`HEAD is the base (${base.branch} @ ${base.commit.slice(0, 8)}) with a clean tree: nothing to compare, no baseline pass${recording}`);
   } else {
     const args = nestedArgs(process.argv);
@@ -172,21 +177,31 @@ async function prepareBaselines(
     context.baselineDir = entry;
     const update = updateReason(options, config);
     const stale = update ?? entryProblem(entry, cache.key);
+    // An entry of this key that is there and doubtful is said, whoever renders in its place.
+    if (stale && !update && fs.existsSync(entry)) log(`the cached baselines of this suite are not used: ${stale}`);
+    if (stale && storeAccess.reads && !update && !supportsTestList(installed.playwright))
+      log(`the baseline store is not read: Playwright ${installed.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test; upgrade @playwright/test to 1.56 or later to take tests from ${shownPath(store)}`);
     const plan: PassPlan = {
       repo, configFile, configDir, outputDir, baseCommit: base.commit, baseBranch: base.branch,
       entry, root: outputDir, rootDir: config.rootDir, cache, graph, args, reason: stale ?? '', started, servers: shownServers(configDir), worktrees, selects,
-      store: { dir: store, reads: !update, capture: projectCaptures(capture, config, repo.root, configFile), isolated: (project) => testsIsolated(config, project), testDirs: config.projects.map((project) => project.testDir), data: null },
+      store: { dir: store, reads: !update && storeAccess.reads, writes: storeAccess.writes, capture: projectCaptures(capture, config, repo.root, configFile), isolated: (project) => testsIsolated(config, project), testDirs: config.projects.map((project) => project.testDir), data: null },
     };
     // The tests the pass renders again had earlier renders, which the captures on both sides may read.
-    const handDown = (selection: PassSelection) => handDownEarlierRenders(outputPath(outputDir, 'earlierRenders'), selection.render ? earlierRenders(plan, selection.render) : {});
+    const handDown = (selection: PassSelection) => handDownEarlierRenders(outputPath(outputDir, 'earlierRenders'), selection.render && storeAccess.reads ? earlierRenders(plan, selection.render) : {});
     // After the current tests, and before the worktree goes: the check of the pass's selection.
     // The worktree stays until then: a dev server watching the project (Vite) would reload the
-    // pages under test on the deletion of the worktree's files.
+    // pages under test on the deletion of the worktree's files. The entry is sealed again once it holds all it will (a top-up merged, a pass beside the tests
+    // moved in), with the rendered tests the store could not take still named in it.
     const finish = async (pass: PassOutcome): Promise<void> => {
-      const toppedUp = context.baselineError || !selects ? { worktree: pass.worktree, rendered: [] } : await topUp(plan, pass.worktree, context);
-      if (toppedUp.worktree && !options.keepWorktrees) await removeWorktree(repo, toppedUp.worktree);
-      if (!context.baselineError) storeRendered(plan, [...pass.rendered, ...toppedUp.rendered]);
-      writeContext(outputDir, context);
+      try {
+        const toppedUp = context.baselineError || !selects ? { worktree: pass.worktree, rendered: [] } : await topUp(plan, pass.worktree, context);
+        if (toppedUp.worktree && !options.keepWorktrees) await removeWorktree(repo, toppedUp.worktree);
+        const rendered = [...pass.rendered, ...toppedUp.rendered];
+        if (context.baselineError || !isSealed(entry, cache.key) || (!pass.worktree && rendered.length === 0)) return;
+        sealEntry(entry, cache.key, storeRendered(plan, rendered));
+      } finally {
+        writeContext(outputDir, context);
+      }
     };
     /** The pass beside the current tests: the stored tests' baselines are in the entry before the tests start. */
     const beside = (selection: PassSelection, workers: number): (() => Promise<void>) => {
@@ -246,7 +261,8 @@ async function prepareBaselines(
     const deferred = stale && selects && supportsTestList(installed.playwright) ? besideWorkers(config, args, plan.store.reads && storeHoldsCommit(store, base.commit)) : null;
     if (!stale) {
       log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${plural(cache.files.length, 'test-side file')}): no worktree, no base server`);
-      afterRun = () => finish({ failure: null, worktree: null, rendered: [] });
+      // A run killed while it stored what its pass rendered left those tests in the seal.
+      afterRun = () => finish({ failure: null, worktree: null, rendered: unstoredTests(entry, cache.key) });
     } else if (deferred) {
       // The pass runs beside the tests: the runner's own test list, which the reporter hands over
       // as the tests start, chooses what it renders, instead of a listing run before them.
@@ -280,7 +296,7 @@ async function prepareBaselines(
       afterRun = selection.render?.length === 0 ? fromStore(selection) : workers ? beside(selection, workers) : await before(selection);
     }
     pruneEntries(outputDir, entry);
-    pruneStore(store, base.commit);
+    if (storeAccess.writes) pruneStore(store, base.commit);
   }
 
   writeContext(outputDir, context);
@@ -429,11 +445,11 @@ interface PassPlan {
   selects: boolean;
   /**
    * The per-test store: its folder, whether this run may take baselines from it (not when they must
-   * be captured again), each project's capture inputs, whether its tests are isolated (a test's key
+   * be captured again, nor from a store it cannot use: see store-home openStore), whether it may write it, each project's capture inputs, whether its tests are isolated (a test's key
    * then leaves out the other tests of its file, see test-text.ts), and the testDirs' files that are
    * not code (in every test's key, see testDirData), read by the first step that keys a test.
    */
-  store: { dir: string; reads: boolean; capture: (project: string) => string; isolated: (project: string) => boolean; testDirs: string[]; data: Record<string, string> | null };
+  store: { dir: string; reads: boolean; writes: boolean; capture: (project: string) => string; isolated: (project: string) => boolean; testDirs: string[]; data: Record<string, string> | null };
 }
 
 /** What a test of a project takes into its store key besides its own closure: a run that keys no test (a warm one) reads none of it. */
@@ -441,12 +457,6 @@ async function keyInputs(plan: PassPlan): Promise<(project: string) => KeyInputs
   plan.store.data ??= await testDirData(plan.repo, plan.store.testDirs);
   const data = plan.store.data;
   return (project) => ({ configFile: plan.configFile, capture: plan.store.capture(project), isolated: plan.store.isolated(project), data });
-}
-
-/** A test the pass rendered on the base, with what keys its store entry. */
-interface RenderedTest {
-  key: string;
-  source: TestSource;
 }
 
 interface PassOutcome {
@@ -540,7 +550,7 @@ function manifestSelection(selection: PassSelection): BaselineManifest['selectio
 function storedOnly(plan: PassPlan, selection: PassSelection): PassOutcome {
   fs.rmSync(plan.entry, { recursive: true, force: true });
   writeManifest(plan.entry, { complete: true, tests: copyStored(plan.entry, selection.stored), selection: manifestSelection(selection) });
-  sealEntry(plan.entry, plan.cache.key);
+  sealEntry(plan.entry, plan.cache.key, []);
   if (selection.stored.length) log(`baselines from the store (${shownPath(plan.store.dir)}): no worktree, no base server`);
   else log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
   return { failure: null, worktree: null, rendered: [] };
@@ -572,7 +582,7 @@ async function baselinePass(plan: PassPlan, selection: PassSelection, storedCopi
       const records = storedCopied ? storedRecords(stored) : copyStored(plan.entry, stored);
       writeManifest(plan.entry, { ...outcome.manifest!, tests: { ...records, ...outcome.manifest!.tests }, selection: manifestSelection(selection) });
     }
-    sealEntry(plan.entry, plan.cache.key);
+    sealEntry(plan.entry, plan.cache.key, selection.sources);
     log(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
     return { failure: null, worktree, rendered: selection.sources };
   } catch (error) {
@@ -639,21 +649,30 @@ function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTe
 /**
  * Once the current tests are done, the tests the pass rendered that passed on the base go into the
  * store as the baselines of the base commit (a test that failed there is rendered again next time:
- * its failure may not last).
+ * its failure may not last). A write that fails is said in one line and ends the storing: the
+ * run's verdicts do not depend on it. Returns the tests that passed and are not stored, for the
+ * entry's seal (a later run that uses the entry stores them).
  */
-function storeRendered(plan: PassPlan, rendered: readonly RenderedTest[]): void {
+function storeRendered(plan: PassPlan, rendered: readonly RenderedTest[]): RenderedTest[] {
   const manifest = readManifest(plan.entry);
-  if (!manifest || rendered.length === 0) return;
+  const passed = rendered.filter(({ key }) => manifest?.tests[key]?.status === 'passed');
+  if (!plan.store.writes || passed.length === 0) return passed;
   let added = 0;
-  for (const { key, source } of rendered) {
-    const record = manifest.tests[key];
-    if (record?.status !== 'passed') continue;
+  for (const [index, { key, source }] of passed.entries()) {
+    const record = manifest!.tests[key];
     const sides = record.checkpoints.map((name) => ({ name, side: readBaselineSide(plan.entry, record.folder, name) }));
     if (sides.some(({ side }) => !side.image)) continue;
     const checkpoints = sides.map(({ name, side }) => ({ name, image: side.image!, signals: side.signals, layout: side.layout, settled: !!record.unsettled && !record.unsettled.includes(name) }));
-    if (storeTest(plan.store.dir, plan.baseCommit, key, source, checkpoints, !plan.store.reads)) added++;
+    try {
+      if (storeTest(plan.store.dir, plan.baseCommit, key, source, checkpoints, !plan.store.reads)) added++;
+    } catch (error) {
+      log(`warning: the baseline store ${plan.store.dir} could not take what this run rendered (${errorCode(error)}): ${plural(passed.length - index, 'test')} not stored; free space or make it writable, or point ${STORE_OPTION} at another folder`);
+      return passed.slice(index);
+    }
+    faultPoint('store');
   }
   log(`baseline store: ${plural(added, 'test')} stored for ${plan.baseCommit.slice(0, 8)} (${shownPath(plan.store.dir)}: ${sizeText(storeSize(plan.store.dir))})`);
+  return [];
 }
 
 /**
@@ -716,7 +735,7 @@ async function listCapturing(plan: PassPlan): Promise<Listing | null> {
     env: process.env,
   });
   if (!report) {
-    log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all`);
+    log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all, and the baseline store is not read`);
     return null;
   }
   return listingOf(listedTests(report), plan.graph);

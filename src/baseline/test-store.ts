@@ -7,6 +7,8 @@ import type { BaselineTestRecord, VisualUatOptions } from '../types';
 import type { EarlierRender } from '../store/run-store';
 import { sourceFilesUnder, type Repo } from '../git';
 import { readJsonFile } from '../util/fs';
+import { contentsProblem, sealedContents, type SealedContents } from '../store/seal';
+import { commitsByAge, isKeyName, isUnfinishedWrite, subfolders } from './store-home';
 import { sha256File } from '../util/hash';
 import { plural } from '../util/text';
 import { projectUse, versions } from './capture-inputs';
@@ -38,13 +40,13 @@ export interface TestSource {
   files: Record<string, string>;
 }
 
-interface Seal {
+export interface Seal {
   key: string;
   source: string;
   files: Record<string, string>;
   checkpoints: string[];
-  /** Checkpoint → SHA-256 of its image. */
-  images: Record<string, string>;
+  /** Every file of the entry (images, signals, layout records) → SHA-256 (see store/seal). Absent in entries of versions that sealed the images only: those are rendered again. */
+  contents?: SealedContents;
   /**
    * The checkpoints whose capture never held still: their images prove no settled page (see
    * earlierRender). Absent in entries of versions before it was kept: none of theirs is used so.
@@ -127,8 +129,11 @@ export function projectCaptures(options: VisualUatOptions, config: Pick<FullConf
   };
 }
 
-function readSeal(dir: string): Seal | null {
-  return readJsonFile<Seal>(path.join(dir, SEAL));
+/** An entry's seal, when it reads whole: a seal of another shape is no seal. */
+export function readSeal(dir: string): Seal | null {
+  const seal = readJsonFile<Seal>(path.join(dir, SEAL));
+  const wellFormed = seal !== null && typeof seal === 'object' && typeof seal.key === 'string' && typeof seal.source === 'string' && Array.isArray(seal.checkpoints) && typeof seal.sealedAt === 'string';
+  return wellFormed ? seal : null;
 }
 
 /** Why an entry cannot be used, or null when it can. */
@@ -136,20 +141,17 @@ function entryProblem(dir: string, key: string, source: string): string | null {
   const seal = readSeal(dir);
   if (!seal) return 'its store entry is unsealed';
   if (seal.key !== key || seal.source !== source) return 'its store entry is keyed otherwise';
-  for (const name of seal.checkpoints) {
-    const image = checkpointImage(dir, '', name);
-    if (!fs.existsSync(image)) return `the stored image of "${name}" is missing`;
-    if (sha256File(image) !== seal.images[name]) return `the stored image of "${name}" is altered`;
-  }
-  return null;
+  if (!seal.contents) return 'its store entry was sealed by an older visual-uat, which left its signals and layout records unsealed';
+  const image = seal.checkpoints.find((name) => !(path.basename(checkpointImage(dir, '', name)) in seal.contents!));
+  if (image !== undefined) return `the stored image of "${image}" is not sealed`;
+  return contentsProblem(dir, seal.contents);
 }
 
 export type Lookup = { entry: string; checkpoints: string[] } | { entry: null; reason: string };
 
 /** Whether the store holds any test of this base commit. */
 export function storeHoldsCommit(store: string, baseCommit: string): boolean {
-  const dir = storeCommitDir(store, baseCommit);
-  return fs.existsSync(dir) && fs.readdirSync(dir).length > 0;
+  return subfolders(storeCommitDir(store, baseCommit)).some(isKeyName);
 }
 
 /**
@@ -201,9 +203,8 @@ export function earlierRender(store: string, baseCommit: string, key: string): E
 
 /** The sealed entries under a test's folder, newest first. */
 function sealsOf(testDir: string): (Seal & { dir: string })[] {
-  if (!fs.existsSync(testDir)) return [];
-  return fs
-    .readdirSync(testDir)
+  return subfolders(testDir)
+    .filter(isKeyName)
     .map((name) => ({ dir: path.join(testDir, name), seal: readSeal(path.join(testDir, name)) }))
     .filter((found): found is { dir: string; seal: Seal } => found.seal !== null)
     .map(({ dir, seal }) => ({ ...seal, dir }))
@@ -225,18 +226,17 @@ export function copyEntry(entry: string, checkpoints: readonly string[], runEntr
 /**
  * Stores a test's checkpoints as its baselines at the base commit; false when a valid entry was
  * there already (another shard or run stored it first) and `replace` (captured again on purpose)
- * is not set.
+ * is not set. A write that fails for another reason (a full disk, no permission) throws: it is
+ * not another writer's win.
  */
 export function storeTest(store: string, baseCommit: string, key: string, source: TestSource, checkpoints: readonly StoredCheckpoint[], replace = false): boolean {
   const dir = storeEntryDir(store, baseCommit, key, source.hash);
   if (!replace && fs.existsSync(dir) && !entryProblem(dir, key, source.hash)) return false;
   const temp = `${dir}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  fs.mkdirSync(temp, { recursive: true });
   try {
-    const images: Record<string, string> = {};
+    fs.mkdirSync(temp, { recursive: true });
     for (const checkpoint of checkpoints) {
       fs.copyFileSync(checkpoint.image, checkpointImage(temp, '', checkpoint.name));
-      images[checkpoint.name] = sha256File(checkpointImage(temp, '', checkpoint.name));
       if (checkpoint.signals !== null && checkpoint.signals !== undefined)
         fs.writeFileSync(checkpointSignals(temp, '', checkpoint.name), JSON.stringify(checkpoint.signals));
       if (checkpoint.layout) fs.copyFileSync(checkpoint.layout, checkpointLayout(temp, '', checkpoint.name));
@@ -246,7 +246,7 @@ export function storeTest(store: string, baseCommit: string, key: string, source
       source: source.hash,
       files: source.files,
       checkpoints: checkpoints.map((checkpoint) => checkpoint.name),
-      images,
+      contents: sealedContents(temp, SEAL),
       unsettled: checkpoints.filter((checkpoint) => !checkpoint.settled).map((checkpoint) => checkpoint.name),
       sealedAt: new Date().toISOString(),
     };
@@ -256,9 +256,10 @@ export function storeTest(store: string, baseCommit: string, key: string, source
     fs.renameSync(temp, dir);
     touch(storeCommitDir(store, baseCommit));
     return true;
-  } catch {
-    // Another writer renamed its own entry into place first: that one stands.
-    return false;
+  } catch (error) {
+    // Another writer renamed its own valid entry into place first: that one stands.
+    if (fs.existsSync(dir) && !entryProblem(dir, key, source.hash)) return false;
+    throw error;
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });
   }
@@ -279,38 +280,43 @@ export function storedRecord(folder: string, checkpoints: readonly string[]): Ba
   return { folder, status: 'passed', error: null, checkpoints: [...checkpoints] };
 }
 
-function commitsByAge(store: string): string[] {
-  if (!fs.existsSync(store)) return [];
-  return fs
-    .readdirSync(store)
-    .map((name) => path.join(store, name))
-    .filter((dir) => fs.statSync(dir).isDirectory())
-    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
-}
-
 /**
  * The newest-N policy, per commit: the newest KEPT_COMMITS base commits stay (and `keep`, the run's
  * own), the older ones go; within a kept commit each test keeps its newest KEPT_VERSIONS entries,
- * and temporary folders a killed writer left go after an hour.
+ * and temporary folders a killed writer left go after an hour. Only what the store can name as its
+ * own is removed (a sealed entry, an unfinished write of its own), and then the folders it leaves
+ * empty: a folder with anything else in it stays.
  */
 export function pruneStore(store: string, keep: string | null, keptCommits = KEPT_COMMITS): void {
-  commitsByAge(store).forEach((dir, index) => {
-    if (index >= keptCommits && path.basename(dir) !== keep) {
-      fs.rmSync(dir, { recursive: true, force: true });
-      return;
+  commitsByAge(store).forEach((commitDir, index) => {
+    const dropCommit = index >= keptCommits && path.basename(commitDir) !== keep;
+    for (const test of subfolders(commitDir).filter(isKeyName)) {
+      const testDir = path.join(commitDir, test);
+      const sealed = sealsOf(testDir);
+      for (const old of dropCommit ? sealed : sealed.slice(KEPT_VERSIONS)) removeOwn(old.dir);
+      for (const name of subfolders(testDir).filter(isUnfinishedWrite))
+        if (dropCommit || Date.now() - fs.statSync(path.join(testDir, name)).mtimeMs > STALE_TEMP_MS) removeOwn(path.join(testDir, name));
+      if (dropCommit) removeIfEmpty(testDir);
     }
-    for (const test of fs.readdirSync(dir)) {
-      const testDir = path.join(dir, test);
-      if (test.endsWith('.tmp')) {
-        if (Date.now() - fs.statSync(testDir).mtimeMs > STALE_TEMP_MS) fs.rmSync(testDir, { recursive: true, force: true });
-        continue;
-      }
-      for (const old of sealsOf(testDir).slice(KEPT_VERSIONS)) fs.rmSync(old.dir, { recursive: true, force: true });
-      for (const name of fs.readdirSync(testDir))
-        if (name.endsWith('.tmp') && Date.now() - fs.statSync(path.join(testDir, name)).mtimeMs > STALE_TEMP_MS)
-          fs.rmSync(path.join(testDir, name), { recursive: true, force: true });
-    }
+    if (dropCommit) removeIfEmpty(commitDir);
   });
+}
+
+/** Removes a folder the store wrote; a store it cannot write (read-only) keeps it. */
+function removeOwn(dir: string): void {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Kept: a read-only store is still read (see store-home openStore).
+  }
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // Something not the store's is in it, or the store is read-only: it stays.
+  }
 }
 
 export interface StoreSize {

@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
-import { outputPath, worktreeHomes } from '../config/paths';
+import { isOutputName, outputPath, worktreeHomes } from '../config/paths';
 import { RECORD_ENV, type Settings } from '../config/settings';
 import { openRepo } from '../git';
 import { removeWorktreesIn } from '../baseline/worktrees';
 import { KEPT_COMMITS, pruneStore, sizeText, storeSize } from '../baseline/test-store';
+import { foreignContent, STORE_OPTION } from '../baseline/store-home';
 import { isInside } from '../util/fs';
 import { plural } from '../util/text';
 import { generate } from '../oxtest/generate';
@@ -56,7 +57,9 @@ function removeExcept(dir: string, keep: string[]): void {
 export async function clean(settings: Settings, keepCommits?: number): Promise<string[]> {
   const lines: string[] = [];
   const shown = (file: string) => path.relative(process.cwd(), file) || file;
-  if (!isInside(settings.baselineStore, settings.outputDir) && fs.existsSync(settings.baselineStore)) {
+  const foreign = isInside(settings.baselineStore, settings.outputDir) || !fs.existsSync(settings.baselineStore) ? null : foreignContent(settings.baselineStore);
+  if (foreign) lines.push(`visual-uat clean: the baseline store ${settings.baselineStore} ${foreign}: nothing in it was removed; point ${STORE_OPTION} at the store's folder`);
+  else if (!isInside(settings.baselineStore, settings.outputDir) && fs.existsSync(settings.baselineStore)) {
     const before = storeSize(settings.baselineStore);
     pruneStore(settings.baselineStore, null, keepCommits);
     const after = storeSize(settings.baselineStore);
@@ -76,9 +79,14 @@ export async function clean(settings: Settings, keepCommits?: number): Promise<s
   const keep = [settings.labelsDir, outputPath(settings.outputDir, 'eval')].filter(
     (dir) => dir.startsWith(`${settings.outputDir}${path.sep}`) && fs.existsSync(dir) && fs.readdirSync(dir).length > 0,
   );
-  const removed = fs.readdirSync(settings.outputDir).filter((name) => !keep.includes(path.join(settings.outputDir, name))).sort();
-  if (keep.length === 0) fs.rmSync(settings.outputDir, { recursive: true, force: true });
-  else removeExcept(settings.outputDir, keep);
+  // Only what runs write there: an output folder set to a folder of the user's keeps the rest.
+  const removed = fs.readdirSync(settings.outputDir).filter((name) => isOutputName(name) && !keep.includes(path.join(settings.outputDir, name))).sort();
+  for (const name of removed) {
+    const file = path.join(settings.outputDir, name);
+    if (keep.some((kept) => kept.startsWith(`${file}${path.sep}`))) removeExcept(file, keep);
+    else fs.rmSync(file, { recursive: true, force: true });
+  }
+  if (fs.readdirSync(settings.outputDir).length === 0) fs.rmdirSync(settings.outputDir);
   if (removed.length) lines.push(`visual-uat clean: removed ${removed.map((name) => `${shown(settings.outputDir)}/${name}`).join(', ')}`);
   for (const dir of keep) lines.push(`visual-uat clean: kept ${shown(dir)} (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)`);
   return lines;

@@ -57,6 +57,11 @@ const OUTPUT_PATHS = {
 
 export type OutputPath = keyof typeof OUTPUT_PATHS;
 
+/** Whether a name in the output folder is one runs write there (`visual-uat clean` removes those only). */
+export function isOutputName(name: string): boolean {
+  return Object.values(OUTPUT_PATHS).some((file) => file.split('/')[0] === name);
+}
+
 /** A fixed file or folder of the run, under its output folder. */
 export function outputPath(outputDir: string, name: OutputPath): string {
   return path.join(outputDir, OUTPUT_PATHS[name]);

@@ -2,6 +2,7 @@ import type { FullConfig, TestCase } from '@playwright/test/reporter';
 import { captureOptions } from '../baseline/capture-inputs';
 import { SourceGraph } from '../baseline/source-graph';
 import { projectCaptures, pruneStore, sizeText, storeSize, storeTest, testDirData, testSource } from '../baseline/test-store';
+import { errorCode, STORE_OPTION } from '../baseline/store-home';
 import { testsIsolated } from '../config/isolation';
 import { identityOfTestCase } from '../config/test-identity';
 import { optionsFromEnv } from '../config/settings';
@@ -26,22 +27,26 @@ export async function recordBaselines(tests: readonly CollectedTest[], allTests:
   const sourceOf = (location: TestCase['location'], project: string) => testSource(graph, location, { configFile, capture: capture(project), isolated: testsIsolated(config, project), data });
   let stored = 0;
   let skipped = 0;
-  for (const test of tests) {
-    const source = test.status === 'passed' && test.pairs.every((pair) => pair.current) ? sourceOf(test.test.location, test.project) : null;
-    if (!source) {
-      skipped++;
-      continue;
-    }
-    const checkpoints = test.pairs.map((pair) => ({ name: pair.name, image: pair.current!, signals: pair.meta?.signals ?? null, layout: pair.layouts.current, settled: pair.meta?.stable === true }));
-    if (storeTest(store, context.baseCommit, test.key, source, checkpoints)) stored++;
-  }
-  const visual = new Set(tests.map((test) => test.test));
   let withoutCheckpoint = 0;
-  for (const test of allTests) {
-    if (visual.has(test) || test.results.at(-1)?.status !== 'passed') continue;
-    const { key, project } = identityOfTestCase(test);
-    const source = sourceOf(test.location, project);
-    if (source && storeTest(store, context.baseCommit, key, source, [])) withoutCheckpoint++;
+  const visual = new Set(tests.map((test) => test.test));
+  try {
+    for (const test of tests) {
+      const source = test.status === 'passed' && test.pairs.every((pair) => pair.current) ? sourceOf(test.test.location, test.project) : null;
+      if (!source) {
+        skipped++;
+        continue;
+      }
+      const checkpoints = test.pairs.map((pair) => ({ name: pair.name, image: pair.current!, signals: pair.meta?.signals ?? null, layout: pair.layouts.current, settled: pair.meta?.stable === true }));
+      if (storeTest(store, context.baseCommit, test.key, source, checkpoints)) stored++;
+    }
+    for (const test of allTests) {
+      if (visual.has(test) || test.results.at(-1)?.status !== 'passed') continue;
+      const { key, project } = identityOfTestCase(test);
+      const source = sourceOf(test.location, project);
+      if (source && storeTest(store, context.baseCommit, key, source, [])) withoutCheckpoint++;
+    }
+  } catch (error) {
+    return `visual-uat: warning: the baselines of ${context.baseCommit.slice(0, 8)} could not be recorded in the baseline store ${store} (${errorCode(error)}) after ${plural(stored, 'test')}: free space or make it writable, or point ${STORE_OPTION} at another folder`;
   }
   pruneStore(store, context.baseCommit);
   const notStored = skipped ? `; ${plural(skipped, 'test')} not stored (failed, or outside the repository)` : '';

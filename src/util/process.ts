@@ -49,7 +49,7 @@ export function sameLiveProcess(pid: number, startTime: string | null | undefine
   return now === null || now === startTime;
 }
 
-export type FaultPoint = 'worktree' | 'dependencies' | 'reporter';
+export type FaultPoint = 'worktree' | 'dependencies' | 'store' | 'reporter';
 
 /**
  * Fault injection for the crash-recovery suite (tests/faults): `VISUAL_UAT_KILL_AT=<point>` kills

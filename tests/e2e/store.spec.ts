@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, playwrightCli, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import { cloneOn } from '../support/clones';
 import { checkpoint, readLatest, statuses } from '../support/results';
 
 /**
@@ -21,16 +22,6 @@ const COLD = {
 };
 
 const baseLog = (repo: string) => fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
-
-/** A fresh clone of `repo` on `branch` (the fixture repository commits its node_modules): another machine. */
-function cloneOn(repo: string, branch: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-clone-'));
-  git(os.tmpdir(), ['clone', '-q', repo, dir]);
-  git(dir, ['checkout', '-q', branch]);
-  git(dir, ['config', 'user.name', 'Visual UAT Fixture']);
-  git(dir, ['config', 'user.email', 'fixture@visual-uat.test']);
-  return dir;
-}
 
 test.describe('per-test baseline store', () => {
   test.describe.configure({ mode: 'serial' });

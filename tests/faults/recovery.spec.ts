@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createFixtureRepo, fixtureEnv, playwrightCli, runPlaywright } from '../../scripts/fixture-repo';
+import { createFixtureRepo, runPlaywright } from '../../scripts/fixture-repo';
+import { startDetachedRun } from '../support/playwright-run';
 import { worktreeHomes } from '../../src/config/paths';
 import { killProcessesIn, processesIn } from '../support/processes';
 import { addWorkInProgress, repoState } from '../support/repo-state';
@@ -14,14 +15,6 @@ import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
  * set-up are hit through the VISUAL_UAT_KILL_AT fault points; the baseline pass itself is killed
  * from outside in tests/e2e/cache.spec.ts.
  */
-
-function startRun(repo: string, env: NodeJS.ProcessEnv = {}): { pid: number; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> } {
-  const child = spawn(process.execPath, [playwrightCli(repo), 'test'], { cwd: repo, env: fixtureEnv(env), detached: true });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  return { pid: child.pid!, done: new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, output }))) };
-}
 
 /** The JSON files visual-uat writes (results, run context and lock, baseline manifests and seals). */
 function ownJsonFiles(outputDir: string): string[] {
@@ -37,7 +30,7 @@ for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
     addWorkInProgress(repo);
     const before = repoState(repo);
 
-    const killed = await startRun(repo, { VISUAL_UAT_KILL_AT: point }).done;
+    const killed = await startDetachedRun(repo, { VISUAL_UAT_KILL_AT: point }).done;
     expect(killed.signal, killed.output).toBe('SIGKILL');
     killProcessesIn(repo);
     const { worktrees: _worktrees, ...afterKill } = repoState(repo);
@@ -100,7 +93,7 @@ test('a lock held by a zombie, or by a PID that now belongs to another process, 
 
 test('a second run started while one is in progress is refused with a clear message; neither is harmed', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
-  const first = startRun(repo);
+  const first = startDetachedRun(repo);
   const lock = path.join(repo, '.visual-uat', 'run', 'lock.json');
   await expect.poll(() => fs.existsSync(lock), { timeout: 60_000, intervals: [50] }).toBe(true);
 

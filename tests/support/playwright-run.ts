@@ -21,6 +21,18 @@ export function runVisualUatAsync(dir: string, args: string[], env: NodeJS.Proce
   return runNodeAsync(dir, visualUatCli(dir), args, env, timeoutMs);
 }
 
+/**
+ * `playwright test` in a process group of its own, as CI starts a job: a run that kills its group
+ * (VISUAL_UAT_KILL_AT) kills it and what it started, never the test process.
+ */
+export function startDetachedRun(repo: string, env: NodeJS.ProcessEnv = {}): { pid: number; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> } {
+  const child = spawn(process.execPath, [playwrightCli(repo), 'test'], { cwd: repo, env: fixtureEnv(env), detached: true });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  return { pid: child.pid!, done: new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, output }))) };
+}
+
 function runNodeAsync(dir: string, entry: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<AsyncRun> {
   const started = Date.now();
   const child = spawn(process.execPath, [entry, ...args], { cwd: dir, env: fixtureEnv(env) });

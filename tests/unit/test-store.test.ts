@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SourceGraph } from '../../src/baseline/source-graph';
 import { copyEntry, earlierRender, lookUp, testDirData, pruneStore, storeHolds, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
 import { clean } from '../../src/cli';
+import { openStore, STORE_MARKER, STORE_OPTION } from '../../src/baseline/store-home';
 import { storeCommitDir, storeEntryDir } from '../../src/config/paths';
 import { resolveSettings } from '../../src/config/settings';
 
@@ -96,6 +97,37 @@ describe('per-test baseline store', () => {
     expect(fs.readdirSync(path.dirname(entry))).toEqual([path.basename(entry)]);
   });
 
+  it('seals every file it serves: signals and layout records altered or cut are doubtful, as images are; an entry sealed by an older version is rendered again', () => {
+    const { store, image, source, root } = project();
+    const layout = path.join(root, 'home.layout.json.gz');
+    fs.writeFileSync(layout, 'layout bytes');
+    const store1 = () => storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: { console: ['boom'] }, layout, settled: true }], true);
+    const entry = storeEntryDir(store, COMMIT, KEY, source().hash);
+    store1();
+    expect(lookUp(store, COMMIT, KEY, source()).entry).toBe(entry);
+    const signals = path.join(entry, 'home.signals.json');
+    fs.writeFileSync(signals, fs.readFileSync(signals, 'utf8').slice(0, 5));
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'the stored signals of "home" are altered' });
+    store1();
+    fs.rmSync(path.join(entry, 'home.layout.json.gz'));
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'the stored layout record of "home" is missing' });
+    store1();
+    const seal = path.join(entry, 'entry.json');
+    const { contents: _, ...older } = JSON.parse(fs.readFileSync(seal, 'utf8'));
+    fs.writeFileSync(seal, JSON.stringify({ ...older, images: {} }));
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'its store entry was sealed by an older visual-uat, which left its signals and layout records unsealed' });
+    // A seal cut short is no seal.
+    fs.writeFileSync(seal, '{"key":');
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'its store entry is unsealed' });
+  });
+
+  it('a write that fails for want of room or rights throws; it is not taken for another writer that won', () => {
+    const { store, image, source } = project();
+    fs.mkdirSync(store, { recursive: true });
+    fs.writeFileSync(path.join(store, COMMIT), 'a file where the commit folder goes');
+    expect(() => storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }])).toThrow(/ENOTDIR|EEXIST/);
+  });
+
   it('keys every test by the data files under the testDirs, which a test may read by path', async () => {
     const { root, write, store, image, source } = project();
     execFileSync('git', ['init', '-q'], { cwd: root });
@@ -142,6 +174,64 @@ describe('per-test baseline store', () => {
     expect(fs.readdirSync(store).sort()).toEqual([commits[0], commits[2]]);
     expect(storeSize(store).bytes).toBeGreaterThan(0);
   });
+
+  it('prunes only what it can name as its own: sealed entries and its unfinished writes; anything else stays, and a stray .DS_Store is ignored', () => {
+    const { store, image, source } = project();
+    const [old, kept] = ['1', '2'].map((digit) => digit.repeat(40));
+    for (const commit of [old, kept]) storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }]);
+    const entry = storeEntryDir(store, old, KEY, source().hash);
+    const testDir = path.dirname(entry);
+    // A user's folders and files where commit folders are, and inside an old commit's test folder.
+    fs.mkdirSync(path.join(store, 'my-project', 'src'), { recursive: true });
+    fs.writeFileSync(path.join(store, 'my-project', 'src', 'index.ts'), 'export {};\n');
+    fs.mkdirSync(path.join(store, 'b'.repeat(40)), { recursive: true });
+    fs.writeFileSync(path.join(store, 'b'.repeat(40), 'notes.txt'), 'mine\n');
+    fs.mkdirSync(path.join(testDir, 'abcdefabcdefabcd'));
+    fs.writeFileSync(path.join(testDir, 'abcdefabcdefabcd', 'keep.txt'), 'mine\n');
+    fs.mkdirSync(path.join(testDir, `${path.basename(entry)}.123.deadbeef.tmp`));
+    for (const folder of [store, storeCommitDir(store, kept), testDir]) fs.writeFileSync(path.join(folder, '.DS_Store'), 'finder');
+    const when = new Date(Date.now() - 3 * 60_000);
+    fs.utimesSync(storeCommitDir(store, old), when, when);
+    pruneStore(store, null, 1);
+    expect(fs.existsSync(entry)).toBe(false);
+    expect(fs.readdirSync(testDir).sort()).toEqual(['.DS_Store', 'abcdefabcdefabcd']);
+    expect(fs.readFileSync(path.join(testDir, 'abcdefabcdefabcd', 'keep.txt'), 'utf8')).toBe('mine\n');
+    expect(fs.readFileSync(path.join(store, 'my-project', 'src', 'index.ts'), 'utf8')).toBe('export {};\n');
+    expect(fs.readFileSync(path.join(store, 'b'.repeat(40), 'notes.txt'), 'utf8')).toBe('mine\n');
+    expect(lookUp(store, kept, KEY, source()).entry).toBe(storeEntryDir(store, kept, KEY, source().hash));
+    expect(storeSize(store).entries).toBe(1);
+  });
+});
+
+describe('the store folder', () => {
+  it('is made with its marker, and an ignore file when it lies in the repository', () => {
+    const { root } = project();
+    const inside = path.join(root, 'baselines-store');
+    expect(openStore(inside, root)).toEqual({ dir: inside, reads: true, writes: true, warning: null });
+    expect(fs.readdirSync(inside).sort()).toEqual(['.gitignore', STORE_MARKER]);
+    expect(fs.readFileSync(path.join(inside, '.gitignore'), 'utf8')).toBe('*\n');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'store-outside-'));
+    expect(openStore(path.join(outside, 'store'), root).writes).toBe(true);
+    expect(fs.readdirSync(path.join(outside, 'store'))).toEqual([STORE_MARKER]);
+  });
+
+  it('is not used when the path is a file, or a folder of files visual-uat did not write; a store of commit folders from before markers is adopted', () => {
+    const { root } = project();
+    const file = path.join(root, 'store-file');
+    fs.writeFileSync(file, 'x');
+    expect(openStore(file, root)).toEqual({ dir: file, reads: false, writes: false, warning: `the baseline store ${file} is a file, not a folder: point ${STORE_OPTION} at a folder; this run neither reads nor writes it` });
+    const home = path.join(root, 'home');
+    for (const name of ['.bashrc', 'projects', 'notes.txt', 'music', 'a'.repeat(40)]) fs.mkdirSync(path.join(home, name), { recursive: true });
+    const refused = openStore(home, root);
+    expect(refused).toMatchObject({ reads: false, writes: false });
+    expect(refused.warning).toBe(`the baseline store ${home} holds files visual-uat did not write (.bashrc, music, notes.txt, and 1 more) and no ${STORE_MARKER}: point ${STORE_OPTION} at a new or empty folder (nothing in this one was read or removed); this run neither reads nor writes it`);
+    expect(fs.existsSync(path.join(home, STORE_MARKER))).toBe(false);
+    const older = path.join(root, 'older-store');
+    fs.mkdirSync(path.join(older, 'c'.repeat(40)), { recursive: true });
+    fs.writeFileSync(path.join(older, '.DS_Store'), 'finder');
+    expect(openStore(older, root).writes).toBe(true);
+    expect(fs.existsSync(path.join(older, STORE_MARKER))).toBe(true);
+  });
 });
 
 describe('visual-uat clean and a shared store', () => {
@@ -168,5 +258,18 @@ describe('visual-uat clean and a shared store', () => {
       expect.stringMatching(/^visual-uat clean: nothing else to remove \(.*\.visual-uat does not exist\)$/),
     ]);
     expect(fs.readdirSync(store)).toEqual([commits[1]]);
+  });
+
+  it('removes from the output folder only what runs write there: an output folder set to a folder of the user\'s keeps the rest', async () => {
+    const { root } = project();
+    const outputDir = path.join(root, 'shared-folder');
+    for (const folder of ['results', 'diffs', 'my-notes']) fs.mkdirSync(path.join(outputDir, folder), { recursive: true });
+    fs.writeFileSync(path.join(outputDir, 'my-notes', 'todo.txt'), 'mine\n');
+    fs.writeFileSync(path.join(outputDir, 'README.txt'), 'mine\n');
+    const settings = resolveSettings(path.join(root, 'playwright.config.ts'), { outputDir: 'shared-folder' }, {});
+    const said = await clean(settings);
+    expect(said).toEqual([expect.stringMatching(/^visual-uat clean: removed .*shared-folder\/diffs, .*shared-folder\/results$/)]);
+    expect(fs.readdirSync(outputDir).sort()).toEqual(['README.txt', 'my-notes']);
+    expect(fs.readFileSync(path.join(outputDir, 'my-notes', 'todo.txt'), 'utf8')).toBe('mine\n');
   });
 });
