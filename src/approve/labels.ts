@@ -171,7 +171,7 @@ export function formatCase(labelled: LabelledCase): string {
 
 /** The first thing wrong with a parsed case.json (docs/label-case.schema.json), or null when it is a labelled case. */
 export function caseProblem(value: unknown): string | null {
-  return schemaProblem('label-case', value);
+  return schemaProblem('label-case', value)?.text ?? null;
 }
 
 function assertSafeId(id: string): void {

@@ -1,6 +1,6 @@
 import { decodeChange, findChange, findShown, partOf, type ChangePrint, type Found } from '../compare';
 import { sha256File } from '../util/hash';
-import type { Approval, ApprovalCheckpoint, Verdict } from './file';
+import type { Approval, ApprovalCheckpoint, Verdict } from '../store/approvals-file';
 
 /**
  * The approval rule, in one place: the reporter (which decisions a run applies and which it
@@ -210,4 +210,9 @@ export function tally(review: ApprovalReview, subjects: ApprovalSubject[]): Appr
     rejected: settled.filter((s) => s?.verdict === 'rejected').length,
     stale: review.stale,
   };
+}
+
+/** A decision as a checkpoint's reason names it: "approved by Ann on 2026-01-02: new brand colour". */
+export function describeApproval(approval: Pick<Approval, 'verdict' | 'by' | 'at' | 'reason'>): string {
+  return `${approval.verdict} by ${approval.by} on ${approval.at.slice(0, 10)}${approval.reason ? `: ${approval.reason}` : ''}`;
 }

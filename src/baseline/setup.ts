@@ -26,6 +26,7 @@ import { baseAppUnreachable } from './pass-failure';
 import { unmovedOrigins } from './port-source';
 import { listSuite, listedTests, listingOf, supportsTestList, testListText, type Listing, type ListedTest } from './selection';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
+import { ApprovalsFileError, readApprovals } from '../store/approvals-file';
 import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, type EarlierRenders } from '../store/run-store';
 import { baselineEntryDir, entryProblem, isSealed, pruneEntries, sealEntry, unstoredTests, type RenderedTest } from './cache-entry';
 import { errorCode, openStore, STORE_OPTION } from './store-home';
@@ -44,9 +45,9 @@ function prepareOutputDir(outputDir: string): void {
   if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '*\n');
 }
 
-/** A setup error reads as one line: no stack trace for a wrong branch name. */
+/** A setup error reads as one line: no stack trace for a wrong branch name or a broken approvals file. */
 function oneLine(error: unknown): Error {
-  if (!(error instanceof SetupError)) return error as Error;
+  if (!(error instanceof SetupError || error instanceof ApprovalsFileError)) return error as Error;
   const plain = new Error(error.message);
   plain.stack = error.message;
   return plain;
@@ -87,6 +88,8 @@ async function setup(config: FullConfig): Promise<Prepared> {
   const noChromium = missingChromium(config.projects.map((project) => project.use));
   if (noChromium) throw new SetupError(noChromium);
   const { options, configDir, outputDir, baselineStore } = resolveSettings(configFile);
+  // The reporter judges with the approvals file after every test ran: one that does not read stops the run before them.
+  readApprovals(configDir);
   if (judgedBy(config) === 'nothing') {
     const reporters = config.reporter.map(([name]) => name);
     log(`warning: this run has no visual-uat reporter (its reporters: ${reporters.join(', ')}), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,${reporters[0] ?? 'list'}`);

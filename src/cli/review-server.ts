@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Verdict } from '../approve';
 import type { Settings } from '../config/settings';
 import { outputPath } from '../config/paths';
+import { ApprovalsFileError } from '../store/approvals-file';
 import { groupCheckpoints, groupDecision, groupsShownBy, readLatestRun, recordRunDecisions, reviewer, runCheckpoints } from './latest-run';
 import { imageFile, reviewModel, type ReviewDecision } from './review-model';
 import { reviewPage } from './review-page';
@@ -18,7 +19,8 @@ import { reviewPage } from './review-page';
  * - every request carries the random token that only the printed URL contains (the page passes it
  *   on: in the image URLs, and in a header on its decisions);
  * - a request that changes anything must be a JSON POST from the page's own origin (`Origin`);
- * refused requests get 403 and change nothing. Images are served from the output folder only.
+ * refused requests get 403 and change nothing. Images are served from the output folder only. An
+ * approvals file that does not read is a conflict (409, its one line): no decision writes over it.
  */
 
 export interface ServeOptions {
@@ -167,7 +169,7 @@ export async function startReviewServer(settings: Settings, options: ServeOption
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
-      const status = error instanceof Refused ? error.status : 500;
+      const status = error instanceof Refused ? error.status : error instanceof ApprovalsFileError ? 409 : 500;
       if (!res.headersSent) sendJson(res, status, { error: error.message });
     });
   });

@@ -27,21 +27,53 @@ function alternatives(values: unknown[]): string {
   return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted[0];
 }
 
-function describe(error: ErrorObject): string {
-  const where = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : 'the file';
+/** A JSON value's kind as a sentence names it: "an array", "null". */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function typeNames(type: string | string[]): string {
+  return [type].flat().map((name) => (name === 'null' ? 'null' : `a${/^[aeiou]/.test(name) ? 'n' : ''} ${name}`)).join(' or ');
+}
+
+/** The keys of an object its schema does not name (what a misspelt key was written as). */
+function unknownKeys(data: unknown, schema: { properties?: Record<string, unknown> }): string[] {
+  return data && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data).filter((key) => !(key in (schema.properties ?? {}))) : [];
+}
+
+function describe(error: ErrorObject, root: string): string {
+  const path = error.instancePath.slice(1).replaceAll('/', '.');
+  const where = path || root;
   const got = ` (got ${JSON.stringify(error.data)?.slice(0, 60) ?? 'nothing'})`;
   if (error.keyword === 'enum') return `${where} must be ${alternatives(error.params.allowedValues as unknown[])}${got}`;
   if (error.keyword === 'const') return `${where} must be ${JSON.stringify(error.params.allowedValue)}${got}`;
-  if (error.keyword === 'required') return `${where} needs ${error.params.missingProperty}`;
+  if (error.keyword === 'type') return `${where} is ${kindOf(error.data)}, not ${typeNames(error.params.type as string | string[])}`;
+  if (error.keyword === 'required') {
+    const others = unknownKeys(error.data, error.parentSchema as { properties?: Record<string, unknown> });
+    const found = others.length ? ` (found ${others.map((key) => JSON.stringify(key)).join(', ')})` : '';
+    return `${JSON.stringify(path ? `${path}.${error.params.missingProperty}` : error.params.missingProperty)} is missing${found}`;
+  }
+  if (error.keyword === 'additionalProperties') return `${where} has an unknown field ${JSON.stringify(error.params.additionalProperty)}`;
   return `${where} ${error.message}${got}`;
 }
 
-/** The first thing in `value` the named schema does not allow, in words ("label must be one of …"), or null. */
-export function schemaProblem(name: SchemaName, value: unknown): string | null {
+/** What is wrong with a value, and where. */
+export interface SchemaProblem {
+  /** The path to the part at fault (e.g. ['approvals', '1', 'scope']); empty: the value itself. */
+  path: string[];
+  /** In words, the part named by its path, the value itself as `root`: "scope must be …", "the top level is an array, not an object". */
+  text: string;
+}
+
+/** The first thing in `value` the named schema does not allow, or null. */
+export function schemaProblem(name: SchemaName, value: unknown, root = 'the top level'): SchemaProblem | null {
   const validate = ajv.getSchema(IDS[name])!;
   if (validate(value)) return null;
-  // anyOf reports each branch's failure, then its own; the deepest error names the field that is wrong.
+  // anyOf reports each branch's failure, then its own (if/then its branch's, then its own); the deepest error names the field that is wrong.
   const errors = validate.errors ?? [];
-  const deepest = errors.filter((error) => error.keyword !== 'anyOf').sort((a, b) => b.instancePath.length - a.instancePath.length)[0] ?? errors[0];
-  return deepest ? describe(deepest) : 'does not match its schema';
+  const deepest = errors.filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'if').sort((a, b) => b.instancePath.length - a.instancePath.length)[0] ?? errors[0];
+  if (!deepest) return { path: [], text: `${root} does not match its schema` };
+  return { path: deepest.instancePath.split('/').slice(1), text: describe(deepest, root) };
 }

@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readApprovals } from '../../src/approve';
+import { APPROVALS_FILE, readApprovals } from '../../src/approve';
 import { portOption, startReviewServer, type ReviewServer } from '../../src/cli/review-server';
 import { imageFile } from '../../src/cli/review-model';
 import { encodeChange } from '../../src/compare';
@@ -99,6 +99,16 @@ describe('the review server', () => {
     const recorded = await decide(own);
     expect(recorded.status).toBe(200);
     expect(readApprovals(settings.configDir)).toEqual([expect.objectContaining({ verdict: 'approved', scope: 'change', reason: 'fine', checkpoints: [expect.objectContaining({ test: 'site.spec.ts › about', checkpoint: 'contact' })] })]);
+  });
+
+  it('refuses a decision while the approvals file does not read, with its one line, and leaves the file as it was', async () => {
+    const file = path.join(settings.configDir, APPROVALS_FILE);
+    const broken = '{"version": 2, "aprovals": []}\n';
+    fs.writeFileSync(file, broken);
+    const answer = await decide({ origin, 'x-visual-uat-token': token });
+    expect(answer.status).toBe(409);
+    expect(JSON.parse(answer.body).error).toMatch(/^visual-uat: .*visual-uat\.approvals\.json: "approvals" is missing \(found "aprovals"\): fix it to /);
+    expect(fs.readFileSync(file, 'utf8')).toBe(broken);
   });
 
   it('refuses a decision taken on a run that a newer one replaced', async () => {

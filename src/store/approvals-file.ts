@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import approvalsSchema from '../../docs/approvals.schema.json';
 import { writeFileAtomic } from '../util/fs';
 import { schemaProblem } from '../util/schema';
 
 /**
  * The human gate's memory: `visual-uat.approvals.json` beside the Playwright config, meant to be
  * committed. A decision (an approval, or a rejection) names a change by its fingerprint and the
- * checkpoints it was taken on; rule.ts says where it applies. Its format is
- * docs/approvals.schema.json, which every read checks.
+ * checkpoints it was taken on; approve/rule.ts says where it applies. Its format is
+ * docs/approvals.schema.json, which every read checks, the whole file: the global setup reads it
+ * before any test runs, and each command that writes it reads it first, so a file that does not
+ * read stops the run at once and is never written over.
  */
 
 export const APPROVALS_FILE = 'visual-uat.approvals.json';
@@ -49,6 +52,13 @@ export interface Approval {
 const KEY_ORDER: (keyof Approval)[] = ['verdict', 'scope', 'checkpoints', 'by', 'at', 'reason', 'change'];
 const CHECKPOINT_KEY_ORDER: (keyof ApprovalCheckpoint)[] = ['test', 'checkpoint', 'baseline', 'current'];
 
+/** The versions this visual-uat reads (the schema's); it writes the last. */
+const READ_VERSIONS: number[] = approvalsSchema.properties.version.enum;
+const WRITTEN_VERSION = READ_VERSIONS[READ_VERSIONS.length - 1];
+
+/** The approvals file does not read: one line naming it, what is wrong and the fix. */
+export class ApprovalsFileError extends Error {}
+
 export function approvalsPath(configDir: string): string {
   return path.join(configDir, APPROVALS_FILE);
 }
@@ -64,28 +74,49 @@ interface FirstFormatApproval {
   reason: string | null;
 }
 
+interface ApprovalsFile {
+  version: number;
+  approvals: (Approval | FirstFormatApproval)[];
+}
+
 function upgrade(entry: Approval | FirstFormatApproval): Approval {
   if ('verdict' in entry) return entry;
   const { test, checkpoint, baseline, current, by, at, reason } = entry;
   return { verdict: 'approved', scope: 'checkpoints', checkpoints: [{ test, checkpoint, baseline, current }], by, at, reason, change: null };
 }
 
+/** Why a parsed approvals file does not read, in one line with the fix; null when it reads. */
+function fileProblem(file: string, parsed: unknown): string | null {
+  const problem = schemaProblem('approvals', parsed);
+  if (!problem) return null;
+  const [field, index] = problem.path;
+  if (field === 'version' && problem.path.length === 1) {
+    const version = JSON.stringify((parsed as { version: unknown }).version);
+    return `visual-uat: ${file}: version ${version} is not one this visual-uat reads (${READ_VERSIONS.join(' or ')}): upgrade visual-uat if a newer one wrote it, else restore the file from git`;
+  }
+  if (field === 'approvals' && index !== undefined) {
+    const entry = (parsed as ApprovalsFile).approvals[Number(index)];
+    const inEntry = schemaProblem('approval-entry', entry, 'the entry')!.text;
+    return `visual-uat: entry ${Number(index) + 1} of ${file} is not an approval (${inEntry}: ${JSON.stringify(entry).slice(0, 120)}): fix or delete it`;
+  }
+  return `visual-uat: ${file}: ${problem.text}: fix it to {"version": ${WRITTEN_VERSION}, "approvals": [...]} as visual-uat's docs/approvals.schema.json describes, or restore it from git`;
+}
+
+/** The decisions in the approvals file ([] when there is none); throws ApprovalsFileError when it does not read. */
 export function readApprovals(configDir: string): Approval[] {
   const file = approvalsPath(configDir);
   if (!fs.existsSync(file)) return [];
-  let parsed: { approvals?: unknown[] };
+  let parsed: unknown;
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`visual-uat: ${file} is not valid JSON (${(error as Error).message}): fix the merge conflict or delete the broken entry`);
+    // Node quotes the text around the fault, line breaks and all: the message stays one line.
+    const fault = (error as Error).message.replace(/\s+/g, ' ');
+    throw new ApprovalsFileError(`visual-uat: ${file} is not valid JSON (${fault}): fix the merge conflict or delete the broken entry`);
   }
-  const entries = Array.isArray(parsed.approvals) ? parsed.approvals : [];
-  for (const [index, entry] of entries.entries()) {
-    const problem = schemaProblem('approval-entry', entry);
-    if (problem)
-      throw new Error(`visual-uat: entry ${index + 1} of ${file} is not an approval (${problem}: ${JSON.stringify(entry).slice(0, 120)}): fix or delete it`);
-  }
-  return (entries as (Approval | FirstFormatApproval)[]).map(upgrade);
+  const problem = fileProblem(file, parsed);
+  if (problem) throw new ApprovalsFileError(problem);
+  return (parsed as ApprovalsFile).approvals.map(upgrade);
 }
 
 function byCheckpoint(a: ApprovalCheckpoint, b: ApprovalCheckpoint): number {
@@ -105,13 +136,9 @@ export function formatApprovals(approvals: Approval[]): string {
     entry.checkpoints = approval.checkpoints.map((checkpoint) => ({ ...ordered(checkpoint, CHECKPOINT_KEY_ORDER), ...(checkpoint.change ? { change: checkpoint.change } : {}) }));
     return `    ${JSON.stringify(entry)}`;
   });
-  return `{\n  "version": 2,\n  "approvals": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`;
+  return `{\n  "version": ${WRITTEN_VERSION},\n  "approvals": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`;
 }
 
 export function writeApprovals(configDir: string, approvals: Approval[]): void {
   writeFileAtomic(approvalsPath(configDir), formatApprovals(approvals));
-}
-
-export function describeApproval(approval: Pick<Approval, 'verdict' | 'by' | 'at' | 'reason'>): string {
-  return `${approval.verdict} by ${approval.by} on ${approval.at.slice(0, 10)}${approval.reason ? `: ${approval.reason}` : ''}`;
 }

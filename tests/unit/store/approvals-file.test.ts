@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { APPROVALS_FILE, ApprovalsFileError, readApprovals, writeApprovals, type Approval } from '../../../src/store/approvals-file';
+
+/**
+ * The approvals file is read whole or not at all: its top level, its version and every entry are
+ * checked against docs/approvals.schema.json, and a file that does not match is refused with one
+ * line naming it, what is wrong and the fix, never read as no decisions.
+ */
+
+const DECISION: Approval = {
+  verdict: 'rejected',
+  scope: 'change',
+  checkpoints: [{ test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: null, current: null }],
+  by: 'Ann',
+  at: '2026-01-02T00:00:00Z',
+  reason: 'the button lost its border',
+  change: 'v1 t0.1 m10x10c5:aaaa',
+};
+const FIRST_FORMAT = { test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: 'a'.repeat(64), current: 'b'.repeat(64), by: 'Ann', at: '2025-01-01T00:00:00Z', reason: null };
+
+let dir: string;
+let file: string;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-approvals-file-'));
+  file = path.join(dir, APPROVALS_FILE);
+});
+
+function refusal(content: string): string {
+  fs.writeFileSync(file, content);
+  try {
+    readApprovals(dir);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApprovalsFileError);
+    const message = (error as Error).message;
+    expect(message.split('\n')).toHaveLength(1);
+    return message;
+  }
+  throw new Error(`read ${content} without a word`);
+}
+
+const TOP_LEVEL_FIX = ': fix it to {"version": 2, "approvals": [...]} as visual-uat\'s docs/approvals.schema.json describes, or restore it from git';
+
+describe('readApprovals', () => {
+  it('refuses a file whose "approvals" is misspelt, naming the key it found', () => {
+    expect(refusal(JSON.stringify({ version: 2, aprovals: [DECISION] }))).toBe(`visual-uat: ${file}: "approvals" is missing (found "aprovals")${TOP_LEVEL_FIX}`);
+  });
+
+  it('refuses a bare array', () => {
+    expect(refusal(JSON.stringify([DECISION]))).toBe(`visual-uat: ${file}: the top level is an array, not an object${TOP_LEVEL_FIX}`);
+  });
+
+  it('refuses an object under "approvals"', () => {
+    expect(refusal('{"version":2,"approvals":{}}')).toBe(`visual-uat: ${file}: approvals is an object, not an array${TOP_LEVEL_FIX}`);
+  });
+
+  it('refuses null', () => {
+    expect(refusal('null')).toBe(`visual-uat: ${file}: the top level is null, not an object${TOP_LEVEL_FIX}`);
+  });
+
+  it('refuses a file without a version', () => {
+    expect(refusal(JSON.stringify({ approvals: [DECISION] }))).toBe(`visual-uat: ${file}: "version" is missing${TOP_LEVEL_FIX}`);
+  });
+
+  it('refuses an unknown field at the top level: a write would drop it', () => {
+    expect(refusal(JSON.stringify({ version: 2, approvals: [DECISION], reviewers: ['Ann'] }))).toBe(`visual-uat: ${file}: the top level has an unknown field "reviewers"${TOP_LEVEL_FIX}`);
+  });
+
+  it('refuses an unknown field in an entry, in a checkpoint of one, and in an entry of the first format', () => {
+    expect(refusal(JSON.stringify({ version: 2, approvals: [DECISION, { ...DECISION, ticket: 'UI-12' }] }))).toMatch(
+      new RegExp(`^visual-uat: entry 2 of ${file} is not an approval \\(the entry has an unknown field "ticket": \\{.*\\): fix or delete it$`),
+    );
+    const checkpoints = [{ ...DECISION.checkpoints[0], note: 'x' }];
+    expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...DECISION, checkpoints }] }))).toMatch(/^visual-uat: entry 1 of .* is not an approval \(checkpoints\.0 has an unknown field "note": /);
+    expect(refusal(JSON.stringify({ version: 1, approvals: [{ ...FIRST_FORMAT, ticket: 'UI-12' }] }))).toMatch(/^visual-uat: entry 1 of .* is not an approval \(the entry has an unknown field "ticket": /);
+  });
+
+  it('names the field of a broken entry and the value it holds', () => {
+    expect(refusal(JSON.stringify({ version: 2, approvals: [DECISION, { ...DECISION, scope: 'everywhere' }] }))).toMatch(
+      new RegExp(`^visual-uat: entry 2 of ${file} is not an approval \\(scope must be "change" or "checkpoints" \\(got "everywhere"\\): .*\\): fix or delete it$`),
+    );
+    expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...DECISION, reason: 5 }] }))).toMatch(/entry 1 of .* is not an approval \(reason is a number, not a string or null: /);
+    expect(refusal(JSON.stringify({ version: 2, approvals: [{ verdict: 'approved' }] }))).toMatch(/entry 1 of .* is not an approval \("scope" is missing: /);
+  });
+
+  it('refuses a version it does not read, before looking at entries it would not understand', () => {
+    expect(refusal(JSON.stringify({ version: 3, approvals: [{ decision: 'ok' }] }))).toBe(
+      `visual-uat: ${file}: version 3 is not one this visual-uat reads (1 or 2): upgrade visual-uat if a newer one wrote it, else restore the file from git`,
+    );
+  });
+
+  it('refuses a file that is not JSON', () => {
+    expect(refusal('{"version": 2, "approvals": [\n<<<<<<< HEAD')).toMatch(/^visual-uat: .* is not valid JSON \(.*\): fix the merge conflict or delete the broken entry$/);
+  });
+
+  it('reads a file of version 2 as it was written', () => {
+    writeApprovals(dir, [DECISION]);
+    expect(readApprovals(dir)).toEqual([DECISION]);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ version: 2, approvals: [DECISION] });
+  });
+
+  it('reads a file of the first format as approvals of one checkpoint each, on their exact images', () => {
+    fs.writeFileSync(file, JSON.stringify({ version: 1, approvals: [FIRST_FORMAT] }));
+    const { test, checkpoint, baseline, current, by, at, reason } = FIRST_FORMAT;
+    expect(readApprovals(dir)).toEqual([{ verdict: 'approved', scope: 'checkpoints', checkpoints: [{ test, checkpoint, baseline, current }], by, at, reason, change: null }]);
+  });
+
+  it('reads no file as no decisions', () => {
+    expect(readApprovals(dir)).toEqual([]);
+  });
+});
