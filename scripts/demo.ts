@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromiumAvailable, NO_CHROMIUM } from '../src/config/browser';
+import { DEFAULT_FAIL_ON } from '../src/config/settings';
+import type { RunResult } from '../src/report';
+import { failingCheckpoints } from '../src/report/decide';
+import { plural } from '../src/util/text';
 import { createFixtureRepo, PACKAGE_ROOT, runPlaywright } from './fixture-repo';
 
 /**
@@ -51,7 +55,15 @@ function main(name = 'site'): void {
   const report = path.join(dir, 'playwright-report', 'index.html');
   const results = path.join(dir, '.visual-uat', 'results', 'latest.json');
   process.stdout.write(`\nHTML report:  ${report}\n  open it with: npx playwright show-report ${path.relative(process.cwd(), path.dirname(report))}\nresults file: ${results}\n`);
-  process.exitCode = fs.existsSync(report) && fs.existsSync(results) ? (run.status ?? 1) : 1;
+  if (!fs.existsSync(report) || !fs.existsSync(results)) {
+    process.exitCode = 1;
+    return;
+  }
+  // The demo's changes await a person: the gate holds them (exit 1), which is what it shows.
+  const outcome = JSON.parse(fs.readFileSync(results, 'utf8')) as RunResult;
+  const held = failingCheckpoints(outcome.tests.flatMap((test) => test.checkpoints), DEFAULT_FAIL_ON).length;
+  if (held && run.status === 1) process.stdout.write(`the run exited 1: the gate holds ${plural(held, 'checkpoint')} with an unreviewed change until a person approves it (in ${dir}: npx visual-uat review)\n`);
+  process.exitCode = run.status === (held ? 1 : 0) ? 0 : 1;
 }
 
 main(process.argv[2]);

@@ -18,7 +18,9 @@ import type { Approval, ApprovalCheckpoint, Verdict } from '../store/approvals-f
  * approved on the home page that leaks onto the about page is seen, never approved silently.
  * A decision is stale on a checkpoint it was taken on that was compared this run (both images)
  * and whose change no longer contains the decided change; a checkpoint the run did not capture
- * (its test failed, the base pass left it out) tells nothing, and never makes a decision stale.
+ * (its test failed, the base pass left it out) tells nothing, and never makes a decision stale,
+ * nor does one identical to the very baseline it was decided on (a flaky change that did not show
+ * this time: it may next time). Identical on another baseline, the base moved on: stale.
  */
 
 /** How a decision applies to a checkpoint. */
@@ -33,6 +35,8 @@ export type ApprovalFit =
   | { fit: 'stale' }
   /** A checkpoint the decision was taken on that this run did not compare: nothing to tell. */
   | { fit: 'not-compared' }
+  /** A checkpoint the decision was taken on, identical this run to the baseline it was decided on: the change did not show. */
+  | { fit: 'not-shown' }
   | { fit: 'unrelated' };
 
 /** A checkpoint of a run as the rule sees it: who it is, its two images (files) and what changed. */
@@ -90,7 +94,8 @@ export function classify(approval: Approval, subject: ApprovalSubject, hash: Has
   if (found && decided) return { fit: 'applies', how: 'same-checkpoint', covers: found };
   if (found) return approval.verdict === 'rejected' ? { fit: 'applies', how: 'same-change', covers: found } : { fit: 'resembles', covers: found };
   if (!decided) return { fit: 'unrelated' };
-  return compared(subject) ? { fit: 'stale' } : { fit: 'not-compared' };
+  if (!compared(subject)) return { fit: 'not-compared' };
+  return !subject.change && decided.baseline !== null && decided.baseline === hash(subject.baselineImage!) ? { fit: 'not-shown' } : { fit: 'stale' };
 }
 
 /** A decision that applies to a checkpoint, and how. */

@@ -25,6 +25,13 @@ export interface ResolvedOptions {
 
 const FAIL_ON_VALUES: readonly FailOn[] = ['regression', 'needs_review', 'new', 'missing', 'errored', 'signals'];
 
+/**
+ * An unreviewed change fails the run until a person approves it, as a failing toHaveScreenshot
+ * does (and as hosted review tools hold a pull request): a change nobody looked at never merges
+ * on a green build. `['regression']` is the opt-out.
+ */
+export const DEFAULT_FAIL_ON: readonly FailOn[] = ['regression', 'needs_review'];
+
 /** Internal: how `withVisualUat` hands its (secret-free) options to the global setup and the workers. */
 export const OPTIONS_ENV = 'VISUAL_UAT_OPTIONS';
 
@@ -37,7 +44,7 @@ function flag(value: string | undefined): boolean | undefined {
 }
 
 export function resolveOptions(options: VisualUatOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
-  const failOn = options.failOn ?? ['regression'];
+  const failOn = options.failOn ?? [...DEFAULT_FAIL_ON];
   for (const value of failOn) {
     if (!FAIL_ON_VALUES.includes(value))
       throw new Error(`visual-uat: unknown failOn value "${value}": use any of ${FAIL_ON_VALUES.join(', ')}`);

@@ -1,5 +1,6 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import type { CheckpointStatus } from '../types';
+import { APPROVALS_FILE } from '../store/approvals-file';
 import { plural } from '../util/text';
 import type { CheckpointVerdict } from './decide';
 import { explanationWords, REVIEW_COMMAND } from './summary';
@@ -91,10 +92,17 @@ function annotateVerdict(test: TestCase, result: TestResult, verdict: Checkpoint
  * toHaveScreenshot fails its test: the report and the exit code tell the same story. The reason
  * becomes the test's error.
  */
-export function failTest({ test: { result } }: TestOutcome, failing: readonly CheckpointVerdict[]): void {
+export function failTest({ test: { result, titlePath } }: TestOutcome, failing: readonly CheckpointVerdict[]): void {
   if (failing.length === 0) return;
-  for (const verdict of failing) result.errors.push({ message: `visual-uat: checkpoint "${verdict.name}" is ${verdict.status} (in failOn): ${verdict.reason}` });
+  for (const verdict of failing) result.errors.push({ message: `visual-uat: checkpoint "${verdict.name}" is ${verdict.status} (in failOn): ${verdict.reason}${settledBy(verdict.status, [...titlePath, verdict.name].join(' › '))}` });
   if (result.status === 'passed') result.status = 'failed';
+}
+
+/** What a person does about a failing checkpoint, as toHaveScreenshot's failure names `--update-snapshots`. */
+function settledBy(status: CheckpointVerdict['status'], title: string): string {
+  if (status === 'needs_review') return `. If the change is intended: npx visual-uat approve "${title}" (or npx visual-uat review), then commit ${APPROVALS_FILE}`;
+  if (status === 'regression') return `. Fix it, or if it is intended after all: npx visual-uat approve "${title}", then commit ${APPROVALS_FILE}`;
+  return '';
 }
 
 /** Each checkpoint's verdict, then the signals only current has, into the test's annotations and attachments. */

@@ -199,7 +199,7 @@ export function testStatus(status: Compared['test']['status'], checkpoints: Chec
 }
 
 /** The checkpoints that make the run exit 1: a status in failOn, or any new signal with 'signals' in it. */
-export function failingCheckpoints(checkpoints: CheckpointVerdict[], failOn: readonly FailOn[]): CheckpointVerdict[] {
+export function failingCheckpoints<Checkpoint extends Pick<CheckpointVerdict, 'status' | 'signals'>>(checkpoints: readonly Checkpoint[], failOn: readonly FailOn[]): Checkpoint[] {
   return checkpoints.filter(
     (checkpoint) => (failOn as readonly string[]).includes(checkpoint.status) || (failOn.includes('signals') && hasNewSignals(checkpoint.signals)),
   );

@@ -11,6 +11,7 @@ import { codeChanges, openRepo } from '../git';
 import { readRunContext, runFiles } from '../store/run-store';
 import type { CodeChange, RunContext, VisualUatOptions } from '../types';
 import { faultPoint } from '../util/process';
+import { APPROVALS_FILE } from '../store/approvals-file';
 import { plural } from '../util/text';
 import { annotate, failTest } from './annotate';
 import { collectTests, runContextOf } from './collect';
@@ -118,7 +119,9 @@ function exitStatus(verdicts: RunVerdicts, settings: Settings): EndResult {
   const hit = failingCheckpoints(verdicts.outcomes.flatMap((outcome) => outcome.checkpoints), failOn);
   if (hit.length === 0) return undefined;
   const what = failOn.includes('signals') ? 'with a status or a new signal in failOn' : 'with a status in failOn';
-  const message = `visual-uat: ${plural(hit.length, 'checkpoint')} ${what} (${failOn.join(', ')})`;
+  const unreviewed = hit.some((checkpoint) => checkpoint.status === 'needs_review' || checkpoint.status === 'regression');
+  const settle = unreviewed ? `: approve the intended changes with npx visual-uat review (or npx visual-uat approve --all), commit ${APPROVALS_FILE}, and run again` : '';
+  const message = `visual-uat: ${plural(hit.length, 'checkpoint')} ${what} (${failOn.join(', ')})${settle}`;
   // merge-reports ignores a returned status; only a throw makes it exit 1.
   if (isMergeReports()) throw new Error(message);
   printWarning(message);

@@ -147,7 +147,11 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   if (table.length === 0) return [];
   const header = `test${SEPARATOR}checkpoint`;
   const room = Math.max(MIN_ROOM, width - FIXED_WIDTH);
-  const titleOf = (row: Row) => (row.group ? groupTitle(row.group) : checkpointTitle(row.test, row.checkpoint.name));
+  // With more than one Playwright project, the same checkpoint is one row per project: each names
+  // its project, as Playwright's list reporter does (`[mobile] › …`).
+  const projects = new Set(run.tests.map((test) => test.project)).size > 1;
+  const projectOf = (test: TestResultRecord) => (projects ? `[${test.project}]${SEPARATOR}` : '');
+  const titleOf = (row: Row) => (row.group ? groupTitle(row.group) : projectOf(row.test) + checkpointTitle(row.test, row.checkpoint.name));
   const longest = Math.max(header.length, ...table.map((row) => titleOf(row).length));
   const titleWidth = Math.min(longest, Math.max(room - MIN_REASON_WIDTH, Math.floor(room / 2)));
   const reasonWidth = room - titleWidth;
@@ -182,7 +186,8 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
     line('status', header, 'changed', 'reason'),
     ...table.flatMap((entry) => {
       if (entry.group) return [...row(entry.group.status, [oneLine(groupTitle(entry.group), titleWidth)], '', entry.group.reason), ...members(entry.group), ...explained(entry.group.explanation)];
-      const titles = titleLines(entry.test.titlePath, entry.checkpoint.name, titleWidth);
+      const project = projectOf(entry.test);
+      const titles = titleLines(entry.test.titlePath, entry.checkpoint.name, titleWidth - project.length).map((title, i) => (i ? ' '.repeat(project.length) : project) + title);
       return [...row(entry.checkpoint.status, titles, percent(entry.checkpoint), entry.checkpoint.reason), ...explained(entry.checkpoint.explanation)];
     }),
   ];

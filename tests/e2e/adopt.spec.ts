@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { FIXTURES_DIR, copyTree, createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { systemChromium } from '../../src/config/browser';
 import { plainText } from '../../src/util/text';
-import { readLatest, statuses } from '../support/results';
+import { readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * A team's existing suite of `toHaveScreenshot` calls (fixtures/snapshot-suite: three spec files,
@@ -109,7 +109,7 @@ test('adopted by the documented steps, then a feature branch: toHaveScreenshot c
   git(repo, ['commit', '-q', '-m', change.message]);
 
   const run = runPlaywright(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   // The clock is masked and the promotion hidden by the config's stylePath: the pages that did
   // not change are unchanged, though both differ on every load.
   expect(statuses(readLatest(repo))).toEqual(ADOPTED_STATUSES);
@@ -148,4 +148,23 @@ test('outside a visual-uat run, the converted spec files get Playwright\'s own t
     git(repo, ['checkout', '-q', '--', 'public/pricing.html']);
     git(repo, ['clean', '-fdq', 'tests']);
   }
+});
+
+test('adopted, an unreviewed change fails the build as the failing toHaveScreenshot did, with the approve command; approved and the approvals file committed, the build passes', async ({ page }) => {
+  const held = runPlaywright(repo, ['test']);
+  expect(held.status, held.stdout + held.stderr).toBe(1);
+  expect(statuses(readLatest(repo))).toEqual(ADOPTED_STATUSES);
+  expect(held.stderr).toContain('approve the intended changes with npx visual-uat review (or npx visual-uat approve --all), commit visual-uat.approvals.json, and run again');
+  await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}#?q=s:failed`);
+  await expect(page.getByRole('link', { name: /pricing/ }).first()).toBeVisible();
+  await page.getByRole('link', { name: /pricing/ }).first().click();
+  await expect(page.getByText(/is needs_review \(in failOn\): .*npx visual-uat approve "pricing\.spec\.ts › /).first()).toBeVisible();
+
+  const approved = spawnSync(process.execPath, [visualUatCli(repo), 'approve', '--all'], { cwd: repo, env: fixtureEnv(), encoding: 'utf8' });
+  expect(approved.status, approved.stdout + approved.stderr).toBe(0);
+  git(repo, ['add', 'visual-uat.approvals.json']);
+  git(repo, ['commit', '-q', '-m', 'Approve the new pricing page']);
+  const passed = runPlaywright(repo, ['test']);
+  expect(passed.status, passed.stdout + passed.stderr).toBe(0);
+  expect(Object.values(statuses(readLatest(repo)))).not.toContain('needs_review');
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { repoState, extraWorktrees } from '../support/repo-state';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 import { BADGE_SPEC } from '../support/files';
 
 
@@ -20,7 +20,7 @@ test('a base test that fails records the base error, makes its checkpoints new a
     BADGE_SPEC,
   );
   const run = runPlaywright(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   const badge = checkpoint(results, 'badge', 'badge');
   expect(badge.checkpoint.status).toBe('new');
@@ -49,7 +49,7 @@ test('visual-uat test passes playwright arguments through and --base chooses the
   const repo = createFixtureRepo({ fixture: 'demo-app', branch: 'feature/x' });
   git(repo, ['branch', 'release', 'main']);
   const run = visualUat(repo, ['test', '--base', 'release', '--', '--grep', 'home']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(results.baseBranch).toBe('release');
   expect(results.tests.map((t) => t.title)).toEqual(['home']);
@@ -76,7 +76,7 @@ test('setup errors stop the run before any test with one line naming the fix', a
 test('base equal to HEAD with a clean tree compares nothing and starts no baseline pass', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app', commits: 0 });
   const run = runPlaywright(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toContain('nothing to compare, no baseline pass');
   expect(Object.values(statuses(readLatest(repo)))).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
   expect(extraWorktrees(repo)).toEqual([]);

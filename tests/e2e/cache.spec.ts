@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, playwrightCli, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { killProcessesIn, processesIn } from '../support/processes';
-import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
+import { DEMO_STATUSES, readLatest, statuses, gateExit } from '../support/results';
 import { extraWorktrees } from '../support/repo-state';
 
 /**
@@ -43,7 +43,7 @@ test.describe('baseline cache', () => {
 
   function run(env: NodeJS.ProcessEnv = {}) {
     const result = runPlaywright(repo, ['test'], env);
-    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.status, result.stdout + result.stderr).toBe(gateExit(readLatest(repo)));
     expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
     return result;
   }
@@ -83,7 +83,7 @@ test.describe('baseline cache', () => {
     expect(run({ VISUAL_UAT_UPDATE_BASELINES: '1' }).stdout).toContain('visual-uat: baseline pass (updateBaselines is set)');
     expect(worktreeCheckouts()).toBe(3);
     const viaCli = runNode(repo, [visualUatCli(repo), 'test', '--update-baselines']);
-    expect(viaCli.status, viaCli.stdout + viaCli.stderr).toBe(0);
+    expect(viaCli.status, viaCli.stdout + viaCli.stderr).toBe(gateExit(readLatest(repo)));
     expect(viaCli.stdout).toContain('visual-uat: baseline pass (updateBaselines is set)');
     expect(worktreeCheckouts()).toBe(4);
   });
@@ -145,7 +145,7 @@ test('two shards merged by merge-reports on a machine without .visual-uat give t
       fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true, force: true });
       const out = path.join(blobs, `shard-${shard[0]}`);
       const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: out, VISUAL_UAT_BASELINE_STORE: store });
-      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(result.status, result.stdout + result.stderr).toBe(gateExit(readLatest(repo)));
       logs.push(result.stdout);
       for (const file of fs.readdirSync(out)) fs.copyFileSync(path.join(out, file), path.join(blobs, file));
       fs.rmSync(out, { recursive: true });
@@ -159,7 +159,7 @@ test('two shards merged by merge-reports on a machine without .visual-uat give t
   // The merge job's machine: a checkout with no output folder of any shard.
   fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true });
   const merged = runNode(repo, [playwrightCli(repo), 'merge-reports', '--reporter=visual-uat/reporter,html', blobs]);
-  expect(merged.status, merged.stdout + merged.stderr).toBe(0);
+  expect(merged.status, merged.stdout + merged.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(statuses(results)).toEqual(DEMO_STATUSES);
   expect(results.summary).toEqual({ total: 4, passed: 2, failed: 0, errored: 0, needsReview: 2 });
@@ -181,6 +181,6 @@ test('two shards merged by merge-reports on a machine without .visual-uat give t
   }
   fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true });
   const remerged = runNode(repo, [playwrightCli(repo), 'merge-reports', '--reporter=visual-uat/reporter', again]);
-  expect(remerged.status, remerged.stdout + remerged.stderr).toBe(0);
+  expect(remerged.status, remerged.stdout + remerged.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
 });

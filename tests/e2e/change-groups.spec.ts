@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, visualUatCli } from '../../scripts/fixture-repo';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { runPlaywrightAsync } from '../support/playwright-run';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * Groups and approvals that match what a person saw. The promo-app's feature branch puts a promo
@@ -51,7 +51,7 @@ test.describe('a footer change on four pages, a banner and the Pro plan, with a 
 
   test('the footer is one group, judged with one call; the run makes one call per change, fewer than changed checkpoints', async () => {
     const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const results = readLatest(repo);
     const changed = Object.values(statuses(results)).filter((status) => status === 'changed');
     expect(changed).toHaveLength(6);
@@ -66,7 +66,7 @@ test.describe('a footer change on four pages, a banner and the Pro plan, with a 
 
   test('the same run again reuses each verdict: the same checkpoints, intent and commits', async () => {
     const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     expect(readLatest(repo).evaluator).toMatchObject({ calls: 0, cacheHits: 3 });
   });
 
@@ -75,7 +75,7 @@ test.describe('a footer change on four pages, a banner and the Pro plan, with a 
     git(repo, ['add', '-A']);
     git(repo, ['commit', '-q', '-m', 'Say what the repository is']);
     const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     expect(readLatest(repo).evaluator).toMatchObject({ calls: 3, cacheHits: 0 });
   });
 });
@@ -90,7 +90,7 @@ test.describe('approvals cover what a person saw', () => {
 
   test('approve home settles everything the home page shows: the banner, and the footer on all five checkpoints that show it', async () => {
     const first = await runPlaywrightAsync(repo, ['test']);
-    expect(first.status, first.stdout + first.stderr).toBe(0);
+    expect(first.status, first.stdout + first.stderr).toBe(gateExit(readLatest(repo)));
     const approved = visualUat(repo, ['approve', 'home', '--reason', 'the spring sale']);
     expect(approved.status, approved.stderr).toBe(0);
     expect(approved.stdout).not.toContain('not part of this decision');
@@ -99,7 +99,7 @@ test.describe('approvals cover what a person saw', () => {
     expect(approvals).toHaveLength(2);
 
     const run = await runPlaywrightAsync(repo, ['test']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     expect(statuses(readLatest(repo))).toEqual({ 'home › home': 'changed', 'pricing › plans': 'needs_review', ...FOOTER_STATUSES('changed') });
   });
 
@@ -114,7 +114,7 @@ test.describe('approvals cover what a person saw', () => {
     git(repo, ['add', '-A']);
     git(repo, ['commit', '-q', '-m', 'Test the whole about page']);
     const run = await runPlaywrightAsync(repo, ['test']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const results = readLatest(repo);
     expect(statuses(results)).toMatchObject({ 'home › home': 'changed', 'about › about': 'needs_review' });
     expect(checkpoint(results, 'about', 'about').checkpoint.reason).toMatch(
@@ -174,7 +174,7 @@ test.describe('the review page shows each group its own change', () => {
   test.beforeAll(async () => {
     repo = createFixtureRepo({ fixture: 'promo-app' });
     const run = await runPlaywrightAsync(repo, ['test']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   });
 
   test.afterAll(() => review?.stop());
@@ -207,7 +207,7 @@ test.describe('the review page shows each group its own change', () => {
     expect(decidedOn(approvals[0])).toEqual([...FOOTERS, HOME].sort());
 
     const run = await runPlaywrightAsync(repo, ['test']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const results = readLatest(repo);
     expect(statuses(results)).toEqual({ 'home › home': 'needs_review', 'pricing › plans': 'needs_review', ...FOOTER_STATUSES('changed') });
     // The home page's footer is approved; its banner is not.

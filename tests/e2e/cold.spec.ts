@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
-import { DEMO_STATUSES, checkpoint, readLatest, statuses } from '../support/results';
+import { DEMO_STATUSES, checkpoint, readLatest, statuses, gateExit } from '../support/results';
 import { extraWorktrees } from '../support/repo-state';
 
 /**
@@ -56,7 +56,7 @@ test('the baseline pass runs only tests that can capture; every checkpoint is pa
   git(repo, ['commit', '-q', '-m', 'More tests']);
 
   const run = runPlaywright(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toContain('visual-uat: the baseline pass runs 6 of 9 tests: the others have no checkpoint call in their sources (checked after the run)');
   const baseLog = fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
   expect(baseLog).not.toMatch(/nav links|Pro plan is recommended|contact button/);
@@ -81,7 +81,7 @@ test('on many cores the baseline pass runs beside the current tests, with the sa
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   // This machine has 2 cores: VISUAL_UAT_OVERLAP=1 asks for what 4 and more get by default.
   const run = runPlaywright(repo, ['test'], { VISUAL_UAT_OVERLAP: '1' });
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toMatch(/visual-uat: the baseline pass runs beside the current tests \(\d+ tests, 1 worker, on \d+ cores\)/);
   const results = readLatest(repo);
   expect(statuses(results)).toEqual(DEMO_STATUSES);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
 import { addWorkInProgress, repoState, type RepoState, extraWorktrees } from '../support/repo-state';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -19,7 +19,7 @@ test.beforeAll(async () => {
 });
 
 test('a run pairs checkpoints: unchanged page, changed page, changed element', async () => {
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(statuses(results)).toEqual({
     'home › landing': 'unchanged',
@@ -73,20 +73,27 @@ test('the HTML report shows the verdict and the image-diff viewer', async ({ pag
   await expect(page.getByRole('link', { name: 'site › home' })).toHaveCount(0);
 });
 
-test('failOn decides the exit code, and the report fails the same tests with the reason', async ({ page }) => {
+test('the default gate fails an unreviewed change, in the exit code and in the report, with the command that settles it; failOn opts out', async ({ page }) => {
+  expect(run.status, run.stdout + run.stderr).toBe(1);
+  expect(run.stderr).toContain(
+    'visual-uat: 2 checkpoints with a status in failOn (regression, needs_review): approve the intended changes with npx visual-uat review (or npx visual-uat approve --all), commit visual-uat.approvals.json, and run again',
+  );
+  await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}#?q=s:failed`);
+  await expect(page.getByRole('link', { name: 'site › pricing › plans' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'site › about' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'site › home' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'site › pricing › plans' }).click();
+  await expect(
+    page.getByText('visual-uat: checkpoint "plans" is needs_review (in failOn): no evaluator configured. If the change is intended: npx visual-uat approve "site.spec.ts › site › pricing › plans › plans" (or npx visual-uat review), then commit visual-uat.approvals.json'),
+  ).toBeVisible();
+
   const config = path.join(repo, 'playwright.config.ts');
   const original = fs.readFileSync(config, 'utf8');
-  fs.writeFileSync(config, original.replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', failOn: ['regression', 'needs_review'] }"));
+  fs.writeFileSync(config, original.replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', failOn: ['regression'] }"));
   try {
-    const failing = runPlaywright(repo, ['test']);
-    expect(failing.status, failing.stdout + failing.stderr).toBe(1);
-    expect(failing.stderr).toContain('visual-uat: 2 checkpoints with a status in failOn (regression, needs_review)');
-    await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}#?q=s:failed`);
-    await expect(page.getByRole('link', { name: 'site › pricing › plans' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'site › about' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'site › home' })).toHaveCount(0);
-    await page.getByRole('link', { name: 'site › pricing › plans' }).click();
-    await expect(page.getByText('visual-uat: checkpoint "plans" is needs_review (in failOn): no evaluator configured')).toBeVisible();
+    const optedOut = runPlaywright(repo, ['test']);
+    expect(optedOut.status, optedOut.stdout + optedOut.stderr).toBe(0);
+    expect(statuses(readLatest(repo))['plans › plans']).toBe('needs_review');
   } finally {
     fs.writeFileSync(config, original);
   }

@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { createFixtureRepo, runPlaywright } from '../../scripts/fixture-repo';
 import { worktreeHomes } from '../../src/config/paths';
 import { repoState, type RepoState, extraWorktrees } from '../support/repo-state';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * A React component-test suite (fixtures/ct-app, its own @playwright/experimental-ct-react from the
@@ -40,7 +40,7 @@ test('tag', async ({ mount, screenshotCheckpoint }) => {
 });
 
 test('the base pass mounts the base components: untouched unchanged, changed needs review', async () => {
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(statuses(results)).toEqual({
     'badge › badge': 'unchanged',

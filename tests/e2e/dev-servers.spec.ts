@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, runPlaywright } from '../../scripts/fixture-repo';
-import { readLatest, statuses } from '../support/results';
+import { readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * Dev servers installed from npm, as projects run them (fixtures/vite-app, its own dependencies
@@ -18,7 +18,7 @@ test.describe.configure({ mode: 'parallel' });
 test('a Vite dev server with its port as a flag: the base runs on its own port, from the base sources', async () => {
   const repo = createFixtureRepo({ fixture: 'vite-app', branch: 'feature/cards' });
   const run = runPlaywright(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual(EXPECTED);
   // A symlinked node_modules resolves outside the worktree, where Vite refuses to serve the web font.
   expect(run.stdout).toMatch(/visual-uat: base dependencies: lockfile unchanged: node_modules hard-linked into the base worktree in \d+\.\d s/);
@@ -28,6 +28,6 @@ test('a Vite dev server with its port as a flag: the base runs on its own port, 
 test('http-server reading PORT', async () => {
   const repo = createFixtureRepo({ fixture: 'vite-app', branch: 'feature/cards' });
   const run = runPlaywright(repo, ['test', '-c', 'http-server.config.ts']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo, '.visual-uat-static'))).toEqual(EXPECTED);
 });

@@ -5,7 +5,7 @@ import { createFixtureRepo, fixtureModules, provideModules } from '../../scripts
 import { REQUEST_BUDGET_BYTES } from '../../src/evaluate/evaluator';
 import { imageUrlsOf, reply, startFakeOpenAI, userTextOf, type FakeOpenAI, type Responder } from '../support/fake-openai';
 import { runPlaywrightAsync, type AsyncRun } from '../support/playwright-run';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 import { filesUnder } from '../support/files';
 
 /**
@@ -120,7 +120,7 @@ test.describe('with a server that never answers', () => {
     const repo = createFixtureRepo({ fixture: 'demo-app' });
     const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL, VISUAL_UAT_EVAL_TIMEOUT_MS: '2000' });
     console.log(`hanging-server run (2 s timeout): ${run.durationMs} ms`);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const results = readLatest(repo);
     expect(statuses(results)).toMatchObject({ 'plans › plans': 'needs_review', 'about › contact': 'needs_review' });
     const plans = checkpoint(results, 'plans', 'plans').checkpoint;
@@ -146,7 +146,7 @@ test('a project that configures an evaluator without installing openai is told t
     expect(fs.existsSync(path.join(repo, 'node_modules', 'openai'))).toBe(false);
 
     const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     // The run's own lines (the table's rows now carry the same words as each change's reason).
     const warnings = (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('visual-uat: ') && line.includes('openai'));
     expect(warnings).toEqual(['visual-uat: a model needs the openai package, which is not installed: npm install -D openai: changed checkpoints are left for review']);

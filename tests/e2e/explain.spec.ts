@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo } from '../../scripts/fixture-repo';
 import { runPlaywrightAsync } from '../support/playwright-run';
-import { checkpoint, readLatest } from '../support/results';
+import { checkpoint, readLatest, gateExit } from '../support/results';
 import type { RunResult } from '../../src/report';
 
 /**
@@ -24,7 +24,7 @@ test.describe('explanations on the promo-app branch', () => {
     repo = createFixtureRepo({ fixture: 'promo-app' });
     const run = await runPlaywrightAsync(repo, ['test']);
     stdout = run.stdout;
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     results = readLatest(repo);
   });
 
@@ -78,7 +78,7 @@ test.describe('explanations on the promo-app branch', () => {
     const server = path.join(repo, 'server.js');
     fs.writeFileSync(server, fs.readFileSync(server, 'utf8').replace("'.css': 'text/css'", "'.css': 'text/plain'"));
     const run = await runPlaywrightAsync(repo, ['test']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const home = checkpoint(readLatest(repo), 'home', 'home').checkpoint.explanation!;
     const header = home.changes.find((c) => c.element === 'header')!;
     expect(header, JSON.stringify(home, null, 2)).toBeDefined();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * Fractional layout under element checkpoints: a sale page with a fixed header, gradient cards
@@ -55,7 +55,7 @@ test('a half-pixel banner changes the page where it is; the card and the footer 
   git(repo, ['commit', '-q', '-am', 'Spring sale banner']);
 
   const run = runPlaywright(repo, ['test', 'tests/sale.spec.ts']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(statuses(results)).toEqual({ 'sale › page': 'needs_review', 'sale › card': 'unchanged', 'sale › footer': 'unchanged', 'sale › pulse': 'unchanged' });
   const [banner, ...others] = checkpoint(results, 'sale', 'page').checkpoint.diffMetrics.changedRegions;

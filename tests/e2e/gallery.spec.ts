@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, runPlaywright } from '../../scripts/fixture-repo';
 import { repoState, type RepoState, extraWorktrees } from '../support/repo-state';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 import type { RunResult } from '../../src/report';
 
 /**
@@ -49,7 +49,7 @@ test.describe('a story gallery', () => {
   });
 
   test('the base pass renders the base stories: changed needs review, untouched unchanged, added new', () => {
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const results = readLatest(repo);
     expect(statuses(results)).toEqual(EXPECTED);
     expect(checkpoint(results, 'button', 'primary').checkpoint.diffMetrics!.pixelDiffPercent).toBeGreaterThan(50);
@@ -96,13 +96,13 @@ test('a gallery suite in two shards merged by merge-reports gives the unsharded 
   for (const shard of ['1/2', '2/2']) {
     const out = path.join(blobs, `shard-${shard[0]}`);
     const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: out });
-    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.status, result.stdout + result.stderr).toBe(gateExit(readLatest(repo)));
     for (const file of fs.readdirSync(out)) fs.copyFileSync(path.join(out, file), path.join(blobs, file));
   }
   // The merge job's machine: a checkout with no output folder of any shard.
   fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true });
   const merged = runPlaywright(repo, ['merge-reports', '--reporter=visual-uat/reporter,html', blobs]);
-  expect(merged.status, merged.stdout + merged.stderr).toBe(0);
+  expect(merged.status, merged.stdout + merged.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(statuses(results)).toEqual(EXPECTED);
   expect(imageSize(repo, results, 'button', 'primary').width).toBeLessThan(120);

@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, visualUatCli } from '../../scripts/fixture-repo';
 import { reply, startFakeOpenAI, userTextOf, type FakeOpenAI } from '../support/fake-openai';
 import { runPlaywrightAsync } from '../support/playwright-run';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * One decision per change: the groups-app's footer changes on three pages of different lengths
@@ -53,7 +53,7 @@ test.describe('a footer change on three pages, with an evaluator', () => {
 
   test('is one group, judged with one call, its verdict on each page', async () => {
     const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     expect(server.completions()).toHaveLength(1);
     const results = readLatest(repo);
     expect(statuses(results)).toEqual({ 'home › page': 'changed', 'about › page': 'changed', 'pricing › page': 'changed', 'contact › form': 'unchanged', 'news › headline': 'unchanged' });
@@ -82,7 +82,7 @@ test.describe('a footer change on three pages, with an evaluator', () => {
   test('a run with one more page showing the same change (and a commit) asks again, once for the group', async () => {
     addContactPageTest(repo);
     const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     // The cached verdict was given on other commits, for three pages: the model has not seen the fourth.
     expect(server.completions()).toHaveLength(2);
     const results = readLatest(repo);
@@ -102,7 +102,7 @@ test.describe('one approval per group', () => {
 
   test('the footer is one group of three checkpoints; the button and the headline are single', async () => {
     const run = await runPlaywrightAsync(repo, ['test']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const results = readLatest(repo);
     expect(statuses(results)).toEqual({ 'home › page': 'needs_review', 'about › page': 'needs_review', 'pricing › page': 'needs_review', 'contact › form': 'needs_review', 'news › headline': 'needs_review' });
     expect(results.groups.map((g) => [g.id, g.members.length])).toEqual([['g1', 3], ['g2', 1], ['g3', 1]]);
@@ -144,7 +144,7 @@ test.describe('one approval per group', () => {
     // The whole contact page shows the footer (approved for its group) and the button (approved on the form only).
     addContactPageTest(repo);
     const run = await runPlaywrightAsync(repo, ['test']);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const results = readLatest(repo);
     expect(statuses(results)).toMatchObject({ 'contact › form': 'changed', 'contact page › page': 'needs_review' });
     const { checkpoint: contactPage } = checkpoint(results, 'contact page', 'page');

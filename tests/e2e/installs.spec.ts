@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { cleanEnv, createFixtureRepo, fixtureEnv, git, packageManagerCli, pluginTarball } from '../../scripts/fixture-repo';
-import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
+import { DEMO_STATUSES, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * visual-uat as projects install it, on this machine's Node (20 in CI): the packed tarball under
@@ -47,7 +47,7 @@ test('pnpm with engine-strict: the branch that adopts visual-uat runs, the base 
   git(repo, ['commit', '-q', '-m', 'Adopt visual-uat']);
 
   const result = run(pnpm, ['exec', 'playwright', 'test'], repo, fixtureEnv());
-  expect(result.status, result.stdout + result.stderr).toBe(0);
+  expect(result.status, result.stdout + result.stderr).toBe(gateExit(readLatest(repo)));
   expect(result.stdout).toMatch(/visual-uat: base dependencies: pnpm-lock\.yaml differs from the base's only by packages it adds: the current node_modules serves the base \(hard-linked, \d+\.\d s\)/);
   expect(result.stdout).toContain('tests/flows.spec.ts:4:1 › pricing');
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, freePortSync, runPlaywright } from '../../scripts/fixture-repo';
 import { worktreeHomes } from '../../src/config/paths';
-import { readLatest, statuses } from '../support/results';
+import { readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * A Vite dev server as projects run it (fixtures/vite-reload-app): `npm run dev`, the port fixed
@@ -59,7 +59,7 @@ test('a page held open while another worker writes its checkpoints never reloads
     // The cold run's baseline pass runs beside the current tests, as on 4 cores and more: its writes too must stay out of the dev server's sight.
     const result = runPlaywright(repo, ['test'], { WATCH_LOG: watchLog, VISUAL_UAT_OVERLAP: run === 1 ? '1' : '0' });
     const events = fs.existsSync(watchLog) ? fs.readFileSync(watchLog, 'utf8') : '';
-    expect(result.status, `run ${run}:\n${result.stdout}${result.stderr}\nwatcher events:\n${events}`).toBe(0);
+    expect(result.status, `run ${run}:\n${result.stdout}${result.stderr}\nwatcher events:\n${events}`).toBe(gateExit(readLatest(repo)));
     expect(statuses(readLatest(repo))).toEqual(EXPECTED);
     expect(stable(repo)).toEqual([true, true, true, true]);
     expect(explained(repo)).toEqual({ 'overview › metrics': null, 'overview › page': null });
@@ -92,7 +92,7 @@ test('a Vite port set in vite.config.js: the stop names the port, where the base
   const watchLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-watch-')), 'events.log');
   const fixed = runPlaywright(repo, ['test'], { WATCH_LOG: watchLog });
   const events = fs.existsSync(watchLog) ? fs.readFileSync(watchLog, 'utf8') : '';
-  expect(fixed.status, `${fixed.stdout}${fixed.stderr}\nwatcher events:\n${events}`).toBe(0);
+  expect(fixed.status, `${fixed.stdout}${fixed.stderr}\nwatcher events:\n${events}`).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual(EXPECTED);
   expect(stable(repo)).toEqual([true, true, true, true]);
 });

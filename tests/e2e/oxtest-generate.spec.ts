@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { cleanEnv, createFixtureRepo, FIXTURES_DIR, fixtureModules, freePortSync, provideModules } from '../../scripts/fixture-repo';
 import { reply, startFakeOpenAI, userTextOf, type FakeOpenAI, type Responder } from '../support/fake-openai';
 import { runPlaywrightAsync, runVisualUatAsync, type AsyncRun } from '../support/playwright-run';
-import { checkpoint, readLatest } from '../support/results';
+import { checkpoint, readLatest, gateExit } from '../support/results';
 
 /**
  * `visual-uat generate` end to end: the demo app served for real, a real Chromium, and a local
@@ -121,7 +121,7 @@ test('the generated script runs in Playwright and its checkpoint is compared acr
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   fs.copyFileSync(path.join(work, 'flows', 'to-pricing.ox.test'), path.join(repo, 'tests', 'flows', 'to-pricing.ox.test'));
   const result = await runPlaywrightAsync(repo, ['test', '--grep', 'to-pricing']);
-  expect(result.status, result.stdout + result.stderr).toBe(0);
+  expect(result.status, result.stdout + result.stderr).toBe(gateExit(readLatest(repo)));
   const plans = checkpoint(readLatest(repo), 'to-pricing', 'plans');
   expect(plans.test.baselineAvailable).toBe(true);
   expect(plans.checkpoint.status).toBe('needs_review');

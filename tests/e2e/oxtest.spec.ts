@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, runPlaywright } from '../../scripts/fixture-repo';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * .ox.test scripts in a user's repository: the demo app on two branches, its
@@ -26,7 +26,7 @@ test.beforeAll(async () => {
 });
 
 test('scripted checkpoints are compared across branches', async () => {
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(statuses(results)).toEqual({
     'pricing › pricing-header': 'unchanged',
@@ -63,7 +63,7 @@ test('flows are located in the spec file that calls defineOxTests, in both passe
   expect(listed.stdout).toContain('flows.spec.ts:4:1 › pro-plan');
   expect(listed.stdout).not.toContain('node_modules');
   const filtered = runPlaywright(repo, ['test', 'tests/flows.spec.ts']);
-  expect(filtered.status, filtered.stdout + filtered.stderr).toBe(0);
+  expect(filtered.status, filtered.stdout + filtered.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(statuses(results)).toEqual({ 'pricing › pricing-header': 'unchanged', 'pro-plan › pro-plan': 'needs_review' });
   expect(checkpoint(results, 'pro-plan', 'pro-plan').test.baselineAvailable).toBe(true);

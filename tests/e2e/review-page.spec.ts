@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, PACKAGE_ROOT, visualUatCli } from '../../scripts/fixture-repo';
 import { readLabels } from '../../src/approve';
 import { runPlaywrightAsync } from '../support/playwright-run';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * `npx visual-uat review` in a real browser, on the groups-app (a footer change on three pages, a
@@ -93,7 +93,7 @@ test('before any run the page says so, and Ctrl-C stops the server', async ({ pa
 
 test('a request without the token, from another origin or to another host is refused with 403, and changes nothing', async () => {
   const run = await runPlaywrightAsync(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toContain('review:      npx visual-uat review');
   review = await startReview(repo);
   const url = new URL(review.url);
@@ -225,7 +225,7 @@ test('the page shows the decisions the approvals file holds, and an empty state 
   git(repo, ['add', 'visual-uat.approvals.json']);
   git(repo, ['commit', '-q', '-m', 'Review decisions']);
   const same = await runPlaywrightAsync(repo, ['test'], { VISUAL_UAT_BASE: 'HEAD' });
-  expect(same.status, same.stdout + same.stderr).toBe(0);
+  expect(same.status, same.stdout + same.stderr).toBe(gateExit(readLatest(repo)));
   review = await startReview(repo);
   await page.goto(review.url);
   await expect(page.getByRole('status')).toHaveText('Nothing to review: all 5 checkpoints of this run are unchanged.');

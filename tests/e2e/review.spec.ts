@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 
 function visualUat(dir: string, args: string[]) {
@@ -35,7 +35,7 @@ test('report says there is no run yet, with what to do', () => {
 test('a run in GitHub Actions writes a step summary and warning annotations', () => {
   const summaryFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-summary-')), 'summary.md');
   const run = runPlaywright(repo, ['test'], { GITHUB_STEP_SUMMARY: summaryFile, GITHUB_ACTIONS: 'true' });
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const summary = fs.readFileSync(summaryFile, 'utf8');
   expect(summary).toContain('**5 checkpoints: 2 needs_review, 3 unchanged** · base `main` @ `');
   expect(summary).toContain('| status | test › checkpoint | changed | reason |');
@@ -85,7 +85,7 @@ test('approving one checkpoint changes only its status on the next run', () => {
   expect(file.split('\n').filter((line) => line.includes('"checkpoint"'))).toHaveLength(1);
 
   const run = runPlaywright(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(statuses(results)).toEqual({ 'home › landing': 'unchanged', 'plans › plans': 'changed', 'plans › header': 'unchanged', 'about › contact': 'needs_review', 'pricing › pricing-header': 'unchanged' });
   const plans = results.tests.find((t) => t.title === 'plans')!.checkpoints.find((c) => c.name === 'plans')!;
@@ -130,7 +130,7 @@ test('an approval whose baseline moved while the current image stayed is stale f
   // The base branch moves to the current commit: contact's baseline becomes the refactored page, its current image is unchanged.
   git(repo, ['branch', 'moved', 'HEAD']);
   const run = runPlaywright(repo, ['test'], { VISUAL_UAT_BASE: 'moved' });
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))['about › contact']).toBe('unchanged');
   expect(run.stdout).toContain('stale approval ignored: site.spec.ts › site › about › contact no longer shows the approved change; npx visual-uat approve --prune drops it');
   const pruned = visualUat(repo, ['approve', '--prune']);
@@ -144,7 +144,7 @@ test("the CLI finds the output folder the config gives withVisualUat, as the run
   const config = path.join(own, 'playwright.config.ts');
   fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', outputDir: 'out' }"));
   const run = runPlaywright(own, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(own)));
   expect(run.stdout).toContain('visual-uat: results in out/results/latest.json');
   expect(statuses(readLatest(own, 'out'))['plans › plans']).toBe('needs_review');
 

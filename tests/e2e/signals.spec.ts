@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { createFixtureRepo } from '../../scripts/fixture-repo';
 import { reply, startFakeOpenAI, userTextOf, type FakeOpenAI } from '../support/fake-openai';
 import { runPlaywrightAsync, type AsyncRun } from '../support/playwright-run';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 import { filesUnder } from '../support/files';
 
 /**
@@ -40,7 +40,7 @@ test.describe('signals beyond pixels', () => {
   });
 
   test('a text insertion shows in the ARIA diff', async () => {
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const { signals } = checkpoint(readLatest(repo), 'shop', 'products').checkpoint;
     expect(signals.ariaDiff).toContain('+  - paragraph: Free shipping on all orders this week');
     expect(signals.ariaDiff).toContain('+  - img');

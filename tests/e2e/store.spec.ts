@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, playwrightCli, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { cloneOn } from '../support/clones';
-import { checkpoint, readLatest, statuses } from '../support/results';
+import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * The per-test baseline store on the suite-app fixture (a server started by absolute path, a page
@@ -36,7 +36,7 @@ test.describe('per-test baseline store', () => {
 
   test('main records, and a pull request on a fresh clone renders on the base only its new test, with the cold verdicts', () => {
     const cold = runPlaywright(repo, ['test']);
-    expect(cold.status, cold.stdout + cold.stderr).toBe(0);
+    expect(cold.status, cold.stdout + cold.stderr).toBe(gateExit(readLatest(repo)));
     expect(statuses(readLatest(repo))).toEqual(COLD);
 
     // main's CI: a checkout of main records its checkpoints; the store is what it saves.
@@ -54,7 +54,7 @@ test.describe('per-test baseline store', () => {
     // The pull request's CI: another fresh clone, the store restored.
     pr = cloneOn(repo, 'feature/pricing');
     const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(pr)));
     expect(run.stdout).toContain('visual-uat: baseline: 1 of 3 tests rendered on the base (not in the store: promo banner); 2 from the store');
     // The store gives most tests: the one left renders beside the current tests, even on 2 cores.
     expect(run.stdout).toMatch(/visual-uat: the baseline pass runs beside the current tests \(1 test, 1 worker, on \d+ cores\)/);
@@ -73,7 +73,7 @@ test.describe('per-test baseline store', () => {
     const shard = cloneOn(repo, 'feature/pricing');
     const blobs = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-blobs-'));
     const run = runPlaywright(shard, ['test', '--shard=1/1', '--reporter=blob'], { VISUAL_UAT_BASELINE_STORE: store, PLAYWRIGHT_BLOB_OUTPUT_DIR: blobs });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(shard)));
     expect(run.stdout).toContain('visual-uat: baseline: 1 of 5 tests rendered on the base (not in the store: promo banner); 4 from the store');
     expect(baseLog(shard)).toContain('promo');
     expect(baseLog(shard)).not.toMatch(/product count|about link|home-po|› about/);
@@ -82,7 +82,7 @@ test.describe('per-test baseline store', () => {
     fs.rmSync(path.join(shard, '.visual-uat'), { recursive: true, force: true });
     fs.rmSync(path.join(shard, 'test-results'), { recursive: true, force: true });
     const merged = spawnSync(process.execPath, [playwrightCli(shard), 'merge-reports', '--reporter=visual-uat/reporter', blobs], { cwd: shard, env: fixtureEnv(), encoding: 'utf8', timeout: 300_000 });
-    expect(merged.status, merged.stdout + merged.stderr).toBe(0);
+    expect(merged.status, merged.stdout + merged.stderr).toBe(gateExit(readLatest(shard)));
     expect(statuses(readLatest(shard))).toEqual(COLD);
   });
 
@@ -90,13 +90,13 @@ test.describe('per-test baseline store', () => {
     const spec = path.join(pr, 'tests', 'po.spec.ts');
     fs.appendFileSync(spec, '// a comment\n');
     const commented = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
-    expect(commented.status, commented.stdout + commented.stderr).toBe(0);
+    expect(commented.status, commented.stdout + commented.stderr).toBe(gateExit(readLatest(pr)));
     expect(commented.stdout).toContain('visual-uat: baseline: 1 of 3 tests rendered on the base (not in the store: promo banner); 2 from the store');
     expect(statuses(readLatest(pr))).toEqual(COLD);
 
     fs.writeFileSync(spec, fs.readFileSync(spec, 'utf8').replace('await home.open();', 'await home.open();\n  await expect(page).toHaveURL(/\\/$/);'));
     const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(pr)));
     expect(run.stdout).toContain('visual-uat: baseline: 2 of 3 tests rendered on the base (tests/po.spec.ts changed: home-po; not in the store: promo banner); 1 from the store');
     expect(baseLog(pr)).toContain('home-po');
     expect(baseLog(pr)).not.toContain('› about');
@@ -111,13 +111,13 @@ test.describe('per-test baseline store', () => {
     const config = path.join(pr, 'playwright.config.ts');
     fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("testDir: 'tests',", "testDir: 'tests',\n    fullyParallel: true,"));
     const parallel = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
-    expect(parallel.status, parallel.stdout + parallel.stderr).toBe(0);
+    expect(parallel.status, parallel.stdout + parallel.stderr).toBe(gateExit(readLatest(pr)));
     expect(parallel.stdout).toContain('visual-uat: baseline: 3 of 3 tests rendered on the base (playwright.config.ts changed');
     // The test beside home-po in its file, edited: home-po's key leaves it out.
     const spec = path.join(pr, 'tests', 'po.spec.ts');
     fs.writeFileSync(spec, fs.readFileSync(spec, 'utf8').replace("await page.goto('/');", "await page.goto('/?from=edit');"));
     const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(pr)));
     expect(run.stdout).toContain('visual-uat: baseline: 1 of 3 tests rendered on the base (not in the store: promo banner); 2 from the store');
     expect(statuses(readLatest(pr))).toEqual(COLD);
 
@@ -125,7 +125,7 @@ test.describe('per-test baseline store', () => {
     fs.mkdirSync(path.join(pr, 'tests', 'data'), { recursive: true });
     fs.writeFileSync(path.join(pr, 'tests', 'data', 'products.json'), '["Lamp", "Desk", "Chair"]\n');
     const data = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
-    expect(data.status, data.stdout + data.stderr).toBe(0);
+    expect(data.status, data.stdout + data.stderr).toBe(gateExit(readLatest(pr)));
     expect(data.stdout).toContain('visual-uat: baseline: 3 of 3 tests rendered on the base (tests/data/products.json changed: about, home-po; not in the store: promo banner); 0 from the store');
   });
 
@@ -137,13 +137,13 @@ test.describe('per-test baseline store', () => {
     expect(stored.length).toBeGreaterThan(0);
     for (const file of stored) fs.appendFileSync(path.join(store, file), 'x');
     const run = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(pr)));
     expect(run.stdout).toContain('visual-uat: baseline: 3 of 3 tests rendered on the base (tests/about.spec.ts changed: about; the stored image of "home" is altered: home-po; not in the store: promo banner); 0 from the store');
     expect(statuses(readLatest(pr))).toEqual({ ...COLD, 'about › about-header': 'unchanged' });
 
     // A run of a functional test only compares nothing, says so, and its results replace the last run's.
     const functional = runPlaywright(pr, ['test', '--grep', 'the about link'], { VISUAL_UAT_BASELINE_STORE: store });
-    expect(functional.status, functional.stdout + functional.stderr).toBe(0);
+    expect(functional.status, functional.stdout + functional.stderr).toBe(gateExit(readLatest(pr)));
     expect(functional.stdout).toContain('visual-uat: no test took a checkpoint: nothing compared');
     expect(readLatest(pr).tests).toEqual([]);
   });

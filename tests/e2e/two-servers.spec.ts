@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, freePortSync, runPlaywright } from '../../scripts/fixture-repo';
-import { readLatest, statuses } from '../support/results';
+import { readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * Two servers that know each other (fixtures/two-servers): a site and the API it passes /api/* on
@@ -16,7 +16,7 @@ test('an array webServer whose site names its API: the base site reaches the bas
   const apiPort = freePortSync();
   const repo = createFixtureRepo({ fixture: 'two-servers' });
   const run = runPlaywright(repo, ['test'], { API_PORT: String(apiPort) });
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual({ 'plans › plans': 'needs_review' });
   const log = fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
   expect(log).toMatch(/visual-uat: webServer\[0\] names another server's origin, moved to the base server's port: env API_URL=http:\/\/localhost:(\d+)/);
@@ -50,7 +50,7 @@ test("an array webServer whose API fixes its port: the stop names the entry, its
   const config = path.join(repo, 'playwright.config.ts');
   fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', baseWebServer: [null, { command: 'node api/server.js --port {port}' }] }"));
   const fixed = runPlaywright(repo, ['test'], { API_PORT: String(apiPort) });
-  expect(fixed.status, fixed.stdout + fixed.stderr).toBe(0);
+  expect(fixed.status, fixed.stdout + fixed.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual({ 'plans › plans': 'needs_review' });
 });
 
@@ -66,7 +66,7 @@ test('a site that finds its API through a file (.env): the run says the origin t
     },
   });
   const run = runPlaywright(repo, ['test'], { API_PORT: String(apiPort) });
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toContain(
     `visual-uat: warning: .env names localhost:${apiPort}, the origin of webServer[1] (\`node api/server.js --port ${apiPort}\`), and visual-uat moves origins in the config's commands and env, not in files: ` +
       `the base app may reach the current webServer[1]. Name the origin in the env of the webServer entry that reads it (env: { API_URL: 'http://localhost:${apiPort}' }), where it moves to the base port`,

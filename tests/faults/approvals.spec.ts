@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { createFixtureRepo, runPlaywright } from '../../scripts/fixture-repo';
 import { runVisualUatAsync } from '../support/playwright-run';
 import { repoState } from '../support/repo-state';
-import { readLatest, statuses } from '../support/results';
+import { readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * An approvals file that does not read is never taken as no decisions: a run stops before any test
@@ -36,7 +36,7 @@ test.beforeAll(() => {
 
 test('a run without an approvals file judges its changes: the results the refusals must leave alone', () => {
   const run = runPlaywright(repo, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))['plans › plans']).toBe('needs_review');
 });
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
-import { DEMO_STATUSES, checkpoint, readLatest, statuses } from '../support/results';
+import { DEMO_STATUSES, checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /** Hostile and broken input: refused names, Unicode on disk, corrupt baselines in the cache. */
 
@@ -58,7 +58,7 @@ test('hostile checkpoint names are refused with one line each, nothing is writte
 test('a corrupt baseline in the cache is caught by its seal before any test: the entry is not used, and is rebuilt from the per-test store', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   const first = runPlaywright(repo, ['test']);
-  expect(first.status, first.stdout + first.stderr).toBe(0);
+  expect(first.status, first.stdout + first.stderr).toBe(gateExit(readLatest(repo)));
   const baseline = path.resolve(repo, '.visual-uat', 'results', checkpoint(readLatest(repo), 'home', 'landing').checkpoint.baselineImage!);
   // <entry>/<project>/<test folder>/<name>.png
   const entry = path.dirname(path.dirname(path.dirname(baseline)));
@@ -66,7 +66,7 @@ test('a corrupt baseline in the cache is caught by its seal before any test: the
 
   // The per-test store's copy of the image, which the corruption did not reach, serves instead.
   const rebuilt = runPlaywright(repo, ['test']);
-  expect(rebuilt.status, rebuilt.stdout + rebuilt.stderr).toBe(0);
+  expect(rebuilt.status, rebuilt.stdout + rebuilt.stderr).toBe(gateExit(readLatest(repo)));
   expect(rebuilt.stdout).not.toContain('baselines from cache');
   expect(rebuilt.stdout).toContain('visual-uat: the cached baselines of this suite are not used: the stored image of "landing" is altered');
   expect(rebuilt.stdout).toMatch(/visual-uat: baseline: 0 of \d+ tests rendered on the base; \d+ from the store/);

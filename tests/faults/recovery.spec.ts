@@ -7,7 +7,7 @@ import { startDetachedRun } from '../support/playwright-run';
 import { worktreeHomes } from '../../src/config/paths';
 import { killProcessesIn, processesIn } from '../support/processes';
 import { addWorkInProgress, repoState } from '../support/repo-state';
-import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
+import { DEMO_STATUSES, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * Crash recovery: a run killed with SIGKILL (its whole process group, as a cancelled CI job) at
@@ -41,7 +41,7 @@ for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
     for (const file of ownJsonFiles(path.join(repo, '.visual-uat'))) expect(() => JSON.parse(fs.readFileSync(file, 'utf8')), file).not.toThrow();
 
     const next = runPlaywright(repo, ['test']);
-    expect(next.status, next.stdout + next.stderr).toBe(0);
+    expect(next.status, next.stdout + next.stderr).toBe(gateExit(readLatest(repo)));
     expect(next.stdout).toMatch(/took over the lock of an earlier run \(pid \d+\) that is gone/);
     expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
     expect(repoState(repo)).toEqual(before);
@@ -76,14 +76,14 @@ test('a lock held by a zombie, or by a PID that now belongs to another process, 
     const zombieStart = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1].split(' ')[19];
     const lock = writeLock(repo, { pid: zombie, processStart: zombieStart, startedAt: new Date().toISOString() });
     const afterZombie = runPlaywright(repo, ['test']);
-    expect(afterZombie.status, afterZombie.stdout + afterZombie.stderr).toBe(0);
+    expect(afterZombie.status, afterZombie.stdout + afterZombie.stderr).toBe(gateExit(readLatest(repo)));
     expect(afterZombie.stdout).toContain(`took over the lock of an earlier run (pid ${zombie}) that is gone`);
     expect(fs.existsSync(lock)).toBe(false);
 
     // The sleeping parent is alive, but it is not the process that wrote this lock.
     writeLock(repo, { pid: parent.pid, processStart: '1', startedAt: new Date().toISOString() });
     const afterReuse = runPlaywright(repo, ['test']);
-    expect(afterReuse.status, afterReuse.stdout + afterReuse.stderr).toBe(0);
+    expect(afterReuse.status, afterReuse.stdout + afterReuse.stderr).toBe(gateExit(readLatest(repo)));
     expect(afterReuse.stdout).toContain(`took over the lock of an earlier run (pid ${parent.pid}) that is gone`);
     expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
   } finally {
@@ -109,13 +109,13 @@ test('a second run started while one is in progress is refused with a clear mess
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
   expect(fs.existsSync(lock)).toBe(false);
   const again = runPlaywright(repo, ['test']);
-  expect(again.status, again.stdout + again.stderr).toBe(0);
+  expect(again.status, again.stdout + again.stderr).toBe(gateExit(readLatest(repo)));
 });
 
 test('a run without visual-uat\'s reporter (--reporter on the command line) says nothing will compare its checkpoints, and releases its lock at teardown', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   const run = runPlaywright(repo, ['test', '--reporter=dot']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toContain('visual-uat: warning: this run has no visual-uat reporter (its reporters: dot), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,dot');
   expect(fs.existsSync(path.join(repo, '.visual-uat', 'run', 'lock.json'))).toBe(false);
 });

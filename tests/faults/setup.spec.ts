@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PACKAGE_ROOT, createFixtureRepo, fixtureModules, git, provideModules, runPlaywright } from '../../scripts/fixture-repo';
 import { repoState } from '../support/repo-state';
-import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
+import { DEMO_STATUSES, readLatest, statuses, gateExit } from '../support/results';
 
 /** Checkouts as CI leaves them, and a base that cannot run. */
 
@@ -21,7 +21,7 @@ test('a CI checkout (detached HEAD, the base only as origin/main) resolves the b
   git(clone, ['checkout', '-q', '--detach', 'origin/feature/pricing']);
   expect(git(clone, ['branch', '--list', 'main'])).toBe('');
   const run = runPlaywright(clone, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(clone)));
   const results = readLatest(clone);
   expect(statuses(results)).toEqual(DEMO_STATUSES);
   expect(results).toMatchObject({ baseBranch: 'main', baseCommit: git(clone, ['rev-parse', 'origin/main']), currentBranch: null });
@@ -61,7 +61,7 @@ test('a base app that fails to start stops the run before the current tests; all
   expect(fs.existsSync(path.join(repo, '.visual-uat', 'results', 'latest.json'))).toBe(false);
 
   const run = runPlaywright(repo, ['test'], { VISUAL_UAT_ALLOW_MISSING_BASELINES: '1' });
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toMatch(/visual-uat: warning: the baseline pass failed: .+; see .*baseline\.log\. allowMissingBaselines is set/);
   const results = readLatest(repo);
   expect(new Set(Object.values(statuses(results)))).toEqual(new Set(['new']));

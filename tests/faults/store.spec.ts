@@ -10,7 +10,7 @@ import { filesUnder } from '../support/files';
 import { startDetachedRun } from '../support/playwright-run';
 import { killProcessesIn } from '../support/processes';
 import { repoState } from '../support/repo-state';
-import { DEMO_STATUSES, readLatest, statuses } from '../support/results';
+import { DEMO_STATUSES, readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * Nothing on disk taken on faith, for the baseline store: every file a store entry serves is
@@ -117,7 +117,7 @@ test.describe('a store path that is not a store', () => {
     const repoBefore = repoState(repo);
     for (let run = 0; run < 2; run++) {
       const result = runPlaywright(repo, ['test'], { VISUAL_UAT_BASELINE_STORE: home });
-      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(result.status, result.stdout + result.stderr).toBe(gateExit(readLatest(repo)));
       expect(result.stdout).toContain(`visual-uat: warning: the baseline store ${home} holds files visual-uat did not write (.cache, music, notes, and 2 more) and no .visual-uat-store.json`);
       expect(result.stdout.match(/warning: the baseline store .* this run neither reads nor writes it/g)).toHaveLength(1);
       expect(result.stdout).toMatch(STORE_LINE);
@@ -133,7 +133,7 @@ test.describe('a store path that is not a store', () => {
 
     const file = path.join(home, 'notes', 'inner', 'file-4.txt');
     const asFile = runPlaywright(repo, ['test'], { VISUAL_UAT_BASELINE_STORE: file });
-    expect(asFile.status, asFile.stdout + asFile.stderr).toBe(0);
+    expect(asFile.status, asFile.stdout + asFile.stderr).toBe(gateExit(readLatest(repo)));
     expect(asFile.stdout).toContain(`visual-uat: warning: the baseline store ${file} is a file, not a folder: point baselineStore (or VISUAL_UAT_BASELINE_STORE) at a folder; this run neither reads nor writes it`);
     expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
     expect(treeState(home)).toEqual(before);
@@ -172,7 +172,7 @@ test.describe('a store that cannot be written', () => {
       const before = treeState(readOnly);
       const started = Date.now();
       const run = freshRun(pr, { VISUAL_UAT_BASELINE_STORE: readOnly });
-      expect(run.status, run.stdout + run.stderr).toBe(0);
+      expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(pr)));
       expect(run.stdout).toContain(`visual-uat: warning: the baseline store ${readOnly} is read-only (EROFS): its baselines are read, and this run stores none`);
       expect(run.stdout).toMatch(/visual-uat: baseline: \d+ of \d+ tests rendered on the base \(tests\/flows\.spec\.ts changed: pricing\); [1-9]\d* from the store/);
       expect(run.stdout + run.stderr).not.toMatch(/ENOENT|EROFS: read-only file system|    at /);
@@ -190,7 +190,7 @@ test.describe('a store that cannot be written', () => {
     const full = path.join(os.tmpdir(), `visual-uat-full-${process.pid}-${Date.now()}`);
     withMount(['-t', 'tmpfs', '-o', 'size=24k', 'tmpfs'], full, () => {
       const run = freshRun(pr, { VISUAL_UAT_BASELINE_STORE: full });
-      expect(run.status, run.stdout + run.stderr).toBe(0);
+      expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(pr)));
       expect(run.stdout).toMatch(new RegExp(`visual-uat: warning: the baseline store ${full} could not take what this run rendered \\(ENOSPC\\): \\d+ tests? not stored; free space or make it writable, or point baselineStore \\(or VISUAL_UAT_BASELINE_STORE\\) at another folder`));
       expect(run.stdout).not.toMatch(/baseline store: \d+ tests? stored/);
       expect(statuses(readLatest(pr))).toEqual(DEMO_STATUSES);
@@ -202,7 +202,7 @@ test.describe('a store that cannot be written', () => {
       fs.writeFileSync(path.join(dir, '.DS_Store'), 'Finder was here');
     const pr = demoClone(repo, 'feature/pricing');
     const run = freshRun(pr, { VISUAL_UAT_BASELINE_STORE: store });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(pr)));
     expect(run.stdout).toMatch(/visual-uat: baseline: 0 of \d+ tests rendered on the base; \d+ from the store/);
     expect(statuses(readLatest(pr))).toEqual(DEMO_STATUSES);
   });
@@ -216,7 +216,7 @@ test('a run killed while it stores what its pass rendered leaves the store to be
   killProcessesIn(repo);
   expect(storedEntries(store)).toBe(1);
   const next = runPlaywright(repo, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
-  expect(next.status, next.stdout + next.stderr).toBe(0);
+  expect(next.status, next.stdout + next.stderr).toBe(gateExit(readLatest(repo)));
   expect(next.stdout).toContain('visual-uat: baselines from cache');
   expect(next.stdout).toMatch(/visual-uat: baseline store: [2-9] tests stored for/);
   const stored = storedEntries(store);
@@ -248,7 +248,7 @@ test('on Playwright before 1.56, record and a pull request\'s run each say in on
   const main = cloneOn(repo, 'main', installOnce({ '@playwright/test': '1.52.0', openai: '6.49.0' }, pluginTarball()));
   expect(record(main, store)).toContain('(a run on Playwright 1.52.0 will not read them: taking tests from the store needs --test-list, Playwright 1.56 or later)');
   const run = runPlaywright(repo, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
-  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toContain(`visual-uat: the baseline store is not read: Playwright 1.52.0 cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test; upgrade @playwright/test to 1.56 or later to take tests from ${store}`);
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
 });

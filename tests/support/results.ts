@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
+import { DEFAULT_FAIL_ON } from '../../src/config/settings';
 import type { RunResult } from '../../src/report';
+import { failingCheckpoints } from '../../src/report/decide';
 
 export { checkpointResult, runOf, testResult } from './runs';
 
@@ -25,6 +27,15 @@ export function checkpoint(run: RunResult, testTitle: string, name: string) {
   const found = test?.checkpoints.find((c) => c.name === name);
   if (!test || !found) throw new Error(`no checkpoint ${testTitle} › ${name} in ${JSON.stringify(run.tests.map((t) => [t.title, t.checkpoints.map((c) => c.name)]))}`);
   return { test, checkpoint: found };
+}
+
+/**
+ * The exit code a run must have under the default gate (failOn: regression, needs_review), from
+ * its results file: 1 while a change awaits a person, else 0. Asserting it beside the statuses
+ * checks that the exit code and the results tell the same story.
+ */
+export function gateExit(run: RunResult): 0 | 1 {
+  return failingCheckpoints(run.tests.flatMap((test) => test.checkpoints), DEFAULT_FAIL_ON).length > 0 ? 1 : 0;
 }
 
 export function statuses(run: RunResult): Record<string, string> {

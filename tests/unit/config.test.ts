@@ -17,7 +17,7 @@ afterEach(() => {
 
 describe('resolveOptions', () => {
   it('applies defaults, then options, then the environment', () => {
-    expect(resolveOptions({}, {})).toMatchObject({ baseBranch: null, outputDir: '.visual-uat', updateBaselines: false, failOn: ['regression'] });
+    expect(resolveOptions({}, {})).toMatchObject({ baseBranch: null, outputDir: '.visual-uat', updateBaselines: false, failOn: ['regression', 'needs_review'] });
     expect(resolveOptions({}, { GITHUB_BASE_REF: 'develop' }).baseBranch).toBe('develop');
     expect(resolveOptions({ baseBranch: 'trunk' }, { GITHUB_BASE_REF: 'develop' }).baseBranch).toBe('trunk');
     expect(resolveOptions({ baseBranch: 'trunk', outputDir: 'out' }, { VISUAL_UAT_BASE: 'release', VISUAL_UAT_DIR: 'vu' })).toMatchObject({ baseBranch: 'release', outputDir: 'vu' });
