@@ -8,6 +8,7 @@ import { writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
 import { takeLayout, type LayoutArea } from './layout';
 import { validateCheckpointName } from './names';
 import { recorderFor, startSignals } from './signals';
+import { elementError, waitForElement } from './element';
 import { captureTarget, noteCapture, testMeta, type CaptureTarget } from './target';
 import { unsettledArea } from './unsettled';
 
@@ -28,7 +29,7 @@ export interface CheckpointOptions extends ComparisonTolerance {
   stylePath?: string | string[];
   /** What this checkpoint should show; sent to the evaluator beside the test's intent. */
   intent?: string;
-  /** How long to wait for the page to settle and two identical consecutive captures (default 5 s, like Playwright's expect timeout). */
+  /** How long to wait for the `locator`'s element to show, the page to settle and two identical consecutive captures (default 5 s, like Playwright's expect timeout). */
   timeout?: number;
   /** Check the checkpoint's scope for accessibility violations with axe-core (default: the test's `a11y`, else false). */
   a11y?: boolean;
@@ -136,20 +137,22 @@ const sameBox = (a: Box, b: Box | null) => b !== null && a.x === b.x && a.y === 
  * are compared within tolerance as usual. Playwright's own element screenshot is used where the
  * box measured here might not be the one captured: with a `stylePath` (applied only while the
  * screenshot is taken), an element that moved between the measure and the capture (an animation
- * that `animations: 'disabled'` settles or restarts), or one larger than the viewport.
+ * that `animations: 'disabled'` settles or restarts), or one larger than the viewport. Each wait
+ * for the element ends at the checkpoint's timeout: one that went away fails the checkpoint.
  */
-async function elementShot(page: Page, locator: Locator, options: ShotOptions): Promise<Buffer> {
-  if (options?.style) return locator.screenshot(options);
+async function elementShot(page: Page, locator: Locator, options: ShotOptions, timeout: number): Promise<Buffer> {
+  const elementScreenshot = () => locator.screenshot({ ...options, timeout });
+  if (options?.style) return elementScreenshot();
   // Not scrollIntoViewIfNeeded: it waits for the element to stop moving, which an endless
   // animation never does before `animations: 'disabled'` takes effect inside the screenshot.
-  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
-  const box = await locator.boundingBox();
+  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest' }), undefined, { timeout });
+  const box = await locator.boundingBox({ timeout });
   const viewport = page.viewportSize();
-  if (!box || !viewport) return locator.screenshot(options);
+  if (!box || !viewport) return elementScreenshot();
   const [left, top, right, bottom] = [box.x, box.y, box.x + box.width, box.y + box.height].map(Math.round);
-  if (left < 0 || top < 0 || right > viewport.width || bottom > viewport.height || right <= left || bottom <= top) return locator.screenshot(options);
+  if (left < 0 || top < 0 || right > viewport.width || bottom > viewport.height || right <= left || bottom <= top) return elementScreenshot();
   const shot = await page.screenshot({ ...options, clip: { x: left, y: top, width: right - left, height: bottom - top } });
-  return sameBox(box, await locator.boundingBox()) ? shot : locator.screenshot(options);
+  return sameBox(box, await locator.boundingBox({ timeout })) ? shot : elementScreenshot();
 }
 
 /** What ct-core's mount() returns: the mounted component under #root (@playwright/experimental-ct-core, lib/mount.js). */
@@ -231,12 +234,14 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     ...(style ? { style } : {}),
   };
   const locator = options.locator ?? (await defaultComponent(page, options));
+  const timeout = options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS;
   const capture = locator
-    ? () => elementShot(page, locator, common)
+    ? () => elementShot(page, locator, common, timeout).catch(async (error) => Promise.reject(await elementError(error, name, locator, timeout, 'visible')))
     : () => page.screenshot({ ...common, fullPage: options.clip ? false : (options.fullPage ?? true), clip: options.clip });
 
-  // One budget for settling and retaking: a page that never stops scrolling still gets its captures.
-  const deadline = Date.now() + (options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS);
+  // One budget for the element, settling and retaking: a page that never stops scrolling still gets its captures.
+  const deadline = Date.now() + timeout;
+  if (locator) await waitForElement(name, locator, timeout, deadline);
   await settle(page, (deadline - Date.now()) / 2);
   const finishSignals = startSignals(page, locator);
   const baseline = readBaselineImage(target.baselineRoot, target.folder, name);

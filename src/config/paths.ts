@@ -38,7 +38,8 @@ const OUTPUT_PATHS = {
   /** The nested passes' output (a pass beside the tests writes these under besidePassRoot first). */
   baselineLog: 'logs/baseline.log',
   baselineListLog: 'logs/baseline-list.log',
-  lock: 'run/lock.json',
+  /** A folder holding the owner's record, `<token>.json` (see baseline/lock). */
+  lock: 'run/lock',
   /** One name suffices: the run lock keeps a second run out of the folder. */
   runContext: 'run/context.json',
   /** Test key → its earlier render in the store, for the tests the baseline pass renders (see baseline/test-store earlierRender). */

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo, runPlaywright } from '../../scripts/fixture-repo';
 import { startDetachedRun } from '../support/playwright-run';
-import { worktreeHomes } from '../../src/config/paths';
+import { outputPath, worktreeHomes } from '../../src/config/paths';
 import { killProcessesIn, processesIn } from '../support/processes';
 import { addWorkInProgress, repoState } from '../support/repo-state';
 import { DEMO_STATUSES, readLatest, statuses, gateExit } from '../support/results';
+import { writeRunLock } from '../support/run-lock';
 
 /**
  * Crash recovery: a run killed with SIGKILL (its whole process group, as a cancelled CI job) at
@@ -15,6 +16,11 @@ import { DEMO_STATUSES, readLatest, statuses, gateExit } from '../support/result
  * set-up are hit through the VISUAL_UAT_KILL_AT fault points; the baseline pass itself is killed
  * from outside in tests/e2e/cache.spec.ts.
  */
+
+/** The run lock of a repository's output folder. */
+function lockOf(repo: string): string {
+  return outputPath(path.join(repo, '.visual-uat'), 'lock');
+}
 
 /** The JSON files visual-uat writes (results, run context and lock, baseline manifests and seals). */
 function ownJsonFiles(outputDir: string): string[] {
@@ -36,7 +42,7 @@ for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
     const { worktrees: _worktrees, ...afterKill } = repoState(repo);
     const { worktrees: _before, ...expected } = before;
     expect(afterKill).toEqual(expected);
-    expect(fs.existsSync(path.join(repo, '.visual-uat', 'run', 'lock.json'))).toBe(true);
+    expect(fs.existsSync(lockOf(repo))).toBe(true);
     // Whatever JSON the killed run left is whole: every write is a temp file and a rename.
     for (const file of ownJsonFiles(path.join(repo, '.visual-uat'))) expect(() => JSON.parse(fs.readFileSync(file, 'utf8')), file).not.toThrow();
 
@@ -47,7 +53,7 @@ for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
     expect(repoState(repo)).toEqual(before);
     // No process of the run lives on in the output folder or in a base worktree.
     for (const dir of [path.join(repo, '.visual-uat'), worktreeHomes(path.join(repo, '.visual-uat')).outside]) expect(processesIn(dir)).toEqual([]);
-    expect(fs.existsSync(path.join(repo, '.visual-uat', 'run', 'lock.json'))).toBe(false);
+    expect(fs.existsSync(lockOf(repo))).toBe(false);
   });
 }
 
@@ -62,26 +68,19 @@ async function startZombie(): Promise<{ zombie: number; parent: ChildProcess }> 
   return { zombie, parent };
 }
 
-function writeLock(repo: string, record: object): string {
-  const lock = path.join(repo, '.visual-uat', 'run', 'lock.json');
-  fs.mkdirSync(path.dirname(lock), { recursive: true });
-  fs.writeFileSync(lock, JSON.stringify(record));
-  return lock;
-}
-
 test('a lock held by a zombie, or by a PID that now belongs to another process, is stale and taken over', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   const { zombie, parent } = await startZombie();
   try {
     const zombieStart = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1].split(' ')[19];
-    const lock = writeLock(repo, { pid: zombie, processStart: zombieStart, startedAt: new Date().toISOString() });
+    writeRunLock(path.join(repo, '.visual-uat'), { pid: zombie, processStart: zombieStart, startedAt: new Date().toISOString() });
     const afterZombie = runPlaywright(repo, ['test']);
     expect(afterZombie.status, afterZombie.stdout + afterZombie.stderr).toBe(gateExit(readLatest(repo)));
     expect(afterZombie.stdout).toContain(`took over the lock of an earlier run (pid ${zombie}) that is gone`);
-    expect(fs.existsSync(lock)).toBe(false);
+    expect(fs.existsSync(lockOf(repo))).toBe(false);
 
     // The sleeping parent is alive, but it is not the process that wrote this lock.
-    writeLock(repo, { pid: parent.pid, processStart: '1', startedAt: new Date().toISOString() });
+    writeRunLock(path.join(repo, '.visual-uat'), { pid: parent.pid, processStart: '1', startedAt: new Date().toISOString() });
     const afterReuse = runPlaywright(repo, ['test']);
     expect(afterReuse.status, afterReuse.stdout + afterReuse.stderr).toBe(gateExit(readLatest(repo)));
     expect(afterReuse.stdout).toContain(`took over the lock of an earlier run (pid ${parent.pid}) that is gone`);
@@ -94,7 +93,7 @@ test('a lock held by a zombie, or by a PID that now belongs to another process, 
 test('a second run started while one is in progress is refused with a clear message; neither is harmed', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   const first = startDetachedRun(repo);
-  const lock = path.join(repo, '.visual-uat', 'run', 'lock.json');
+  const lock = lockOf(repo);
   await expect.poll(() => fs.existsSync(lock), { timeout: 60_000, intervals: [50] }).toBe(true);
 
   const second = runPlaywright(repo, ['test']);
@@ -117,5 +116,5 @@ test('a run without visual-uat\'s reporter (--reporter on the command line) says
   const run = runPlaywright(repo, ['test', '--reporter=dot']);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toContain('visual-uat: warning: this run has no visual-uat reporter (its reporters: dot), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,dot');
-  expect(fs.existsSync(path.join(repo, '.visual-uat', 'run', 'lock.json'))).toBe(false);
+  expect(fs.existsSync(lockOf(repo))).toBe(false);
 });

@@ -3,6 +3,7 @@ import { validateCheckpointName } from '../../src/capture/names';
 import { nestedArgs, withoutShard } from '../../src/baseline/pass';
 import sharp from 'sharp';
 import { unsettledArea } from '../../src/capture/unsettled';
+import { elementTimeoutMessage } from '../../src/capture/element';
 
 describe('validateCheckpointName', () => {
   it('accepts ordinary and Unicode names', () => {
@@ -57,5 +58,27 @@ describe('unsettledArea', () => {
     const [black, red, taller] = await Promise.all([image({ r: 0, g: 0, b: 0 }), image({ r: 255, g: 0, b: 0 }), image({ r: 0, g: 0, b: 0 }, 44)]);
     expect(await unsettledArea(black, red)).toEqual({ x: 10, y: 12, width: 5, height: 6 });
     expect(await unsettledArea(black, taller)).toEqual({ x: 0, y: 0, width: 50, height: 44 });
+  });
+});
+
+describe('elementTimeoutMessage', () => {
+  const subject = `checkpoint "hero": locator('#hero')`;
+
+  it('names the checkpoint and the locator that matched nothing, in one line', () => {
+    expect(elementTimeoutMessage('hero', "locator('#hero')", 2000, 'attached', null)).toBe(
+      `${subject} matched no element within 2000 ms: check the selector, or wait for the element before the checkpoint`,
+    );
+  });
+
+  it.each([
+    [{ width: 0, height: 0, visibility: 'visible' }, 'it measures 0×0: hidden or empty'],
+    [{ width: 1024, height: 0, visibility: 'visible' }, 'it measures 1024×0: hidden or empty'],
+    [{ width: 120.4, height: 39.6, visibility: 'hidden' }, 'it measures 120×40, visibility: hidden'],
+    [{ width: 120, height: 40, visibility: 'visible' }, 'it measures 120×40 now'],
+    [null, 'it matches no element now'],
+  ])('says what the element that never showed measures: %j', (measure, now) => {
+    const message = elementTimeoutMessage('hero', "locator('#hero')", 2000, 'visible', measure);
+    expect(message).toBe(`${subject} matched no visible element within 2000 ms (${now}): wait for it to be visible before the checkpoint, or check the selector`);
+    expect(message).not.toContain('\n');
   });
 });
