@@ -223,7 +223,8 @@ describe('judgeRun', () => {
     if (compared.comparison.kind !== 'different') throw new Error('the pair should differ');
     const checkpoint = { test: plans.key, checkpoint: 'approved', baseline: sha256File(images.base), current: sha256File(images.changed) };
     const approved: Approval = { verdict: 'approved', scope: 'checkpoints', checkpoints: [checkpoint], by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null, change: encodeChange(compared.comparison.change) };
-    const stale: Approval = { ...approved, checkpoints: [{ ...checkpoint, checkpoint: 'same' }] };
+    // Decided on another baseline: the base moved on, and the pair no longer shows the change.
+    const stale: Approval = { ...approved, checkpoints: [{ ...checkpoint, checkpoint: 'same', baseline: 'f'.repeat(64) }] };
     const unrelated: Approval = { ...approved, checkpoints: [{ ...checkpoint, test: 'another › test' }] };
     const evaluator = evaluatorAnswering(() => ({ status: 'changed', evaluation: { pass: true, confidence: 0.95, reason: 'Intended.', needsReview: false }, reason: 'Intended.', cached: false }));
     const verdicts = await judgeRun({ tests: frozen([plans]), context: frozen(CONTEXT), settings: frozen(settings()), approvals: frozen([approved, stale, unrelated]), evaluator, evalRecord: null });
