@@ -204,8 +204,13 @@ export interface BaselineTestRecord {
   status: string;
   error: string | null;
   checkpoints: string[];
-  /** Those of its checkpoints whose capture never held still (absent: not known, as for a stored test's record). */
+  /** Those of its checkpoints whose capture is not known to have held still (absent: not known for any, as for a stored test's record). */
   unsettled?: string[];
+  /**
+   * Those of its checkpoints whose capture wrote a layout record (absent: a record of an older
+   * version, which did not say): why a base side has none is then known (see report/assess).
+   */
+  layouts?: string[];
 }
 
 export interface BaselineManifest {

@@ -597,6 +597,8 @@ interface StoredTest {
   test: ListedTest;
   entry: string;
   checkpoints: string[];
+  /** Those that have a layout record, as the entry's seal says (absent: an entry of an older version). */
+  layouts?: string[];
 }
 
 /**
@@ -622,7 +624,7 @@ function splitByStore(plan: PassPlan, inputs: (project: string) => KeyInputs, li
     if (found?.entry) {
       // An entry with no checkpoint (a record run notes the tests that take none) spares only a
       // pass that would render the test: one that renders every listed test.
-      if (chosen || found.checkpoints.length) stored.push({ test, entry: found.entry, checkpoints: found.checkpoints });
+      if (chosen || found.checkpoints.length) stored.push({ test, entry: found.entry, checkpoints: found.checkpoints, layouts: found.layouts });
       continue;
     }
     if (!chosen) continue;
@@ -646,7 +648,7 @@ function copyStored(entry: string, stored: readonly StoredTest[]): Record<string
 }
 
 function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
-  return Object.fromEntries(stored.map(({ test, checkpoints }) => [test.key, storedRecord(test.folder, checkpoints)]));
+  return Object.fromEntries(stored.map(({ test, checkpoints, layouts }) => [test.key, storedRecord(test.folder, checkpoints, layouts)]));
 }
 
 /**

@@ -52,6 +52,8 @@ export interface Seal {
    * earlierRender). Absent in entries of versions before it was kept: none of theirs is used so.
    */
   unsettled?: string[];
+  /** The checkpoints whose capture wrote a layout record (absent in entries of older versions, which did not say). */
+  layouts?: string[];
   sealedAt: string;
 }
 
@@ -147,7 +149,7 @@ function entryProblem(dir: string, key: string, source: string): string | null {
   return contentsProblem(dir, seal.contents);
 }
 
-export type Lookup = { entry: string; checkpoints: string[] } | { entry: null; reason: string };
+export type Lookup = { entry: string; checkpoints: string[]; layouts?: string[] } | { entry: null; reason: string };
 
 /** Whether the store holds any test of this base commit. */
 export function storeHoldsCommit(store: string, baseCommit: string): boolean {
@@ -172,7 +174,9 @@ export function lookUp(store: string, baseCommit: string, key: string, source: T
   const dir = storeEntryDir(store, baseCommit, key, source.hash);
   if (fs.existsSync(dir)) {
     const problem = entryProblem(dir, key, source.hash);
-    return problem ? { entry: null, reason: problem } : { entry: dir, checkpoints: readSeal(dir)!.checkpoints };
+    if (problem) return { entry: null, reason: problem };
+    const { checkpoints, layouts } = readSeal(dir)!;
+    return { entry: dir, checkpoints, ...(layouts ? { layouts } : {}) };
   }
   const versions = sealsOf(storeTestDir(store, baseCommit, key)).filter((seal) => seal.key === key);
   if (versions.length === 0) return { entry: null, reason: 'not in the store' };
@@ -248,6 +252,7 @@ export function storeTest(store: string, baseCommit: string, key: string, source
       checkpoints: checkpoints.map((checkpoint) => checkpoint.name),
       contents: sealedContents(temp, SEAL),
       unsettled: checkpoints.filter((checkpoint) => !checkpoint.settled).map((checkpoint) => checkpoint.name),
+      layouts: checkpoints.filter((checkpoint) => checkpoint.layout).map((checkpoint) => checkpoint.name),
       sealedAt: new Date().toISOString(),
     };
     fs.writeFileSync(path.join(temp, SEAL), JSON.stringify(seal, null, 2));
@@ -275,9 +280,9 @@ export function touch(dir: string): void {
   }
 }
 
-/** The record of a stored test in a run's baseline manifest. */
-export function storedRecord(folder: string, checkpoints: readonly string[]): BaselineTestRecord {
-  return { folder, status: 'passed', error: null, checkpoints: [...checkpoints] };
+/** The record of a stored test in a run's baseline manifest (`layouts`: as its seal says, when it does). */
+export function storedRecord(folder: string, checkpoints: readonly string[], layouts?: readonly string[]): BaselineTestRecord {
+  return { folder, status: 'passed', error: null, checkpoints: [...checkpoints], ...(layouts ? { layouts: [...layouts] } : {}) };
 }
 
 /**

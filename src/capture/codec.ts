@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { TestInfo } from '@playwright/test';
 import type { Role } from '../config/environment';
 import { readBaselineSide, writeCheckpointFiles, type BaselineSide } from '../store/run-store';
-import type { CapturedSignals, ComparisonTolerance, LayoutRecord, Region, RunContext, VisualUatTestOptions } from '../types';
+import type { BaselineTestRecord, CapturedSignals, ComparisonTolerance, LayoutRecord, Region, RunContext, VisualUatTestOptions } from '../types';
 
 /**
  * The checkpoint attachment format, both ways. Capture leaves everything a comparison needs on
@@ -14,7 +14,7 @@ import type { CapturedSignals, ComparisonTolerance, LayoutRecord, Region, RunCon
  * - `_visual-uat-run`: the run's RunContext, once per worker process (it is the same for the run).
  * - `_visual-uat-checkpoint:<name>`: CheckpointMeta (both roles; the baseline role's manifest reads whether it held still).
  * - `_visual-uat-image:<name>`: the image, by path.
- * - `_visual-uat-layout:<name>`: its layout record (capture/layout), by path, when one was taken.
+ * - `_visual-uat-layout:<name>`: its layout record (capture/layout), by path, when one was taken (both roles).
  * - `_visual-uat-baseline:<name>`, `_visual-uat-baseline-signals:<name>`,
  *   `_visual-uat-baseline-layout:<name>`: what the baseline pass left for this checkpoint (current role).
  *
@@ -47,6 +47,8 @@ export interface BaselineInfo {
   available: boolean;
   error: string | null;
   checkpoints: string[];
+  /** The base pass's record of the test: how it ended, what each capture left (null: none; absent in metas of older versions). */
+  record?: BaselineTestRecord | null;
 }
 
 /** One checkpoint as the current pass took it. */
@@ -130,9 +132,9 @@ export async function writeCheckpoint(testInfo: Attacher, checkpoint: CapturedCh
   // The baseline role's manifest reads the meta too: which captures held still (see BaselineTestRecord.unsettled).
   await attachJson(testInfo, `${CHECKPOINT_META}${name}`, checkpoint.meta);
   attachFile(testInfo, `${IMAGE}${name}`, image, 'image/png');
-  if (base) return;
+  // The baseline role's manifest reads it too: which captures wrote a layout record (see BaselineTestRecord.layouts).
   if (layout) attachFile(testInfo, `${LAYOUT}${name}`, layout, 'application/gzip');
-  if (!checkpoint.baselineRoot) return;
+  if (base || !checkpoint.baselineRoot) return;
   const baseSide = readBaselineSide(checkpoint.baselineRoot, checkpoint.folder, name);
   if (baseSide.image) attachFile(testInfo, `${BASELINE_IMAGE}${name}`, baseSide.image, 'image/png');
   if (baseSide.signals) await attachJson(testInfo, `${BASELINE_SIGNALS}${name}`, baseSide.signals);

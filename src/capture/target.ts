@@ -6,7 +6,7 @@ import { runningCheckpointsDir } from '../config/paths';
 import { identityOfTestInfo } from '../config/test-identity';
 import { resolveSettings } from '../config/settings';
 import { readManifest, readRunContext } from '../store/run-store';
-import type { BaselineManifest, RunContext, VisualUatTestOptions } from '../types';
+import type { BaselineManifest, BaselineTestRecord, RunContext, VisualUatTestOptions } from '../types';
 import type { BaselineInfo, TestMeta } from './codec';
 
 /** What a test's checkpoints share: where images go, what the baseline pass left for this test. */
@@ -100,7 +100,44 @@ export function baselineInfo(context: RunContext | null, manifest: BaselineManif
     available,
     error: baselineError ?? record?.error ?? (context && !context.sameAsBase && !record ? notRunReason(manifest) : null),
     checkpoints: record?.checkpoints ?? [],
+    record,
   };
+}
+
+/** What the base pass recorded of one checkpoint's capture. */
+export interface BaseCapture {
+  /** How the base test ended: Playwright's status ('passed', 'failed', 'timedOut', 'interrupted', 'skipped'). */
+  testStatus: string;
+  /** The base test's errors; null when it passed. */
+  error: string | null;
+  /** Whether the base took this checkpoint. */
+  taken: boolean;
+  /** Whether its capture held still (null: not taken, or not known, as for a stored test). */
+  settled: boolean | null;
+  /** Whether its capture wrote a layout record (null: not taken, or a record of an older version, which did not say). */
+  layout: boolean | null;
+}
+
+/** A checkpoint's capture as its test's base record tells it; null without a record (the base pass did not run the test). */
+export function baseCapture(record: BaselineTestRecord | null | undefined, name: string): BaseCapture | null {
+  if (!record) return null;
+  const taken = record.checkpoints.includes(name);
+  return {
+    testStatus: record.status,
+    error: record.status === 'passed' ? null : record.error,
+    taken,
+    settled: taken && record.unsettled ? !record.unsettled.includes(name) : null,
+    layout: taken && record.layouts ? record.layouts.includes(name) : null,
+  };
+}
+
+/**
+ * Whether a base image may be compared with: its test passed on the base, or ended otherwise only
+ * after this capture had held still. An image a failed test left before it settled (or without
+ * saying whether it did) shows a page nobody saw at rest.
+ */
+export function baseImageUsable(capture: BaseCapture | null): boolean {
+  return !capture || capture.testStatus === 'passed' || capture.settled === true;
 }
 
 /** Whether the baseline pass beside the current tests renders this test (see RunContext.baselinePending). */

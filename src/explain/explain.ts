@@ -119,20 +119,49 @@ function resized(base: LayoutRecord, current: LayoutRecord, matching: Matching):
     .map(({ base: b, current: c }) => ({ index: c, properties: sizeChanges(base.elements[b], current.elements[c]) }));
 }
 
-function missingNote(base: LayoutRecord | null, current: LayoutRecord | null): string | null {
-  if (!base && !current) return 'no layout record on either side (taken by a version of visual-uat that kept none, or the page could not be read)';
-  if (!base) return 'no layout record on the base side (a cache entry from a version of visual-uat that kept none): rerun with a fresh baseline to explain this change';
-  if (!current) return 'no layout record on the current side: the page could not be read after the capture';
+/**
+ * Why a side has no layout record, as far as the run can tell: the baseline was kept by an older
+ * version (its record does not say which captures wrote one), the base test failed and its capture
+ * wrote none, the page could not be read after the capture, the record's file is missing, or it
+ * does not decode.
+ */
+export type LayoutGap = 'older-version' | 'base-test-failed' | 'page-unreadable' | 'file-missing' | 'unreadable' | 'unknown';
+
+/** Each side's gap, for the side that has no record. */
+export interface LayoutGaps {
+  base?: LayoutGap;
+  current?: LayoutGap;
+}
+
+const GAP_WORDS: Record<LayoutGap, string> = {
+  'older-version': 'the baseline was kept by an older version of visual-uat; rerun with --update-baselines to explain this change',
+  'base-test-failed': 'the base test failed and its capture wrote none',
+  'page-unreadable': 'the page could not be read after the capture',
+  'file-missing': 'its file is missing',
+  unreadable: 'its file is unreadable',
+  unknown: '',
+};
+
+function missingNote(base: LayoutRecord | null, current: LayoutRecord | null, gaps: LayoutGaps): string | null {
+  const why = (side: keyof LayoutGaps) => GAP_WORDS[gaps[side] ?? 'unknown'];
+  const said = (note: string, words: string) => (words ? `${note}: ${words}` : note);
+  if (!base && !current) {
+    if (why('base') === why('current')) return said('no layout record on either side', why('base'));
+    return `${said('no layout record on the base side', why('base'))}; ${said('none on the current side', why('current'))}`;
+  }
+  if (!base) return said('no layout record on the base side', why('base'));
+  if (!current) return said('no layout record on the current side', why('current'));
   return null;
 }
 
 /**
  * Explains a changed checkpoint from its two layout records: the elements added, removed, or
  * changed in their styles, text or size where the pixels changed, each with the commit and file
- * whose diff names it. Pure: the records, the regions and the diffs are values.
+ * whose diff names it. Pure: the records, the regions and the diffs are values; `gaps` says why a
+ * side has no record, for the note.
  */
-export function explainChange(base: LayoutRecord | null, current: LayoutRecord | null, regions: readonly Region[], code: readonly CodeChange[]): Explanation {
-  const missing = missingNote(base, current);
+export function explainChange(base: LayoutRecord | null, current: LayoutRecord | null, regions: readonly Region[], code: readonly CodeChange[], gaps: LayoutGaps = {}): Explanation {
+  const missing = missingNote(base, current, gaps);
   if (!base || !current) return { changes: [], summary: '', note: missing };
   const matching = matchElements(base, current);
   const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {

@@ -1,2 +1,2 @@
-export { explainChange, type ElementChange, type Explanation, type PropertyChange } from './explain';
+export { explainChange, type ElementChange, type Explanation, type LayoutGap, type LayoutGaps, type PropertyChange } from './explain';
 export type { Attribution } from './attribute';

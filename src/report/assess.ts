@@ -1,7 +1,8 @@
 import { comparePair, compareSignals, mergeTolerance, testBaseSignals, withAriaLines, type PairComparison } from '../compare';
 import type { Settings } from '../config/settings';
 import { diffImage } from '../config/paths';
-import { explainChange, type Explanation } from '../explain';
+import type { BaseCapture } from '../capture';
+import { explainChange, type Explanation, type LayoutGap } from '../explain';
 import { readLayout } from '../store/run-store';
 import type { CheckpointSignals, CodeChange, RunContext } from '../types';
 import type { CheckpointPair, CollectedTest } from './collect';
@@ -20,6 +21,18 @@ export interface Compared {
 export function imagesOf(compared: Pick<Compared, 'pair' | 'comparison'>): { baseline: string | null; current: string | null } {
   const { pair, comparison } = compared;
   return { baseline: comparison.kind === 'same-code' ? pair.current : pair.baseline, current: pair.current };
+}
+
+/**
+ * Why a compared base side has no layout record, from what the base pass recorded of its capture:
+ * said to come from an older version only when its record does not say (see BaselineTestRecord.layouts).
+ */
+export function baseLayoutGap(capture: BaseCapture | null, file: string | null): LayoutGap {
+  if (file) return 'unreadable';
+  if (!capture) return 'unknown';
+  if (capture.layout === null) return 'older-version';
+  if (capture.layout) return 'file-missing';
+  return capture.testStatus === 'passed' ? 'page-unreadable' : 'base-test-failed';
 }
 
 /**
@@ -44,7 +57,9 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
         const signals = compareSignals(pair.baseSignals, pair.meta?.signals ?? null, testBase);
         // The text that changed is part of what changed: two pairs whose pixels match but whose text differs are not the same change.
         if (comparison.kind !== 'different') return { test, pair, comparison, signals, explanation: null };
-        const explanation = explainChange(readLayout(pair.layouts.baseline), readLayout(pair.layouts.current), comparison.metrics.changedRegions, code);
+        const [base, current] = [readLayout(pair.layouts.baseline), readLayout(pair.layouts.current)];
+        const gaps = { base: baseLayoutGap(pair.baseCapture, pair.layouts.baseline), current: pair.layouts.current ? 'unreadable' : 'page-unreadable' } as const;
+        const explanation = explainChange(base, current, comparison.metrics.changedRegions, code, gaps);
         return { test, pair, comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) }, signals, explanation };
       });
     }),

@@ -5,9 +5,10 @@ import type { BaselineManifest } from '../types';
 import { errorsText } from '../util/text';
 
 /**
- * The baseline role's record of its pass: each test's status, error and checkpoints, read from the
- * same attachments as in the current role. A pass that failed outside its tests (the base app did
- * not start) or was interrupted is incomplete: its baselines are not to be trusted.
+ * The baseline role's record of its pass: each test's status, error and checkpoints (which held
+ * still, which wrote a layout record), read from the same attachments as in the current role. A
+ * pass that failed outside its tests (the base app did not start) or was interrupted is
+ * incomplete: its baselines are not to be trusted.
  */
 export function baselineManifest(tests: readonly TestCase[], status: FullResult['status'], globalErrors: readonly string[]): BaselineManifest {
   const records: BaselineManifest['tests'] = {};
@@ -22,7 +23,9 @@ export function baselineManifest(tests: readonly TestCase[], status: FullResult[
       status: result.status,
       error: errorsText(result.errors),
       checkpoints: decoded.checkpoints.map((checkpoint) => checkpoint.name),
-      unsettled: decoded.checkpoints.filter((checkpoint) => checkpoint.meta?.stable === false).map((checkpoint) => checkpoint.name),
+      // A capture whose meta is not there is not known to have held still.
+      unsettled: decoded.checkpoints.filter((checkpoint) => checkpoint.meta?.stable !== true).map((checkpoint) => checkpoint.name),
+      layouts: decoded.checkpoints.filter((checkpoint) => checkpoint.layout).map((checkpoint) => checkpoint.name),
     };
   }
   return { complete: status !== 'interrupted' && globalErrors.length === 0, tests: records };

@@ -1,8 +1,8 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { baselineInfo, readCheckpoints, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
+import { baseCapture, baseImageUsable, baselineInfo, readCheckpoints, type BaseCapture, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
 import { identityOfTestCase } from '../config/test-identity';
 import type { RunFiles } from '../store/run-store';
-import type { CapturedSignals, RunContext } from '../types';
+import type { BaselineTestRecord, CapturedSignals, RunContext } from '../types';
 import { errorsText, plainText } from '../util/text';
 
 /** One checkpoint as the two passes left it: images by path, either side possibly absent. */
@@ -16,6 +16,8 @@ export interface CheckpointPair {
   baseSignals: CapturedSignals | null;
   /** Each side's layout record, by path (null: none taken, e.g. a cache entry of an older version). */
   layouts: { baseline: string | null; current: string | null };
+  /** What the base pass recorded of this capture: how its test ended, whether it held still (null: no record of the test). */
+  baseCapture: BaseCapture | null;
 }
 
 /** One test with its checkpoints paired: plain values, read once from Playwright's results. */
@@ -61,15 +63,18 @@ export function runContextOf(tests: readonly TestCase[], fromSetup: RunContext |
   return null;
 }
 
-function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, files: RunFiles): CheckpointPair[] {
+function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, files: RunFiles, record: BaselineTestRecord | null): CheckpointPair[] {
   const taken = new Map(decoded.checkpoints.map((checkpoint) => [checkpoint.name, checkpoint]));
   const names = [...new Set([...taken.keys(), ...baselineNames])];
   return names.map((name) => {
     const checkpoint = taken.get(name);
+    const capture = baseCapture(record, name);
     // A checkpoint only the base took travels in no attachment: its image is in the baseline entry.
     // A checkpoint only the base took, or any taken while the base pass ran beside, has its base side on disk only.
     const onDisk = !checkpoint || !checkpoint.baseline.image;
-    const base = (onDisk ? files.baseSide(folder, name) : null) ?? checkpoint?.baseline;
+    const found = (onDisk ? files.baseSide(folder, name) : null) ?? checkpoint?.baseline;
+    // The image a failed base test left unsettled is no baseline; one only the base took still shows what went missing.
+    const base = !checkpoint || baseImageUsable(capture) ? found : null;
     return {
       name,
       current: checkpoint?.image ?? null,
@@ -77,6 +82,7 @@ function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folde
       meta: checkpoint?.meta ?? null,
       baseSignals: base?.signals ?? null,
       layouts: { baseline: base?.layout ?? null, current: checkpoint?.layout ?? null },
+      baseCapture: capture,
     };
   });
 }
@@ -105,8 +111,9 @@ export function collectTests(tests: readonly TestCase[], context: RunContext | n
     // failed (beside the tests, it failed after the stored tests' captures found their baselines).
     const afterCapture = !meta?.baseline || !!context?.toppedUp?.includes(key) || !!context?.baselineError;
     const baseline = meta ? (afterCapture ? baselineInfo(context, manifest, key) : meta.baseline) : null;
-    const baselineNames = baseline?.checkpoints ?? manifest?.tests[key]?.checkpoints ?? [];
-    const pairs = pairsOf(decoded, baselineNames, folder, files);
+    const record = baseline?.record ?? manifest?.tests[key] ?? null;
+    const baselineNames = baseline?.checkpoints ?? record?.checkpoints ?? [];
+    const pairs = pairsOf(decoded, baselineNames, folder, files, record);
     // A test that took no checkpoint in either pass is not a visual test, unless it failed: a crash
     // before its first checkpoint must show in the results, not vanish from them.
     if (pairs.length === 0 && (result.status === 'passed' || result.status === 'skipped')) continue;

@@ -1,9 +1,10 @@
 import { describeApproval, type Approval, type Settled } from '../approve';
+import type { BaseCapture } from '../capture';
 import { hasNewSignals, NO_DIFF, type ChangePrint, type PairComparison } from '../compare';
 import type { EvaluatorVerdict } from '../evaluate';
 import type { Explanation } from '../explain';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, FailOn, Region, TestStatus } from '../types';
-import { plural } from '../util/text';
+import { firstLine, plural } from '../util/text';
 import { imagesOf, type Compared } from './assess';
 
 export const NO_EVALUATOR_REASON = 'no evaluator configured';
@@ -33,6 +34,8 @@ export interface DecisionInput {
   /** Whether the current capture settled (null: current took none), and where it still changed when it did not. */
   stable?: boolean | null;
   unsettled?: Region | null;
+  /** What the base pass recorded of this capture (null: no record of the test). */
+  baseCapture?: BaseCapture | null;
 }
 
 export interface Decision {
@@ -106,12 +109,50 @@ function decideChanges(changes: ChangeInput[], signals: CheckpointSignals): Deci
   return { status, reason: notes.length ? `${reason} — ${notes.join('; ')}` : reason, evaluation };
 }
 
+/** How a base test that did not pass ended, in words (a timeout is a failure). */
+function baseEnding(testStatus: string): string {
+  return testStatus === 'interrupted' || testStatus === 'skipped' ? `was ${testStatus}` : 'failed';
+}
+
+/**
+ * What a checkpoint's base capture is worth when its base test did not pass, in one line: the
+ * error's first line only (the whole error is the test's `baseError` and in the baseline log).
+ */
+export function baseFailureNote(capture: BaseCapture): string {
+  const ended = `the base test ${baseEnding(capture.testStatus)}`;
+  const why = capture.error ? ` (${firstLine(capture.error)})` : '';
+  if (!capture.taken) return `${ended} before it took this checkpoint${why}`;
+  if (capture.settled) return `${ended} after this capture${why}; compared with the capture it took`;
+  return `${ended} after this capture, which ${capture.settled === false ? 'never settled' : 'is not known to have settled'}${why}`;
+}
+
+/** Whether a checkpoint's base test did not pass (its capture is compared with only when it held still). */
+export function baseFailed(capture: BaseCapture | null | undefined): capture is BaseCapture {
+  return !!capture && capture.testStatus !== 'passed';
+}
+
+/** Why a checkpoint the current run took has no baseline, in one line. */
+function noBaselineReason(input: DecisionInput): string {
+  const capture = input.baseCapture;
+  if (baseFailed(capture)) return baseFailureNote(capture);
+  return input.baseError ? firstLine(input.baseError) : 'the base version does not take this checkpoint';
+}
+
 /**
  * A checkpoint's status and reason, decided once: the auto gate (identical or within tolerance is
  * unchanged), then per change the human gate (a decision in the approvals file), then the AI gate
- * (the evaluator's verdict on its group); a change nobody judged needs review.
+ * (the evaluator's verdict on its group); a change nobody judged needs review. A base image its
+ * test left before failing is compared with, and the reason says so first.
  */
 export function decide(input: DecisionInput): Decision {
+  const decision = decideComparison(input);
+  const capture = input.baseCapture;
+  const kind = input.comparison.kind;
+  const compared = kind !== 'current-only' && kind !== 'baseline-only' && kind !== 'same-code';
+  return compared && baseFailed(capture) ? { ...decision, reason: `${baseFailureNote(capture)}; ${decision.reason}` } : decision;
+}
+
+function decideComparison(input: DecisionInput): Decision {
   const { comparison } = input;
   const plain = (status: CheckpointStatus, reason: string): Decision => ({ status, reason, evaluation: null });
   switch (comparison.kind) {
@@ -120,7 +161,7 @@ export function decide(input: DecisionInput): Decision {
     case 'same-code':
       return plain('unchanged', 'base and current are the same commit with a clean tree');
     case 'current-only':
-      return plain('new', input.baseError ? `no baseline: ${input.baseError}` : 'no baseline: the base version does not take this checkpoint');
+      return plain('new', `no baseline: ${noBaselineReason(input)}`);
     case 'errored':
       return plain('errored', comparison.message);
     case 'identical':
@@ -173,7 +214,15 @@ export interface Judged extends Compared {
 export function verdictOf(checkpoint: Judged): CheckpointVerdict {
   const { pair, comparison, signals } = checkpoint;
   const images = imagesOf(checkpoint);
-  const decision = decide({ comparison, baseError: checkpoint.test.baselineError, changes: checkpoint.changes, signals, stable: pair.meta?.stable ?? null, unsettled: pair.meta?.unsettled ?? null });
+  const decision = decide({
+    comparison,
+    baseError: checkpoint.test.baselineError,
+    changes: checkpoint.changes,
+    signals,
+    stable: pair.meta?.stable ?? null,
+    unsettled: pair.meta?.unsettled ?? null,
+    baseCapture: pair.baseCapture,
+  });
   return {
     name: pair.name,
     ...decision,

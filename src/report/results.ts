@@ -55,7 +55,13 @@ export interface TestResultRecord {
   project: string;
   status: TestStatus;
   baselineAvailable: boolean;
+  /** The test's own errors in this run; null when it ran without one. */
   error: string | null;
+  /**
+   * Why the base left it no whole baseline: its errors on the base, the pass's failure, or that the
+   * pass did not run it; null when it passed there (absent in results of older versions).
+   */
+  baseError?: string | null;
   /** The test's intent, as the evaluator is told it. */
   intent: string | null;
   checkpoints: CheckpointResult[];
@@ -93,12 +99,6 @@ export function publicConfig(options: ResolvedOptions): Record<string, unknown> 
   return { ...options, evaluator };
 }
 
-/** The test's own errors; without them, why it has no baseline. */
-function testError({ test }: TestOutcome): string | null {
-  if (test.error) return test.error;
-  return test.baselineAvailable ? null : test.baselineError;
-}
-
 export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], context: RunContext | null, settings: Settings, evaluator: EvaluatorUsage, timestamp = Date.now()): RunResult {
   const dir = outputPath(settings.outputDir, 'results');
   const tests: TestResultRecord[] = outcomes.map((outcome) => {
@@ -110,7 +110,9 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
       project: test.project,
       status: outcome.status,
       baselineAvailable: test.baselineAvailable,
-      error: testError(outcome),
+      // Apart: a base error is never the error of a test that passed here.
+      error: test.error,
+      baseError: test.baselineAvailable ? null : test.baselineError,
       intent: test.meta?.options.intent ?? null,
       checkpoints: outcome.checkpoints.map((verdict) => ({
         name: verdict.name,

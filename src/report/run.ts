@@ -9,7 +9,7 @@ import type { CodeChange, RunContext, TestStatus } from '../types';
 import { compareCheckpoints, imagesOf, type Compared } from './assess';
 import type { CollectedTest } from './collect';
 import type { GroupRecord } from './results';
-import { decideChange, mostSevere, testStatus, unsettledNote, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
+import { baseFailed, baseFailureNote, decideChange, mostSevere, testStatus, unsettledNote, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
 import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
 import type { ComparedCount } from './sanity';
 
@@ -106,17 +106,28 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     const worst = decisions[mostSevere(decisions)];
     const judgement: EvaluatorVerdict | undefined = judgements.get(group.id);
     // The group's reason is what the review page and the summary's group line show: a member
-    // whose capture never settled may owe its change to that, so it leads, as in its own reason.
-    const restless = showing.find((i) => compared[i].pair.meta?.stable === false);
-    const where = restless !== undefined && showing.length > 1 ? ` (${checkpointKey(subjects[restless].test, subjects[restless].checkpoint)})` : '';
-    const note = restless === undefined ? '' : `${unsettledNote(compared[restless].pair.meta?.unsettled ?? null)}${where}; `;
+    // compared with the capture of a base test that failed after it, or whose capture never
+    // settled, may owe its change to that, so it leads, as in its own reason.
+    const noteOn = (member: number | undefined, note: (i: number) => string): string => {
+      if (member === undefined) return '';
+      const where = showing.length > 1 ? ` (${checkpointKey(subjects[member].test, subjects[member].checkpoint)})` : '';
+      return `${note(member)}${where}; `;
+    };
+    const failedBase = noteOn(
+      showing.find((i) => baseFailed(compared[i].pair.baseCapture)),
+      (i) => baseFailureNote(compared[i].pair.baseCapture!),
+    );
+    const restless = noteOn(
+      showing.find((i) => compared[i].pair.meta?.stable === false),
+      (i) => unsettledNote(compared[i].pair.meta?.unsettled ?? null),
+    );
     return {
       id: group.id,
       change: group.change,
       members: group.members.map((i) => checkpointKey(subjects[i].test, subjects[i].checkpoint)),
       alsoIn: group.alsoIn.map((i) => checkpointKey(subjects[i].test, subjects[i].checkpoint)),
       status: worst.status,
-      reason: `${note}${worst.reason}`,
+      reason: `${failedBase}${restless}${worst.reason}`,
       evaluation: judgement?.evaluation ?? null,
       explanation: compared[group.representative].explanation,
     };

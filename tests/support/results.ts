@@ -44,6 +44,23 @@ export function statuses(run: RunResult): Record<string, string> {
   return out;
 }
 
+/**
+ * The row of the end-of-run table whose reason starts with `start`: its first line, and its reason
+ * joined from the lines it wraps onto in its column.
+ */
+export function tableRow(stdout: string, start: string): { first: string; reason: string } {
+  const lines = stdout.split('\n');
+  const at = lines.findIndex((line) => line.includes(start));
+  if (at < 0) throw new Error(`no table row with "${start}" in:\n${stdout}`);
+  const first = lines[at];
+  const column = first.indexOf(start);
+  const wrapped = (line: string) => line.length > column && line.slice(0, column).trim() === '';
+  const after = lines.slice(at + 1);
+  const end = after.findIndex((line) => !wrapped(line));
+  const under = end < 0 ? after : after.slice(0, end);
+  return { first, reason: [first.slice(column), ...under.map((line) => line.trim())].join(' ') };
+}
+
 /** The demo app's checkpoints on its feature branch, without an evaluator. */
 export const DEMO_STATUSES = {
   'home › landing': 'unchanged',

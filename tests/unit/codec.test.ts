@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readCheckpoints, type CheckpointMeta, type TestMeta } from '../../src/capture';
+import { baseImageUsable, baselineInfo, readCheckpoints, type BaseCapture, type CheckpointMeta, type TestMeta } from '../../src/capture';
 import { writeCheckpoint, writeRunContext, writeTestMeta } from '../../src/capture/codec';
 import { checkpointImage, checkpointLayout, checkpointSignals } from '../../src/config/paths';
 import { baselineManifest } from '../../src/report/baseline-manifest';
@@ -143,6 +143,37 @@ describe('collectTests after a baseline pass beside the tests', () => {
   });
 });
 
+describe('collectTests after a base test that failed', () => {
+  it('compares with a capture that held still before the failure, not with one that did not, and still shows one only the base took', async () => {
+    const baselineRoot = path.join(dir, 'baseline');
+    for (const name of ['settled', 'restless', 'dropped']) await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: meta(name), imageRoot: baselineRoot, baselineRoot: null });
+    const record = { folder: FOLDER, status: 'timedOut', error: 'Test timeout of 30000ms exceeded.\nCall log:', checkpoints: ['settled', 'restless', 'dropped'], unsettled: ['restless', 'dropped'], layouts: ['settled'] };
+    const context = { sameAsBase: false, baselineDir: baselineRoot, baselineError: null } as RunContext;
+    const info = recorder();
+    await writeTestMeta(info, { ...TEST_META, baseline: { ...baselineInfo(context, { complete: true, tests: { [TEST_META.key]: record } }, TEST_META.key) } });
+    for (const name of ['settled', 'restless', 'fresh']) await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta(name), imageRoot: path.join(dir, 'current'), baselineRoot });
+    const [test] = collectTests([testCase(info.attachments)], context, runFiles(context)).tests;
+    expect(test).toMatchObject({ status: 'passed', error: null, baselineAvailable: false, baselineError: record.error });
+    const sides = (name: string) => test.pairs.find((pair) => pair.name === name)!;
+    expect(sides('settled')).toMatchObject({ baseline: checkpointImage(baselineRoot, FOLDER, 'settled'), baseSignals: SIGNALS, baseCapture: { testStatus: 'timedOut', taken: true, settled: true, layout: true } });
+    expect(sides('restless')).toMatchObject({ baseline: null, baseSignals: null, layouts: { baseline: null }, baseCapture: { settled: false, layout: false } });
+    expect(sides('fresh')).toMatchObject({ baseline: null, baseCapture: { taken: false, settled: null } });
+    expect(sides('dropped')).toMatchObject({ current: null, baseline: checkpointImage(baselineRoot, FOLDER, 'dropped') });
+  });
+});
+
+describe('baseImageUsable', () => {
+  it('takes a base image whose test passed, or failed only after it held still', () => {
+    const capture = (extra: Partial<BaseCapture>): BaseCapture => ({ testStatus: 'failed', error: 'Error: x', taken: true, settled: true, layout: true, ...extra });
+    expect(baseImageUsable(null)).toBe(true);
+    expect(baseImageUsable(capture({ testStatus: 'passed', settled: false }))).toBe(true);
+    expect(baseImageUsable(capture({}))).toBe(true);
+    expect(baseImageUsable(capture({ settled: false }))).toBe(false);
+    expect(baseImageUsable(capture({ settled: null }))).toBe(false);
+    expect(baseImageUsable(capture({ taken: false, settled: null }))).toBe(false);
+  });
+});
+
 describe('collectTests lists every test that failed', () => {
   it('keeps a test that crashed before its first checkpoint, and leaves out a passing test that took none', () => {
     const collected = collectTests([testCase([], [ANSI_ERROR]), testCase([])], null, runFiles(null));
@@ -156,7 +187,17 @@ describe('collectTests lists every test that failed', () => {
       baseSide: (_folder, name) => ({ image: `/entry/${name}.png`, signals: null, layout: `/entry/${name}.layout.json.gz` }),
     };
     const [test] = collectTests([testCase([], [ANSI_ERROR])], context, files).tests;
-    expect(test.pairs).toEqual([{ name: 'old', current: null, baseline: '/entry/old.png', meta: null, baseSignals: null, layouts: { baseline: '/entry/old.layout.json.gz', current: null } }]);
+    expect(test.pairs).toEqual([
+      {
+        name: 'old',
+        current: null,
+        baseline: '/entry/old.png',
+        meta: null,
+        baseSignals: null,
+        layouts: { baseline: '/entry/old.layout.json.gz', current: null },
+        baseCapture: { testStatus: 'passed', error: null, taken: true, settled: null, layout: null },
+      },
+    ]);
   });
 });
 
@@ -164,13 +205,16 @@ describe('baselineManifest', () => {
   it("records each base test's status, plain-text error and checkpoints; a pass with global errors is incomplete", async () => {
     const info = recorder();
     await writeTestMeta(info, TEST_META);
-    await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: dir, baselineRoot: null });
+    await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), layout: LAYOUT, imageRoot: dir, baselineRoot: null });
     await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: { ...meta('carousel'), stable: false }, imageRoot: dir, baselineRoot: null });
     const manifest = baselineManifest([testCase(info.attachments, [ANSI_ERROR])], 'passed', []);
-    // A checkpoint whose capture never held still is named: its image settles no later capture.
+    // A checkpoint whose capture never held still is named: its image settles no later capture. So is
+    // each that wrote a layout record: a base side without one then says why.
     expect(manifest).toEqual({
       complete: true,
-      tests: { [TEST_META.key]: { folder: FOLDER, status: 'failed', error: 'Error: expect(locator).toBeVisible() failed', checkpoints: ['plans', 'carousel'], unsettled: ['carousel'] } },
+      tests: {
+        [TEST_META.key]: { folder: FOLDER, status: 'failed', error: 'Error: expect(locator).toBeVisible() failed', checkpoints: ['plans', 'carousel'], unsettled: ['carousel'], layouts: ['plans'] },
+      },
     });
     expect(baselineManifest([], 'passed', ['Error: webServer did not start']).complete).toBe(false);
     expect(baselineManifest([], 'interrupted', []).complete).toBe(false);

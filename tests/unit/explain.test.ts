@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeLayout, encodeLayout } from '../../src/store/run-store';
+import type { BaseCapture } from '../../src/capture';
 import { explainChange } from '../../src/explain';
+import { baseLayoutGap } from '../../src/report/assess';
 import { selectorNames } from '../../src/explain/attribute';
 import { quotedChange, valueWord } from '../../src/explain/words';
 import { parseDiff } from '../../src/git/diff';
@@ -100,6 +102,23 @@ describe('explainChange', () => {
     expect(explainChange(null, BASE, FULL, []).note).toMatch(/^no layout record on the base side/);
     expect(explainChange(BASE, null, FULL, []).note).toMatch(/^no layout record on the current side/);
     expect(explainChange(BASE, BASE, FULL, [])).toEqual({ changes: [], summary: '', note: expect.stringMatching(/^no element was added, removed or restyled/) });
+  });
+
+  it('says an older version kept the baseline only when its record does not say, and otherwise what is known', () => {
+    const base = (capture: BaseCapture | null, file: string | null = null) => explainChange(null, BASE, FULL, [], { base: baseLayoutGap(capture, file) }).note;
+    const failed: BaseCapture = { testStatus: 'timedOut', error: 'Test timeout of 30000ms exceeded.', taken: true, settled: true, layout: false };
+    expect(base({ ...failed, layout: null, testStatus: 'passed' })).toBe(
+      'no layout record on the base side: the baseline was kept by an older version of visual-uat; rerun with --update-baselines to explain this change',
+    );
+    expect(base(failed)).toBe('no layout record on the base side: the base test failed and its capture wrote none');
+    expect(base({ ...failed, testStatus: 'passed', error: null })).toBe('no layout record on the base side: the page could not be read after the capture');
+    expect(base({ ...failed, layout: true })).toBe('no layout record on the base side: its file is missing');
+    expect(base(failed, '/entry/plans.layout.json.gz')).toBe('no layout record on the base side: its file is unreadable');
+    expect(base(null)).toBe('no layout record on the base side');
+    expect(explainChange(null, null, FULL, [], { base: 'page-unreadable', current: 'page-unreadable' }).note).toBe('no layout record on either side: the page could not be read after the capture');
+    expect(explainChange(null, null, FULL, [], { base: 'base-test-failed', current: 'unreadable' }).note).toBe(
+      'no layout record on the base side: the base test failed and its capture wrote none; none on the current side: its file is unreadable',
+    );
   });
 });
 

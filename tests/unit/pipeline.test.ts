@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Approval } from '../../src/approve';
 import { encodeChange, NO_DIFF, NO_SIGNALS, type PairComparison } from '../../src/compare';
 import { resolveSettings } from '../../src/config/settings';
+import type { BaseCapture } from '../../src/capture';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../../src/evaluate';
 import { userText } from '../../src/evaluate/prompt';
 import { compareCheckpoints } from '../../src/report/assess';
@@ -59,7 +60,7 @@ const CONTEXT: RunContext = {
 };
 
 const CONSOLE_ERROR: CapturedSignals = { aria: null, consoleErrors: ['TypeError: x is undefined'], failedRequests: [], a11y: null };
-const NO_RECORDS = { changes: [], summary: '', note: 'no layout record on either side (taken by a version of visual-uat that kept none, or the page could not be read)' };
+const NO_RECORDS = { changes: [], summary: '', note: 'no layout record on the base side; none on the current side: the page could not be read after the capture' };
 const QUIET: CapturedSignals = { aria: null, consoleErrors: [], failedRequests: [], a11y: null };
 
 function pair(name: string, baseline: string | null, current: string | null, extra: Partial<CheckpointPair> = {}): CheckpointPair {
@@ -70,6 +71,7 @@ function pair(name: string, baseline: string | null, current: string | null, ext
     meta: current ? { name, intent: `${name} intent`, stable: name !== 'unsettled', signals: QUIET } : null,
     baseSignals: QUIET,
     layouts: { baseline: null, current: null },
+    baseCapture: null,
     ...extra,
   };
 }
@@ -209,6 +211,25 @@ describe('decide', () => {
   it('never lets an approval or a verdict change a pair that did not differ', () => {
     expect(decide({ ...input, comparison: { kind: 'identical' }, changes: [] }).status).toBe('unchanged');
   });
+
+  it("names a base test's failure by its first line: compared with a capture that settled before it, else no baseline", () => {
+    const timeout = "Test timeout of 30000ms exceeded.\nError: locator.waitFor: Test timeout of 30000ms exceeded.\nCall log:\n  - waiting for locator('.badge')";
+    const failed = (extra: Partial<BaseCapture> = {}): BaseCapture => ({ testStatus: 'timedOut', error: timeout, taken: true, settled: true, layout: true, ...extra });
+    const after = 'the base test failed after this capture (Test timeout of 30000ms exceeded.); compared with the capture it took';
+    expect(decide({ ...input, comparison: { kind: 'identical' }, changes: [], baseCapture: failed() })).toEqual({ status: 'unchanged', reason: `${after}; identical`, evaluation: null });
+    expect(decide({ ...input, baseCapture: failed() })).toMatchObject({ status: 'needs_review', reason: `${after}; ${NO_EVALUATOR_REASON}` });
+    const fresh = (baseCapture: BaseCapture) => decide({ ...input, comparison: { kind: 'current-only' }, baseError: timeout, baseCapture }).reason;
+    expect(fresh(failed({ settled: false }))).toBe('no baseline: the base test failed after this capture, which never settled (Test timeout of 30000ms exceeded.)');
+    expect(fresh(failed({ settled: null }))).toBe('no baseline: the base test failed after this capture, which is not known to have settled (Test timeout of 30000ms exceeded.)');
+    expect(fresh(failed({ taken: false, settled: null, layout: null }))).toBe('no baseline: the base test failed before it took this checkpoint (Test timeout of 30000ms exceeded.)');
+    expect(fresh({ testStatus: 'skipped', error: null, taken: false, settled: null, layout: null })).toBe('no baseline: the base test was skipped before it took this checkpoint');
+    // Without a record of the test (the pass failed as a whole), its failure's first line.
+    expect(decide({ ...input, comparison: { kind: 'current-only' }, baseError: timeout }).reason).toBe('no baseline: Test timeout of 30000ms exceeded.');
+    // A base test that passed: nothing to say of it.
+    const passed: BaseCapture = { testStatus: 'passed', error: null, taken: true, settled: true, layout: true };
+    expect(decide({ ...input, comparison: { kind: 'identical' }, changes: [], baseCapture: passed }).reason).toBe('identical');
+    expect(decide({ ...input, comparison: { kind: 'current-only' }, baseCapture: { ...passed, taken: false } }).reason).toBe('no baseline: the base version does not take this checkpoint');
+  });
 });
 
 describe('judgeRun', () => {
@@ -260,6 +281,19 @@ describe('judgeRun', () => {
     expect(allowed.outcomes[0].checkpoints[0]).toMatchObject({ status: 'changed', reason: 'Intended.' });
   });
 
+  it("leads a group's reason with a member compared with the capture of a base test that failed after it", async () => {
+    const baseCapture: BaseCapture = { testStatus: 'timedOut', error: 'Test timeout of 30000ms exceeded.\nCall log:', taken: true, settled: true, layout: true };
+    const plans = collected('plans', [pair('failed-base', images.base, images.changed, { baseCapture }), pair('passed-base', images.base, images.changed)]);
+    const verdicts = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
+    expect(verdicts.groups.map((group) => group.reason)).toEqual([
+      `the base test failed after this capture (Test timeout of 30000ms exceeded.); compared with the capture it took (${plans.key} › failed-base); ${NO_EVALUATOR_REASON}`,
+    ]);
+    expect(verdicts.outcomes[0].checkpoints.map((c) => c.reason)).toEqual([
+      `the base test failed after this capture (Test timeout of 30000ms exceeded.); compared with the capture it took; ${NO_EVALUATOR_REASON} — same change as 1 other checkpoint (group g1)`,
+      `${NO_EVALUATOR_REASON} — same change as 1 other checkpoint (group g1)`,
+    ]);
+  });
+
   it('marks a run with an unreadable baseline, so its cache entry is dropped', async () => {
     const verdicts = await judgeRun({ tests: [collected('plans', [pair('corrupt', images.corrupt, images.changed)])], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
     expect(verdicts.baselineUnreadable).toBe(true);
@@ -301,8 +335,23 @@ describe('the results file', () => {
       [null, [], null],
     ]);
     expect(run.groups).toEqual([{ id: 'g1', fingerprint: test.checkpoints[1].fingerprint, members: ['chromium › pricing.spec.ts › pricing › plans › changed'], alsoIn: [], status: 'needs_review', reason: NO_EVALUATOR_REASON, evaluation: null, explanation: NO_RECORDS }]);
-    // Captures without layout records (an older version's) are not explained, and the results say why.
+    // Captures without layout records are not explained, and the results say what is known of why.
     expect(test.checkpoints[1].explanation).toEqual(NO_RECORDS);
+    expect([test.error, test.baseError]).toEqual([null, null]);
+  });
+
+  it("keeps a base test's failure apart from the error of a test that passed here", async () => {
+    const timeout = 'Test timeout of 30000ms exceeded.\nError: locator.waitFor: Test timeout of 30000ms exceeded.';
+    const baseCapture: BaseCapture = { testStatus: 'timedOut', error: timeout, taken: false, settled: null, layout: null };
+    const badge = collected('badge', [pair('badge', null, images.changed, { baseCapture })], { baselineAvailable: false, baselineError: timeout });
+    const verdicts = await judgeRun({ tests: [badge], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
+    const run = buildRunResult(verdicts.outcomes, verdicts.groups, CONTEXT, settings(), NO_USAGE, 1);
+    validResults(JSON.parse(JSON.stringify(run)), 'a base failure');
+    expect(run.tests[0]).toMatchObject({ status: 'passed', baselineAvailable: false, error: null, baseError: timeout });
+    expect(run.tests[0].checkpoints[0]).toMatchObject({ status: 'new', reason: 'no baseline: the base test failed before it took this checkpoint (Test timeout of 30000ms exceeded.)' });
+    const failedHere = collected('badge', [pair('badge', null, images.changed, { baseCapture })], { status: 'failed', error: 'Error: its own', baselineAvailable: false, baselineError: timeout });
+    const own = await judgeRun({ tests: [failedHere], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
+    expect(buildRunResult(own.outcomes, own.groups, CONTEXT, settings(), NO_USAGE, 1).tests[0]).toMatchObject({ error: 'Error: its own', baseError: timeout });
   });
 
   it('refuses a diffMetrics of null and a reason with terminal escape codes', () => {

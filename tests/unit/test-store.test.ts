@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SourceGraph } from '../../src/baseline/source-graph';
-import { copyEntry, earlierRender, lookUp, testDirData, pruneStore, storeHolds, storeSize, storeTest, testSource } from '../../src/baseline/test-store';
+import { copyEntry, earlierRender, lookUp, testDirData, pruneStore, storeHolds, storeSize, storeTest, storedRecord, testSource } from '../../src/baseline/test-store';
 import { clean } from '../../src/cli';
 import { openStore, STORE_MARKER, STORE_OPTION } from '../../src/baseline/store-home';
 import { storeCommitDir, storeEntryDir } from '../../src/config/paths';
@@ -58,7 +58,12 @@ describe('per-test baseline store', () => {
     expect(storeTest(store, COMMIT, 'checkout.spec.ts › pays', source(), [])).toBe(true);
     expect(storeHolds(store, COMMIT, 'checkout.spec.ts › pays')).toBe(false);
     const found = lookUp(store, COMMIT, KEY, source());
-    expect(found).toEqual({ entry: storeEntryDir(store, COMMIT, KEY, source().hash), checkpoints: ['home'] });
+    // Its seal says which checkpoints have a layout record, and so does its record in a run's manifest.
+    expect(found).toEqual({ entry: storeEntryDir(store, COMMIT, KEY, source().hash), checkpoints: ['home'], layouts: ['home'] });
+    if (!found.entry) throw new Error('the stored entry should be found');
+    expect(storedRecord('default/home-po-1234', found.checkpoints, found.layouts)).toEqual({ folder: 'default/home-po-1234', status: 'passed', error: null, checkpoints: ['home'], layouts: ['home'] });
+    // An entry of an older version does not say: nor does the record.
+    expect(storedRecord('default/home-po-1234', ['home'])).not.toHaveProperty('layouts');
     const run = path.join(root, 'run-entry');
     copyEntry(found.entry!, ['home'], run, 'default/home-po-1234');
     expect(fs.readFileSync(path.join(run, 'default/home-po-1234/home.png'), 'utf8')).toBe('png bytes');
