@@ -145,7 +145,7 @@ test('two shards merged by merge-reports on a machine without .visual-uat give t
       fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true, force: true });
       const out = path.join(blobs, `shard-${shard[0]}`);
       const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: out, VISUAL_UAT_BASELINE_STORE: store });
-      expect(result.status, result.stdout + result.stderr).toBe(gateExit(readLatest(repo)));
+      expect(result.status, result.stdout + result.stderr).toBe(0);
       logs.push(result.stdout);
       for (const file of fs.readdirSync(out)) fs.copyFileSync(path.join(out, file), path.join(blobs, file));
       fs.rmSync(out, { recursive: true });

@@ -99,7 +99,7 @@ test('a gallery suite in two shards merged by merge-reports gives the unsharded 
   for (const shard of ['1/2', '2/2']) {
     const out = path.join(blobs, `shard-${shard[0]}`);
     const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: out });
-    expect(result.status, result.stdout + result.stderr).toBe(gateExit(readLatest(repo)));
+    expect(result.status, result.stdout + result.stderr).toBe(0);
     for (const file of fs.readdirSync(out)) fs.copyFileSync(path.join(out, file), path.join(blobs, file));
   }
   // The merge job's machine: a checkout with no output folder of any shard.

@@ -73,7 +73,7 @@ test.describe('per-test baseline store', () => {
     const shard = cloneOn(repo, 'feature/pricing');
     const blobs = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-blobs-'));
     const run = runPlaywright(shard, ['test', '--shard=1/1', '--reporter=blob'], { VISUAL_UAT_BASELINE_STORE: store, PLAYWRIGHT_BLOB_OUTPUT_DIR: blobs });
-    expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(shard)));
+    expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('visual-uat: baseline: 1 of 5 tests rendered on the base (not in the store: promo banner); 4 from the store');
     expect(baseLog(shard)).toContain('promo');
     expect(baseLog(shard)).not.toMatch(/product count|about link|home-po|› about/);
