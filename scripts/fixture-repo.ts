@@ -23,7 +23,8 @@ export interface FixtureCommit {
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(PLAYWRIGHT_|PW_|TEST_|VISUAL_UAT_|VITEST|GITHUB_)/.test(key) || key === 'NODE_OPTIONS' || key === 'OPENAI_API_KEY' || key === 'OPENAI_BASE_URL') continue;
+    // A CI's variables too: its target branch (GITHUB_BASE_REF, CI_MERGE_REQUEST_…, BITBUCKET_PR_…) would choose the fixture's base.
+    if (/^(PLAYWRIGHT_|PW_|TEST_|VISUAL_UAT_|VITEST|GITHUB_|CI_MERGE_REQUEST_|BITBUCKET_)/.test(key) || key === 'NODE_OPTIONS' || key === 'OPENAI_API_KEY' || key === 'OPENAI_BASE_URL') continue;
     env[key] = value;
   }
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;

@@ -9,7 +9,8 @@ import { optionsFromEnv, resolveSettings, type ResolvedOptions } from '../config
 import { missingChromium } from '../config/browser';
 import { testsIsolated } from '../config/isolation';
 import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
-import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, resolveBase, workingState, type BaseResolution, type Repo, type WorkingState } from '../git';
+import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, workingState, type Repo, type WorkingState } from '../git';
+import { farBehindWarning, resolveBase, type BaseResolution } from '../git/base';
 import type { BaselineManifest, BaselineTestRecord, RunContext } from '../types';
 import { writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
@@ -120,6 +121,11 @@ async function prepareBaselines(
   const state = await workingState(repo);
   const base = options.record ? recordedBase(state) : await resolveBase(repo, options.baseBranch);
   const sameAsBase = base.commit === state.commit && !state.dirty;
+  if (!options.record) {
+    log(`base ${base.branch} (${base.chosenBy}) @ ${base.commit.slice(0, 8)}, merge-base of HEAD`);
+    const farBehind = sameAsBase ? null : await farBehindWarning(repo, base);
+    if (farBehind) log(`warning: ${farBehind}`);
+  }
   const changed = sameAsBase ? [] : await changedFiles(repo, base.commit);
   const context: RunContext = {
     baseBranch: base.branch,
@@ -318,7 +324,7 @@ async function prepareBaselines(
 /** `visual-uat record`: HEAD is the base, with a clean tree (a tree's changes are no commit's baselines). */
 function recordedBase(state: WorkingState): BaseResolution {
   if (state.dirty) throw new SetupError('visual-uat record: the working tree has changes, and the baselines it stores belong to HEAD: commit or stash them first');
-  return { branch: state.branch ?? 'HEAD', ref: 'HEAD', commit: state.commit };
+  return { branch: state.branch ?? 'HEAD', ref: 'HEAD', commit: state.commit, chosenBy: 'visual-uat record' };
 }
 
 /** The changed package.json files whose runtime dependencies differ from the base's. */

@@ -106,7 +106,7 @@ export function buildProgram(): Command {
   program
     .command('test')
     .description('run playwright test with the baseline pass and verdicts (arguments after -- go to playwright)')
-    .option('--base <ref>', 'base branch to compare with (default: GITHUB_BASE_REF, main, master)')
+    .option('--base <ref>', 'base branch to compare with (default: a CI variable such as GITHUB_BASE_REF, else the remote\'s default branch, else main, else master)')
     .option('--update-baselines', 'capture the baselines again even when cached')
     .option('--keep-worktrees', 'keep the base worktree after the run')
     .argument('[playwrightArgs...]', 'arguments for playwright test')
@@ -125,12 +125,12 @@ export function buildProgram(): Command {
   program
     .command('init')
     .description('wire this Playwright project: wrap its config with withVisualUat, ignore .visual-uat/, optionally write a GitHub Actions workflow')
-    .option('--base <branch>', 'the base branch to write into the config (default: main or master, where the repository has one)')
+    .option('--base <branch>', 'the base branch to write into the config (default: the remote\'s default branch, else main, else master)')
     .option('--github-actions', 'also write .github/workflows/visual-uat.yml (shards, then merge-reports with visual-uat\'s reporter)')
     .option('--dry-run', 'show the edit and what would be written; write nothing')
     .option(...CONFIG_FLAG)
-    .action((options: InitOptions) => {
-      const outcome = init(process.cwd(), options);
+    .action(async (options: InitOptions) => {
+      const outcome = await init(process.cwd(), options);
       (outcome.exitCode ? process.stderr : process.stdout).write(outcome.output);
       process.exitCode = outcome.exitCode;
     });

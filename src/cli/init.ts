@@ -1,6 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { openRepo, SetupError } from '../git';
+import { defaultBranch, type DefaultBranch } from '../git/base';
 import { describeEdit, wrapConfig } from './init-config';
 import { findConfig } from './cli-settings';
 
@@ -32,13 +33,21 @@ const NEXT_COMMANDS = [
   'npx visual-uat review          # approve or reject what changed',
 ];
 
-function branchExists(dir: string, branch: string): boolean {
-  return spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: dir }).status === 0;
-}
-
-/** The base branch to write into the config: --base, else main or master where the repository has one. */
-function baseBranch(dir: string, flag: string | undefined): string | null {
-  return flag ?? ['main', 'master'].find((branch) => branchExists(dir, branch)) ?? null;
+/**
+ * The base branch to write into the config, and the line that says which and how it was found:
+ * --base, else the repository's default branch as a run would find it (git/base defaultBranch).
+ */
+async function baseToWrite(dir: string, flag: string | undefined): Promise<{ branch: string | null; line: string }> {
+  if (flag) return { branch: flag, line: `baseBranch '${flag}' (--base)` };
+  let found: DefaultBranch;
+  try {
+    found = await defaultBranch(await openRepo(dir));
+  } catch (error) {
+    if (!(error instanceof SetupError)) throw error;
+    found = { missing: error.message.replace(/^visual-uat: /, '') };
+  }
+  if ('missing' in found) return { branch: null, line: `no baseBranch written: ${found.missing}; set baseBranch in withVisualUat once the base branch exists` };
+  return { branch: found.branch, line: `baseBranch '${found.branch}' (${found.chosenBy})` };
 }
 
 function byHand(configName: string, base: string | null): string {
@@ -115,12 +124,12 @@ jobs:
 `;
 }
 
-export function init(cwd: string, options: InitOptions): InitOutcome {
+export async function init(cwd: string, options: InitOptions): Promise<InitOutcome> {
   const configFile = findConfig(options.config, cwd);
   if (!configFile) throw new Error('visual-uat init: no playwright.config.{ts,js,mts,mjs,cts,cjs} here: run it in your Playwright project, or name the config with --config');
   const configDir = path.dirname(configFile);
   const configName = path.relative(cwd, configFile) || path.basename(configFile);
-  const base = baseBranch(configDir, options.base);
+  const { branch: base, line: baseLine } = await baseToWrite(configDir, options.base);
   const text = fs.readFileSync(configFile, 'utf8');
   const edit = wrapConfig(configFile, text, base);
   if (edit.kind === 'refused')
@@ -135,6 +144,7 @@ export function init(cwd: string, options: InitOptions): InitOutcome {
   else {
     act(`${configName}: wrapped with withVisualUat`, `${configName} would become:`, () => fs.writeFileSync(configFile, edit.text));
     if (options.dryRun) lines.push(describeEdit(text, edit.insertions));
+    lines.push(`${configName}: ${baseLine}`);
   }
 
   const gitignore = path.join(configDir, '.gitignore');

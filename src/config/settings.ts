@@ -5,7 +5,8 @@ import { outputPath } from './paths';
 
 /** The options after defaults and environment variables are applied (environment wins). */
 export interface ResolvedOptions {
-  baseBranch: string | null;
+  /** The base branch a setting names, or null: the repository's default branch then (git/base defaultBranch). */
+  baseBranch: NamedBase | null;
   outputDir: string;
   updateBaselines: boolean;
   keepWorktrees: boolean;
@@ -21,6 +22,23 @@ export interface ResolvedOptions {
   baselineStore: string | null;
   /** `visual-uat record`: HEAD is the base, and its checkpoints are stored as its baselines. */
   record: boolean;
+}
+
+/** A base branch and the setting that names it, as the run's first line says it. */
+export interface NamedBase {
+  branch: string;
+  setting: string;
+}
+
+/** A pull request's (merge request's) target branch, as CI services name it, after the explicit settings. */
+const CI_BASE_VARIABLES = ['GITHUB_BASE_REF', 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME', 'BITBUCKET_PR_DESTINATION_BRANCH'];
+
+/** VISUAL_UAT_BASE (what `visual-uat test --base` sets), then the baseBranch option, then a CI service's target branch. */
+function namedBase(options: VisualUatOptions, env: NodeJS.ProcessEnv): NamedBase | null {
+  if (env.VISUAL_UAT_BASE) return { branch: env.VISUAL_UAT_BASE, setting: 'VISUAL_UAT_BASE' };
+  if (options.baseBranch) return { branch: options.baseBranch, setting: 'baseBranch in withVisualUat' };
+  const variable = CI_BASE_VARIABLES.find((name) => env[name]);
+  return variable ? { branch: env[variable]!, setting: variable } : null;
 }
 
 const FAIL_ON_VALUES: readonly FailOn[] = ['regression', 'needs_review', 'new', 'missing', 'errored', 'signals'];
@@ -50,7 +68,7 @@ export function resolveOptions(options: VisualUatOptions = {}, env: NodeJS.Proce
       throw new Error(`visual-uat: unknown failOn value "${value}": use any of ${FAIL_ON_VALUES.join(', ')}`);
   }
   return {
-    baseBranch: env.VISUAL_UAT_BASE || options.baseBranch || env.GITHUB_BASE_REF || null,
+    baseBranch: namedBase(options, env),
     outputDir: env.VISUAL_UAT_DIR || options.outputDir || '.visual-uat',
     updateBaselines: flag(env.VISUAL_UAT_UPDATE_BASELINES) ?? options.updateBaselines ?? false,
     keepWorktrees: flag(env.VISUAL_UAT_KEEP_WORKTREES) ?? options.keepWorktrees ?? false,

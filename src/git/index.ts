@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CodeChange } from '../types';
@@ -15,8 +15,14 @@ export interface Repo {
 /** Large enough for `ls-files` and `diff --name-status` of a big monorepo. */
 const GIT_OUTPUT_LIMIT = 256 * 1024 * 1024;
 
-/** Runs git in `cwd` and returns its stdout; rejects on a non-zero exit with git's own message. */
-export function runGit(cwd: string, args: string[]): Promise<string> {
+/**
+ * Runs git in `cwd` and returns its stdout; rejects on a non-zero exit with git's own message.
+ * With `timeoutMs` (a call that may reach a remote), git runs in a session of its own: neither it
+ * nor the ssh it starts has a terminal to ask for a password or a host key on, and when the time
+ * is up the whole session is killed and the call rejects.
+ */
+export function runGit(cwd: string, args: string[], bound?: { timeoutMs: number }): Promise<string> {
+  if (bound) return runGitBounded(cwd, args, bound.timeoutMs);
   return new Promise((resolve, reject) => {
     execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: GIT_OUTPUT_LIMIT }, (error, stdout, stderr) => {
       if (error) reject(new Error(`git ${args[0]} failed: ${stderr.trim() || error.message}`));
@@ -25,10 +31,37 @@ export function runGit(cwd: string, args: string[]): Promise<string> {
   });
 }
 
-export interface BaseResolution {
-  branch: string;
-  ref: string;
-  commit: string;
+function runGitBounded(cwd: string, args: string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // Process groups are POSIX; on Windows git runs as a plain child and the timeout kills it alone.
+    const ownSession = process.platform !== 'win32';
+    const child = spawn('git', args, { cwd, detached: ownSession, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      try {
+        if (ownSession && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // Gone already.
+      }
+      // A grandchild that kept the pipes open must not keep the call, or the run, waiting.
+      child.stdout.destroy();
+      child.stderr.destroy();
+      reject(new Error(`git ${args[0]} gave no answer in ${timeoutMs / 1000}s`));
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`git ${args[0]} failed: ${error.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`git ${args[0]} failed: ${stderr.trim() || `exit code ${code}`}`));
+    });
+  });
 }
 
 export interface WorkingState {
@@ -50,56 +83,6 @@ export async function openRepo(dir: string): Promise<Repo> {
     throw new SetupError('visual-uat: the repository has no commit yet: commit the base version first');
   }
   return { root: fs.realpathSync(root) };
-}
-
-async function refExists(repo: Repo, ref: string): Promise<boolean> {
-  try {
-    await runGit(repo.root, ['rev-parse', '--verify', `${ref}^{commit}`]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function candidateRefs(repo: Repo, branch: string): Promise<string | null> {
-  for (const ref of [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`, branch]) {
-    if (await refExists(repo, ref)) return ref;
-  }
-  return null;
-}
-
-/** The base is the merge-base of HEAD and the base branch (local branch first, else origin/<branch>). */
-export async function resolveBase(repo: Repo, baseBranch: string | null): Promise<BaseResolution> {
-  let branch = baseBranch;
-  let ref: string | null = null;
-  if (branch) {
-    ref = await candidateRefs(repo, branch);
-    if (!ref)
-      throw new SetupError(
-        `visual-uat: base branch "${branch}" not found (no local branch, no origin/${branch}): set baseBranch in withVisualUat or VISUAL_UAT_BASE, or fetch it (git fetch origin ${branch})`,
-      );
-  } else {
-    for (const name of ['main', 'master']) {
-      ref = await candidateRefs(repo, name);
-      if (ref) {
-        branch = name;
-        break;
-      }
-    }
-    if (!ref || !branch)
-      throw new SetupError('visual-uat: no base branch found (neither main nor master exists): set baseBranch in withVisualUat or VISUAL_UAT_BASE');
-  }
-  // `git merge-base` answers "none" with exit code 1 and no output.
-  const commit = (await runGit(repo.root, ['merge-base', 'HEAD', ref]).catch(() => '')).trim();
-  if (!commit) {
-    const shallow = (await runGit(repo.root, ['rev-parse', '--is-shallow-repository']).catch(() => 'false')).trim() === 'true';
-    if (shallow)
-      throw new SetupError(
-        `visual-uat: this is a shallow clone without the merge-base of HEAD and ${branch}: run git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)`,
-      );
-    throw new SetupError(`visual-uat: HEAD and ${branch} share no history: set baseBranch or VISUAL_UAT_BASE to a branch this one grew from`);
-  }
-  return { branch, ref, commit };
 }
 
 export async function workingState(repo: Repo): Promise<WorkingState> {

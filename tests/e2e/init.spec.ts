@@ -78,6 +78,7 @@ test('init --dry-run shows the edit, init makes it: config wrapped, .visual-uat/
   expect(dry.stdout).toContain("- import { defineConfig, devices } from '@playwright/test';\n+ import { defineConfig, devices } from '@playwright/test';\n+ import { withVisualUat } from 'visual-uat';");
   expect(dry.stdout).toContain('- export default defineConfig({\n+ export default withVisualUat(defineConfig({');
   expect(dry.stdout).toContain("- });\n+ }), { baseBranch: 'main' });");
+  expect(dry.stdout).toContain("playwright.config.ts: baseBranch 'main' (main exists, and there is no remote origin)");
   expect(dry.stdout).toContain('.gitignore: would add .visual-uat/');
   expect(dry.stdout).toContain('.github/workflows/visual-uat.yml: would be written');
   expect(status()).toBe('');

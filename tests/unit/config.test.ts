@@ -18,9 +18,11 @@ afterEach(() => {
 describe('resolveOptions', () => {
   it('applies defaults, then options, then the environment', () => {
     expect(resolveOptions({}, {})).toMatchObject({ baseBranch: null, outputDir: '.visual-uat', updateBaselines: false, failOn: ['regression', 'needs_review'] });
-    expect(resolveOptions({}, { GITHUB_BASE_REF: 'develop' }).baseBranch).toBe('develop');
-    expect(resolveOptions({ baseBranch: 'trunk' }, { GITHUB_BASE_REF: 'develop' }).baseBranch).toBe('trunk');
-    expect(resolveOptions({ baseBranch: 'trunk', outputDir: 'out' }, { VISUAL_UAT_BASE: 'release', VISUAL_UAT_DIR: 'vu' })).toMatchObject({ baseBranch: 'release', outputDir: 'vu' });
+    expect(resolveOptions({}, { GITHUB_BASE_REF: 'develop' }).baseBranch).toEqual({ branch: 'develop', setting: 'GITHUB_BASE_REF' });
+    expect(resolveOptions({}, { GITHUB_BASE_REF: '', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'stage' }).baseBranch).toEqual({ branch: 'stage', setting: 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME' });
+    expect(resolveOptions({}, { BITBUCKET_PR_DESTINATION_BRANCH: 'next' }).baseBranch).toEqual({ branch: 'next', setting: 'BITBUCKET_PR_DESTINATION_BRANCH' });
+    expect(resolveOptions({ baseBranch: 'trunk' }, { GITHUB_BASE_REF: 'develop' }).baseBranch).toEqual({ branch: 'trunk', setting: 'baseBranch in withVisualUat' });
+    expect(resolveOptions({ baseBranch: 'trunk', outputDir: 'out' }, { VISUAL_UAT_BASE: 'release', VISUAL_UAT_DIR: 'vu' })).toMatchObject({ baseBranch: { branch: 'release', setting: 'VISUAL_UAT_BASE' }, outputDir: 'vu' });
     expect(resolveOptions({ updateBaselines: false }, { VISUAL_UAT_UPDATE_BASELINES: '1', VISUAL_UAT_KEEP_WORKTREES: 'true' })).toMatchObject({ updateBaselines: true, keepWorktrees: true });
   });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changedFiles, fileAtCommit, openRepo, resolveBase, runGit, SetupError, workingState } from '../../src/git';
+import { changedFiles, fileAtCommit, openRepo, runGit, workingState } from '../../src/git';
 
 /** A real repository: main with one commit, a feature branch with one more, an untracked file. */
 function featureRepo(): { dir: string; base: string } {
@@ -24,24 +24,16 @@ function featureRepo(): { dir: string; base: string } {
 }
 
 describe('git', () => {
-  it('finds the merge-base, the working state and what changed, with names that hold spaces and accents', async () => {
+  it('finds the working state and what changed, with names that hold spaces and accents', async () => {
     const { dir, base } = featureRepo();
     const repo = await openRepo(path.join(dir));
     expect(repo.root).toBe(dir);
-    expect(await resolveBase(repo, null)).toEqual({ branch: 'main', ref: 'refs/heads/main', commit: base });
     const state = await workingState(repo);
     expect(state).toMatchObject({ branch: 'feature', dirty: true });
     expect(state.commit).not.toBe(base);
     expect(await changedFiles(repo, base)).toEqual(['A café.css', 'M site.css', 'A new page.html']);
     expect(await fileAtCommit(repo, base, 'site.css')).toBe('body{}\n');
     expect(await fileAtCommit(repo, base, 'new page.html')).toBeNull();
-  });
-
-  it('names the base branch it cannot find and the fix', async () => {
-    const { dir } = featureRepo();
-    const failure = resolveBase(await openRepo(dir), 'develop');
-    await expect(failure).rejects.toBeInstanceOf(SetupError);
-    await expect(failure).rejects.toThrow('base branch "develop" not found (no local branch, no origin/develop)');
   });
 
   it('says so outside a repository, and passes git\'s own message on', async () => {
