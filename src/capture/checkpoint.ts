@@ -243,7 +243,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const deadline = Date.now() + timeout;
   if (locator) await waitForElement(name, locator, timeout, deadline);
   await settle(page, (deadline - Date.now()) / 2);
-  const finishSignals = startSignals(page, locator);
+  const finishSignals = startSignals(page, locator, options.mask ?? []);
   const baseline = readBaselineImage(target.baselineRoot, target.folder, name);
   const { png, stable, unsettled, sameAsBaseline } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name));
   // A page that kept changing: its ARIA tree is read again, from the page the last capture shows.

@@ -95,6 +95,26 @@ async function ariaSnapshot(scope: Locator): Promise<string | null> {
   }
 }
 
+/** The texts of what a checkpoint masks (at least two characters: a shorter one would blank unrelated text). */
+async function maskedTexts(masks: readonly Locator[]): Promise<string[]> {
+  const texts = await Promise.all(masks.map((mask) => mask.allInnerTexts().catch(() => [])));
+  return texts.flat().map((text) => text.trim()).filter((text) => text.length >= 2);
+}
+
+/**
+ * The ARIA snapshot without the text of what the checkpoint masks: a masked clock is left out of
+ * the pixels compared, so its text is left out of the tree compared, else every run shows a new
+ * time and no approval of the checkpoint ever applies again. The texts are read before and after
+ * the snapshot, so one that ticks meanwhile is caught either way; each becomes `…`.
+ */
+async function unmaskedAriaSnapshot(scope: Locator, masks: readonly Locator[]): Promise<string | null> {
+  if (masks.length === 0) return ariaSnapshot(scope);
+  const before = await maskedTexts(masks);
+  const snapshot = await ariaSnapshot(scope);
+  const texts = [...new Set([...before, ...(await maskedTexts(masks))])].sort((a, b) => b.length - a.length);
+  return snapshot === null ? null : texts.reduce((tree, text) => tree.split(text).join('…'), snapshot);
+}
+
 const SCOPE_ATTRIBUTE = 'data-visual-uat-a11y-scope';
 
 /** The install line for the optional peer: 4.14 and later need Node 22.12, so Node 20 gets 4.13. */
@@ -145,14 +165,14 @@ async function a11yViolations(page: Page, locator: Locator | undefined): Promise
  * they include what happened while it stabilised; axe runs last, on the settled page. A capture
  * that never settled reads the ARIA tree again after its last screenshot (`retakeAria`).
  */
-export function startSignals(page: Page, locator: Locator | undefined): (a11y: boolean, retakeAria?: boolean) => Promise<CapturedSignals> {
+export function startSignals(page: Page, locator: Locator | undefined, masks: readonly Locator[] = []): (a11y: boolean, retakeAria?: boolean) => Promise<CapturedSignals> {
   const scope = locator ?? page.locator('body');
-  const aria = ariaSnapshot(scope);
+  const aria = unmaskedAriaSnapshot(scope, masks);
   return async (a11y, retakeAria) => {
     // The first snapshot (taken while an unsettled page changed, or timed out on it) may not be
     // the page of the image: the caller asks for one more after its last capture.
     const first = await aria;
-    const snapshot = retakeAria ? ((await ariaSnapshot(scope)) ?? first) : first;
+    const snapshot = retakeAria ? ((await unmaskedAriaSnapshot(scope, masks)) ?? first) : first;
     const violations = a11y ? await a11yViolations(page, locator) : null;
     return { origin: originOf(page), aria: snapshot, ...recorderFor(page).drain(), a11y: violations };
   };

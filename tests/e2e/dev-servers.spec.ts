@@ -28,6 +28,6 @@ test('a Vite dev server with its port as a flag: the base runs on its own port, 
 test('http-server reading PORT', async () => {
   const repo = createFixtureRepo({ fixture: 'vite-app', branch: 'feature/cards' });
   const run = runPlaywright(repo, ['test', '-c', 'http-server.config.ts']);
-  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo, '.visual-uat-static')));
   expect(statuses(readLatest(repo, '.visual-uat-static'))).toEqual(EXPECTED);
 });

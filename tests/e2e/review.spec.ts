@@ -144,7 +144,7 @@ test("the CLI finds the output folder the config gives withVisualUat, as the run
   const config = path.join(own, 'playwright.config.ts');
   fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', outputDir: 'out' }"));
   const run = runPlaywright(own, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(own)));
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(own, 'out')));
   expect(run.stdout).toContain('visual-uat: results in out/results/latest.json');
   expect(statuses(readLatest(own, 'out'))['plans › plans']).toBe('needs_review');
 
