@@ -62,8 +62,9 @@ export function readJsx(text: string, file: string): Map<number, ElementTarget> 
       mark(opening, target);
       for (const child of children) {
         if (ts.isJsxText(child) && child.text.trim()) {
-          const first = child.getStart(source) + (child.text.length - child.text.trimStart().length);
-          for (let line = lineOf(first); line <= lineOf(child.getEnd() - (child.text.length - child.text.trimEnd().length)); line++) targets.set(line, target);
+          // A text's own lines: not the line break and indent before it, nor the ones after it.
+          const [first, last] = [child.pos + (child.text.length - child.text.trimStart().length), child.end - (child.text.length - child.text.trimEnd().length)];
+          for (let line = lineOf(first); line <= lineOf(last); line++) targets.set(line, target);
         } else if (ts.isJsxExpression(child)) mark(child, target);
       }
       for (const child of children) visit(child, target);

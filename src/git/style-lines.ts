@@ -1,4 +1,4 @@
-import type { AtRule, ChildNode, Container, Declaration, Node, Root, Rule } from 'postcss';
+import { list, type AtRule, type ChildNode, type Container, type Declaration, type Node, type Root, type Rule } from 'postcss';
 import less from 'postcss-less';
 import scss from 'postcss-scss';
 import type { StyleTarget, VariableUse } from '../types';
@@ -61,14 +61,20 @@ function resolvedSelectors(rule: Rule, memo: Map<Rule, string[]>): string[] {
 function placeOf(node: Node, memo: Map<Rule, string[]>): Place {
   let mixin: string | null = null;
   let rule: Rule | null = null;
+  // Sass's `@at-root .page & { … }` is a rule of its own, its selector in the at-rule's params.
+  let atRoot: string[] | null = null;
   for (let parent = node.parent; parent && parent.type !== 'root'; parent = parent.parent) {
     if (parent.type === 'atrule') {
-      const name = (parent as AtRule).name;
+      const { name, params } = parent as AtRule;
       if (NO_ELEMENT.has(name)) return { selectors: [], mixin };
-      if (name === 'mixin') mixin ??= mixinName((parent as AtRule).params);
+      if (name === 'mixin') mixin ??= mixinName(params);
+      if (name === 'at-root' && params.trim() && !rule && !atRoot) atRoot = list.comma(params);
     } else if (parent.type === 'rule') rule ??= parent as Rule;
   }
-  return { selectors: rule ? resolvedSelectors(rule, memo) : [], mixin };
+  const around = rule ? resolvedSelectors(rule, memo) : [];
+  if (!atRoot) return { selectors: around, mixin };
+  const own = atRoot;
+  return { selectors: around.length ? around.flatMap((outer) => own.map((selector) => selector.replaceAll('&', outer))) : own, mixin };
 }
 
 /** The line numbers a node's own header takes: a rule's selector or an at-rule's name and params, up to its `{`. */
