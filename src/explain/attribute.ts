@@ -1,4 +1,5 @@
 import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse } from '../types';
+import { escapeRegExp } from '../util/text';
 import { generatedFrom, isModuleFile } from './css-modules';
 import { related } from './properties';
 import { sameName, selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
@@ -83,14 +84,13 @@ function isElement(target: ElementTarget, steps: Step[]): boolean {
   return target.parent.tag === parent.tag && target.parent.classes.every((name) => parent.classes.includes(name));
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A word or class as a whole token of a line: not a piece of a longer one (`flex` in `flex-col`, `#1E1A2E` in `bg-[#1E1A2E]`). */
-const token = (word: string) => new RegExp(`(^|[\\s"'\`{}(),>=])${escape(word)}(?=$|[\\s"'\`{}(),<=])`);
+const token = (word: string) => new RegExp(`(^|[\\s"'\`{}(),>=])${escapeRegExp(word)}(?=$|[\\s"'\`{}(),<=])`);
 
 /** Whether a changed line holds one of the element's texts whole, for an element whose text is what changed (or that came or went). */
 function textProof(line: ChangedLine, element: Element): boolean {
   if (element.kind === 'changed' && !element.properties.includes('text')) return false;
-  return element.texts.some((text) => text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escape(text)}(?=$|[<"'\`\\s])`).test(line.text.trim()));
+  return element.texts.some((text) => text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escapeRegExp(text)}(?=$|[<"'\`\\s])`).test(line.text.trim()));
 }
 
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {

@@ -1,23 +1,15 @@
+import { escapeRegExp } from '../util/text';
+
 /**
  * CSS Modules: the class a page carries is generated from the class a module file names (its
  * "local" name). Only patterns that keep the local name in the generated one can be read back; a
- * pure hash (css-loader's default `[hash:base64]`) cannot, and nothing here pretends it can.
+ * pure hash (css-loader's default `[hash:base64]`) cannot, and nothing here pretends it can. The
+ * README ("What changed, in words") lists the patterns recognised.
  */
 
 const MODULE_FILE = /\.module\.(css|scss|sass|less|pcss|styl)$/i;
 
 export const isModuleFile = (file: string): boolean => MODULE_FILE.test(file);
-
-const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The patterns recognised, as the README names them. */
-export const RECOGNISED_PATTERNS = [
-  'Vite and postcss-modules (default `_[local]_[hash]_[line]`)',
-  'Next.js with webpack and Create React App (`[name]_[local]__[hash]`)',
-  'Next.js with Turbopack in development (`[name]__[hash]__[local]`)',
-  'Lightning CSS (default `[hash]_[local]`, Vite with `css.transformer: "lightningcss"`, Turbopack builds)',
-  'css-loader with `[name]__[local]___[hash:base64:5]` or `[path][name]__[local]`',
-];
 
 /**
  * Whether `generated` (a class on the page) is what a recognised CSS Modules pattern makes of the
@@ -25,13 +17,13 @@ export const RECOGNISED_PATTERNS = [
  */
 export function generatedFrom(generated: string, local: string, file: string): boolean {
   if (!generated.includes(local)) return false;
-  const l = literal(local);
+  const l = escapeRegExp(local);
   const base = file.split('/').pop()?.replace(MODULE_FILE, '') ?? '';
   const folder = file.split('/').slice(-2, -1)[0] ?? '';
   // Next.js and Create React App name an index.module.css after its folder; other characters become `_`.
-  const nextName = literal((base === 'index' ? folder : base).replace(/[^A-Za-z0-9_-]/g, '_'));
+  const nextName = escapeRegExp((base === 'index' ? folder : base).replace(/[^A-Za-z0-9_-]/g, '_'));
   // css-loader's and Lightning CSS's `[name]` is `header.module`, its `.` escaped (`-`, or `_`).
-  const loaderName = `${literal(base.replace(/[^A-Za-z0-9_-]/g, '-'))}[-_]module`;
+  const loaderName = `${escapeRegExp(base.replace(/[^A-Za-z0-9_-]/g, '-'))}[-_]module`;
   if (new RegExp(`^_${l}_[a-z0-9]{1,5}_\\d+$`).test(generated)) return true;
   if (new RegExp(`^${nextName}_${l}__[\\w-]{5}$`).test(generated)) return true;
   if (new RegExp(`^${loaderName}__[\\w-]+__${l}$`).test(generated)) return true;

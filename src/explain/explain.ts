@@ -27,7 +27,7 @@ export interface ElementChange {
   /** Where it is on the image it is on (the current one; the base one for a removed element). */
   box: Box;
   properties: PropertyChange[];
-  /** The commit and file whose diff names it; null: no changed file mentions it. */
+  /** The commit and file whose diff proves its change; null: none does (its words say why). */
   cause: Attribution | null;
   words: string;
 }

@@ -63,11 +63,14 @@ function complexOf(selector: selectorParser.Selector, global = false): Complex {
   return { compounds, combinators };
 }
 
+/** How many parsed selectors and paths are kept for the run: the same rules are checked against every element of every checkpoint. */
+const MEMO_LIMIT = 50_000;
 const parsed = new Map<string, Complex[] | null>();
 
 /** A selector list read by postcss-selector-parser; null when it does not parse (a Sass interpolation). */
 function complexes(selector: string): Complex[] | null {
   if (!parsed.has(selector)) {
+    if (parsed.size > MEMO_LIMIT) parsed.clear();
     try {
       parsed.set(selector, selectorParser().astSync(selector).nodes.map((node) => complexOf(node)));
     } catch {
@@ -109,6 +112,7 @@ const stepsMemo = new Map<string, Step[]>();
 export function stepsOf(path: string): Step[] {
   let steps = stepsMemo.get(path);
   if (!steps) {
+    if (stepsMemo.size > MEMO_LIMIT) stepsMemo.clear();
     steps = pathSteps(path).map((step) => stepParts(step));
     stepsMemo.set(path, steps);
   }

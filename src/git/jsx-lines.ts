@@ -1,9 +1,9 @@
 import ts from 'typescript';
 import type { ElementTarget } from '../types';
+import { parentOf } from './markup-lines';
 
 type Opening = ts.JsxOpeningElement | ts.JsxSelfClosingElement;
 
-const isHtmlTag = (tag: string) => /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(tag);
 const tokens = (text: string) => text.split(/\s+/).filter(Boolean);
 
 /** A class attribute's tokens as written: a string's, or a template's text before its first `${`; dynamic when an expression decides any. */
@@ -38,7 +38,7 @@ function elementOf(opening: Opening, parent: ElementTarget | null, text: string)
     classes,
     dynamicClasses,
     text,
-    parent: parent && isHtmlTag(parent.tag) ? { tag: parent.tag, classes: parent.classes, dynamicClasses: parent.dynamicClasses } : null,
+    parent: parentOf(parent),
   };
 }
 

@@ -35,7 +35,10 @@ function masked(text: string): string {
   return out.join('');
 }
 
-const isHtmlTag = (tag: string) => /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(tag);
+/** The element a template's element sits in, as its parent on the page: only an HTML element is one (a component renders what it likes). */
+export function parentOf(parent: ElementTarget | null): ElementTarget['parent'] {
+  return parent && /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(parent.tag) ? { tag: parent.tag, classes: parent.classes, dynamicClasses: parent.dynamicClasses } : null;
+}
 const words = (value: string) => value.replace(EXPRESSION, ' ').split(/\s+/).filter(Boolean);
 
 /** The element an opening tag writes; in a template a capitalised tag is a component, in a page every tag is HTML's. */
@@ -51,7 +54,7 @@ function elementOf(tag: string, attributes: Record<string, string>, parent: Elem
     classes: words(classValue),
     dynamicClasses,
     text: '',
-    parent: parent && isHtmlTag(parent.tag) ? { tag: parent.tag, classes: parent.classes, dynamicClasses: parent.dynamicClasses } : null,
+    parent: parentOf(parent),
   };
 }
 

@@ -51,7 +51,7 @@ function page(drawn: Drawn[]): LayoutRecord {
   const paths = drawn.map(([p]) => p);
   const elements = drawn.map(([p, , text], i) => ({
     path: p,
-    parent: paths.findLastIndex((other, j) => j < i && p.startsWith(`${other}>`)),
+    parent: paths.reduce((found, other, j) => (j < i && p.startsWith(`${other}>`) ? j : found), -1),
     box: [0, i * 20, 800, 20] as [number, number, number, number],
     text: text ?? '',
     style: i,
