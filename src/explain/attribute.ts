@@ -29,6 +29,9 @@ export type Attributed = { cause: Attribution; why: null } | { cause: null; why:
 /** Classes a framework adds to a component's elements (Svelte's and Astro's scoping): no template writes them. */
 const FRAMEWORK_CLASS = /^(svelte-[a-z0-9]+|astro-[a-z0-9]+)$/i;
 
+/** What only an element's own tag, attributes or text change: its classes, its text, its picture. */
+const OWN_LINE = new Set(['class', 'text', 'src', 'image']);
+
 interface Element {
   kind: ElementClues['kind'];
   sides: Step[][];
@@ -96,7 +99,11 @@ function textProof(line: ChangedLine, element: Element): boolean {
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
   const target = line.target;
   if (target?.kind === 'style') return styleProof(target, change.file, element, uses);
-  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps))) return 2;
+  // Its own line explains a class, a text, a picture, or its coming and going outright; a style only
+  // through what the line may hold (an inline style, an attribute a rule selects), so a rule that
+  // sets that style wins.
+  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps)))
+    return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   return textProof(line, element) ? 2 : 0;
 }
 
