@@ -107,7 +107,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   return textProof(line, element) ? 2 : 0;
 }
 
-/** The element's names a line may mention without proving anything: its classes (and their CSS Modules local names), its id. */
+/** The element's names a line may mention without proving anything: its classes (those a framework adds aside), its id. */
 function mentionedName(line: ChangedLine, element: Element): string | null {
   const names = element.sides.flatMap((steps) => {
     const own = steps[steps.length - 1];
