@@ -105,7 +105,8 @@ function propertiesIn(container: Container): string[] {
 }
 
 function selectorsIn(container: Container, around: string[], memo: Map<Rule, string[]>): string[] {
-  const selectors = new Set<string>(container.nodes?.some((node) => node.type === 'decl') ? around : []);
+  // Its own selectors when it styles by itself (a declaration, an `@apply`), not only through the rules inside it.
+  const selectors = new Set<string>(container.nodes?.some((node) => node.type === 'decl' || (node.type === 'atrule' && !(node as AtRule).nodes)) ? around : []);
   container.walkRules((rule) => {
     for (const selector of resolvedSelectors(rule, memo)) selectors.add(selector);
   });
@@ -136,7 +137,9 @@ export function readStyles(text: string, syntax: StyleSyntax): ReadStyles {
     if (node.type === 'decl') {
       const decl = node as Declaration;
       const variable = isVariable(decl.prop);
-      mark(lines(decl), { kind: 'style', selectors: place.selectors, properties: variable ? [] : [decl.prop], defines: variable ? decl.prop : place.mixin });
+      // Less's `&:extend(.x);` reads as a declaration: it takes whatever `.x` sets.
+      const properties = variable ? [] : decl.prop.startsWith('&') ? ['*'] : [decl.prop];
+      mark(lines(decl), { kind: 'style', selectors: place.selectors, properties, defines: variable ? decl.prop : place.mixin });
       for (const name of variablesRead(decl.value, syntax)) uses.push({ name, selectors: place.selectors, property: decl.prop });
     } else if (node.type === 'rule') {
       const rule = node as Rule;

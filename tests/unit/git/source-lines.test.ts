@@ -24,6 +24,10 @@ describe('style sheets', () => {
     const lessText = ['@brand: #e4572e;', '.btn {', '  color: @brand;', '}'].join('\n');
     expect(targetAt('a.less', lessText, 1)).toEqual({ kind: 'style', selectors: [], properties: [], defines: '@brand' });
     expect(readSource('a.less', lessText)?.uses).toEqual([{ name: '@brand', selectors: ['.btn'], property: 'color' }]);
+    // Tailwind's @apply inside a layer: the rule's line and the @apply's both style `.btn`, in anything.
+    const tailwind = ['@layer components {', '  .btn {', '    @apply px-4 py-2;', '  }', '}'].join('\n');
+    expect(targetAt('a.css', tailwind, 2)).toEqual({ kind: 'style', selectors: ['.btn'], properties: ['*'], defines: null });
+    expect(targetAt('a.css', tailwind, 3)).toEqual({ kind: 'style', selectors: ['.btn'], properties: ['*'], defines: null });
   });
 });
 
