@@ -283,4 +283,12 @@ describe('attribution: what is not read', () => {
     const [before, after] = ['8px', '12px'].map((padding) => page([['html'], ['html>body'], ['html>body>div.panel', { padding }]]));
     expect(explainChange(before, after, ALL, code).changes[0].words).toMatch(/ — not attributed: src\/theme\.sass is in an indented style syntax \(Sass, Stylus\) no parser here reads$/);
   });
+
+  it('says a file too large to read was not read', async () => {
+    const bundle = (padding: string) => `${'.x{color:red}'.repeat(90_000)}\n.panel{padding:${padding}}\n`;
+    const code = await branch({ 'public/vendor.css': bundle('8px') }, [{ subject: 'Vendor: update', files: { 'public/vendor.css': bundle('12px') } }]);
+    const [before, after] = ['8px', '12px'].map((padding) => page([['html'], ['html>body'], ['html>body>div.card', { padding }]]));
+    expect(code).toEqual([{ file: 'public/vendor.css', commit: null, lines: [], uses: [], unread: 'is larger than 1 MiB: not read' }]);
+    expect(explainChange(before, after, ALL, code).changes[0].words).toMatch(/ — not attributed: public\/vendor\.css is larger than 1 MiB: not read$/);
+  });
 });
