@@ -1,6 +1,7 @@
 import { readLabels } from '../../src/approve';
 import type { Explanation } from '../../src/explain';
 import { selectorNames } from '../../src/explain/attribute';
+import { recordedBy } from '../../src/explain/properties';
 import { stepParts } from '../../src/explain/words';
 import { CASES } from './cases';
 import { CASES_DIR } from './render';
@@ -22,20 +23,12 @@ import { CASES_DIR } from './render';
  * A case counts when one of its edits is named. Prints the figure and each miss with what was said.
  */
 
-/** A declared property as the layout record keeps it. */
-const RECORDED: Record<string, string[]> = {
-  background: ['background-color', 'background-image'],
-  border: ['border-width', 'border-style', 'border-color'],
-  'row-gap': ['gap'],
-  'column-gap': ['gap'],
-};
-
 type Check = { what: string; named: (explanation: Explanation) => boolean };
 
 function cssChecks(css: string): Check[] {
   return [...css.matchAll(/([^{}]+)\{([^}]*)\}/g)].flatMap(([, selector, body]) => {
     const declared = [...body.matchAll(/([a-z-]+)\s*:/g)].map((m) => m[1]);
-    const properties = declared.flatMap((name) => RECORDED[name] ?? [name]);
+    const properties = declared.flatMap(recordedBy);
     // An element hidden or squashed to nothing leaves the record: reported removed.
     const hides = /display\s*:\s*none|(^|[^-])(height|width)\s*:\s*0(?![.\d])/.test(body);
     return [

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PlaywrightTestConfig } from '@playwright/test';
 import type { BaseWebServer } from '../types';
 import { isInside } from '../util/fs';
+import { escapeRegExp } from '../util/text';
 
 /**
  * The baseline role's web servers: the base app must come from the base commit, on a port of its
@@ -35,10 +36,6 @@ export function serverPort(server: WebServer): number | null {
   const url = new URL(server.url);
   if (url.port) return Number(url.port);
   return url.protocol === 'https:' ? 443 : 80;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Every absolute path into the checkout, in free text (a shell command, an env value), moved into the worktree. */

@@ -1,77 +1,197 @@
-import type { ChangedLine, CodeChange } from '../types';
-import { stepParts } from './words';
+import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse } from '../types';
+import { escapeRegExp } from '../util/text';
+import { generatedBy, generatedFrom, isModuleFile } from './css-modules';
+import { related } from './properties';
+import { sameName, selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
 
 /** The file and commit behind an element's change. */
 export interface Attribution {
   file: string;
   /** `<short sha> <subject>`; null: the working tree's uncommitted changes. */
   commit: string | null;
-  /** The changed line that names the element. */
+  /** The changed line that proves it. */
   line: string;
 }
 
-/** What the changed files are searched for: the element's names, its texts, the properties that changed. */
+/** What the branch's diff is searched for: the element on either side, its texts, what changed in it. */
 export interface ElementClues {
-  path: string;
+  kind: 'added' | 'removed' | 'changed';
+  /** Its path on each side it is on (a changed element's base path first when it differs). */
+  paths: string[];
+  texts: string[];
+  /** The properties that changed (`padding`, `text`, `width`); none for an added or removed element. */
+  properties: string[];
+}
+
+/** The cause the diff proves; else none, and why in words (null: the whole diff was read and no changed file mentions the element). */
+export type Attributed = { cause: Attribution; why: null } | { cause: null; why: string | null };
+
+/** Classes a framework adds to a component's elements (Svelte's and Astro's scoping): no template writes them. */
+const FRAMEWORK_CLASS = /^(svelte-[a-z0-9]+|astro-[a-z0-9]+)$/i;
+
+/** What only an element's own tag, attributes or text change: its classes, its text, its picture. */
+const OWN_LINE = new Set(['class', 'text', 'src', 'image']);
+
+interface Element {
+  kind: ElementClues['kind'];
+  sides: Step[][];
   texts: string[];
   properties: string[];
 }
 
-const STYLE_SHEET = /\.(css|scss|sass|less|styl|pcss)$/i;
+const classTest = (file: string): ClassTest => (isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file) : sameName);
 
-/** One compound selector (`footer`, `.plan.pro`, `a#buy.cta:hover`) names the element when each of its parts is the element's. */
-function compoundNames(compound: string, element: ReturnType<typeof stepParts>): boolean {
-  const plain = compound.replace(/::?[\w-]+(\([^)]*\))?/g, '').replace(/\[[^\]]*\]/g, '');
-  const tag = plain.match(/^[a-z][\w-]*/i)?.[0] ?? null;
-  const ids = [...plain.matchAll(/#([\w-]+)/g)].map((m) => m[1]);
-  const classes = [...plain.matchAll(/\.([\w-]+)/g)].map((m) => m[1]);
-  if (!tag && ids.length === 0 && classes.length === 0) return false;
-  if (tag && tag.toLowerCase() !== element.tag) return false;
-  if (ids.some((id) => id !== element.id)) return false;
-  return classes.every((name) => element.classes.includes(name));
-}
+const styledBy = (selectors: readonly string[], file: string, steps: Step[]) => selectors.some((selector) => selectorMatches(selector, steps, classTest(file)));
 
-/** Whether a rule's selector list targets the element: the last compound of any of its selectors names it. */
-export function selectorNames(selector: string, path: string): boolean {
-  const element = stepParts(path);
-  return selector.split(',').some((one) => {
-    const compounds = one.trim().split(/\s*[\s>+~]\s*/).filter(Boolean);
-    const last = compounds[compounds.length - 1];
-    return last !== undefined && compoundNames(last, element);
-  });
-}
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Whether a changed line of a template, component or script names the element: a class, its id, its tag opened, or one of its texts. */
-function markupNames(line: string, clues: ElementClues): boolean {
-  const element = stepParts(clues.path);
-  const words = [...element.classes, ...(element.id ? [element.id] : [])].filter((word) => word.length >= 3);
-  if (words.some((word) => new RegExp(`(^|[^\\w-])${escape(word)}(?![\\w-])`).test(line))) return true;
-  if (element.tag && !['div', 'span'].includes(element.tag) && new RegExp(`<${escape(element.tag)}(?![\\w-])`, 'i').test(line)) return true;
-  return clues.texts.some((text) => text.length >= 4 && line.includes(text));
-}
-
-function lineNames(file: string, line: ChangedLine, clues: ElementClues): boolean {
-  if (!STYLE_SHEET.test(file)) return markupNames(line.text, clues);
-  const selector = line.scope || (line.text.includes('{') ? line.text.split('{')[0] : '');
-  return selector.trim() !== '' && selectorNames(selector, clues.path);
+/** A variable's uses on the branch, followed through variables defined by it (`--link: var(--brand)`), with the file each is in. */
+function usesOf(name: string, uses: readonly (VariableUse & { file: string })[], seen = new Set<string>()): (VariableUse & { file: string })[] {
+  if (seen.has(name)) return [];
+  seen.add(name);
+  return uses.filter((use) => use.name === name).flatMap((use) => (use.property.startsWith('--') || use.property.startsWith('$') || use.property.startsWith('@') ? usesOf(use.property, uses, seen) : [use]));
 }
 
 /**
- * The change that most likely caused what an element shows: the last commit (the working tree
- * after every commit) whose diff names the element, preferring a changed line that also names a
- * property that changed. Null: no changed file mentions the element.
+ * How strongly a changed line of a style sheet proves the element's change: 2 when a rule that
+ * applies to it sets a property that changed, 1 when it sets one that moves its box (for a new
+ * size) or decides whether it shows (added, removed), 0 when it proves nothing. A variable or a
+ * mixin proves through the rules read on the branch that use it; a custom property only where it
+ * is defined on the element or above it.
  */
-export function attribute(clues: ElementClues, code: readonly CodeChange[]): Attribution | null {
-  let named: Attribution | null = null;
-  let withProperty: Attribution | null = null;
+function styleProof(target: StyleTarget, file: string, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
+  const best = (ranks: number[]) => Math.max(0, ...ranks);
+  if (target.defines) {
+    const custom = target.defines.startsWith('--');
+    const inScope = (steps: Step[]) => !custom || target.selectors.length === 0 || steps.some((_, i) => styledBy(target.selectors, file, steps.slice(0, i + 1)));
+    const viaUses = usesOf(target.defines, uses);
+    return best(
+      element.sides.flatMap((steps) =>
+        viaUses.filter((use) => styledBy(use.selectors, use.file, steps) && inScope(steps)).map((use) => related(target.defines!.startsWith('@mixin') ? target.properties : [use.property], element)),
+      ),
+    );
+  }
+  if (target.selectors.length === 0) return 0;
+  return element.sides.some((steps) => styledBy(target.selectors, file, steps)) ? related(target.properties, element) : 0;
+}
+
+/** Whether a template's element is the page's element: the same tag, id and class list (each token whole), and its parent when the template has it. */
+function isElement(target: ElementTarget, steps: Step[]): boolean {
+  const own = steps[steps.length - 1];
+  if (target.tag !== own.tag) return false;
+  if (target.id && target.id !== own.id) return false;
+  const written = new Set(target.classes);
+  const classes = own.classes.filter((name) => !FRAMEWORK_CLASS.test(name));
+  if (!target.classes.every((name) => classes.includes(name))) return false;
+  if (!target.dynamicClasses && classes.some((name) => !written.has(name))) return false;
+  const parent = steps[steps.length - 2];
+  if (!target.parent || !parent) return true;
+  return target.parent.tag === parent.tag && target.parent.classes.every((name) => parent.classes.includes(name));
+}
+
+/** A word or class as a whole token of a line: not a piece of a longer one (`flex` in `flex-col`, `#1E1A2E` in `bg-[#1E1A2E]`). */
+const token = (word: string) => new RegExp(`(^|[\\s"'\`{}(),>=])${escapeRegExp(word)}(?=$|[\\s"'\`{}(),<=])`);
+
+/** Whether a changed line holds one of the element's texts whole, for an element whose text is what changed, or that came (an added line) or went (a removed one). */
+function textProof(line: ChangedLine, element: Element): boolean {
+  if (element.kind === 'changed' ? !element.properties.includes('text') : line.added !== (element.kind === 'added')) return false;
+  return element.texts.some((text) => text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escapeRegExp(text)}(?=$|[<"'\`\\s])`).test(line.text.trim()));
+}
+
+function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
+  const target = line.target;
+  if (target?.kind === 'style') return styleProof(target, change.file, element, uses);
+  // Its own line explains a class, a text, a picture, or its coming and going outright; a style only
+  // through what the line may hold (an inline style, an attribute a rule selects), so a rule that
+  // sets that style wins.
+  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps)))
+    return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
+  return textProof(line, element) ? 2 : 0;
+}
+
+/** The element's names a line may mention without proving anything: its classes (those a framework adds aside), its id. */
+function mentionedName(line: ChangedLine, element: Element): string | null {
+  const names = element.sides.flatMap((steps) => {
+    const own = steps[steps.length - 1];
+    return [...own.classes.filter((name) => !FRAMEWORK_CLASS.test(name)), ...(own.id ? [own.id] : [])];
+  });
+  return names.find((name) => name.length >= 3 && token(name).test(line.text)) ?? null;
+}
+
+const commitWords = (commit: string | null) => (commit ? `commit ${commit.length > 70 ? `${commit.slice(0, 69)}…` : commit}` : 'uncommitted changes');
+
+/** Why nothing proves a cause, from what comes closest; null when the whole diff was read and no changed file mentions the element. */
+function whyNot(element: Element, code: readonly CodeChange[], page: readonly string[]): string | null {
+  for (const change of [...code].reverse())
+    for (const line of change.lines) {
+      const target = line.target;
+      if (target?.kind === 'style' && !target.defines && target.selectors.length && element.sides.some((steps) => styledBy(target.selectors, change.file, steps))) {
+        const sets = target.properties.length ? target.properties.join(', ') : 'nothing';
+        return `not attributed: ${change.file} changes \`${target.selectors.join(', ')}\`, which matches it, but what it sets (${sets}) is not what changed here`;
+      }
+    }
+  for (const change of [...code].reverse())
+    for (const line of change.lines) {
+      const name = mentionedName(line, element);
+      if (name) return `not attributed: ${change.file} changes a line with \`${name}\`, but not this element's own rule, tag, attributes or text`;
+    }
+  const variable = [...code].reverse().flatMap((change) => change.lines.flatMap((line) => (line.target?.kind === 'style' && line.target.defines ? [{ change, name: line.target.defines }] : [])))[0];
+  if (variable)
+    return `not attributed: ${variable.change.file} changes ${variable.name}, and no rule read on the branch applies it to this element (the layout record does not say which elements use a variable or mixin)`;
+  const module = [...code].reverse().find((change) => isModuleFile(change.file) && element.sides.some((steps) => steps[steps.length - 1].classes.some((name) => generatedBy(name, change.file))));
+  if (module)
+    return `not attributed: its classes are generated by CSS Modules and ${module.file} changed (a module's generated names change with its text), but none of its changed rules applies to this element`;
+  const unmatched = unmatchedModules(code, page);
+  if (unmatched.length) return `not attributed: the changed rules in ${unmatched.slice(0, 2).join(', ')} match no element here`;
+  const unread = code.find((change) => change.unread);
+  if (unread) return `not attributed: ${unread.file} ${unread.unread}`;
+  return null;
+}
+
+const pageSteps = new WeakMap<readonly string[], Step[][]>();
+
+/**
+ * The CSS Modules files whose changed rules apply to no element of the page: their generated
+ * names may follow a pattern not recognised (a hash alone), so their silence proves nothing.
+ */
+function unmatchedModules(code: readonly CodeChange[], page: readonly string[]): string[] {
+  let steps = pageSteps.get(page);
+  if (!steps) {
+    steps = page.map(stepsOf);
+    pageSteps.set(page, steps);
+  }
+  const modules = [...new Set(code.filter((change) => isModuleFile(change.file)).map((change) => change.file))];
+  return modules.filter((file) => {
+    const selectors = code.filter((change) => change.file === file).flatMap((change) => change.lines.flatMap((line) => (line.target?.kind === 'style' ? line.target.selectors : [])));
+    return selectors.length > 0 && !steps!.some((element) => styledBy(selectors, file, element));
+  });
+}
+
+/**
+ * The change the branch's diff proves caused what an element shows: a changed line of a style
+ * sheet whose rule (nesting resolved, CSS Modules names read back) applies to the element and sets
+ * what changed, or a variable or mixin such a rule uses; a changed line of a template that is the
+ * element's own tag, attributes or text; or a line that holds its changed text whole. Of those, the
+ * strongest, then the last (the working tree after every commit). Where none proves one, why.
+ * `page`: the paths of every element of both records, to tell a CSS Module whose rules match none.
+ */
+export function attribute(clues: ElementClues, code: readonly CodeChange[], page: readonly string[] = []): Attributed {
+  const element: Element = { kind: clues.kind, sides: clues.paths.map(stepsOf), texts: clues.texts, properties: clues.properties };
+  const uses = code.flatMap((change) => change.uses.map((use) => ({ ...use, file: change.file })));
+  let found: { attribution: Attribution; rank: number } | null = null;
   for (const change of code)
     for (const line of change.lines) {
-      if (!lineNames(change.file, line, clues)) continue;
-      const found = { file: change.file, commit: change.commit, line: line.text.trim() };
-      named = found;
-      if (clues.properties.some((property) => line.text.includes(property))) withProperty = found;
+      const rank = proof(change, line, element, uses);
+      if (rank > 0 && rank >= (found?.rank ?? 0)) found = { attribution: { file: change.file, commit: change.commit, line: line.text.trim() }, rank };
     }
-  return withProperty ?? named;
+  return found ? { cause: found.attribution, why: null } : { cause: null, why: whyNot(element, code, page) };
+}
+
+/** What the words say after an element's change: the file and commit, else why none is named. */
+export function causeWords(attributed: Attributed): string {
+  if (attributed.cause) return `${attributed.cause.file} (${commitWords(attributed.cause.commit)})`;
+  return attributed.why ?? 'no changed file mentions this element';
+}
+
+/** Whether a rule's selector list applies to the element at the end of `path` (plain class names). */
+export function selectorNames(selector: string, path: string): boolean {
+  return selectorMatches(selector, stepsOf(path));
 }

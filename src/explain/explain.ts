@@ -1,5 +1,5 @@
 import type { CodeChange, LayoutElement, LayoutRecord, Region } from '../types';
-import { attribute, type Attribution } from './attribute';
+import { attribute, causeWords, type Attribution } from './attribute';
 import { matchElements, type Matching } from './match';
 import { elementName, quotedChange, stepParts, valueWord } from './words';
 
@@ -27,7 +27,7 @@ export interface ElementChange {
   /** Where it is on the image it is on (the current one; the base one for a removed element). */
   box: Box;
   properties: PropertyChange[];
-  /** The commit and file whose diff names it; null: no changed file mentions it. */
+  /** The commit and file whose diff proves its change; null: none does (its words say why). */
   cause: Attribution | null;
   words: string;
 }
@@ -82,12 +82,6 @@ function propertyWords(changes: PropertyChange[]): string {
     sizes.map((c) => `${c.property} ${c.before} → ${c.after} px`).join(', '),
   ];
   return parts.filter(Boolean).join('; ');
-}
-
-function causeWords(cause: Attribution | null): string {
-  if (!cause) return 'no changed file mentions this element';
-  const commit = cause.commit ? `commit ${cause.commit.length > 70 ? `${cause.commit.slice(0, 69)}…` : cause.commit}` : 'uncommitted changes';
-  return `${cause.file} (${commit})`;
 }
 
 function placeWords(record: LayoutRecord, index: number): string {
@@ -164,14 +158,17 @@ export function explainChange(base: LayoutRecord | null, current: LayoutRecord |
   const missing = missingNote(base, current, gaps);
   if (!base || !current) return { changes: [], summary: '', note: missing };
   const matching = matchElements(base, current);
+  const page = [...base.elements, ...current.elements].map((element) => element.path);
   const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {
     const element = record.elements[index];
     const name = elementName(element.path);
     const texts = [element.text, ...properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after])].filter(Boolean);
-    const cause = attribute({ path: element.path, texts, properties: properties.map((p) => p.property) }, code);
+    const basePath = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1]?.path : undefined;
+    const paths = [...new Set([basePath ?? element.path, element.path])];
+    const attributed = attribute({ kind, paths, texts, properties: properties.map((p) => p.property) }, code, page);
     const [w, h] = [element.box[2], element.box[3]];
     const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index) : ''}`;
-    return { kind, element: name, path: element.path, box: boxOf(element), properties, cause, words: `${what} — ${causeWords(cause)}` };
+    return { kind, element: name, path: element.path, box: boxOf(element), properties, cause: attributed.cause, words: `${what} — ${causeWords(attributed)}` };
   };
   let changes: ElementChange[] = [
     ...matching.added.map((i) => made('added', current, i, [])),

@@ -1,4 +1,5 @@
 import type { LayoutElement, LayoutRecord } from '../types';
+import { stepParts } from './words';
 
 /** One element on both sides: its index in each record. */
 export interface Matched {
@@ -30,7 +31,7 @@ function byKey(elements: LayoutElement[], key: (element: LayoutElement) => strin
   return map;
 }
 
-const tagOf = (path: string) => (path.split('>').pop() ?? '').match(/^[a-z][\w-]*/i)?.[0] ?? '';
+const tagOf = (path: string) => stepParts(path).tag;
 
 /** Pairs what is left under parents already paired: the same tag, the same text first, else the first in order. */
 function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {

@@ -18,14 +18,61 @@ export function valueWord(value: string): string {
   });
 }
 
+/**
+ * The steps of an element's path (`html>body>nav.flex>a`). A `>` inside brackets belongs to a class
+ * (Tailwind's `[&>svg]:size-4`), not between two steps.
+ */
+export function pathSteps(path: string): string[] {
+  const steps: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < path.length; i++) {
+    if (path[i] === '[') depth++;
+    else if (path[i] === ']') depth = Math.max(0, depth - 1);
+    else if (path[i] === '>' && depth === 0) {
+      steps.push(path.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return [...steps, path.slice(start)];
+}
+
+/**
+ * A step's names split where a new one starts: a `.` or `#` outside brackets, except a `.` between
+ * two digits (`py-0.5`). Class names keep everything else they may hold (`bg-[#1E1A2E]`, `md:flex`).
+ */
+function names(rest: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 1; i < rest.length; i++) {
+    const char = rest[i];
+    if (char === '[') depth++;
+    else if (char === ']') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (char === '#' || (char === '.' && !(/\d/.test(rest[i - 1]) && /\d/.test(rest[i + 1] ?? ''))))) {
+      parts.push(rest.slice(start, i));
+      start = i;
+    }
+  }
+  return rest ? [...parts, rest.slice(start)] : parts;
+}
+
+/** The tag, id and classes of a path's last step (or of one step), each class whole. */
+export function stepParts(path: string): { tag: string; id: string | null; classes: string[] } {
+  const step = (pathSteps(path).pop() ?? path).replace(/:\d+$/, '');
+  const tag = step.match(/^[a-z][\w-]*/i)?.[0] ?? '';
+  const parts = names(step.slice(tag.length));
+  const id = parts[0]?.startsWith('#') ? parts[0].slice(1) : null;
+  const classes = parts.filter((part) => part.startsWith('.')).map((part) => part.slice(1));
+  return { tag, id, classes };
+}
+
 /** The last step of a path, as a person names an element: `#id`, `.class.other`, else the tag. */
 export function elementWord(path: string): string {
-  const step = path.split('>').pop() ?? path;
-  const id = step.match(/#([^.#:]+)/);
-  if (id) return `#${id[1]}`;
-  const classes = step.match(/\.[^.#:]+/g);
-  if (classes) return classes.join('');
-  return step.replace(/:(\d+)$/, ':nth-of-type($1)');
+  const { id, classes } = stepParts(path);
+  if (id) return `#${id}`;
+  if (classes.length) return classes.map((name) => `.${name}`).join('');
+  return (pathSteps(path).pop() ?? path).replace(/:(\d+)$/, ':nth-of-type($1)');
 }
 
 /** Tags that say little alone: named with their parent's name. */
@@ -35,17 +82,8 @@ const GENERIC = new Set(['div', 'span', 'p', 'li', 'a', 'img', 'svg', 'td', 'th'
 export function elementName(path: string): string {
   const own = elementWord(path);
   if (!GENERIC.has(own.replace(/:.*$/, ''))) return own;
-  const steps = path.split('>');
+  const steps = pathSteps(path);
   return steps.length > 1 ? `${elementWord(steps.slice(0, -1).join('>'))} ${own}` : own;
-}
-
-/** The tag, id and classes of a path's last step. */
-export function stepParts(path: string): { tag: string; id: string | null; classes: string[] } {
-  const step = (path.split('>').pop() ?? path).replace(/:\d+$/, '');
-  const tag = step.match(/^[a-z][\w-]*/i)?.[0] ?? '';
-  const id = step.match(/#([^.#:]+)/)?.[1] ?? null;
-  const classes = (step.match(/\.[^.#:]+/g) ?? []).map((name) => name.slice(1));
-  return { tag, id, classes };
 }
 
 /** How much of a text an explanation quotes, and how much of what both sides share it keeps before the first difference. */

@@ -165,26 +165,39 @@ export async function sourceFilesUnder(repo: Repo, dir: string): Promise<string[
   return [...new Set(out.split('\0').filter(Boolean))].map((file) => path.join(repo.root, file));
 }
 
-/** Lines of context around each change: enough to show the rule a changed declaration sits in. */
-const DIFF_CONTEXT = 40;
-/** What the diffs of a run may weigh: a vendored bundle among the changed files must not fill memory. */
-const DIFF_LIMIT_BYTES = 4 * 1024 * 1024;
-const UNTRACKED_LIMIT_BYTES = 256 * 1024;
+/**
+ * Context enough for any source file to come whole in its patch: each side of a change is then the
+ * file as it was and became, so the style sheet or template a changed line sits in is parsed from
+ * the same `git log` call, with no `git show` per commit and file.
+ */
+const WHOLE_FILE_CONTEXT = 1_000_000;
+/** What the diffs of a run may weigh: past it, the patches are listed unread. */
+const DIFF_LIMIT_BYTES = 16 * 1024 * 1024;
+/** A changed file larger than this (a vendored bundle) is not read at all: its whole text in every commit would fill the budget. */
+const FILE_LIMIT_BYTES = 1024 * 1024;
+
+const sizeOf = (full: string) => (fs.existsSync(full) ? fs.statSync(full).size : 0);
 
 /**
  * What each commit from base to HEAD, then the working tree, changed in `files` (paths from the
  * repository's root), oldest first: the explanation's attribution reads it (explain/attribute).
+ * A file too large to read is listed with no lines and why, so no one says it mentions nothing.
  */
 export async function codeChanges(repo: Repo, baseCommit: string, files: readonly string[]): Promise<CodeChange[]> {
   if (files.length === 0) return [];
-  const log = await runGit(repo.root, ['log', '--reverse', '--no-color', '--no-renames', `--format=${COMMIT_MARK}%h %s`, '-p', `-U${DIFF_CONTEXT}`, `${baseCommit}..HEAD`, '--', ...files]);
-  const uncommitted = await runGit(repo.root, ['diff', '--no-color', '--no-renames', `-U${DIFF_CONTEXT}`, 'HEAD', '--', ...files]);
-  const untracked = (await runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ...files])).split('\0').filter(Boolean);
+  const large = files.filter((file) => sizeOf(path.join(repo.root, file)) > FILE_LIMIT_BYTES);
+  const read = files.filter((file) => !large.includes(file));
+  const unread = large.map((file): CodeChange => ({ file, commit: null, lines: [], uses: [], unread: 'is larger than 1 MiB: not read' }));
+  if (read.length === 0) return unread;
+  const diff = ['--no-color', '--no-renames', `-U${WHOLE_FILE_CONTEXT}`];
+  const log = await runGit(repo.root, ['log', '--reverse', ...diff, `--format=${COMMIT_MARK}%h %s`, '-p', `${baseCommit}..HEAD`, '--', ...read]);
+  const uncommitted = await runGit(repo.root, ['diff', ...diff, 'HEAD', '--', ...read]);
+  const untracked = (await runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ...read])).split('\0').filter(Boolean);
   const added = untracked.flatMap((file): CodeChange[] => {
     const full = path.join(repo.root, file);
-    if (!fs.existsSync(full) || fs.statSync(full).size > UNTRACKED_LIMIT_BYTES) return [];
+    if (!fs.existsSync(full)) return [];
     const lines = fs.readFileSync(full, 'utf8').split('\n');
     return parseDiff([`diff --git a/${file} b/${file}`, '@@', ...lines.map((line) => `+${line}`)].join('\n'));
   });
-  return [...parseDiff(log.slice(0, DIFF_LIMIT_BYTES)), ...parseDiff(uncommitted.slice(0, DIFF_LIMIT_BYTES)), ...added];
+  return [...parseDiff(log, null, DIFF_LIMIT_BYTES), ...parseDiff(uncommitted, null, DIFF_LIMIT_BYTES), ...added, ...unread];
 }

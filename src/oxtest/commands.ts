@@ -2,6 +2,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { OxCommand } from './parser';
 import { resolveTarget } from './selectors';
 import { resolveText, type Variables } from './variables';
+import { escapeRegExp } from '../util/text';
 
 /** What a command needs besides the page: variables, and where checkpoints, notes and logs go. */
 export interface OxContext {
@@ -11,10 +12,6 @@ export interface OxContext {
   /** A fallback selector was used. */
   note(message: string): void;
   log(message: string): void;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Runs one parsed command. Errors are Playwright's own (with its call log), or one line naming the problem. */

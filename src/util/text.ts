@@ -1,5 +1,10 @@
 import { stripVTControlCharacters } from 'node:util';
 
+/** A text as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** "1 call", "2,400 input tokens". */
 export function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;

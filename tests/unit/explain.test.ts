@@ -25,6 +25,9 @@ function record(elements: Drawn[]): LayoutRecord & { drawn: Drawn[] } {
 
 const FULL = [{ x: 0, y: 0, width: 1280, height: 400 }];
 
+/** A file's patch as `git diff` writes it, its lines given with their signs. */
+const patch = (file: string, lines: string[]) => [`diff --git a/${file} b/${file}`, '@@ -1 +1 @@', ...lines].join('\n');
+
 const BASE = record([
   el('html', -1, [0, 0, 1280, 400]),
   el('html>body', 0, [0, 0, 1280, 400]),
@@ -86,15 +89,17 @@ describe('explainChange', () => {
     expect(explainChange(BASE, current, FULL, []).changes.map((c) => c.element)).toEqual(['footer']);
   });
 
-  it('attributes a change to the last commit whose diff names the element, preferring a line with the changed property', () => {
+  it('attributes a change to the last commit whose diff proves it: a rule that matches the element and sets what changed', () => {
     const current = record(BASE.drawn.map((e) => (e.path === 'html>body>footer' ? { ...e, style: { ...e.style, padding: '8px 48px' } } : e)));
     const code: CodeChange[] = [
-      { file: 'public/site.css', commit: 'a1 Footer spacing', lines: [{ text: 'footer { padding: 8px 48px; }', added: true, scope: 'footer' }] },
-      { file: 'public/site.css', commit: 'b2 Footer colour', lines: [{ text: '  color: #333;', added: true, scope: 'footer' }] },
-      { file: 'public/index.html', commit: 'c3 Plans', lines: [{ text: '<div class="plans">', added: true, scope: '' }] },
+      ...parseDiff(patch('public/site.css', ['+footer { padding: 8px 48px; }']), 'a1 Footer spacing'),
+      ...parseDiff(patch('public/site.css', [' footer {', '+  color: #333;', ' }']), 'b2 Footer colour'),
+      ...parseDiff(patch('public/index.html', ['+<div class="plans">']), 'c3 Plans'),
     ];
     expect(explainChange(BASE, current, FULL, code).changes[0].cause).toEqual({ file: 'public/site.css', commit: 'a1 Footer spacing', line: 'footer { padding: 8px 48px; }' });
-    expect(explainChange(BASE, current, FULL, code.slice(1)).changes[0].words).toMatch(/ — public\/site\.css \(commit b2 Footer colour\)$/);
+    expect(explainChange(BASE, current, FULL, code.slice(1)).changes[0].words).toMatch(
+      / — not attributed: public\/site\.css changes `footer`, which matches it, but what it sets \(color\) is not what changed here$/,
+    );
     expect(explainChange(BASE, current, FULL, code.slice(2)).changes[0].words).toMatch(/ — no changed file mentions this element$/);
   });
 
@@ -147,7 +152,7 @@ describe('attribution and words', () => {
     expect(valueWord('1px solid rgb(215, 219, 227)')).toBe('1px solid #d7dbe3');
   });
 
-  it("reads git's patches into changed lines, each with the rule it sits in", () => {
+  it("reads git's patches into changed lines, each with the rule or element a parser places it in", () => {
     const log = [
       '\u0001abc1234 Restyle the footer',
       'diff --git a/public/site.css b/public/site.css',
@@ -164,23 +169,32 @@ describe('attribution and words', () => {
       '@@ -1 +1 @@',
       '+<div class="promo">',
     ].join('\n');
+    const footer = { kind: 'style', selectors: ['footer'], properties: ['padding'], defines: null };
     expect(parseDiff(log)).toEqual([
       {
         file: 'public/site.css',
         commit: 'abc1234 Restyle the footer',
         lines: [
-          { text: '  padding: 16px 48px;', added: false, scope: 'footer' },
-          { text: '  padding: 8px 48px;', added: true, scope: 'footer' },
-          { text: '.old { color: red; }', added: false, scope: '.old' },
+          { text: '  padding: 16px 48px;', added: false, target: footer },
+          { text: '  padding: 8px 48px;', added: true, target: footer },
+          { text: '.old { color: red; }', added: false, target: { kind: 'style', selectors: ['.old'], properties: ['color'], defines: null } },
         ],
+        uses: [],
+        unread: null,
       },
-      { file: 'public/index.html', commit: 'abc1234 Restyle the footer', lines: [{ text: '<div class="promo">', added: true, scope: '' }] },
+      {
+        file: 'public/index.html',
+        commit: 'abc1234 Restyle the footer',
+        lines: [{ text: '<div class="promo">', added: true, target: { kind: 'element', tag: 'div', id: null, classes: ['promo'], dynamicClasses: false, text: '', parent: null } }],
+        uses: [],
+        unread: null,
+      },
     ]);
   });
 
   it('keeps no URL query value of a changed line: tokens live there', () => {
     const log = ['diff --git a/public/index.html b/public/index.html', '@@ -1 +1 @@', "+loadAll(['/api/recommendations?token=s3cr3t-abc&page=2#top']);"].join('\n');
-    expect(parseDiff(log, 'abc1234 Recommendations')[0].lines).toEqual([{ text: "loadAll(['/api/recommendations?token=…&page=…#top']);", added: true, scope: '' }]);
+    expect(parseDiff(log, 'abc1234 Recommendations')[0].lines).toEqual([{ text: "loadAll(['/api/recommendations?token=…&page=…#top']);", added: true, target: null }]);
     expect(withoutQueryValues('<img src="https://cdn.test/a.png?sig=AbC%2F1&w=80"> and a?b c=d')).toBe('<img src="https://cdn.test/a.png?sig=…&w=…"> and a?b c=d');
   });
 

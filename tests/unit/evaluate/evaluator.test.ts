@@ -112,9 +112,11 @@ describe('the request', () => {
           commit: cause.commit,
           // The same rule in two hunks of the commit: shown once.
           lines: [
-            { text: '.plan.pro { border-color: #2a6df4; }', added: true, scope: '.plan.pro' },
-            { text: '  .plan.pro { border-color: #2a6df4; }', added: true, scope: '.plan.pro' },
+            { text: '.plan.pro { border-color: #2a6df4; }', added: true, target: null },
+            { text: '  .plan.pro { border-color: #2a6df4; }', added: true, target: null },
           ],
+          uses: [],
+          unread: null,
         },
       ],
     });

@@ -1,0 +1,77 @@
+import ts from 'typescript';
+import type { ElementTarget } from '../types';
+import { parentOf } from './markup-lines';
+
+type Opening = ts.JsxOpeningElement | ts.JsxSelfClosingElement;
+
+const tokens = (text: string) => text.split(/\s+/).filter(Boolean);
+
+/** A class attribute's tokens as written: a string's, or a template's text before its first `${`; dynamic when an expression decides any. */
+function classesOf(initializer: ts.JsxAttributeValue | undefined): { classes: string[]; dynamicClasses: boolean } {
+  if (!initializer) return { classes: [], dynamicClasses: false };
+  if (ts.isStringLiteral(initializer)) return { classes: tokens(initializer.text), dynamicClasses: false };
+  const expression = ts.isJsxExpression(initializer) ? initializer.expression : undefined;
+  if (expression && (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression))) return { classes: tokens(expression.text), dynamicClasses: false };
+  // `${a} b`: only the words the template closes before its first expression are whole.
+  if (expression && ts.isTemplateExpression(expression)) return { classes: tokens(expression.head.text.replace(/\S+$/, '')), dynamicClasses: true };
+  return { classes: [], dynamicClasses: true };
+}
+
+function elementOf(opening: Opening, parent: ElementTarget | null, text: string): ElementTarget {
+  const tag = opening.tagName.getText();
+  let classes: string[] = [];
+  let dynamicClasses = false;
+  let id: string | null = null;
+  for (const attribute of opening.attributes.properties) {
+    if (ts.isJsxSpreadAttribute(attribute)) {
+      dynamicClasses = true;
+      continue;
+    }
+    const name = attribute.name.getText();
+    if (name === 'className' || name === 'class') ({ classes, dynamicClasses } = classesOf(attribute.initializer));
+    else if (name === 'id' && attribute.initializer && ts.isStringLiteral(attribute.initializer)) id = attribute.initializer.text;
+  }
+  return {
+    kind: 'element',
+    tag,
+    id,
+    classes,
+    dynamicClasses,
+    text,
+    parent: parentOf(parent),
+  };
+}
+
+/**
+ * Reads a JSX or TSX module with TypeScript's parser: for each line of an element's opening tag,
+ * its attributes or its own text (or an expression in it), that element.
+ */
+export function readJsx(text: string, file: string): Map<number, ElementTarget> {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, /\.tsx$/i.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.JSX);
+  const targets = new Map<number, ElementTarget>();
+  const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;
+  const mark = (node: ts.Node, target: ElementTarget) => {
+    for (let line = lineOf(node.getStart(source)); line <= lineOf(node.getEnd()); line++) targets.set(line, target);
+  };
+  const visit = (node: ts.Node, parent: ElementTarget | null) => {
+    if (ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node)) {
+      const opening = ts.isJsxElement(node) ? node.openingElement : node;
+      const children = ts.isJsxElement(node) ? node.children : ts.factory.createNodeArray<ts.JsxChild>();
+      const own = children.filter(ts.isJsxText).map((child) => child.text.replace(/\s+/g, ' ').trim()).filter(Boolean).join(' ');
+      const target = elementOf(opening, parent, own);
+      mark(opening, target);
+      for (const child of children) {
+        if (ts.isJsxText(child) && child.text.trim()) {
+          // A text's own lines: not the line break and indent before it, nor the ones after it.
+          const [first, last] = [child.pos + (child.text.length - child.text.trimStart().length), child.end - (child.text.length - child.text.trimEnd().length)];
+          for (let line = lineOf(first); line <= lineOf(last); line++) targets.set(line, target);
+        } else if (ts.isJsxExpression(child)) mark(child, target);
+      }
+      for (const child of children) visit(child, target);
+      return;
+    }
+    ts.forEachChild(node, (child) => visit(child, parent));
+  };
+  visit(source, null);
+  return targets;
+}

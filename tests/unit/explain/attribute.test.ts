@@ -1,0 +1,294 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { explainChange, type ElementChange } from '../../../src/explain';
+import { elementName, stepParts } from '../../../src/explain/words';
+import { codeChanges, openRepo } from '../../../src/git';
+import type { CodeChange, LayoutRecord } from '../../../src/types';
+
+/**
+ * The attribution on realistic branches: real files committed to a real repository, read back by
+ * the reporter's own `codeChanges` (whole-file patches, parsed), against layout records as the
+ * browser writes them. Each case names the element, the property, the file and the commit.
+ */
+
+type Files = Record<string, string>;
+
+/** A repository with `base` on main and one commit per entry of `commits` on a feature branch; what `codeChanges` reads of it. */
+async function branch(base: Files, commits: { subject: string; files: Files }[]): Promise<CodeChange[]> {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-attribute-')));
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+  const write = (files: Files) => {
+    for (const [file, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    }
+  };
+  git('init', '-q', '-b', 'main');
+  write(base);
+  git('add', '-A');
+  git('commit', '-qm', 'base');
+  const baseCommit = git('rev-parse', 'HEAD');
+  git('checkout', '-qb', 'feature');
+  for (const commit of commits) {
+    write(commit.files);
+    git('add', '-A');
+    git('commit', '-qm', commit.subject);
+  }
+  const files = [...new Set(commits.flatMap((commit) => Object.keys(commit.files)))];
+  return codeChanges(await openRepo(dir), baseCommit, files);
+}
+
+/** One element of a page: its path, its computed styles that matter here, its text. */
+type Drawn = [path: string, style?: Record<string, string>, text?: string];
+
+const STYLE = { display: 'block', color: 'rgb(29, 36, 51)', 'background-color': 'rgba(0, 0, 0, 0)', padding: '0px', gap: 'normal' };
+
+/** A layout record as the browser writes it: parents found from the paths, boxes stacked in the captured area. */
+function page(drawn: Drawn[]): LayoutRecord {
+  const paths = drawn.map(([p]) => p);
+  const elements = drawn.map(([p, , text], i) => ({
+    path: p,
+    parent: paths.reduce((found, other, j) => (j < i && p.startsWith(`${other}>`) ? j : found), -1),
+    box: [0, i * 20, 800, 20] as [number, number, number, number],
+    text: text ?? '',
+    style: i,
+  }));
+  return { version: 1, width: 800, height: 600, elements, styles: drawn.map(([, style]) => ({ ...STYLE, ...style })), truncated: false };
+}
+
+const ALL = [{ x: 0, y: 0, width: 800, height: 600 }];
+
+function changeOf(changes: ElementChange[], element: string): ElementChange {
+  const found = changes.find((change) => change.element === element);
+  if (!found) throw new Error(`no change of ${element} among ${changes.map((change) => change.element).join(', ')}`);
+  return found;
+}
+
+/** The commit line `codeChanges` gives a subject (`<short sha> <subject>`). */
+const commitOf = (code: CodeChange[], subject: string) => code.find((change) => change.commit?.endsWith(` ${subject}`))?.commit;
+
+describe('attribution: nested SCSS', () => {
+  const sheet = (background: string, hover: string) => `@use 'mixins' as *;
+
+$ink: #1d2433;
+
+.site-header {
+  display: flex;
+  @include breakpoint(md) {
+    padding: 0 24px;
+    .logo { height: 32px; }
+  }
+  .nav-link {
+    color: $ink;
+    &:hover {
+      color: ${hover};
+    }
+  }
+  background-color: ${background};
+}
+`;
+
+  it('names the rule after an @include block, and a &:hover rule, each with its commit', async () => {
+    const code = await branch({ 'src/styles/global.scss': sheet('#1e1a2e', '#2a6df4') }, [
+      { subject: 'Header: lighter background', files: { 'src/styles/global.scss': sheet('#2b2540', '#2a6df4') } },
+      { subject: 'Nav: warmer hover', files: { 'src/styles/global.scss': sheet('#2b2540', '#ff5a5f') } },
+    ]);
+    const header = 'html>body>header.site-header';
+    const base = page([['html'], ['html>body'], [header, { display: 'flex', 'background-color': 'rgb(30, 26, 46)' }], [`${header}>a.nav-link`, {}, 'Docs'], ['html>body>footer>a.nav-link', {}, 'Blog']]);
+    // The pointer rests on the header's link in the current capture: its hover colour shows.
+    const current = page([['html'], ['html>body'], [header, { display: 'flex', 'background-color': 'rgb(43, 37, 64)' }], [`${header}>a.nav-link`, { color: 'rgb(255, 90, 95)' }, 'Docs'], ['html>body>footer>a.nav-link', { color: 'rgb(255, 90, 95)' }, 'Blog']]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    const background = changeOf(changes, '.site-header');
+    expect(background.properties.map((p) => p.property)).toEqual(['background-color']);
+    expect(background.cause).toEqual({ file: 'src/styles/global.scss', commit: commitOf(code, 'Header: lighter background'), line: 'background-color: #2b2540;' });
+
+    const [inHeader, inFooter] = changes.filter((change) => change.element === '.nav-link');
+    expect(inHeader.path).toBe(`${header}>a.nav-link`);
+    expect(inHeader.properties.map((p) => p.property)).toEqual(['color']);
+    expect(inHeader.cause).toEqual({ file: 'src/styles/global.scss', commit: commitOf(code, 'Nav: warmer hover'), line: 'color: #ff5a5f;' });
+    // `.site-header .nav-link:hover` is not the footer's link: the diff does not name it.
+    expect(inFooter.cause).toBeNull();
+    expect(inFooter.words).toMatch(/ — no changed file mentions this element$/);
+  });
+});
+
+describe('attribution: CSS Modules', () => {
+  const module = (padding: string) => `.navbar {
+  display: flex;
+  padding: ${padding};
+
+  &.gray {
+    background: #f4f4f6;
+  }
+}
+
+.link {
+  color: #333;
+}
+`;
+
+  it("reads Vite's generated names back to the module's rule, its hash changing with the file", async () => {
+    const code = await branch({ 'src/components/header.module.scss': module('0 40px') }, [{ subject: 'Header: roomier navbar', files: { 'src/components/header.module.scss': module('0 80px') } }]);
+    const base = page([['html'], ['html>body'], ['html>body>div#root'], ['html>body>div#root>header._navbar_1goyx_1._gray_1goyx_5', { display: 'flex', padding: '0px 40px' }], ['html>body>div#root>header._navbar_1goyx_1._gray_1goyx_5>a._link_1goyx_11', {}, 'Docs']]);
+    const current = page([['html'], ['html>body'], ['html>body>div#root'], ['html>body>div#root>header._navbar_11ty5_1._gray_11ty5_5', { display: 'flex', padding: '0px 80px' }], ['html>body>div#root>header._navbar_11ty5_1._gray_11ty5_5>a._link_11ty5_11', {}, 'Docs']]);
+    const { changes } = explainChange(base, current, ALL, code);
+    const navbar = changes.find((change) => change.properties.some((p) => p.property === 'padding'));
+    expect(navbar?.path).toBe('html>body>div#root>header._navbar_11ty5_1._gray_11ty5_5');
+    expect(navbar?.cause).toEqual({ file: 'src/components/header.module.scss', commit: commitOf(code, 'Header: roomier navbar'), line: 'padding: 0 80px;' });
+    expect(navbar?.words).toMatch(/padding 0px 40px → 0px 80px — src\/components\/header\.module\.scss \(commit [0-9a-f]+ Header: roomier navbar\)$/);
+    // Its link only took the module's new hash: no changed rule applies to it, and the words do not pretend no file mentions it.
+    const link = changes.find((change) => change.path.endsWith('a._link_11ty5_11'));
+    expect(link?.properties).toEqual([{ property: 'class', before: '_link_1goyx_11', after: '_link_11ty5_11' }]);
+    expect(link?.cause).toBeNull();
+    expect(link?.words).toMatch(
+      / — not attributed: its classes are generated by CSS Modules and src\/components\/header\.module\.scss changed \(a module's generated names change with its text\), but none of its changed rules applies to this element$/,
+    );
+  });
+
+  it('reads back the names of Next.js (webpack) and css-loader, and says so when a hash alone cannot be read', async () => {
+    const code = await branch({ 'src/components/header.module.scss': module('0 40px') }, [{ subject: 'Header: roomier navbar', files: { 'src/components/header.module.scss': module('0 80px') } }]);
+    const explained = (className: string) => {
+      const [before, after] = [{ padding: '0px 40px' }, { padding: '0px 80px' }].map((style) => page([['html'], ['html>body'], [`html>body>header.${className}`, style]]));
+      return explainChange(before, after, ALL, code).changes[0];
+    };
+    expect(explained('header_navbar__a1B2c').cause?.file).toBe('src/components/header.module.scss');
+    expect(explained('header-module__navbar___a1B2c').cause?.file).toBe('src/components/header.module.scss');
+    // Another module's `navbar` (Next.js keeps the file's name) is not this one.
+    expect(explained('footer_navbar__a1B2c').cause).toBeNull();
+    const hashed = explained('Xk3f9q');
+    expect(hashed.cause).toBeNull();
+    expect(hashed.words).toMatch(/ — not attributed: the changed rules in src\/components\/header\.module\.scss match no element here$/);
+  });
+});
+
+describe('attribution: templates and utility classes', () => {
+  const navbar = (gap: string) => `<script>
+  export let open = false;
+</script>
+
+<nav class="flex items-center ${gap} bg-[#1E1A2E] px-6">
+  <a href="/" class="text-white">Home</a>
+  <button class="flex rounded px-3" on:click={() => (open = !open)}>Menu</button>
+</nav>
+`;
+  const footer = (size: string) => `<footer class="mt-8">
+  <div class="flex justify-between ${size}">
+    <span>© 2026 Acme</span>
+  </div>
+</footer>
+`;
+
+  it('credits a class change to the component whose line is that element, not to another that shares `flex`', async () => {
+    const code = await branch({ 'src/lib/Navbar.svelte': navbar('gap-4'), 'src/lib/Footer.svelte': footer('text-sm') }, [
+      { subject: 'Navbar: wider gaps', files: { 'src/lib/Navbar.svelte': navbar('gap-6') } },
+      { subject: 'Footer: smaller print', files: { 'src/lib/Footer.svelte': footer('text-xs') } },
+    ]);
+    const nav = (gap: string) => `html>body>div>nav.flex.items-center.${gap}.bg-[#1E1A2E].px-6.svelte-1x2y3z`;
+    const base = page([['html'], ['html>body'], ['html>body>div'], [nav('gap-4'), { display: 'flex', gap: '16px' }], ['html>body>div>main>div.flex.items-center', { display: 'flex', gap: '8px' }]]);
+    const current = page([['html'], ['html>body'], ['html>body>div'], [nav('gap-6'), { display: 'flex', gap: '24px' }], ['html>body>div>main>div.flex.items-center', { display: 'flex', gap: '12px' }]]);
+    const [navChange, cardChange] = explainChange(base, current, ALL, code).changes;
+
+    expect(navChange.path).toBe(nav('gap-6'));
+    expect(navChange.properties.map((p) => p.property)).toEqual(['class', 'gap']);
+    expect(navChange.cause).toEqual({ file: 'src/lib/Navbar.svelte', commit: commitOf(code, 'Navbar: wider gaps'), line: '<nav class="flex items-center gap-6 bg-[#1E1A2E] px-6">' });
+    // An element of another component that only shares `flex` with the changed lines is not theirs.
+    expect(cardChange.path).toBe('html>body>div>main>div.flex.items-center');
+    expect(cardChange.cause).toBeNull();
+    expect(cardChange.words).toMatch(/ — not attributed: src\/lib\/Footer\.svelte changes a line with `flex`, but not this element's own rule, tag, attributes or text$/);
+  });
+
+  it('keeps an arbitrary-value class whole: `bg-[#1E1A2E]` is one class, never an id `#1E1A2E]`', async () => {
+    const hero = (colour: string) => `export function Hero() {
+  return (
+    <section className="bg-[${colour}] p-4">
+      <h1 className="text-3xl">Ship faster</h1>
+    </section>
+  );
+}
+`;
+    const code = await branch({ 'src/Hero.tsx': hero('#1E1A2E') }, [{ subject: 'Hero: lighter band', files: { 'src/Hero.tsx': hero('#2B2540') } }]);
+    const section = (colour: string) => `html>body>div#root>section.bg-[${colour}].p-4`;
+    const base = page([['html'], ['html>body'], ['html>body>div#root'], [section('#1E1A2E'), { 'background-color': 'rgb(30, 26, 46)' }]]);
+    const current = page([['html'], ['html>body'], ['html>body>div#root'], [section('#2B2540'), { 'background-color': 'rgb(43, 37, 64)' }]]);
+    const [change] = explainChange(base, current, ALL, code).changes;
+
+    expect(stepParts(section('#2B2540'))).toEqual({ tag: 'section', id: null, classes: ['bg-[#2B2540]', 'p-4'] });
+    expect(elementName(section('#2B2540'))).toBe('.bg-[#2B2540].p-4');
+    expect(stepParts('html>body>div.py-0.5.w-1/2.md:flex.[&>svg]:size-4').classes).toEqual(['py-0.5', 'w-1/2', 'md:flex', '[&>svg]:size-4']);
+    expect(change.words).toBe(
+      `.bg-[#2B2540].p-4: class bg-[#1E1A2E] p-4 → bg-[#2B2540] p-4, background-color #1e1a2e → #2b2540 — src/Hero.tsx (commit ${commitOf(code, 'Hero: lighter band')})`,
+    );
+    expect(change.cause?.line).toBe('<section className="bg-[#2B2540] p-4">');
+  });
+});
+
+describe('attribution: text', () => {
+  it("credits a button's new text to the line that holds it whole, not to one that only shares its words", async () => {
+    const locale = (cta: string) => `{\n  "hero": {\n    "cta": "${cta}",\n    "note": "No card needed"\n  }\n}\n`;
+    const code = await branch({ 'src/locales/en.json': locale('Get started'), 'content/about.md': '# About\n\nWe help teams ship.\n' }, [
+      { subject: 'Hero: clearer call to action', files: { 'src/locales/en.json': locale('Start free trial') } },
+      { subject: 'About: trials', files: { 'content/about.md': '# About\n\nWe help teams ship. Start free trials from the pricing page.\n' } },
+    ]);
+    const [before, after] = ['Get started', 'Start free trial'].map((text) => page([['html'], ['html>body'], ['html>body>section.hero>button.cta', {}, text]]));
+    const [change] = explainChange(before, after, ALL, code).changes;
+    expect(change.properties).toEqual([{ property: 'text', before: 'Get started', after: 'Start free trial' }]);
+    expect(change.cause).toEqual({ file: 'src/locales/en.json', commit: commitOf(code, 'Hero: clearer call to action'), line: '"cta": "Start free trial",' });
+  });
+});
+
+describe('attribution: custom properties', () => {
+  const tokens = (brand: string) => `:root {
+  --brand: ${brand};
+  --link: var(--brand);
+}
+`;
+  const buttons = (padding: string) => `.btn-primary {
+  padding: ${padding};
+  background-color: var(--brand);
+}
+
+nav a {
+  color: var(--link);
+}
+`;
+
+  it('names the elements a changed token styles through the rules read on the branch that use it, and says so where none does', async () => {
+    const code = await branch({ 'src/styles/tokens.css': tokens('#2a6df4'), 'src/styles/buttons.css': buttons('8px 16px') }, [
+      { subject: 'Buttons: roomier', files: { 'src/styles/buttons.css': buttons('10px 20px') } },
+      { subject: 'Brand: warmer', files: { 'src/styles/tokens.css': tokens('#e4572e') } },
+    ]);
+    const base = page([['html'], ['html>body'], ['html>body>button.btn-primary', { 'background-color': 'rgb(42, 109, 244)' }], ['html>body>nav>a', { color: 'rgb(42, 109, 244)' }], ['html>body>span.badge', { color: 'rgb(42, 109, 244)' }]]);
+    const current = page([['html'], ['html>body'], ['html>body>button.btn-primary', { 'background-color': 'rgb(228, 87, 46)' }], ['html>body>nav>a', { color: 'rgb(228, 87, 46)' }], ['html>body>span.badge', { color: 'rgb(228, 87, 46)' }]]);
+    const { changes } = explainChange(base, current, ALL, code);
+    const brand = commitOf(code, 'Brand: warmer');
+
+    expect(changeOf(changes, '.btn-primary').cause).toEqual({ file: 'src/styles/tokens.css', commit: brand, line: '--brand: #e4572e;' });
+    // Through `--link: var(--brand)`.
+    expect(changeOf(changes, 'nav a').cause).toEqual({ file: 'src/styles/tokens.css', commit: brand, line: '--brand: #e4572e;' });
+    const badge = changeOf(changes, '.badge');
+    expect(badge.cause).toBeNull();
+    expect(badge.words).toMatch(
+      / — not attributed: src\/styles\/tokens\.css changes --brand, and no rule read on the branch applies it to this element \(the layout record does not say which elements use a variable or mixin\)$/,
+    );
+  });
+});
+
+describe('attribution: what is not read', () => {
+  it('says a style sheet it could not parse was not read, instead of "no changed file mentions"', async () => {
+    const code = await branch({ 'src/theme.sass': '.card\n  padding: 8px\n' }, [{ subject: 'Cards: roomier', files: { 'src/theme.sass': '.card\n  padding: 12px\n' } }]);
+    const [before, after] = ['8px', '12px'].map((padding) => page([['html'], ['html>body'], ['html>body>div.panel', { padding }]]));
+    expect(explainChange(before, after, ALL, code).changes[0].words).toMatch(/ — not attributed: src\/theme\.sass is in an indented style syntax \(Sass, Stylus\) no parser here reads$/);
+  });
+
+  it('says a file too large to read was not read', async () => {
+    const bundle = (padding: string) => `${'.x{color:red}'.repeat(90_000)}\n.panel{padding:${padding}}\n`;
+    const code = await branch({ 'public/vendor.css': bundle('8px') }, [{ subject: 'Vendor: update', files: { 'public/vendor.css': bundle('12px') } }]);
+    const [before, after] = ['8px', '12px'].map((padding) => page([['html'], ['html>body'], ['html>body>div.card', { padding }]]));
+    expect(code).toEqual([{ file: 'public/vendor.css', commit: null, lines: [], uses: [], unread: 'is larger than 1 MiB: not read' }]);
+    expect(explainChange(before, after, ALL, code).changes[0].words).toMatch(/ — not attributed: public\/vendor\.css is larger than 1 MiB: not read$/);
+  });
+});

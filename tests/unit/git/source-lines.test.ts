@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { parseDiff } from '../../../src/git/diff';
+import { readSource } from '../../../src/git/source-lines';
+
+/** What each line of a source file is part of, as its parser reads it. */
+const targetAt = (file: string, text: string, line: number) => readSource(file, text)?.targets.get(line) ?? null;
+
+describe('style sheets', () => {
+  it('resolves nesting through @include, @media, &-suffixes and @at-root, and says what each line sets', () => {
+    const scss = ['.card {', '  @include shadow(2);', '  @media (min-width: 600px) {', '    padding: 24px;', '  }', '  &__title { font-size: 20px; }', '  @at-root .page & { margin: 0; }', '}'].join('\n');
+    expect(targetAt('a.scss', scss, 2)).toEqual({ kind: 'style', selectors: ['.card'], properties: ['*'], defines: null });
+    expect(targetAt('a.scss', scss, 3)).toEqual({ kind: 'style', selectors: ['.card'], properties: ['padding'], defines: null });
+    expect(targetAt('a.scss', scss, 4)).toEqual({ kind: 'style', selectors: ['.card'], properties: ['padding'], defines: null });
+    expect(targetAt('a.scss', scss, 6)).toEqual({ kind: 'style', selectors: ['.card__title'], properties: ['font-size'], defines: null });
+    expect(targetAt('a.scss', scss, 7)).toEqual({ kind: 'style', selectors: ['.page .card'], properties: ['margin'], defines: null });
+    expect(targetAt('a.scss', scss, 8)).toBeNull();
+  });
+
+  it("reads a mixin's body and its uses, Less variables, and a keyframe as styling no element", () => {
+    const scss = ['@mixin pill($pad) {', '  border-radius: 999px;', '}', '.tag { @include pill(4px); }', '@keyframes spin { to { transform: rotate(1turn); } }'].join('\n');
+    expect(targetAt('a.scss', scss, 2)).toEqual({ kind: 'style', selectors: [], properties: ['border-radius'], defines: '@mixin pill' });
+    expect(readSource('a.scss', scss)?.uses).toEqual([{ name: '@mixin pill', selectors: ['.tag'], property: '*' }]);
+    expect(targetAt('a.scss', scss, 5)).toEqual({ kind: 'style', selectors: [], properties: ['transform'], defines: null });
+    const lessText = ['@brand: #e4572e;', '.btn {', '  color: @brand;', '}'].join('\n');
+    expect(targetAt('a.less', lessText, 1)).toEqual({ kind: 'style', selectors: [], properties: [], defines: '@brand' });
+    expect(readSource('a.less', lessText)?.uses).toEqual([{ name: '@brand', selectors: ['.btn'], property: 'color' }]);
+    // Tailwind's @apply inside a layer: the rule's line and the @apply's both style `.btn`, in anything.
+    const tailwind = ['@layer components {', '  .btn {', '    @apply px-4 py-2;', '  }', '}'].join('\n');
+    expect(targetAt('a.css', tailwind, 2)).toEqual({ kind: 'style', selectors: ['.btn'], properties: ['*'], defines: null });
+    expect(targetAt('a.css', tailwind, 3)).toEqual({ kind: 'style', selectors: ['.btn'], properties: ['*'], defines: null });
+  });
+});
+
+describe('templates and components', () => {
+  it('places a Svelte line in its element past an arrow function, and reads its <style> block as a style sheet', () => {
+    const svelte = ['<button class="btn {size}" on:click={() => (open = !open)}>', '  {#if open}Close{/if}', '  Menu', '</button>', '<style lang="scss">', '  .btn { &:hover { color: red; } }', '</style>'].join('\n');
+    const button = { kind: 'element', tag: 'button', id: null, classes: ['btn'], dynamicClasses: true, text: 'Close Menu', parent: null };
+    expect(targetAt('a.svelte', svelte, 1)).toEqual(button);
+    // A block decides which elements are there: it is no element's own text.
+    expect(targetAt('a.svelte', svelte, 2)).toBeNull();
+    expect(targetAt('a.svelte', svelte, 3)).toEqual(button);
+    expect(targetAt('a.svelte', svelte, 6)).toEqual({ kind: 'style', selectors: ['.btn:hover'], properties: ['color'], defines: null });
+  });
+
+  it("reads Vue's :class as classes an expression adds, and a component's tag as no HTML element", () => {
+    const vue = ['<template>', '  <ul class="menu">', '    <li :class="{ active }" class="item">Home</li>', '    <RouterLink to="/">Docs</RouterLink>', '  </ul>', '</template>'].join('\n');
+    expect(targetAt('a.vue', vue, 3)).toEqual({ kind: 'element', tag: 'li', id: null, classes: ['item'], dynamicClasses: true, text: 'Home', parent: { tag: 'ul', classes: ['menu'], dynamicClasses: false } });
+    expect(targetAt('a.vue', vue, 4)).toMatchObject({ tag: 'RouterLink', text: 'Docs' });
+  });
+
+  it('reads JSX: a className string whole, one an expression decides as dynamic, the text of an element', () => {
+    const tsx = ['export const Card = ({ wide }) => (', '  <article id="card" className="rounded-lg bg-[#1E1A2E]">', '    <p className={wide ? "w-full" : "w-1/2"}>', '      Hello', '    </p>', '  </article>', ');'].join('\n');
+    expect(targetAt('a.tsx', tsx, 2)).toEqual({ kind: 'element', tag: 'article', id: 'card', classes: ['rounded-lg', 'bg-[#1E1A2E]'], dynamicClasses: false, text: '', parent: null });
+    expect(targetAt('a.tsx', tsx, 4)).toEqual({
+      kind: 'element',
+      tag: 'p',
+      id: null,
+      classes: [],
+      dynamicClasses: true,
+      text: 'Hello',
+      parent: { tag: 'article', classes: ['rounded-lg', 'bg-[#1E1A2E]'], dynamicClasses: false },
+    });
+  });
+});
+
+describe('patches', () => {
+  it('says which files it could not read: a style sheet that does not parse, one past the budget', () => {
+    const patch = (file: string, lines: string[]) => [`diff --git a/${file} b/${file}`, '@@ -1 +1 @@', ...lines].join('\n');
+    const broken = parseDiff(patch('a.scss', ['+.card {', '+  padding: 8px;']), 'c1 Cards');
+    expect(broken[0]).toMatchObject({ file: 'a.scss', unread: expect.stringMatching(/^does not parse \(Unclosed block\)$/) });
+    expect(broken[0].lines.every((line) => line.target === null)).toBe(true);
+    const both = parseDiff([patch('a.css', ['+a { color: red; }']), patch('b.css', ['+b { color: red; }'])].join('\n'), 'c1 Links', 30);
+    expect(both.map((change) => change.unread)).toEqual([null, "comes past the first 0 MiB of the branch's diffs: not read"]);
+  });
+});
