@@ -44,7 +44,10 @@ test('a run in GitHub Actions writes a step summary and warning annotations', ()
   expect(summary).not.toContain('landing');
   expect(run.stdout).toContain('::warning file=tests/site.spec.ts,title=visual-uat needs_review::site.spec.ts › site › about › contact: no evaluator configured');
   // visual-uat's table lines, not the list reporter's test lines (whose location can be a long path: defineOxTests).
-  const tableLines = run.stdout.split('\n').filter((l) => l.startsWith('  ') && !/\.[jt]s:\d+:\d+ › /.test(l));
+  // Its summary only: Playwright's own report of the tests the gate failed follows it.
+  const summaryBlock = run.stdout.slice(run.stdout.indexOf('visual-uat: 5 checkpoints'), run.stdout.indexOf('visual-uat: results in'));
+  const tableLines = summaryBlock.split('\n').filter((l) => l.startsWith('  ') && !/\.[jt]s:\d+:\d+ › /.test(l));
+  expect(tableLines.length).toBeGreaterThan(3);
   for (const line of tableLines) expect(line.length, line).toBeLessThanOrEqual(100);
   expect(run.stdout).toContain('approve:     npx visual-uat approve --all');
   expect(run.stdout).toContain('review:      npx visual-uat review   (a page with Approve and Reject per change)');
