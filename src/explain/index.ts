@@ -1,2 +1,3 @@
-export { explainChange, type ElementChange, type Explanation, type PropertyChange } from './explain';
+export { explainChange, type ElementChange, type Explanation, type PageOrigins, type PropertyChange } from './explain';
+export { unexplainedWords } from './regions';
 export type { Attribution } from './attribute';

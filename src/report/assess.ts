@@ -44,7 +44,9 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
         const signals = compareSignals(pair.baseSignals, pair.meta?.signals ?? null, testBase);
         // The text that changed is part of what changed: two pairs whose pixels match but whose text differs are not the same change.
         if (comparison.kind !== 'different') return { test, pair, comparison, signals, explanation: null };
-        const explanation = explainChange(readLayout(pair.layouts.baseline), readLayout(pair.layouts.current), comparison.metrics.changedRegions, code);
+        // Each side's page origin, so a URL in a style that differs only by the servers' ports is no change.
+        const origins = { base: pair.baseSignals?.origin ?? null, current: pair.meta?.signals?.origin ?? null };
+        const explanation = explainChange(readLayout(pair.layouts.baseline), readLayout(pair.layouts.current), comparison.metrics.changedRegions, code, origins);
         return { test, pair, comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) }, signals, explanation };
       });
     }),
