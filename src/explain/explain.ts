@@ -91,9 +91,12 @@ function changedElements(base: LayoutRecord, current: LayoutRecord, matching: Ma
   });
 }
 
-/** Elements that changed size, the outermost of each nest: what a change inside an image, a font or a widget's option shows as. */
-function resized(base: LayoutRecord, current: LayoutRecord, matching: Matching): { index: number; properties: PropertyChange[] }[] {
-  const sized = matching.matched.filter(({ base: b, current: c }) => sizeChanges(base.elements[b], current.elements[c]).length > 0);
+/**
+ * Elements that changed size, the outermost of each nest once those `passed` leaves out are gone:
+ * what a change inside an image, a font or a widget's option shows as.
+ */
+function resized(base: LayoutRecord, current: LayoutRecord, matching: Matching, passed: (path: string) => boolean): { index: number; properties: PropertyChange[] }[] {
+  const sized = matching.matched.filter(({ base: b, current: c }) => !passed(current.elements[c].path) && sizeChanges(base.elements[b], current.elements[c]).length > 0);
   const indexes = new Set(sized.map(({ current: c }) => c));
   return sized
     .filter(({ current: c }) => !indexes.has(current.elements[c].parent))
@@ -145,12 +148,12 @@ export function explainChange(
     ...matching.removed.map((i) => made('removed', base, i, [])),
     ...[...changed, ...movedSizes].map(({ index, properties }) => made('changed', current, index, properties)),
   ];
-  // An element that only changed size (a widened gutter, a picture of another size) is the change
-  // in a region nothing listed meets; an ancestor of a listed element only grew with it.
+  // An element that only changed size (a widened gutter, a card a taller neighbour stretched) is
+  // the change in a region nothing listed meets; a listed element's ancestor only grew with it.
   const explained = new Set(listed.flatMap((change) => change.regions ?? []));
-  const sized = resized(base, current, matching)
+  const listedOrAbove = (path: string) => listed.some((change) => change.path === path || change.path.startsWith(`${path}>`));
+  const sized = resized(base, current, matching, listedOrAbove)
     .map(({ index, properties }) => made('changed', current, index, properties))
-    .filter((size) => !listed.some((change) => change.path === size.path || change.path.startsWith(`${size.path}>`)))
     .filter((size) => listed.length === 0 || size.regions!.some((i) => !explained.has(i)));
   const changes = [...listed, ...sized];
   const inRegions = changes.filter((change) => change.regions?.length);

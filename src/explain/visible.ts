@@ -30,14 +30,24 @@ function renderedStyles(record: LayoutRecord, element: LayoutElement, origin: st
   return Object.fromEntries(Object.entries(styles).map(([property, value]) => [property, withoutOrigin(value, origin)]));
 }
 
-/** The style and text changes of one element paired across the sides. */
+/** Whether an element draws a border: a style other than none on a side, and a width there. */
+function drawsBorder(styles: Record<string, string>): boolean {
+  const drawn = (styles['border-style'] ?? 'none').split(' ').some((style) => style !== 'none' && style !== 'hidden');
+  return drawn && (styles['border-width'] ?? '0px').split(' ').some((width) => width !== '0px');
+}
+
+/**
+ * The style and text changes of one element paired across the sides. A border's colour that no
+ * side draws is no change: it follows `color` (currentColor) on an element without a border.
+ */
 export function styleChanges(base: LayoutRecord, b: number, current: LayoutRecord, c: number, origins: PageOrigins): PropertyChange[] {
   const [baseElement, currentElement] = [base.elements[b], current.elements[c]];
   const before = renderedStyles(base, baseElement, origins.base);
   const after = renderedStyles(current, currentElement, origins.current);
   const changes: PropertyChange[] = [];
+  const hidden = (property: string) => property === 'border-color' && !drawsBorder(before) && !drawsBorder(after);
   for (const property of Object.keys(after))
-    if (before[property] !== undefined && before[property] !== after[property]) changes.push({ property, before: before[property], after: after[property] });
+    if (before[property] !== undefined && before[property] !== after[property] && !hidden(property)) changes.push({ property, before: before[property], after: after[property] });
   if (baseElement.text !== currentElement.text) changes.push({ property: 'text', before: baseElement.text, after: currentElement.text });
   return changes;
 }

@@ -76,6 +76,18 @@ describe('only visible changes are changes', () => {
     expect(what(tailwindLayout('h-[100dvh]'), current, [{ x: 84, y: 14, width: 64, height: 28 }])).toEqual([".rounded.bg-indigo-500.px-3.py-1: text 'Sign in' → 'Log in'; width 64 → 56 px"]);
   });
 
+  it('lists the colour of a border only where a side draws the border: it follows the text colour (currentColor) everywhere else', () => {
+    const title = (colour: string, border: Record<string, string> = {}): Drawn[] => [
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      { path: 'html>body>h1.title', box: [48, 24, 904, 38], text: 'Weekly sales', style: { color: colour, 'border-color': colour, ...border } },
+    ];
+    const region = [{ x: 48, y: 24, width: 200, height: 38 }];
+    expect(what(title('rgb(255, 255, 255)'), title('rgb(255, 209, 102)'), region)).toEqual(['.title: color #fff → #ffd166']);
+    const framed = { 'border-style': 'solid', 'border-width': '1px' };
+    expect(what(title('rgb(255, 255, 255)', framed), title('rgb(255, 209, 102)', framed), region)).toEqual(['.title: color #fff → #ffd166, border-color #fff → #ffd166']);
+  });
+
   it("compares a background picture's URL without the base and current servers' origins: only the title's font size changed", () => {
     const base = hero(`${BASE_ORIGIN}/images/hero.jpg`);
     const current = hero(`${CURRENT_ORIGIN}/images/hero.jpg`, 56, 67);
@@ -119,6 +131,33 @@ describe('a resize is a change of the element that resized', () => {
       { x: 16, y: 60, width: 800, height: 57 },
     ];
     expect(what(editor(68), editor(79, 28, 34), regions)).toEqual(['.title: font-size 24px → 28px; height 29 → 34 px', '.gutter: width 68 → 79 px']);
+  });
+
+  it('names the cards a taller neighbour stretched, where nothing else explains their regions; not the row that grew with them', () => {
+    const plans = (proBorder: number, height: number): Drawn[] => [
+      { path: 'html', box: [0, 0, 800, 320] },
+      { path: 'html>body', box: [0, 0, 800, 320] },
+      { path: 'html>body>div.plans', box: [20, 20, 760, height], style: { display: 'flex', gap: '16px', 'align-items': 'stretch' } },
+      ...(['plan:1', 'plan.pro', 'plan:2'] as const).flatMap((name, i): Drawn[] => {
+        const border = name === 'plan.pro' ? proBorder : 1;
+        const card = `html>body>div.plans>div.card.${name}`;
+        const style = { 'border-style': 'solid', 'border-width': `${border}px`, 'border-color': name === 'plan.pro' && border === 2 ? 'rgb(37, 99, 235)' : 'rgb(229, 231, 235)', display: 'flex', 'flex-direction': 'column', 'justify-content': 'center' };
+        return [
+          { path: card, box: [20 + i * 258, 20, 244, height], style },
+          { path: `${card}>h3`, box: [40 + i * 258, 43 + (height - 256) / 2, 94, 33], text: ['Free', 'Pro', 'Team'][i], style: { 'font-size': '24px' } },
+        ];
+      }),
+    ];
+    const regions = [
+      { x: 20, y: 43, width: 100, height: 36 },
+      { x: 278, y: 20, width: 244, height: 258 },
+      { x: 536, y: 43, width: 100, height: 36 },
+    ];
+    expect(what(plans(1, 256), plans(2, 258), regions)).toEqual([
+      '.card.plan.pro: border-color #e5e7eb → #2563eb, border-width 1px → 2px; height 256 → 258 px',
+      '.card.plan: height 256 → 258 px',
+      '.card.plan: height 256 → 258 px',
+    ]);
   });
 
   it('pairs an element matching left removed and added, where both boxes overlap, as one element', () => {
