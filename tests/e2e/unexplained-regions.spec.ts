@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import { createFixtureRepo } from '../../scripts/fixture-repo';
 import { readApprovals } from '../../src/store/approvals-file';
 import { runPlaywrightAsync, runVisualUatAsync } from '../support/playwright-run';
+import { startReview } from '../support/review-run';
 import { checkpoint, gateExit, readLatest } from '../support/results';
 import type { RunResult } from '../../src/report';
 
@@ -55,6 +56,20 @@ test.describe('a checkpoint with a region nothing explains', () => {
     const annotations = page.getByTestId('test-case-annotations');
     await expect(annotations).toContainText('visual-unexplained');
     await expect(annotations).toContainText(/dashboard: \d+ of \d+ changed regions not explained: at \(/);
+  });
+
+  test('the review page outlines the unexplained regions apart, and says so beside the words', async ({ page }) => {
+    const review = await startReview(repo);
+    try {
+      await page.goto(review.url);
+      const entry = page.getByRole('article', { name: 'dashboard.spec.ts › sales › dashboard' });
+      await expect(entry.getByRole('list', { name: 'What changed' })).toContainText(/\d+ of \d+ changed regions not explained: at \(/);
+      await expect(entry.getByText('Outlined dashed red: the changed regions the words above do not explain.')).toBeVisible();
+      const { explanation } = checkpoint(results, 'sales', 'dashboard').checkpoint;
+      await expect(entry.locator('.region.unexplained')).toHaveCount(explanation!.unexplained!.length);
+    } finally {
+      expect(await review.stop()).toBe(0);
+    }
   });
 
   test('an approval of the checkpoint says, in the approvals file, which regions it approved on the images alone', async () => {
