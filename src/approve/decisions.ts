@@ -6,6 +6,8 @@ import { classify, memoHasher, names, reviewApprovals, type ApprovalSubject, typ
 export interface DecisionTarget {
   subject: ApprovalSubject;
   whole: boolean;
+  /** Its changed regions the explanation did not account for, in words (explain unexplainedWords); absent or '' when none. */
+  unexplained?: string;
 }
 
 /** One person's decision on one change. */
@@ -38,7 +40,7 @@ function shownPart(change: ChangePrint | null, subject: ApprovalSubject): Found 
 }
 
 function decided(target: DecisionTarget, change: ChangePrint | null, hash: Hasher): ApprovalCheckpoint {
-  const { subject, whole } = target;
+  const { subject, whole, unexplained } = target;
   const images = whole && subject.baselineImage && subject.currentImage;
   const shown = shownPart(change, subject);
   return {
@@ -47,6 +49,7 @@ function decided(target: DecisionTarget, change: ChangePrint | null, hash: Hashe
     baseline: images ? hash(subject.baselineImage!) : null,
     current: images ? hash(subject.currentImage!) : null,
     ...(shown && subject.change ? { change: encodeChange(partOf(subject.change, shown)) } : {}),
+    ...(unexplained ? { unexplained } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { labelledCase, recordDecisions, writeLabel, type ApprovalSubject, type DecisionRequest, type LabelledChange, type Recorded, type Verdict } from '../approve';
 import type { Settings } from '../config/settings';
 import { decodeChange } from '../compare';
+import { unexplainedWords } from '../explain';
 import { runGit } from '../git';
 import { checkpointKey, testKey } from '../config/test-identity';
 import { outputPath } from '../config/paths';
@@ -95,13 +96,18 @@ export function groupCheckpoints(group: GroupRecord, checkpoints: RunCheckpoint[
 
 /** A decision on a group's change: wherever it appears, now and in later runs. */
 export function groupDecision(group: GroupRecord, checkpoints: RunCheckpoint[], verdict: Verdict, decider: Decider): DecisionRequest {
-  const targets = groupCheckpoints(group, checkpoints).map((c) => ({ subject: c.subject, whole: c.checkpoint.group === group.id && c.checkpoint.otherGroups.length === 0 }));
+  const targets = groupCheckpoints(group, checkpoints).map((c) => ({
+    subject: c.subject,
+    whole: c.checkpoint.group === group.id && c.checkpoint.otherGroups.length === 0,
+    unexplained: unexplainedWords(c.checkpoint.explanation),
+  }));
   return { verdict, scope: 'change', change: group.fingerprint, checkpoints: targets, ...decider };
 }
 
 /** A decision on one checkpoint's whole change, there only. */
 export function checkpointDecision(checkpoint: RunCheckpoint, verdict: Verdict, decider: Decider): DecisionRequest {
-  return { verdict, scope: 'checkpoints', change: checkpoint.checkpoint.fingerprint!, checkpoints: [{ subject: checkpoint.subject, whole: true }], ...decider };
+  const target = { subject: checkpoint.subject, whole: true, unexplained: unexplainedWords(checkpoint.checkpoint.explanation) };
+  return { verdict, scope: 'checkpoints', change: checkpoint.checkpoint.fingerprint!, checkpoints: [target], ...decider };
 }
 
 /** The run's git context as a label keeps it; null when the run had none. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readApprovals, reviewApprovals, settleChange, type Verdict } from '../approve';
 import { decodeChange, findShown, inPrintOrder } from '../compare';
+import { unexplainedWords } from '../explain';
 import { checkpointKey, testKey } from '../config/test-identity';
 import { outputPath } from '../config/paths';
 import type { Settings } from '../config/settings';
@@ -58,8 +59,10 @@ export interface ReviewCheckpoint {
   signals: CheckpointSignals;
   /** The groups of its other changes. */
   otherGroups: string[];
-  /** What changed in words, one line per element (explain/), then why part of it could not be said; empty when the run explained nothing. */
+  /** What changed in words, one line per element (explain/), then why part of it could not be said, then the changed regions no line accounts for; empty when the run explained nothing. */
   explanation: string[];
+  /** The checkpoint's changed regions the words do not account for (current-image pixels), outlined apart. */
+  unexplained: Region[];
 }
 
 const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'missing', 'new', 'changed', 'unchanged'];
@@ -93,7 +96,12 @@ function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'checkpoint'>, 
     changeTop: regions.reduce((top, region) => Math.min(top, region.y), regions.length ? Infinity : 0),
     signals: checkpoint.signals,
     otherGroups: [checkpoint.group, ...checkpoint.otherGroups].filter((id): id is string => !!id && id !== group?.id),
-    explanation: [...(checkpoint.explanation?.changes.map((change) => change.words) ?? []), ...(checkpoint.explanation?.note ? [`Not explained: ${checkpoint.explanation.note}`] : [])],
+    explanation: [
+      ...(checkpoint.explanation?.changes.map((change) => change.words) ?? []),
+      ...(checkpoint.explanation?.note ? [`Not explained: ${checkpoint.explanation.note}`] : []),
+      ...[unexplainedWords(checkpoint.explanation)].filter(Boolean),
+    ],
+    unexplained: checkpoint.explanation?.unexplained ?? [],
   };
 }
 

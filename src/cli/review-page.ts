@@ -38,6 +38,7 @@ article h2 { font-size: 16px; margin: 0; display: flex; gap: 10px; align-items: 
 .images { display: flex; gap: 12px; align-items: flex-start; }
 .scroller { max-height: 520px; overflow: auto; position: relative; }
 .region { position: absolute; outline: 2px solid #d4a72c; outline-offset: 1px; pointer-events: none; }
+.region.unexplained { outline: 2px dashed #cf222e; outline-offset: 4px; }
 .images figure { margin: 0; flex: 1; min-width: 0; }
 .images figcaption { font-size: 12px; color: #57606a; margin-bottom: 4px; }
 .images img { max-width: 100%; border: 1px solid #d0d7de; display: block; }
@@ -72,13 +73,19 @@ const SCRIPT = `
   }
   function imageUrl(path) { return '/image?path=' + encodeURIComponent(path) + '&token=' + encodeURIComponent(token); }
   function img(path, alt, extra) { return el('img', Object.assign({ src: imageUrl(path), alt: alt, loading: 'lazy', decoding: 'async' }, extra || {})); }
+  /** The regions outlined on a checkpoint's current and diff images: its change's, and (dashed) those the words do not explain. */
+  function outlinesOf(checkpoint) {
+    return checkpoint.regions.map(function (r) { return { r: r, kind: 'region' }; })
+      .concat(checkpoint.unexplained.map(function (r) { return { r: r, kind: 'region unexplained' }; }));
+  }
   /** A tall image in a box of its own that opens where the entry's change is, its regions outlined (scaled as the image is shown). */
-  function scroller(content, image, top, regions) {
+  function scroller(content, image, top, outlines) {
     var box = el('div', { class: 'scroller' }, [content]);
     image.addEventListener('load', function () {
       var scale = image.clientWidth / image.naturalWidth;
-      (regions || []).forEach(function (r) {
-        var outline = el('div', { class: 'region' });
+      (outlines || []).forEach(function (o) {
+        var r = o.r;
+        var outline = el('div', { class: o.kind });
         outline.style.left = (image.offsetLeft + r.x * scale) + 'px'; outline.style.top = (image.offsetTop + r.y * scale) + 'px';
         outline.style.width = (r.width * scale) + 'px'; outline.style.height = (r.height * scale) + 'px';
         box.appendChild(outline);
@@ -102,14 +109,14 @@ const SCRIPT = `
       box.appendChild(el('div', { class: 'views', role: 'group', 'aria-label': 'Image view' }, buttons));
       var top = checkpoint.changeTop;
       // The regions are in current-image pixels: outlined on the current and the diff image.
-      function side(caption, path, alt, regions) { var image = img(path, alt); return el('figure', {}, [el('figcaption', { text: caption }), scroller(image, image, top, regions)]); }
+      function side(caption, path, alt, outlines) { var image = img(path, alt); return el('figure', {}, [el('figcaption', { text: caption }), scroller(image, image, top, outlines)]); }
       if (state.view === 'Side by side' || !(i.baseline && i.current)) {
         box.appendChild(el('div', { class: 'images' }, [
           i.baseline ? side('Baseline (base branch)', i.baseline, 'baseline', []) : null,
-          i.current ? side('Current', i.current, 'current', checkpoint.regions) : null,
+          i.current ? side('Current', i.current, 'current', outlinesOf(checkpoint)) : null,
         ]));
       } else if (state.view === 'Diff') {
-        box.appendChild(side('Diff: changed pixels red, added rows green, a violet rule where rows were removed', i.diff, 'diff', checkpoint.regions));
+        box.appendChild(side('Diff: changed pixels red, added rows green, a violet rule where rows were removed', i.diff, 'diff', outlinesOf(checkpoint)));
       } else {
         var upper = img(i.current, 'current', { class: 'top' });
         var range = el('input', { type: 'range', min: '0', max: '100', value: '50', 'aria-label': state.view === 'Slider' ? 'Slider position' : 'Overlay opacity' });
@@ -121,7 +128,7 @@ const SCRIPT = `
         apply();
         box.appendChild(el('label', { class: 'range' }, [document.createTextNode(state.view === 'Slider' ? 'baseline ◀ ▶ current' : 'current opacity'), range]));
         var lower = img(i.baseline, 'baseline');
-        box.appendChild(scroller(el('div', { class: 'stack' }, [lower, upper]), lower, top, checkpoint.regions));
+        box.appendChild(scroller(el('div', { class: 'stack' }, [lower, upper]), lower, top, outlinesOf(checkpoint)));
       }
     }
     render();
@@ -188,6 +195,7 @@ const SCRIPT = `
       ]));
       if (c.pixelDiffPercent) body.appendChild(el('p', { class: 'help', text: c.pixelDiffPercent + '% of pixels changed' + (entry.checkpoints.length > 1 ? ' on ' + c.title : '') }));
       if (c.explanation.length) body.appendChild(el('ul', { class: 'explanation', 'aria-label': 'What changed' }, c.explanation.map(function (line) { return el('li', { text: line }); })));
+      if (c.unexplained.length) body.appendChild(el('p', { class: 'help', text: 'Outlined dashed red: the changed regions the words above do not explain. Look at them before you approve.' }));
       body.appendChild(viewer(c, state));
       signals(c).forEach(function (part) { body.appendChild(part); });
     }

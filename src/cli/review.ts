@@ -94,8 +94,13 @@ export async function approveOrReject(settings: Settings, filters: string[], opt
 
   const recorded = recordRunDecisions(settings, run, checkpoints, chosen.map((c) => c.request), { dryRun: options.dryRun });
   const done = options.dryRun ? `would ${command === 'approve' ? 'approve' : 'reject'}` : verdict;
+  // A checkpoint whose words left regions unexplained is decided on its images there: said, and kept in the file.
+  const partly = chosen.flatMap(({ request }) =>
+    request.checkpoints.flatMap((target) => (target.unexplained ? [`  note: ${checkpoints.find((c) => c.subject === target.subject)?.title ?? target.subject.checkpoint}: ${target.unexplained}`] : [])),
+  );
   const lines = [
     ...chosen.flatMap(({ lines: [first, ...rest] }) => [`${done}: ${first}`, ...rest]),
+    ...partly,
     ...recorded.dropped.map(({ approval, checkpoint }) => `${options.dryRun ? 'would drop' : 'dropped'} stale ${approval.verdict === 'rejected' ? 'rejection' : 'approval'}: ${checkpoint.test} › ${checkpoint.checkpoint} (no longer shows the ${approval.verdict} change)`),
   ];
   if (recorded.replaced.length) lines.push(`${options.dryRun ? 'would replace' : 'replaced'} ${plural(recorded.replaced.length, 'earlier decision')} on the same checkpoints`);

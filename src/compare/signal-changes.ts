@@ -73,6 +73,19 @@ function newViolations(base: A11yViolation[], current: A11yViolation[]): A11yVio
 }
 
 const LOCAL_HOST = '(?:localhost|127\\.0\\.0\\.1|\\[::1\\]|0\\.0\\.0\\.0)';
+const isLocal = (host: string) => new RegExp(`^${LOCAL_HOST}$`).test(host);
+
+/**
+ * URLs in `text` without a page's own origin: a background image served by the base app reads
+ * `http://127.0.0.1:39507/bg.png` and by the current one `http://127.0.0.1:4321/bg.png`, both
+ * `/bg.png` here. A local origin goes in any spelling of its host, on its port.
+ */
+export function withoutOrigin(text: string, origin: string | null | undefined): string {
+  if (!origin) return text;
+  const { protocol, hostname, port } = new URL(origin);
+  if (!isLocal(hostname) || !port) return text.split(origin).join('');
+  return text.replace(new RegExp(`${protocol}//${LOCAL_HOST}:${port}(?!\\d)`, 'g'), '');
+}
 
 /**
  * The base page's origin written as the current page's: an absolute link built from
@@ -83,7 +96,6 @@ export function onCurrentOrigin(text: string, baseOrigin: string | null | undefi
   if (!baseOrigin || !currentOrigin || baseOrigin === currentOrigin) return text;
   const base = new URL(baseOrigin);
   const current = new URL(currentOrigin);
-  const isLocal = (host: string) => new RegExp(`^${LOCAL_HOST}$`).test(host);
   if (!isLocal(base.hostname) || !isLocal(current.hostname)) return text.split(baseOrigin).join(currentOrigin);
   // Between local servers only the port differs: each spelling of the host stays as written.
   return text.replace(new RegExp(`(${base.protocol}//${LOCAL_HOST}):${base.port}(?!\\d)`, 'g'), `$1:${current.port}`);

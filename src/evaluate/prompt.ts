@@ -1,8 +1,9 @@
+import { unexplainedWords } from '../explain';
 import type { CheckpointSignals, RunContext } from '../types';
 import type { EvaluationRequest } from './request';
 
 /** Bumped when the wording changes in a way that should invalidate cached verdicts. */
-export const PROMPT_VERSION = 3;
+export const PROMPT_VERSION = 4;
 
 const MAX_COMMITS = 30;
 const MAX_FILES = 60;
@@ -107,6 +108,8 @@ function explanationSection(request: EvaluationRequest): string[] {
   const lines = ['', '## What changed on the page (from the DOM and computed styles both captures recorded)'];
   lines.push(...list(explanation.changes.map((change) => change.words), MAX_REGIONS, 'changes'));
   if (explanation.note) lines.push(`Not explained: ${explanation.note}.`);
+  const unexplained = unexplainedWords(explanation);
+  if (unexplained) lines.push(`${unexplained}. Nothing above describes them: judge them from the images (the diff image shows where).`);
   // A line a commit changed alike in two places of a file (the same rule added in two hunks) is
   // shown once: the budget is in lines, and repeats would push others out.
   const changed = code.flatMap((change) => {
@@ -118,12 +121,12 @@ function explanationSection(request: EvaluationRequest): string[] {
 }
 
 /**
- * Whether the diff image goes with the two sides: only when no words say what changed. Beside an
- * explanation it adds nothing the regions do not say (it only shows where), and its bytes are
- * better spent on sharper sides.
+ * Whether the diff image goes with the two sides: only when words do not say what changed in
+ * every region. Beside an explanation of all of it, it adds nothing the regions do not say (it
+ * only shows where), and its bytes are better spent on sharper sides.
  */
 export function sendsDiff(request: EvaluationRequest): boolean {
-  return !request.explanation?.changes.length;
+  return !request.explanation?.changes.length || (request.explanation.unexplained?.length ?? 0) > 0;
 }
 
 /** The text part of the user message: intent, change, diff metrics, and what the images show. */

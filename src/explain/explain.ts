@@ -1,7 +1,12 @@
 import type { CodeChange, LayoutElement, LayoutRecord, Region } from '../types';
 import { attribute, causeWords, type Attribution } from './attribute';
 import { matchElements, type Matching } from './match';
-import { elementName, quotedChange, stepParts, valueWord } from './words';
+import { pairMoved } from './moved';
+import { keptCovering, regionsMet, unexplainedRegions } from './regions';
+import { NO_ORIGINS, sizeChanges, styleChanges, type PageOrigins, type PropertyChange } from './visible';
+import { elementName, quotedChange, valueWord } from './words';
+
+export type { PageOrigins, PropertyChange } from './visible';
 
 /** An element's box in image pixels; an ancestor of an element capture extends past the image (negative x, y). */
 export interface Box {
@@ -9,13 +14,6 @@ export interface Box {
   y: number;
   width: number;
   height: number;
-}
-
-export interface PropertyChange {
-  /** A CSS property, `text`, `width` or `height`. */
-  property: string;
-  before: string;
-  after: string;
 }
 
 /** One element's part in a change: added, removed, or changed in its text, styles or size. */
@@ -30,6 +28,8 @@ export interface ElementChange {
   /** The commit and file whose diff proves its change; null: none does (its words say why). */
   cause: Attribution | null;
   words: string;
+  /** The checkpoint's changed regions its box meets: indexes into its diffMetrics.changedRegions (absent in results of versions before it). */
+  regions?: number[];
 }
 
 /** What a changed checkpoint's difference is, in words, from the two layout records and the branch's diffs. */
@@ -39,6 +39,10 @@ export interface Explanation {
   summary: string;
   /** What could not be explained, and why; null when nothing is missing. */
   note: string | null;
+  /** The checkpoint's changed regions no listed change meets, in their order (absent in results of versions before it). */
+  unexplained?: Region[];
+  /** How many changed regions the checkpoint has. */
+  regionCount?: number;
 }
 
 /** Inherited properties: a child's change equal to its parent's is the parent's. */
@@ -48,29 +52,6 @@ const KEPT = 12;
 const SUMMARIZED = 3;
 
 const boxOf = (element: LayoutElement): Box => ({ x: element.box[0], y: element.box[1], width: element.box[2], height: element.box[3] });
-
-function meets(box: Box, regions: readonly Region[]): boolean {
-  return regions.some((r) => box.x < r.x + r.width + 2 && r.x < box.x + box.width + 2 && box.y < r.y + r.height + 2 && r.y < box.y + box.height + 2);
-}
-
-/** The style and text changes of one matched element. */
-function ownChanges(baseRecord: LayoutRecord, base: LayoutElement, currentRecord: LayoutRecord, current: LayoutElement): PropertyChange[] {
-  const changes: PropertyChange[] = [];
-  const [before, after] = [baseRecord.styles[base.style] ?? {}, currentRecord.styles[current.style] ?? {}];
-  for (const property of Object.keys(after))
-    if (before[property] !== undefined && before[property] !== after[property]) changes.push({ property, before: before[property], after: after[property] });
-  if (base.text !== current.text) changes.push({ property: 'text', before: base.text, after: current.text });
-  const [classesBefore, classesAfter] = [stepParts(base.path).classes.join(' '), stepParts(current.path).classes.join(' ')];
-  if (classesBefore !== classesAfter) changes.unshift({ property: 'class', before: classesBefore, after: classesAfter });
-  return changes;
-}
-
-function sizeChanges(base: LayoutElement, current: LayoutElement): PropertyChange[] {
-  return (['width', 'height'] as const).flatMap((property, i) => {
-    const [before, after] = [base.box[i + 2], current.box[i + 2]];
-    return before === after ? [] : [{ property, before: String(before), after: String(after) }];
-  });
-}
 
 function propertyWords(changes: PropertyChange[]): string {
   const styles = changes.filter((c) => c.property !== 'text' && c.property !== 'width' && c.property !== 'height');
@@ -92,9 +73,9 @@ function placeWords(record: LayoutRecord, index: number): string {
 }
 
 /** Each matched element's own changes, those its parent already explains (an inherited value) left out. */
-function changedElements(base: LayoutRecord, current: LayoutRecord, matching: Matching): { index: number; properties: PropertyChange[] }[] {
+function changedElements(base: LayoutRecord, current: LayoutRecord, matching: Matching, origins: PageOrigins): { index: number; properties: PropertyChange[] }[] {
   const own = new Map<number, PropertyChange[]>();
-  for (const { base: b, current: c } of matching.matched) own.set(c, ownChanges(base, base.elements[b], current, current.elements[c]));
+  for (const { base: b, current: c } of matching.matched) own.set(c, styleChanges(base, b, current, c, origins));
   return matching.matched.flatMap(({ base: b, current: c }) => {
     const parentChanges = own.get(current.elements[c].parent) ?? [];
     const inherited = (change: PropertyChange) =>
@@ -104,9 +85,12 @@ function changedElements(base: LayoutRecord, current: LayoutRecord, matching: Ma
   });
 }
 
-/** Elements that only changed size, outermost first: what a change inside an image or a font shows as. */
-function resized(base: LayoutRecord, current: LayoutRecord, matching: Matching): { index: number; properties: PropertyChange[] }[] {
-  const sized = matching.matched.filter(({ base: b, current: c }) => sizeChanges(base.elements[b], current.elements[c]).length > 0);
+/**
+ * Elements that changed size, the outermost of each nest once those `passed` leaves out are gone:
+ * what a change inside an image, a font or a widget's option shows as.
+ */
+function resized(base: LayoutRecord, current: LayoutRecord, matching: Matching, passed: (path: string) => boolean): { index: number; properties: PropertyChange[] }[] {
+  const sized = matching.matched.filter(({ base: b, current: c }) => !passed(current.elements[c].path) && sizeChanges(base.elements[b], current.elements[c]).length > 0);
   const indexes = new Set(sized.map(({ current: c }) => c));
   return sized
     .filter(({ current: c }) => !indexes.has(current.elements[c].parent))
@@ -150,14 +134,22 @@ function missingNote(base: LayoutRecord | null, current: LayoutRecord | null, ga
 
 /**
  * Explains a changed checkpoint from its two layout records: the elements added, removed, or
- * changed in their styles, text or size where the pixels changed, each with the commit and file
- * whose diff names it. Pure: the records, the regions and the diffs are values; `gaps` says why a
- * side has no record, for the note.
+ * changed in what renders (styles, with URLs compared without each side's page origin; text;
+ * size) where the pixels changed, each with the commit and file whose diff proves it, and the
+ * changed regions no listed element meets. Pure: the records, the regions, the diffs and the
+ * origins are values; `gaps` says why a side has no record, for the note.
  */
-export function explainChange(base: LayoutRecord | null, current: LayoutRecord | null, regions: readonly Region[], code: readonly CodeChange[], gaps: LayoutGaps = {}): Explanation {
+export function explainChange(
+  base: LayoutRecord | null,
+  current: LayoutRecord | null,
+  regions: readonly Region[],
+  code: readonly CodeChange[],
+  gaps: LayoutGaps = {},
+  origins: PageOrigins = NO_ORIGINS,
+): Explanation {
   const missing = missingNote(base, current, gaps);
-  if (!base || !current) return { changes: [], summary: '', note: missing };
-  const matching = matchElements(base, current);
+  if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length };
+  const { matching, moved } = pairMoved(base, current, matchElements(base, current));
   const page = [...base.elements, ...current.elements].map((element) => element.path);
   const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {
     const element = record.elements[index];
@@ -168,21 +160,36 @@ export function explainChange(base: LayoutRecord | null, current: LayoutRecord |
     const attributed = attribute({ kind, paths, texts, properties: properties.map((p) => p.property) }, code, page);
     const [w, h] = [element.box[2], element.box[3]];
     const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index) : ''}`;
-    return { kind, element: name, path: element.path, box: boxOf(element), properties, cause: attributed.cause, words: `${what} — ${causeWords(attributed)}` };
+    const box = boxOf(element);
+    return { kind, element: name, path: element.path, box, properties, cause: attributed.cause, words: `${what} — ${causeWords(attributed)}`, regions: regionsMet(box, regions) };
   };
-  let changes: ElementChange[] = [
+  const changed = changedElements(base, current, matching, origins);
+  // An element matching left removed and added is one element: its new size is its change.
+  const movedSizes = moved
+    .filter(({ current: c }) => !changed.some((change) => change.index === c))
+    .map(({ base: b, current: c }) => ({ index: c, properties: sizeChanges(base.elements[b], current.elements[c]) }))
+    .filter(({ properties }) => properties.length > 0);
+  const listed: ElementChange[] = [
     ...matching.added.map((i) => made('added', current, i, [])),
     ...matching.removed.map((i) => made('removed', base, i, [])),
-    ...changedElements(base, current, matching).map(({ index, properties }) => made('changed', current, index, properties)),
+    ...[...changed, ...movedSizes].map(({ index, properties }) => made('changed', current, index, properties)),
   ];
-  if (changes.length === 0) changes = resized(base, current, matching).map(({ index, properties }) => made('changed', current, index, properties));
-  const inRegions = changes.filter((change) => meets(change.box, regions));
-  const shown = (inRegions.length ? inRegions : changes).slice(0, KEPT);
+  // An element that only changed size (a widened gutter, a card a taller neighbour stretched) is
+  // the change in a region nothing listed meets; a listed element's ancestor only grew with it.
+  const explained = new Set(listed.flatMap((change) => change.regions ?? []));
+  const listedOrAbove = (path: string) => listed.some((change) => change.path === path || change.path.startsWith(`${path}>`));
+  const sized = resized(base, current, matching, listedOrAbove)
+    .map(({ index, properties }) => made('changed', current, index, properties))
+    .filter((size) => listed.length === 0 || size.regions!.some((i) => !explained.has(i)));
+  const changes = [...listed, ...sized];
+  const inRegions = changes.filter((change) => change.regions?.length);
+  const shown = keptCovering(inRegions.length ? inRegions : changes, KEPT);
+  const unexplained = unexplainedRegions(regions, shown);
   const notes = [
     shown.length === 0 ? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps' : null,
     base.truncated || current.truncated ? 'a layout record was cut at its element limit: an element past it is not seen' : null,
   ].filter((note): note is string => note !== null);
-  return { changes: shown, summary: summaryOf(shown), note: notes.length ? notes.join('; ') : null };
+  return { changes: shown, summary: summaryOf(shown), note: notes.length ? notes.join('; ') : null, unexplained, regionCount: regions.length };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
+import { unexplainedWords } from '../explain';
 import type { CheckpointStatus } from '../types';
 import { APPROVALS_FILE } from '../store/approvals-file';
 import { plural } from '../util/text';
@@ -77,6 +78,8 @@ function annotateVerdict(test: TestCase, result: TestResult, verdict: Checkpoint
   }
   const words = explanationWords(verdict.explanation);
   if (words) pushAnnotation(test, result, { type: 'visual-explanation', description: `${verdict.name}: ${words}` });
+  const unexplained = unexplainedWords(verdict.explanation);
+  if (unexplained) pushAnnotation(test, result, { type: 'visual-unexplained', description: `${verdict.name}: ${unexplained}` });
   if (verdict.diffImage && verdict.baselineImage && verdict.currentImage) {
     attachImage(result, `${verdict.name}-expected.png`, verdict.baselineImage);
     attachImage(result, `${verdict.name}-actual.png`, verdict.currentImage);

@@ -59,7 +59,9 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
         if (comparison.kind !== 'different') return { test, pair, comparison, signals, explanation: null };
         const [base, current] = [readLayout(pair.layouts.baseline), readLayout(pair.layouts.current)];
         const gaps = { base: baseLayoutGap(pair.baseCapture, pair.layouts.baseline), current: pair.layouts.current ? 'unreadable' : 'page-unreadable' } as const;
-        const explanation = explainChange(base, current, comparison.metrics.changedRegions, code, gaps);
+        // Each side's page origin, so a URL in a style that differs only by the servers' ports is no change.
+        const origins = { base: pair.baseSignals?.origin ?? null, current: pair.meta?.signals?.origin ?? null };
+        const explanation = explainChange(base, current, comparison.metrics.changedRegions, code, gaps, origins);
         return { test, pair, comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) }, signals, explanation };
       });
     }),

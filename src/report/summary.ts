@@ -2,6 +2,7 @@ import type { CheckpointStatus } from '../types';
 import { plural } from '../util/text';
 import type { CheckpointResult, GroupRecord, RunResult, TestResultRecord } from './results';
 import type { ApprovalTally } from '../approve';
+import { unexplainedWords } from '../explain';
 
 /**
  * What the end of a run (and `visual-uat report`) prints, as lines: counts, a table of what needs
@@ -167,11 +168,9 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   // log is 100 columns wide): the first after `mark`, the others aligned with it.
   const under = (text: string, mark: string) =>
     wrapParts([text], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5)).map((part, i) => `  ${''.padEnd(STATUS_WIDTH)} ${i ? ' '.repeat(mark.length) : mark}${part}`);
-  // What changed, in words (the file and commit come last).
-  const explained = (explanation: CheckpointResult['explanation'] | undefined) => {
-    const words = explanationWords(explanation);
-    return words ? under(words, '↳ ') : [];
-  };
+  // What changed, in words (the file and commit come last), then the changed regions the words do not account for.
+  const explained = (explanation: CheckpointResult['explanation'] | undefined) =>
+    [explanationWords(explanation), unexplainedWords(explanation)].flatMap((words) => (words ? under(words, '↳ ') : []));
   // A group's checkpoints (the first few): its members, which the table does not repeat as rows,
   // then those it is "also in" (a checkpoint whose own change is another row's).
   const members = (group: GroupRecord) => {
@@ -231,10 +230,9 @@ export function summaryLines(run: RunResult, paths: SummaryPaths, width = termin
 /** Where a reviewer approves or rejects in a browser. */
 export const REVIEW_COMMAND = 'npx visual-uat review';
 
-/** A reason, then what changed in words. */
+/** A reason, then what changed in words, then the changed regions the words do not account for. */
 function withWords(reason: string, explanation: CheckpointResult['explanation'] | undefined): string {
-  const words = explanationWords(explanation);
-  return words ? `${reason} — ${words}` : reason;
+  return [reason, explanationWords(explanation), unexplainedWords(explanation)].filter(Boolean).join(' — ');
 }
 
 function markdownCell(text: string): string {

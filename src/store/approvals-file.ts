@@ -36,6 +36,12 @@ export interface ApprovalCheckpoint {
    * page with a footer's text boxes, whose strip is in a band of its own); absent: all of it.
    */
   change?: string;
+  /**
+   * The changed regions of the checkpoint its explanation did not account for when the decision
+   * was taken ("2 of 7 changed regions not explained: at (0, 120) 1280×400, …"): what was decided
+   * on the images alone. Absent: the words accounted for every region, or there were none.
+   */
+  unexplained?: string;
 }
 
 export interface Approval {
@@ -133,7 +139,11 @@ export function formatApprovals(approvals: Approval[]): string {
   const sorted = normalised.sort((a, b) => byCheckpoint(a.checkpoints[0], b.checkpoints[0]) || a.at.localeCompare(b.at) || a.verdict.localeCompare(b.verdict));
   const lines = sorted.map((approval) => {
     const entry = ordered(approval, KEY_ORDER);
-    entry.checkpoints = approval.checkpoints.map((checkpoint) => ({ ...ordered(checkpoint, CHECKPOINT_KEY_ORDER), ...(checkpoint.change ? { change: checkpoint.change } : {}) }));
+    entry.checkpoints = approval.checkpoints.map((checkpoint) => ({
+      ...ordered(checkpoint, CHECKPOINT_KEY_ORDER),
+      ...(checkpoint.change ? { change: checkpoint.change } : {}),
+      ...(checkpoint.unexplained ? { unexplained: checkpoint.unexplained } : {}),
+    }));
     return `    ${JSON.stringify(entry)}`;
   });
   return `{\n  "version": ${WRITTEN_VERSION},\n  "approvals": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`;

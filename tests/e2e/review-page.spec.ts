@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createFixtureRepo, fixtureEnv, git, PACKAGE_ROOT, visualUatCli } from '../../scripts/fixture-repo';
+import { createFixtureRepo, git, PACKAGE_ROOT } from '../../scripts/fixture-repo';
 import { readLabels } from '../../src/approve';
 import { runPlaywrightAsync } from '../support/playwright-run';
+import { startReview, type Review } from '../support/review-run';
 import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
 /**
@@ -13,40 +13,6 @@ import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
  * button change, a headline change): the page, its views, Approve with the button and with the
  * keyboard, Reject, what the next run makes of them, and the requests it must refuse.
  */
-
-interface Review {
-  url: string;
-  output: () => string;
-  stop(): Promise<number | null>;
-}
-
-/** Starts `visual-uat review --no-open` as a user does, and reads the URL it prints once it has started. */
-function startReview(repo: string): Promise<Review> {
-  const child: ChildProcess = spawn(process.execPath, [visualUatCli(repo), 'review', '--no-open'], { cwd: repo, env: fixtureEnv() });
-  let output = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`visual-uat review printed no URL within 30 s:\n${output}`)), 30_000);
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      // The last line it prints on start-up.
-      if (!output.includes('visual-uat review: Ctrl-C stops it')) return;
-      const url = /visual-uat review: (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output)![1];
-      clearTimeout(timer);
-      resolve({
-        url,
-        output: () => output,
-        stop: () =>
-          new Promise((done) => {
-            if (child.exitCode !== null) return done(child.exitCode);
-            child.once('exit', (code) => done(code));
-            child.kill('SIGINT');
-          }),
-      });
-    });
-    child.once('exit', () => reject(new Error(`visual-uat review exited:\n${output}`)));
-  });
-}
 
 interface Answer {
   status: number;

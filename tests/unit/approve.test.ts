@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { APPROVALS_FILE, classify, readApprovals, recordDecisions, reviewApprovals, writeApprovals, type Approval, type ApprovalSubject } from '../../src/approve';
 import { compareImages, encodeChange, withAriaLines, type ChangePrint } from '../../src/compare';
+import type { Explanation } from '../../src/explain';
 import { outputPath } from '../../src/config/paths';
 import { resolveSettings, type Settings } from '../../src/config/settings';
 import { approveOrReject, report } from '../../src/cli/review';
@@ -160,8 +161,8 @@ describe('a decision on a checkpoint that shows part of the change', () => {
   });
 });
 
-/** A latest.json whose one checkpoint has the given images, change and group. */
-function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged'): void {
+/** A latest.json whose one checkpoint has the given images, change, group and explanation. */
+function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged', explanation: Explanation | null = null): void {
   const relative = (file: string) => path.relative(outputPath(settings.outputDir, 'results'), file);
   const fingerprint = of.change ? encodeChange(of.change) : null;
   const contact = checkpointResult({
@@ -173,6 +174,7 @@ function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged
     diffMetrics: { pixelDiffPercent: fingerprint ? 1 : 0, changedRegions: [] },
     group: fingerprint ? 'g1' : null,
     fingerprint,
+    explanation,
   });
   const run = runOf([testResult(['site.spec.ts', 'site', 'about'], [contact])]);
   if (fingerprint) run.groups = [{ id: 'g1', fingerprint, members: [`${ABOUT} › contact`], alsoIn: [], status, reason: '', evaluation: null, explanation: null }];
@@ -233,5 +235,24 @@ describe('the run and approve --prune agree', () => {
     expect(rest).toEqual([]);
     expect(only).toMatchObject({ verdict: 'approved', scope: 'change', checkpoints: [{ test: ABOUT, checkpoint: 'contact' }], reason: 'the new base is right' });
     expect(classify(only, now)).toMatchObject({ fit: 'applies', how: 'same-images' });
+  });
+
+  it('an approval of a checkpoint whose words left regions unexplained says so, in the approvals file and in what approve prints', async () => {
+    const now = await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE)));
+    const regions = [
+      { x: 0, y: 0, width: 20, height: 20, kind: 'modified' as const },
+      { x: 40, y: 60, width: 30, height: 10, kind: 'modified' as const },
+    ];
+    const tags = { kind: 'removed' as const, element: '.tags', path: 'html>body>div.tags', box: { x: 0, y: 0, width: 20, height: 20 }, properties: [], cause: null, words: '.tags removed (20×20) — no changed file mentions this element', regions: [0] };
+    writeLatestRun(now, 'needs_review', { changes: [tags], summary: tags.words, note: null, unexplained: [regions[1]], regionCount: 2 });
+    const out = await approveOrReject(settings, ['about › contact'], {});
+    const words = '1 of 2 changed regions not explained: at (40, 60) 30×10';
+    expect(out).toContain(`note: site.spec.ts › site › about › contact: ${words}`);
+    expect(readApprovals(settings.configDir)[0].checkpoints).toEqual([expect.objectContaining({ test: ABOUT, checkpoint: 'contact', unexplained: words })]);
+    // A checkpoint whose words account for every region gets no such field.
+    writeLatestRun(now, 'needs_review', { changes: [tags], summary: tags.words, note: null, unexplained: [], regionCount: 1 });
+    await approveOrReject(settings, ['about › contact'], {});
+    const [replaced, ...none] = readApprovals(settings.configDir);
+    expect([replaced.checkpoints[0], none]).toEqual([expect.not.objectContaining({ unexplained: expect.anything() }), []]);
   });
 });

@@ -60,7 +60,14 @@ const CONTEXT: RunContext = {
 };
 
 const CONSOLE_ERROR: CapturedSignals = { aria: null, consoleErrors: ['TypeError: x is undefined'], failedRequests: [], a11y: null };
-const NO_RECORDS = { changes: [], summary: '', note: 'no layout record on the base side; none on the current side: the page could not be read after the capture' };
+/** Without records nothing is explained: every changed region is named as such (the pair's one region). */
+const NO_RECORDS = {
+  changes: [],
+  summary: '',
+  note: 'no layout record on the base side; none on the current side: the page could not be read after the capture',
+  unexplained: [expect.objectContaining({ x: expect.any(Number), y: expect.any(Number) })],
+  regionCount: 1,
+};
 const QUIET: CapturedSignals = { aria: null, consoleErrors: [], failedRequests: [], a11y: null };
 
 function pair(name: string, baseline: string | null, current: string | null, extra: Partial<CheckpointPair> = {}): CheckpointPair {

@@ -43,7 +43,7 @@ beforeEach(async () => {
     diffMetrics: { pixelDiffPercent: 12.5, changedRegions: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }] },
     group: 'g1',
     fingerprint,
-    explanation: { changes: [], summary: '', note: 'no layout record on the base side' },
+    explanation: { changes: [], summary: '', note: 'no layout record on the base side', unexplained: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }], regionCount: 1 },
   });
   const run = runOf([testResult(['site.spec.ts', 'about'], [contact])]);
   run.groups = [{ id: 'g1', fingerprint, members: ['site.spec.ts › about › contact'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null, explanation: null }];
@@ -75,9 +75,11 @@ const decide = (headers: Record<string, string>, run = TIMESTAMP) =>
   request('/api/decisions', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ run, entry: 'g1', verdict: 'approved', reason: 'fine' }) });
 
 describe('the review server', () => {
-  it('shows what changed in words beside the images', async () => {
+  it('shows what changed in words beside the images, and the regions the words do not explain, to outline apart', async () => {
     const page = await request(`/?token=${token}`);
     expect(page.body).toContain('Not explained: no layout record on the base side');
+    expect(page.body).toContain('"1 of 1 changed region not explained: at (0, 0) 10×10"');
+    expect(page.body).toContain('"unexplained":[{"x":0,"y":0,"width":10,"height":10,"kind":"modified"}]');
   });
 
   it('listens on loopback, and serves the page only with its token', async () => {
@@ -98,7 +100,8 @@ describe('the review server', () => {
     expect(readApprovals(settings.configDir)).toEqual([]);
     const recorded = await decide(own);
     expect(recorded.status).toBe(200);
-    expect(readApprovals(settings.configDir)).toEqual([expect.objectContaining({ verdict: 'approved', scope: 'change', reason: 'fine', checkpoints: [expect.objectContaining({ test: 'site.spec.ts › about', checkpoint: 'contact' })] })]);
+    const decided = { test: 'site.spec.ts › about', checkpoint: 'contact', unexplained: '1 of 1 changed region not explained: at (0, 0) 10×10' };
+    expect(readApprovals(settings.configDir)).toEqual([expect.objectContaining({ verdict: 'approved', scope: 'change', reason: 'fine', checkpoints: [expect.objectContaining(decided)] })]);
   });
 
   it('refuses a decision while the approvals file does not read, with its one line, and leaves the file as it was', async () => {

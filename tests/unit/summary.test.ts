@@ -194,6 +194,19 @@ describe('the explanation in the table', () => {
     expect(lines[lines.length - 1]).toBe('               ↳ (no layout record on the base side)');
     expect(stepSummary(runOf([test(['site.spec.ts', 'about'], [explained])]))).toContain(`no evaluator configured — ${words}`);
   });
+
+  it('names the changed regions the words do not explain on a line of their own, and in the job summary', () => {
+    const words = '.tags-container removed (1200×40) — no changed file mentions this element';
+    const unexplained = [
+      { x: 0, y: 140, width: 400, height: 200 },
+      { x: 1100, y: 692, width: 120, height: 18 },
+    ];
+    const home = checkpointResult({ name: 'home', reason: 'no evaluator configured', explanation: { changes: [], summary: words, note: null, unexplained, regionCount: 3 } });
+    const run = runOf([test(['site.spec.ts', 'home'], [home])]);
+    const regions = '2 of 3 changed regions not explained: at (0, 140) 400×200, (1100, 692) 120×18';
+    expect(formatTable(run, true, 160).slice(-2)).toEqual([`               ↳ ${words}`, `               ↳ ${regions}`]);
+    expect(stepSummary(run)).toContain(`no evaluator configured — ${words} — ${regions} |`);
+  });
 });
 
 describe('a run on the base itself', () => {

@@ -132,6 +132,22 @@ describe('the request', () => {
     ]);
   });
 
+  it('names the changed regions the words do not explain, and sends the diff image for them', async () => {
+    const s = await fake();
+    const dir = tempDir();
+    const { evaluator } = evaluatorFor(s.baseURL, path.join(dir, 'out'));
+    const request = await changedPair(dir, 'partly');
+    const tags = { kind: 'removed' as const, element: '.tags', path: 'html>body>div.tags', box: { x: 0, y: 0, width: 1, height: 1 }, properties: [], cause: null, words: '.tags removed (1×1) — no changed file mentions this element', regions: [] };
+    const unexplained = request.metrics.changedRegions;
+    await evaluator.evaluate({ ...request, explanation: { changes: [tags], summary: tags.words, note: null, unexplained, regionCount: unexplained.length } });
+    const sent = s.completions()[0];
+    const [first] = unexplained;
+    expect(userTextOf(sent)).toContain(`${unexplained.length} of ${unexplained.length} changed region`);
+    expect(userTextOf(sent)).toContain(`not explained: at (${first.x}, ${first.y}) ${first.width}×${first.height}`);
+    expect(userTextOf(sent)).toContain('Nothing above describes them: judge them from the images (the diff image shows where).');
+    expect(imageUrlsOf(sent)).toHaveLength(3);
+  });
+
   type Rgba = [number, number, number, number];
   /**
    * A 1280×1600 page of text-like lines (words as small boxes, a line every `lineGap` px, up to

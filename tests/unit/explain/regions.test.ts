@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { explainChange, unexplainedWords } from '../../../src/explain';
+import type { Region } from '../../../src/types';
+import { layoutRecord, type Drawn } from './records';
+
+/**
+ * A photo blog's home page: a row of tags over the gallery, a gallery drawn on a canvas, a
+ * carousel whose slides are background pictures, a sparkline drawn in the footer. The branch
+ * removes the tags; the gallery reshuffles and the carousel moves on, which no element's styles,
+ * box or text show.
+ */
+function home(withTags: boolean): Drawn[] {
+  return [
+    { path: 'html', box: [0, 0, 1280, 720] },
+    { path: 'html>body', box: [0, 0, 1280, 720] },
+    { path: 'html>body>header.site-header', box: [0, 0, 1280, 64], text: 'Photos', style: { 'font-size': '24px' } },
+    ...(withTags
+      ? [
+          { path: 'html>body>div.tags-container', box: [40, 80, 1200, 40], style: { position: 'absolute', display: 'flex', gap: '8px' } } as Drawn,
+          ...['street', 'night', 'people'].map((text, i): Drawn => ({ path: `html>body>div.tags-container>a.tag:${i + 1}`, box: [40 + i * 90, 88, 80, 24], text })),
+        ]
+      : []),
+    { path: 'html>body>section.gallery', box: [0, 140, 1280, 440] },
+    { path: 'html>body>section.gallery>canvas#masonry', box: [0, 140, 1280, 440] },
+    { path: 'html>body>div.carousel', box: [0, 580, 1280, 100], style: { overflow: 'hidden' } },
+    { path: 'html>body>div.carousel>div.track', box: [0, 580, 2560, 100], style: { display: 'flex', transform: 'matrix(1, 0, 0, 1, -1280, 0)' } },
+    { path: 'html>body>footer', box: [0, 680, 1280, 40] },
+    { path: 'html>body>footer>canvas.sparkline', box: [1100, 690, 120, 20] },
+  ];
+}
+
+const SEVEN: Region[] = [
+  { x: 40, y: 80, width: 1200, height: 40, kind: 'modified' },
+  { x: 0, y: 140, width: 400, height: 200, kind: 'modified' },
+  { x: 420, y: 140, width: 400, height: 200, kind: 'modified' },
+  { x: 840, y: 360, width: 400, height: 200, kind: 'modified' },
+  { x: 0, y: 584, width: 640, height: 92, kind: 'modified' },
+  { x: 640, y: 584, width: 640, height: 92, kind: 'modified' },
+  { x: 1100, y: 692, width: 120, height: 18, kind: 'modified' },
+];
+
+describe('every changed region is accounted for', () => {
+  it('says which region the words explain and names the 6 of 7 that nothing explains', () => {
+    const explanation = explainChange(layoutRecord(home(true)), layoutRecord(home(false)), SEVEN, []);
+    expect(explanation.changes.map((change) => [change.words.split(' — ')[0], change.regions])).toEqual([['.tags-container removed (1200×40)', [0]]]);
+    expect(explanation.unexplained).toEqual(SEVEN.slice(1));
+    expect(explanation.regionCount).toBe(7);
+    expect(unexplainedWords(explanation)).toBe('6 of 7 changed regions not explained: at (0, 140) 400×200, (420, 140) 400×200, (840, 360) 400×200, (0, 584) 640×92, and 2 more');
+  });
+
+  it('says nothing more when the words meet every region, and counts one region in the singular', () => {
+    const explained = explainChange(layoutRecord(home(true)), layoutRecord(home(false)), SEVEN.slice(0, 1), []);
+    expect([explained.unexplained, unexplainedWords(explained)]).toEqual([[], '']);
+    expect(unexplainedWords({ unexplained: [SEVEN[6]], regionCount: 1 })).toBe('1 of 1 changed region not explained: at (1100, 692) 120×18');
+    // A results file of a version before the count: nothing to say.
+    expect(unexplainedWords({})).toBe('');
+  });
+
+  it('names every region when a side has no layout record', () => {
+    const explanation = explainChange(null, layoutRecord(home(false)), SEVEN, []);
+    expect([explanation.unexplained, explanation.regionCount]).toEqual([SEVEN, 7]);
+  });
+
+  it('keeps, of more changes than it lists, one for each region first: a footer after 14 restyled cards is still named', () => {
+    const cards = (background: string): Drawn[] =>
+      Array.from({ length: 14 }, (_, i) => ({ path: `html>body>main>div.card:${i + 1}`, box: [(i % 7) * 180, 80 + Math.floor(i / 7) * 200, 170, 190], text: `Card ${i + 1}`, style: { 'background-color': background } }));
+    const page = (background: string, footer: string): Drawn[] => [
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      { path: 'html>body>main', box: [0, 80, 1280, 400] },
+      ...cards(background),
+      { path: 'html>body>footer', box: [0, 680, 1280, 40], style: { color: footer } },
+    ];
+    const regions: Region[] = [
+      { x: 0, y: 80, width: 1260, height: 390, kind: 'modified' },
+      { x: 0, y: 680, width: 1280, height: 40, kind: 'modified' },
+    ];
+    const explanation = explainChange(layoutRecord(page('rgb(255, 255, 255)', 'rgb(0, 0, 0)')), layoutRecord(page('rgb(238, 255, 238)', 'rgb(51, 51, 51)')), regions, []);
+    expect(explanation.changes).toHaveLength(12);
+    expect(explanation.changes.at(-1)?.element).toBe('footer');
+    expect(explanation.unexplained).toEqual([]);
+  });
+});
