@@ -44,16 +44,22 @@ function lines(log: string): string[] {
 
 /** What the base servers printed (Playwright prefixes their lines with [WebServer]). */
 function serverLines(log: string): string[] {
-  return plainLines(log).filter((line) => WEB_SERVER_LINE.test(line)).map((line) => line.replace(WEB_SERVER_LINE, ''));
+  return plainLines(log).filter((line) => WEB_SERVER_LINE.test(line)).map((line) => line.replace(WEB_SERVER_LINE, '').trim()).filter(Boolean);
 }
 
 const SHOWN_OUTPUT_LINES = 5;
 
-/** The base server's last lines, for a message about a baseWebServer that did not work: what it said is the best clue. */
+/**
+ * What the base server printed, for a message about a baseWebServer that did not work: its first
+ * error line where it printed one (a crash's stack and fields after it say less), else its last lines.
+ */
 function printed(output: string[]): string {
   if (output.length === 0) return 'the base server printed nothing';
-  const last = output.slice(-SHOWN_OUTPUT_LINES).map((line) => JSON.stringify(line.length > 160 ? `${line.slice(0, 159)}…` : line));
-  return `the base server printed${output.length > SHOWN_OUTPUT_LINES ? ` (last ${SHOWN_OUTPUT_LINES} lines)` : ''}: ${last.join(', ')}`;
+  const error = output.find((line) => /\bError\b/.test(line));
+  const quote = (line: string) => JSON.stringify(line.length > 160 ? `${line.slice(0, 159)}…` : line);
+  if (error) return `the base server printed ${quote(error)}`;
+  const last = output.slice(-SHOWN_OUTPUT_LINES);
+  return `the base server printed${output.length > last.length ? ` (last ${last.length} lines)` : ''}: ${last.map(quote).join(', ')}`;
 }
 
 /** The command the base ran: baseWebServer's with its port filled in, else the config's with its port replaced where it names it. */
@@ -143,7 +149,7 @@ function timeoutReason(servers: ServerEntry[], basePorts: number[], output: stri
   const knownSource = entry?.portSetIn ? `set in ${entry.portSetIn}` : listened ? 'chosen by the server' : null;
   const appPort = entry?.port && knownSource ? `; the app's port, ${entry.port}, is ${knownSource}, not read from PORT` : '';
   const server = `the base app's server${named(servers, at, basePorts)} did not answer on the base's port (${basePorts[at === -1 ? 0 : at]})${where}`;
-  if (entry?.baseWebServer != null) return `${server}, though baseWebServer is set${appPort}; ${printed(output)}: ${fixBaseWebServer(entry)}`;
+  if (entry?.baseWebServer != null) return `${server}, though baseWebServer is set; ${printed(output)}: ${fixBaseWebServer(entry)}`;
   return `${server}${appPort}: ${giveBaseCommand(servers, at)}; ${fromBaseCommit(entry)}`;
 }
 

@@ -52,7 +52,7 @@ describe('explainPassFailure', () => {
     const message = explainPassFailure({ log, basePorts: [41001], servers });
     expect(message).toBe(
       "the base app's server (baseWebServer: `node scripts/start-server.js --port 41001`) listens on port 4321 (set in scripts/start-server.js), the current app's port, though baseWebServer is set: " +
-        'its command does not give the server its port; the base server printed: "node:events:497", "Error: listen EADDRINUSE: address already in use 127.0.0.1:4321": ' +
+        'its command does not give the server its port; the base server printed "Error: listen EADDRINUSE: address already in use 127.0.0.1:4321": ' +
         "make baseWebServer's command start the server on {port}; reading process.env.PORT in scripts/start-server.js works once that change is in the base commit (the base runs the base commit's files)",
     );
     expect(message).not.toContain('e.g. baseWebServer');
