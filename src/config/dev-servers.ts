@@ -171,10 +171,9 @@ export function serverScript(started: StartedServer): string | null {
   return started.args.find((arg) => !arg.startsWith('-') && /\.[cm]?[jt]sx?$/.test(arg)) ?? null;
 }
 
-/** How a server script takes its port: a `--port` argument, PORT, or a number it listens on (`listen(4321)`, a constant). */
+/** How a server script takes its port: a `--port` argument, or a number it listens on (`listen(4321)`, a constant). */
 export interface ScriptPort {
   readsPortArg: boolean;
-  readsPortEnv: boolean;
   /** Whether the script names `port` and calls listen: the place the port is fixed. */
   fixes: boolean;
 }
@@ -184,7 +183,6 @@ export function scriptPort(file: string, port: number | null): ScriptPort | null
   const text = fs.readFileSync(file, 'utf8');
   return {
     readsPortArg: /['"`]--port['"`=]/.test(text),
-    readsPortEnv: /process\.env\.PORT\b|process\.env\[['"]PORT['"]\]/.test(text),
     fixes: port !== null && /\.listen\s*\(/.test(text) && new RegExp(`(^|[^\\d])${port}(?!\\d)`).test(text),
   };
 }
