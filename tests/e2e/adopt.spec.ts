@@ -2,7 +2,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { FIXTURES_DIR, PACKAGE_ROOT, copyTree, createFixtureRepo, fixtureEnv, git, runPlaywright } from '../../scripts/fixture-repo';
+import { FIXTURES_DIR, PACKAGE_ROOT, copyTree, createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { systemChromium } from '../../src/config/browser';
 import { plainText } from '../../src/util/text';
 import { readLatest, statuses, gateExit } from '../support/results';
