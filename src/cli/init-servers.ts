@@ -34,8 +34,9 @@ function planOne(server: ConfigWebServer, label: string, configDir: string, writ
     return { line: `${named}: not a dev server init knows${env}: ${BY_HAND}`, command: null };
   }
   const what = `${named}: ${started.server.name}${through(started)}`;
-  const direct = startedBy(server.command, {});
-  if (setsPort(direct) && (server.port === null || mentionsPort(server.command, server.port)))
+  // Where the port is unknown (a computed url), a port flag of the server in the command itself is taken as naming it.
+  const namesPort = server.port === null ? setsPort(startedBy(server.command, {})) : mentionsPort(server.command, server.port);
+  if (namesPort)
     return { line: `${what}, names its port in the command, which the base run replaces with the base's: nothing to add`, command: null };
   if (setsPort(started)) return { line: `${what}, which sets a port of its own: ${BY_HAND}`, command: null };
   const command = portCommand(server.command, started);

@@ -121,14 +121,14 @@ describe('configWebServers and planBaseServers', () => {
         lines: ["webServer (`npm run dev`): Vite, through package.json's \"dev\" script: baseWebServer starts the base with `npm run dev -- --port {port} --strictPort`, {port} being the base's port"],
       });
       const others = planBaseServers(
-        servers("[{ command: 'npm run next', url: 'http://localhost:3000' }, { command: 'npx vite --port 5173', port: 5173 }, { command: 'npm run fixed', port: 5173 }, { command: 'node api.js', port: 4000 }]"),
+        servers("[{ command: 'npm run next', url: 'http://localhost:3000' }, { command: 'npm run dev -- --port 5173', port: 5173 }, { command: 'npm run fixed', port: 5173 }, { command: 'node api.js', port: 4000 }]"),
         at,
         true,
       );
       expect(others.baseWebServer).toBeUndefined();
       expect(others.lines).toEqual([
         "webServer[0] (`npm run next`): Next.js, through package.json's \"next\" script, takes its port from PORT, which the base run sets to the base's port: nothing to add",
-        "webServer[1] (`npx vite --port 5173`): Vite, names its port in the command, which the base run replaces with the base's: nothing to add",
+        "webServer[1] (`npm run dev -- --port 5173`): Vite, through package.json's \"dev\" script, names its port in the command, which the base run replaces with the base's: nothing to add",
         `webServer[2] (\`npm run fixed\`): Vite, through package.json's "fixed" script, which sets a port of its own: if the base run stops on its port, add baseWebServer: { command: '<a command that starts it on {port}>' } to withVisualUat's options (README: "Your web server")`,
         `webServer[3] (\`node api.js\`): not a dev server init knows: if the base run stops on its port, add baseWebServer: { command: '<a command that starts it on {port}>' } to withVisualUat's options (README: "Your web server")`,
       ]);
