@@ -5,6 +5,7 @@ import type { FullProject } from '@playwright/test';
 import { withoutSecrets } from '../config/settings';
 import type { VisualUatOptions } from '../types';
 import { readJsonFile } from '../util/fs';
+import { ownManifest } from '../util/own-package';
 
 /**
  * What reaches a capture besides the test's sources and the base app: the options that change a
@@ -37,10 +38,7 @@ export function versions(configFile: string): Record<string, string> {
   } catch {
     // Without a resolvable @playwright/test the run fails anyway, with Playwright's own message.
   }
-  const own = [path.join(__dirname, '..', '..', 'package.json'), path.join(__dirname, '..', '..', '..', 'package.json')].find(
-    (file) => readJsonFile<{ name: string }>(file)?.name === 'visual-uat',
-  );
-  return { playwright, visualUat: own ? version(own) : 'unknown' };
+  return { playwright, visualUat: ownManifest()?.version ?? 'unknown' };
 }
 
 /**

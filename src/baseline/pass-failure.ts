@@ -1,6 +1,8 @@
 import { stripVTControlCharacters } from 'node:util';
+import { baseCommand } from '../config/base-server';
 import type { WebServerEntry } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
+import type { PortSource } from './port-source';
 
 /**
  * Why a baseline pass gave nothing to compare, as one line that names the fix. A pass that failed
@@ -10,16 +12,13 @@ import type { BaselineManifest } from '../types';
  * element) leave their checkpoints `new`, with the base's failure as the reason.
  */
 
-/** One webServer entry of the config (its command with paths relative to the config's folder), and where its port is set. */
-export interface ServerEntry extends WebServerEntry {
-  /** The file of the base checkout that names the port (vite.config.js, .env, …), when one does. */
-  portSetIn: string | null;
-}
+/** One webServer entry of the config (its commands with paths relative to the config's folder), and where its port is set. */
+export interface ServerEntry extends WebServerEntry, PortSource {}
 
 export interface PassFailureInput {
   /** The nested run's output (its log file), the base servers' output included. */
   log: string;
-  /** The ports the base servers were given. */
+  /** The ports the base servers were given, one per entry in order. */
   basePorts: number[];
   /** The config's webServer entries, in order (Playwright's resolved config keeps none when webServer is an array). */
   servers: ServerEntry[];
@@ -30,8 +29,7 @@ export interface PassFailureInput {
  * worktree runs the base commit's files. baseWebServer works today, so it comes first.
  */
 function fromBaseCommit(entry: ServerEntry | null): string {
-  const where = entry?.portSetIn ? ` in ${entry.portSetIn}` : ' in the server';
-  return `reading process.env.PORT${where} also works, but only once that change is in the base commit (the base runs the base commit's files)`;
+  return `reading process.env.PORT in ${entry?.portSetIn ?? 'the server'} also works, but only once that change is in the base commit (the base runs the base commit's files)`;
 }
 
 const WEB_SERVER_LINE = /^\[WebServer\]\s?/;
@@ -46,33 +44,53 @@ function lines(log: string): string[] {
 
 /** What the base servers printed (Playwright prefixes their lines with [WebServer]). */
 function serverLines(log: string): string[] {
-  return plainLines(log).filter((line) => WEB_SERVER_LINE.test(line)).map((line) => line.replace(WEB_SERVER_LINE, ''));
+  return plainLines(log).filter((line) => WEB_SERVER_LINE.test(line)).map((line) => line.replace(WEB_SERVER_LINE, '').trim()).filter(Boolean);
 }
 
-/** Vite says so on start; its command may hide behind a package script (`npm run dev`). */
-function isVite(entry: ServerEntry | null, output: string[]): boolean {
-  return /\bvite\b/.test(entry?.command ?? '') || output.some((line) => /\bVITE v\d/.test(line));
+const SHOWN_OUTPUT_LINES = 5;
+
+/**
+ * What the base server printed, for a message about a baseWebServer that did not work: its first
+ * error line where it printed one (a crash's stack and fields after it say less), else its last lines.
+ */
+function printed(output: string[]): string {
+  if (output.length === 0) return 'the base server printed nothing';
+  const error = output.find((line) => /\bError\b/.test(line));
+  const quote = (line: string) => JSON.stringify(line.length > 160 ? `${line.slice(0, 159)}…` : line);
+  if (error) return `the base server printed ${quote(error)}`;
+  const last = output.slice(-SHOWN_OUTPUT_LINES);
+  return `the base server printed${output.length > last.length ? ` (last ${last.length} lines)` : ''}: ${last.map(quote).join(', ')}`;
 }
 
-/** Arguments appended to a command: an npm script takes them after `--` (pnpm and yarn pass them on). */
-function withArgs(command: string, args: string): string {
-  return /^npm (run|run-script|start|test)\b/.test(command) && !/\s--(\s|$)/.test(command) ? `${command} -- ${args}` : `${command} ${args}`;
+/** The command the base ran: baseWebServer's with its port filled in, else the config's with its port replaced where it names it. */
+function ran(entry: ServerEntry, basePort: number | undefined): string {
+  return baseCommand(entry.baseWebServer ?? entry.command, entry.port, basePort, entry.baseWebServer !== null);
 }
 
-/** `baseWebServer` for the entry at `index`: one object for a single webServer, an array (null for the others) for several. */
-function example(servers: ServerEntry[], index: number, args: string): string {
+/** How a message names an entry: the command the base ran (baseWebServer's, when set), and its index when the config has several. */
+function named(servers: ServerEntry[], index: number, basePorts: number[]): string {
   const entry = servers[index];
   if (!entry) return '';
-  const one = `{ command: '${withArgs(entry.command, args)}' }`;
+  const command = `${entry.baseWebServer !== null ? 'baseWebServer: ' : ''}\`${ran(entry, basePorts[index])}\``;
+  return servers.length === 1 ? ` (${command})` : ` webServer[${index}] (${command})`;
+}
+
+/**
+ * The fix for an entry without baseWebServer: a baseWebServer that starts the server on `{port}`,
+ * with the command where the server shows how (see port-source.ts), one object for a single
+ * webServer and an array (null for the others) for several.
+ */
+function giveBaseCommand(servers: ServerEntry[], index: number): string {
+  const command = servers[index]?.portCommand;
+  if (!command) return 'give the base its own command, one that starts the server on {port}, with the baseWebServer option';
+  const one = `{ command: '${command}' }`;
   const option = servers.length === 1 ? one : `[${[...Array(index).fill('null'), one].join(', ')}]`;
-  return ` (e.g. baseWebServer: ${option})`;
+  return `give the base its own command with the baseWebServer option (e.g. baseWebServer: ${option})`;
 }
 
-/** How a message names an entry: its command, and its index when the config has several. */
-function named(servers: ServerEntry[], index: number): string {
-  const entry = servers[index];
-  if (!entry) return '';
-  return servers.length === 1 ? ` (\`${entry.command}\`)` : ` webServer[${index}] (\`${entry.command}\`)`;
+/** The fix for an entry whose baseWebServer did not start the server on the base's port: never the setting it has. */
+function fixBaseWebServer(entry: ServerEntry): string {
+  return `make baseWebServer's command start the server on {port}; reading process.env.PORT in ${entry.portSetIn ?? 'the server'} works once that change is in the base commit (the base runs the base commit's files)`;
 }
 
 /** Where a base server said it listens, on a port that is not the one it was given. */
@@ -90,22 +108,30 @@ export function explainPassFailure({ log, basePorts, servers }: PassFailureInput
   const text = lines(log);
   const output = serverLines(log);
   const inUse = text.map((line) => /EADDRINUSE\b.*?:(\d+)\s*$/.exec(line)).find((match) => match && !basePorts.includes(Number(match[1])));
-  if (inUse) {
-    const port = Number(inUse[1]);
-    const index = servers.findIndex((entry) => entry.port === port);
-    const at = index === -1 && servers.length === 1 ? 0 : index;
-    return `the base app's server${named(servers, at)} listens on port ${port}, the current app's port, so the base cannot get a port of its own: give the base its own command with the baseWebServer option${example(servers, at, '--port {port}')}; ${fromBaseCommit(servers[at] ?? null)}`;
-  }
+  if (inUse) return portInUse(servers, basePorts, output, Number(inUse[1]));
   const timedOut = text.find((line) => /^Error: Timed out waiting \d+ms from config\.webServer/.test(line));
   if (timedOut) return timeoutReason(servers, basePorts, output);
   const exited = text.find((line) => /^Error: Process from config\.webServer (was not able to start|exited early)/.test(line));
   if (exited) {
     const cause = text.find((line) => /^(\w*Error|error):/.test(line) && line !== exited);
-    const server = servers.length === 1 ? named(servers, 0) : '';
-    return `the base app's server${server} exited before it answered${cause ? ` (${cause.slice(0, 200)})` : ''}: check that the base commit starts with this webServer`;
+    const entry = servers.length === 1 ? servers[0] : null;
+    const because = `the base app's server${entry ? named(servers, 0, basePorts) : ''} exited before it answered${cause ? ` (${cause.slice(0, 200)})` : ''}`;
+    if (entry?.baseWebServer != null) return `${because}, though baseWebServer is set: check that its command starts the base app; ${printed(output)}`;
+    return `${because}: check that the base commit starts with this webServer`;
   }
   const errorLine = text.find((line) => /Error:|error:|Timed out|already used/.test(line));
   return (errorLine ?? text[text.length - 1] ?? 'no output').slice(0, 300);
+}
+
+/** A base server that listened on the current app's port: its port is fixed where the base cannot change it. */
+function portInUse(servers: ServerEntry[], basePorts: number[], output: string[], port: number): string {
+  const index = servers.findIndex((entry) => entry.port === port);
+  const at = index === -1 && servers.length === 1 ? 0 : index;
+  const entry = servers[at] ?? null;
+  const where = entry?.portSetIn ? ` (set in ${entry.portSetIn})` : '';
+  const server = `the base app's server${named(servers, at, basePorts)} listens on port ${port}${where}, the current app's port`;
+  if (entry?.baseWebServer != null) return `${server}, though baseWebServer is set: its command does not give the server its port; ${printed(output)}: ${fixBaseWebServer(entry)}`;
+  return `${server}, so the base cannot get a port of its own: ${giveBaseCommand(servers, at)}; ${fromBaseCommit(entry)}`;
 }
 
 /**
@@ -122,10 +148,9 @@ function timeoutReason(servers: ServerEntry[], basePorts: number[], output: stri
   // Without a sign of where the port comes from, the message does not guess.
   const knownSource = entry?.portSetIn ? `set in ${entry.portSetIn}` : listened ? 'chosen by the server' : null;
   const appPort = entry?.port && knownSource ? `; the app's port, ${entry.port}, is ${knownSource}, not read from PORT` : '';
-  const vite = isVite(entry, output);
-  const fix = `give the base its own command with the baseWebServer option${example(servers, at, vite ? '--port {port} --strictPort' : '--port {port}')}`;
-  const other = vite ? '' : ', or name the port in the command (--port, -p) so visual-uat can replace it';
-  return `the base app's server${named(servers, at)} did not answer on the base's port (${basePorts[0]})${where}${appPort}: ${fix}${other}; ${fromBaseCommit(entry)}`;
+  const server = `the base app's server${named(servers, at, basePorts)} did not answer on the base's port (${basePorts[at === -1 ? 0 : at]})${where}`;
+  if (entry?.baseWebServer != null) return `${server}, though baseWebServer is set; ${printed(output)}: ${fixBaseWebServer(entry)}`;
+  return `${server}${appPort}: ${giveBaseCommand(servers, at)}; ${fromBaseCommit(entry)}`;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { WebServerEntry } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
 import { readJsonFile } from '../util/fs';
 import { explainPassFailure } from './pass-failure';
-import { portSetIn } from './port-source';
+import { portSource } from './port-source';
 
 /** Enough ports for every webServer entry a config is likely to have; unused ones cost nothing. */
 const PORTS_PER_PASS = 4;
@@ -125,7 +125,7 @@ export async function runBaselinePass(input: BaselinePassInput): Promise<Baselin
   fs.closeSync(log);
   const manifest = readJsonFile<BaselineManifest>(manifestPath(input.baselineDir));
   if (manifest?.complete) return { manifest, error: null, exitCode };
-  const servers = input.servers.map((server) => ({ ...server, portSetIn: server.port === null ? null : portSetIn(baseConfigDir, server.port) }));
+  const servers = input.servers.map((server) => ({ ...server, ...portSource(baseConfigDir, server) }));
   const reason = explainPassFailure({ log: fs.readFileSync(input.logFile, 'utf8'), basePorts: ports, servers });
   return { manifest: null, error: `the baseline pass failed: ${reason}`, exitCode };
 }

@@ -401,7 +401,8 @@ function shownPath(file: string): string {
  * resolved config has none when webServer is an array.
  */
 function shownServers(configDir: string): WebServerEntry[] {
-  return webServersFromEnv().map((server) => ({ ...server, command: server.command.split(`${configDir}${path.sep}`).join('') }));
+  const shown = (command: string) => command.split(`${configDir}${path.sep}`).join('');
+  return webServersFromEnv().map((server) => ({ ...server, command: shown(server.command), baseWebServer: server.baseWebServer ? shown(server.baseWebServer) : null }));
 }
 
 /**

@@ -1,4 +1,5 @@
 import ts from 'typescript';
+import type { BaseWebServer } from '../types';
 
 /**
  * The edit `visual-uat init` makes to a Playwright config: the exported config wrapped in
@@ -18,6 +19,7 @@ export interface Insertion {
 }
 
 const WRAPPER = 'withVisualUat';
+const BYTE_ORDER_MARK = '\uFEFF';
 
 function scriptKind(fileName: string): ts.ScriptKind {
   return /\.[cm]?js$/.test(fileName) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
@@ -67,11 +69,35 @@ function refused(reason: string): ConfigEdit {
   return { kind: 'refused', reason };
 }
 
-/** The config wrapped in withVisualUat, or why it cannot be done safely. */
-export function wrapConfig(fileName: string, text: string, baseBranch: string | null): ConfigEdit {
+/** What withVisualUat's options get: the base branch and, where init can tell it, how to start the base's servers. */
+export interface WrapOptions {
+  baseBranch: string | null;
+  baseWebServer?: BaseWebServer | (BaseWebServer | null)[];
+}
+
+function parsed(fileName: string, text: string): ts.SourceFile {
+  return ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, scriptKind(fileName));
+}
+
+/** A string in the file's quotes. */
+function quoted(value: string, quote: string): string {
+  return `${quote}${value.replace(/\\/g, '\\\\').split(quote).join(`\\${quote}`)}${quote}`;
+}
+
+function optionsText({ baseBranch, baseWebServer }: WrapOptions, quote: string): string {
+  const server = (entry: BaseWebServer | null) => (entry?.command ? `{ command: ${quoted(entry.command, quote)} }` : 'null');
+  const fields = [
+    ...(baseBranch ? [`baseBranch: ${quoted(baseBranch, quote)}`] : []),
+    ...(baseWebServer ? [`baseWebServer: ${Array.isArray(baseWebServer) ? `[${baseWebServer.map(server).join(', ')}]` : server(baseWebServer)}`] : []),
+  ];
+  return fields.length ? `, { ${fields.join(', ')} }` : '';
+}
+
+/** The config wrapped in withVisualUat, or why it cannot be done safely. Its line endings and byte-order mark stay as they are. */
+export function wrapConfig(fileName: string, text: string, options: WrapOptions): ConfigEdit {
   const { diagnostics } = ts.transpileModule(text, { fileName, reportDiagnostics: true, compilerOptions: { allowJs: true } });
   if (diagnostics?.length) return refused(`it does not parse (${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, ' ')})`);
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, scriptKind(fileName));
+  const source = parsed(fileName, text);
   if (mentionsWrapper(source)) return importsFromVisualUat(source) ? { kind: 'wired' } : refused(`it has a ${WRAPPER} of its own`);
   if (source.statements.some((statement) => reExportsDefault(statement))) return refused('its default export comes from another module: wire the file that defines the config');
   if (source.statements.some((statement) => hasDefaultModifier(statement))) return refused('it exports a function or a class, not a config object');
@@ -87,17 +113,22 @@ export function wrapConfig(fileName: string, text: string, baseBranch: string | 
   const { quote, semicolon } = style(source);
   const importLine = esm ? `import { ${WRAPPER} } from ${quote}visual-uat${quote}${semicolon}` : `const { ${WRAPPER} } = require(${quote}visual-uat${quote})${semicolon}`;
   const lastImport = [...source.statements].reverse().find((statement) => (esm ? ts.isImportDeclaration(statement) : isRequireStatement(statement, source)));
-  const options = baseBranch ? `, { baseBranch: ${quote}${baseBranch}${quote} }` : '';
+  const eol = /\r?\n/.exec(text)?.[0] ?? '\n';
+  const start = text.startsWith(BYTE_ORDER_MARK) ? BYTE_ORDER_MARK.length : 0;
   const insertions: Insertion[] = [
-    lastImport ? { at: lastImport.getEnd(), text: `\n${importLine}` } : { at: 0, text: `${importLine}\n` },
+    lastImport ? { at: lastImport.getEnd(), text: `${eol}${importLine}` } : { at: start, text: `${importLine}${eol}` },
     { at: value.getStart(source), text: `${WRAPPER}(` },
-    { at: value.getEnd(), text: `${options})` },
+    { at: value.getEnd(), text: `${optionsText(options, quote)})` },
   ];
   return { kind: 'edit', text: applyInsertions(text, insertions), insertions };
 }
 
 export function applyInsertions(text: string, insertions: Insertion[]): string {
   return [...insertions].sort((a, b) => b.at - a.at).reduce((result, { at, text: inserted }) => result.slice(0, at) + inserted + result.slice(at), text);
+}
+
+function withoutCarriageReturn(line: string): string {
+  return line.replace(/\r$/, '');
 }
 
 /**
@@ -113,13 +144,88 @@ export function describeEdit(text: string, insertions: Insertion[]): string {
     const line = lineOf(insertion.at);
     byLine.set(line, [...(byLine.get(line) ?? []), insertion]);
   }
-  const oldLines = text.split('\n');
+  const oldLines = text.split('\n').map(withoutCarriageReturn);
   return [...byLine.entries()]
     .sort(([a], [b]) => a - b)
     .map(([line, edits]) => {
       const start = lineStarts[line];
       const changed = applyInsertions(oldLines[line], edits.map((edit) => ({ at: edit.at - start, text: edit.text })));
-      return [`@@ line ${line + 1}`, `- ${oldLines[line]}`, ...changed.split('\n').map((added) => `+ ${added}`)].join('\n');
+      return [`@@ line ${line + 1}`, `- ${oldLines[line]}`, ...changed.split('\n').map((added) => `+ ${withoutCarriageReturn(added)}`)].join('\n');
     })
     .join('\n');
+}
+
+/** One webServer entry as the config's text shows it. */
+export interface ConfigWebServer {
+  /** Its command where the file writes it as a plain string, else null. */
+  command: string | null;
+  /** The current app's port, of a plain `url` or `port`, else null. */
+  port: number | null;
+  /** Its `cwd` where written as a plain string. */
+  cwd: string | null;
+  /** Whether its `env` sets PORT. */
+  envSetsPort: boolean;
+}
+
+export type ConfigWebServers = { kind: 'none' } | { kind: 'one' | 'array'; servers: ConfigWebServer[] } | { kind: 'unclear'; reason: string };
+
+function nameOf(name: ts.PropertyName): string | null {
+  return ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : null;
+}
+
+function plainString(node: ts.Expression | undefined): string | null {
+  return node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : null;
+}
+
+function properties(object: ts.ObjectLiteralExpression): Map<string, ts.Expression> {
+  const found = new Map<string, ts.Expression>();
+  for (const property of object.properties) {
+    const name = ts.isPropertyAssignment(property) ? nameOf(property.name) : null;
+    if (name && ts.isPropertyAssignment(property)) found.set(name, property.initializer);
+  }
+  return found;
+}
+
+function portOf(fields: Map<string, ts.Expression>): number | null {
+  const port = fields.get('port');
+  if (port && ts.isNumericLiteral(port)) return Number(port.text);
+  const url = plainString(fields.get('url'));
+  if (!url || !URL.canParse(url)) return null;
+  const parsed = new URL(url);
+  return parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
+}
+
+function webServerOf(node: ts.Expression): ConfigWebServer | null {
+  if (!ts.isObjectLiteralExpression(node)) return null;
+  const fields = properties(node);
+  const env = fields.get('env');
+  const envSetsPort = !!env && ts.isObjectLiteralExpression(env) && properties(env).has('PORT');
+  return { command: plainString(fields.get('command')), port: portOf(fields), cwd: plainString(fields.get('cwd')), envSetsPort };
+}
+
+/** The values of every property of that name in the file, in any object. */
+function propertyValues(source: ts.SourceFile, name: string): ts.Expression[] {
+  const found: ts.Expression[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAssignment(node) && nameOf(node.name) === name) found.push(node.initializer);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** Whether the config gives withVisualUat a baseWebServer already (a property of that name). */
+export function setsBaseWebServer(fileName: string, text: string): boolean {
+  return propertyValues(parsed(fileName, text), 'baseWebServer').length > 0;
+}
+
+/** The config's webServer entries, from the one `webServer` property of the file (the syntax tree, never patterns over the text). */
+export function configWebServers(fileName: string, text: string): ConfigWebServers {
+  const found = propertyValues(parsed(fileName, text), 'webServer');
+  if (found.length === 0) return { kind: 'none' };
+  if (found.length > 1) return { kind: 'unclear', reason: `it sets webServer ${found.length} times` };
+  const [value] = found;
+  const entries = ts.isArrayLiteralExpression(value) ? value.elements.map((element) => webServerOf(element)) : [webServerOf(value)];
+  if (entries.some((entry) => entry === null)) return { kind: 'unclear', reason: 'its webServer is not written as objects' };
+  return { kind: ts.isArrayLiteralExpression(value) ? 'array' : 'one', servers: entries as ConfigWebServer[] };
 }

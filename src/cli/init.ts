@@ -2,14 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openRepo, SetupError } from '../git';
 import { defaultBranch, type DefaultBranch } from '../git/base';
-import { describeEdit, wrapConfig } from './init-config';
+import semver from 'semver';
+import { versions } from '../baseline/capture-inputs';
+import { ownManifest } from '../util/own-package';
 import { findConfig } from './cli-settings';
+import { configWebServers, describeEdit, setsBaseWebServer, wrapConfig } from './init-config';
+import { planBaseServers } from './init-servers';
 
 /**
  * `visual-uat init`: wires an existing Playwright project. It wraps the config with
- * withVisualUat (init-config.ts), lists the output folder in .gitignore, can write a GitHub
- * Actions workflow, and prints the next three commands. A config it cannot edit safely is left
- * untouched, and so is everything else: the user gets the lines to add by hand.
+ * withVisualUat (init-config.ts), with a baseWebServer where the config's server is a dev server
+ * it knows (init-servers.ts), lists the output folder in .gitignore, can write a GitHub Actions
+ * workflow, and prints the next three commands. It changes all of that or nothing: a config it
+ * cannot edit safely, a file it cannot write, a Playwright older than visual-uat needs leave
+ * every file as it was, with one line that says why.
  */
 
 export interface InitOptions {
@@ -77,10 +83,36 @@ function playwrightSnapshotSpecs(dir: string, root = dir): string[] {
 function adoptionHint(configDir: string): string[] {
   const specs = playwrightSnapshotSpecs(configDir);
   if (specs.length === 0) return [];
-  const shown = specs.length > 3 ? `${specs.slice(0, 3).join(', ')}, …` : specs.join(', ');
   return [
-    `${specs.length} spec ${specs.length === 1 ? 'file calls' : 'files call'} toHaveScreenshot with @playwright/test's expect (${shown}): import { test, expect } from 'visual-uat' there to make those calls checkpoints, then delete their -snapshots folders (README: "Adopting an existing toHaveScreenshot suite")`,
+    `${specs.length} spec ${specs.length === 1 ? 'file calls' : 'files call'} toHaveScreenshot with @playwright/test's expect: import { test, expect } from 'visual-uat' there to make those calls checkpoints, then delete their -snapshots folders (README: "Adopting an existing toHaveScreenshot suite"):`,
+    ...specs.map((spec) => `  ${spec}`),
   ];
+}
+
+/** Why the installed @playwright/test cannot run visual-uat, with what to install; null when it can. */
+function playwrightTooOld(configFile: string): string | null {
+  const needed = ownManifest()?.peerDependencies['@playwright/test'];
+  if (!needed) return null;
+  const installed = versions(configFile).playwright;
+  const minimum = semver.minVersion(needed)?.version ?? needed;
+  const install = `npm install -D @playwright/test@latest (visual-uat needs ${minimum} or later), then run init again`;
+  if (installed === 'unknown') return `@playwright/test is not installed beside ${path.basename(configFile)}: ${install}`;
+  return semver.satisfies(installed, needed) ? null : `@playwright/test ${installed} is installed: ${install}`;
+}
+
+/** Why `file` cannot be written, or null: an existing file is opened for writing, a new one needs its nearest folder writable. */
+function unwritable(file: string): string | null {
+  try {
+    if (fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'r+'));
+    else {
+      let dir = path.dirname(file);
+      while (!fs.existsSync(dir)) dir = path.dirname(dir);
+      fs.accessSync(dir, fs.constants.W_OK);
+    }
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? String(error);
+  }
 }
 
 function gitignoreListsOutput(text: string): boolean {
@@ -124,47 +156,71 @@ jobs:
 `;
 }
 
+/** A file init writes: where, what, and the line that says so. */
+interface Write {
+  file: string;
+  text: string;
+  done: string;
+  planned: string;
+}
+
 export async function init(cwd: string, options: InitOptions): Promise<InitOutcome> {
   const configFile = findConfig(options.config, cwd);
   if (!configFile) throw new Error('visual-uat init: no playwright.config.{ts,js,mts,mjs,cts,cjs} here: run it in your Playwright project, or name the config with --config');
   const configDir = path.dirname(configFile);
-  const configName = path.relative(cwd, configFile) || path.basename(configFile);
+  const shown = (file: string) => path.relative(cwd, file) || path.basename(file);
+  const configName = shown(configFile);
+  const refuse = (why: string) => ({ output: `visual-uat init: changed nothing: ${why}\n`, exitCode: 1 });
+  const tooOld = playwrightTooOld(configFile);
+  if (tooOld) return refuse(tooOld);
   const { branch: base, line: baseLine } = await baseToWrite(configDir, options.base);
   const text = fs.readFileSync(configFile, 'utf8');
-  const edit = wrapConfig(configFile, text, base);
-  if (edit.kind === 'refused')
-    return { output: `visual-uat init: changed nothing: ${configName} cannot be edited safely: ${edit.reason}. Add these lines yourself:\n${byHand(configName, base)}\n`, exitCode: 1 };
+  const found = configWebServers(configFile, text);
+  const servers = planBaseServers(found, configDir, true);
+  const edit = wrapConfig(configFile, text, { baseBranch: base, baseWebServer: servers.baseWebServer });
+  if (edit.kind === 'refused') return refuse(`${configName} cannot be edited safely: ${edit.reason}. Add these lines yourself:\n${byHand(configName, base)}`);
 
   const lines: string[] = [];
-  const act = (done: string, planned: string, apply: () => void) => {
-    if (!options.dryRun) apply();
-    lines.push(options.dryRun ? planned : done);
-  };
+  const writes: Write[] = [];
   if (edit.kind === 'wired') lines.push(`${configName}: already wired with withVisualUat`);
-  else {
-    act(`${configName}: wrapped with withVisualUat`, `${configName} would become:`, () => fs.writeFileSync(configFile, edit.text));
-    if (options.dryRun) lines.push(describeEdit(text, edit.insertions));
-    lines.push(`${configName}: ${baseLine}`);
-  }
+  else writes.push({ file: configFile, text: edit.text, done: `${configName}: wrapped with withVisualUat\n${configName}: ${baseLine}`, planned: `${configName} would become:\n${describeEdit(text, edit.insertions)}\n${configName}: ${baseLine}` });
 
   const gitignore = path.join(configDir, '.gitignore');
   const ignored = fs.existsSync(gitignore) ? fs.readFileSync(gitignore, 'utf8') : '';
+  const eol = /\r?\n/.exec(ignored)?.[0] ?? '\n';
   if (gitignoreListsOutput(ignored)) lines.push(`.gitignore: already lists ${OUTPUT_DIR_ENTRY}`);
   else
-    act(`.gitignore: ${OUTPUT_DIR_ENTRY} added`, `.gitignore: would add ${OUTPUT_DIR_ENTRY}`, () =>
-      fs.writeFileSync(gitignore, `${ignored}${ignored && !ignored.endsWith('\n') ? '\n' : ''}${OUTPUT_DIR_ENTRY}\n`),
-    );
+    writes.push({
+      file: gitignore,
+      text: `${ignored}${ignored && !ignored.endsWith('\n') ? eol : ''}${OUTPUT_DIR_ENTRY}${eol}`,
+      done: `.gitignore: ${OUTPUT_DIR_ENTRY} added`,
+      planned: `.gitignore: would add ${OUTPUT_DIR_ENTRY}`,
+    });
 
   if (options.githubActions) {
     const file = path.join(configDir, WORKFLOW_FILE);
     if (fs.existsSync(file)) lines.push(`${WORKFLOW_FILE}: exists already, left as it is`);
     else
-      act(`${WORKFLOW_FILE}: written (two shards, merged with visual-uat's reporter)`, `${WORKFLOW_FILE}: would be written (two shards, merged with visual-uat's reporter)`, () => {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
-        fs.writeFileSync(file, workflow(base));
+      writes.push({
+        file,
+        text: workflow(base),
+        done: `${WORKFLOW_FILE}: written (two shards, merged with visual-uat's reporter)`,
+        planned: `${WORKFLOW_FILE}: would be written (two shards, merged with visual-uat's reporter)`,
       });
   }
 
+  const blocked = writes.map((write) => ({ write, why: unwritable(write.file) })).find(({ why }) => why);
+  if (blocked) return refuse(`${shown(blocked.write.file)} cannot be written (${blocked.why}): make it writable, then run init again`);
+  for (const write of writes) {
+    if (!options.dryRun) {
+      fs.mkdirSync(path.dirname(write.file), { recursive: true });
+      fs.writeFileSync(write.file, write.text);
+    }
+    lines.push(options.dryRun ? write.planned : write.done);
+  }
+  // A config wired before keeps its options: the lines say what to add there, unless it sets baseWebServer already.
+  if (edit.kind === 'edit') lines.push(...servers.lines);
+  else if (!setsBaseWebServer(configFile, text)) lines.push(...planBaseServers(found, configDir, false).lines);
   lines.push(...adoptionHint(configDir));
   if (!options.dryRun) lines.push('', 'Next:', ...NEXT_COMMANDS.map((command) => `  ${command}`));
   else lines.push('', 'Nothing was written (--dry-run).');

@@ -72,6 +72,15 @@ function fillPort(text: string, port: number | undefined): string {
   return port === undefined ? text : text.split(PORT_PLACEHOLDER).join(String(port));
 }
 
+/**
+ * The base server's command as it runs, before its paths move into the worktree: baseWebServer's
+ * with `{port}` filled in, else the webServer's with its port replaced where it names it.
+ */
+export function baseCommand(command: string, original: number | null, port: number | undefined, fromBaseWebServer: boolean): string {
+  if (fromBaseWebServer) return fillPort(command, port);
+  return original !== null && port !== undefined ? replacePort(command, original, port) : command;
+}
+
 /** An env value names the port when its key says PORT and its value is the port, or in a URL (`host:4321`). */
 function replaceEnvPort(key: string, value: string, from: number, to: number): string {
   if (/port/i.test(key) && value.trim() === String(from)) return String(to);
@@ -100,7 +109,7 @@ export function baseServer(server: WebServer, port: number | undefined, override
   });
   return {
     ...server,
-    command: override ? fillPort(command, port) : movesPort ? replacePort(command, original!, port!) : command,
+    command: baseCommand(command, original, port, !!override),
     cwd: baseCwd(override?.cwd ?? server.cwd, checkout),
     env: { ...Object.fromEntries(env), ...(port !== undefined ? { PORT: String(port) } : {}) },
     reuseExistingServer: false,

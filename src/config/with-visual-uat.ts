@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test';
-import type { VisualUatOptions } from '../types';
+import type { BaseWebServer, VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
 import { baseOverride, baseServer, hostResolverRules, moveOrigins, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
 import { baselineComponentBuild } from './component-tests';
@@ -50,7 +50,7 @@ export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options
   resolveOptions(options);
   process.env[OPTIONS_ENV] = JSON.stringify(withoutSecrets(options));
   process.env[SCREENSHOT_DEFAULTS_ENV] = JSON.stringify(screenshotDefaultsByProject(config));
-  process.env[WEB_SERVERS_ENV] = JSON.stringify(asArray(config.webServer).map((server): WebServerEntry => ({ command: server.command, port: serverPort(server) })));
+  process.env[WEB_SERVERS_ENV] = JSON.stringify(asArray(config.webServer).map((server, index): WebServerEntry => webServerEntry(server, baseOverride(options.baseWebServer, index))));
   process.env[SERIAL_PROJECTS_ENV] = JSON.stringify(serialProjects(config));
   const userSetups = asArray(config.globalSetup);
   const wired = {
@@ -66,6 +66,12 @@ export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options
 export interface WebServerEntry {
   command: string;
   port: number | null;
+  /** The base's command where baseWebServer gives it (`{port}` as written), else null. */
+  baseWebServer: string | null;
+}
+
+function webServerEntry(server: WebServer, override: BaseWebServer | undefined): WebServerEntry {
+  return { command: server.command, port: serverPort(server), baseWebServer: override ? (override.command ?? server.command) : null };
 }
 
 /** The config's webServer entries as withVisualUat saw them (see WEB_SERVERS_ENV). */

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OWN_ROOT } from './own-package';
 
 /**
  * Where the user's code called visual-uat: the first stack frame outside this package and outside
@@ -16,19 +16,6 @@ export interface CallSite {
   column: number;
 }
 
-function packageRoot(from: string): string {
-  for (let dir = from; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    try {
-      if (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name === 'visual-uat') return dir;
-    } catch {
-      // No package.json here: keep going up.
-    }
-  }
-  return path.resolve(from, '..', '..');
-}
-
-/** This package's folder, as Node loaded it (a real path, also under pnpm's symlinked layout). */
-const OWN_ROOT = packageRoot(__dirname);
 const PLAYWRIGHT_PACKAGE = /[\\/]node_modules[\\/](?:playwright|playwright-core|@playwright[\\/][^\\/]+)[\\/]/;
 
 function toPath(file: string): string {

@@ -1,23 +1,24 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { FIXTURES_DIR, copyTree, createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import { FIXTURES_DIR, PACKAGE_ROOT, copyTree, createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { systemChromium } from '../../src/config/browser';
 import { plainText } from '../../src/util/text';
 import { readLatest, statuses, gateExit } from '../support/results';
 
 /**
  * A team's existing suite of `toHaveScreenshot` calls (fixtures/snapshot-suite: three spec files,
- * named and unnamed snapshots, masks, a locator snapshot, the config's `expect.toHaveScreenshot`
- * options, committed `-snapshots/` folders) adopts visual-uat by the README's steps, then a
- * feature branch changes the pricing page and adds a test in both styles.
+ * one in a folder of its own, named and unnamed snapshots, masks, a locator snapshot, the config's
+ * `expect.toHaveScreenshot` options, committed `-snapshots/` folders at two depths) adopts
+ * visual-uat by the README's steps, read from README.md, then a feature branch changes the pricing
+ * page and adds a test in both styles.
  */
 
 test.describe.configure({ mode: 'serial' });
 
 const SNAPSHOT_SUITE = path.join(FIXTURES_DIR, 'snapshot-suite');
-const SPEC_FILES = ['tests/home.spec.ts', 'tests/pricing.spec.ts', 'tests/docs.spec.ts'];
+const SPEC_FILES = ['tests/docs/docs.spec.ts', 'tests/home.spec.ts', 'tests/pricing.spec.ts'];
 
 const ADOPTED_STATUSES = {
   'landing › home-landing-1': 'unchanged',
@@ -49,25 +50,57 @@ function runPlain(dir: string, args: string[]): ReturnType<typeof runPlaywright>
   }
 }
 
-/** The committed snapshot files, by spec folder: what Playwright named each snapshot. */
+/** The snapshot files on disk, by spec folder (`tests/…-snapshots/` at any depth): what Playwright named each snapshot. */
 function snapshotFiles(dir: string): string[] {
   return fs
-    .readdirSync(path.join(dir, 'tests'))
-    .filter((entry) => entry.endsWith('-snapshots'))
-    .flatMap((folder) => fs.readdirSync(path.join(dir, 'tests', folder)).map((file) => `${folder}/${file}`))
+    .readdirSync(path.join(dir, 'tests'), { recursive: true })
+    .map(String)
+    .filter((file) => /-snapshots[\\/][^\\/]+$/.test(file))
+    .map((file) => file.split(path.sep).join('/'))
     .sort();
 }
 
-/** The README's steps: `npx visual-uat init`, one import line per spec file, the snapshot folders gone. */
+/**
+ * The README's adoption steps, as README.md writes them: step 1's command, step 2's import line
+ * and what it becomes, and the shell block of step 3.
+ */
+function adoptionSteps(): { init: string; from: string; to: string; remove: string[] } {
+  const readme = fs.readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
+  const section = readme.split('\n## ').find((part) => part.startsWith('Adopting an existing `toHaveScreenshot` suite'))!;
+  const init = /^1\. `([^`]+)`/m.exec(section)![1];
+  const [, from, to] = /`(import [^`]+)` becomes `(import [^`]+)`/.exec(section)!;
+  const shell = /^\s*```sh\n([\s\S]*?)^\s*```/m.exec(section)![1];
+  return { init, from, to, remove: shell.split('\n').map((line) => line.trim()).filter(Boolean) };
+}
+
+/** A README command, run as a user types it in the repository's root. */
+function shell(dir: string, command: string): SpawnSyncReturns<string> {
+  return spawnSync('sh', ['-c', command], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
+}
+
+/** The README's steps, read from README.md: init, the import line in each spec file init lists, the snapshot folders gone. */
 function adopt(dir: string): void {
-  const init = spawnSync(process.execPath, [visualUatCli(dir), 'init'], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
+  const steps = adoptionSteps();
+  expect(steps.init).toBe('npx visual-uat init');
+  const init = shell(dir, steps.init);
   expect(init.status, init.stdout + init.stderr).toBe(0);
-  expect(init.stdout).toContain("3 spec files call toHaveScreenshot with @playwright/test's expect (tests/docs.spec.ts, tests/home.spec.ts, tests/pricing.spec.ts): import { test, expect } from 'visual-uat' there");
-  for (const spec of SPEC_FILES) {
+  expect(init.stdout).toContain(
+    `3 spec files call toHaveScreenshot with @playwright/test's expect: import { test, expect } from 'visual-uat' there to make those calls checkpoints, then delete their -snapshots folders (README: "Adopting an existing toHaveScreenshot suite"):\n${SPEC_FILES.map((spec) => `  ${spec}`).join('\n')}\n`,
+  );
+  const listed = init.stdout.split('\n').filter((line) => /^ {2}\S+\.spec\.ts$/.test(line)).map((line) => line.trim());
+  expect(listed).toEqual(SPEC_FILES);
+  for (const spec of listed) {
     const file = path.join(dir, spec);
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace("import { test, expect } from '@playwright/test';", "import { test, expect } from 'visual-uat';"));
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).toContain(steps.from);
+    fs.writeFileSync(file, text.replace(steps.from, steps.to));
   }
-  git(dir, ['rm', '-r', '-q', 'tests/home.spec.ts-snapshots', 'tests/pricing.spec.ts-snapshots', 'tests/docs.spec.ts-snapshots']);
+  for (const command of steps.remove) {
+    const removed = shell(dir, command);
+    expect(removed.status, `${command}: ${removed.stderr}`).toBe(0);
+  }
+  expect(git(dir, ['ls-files']).split('\n').filter((file) => file.includes('-snapshots/'))).toEqual([]);
+  expect(snapshotFiles(dir)).toEqual([]);
 }
 
 test.beforeAll(async () => {
@@ -85,13 +118,14 @@ test.beforeAll(async () => {
 test('before: the suite runs as plain Playwright against its committed snapshots', async () => {
   expect(recorded.status, recorded.stdout + recorded.stderr).toBe(0);
   expect(snapshotFiles(repo)).toEqual([
-    'docs.spec.ts-snapshots/docs-sidebar-1-linux.png',
-    'docs.spec.ts-snapshots/docs-sidebar-2-linux.png',
+    'docs/docs.spec.ts-snapshots/docs-sidebar-1-linux.png',
+    'docs/docs.spec.ts-snapshots/docs-sidebar-2-linux.png',
     'home.spec.ts-snapshots/header-linux.png',
     'home.spec.ts-snapshots/home-landing-1-linux.png',
     'pricing.spec.ts-snapshots/pricing-linux.png',
     'pricing.spec.ts-snapshots/pro-plan-linux.png',
   ]);
+  expect(git(repo, ['ls-files', 'tests']).split('\n').filter((file) => file.endsWith('.png'))).toHaveLength(6);
   const plain = runPlain(repo, []);
   expect(plain.status, plain.stdout + plain.stderr).toBe(0);
   expect(plain.stdout).toContain('4 passed');
@@ -127,8 +161,8 @@ test('outside a visual-uat run, the converted spec files get Playwright\'s own t
     const recording = runPlain(repo, ['--update-snapshots']);
     expect(recording.status, recording.stdout + recording.stderr).toBe(0);
     expect(snapshotFiles(repo)).toEqual([
-      'docs.spec.ts-snapshots/docs-sidebar-1-linux.png',
-      'docs.spec.ts-snapshots/docs-sidebar-2-linux.png',
+      'docs/docs.spec.ts-snapshots/docs-sidebar-1-linux.png',
+      'docs/docs.spec.ts-snapshots/docs-sidebar-2-linux.png',
       'home.spec.ts-snapshots/header-linux.png',
       'home.spec.ts-snapshots/home-landing-1-linux.png',
       'home.spec.ts-snapshots/subscribed-linux.png',

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { FIXTURES_DIR, fixtureEnv, git, initRepo, installOnce, packageManagerCli, pluginTarball, provideModules, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import { FIXTURES_DIR, cleanEnv, createFixtureRepo, fixtureEnv, git, initRepo, installOnce, packageManagerCli, pluginTarball, provideModules, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { readLatest, statuses, gateExit } from '../support/results';
 
 /**
@@ -49,11 +49,26 @@ function withServer(config: string): string {
     .replace(/\/\/ webServer: \{[\s\S]*?\/\/ \},/, "webServer: { command: 'node server.js', env: { PORT: process.env.DEMO_PORT ?? '3000' }, url: `http://127.0.0.1:${process.env.DEMO_PORT ?? 3000}`, reuseExistingServer: !process.env.CI },");
 }
 
-function init(args: string[]) {
-  return spawnSync(process.execPath, [visualUatCli(repo), 'init', ...args], { cwd: repo, env: fixtureEnv(), encoding: 'utf8' });
+function init(args: string[], dir = repo) {
+  return spawnSync(process.execPath, [visualUatCli(dir), 'init', ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
 }
 
-const status = () => git(repo, ['status', '--porcelain']);
+const status = (dir = repo) => git(dir, ['status', '--porcelain']);
+
+/** `file` read-only, as on a read-only mount, for the duration of `run`: a bind mount of the file onto itself, remounted read-only, undone after. */
+function readOnly<T>(file: string, run: () => T): T {
+  const mount = (args: string[]) => {
+    const done = spawnSync('mount', args, { encoding: 'utf8' });
+    if (done.status !== 0) throw new Error(`mount ${args.join(' ')} failed: ${done.stderr}`);
+  };
+  mount(['--bind', file, file]);
+  try {
+    mount(['-o', 'remount,bind,ro', file, file]);
+    return run();
+  } finally {
+    spawnSync('umount', [file]);
+  }
+}
 
 test.beforeAll(async () => {
   const createPlaywright = packageManagerCli(...CREATE_PLAYWRIGHT);
@@ -128,4 +143,66 @@ test('a config init cannot edit safely gets the reason and the lines to add, and
     'visual-uat init: changed nothing: ci.config.ts cannot be edited safely: its default export comes from another module: wire the file that defines the config. Add these lines yourself:',
   );
   expect(status()).toBe('');
+});
+
+/**
+ * A Vite app as a team has it (fixtures/vite-app's page and test, its port in vite.config.js, `npm
+ * run dev` running plain `vite`) with Playwright's init template and its webServer filled in: the
+ * base's Vite, started the same way, would find the current app on that port and move to the next.
+ */
+function viteAppRepo(): string {
+  return createFixtureRepo({
+    fixture: 'vite-app',
+    branch: 'feature/cards',
+    prepare(dir) {
+      const manifest = path.join(dir, 'package.json');
+      fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, 'utf8')), scripts: { dev: 'vite' } }, null, 2));
+      fs.writeFileSync(path.join(dir, 'vite.config.js'), "export default { server: { port: Number(process.env.DEMO_PORT ?? 5173) } };\n");
+      fs.rmSync(path.join(dir, 'http-server.config.ts'));
+      fs.writeFileSync(
+        path.join(dir, 'playwright.config.ts'),
+        template
+          .replace("// baseURL: 'http://localhost:3000',", 'baseURL: `http://localhost:${process.env.DEMO_PORT ?? 5173}`,')
+          .replace(/\/\/ webServer: \{[\s\S]*?\/\/ \},/, "webServer: { command: 'npm run dev', url: `http://localhost:${process.env.DEMO_PORT ?? 5173}`, reuseExistingServer: !process.env.CI },"),
+      );
+    },
+  });
+}
+
+test('a Vite app: init writes the base its own dev server command, and the first run compares with no hand edit; a read-only .gitignore first changes nothing', async () => {
+  const vite = viteAppRepo();
+  const config = fs.readFileSync(path.join(vite, 'playwright.config.ts'), 'utf8');
+  expect(config).toContain("webServer: { command: 'npm run dev'");
+
+  const refused = readOnly(path.join(vite, '.gitignore'), () => init([], vite));
+  expect(refused.status).toBe(1);
+  expect(refused.stdout).toBe('');
+  expect(refused.stderr).toBe('visual-uat init: changed nothing: .gitignore cannot be written (EROFS): make it writable, then run init again\n');
+  expect(status(vite)).toBe('');
+
+  const wired = init([], vite);
+  expect(wired.status, wired.stderr).toBe(0);
+  expect(wired.stdout).toContain(
+    "webServer (`npm run dev`): Vite, through package.json's \"dev\" script: baseWebServer starts the base with `npm run dev -- --port {port} --strictPort`, {port} being the base's port",
+  );
+  expect(fs.readFileSync(path.join(vite, 'playwright.config.ts'), 'utf8')).toContain("}), { baseBranch: 'main', baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' } });");
+
+  const run = runPlaywright(vite, ['test']);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(vite)));
+  expect(statuses(readLatest(vite))).toEqual({ 'overview › metrics': 'needs_review', 'overview › header': 'unchanged' });
+});
+
+test('a project whose Playwright is older than visual-uat needs: init says what to install, in one line, and changes nothing', async () => {
+  const old = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-init-old-'));
+  fs.writeFileSync(path.join(old, 'package.json'), `${JSON.stringify({ name: 'old', private: true, devDependencies: { '@playwright/test': '1.44.1' } }, null, 2)}\n`);
+  // What `npm install -D visual-uat --legacy-peer-deps` leaves: npm itself refuses the pinned version (ERESOLVE).
+  const install = spawnSync('npm', ['install', '-D', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error', pluginTarball()], { cwd: old, encoding: 'utf8', env: cleanEnv() });
+  expect(install.status, install.stderr).toBe(0);
+  fs.writeFileSync(path.join(old, 'playwright.config.ts'), template);
+  fs.writeFileSync(path.join(old, '.gitignore'), 'node_modules/\n');
+  initRepo(old, 'A project on Playwright 1.44');
+  const run = init([], old);
+  expect(run.status).toBe(1);
+  expect(run.stderr).toBe('visual-uat init: changed nothing: @playwright/test 1.44.1 is installed: npm install -D @playwright/test@latest (visual-uat needs 1.49.0 or later), then run init again\n');
+  expect(status(old)).toBe('');
 });

@@ -49,7 +49,7 @@ test('a port fixed in the server script stops the run before the current tests, 
   expect(run.status).toBe(1);
   const output = run.stdout + run.stderr;
   expect(output).toContain(
-    `visual-uat: the baseline pass failed: the base app's server (\`node scripts/start-server.js\`) listens on port ${port}, the current app's port, so the base cannot get a port of its own: give the base its own command with the baseWebServer option (e.g. baseWebServer: { command: 'node scripts/start-server.js --port {port}' }); reading process.env.PORT in the server also works, but only once that change is in the base commit (the base runs the base commit's files); see .visual-uat/logs/baseline.log. Nothing was compared, so the run stops`,
+    `visual-uat: the baseline pass failed: the base app's server (\`node scripts/start-server.js\`) listens on port ${port} (set in scripts/start-server.js), the current app's port, so the base cannot get a port of its own: give the base its own command with the baseWebServer option (e.g. baseWebServer: { command: 'node scripts/start-server.js --port {port}' }); reading process.env.PORT in scripts/start-server.js also works, but only once that change is in the base commit (the base runs the base commit's files); see .visual-uat/logs/baseline.log. Nothing was compared, so the run stops`,
   );
   expect(output).not.toMatch(/✓|passed/);
   expect(fs.existsSync(path.join(repo, '.visual-uat', 'results', 'latest.json'))).toBe(false);
@@ -65,6 +65,38 @@ test('a port fixed in the server script stops the run before the current tests, 
   expect(fixed.status, fixed.stdout + fixed.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual(CHANGED);
   expect(imagesDiffer(repo)).toEqual([true, true, true]);
+});
+
+test('a start script that fixes its port and reads no argument, run by npm start: the stop names the script, and once baseWebServer is set it says so and never suggests it again', async () => {
+  const port = freePortSync();
+  const repo = createFixtureRepo({
+    fixture: 'real-site',
+    prepare(dir) {
+      const script = path.join(dir, 'scripts', 'start-server.js');
+      fs.writeFileSync(script, fs.readFileSync(script, 'utf8').replace("const flag = process.argv.indexOf('--port');\n", '').replace('flag === -1 ? 4321 : Number(process.argv[flag + 1])', String(port)));
+      // An unrelated script names the port too: package.json is not where the port is set.
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'northwind-site', private: true, scripts: { start: 'node scripts/start-server.js', audit: `lhci collect --url http://127.0.0.1:${port}` } }, null, 2));
+      const config = path.join(dir, 'playwright.config.ts');
+      fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("command: `node ${path.join(rootDir, 'scripts', 'start-server.js')} --port ${port}`", "command: 'npm start'"));
+    },
+  });
+  const first = runPlaywright(repo, ['test'], { DEMO_PORT: String(port) });
+  expect(first.status).toBe(1);
+  expect(first.stdout + first.stderr).toContain(
+    `visual-uat: the baseline pass failed: the base app's server (\`npm start\`) listens on port ${port} (set in scripts/start-server.js), the current app's port, so the base cannot get a port of its own: give the base its own command, one that starts the server on {port}, with the baseWebServer option; reading process.env.PORT in scripts/start-server.js also works`,
+  );
+
+  const config = path.join(repo, 'playwright.config.ts');
+  fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', baseWebServer: { command: 'node scripts/start-server.js --port {port}' } }"));
+  const next = runPlaywright(repo, ['test'], { DEMO_PORT: String(port) });
+  expect(next.status).toBe(1);
+  const output = next.stdout + next.stderr;
+  const basePort = /baseWebServer: `node scripts\/start-server.js --port (\d+)`/.exec(output)?.[1];
+  expect(Number(basePort)).not.toBe(port);
+  expect(output).toContain(
+    `visual-uat: the baseline pass failed: the base app's server (baseWebServer: \`node scripts/start-server.js --port ${basePort}\`) listens on port ${port} (set in scripts/start-server.js), the current app's port, though baseWebServer is set: its command does not give the server its port; the base server printed "Error: listen EADDRINUSE: address already in use 127.0.0.1:${port}": make baseWebServer's command start the server on {port}`,
+  );
+  expect(output).not.toContain('e.g. baseWebServer');
 });
 
 test('a server that reads the checkout by a fixed absolute path: every page identical, and one warning line says why that is suspect', async () => {

@@ -42,9 +42,9 @@ test("an array webServer whose API fixes its port: the stop names the entry, its
   const run = runPlaywright(repo, ['test'], { API_PORT: String(apiPort) });
   expect(run.status).toBe(1);
   expect(run.stdout + run.stderr).toContain(
-    `visual-uat: the baseline pass failed: the base app's server webServer[1] (\`node api/server.js\`) listens on port ${apiPort}, the current app's port, so the base cannot get a port of its own: ` +
+    `visual-uat: the baseline pass failed: the base app's server webServer[1] (\`node api/server.js\`) listens on port ${apiPort} (set in api/server.js), the current app's port, so the base cannot get a port of its own: ` +
       "give the base its own command with the baseWebServer option (e.g. baseWebServer: [null, { command: 'node api/server.js --port {port}' }]); " +
-      "reading process.env.PORT in the server also works, but only once that change is in the base commit (the base runs the base commit's files); see .visual-uat/logs/baseline.log.",
+      "reading process.env.PORT in api/server.js also works, but only once that change is in the base commit (the base runs the base commit's files); see .visual-uat/logs/baseline.log.",
   );
 
   const config = path.join(repo, 'playwright.config.ts');
