@@ -77,7 +77,9 @@ test('two runs taking over the same stale lock at once: exactly one wins each ro
       expect(winners, `round ${round}: ${JSON.stringify(outcomes)}`).toHaveLength(1);
       const [winner] = winners;
       for (const outcome of outcomes) {
-        if (outcome.won) expect(outcome.replaced).toBe(gone);
+        // The winner broke the stale lock itself, or renamed its own onto the empty folder the other
+        // left between breaking it and taking it: either way one run holds it, and the other is told.
+        if (outcome.won) expect([gone, null]).toContain(outcome.replaced);
         else expect(outcome.error).toMatch(new RegExp(`^visual-uat: another run \\(pid ${winner.pid}, started [^)]+\\) is using `));
       }
       expect(lockRecords(dir).map((record) => record.pid), `round ${round}`).toEqual([winner.pid]);
