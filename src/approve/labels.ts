@@ -5,6 +5,7 @@ import { slug, testKey } from '../config/test-identity';
 import type { Explanation } from '../explain';
 import type { CheckpointSignals, DiffMetrics } from '../types';
 import { schemaProblem } from '../util/schema';
+import { errorCode } from '../util/fs';
 
 /**
  * Labelled cases: what a person decided about one changed checkpoint (intended or regression),
@@ -199,7 +200,7 @@ export function writeLabel(dir: string, labelled: LabelledCase, images: { baseli
       try {
         fs.copyFileSync(source, path.join(staging, name));
       } catch (error) {
-        throw new Error(`visual-uat: cannot keep the labelled case ${labelled.id}: ${source} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        throw new Error(`visual-uat: cannot keep the labelled case ${labelled.id}: ${source} cannot be read (${errorCode(error)})`);
       }
     }
     fs.writeFileSync(path.join(staging, CASE_FILE), formatCase(labelled));

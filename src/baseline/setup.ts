@@ -12,7 +12,7 @@ import { isVisualUatReporter, webServersFromEnv, type WebServerEntry } from '../
 import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, openRepo, provideWorktree, removeWorktree, workingState, type Repo, type WorkingState } from '../git';
 import { farBehindWarning, resolveBase, type BaseResolution } from '../git/base';
 import type { BaselineManifest, BaselineTestRecord, RunContext } from '../types';
-import { writeFileAtomic } from '../util/fs';
+import { errorCode, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
 import { plural } from '../util/text';
 import { captureOptions, versions } from './capture-inputs';
@@ -30,7 +30,7 @@ import { awaitSuite, stopAwaitingSuite } from './suite-handover';
 import { ApprovalsFileError, readApprovals } from '../store/approvals-file';
 import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, type EarlierRenders } from '../store/run-store';
 import { baselineEntryDir, entryProblem, isSealed, pruneEntries, sealEntry, unstoredTests, type RenderedTest } from './cache-entry';
-import { errorCode, openStore, STORE_OPTION } from './store-home';
+import { openStore, STORE_OPTION } from './store-home';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
 import { copyEntry, earlierRender, lookUp, testDirData, type KeyInputs, projectCaptures, pruneStore, sizeText, storeHolds, storeHoldsCommit, storeSize, storeTest, storedRecord, testSource, touch } from './test-store';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isInside } from '../util/fs';
+import { errorCode, isInside } from '../util/fs';
 import { strayFile } from '../store/seal';
 
 /**
@@ -109,9 +109,4 @@ function markStore(dir: string, repoRoot: string): void {
   if (!fs.existsSync(marker)) fs.writeFileSync(marker, `${JSON.stringify({ store: 'visual-uat baseline store', createdAt: new Date().toISOString() }, null, 2)}\n`);
   const ignore = path.join(dir, '.gitignore');
   if (isInside(dir, repoRoot) && !fs.existsSync(ignore)) fs.writeFileSync(ignore, '*\n');
-}
-
-/** `EACCES`, `EROFS`, `ENOSPC`…, or the message of an error that has no code. */
-export function errorCode(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }

@@ -8,6 +8,7 @@ import { ownManifest } from '../util/own-package';
 import { findConfig } from './cli-settings';
 import { configWebServers, describeEdit, setsBaseWebServer, wrapConfig } from './init-config';
 import { planBaseServers } from './init-servers';
+import { errorCode } from '../util/fs';
 
 /**
  * `visual-uat init`: wires an existing Playwright project. It wraps the config with
@@ -111,7 +112,7 @@ function unwritable(file: string): string | null {
     }
     return null;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code ?? String(error);
+    return errorCode(error);
   }
 }
 

@@ -17,6 +17,11 @@ export function readJsonFile<T>(file: string): T | null {
   }
 }
 
+/** `EACCES`, `EROFS`, `ENOSPC`…: what a line about a failed file operation names; the message of an error that has no code. */
+export function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}
+
 /** Whether a path is a folder or lies inside it (both absolute). */
 export function isInside(file: string, dir: string): boolean {
   const relative = path.relative(dir, file);
