@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createFixtureRepo, git } from '../scripts/fixture-repo';
 import { benchConfig, median, run, type Measured } from './e2e';
+import { writeBenchSection } from './results-file';
 import { appendBenchJson, type BenchRow } from './run';
 
 /**
@@ -95,6 +96,7 @@ export async function benchComponents(): Promise<void> {
     lines.push(`  ${kind.padEnd(6)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×  ${(ms / TESTS).toFixed(0).padStart(4)} ms/story  runner peak RSS ${peakRssMb} MB`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+  writeBenchSection('components', 'Component tests: a story gallery (bench/components.ts)', lines);
   appendBenchJson(rows);
 }
 

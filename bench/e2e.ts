@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PACKAGE_ROOT, fixtureEnv, fixtureModules, git, initRepo, playwrightCli, provideModules } from '../scripts/fixture-repo';
 import { reply, startFakeOpenAI } from '../tests/support/fake-openai';
 import { plural } from '../src/util/text';
+import { writeBenchSection } from './results-file';
 import { appendBenchJson, type BenchRow } from './run';
 
 /**
@@ -331,6 +332,7 @@ export async function benchEndToEnd(): Promise<void> {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+  writeBenchSection('end-to-end', 'End to end against plain toHaveScreenshot (bench/e2e.ts)', lines);
   appendBenchJson(rows);
 }
 

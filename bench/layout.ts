@@ -2,6 +2,7 @@ import { chromium } from '@playwright/test';
 import { takeLayout } from '../src/capture/layout';
 import { encodeLayout } from '../src/store/run-store';
 import { systemChromium } from '../src/config/browser';
+import { writeBenchSection } from './results-file';
 
 /**
  * `node dist/bench/layout.js`: what a checkpoint's layout record costs at capture, on a page as
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await tab.setContent(page());
     const elements = await tab.evaluate(() => document.querySelectorAll('*').length);
+    const lines: string[] = [];
     for (const [what, area] of [
       ['full page', { kind: 'page' }],
       ['one element (the table)', { kind: 'element', locator: tab.locator('table') }],
@@ -49,8 +51,10 @@ async function main(): Promise<void> {
         size = encoded.length;
         kept = record!.elements.length;
       }
-      process.stdout.write(`${what}: ${elements} elements on the page, ${kept} recorded, median ${median(times).toFixed(1)} ms (min ${Math.min(...times).toFixed(1)}), ${(size / 1024).toFixed(1)} KiB gzip\n`);
+      lines.push(`${what}: ${elements} elements on the page, ${kept} recorded, median ${median(times).toFixed(1)} ms of ${RUNS} (min ${Math.min(...times).toFixed(1)}), ${(size / 1024).toFixed(1)} KiB gzip`);
     }
+    process.stdout.write(`${lines.join('\n')}\n`);
+    writeBenchSection('layout', 'The layout record: a shop page (bench/layout.ts)', lines);
   } finally {
     await browser.close();
   }

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { createFixtureRepo } from '../scripts/fixture-repo';
 import { imageUrlsOf, startFakeOpenAI, userTextOf } from '../tests/support/fake-openai';
 import { runPlaywrightAsync } from '../tests/support/playwright-run';
+import { writeBenchSection } from './results-file';
 
 /**
  * `node dist/bench/request-size.js` (after `npm run build`): the bytes of the evaluator's request
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
       if (keep) await sharp(bytes).png().toFile(path.join(keep, `image-${i + 1}.png`));
     }
     process.stdout.write(`${lines.join('\n')}\n`);
+    writeBenchSection('request-size', "An evaluator request: the promo-app's home page without its style sheet, 1280×1448 (bench/request-size.ts)", lines);
     fs.rmSync(repo, { recursive: true, force: true });
   } finally {
     await server.close();

@@ -10,6 +10,7 @@ import { resolveSettings } from '../src/config/settings';
 import { systemChromium } from '../src/config/browser';
 import type { RunResult } from '../src/report';
 import { checkpointResult, runOf, testResult } from '../tests/support/runs';
+import { writeBenchSection } from './results-file';
 import { appendBenchJson, type BenchRow } from './run';
 
 /**
@@ -130,13 +131,13 @@ export async function benchReview(): Promise<void> {
       { case: 'review-page-30', engine: 'visual-uat', medianMs: Math.round(small.firstPaintMs) },
       { case: 'review-page-300', engine: 'visual-uat', medianMs: Math.round(large.firstPaintMs) },
     ];
-    process.stdout.write(
-      [
-        `review page, first contentful paint (median of ${LOADS} loads, fresh context each; every checkpoint a change of its own)`,
-        `  30 checkpoints:  ${small.firstPaintMs.toFixed(0).padStart(5)} ms (first byte ${small.firstByteMs.toFixed(0)} ms), ${small.images} of ${30 * 3} images requested before load`,
-        `  300 checkpoints: ${large.firstPaintMs.toFixed(0).padStart(5)} ms (first byte ${large.firstByteMs.toFixed(0)} ms), ${large.images} of ${300 * 3} images requested before load (${(large.firstPaintMs / small.firstPaintMs).toFixed(2)}× the 30-checkpoint page)`,
-      ].join('\n') + '\n',
-    );
+    const lines = [
+      `review page, first contentful paint (median of ${LOADS} loads, fresh context each; every checkpoint a change of its own)`,
+      `  30 checkpoints:  ${small.firstPaintMs.toFixed(0).padStart(5)} ms (first byte ${small.firstByteMs.toFixed(0)} ms), ${small.images} of ${30 * 3} images requested before load`,
+      `  300 checkpoints: ${large.firstPaintMs.toFixed(0).padStart(5)} ms (first byte ${large.firstByteMs.toFixed(0)} ms), ${large.images} of ${300 * 3} images requested before load (${(large.firstPaintMs / small.firstPaintMs).toFixed(2)}× the 30-checkpoint page)`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    writeBenchSection('review-page', 'The review page (bench/review.ts)', lines);
     appendBenchJson(rows);
   } finally {
     await browser.close();

@@ -8,6 +8,7 @@ import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { compareInProcess } from '../src/compare/compare';
 import { systemChromium } from '../src/config/browser';
+import { writeBenchSection } from './results-file';
 
 /**
  * Diff engines end to end, from two PNG files on disk to a result, on real browser screenshots.
@@ -193,6 +194,7 @@ async function main(): Promise<void> {
       lines.push(`  ${`${variant} ${size.name}`.padEnd(28)}visual-uat ${ours}; pixelmatch ${share.toFixed(2)}%`);
     }
   process.stdout.write(`${lines.join('\n')}\n`);
+  writeBenchSection('diff-engines', 'Diff engines (bench/run.ts)', lines);
   appendBenchJson(rows);
 }
 

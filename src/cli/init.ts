@@ -120,7 +120,7 @@ function gitignoreListsOutput(text: string): boolean {
   return text.split(/\r?\n/).some((line) => ['.visual-uat', '.visual-uat/', '/.visual-uat', '/.visual-uat/'].includes(line.trim()));
 }
 
-/** The workflow of the README: shards write blobs, one job merges them with visual-uat's reporter first. */
+/** The workflow of docs/ci-and-store.md (Sharding): shards write blobs, one job merges them with visual-uat's reporter first. */
 function workflow(base: string | null): string {
   return `name: visual-uat
 on:

@@ -4,7 +4,7 @@ import { escapeRegExp } from '../util/text';
  * CSS Modules: the class a page carries is generated from the class a module file names (its
  * "local" name). Only patterns that keep the local name in the generated one can be read back; a
  * pure hash (css-loader's default `[hash:base64]`) cannot, and nothing here pretends it can. The
- * README ("What changed, in words") lists the patterns recognised.
+ * docs/explanations-and-signals.md ("What changed, in words") lists the patterns recognised.
  */
 
 const MODULE_FILE = /\.module\.(css|scss|sass|less|pcss|styl)$/i;

@@ -110,7 +110,7 @@ test('approve a group with the button, another change with the keyboard, reject 
   await expect(footer.getByRole('img', { name: 'diff' })).toBeVisible();
   await footer.getByRole('button', { name: 'Side by side' }).click();
   await expect(footer.getByRole('img', { name: 'baseline' })).toBeVisible();
-  // The screenshot in the README: VISUAL_UAT_DOCS_SCREENSHOTS=1 takes it again.
+  // The screenshot docs/review.md shows: VISUAL_UAT_DOCS_SCREENSHOTS=1 takes it again.
   if (process.env.VISUAL_UAT_DOCS_SCREENSHOTS) {
     await expect(footer.getByRole('img', { name: 'current' })).toHaveJSProperty('complete', true);
     await page.screenshot({ path: path.join(PACKAGE_ROOT, 'docs', 'images', 'review-page.png'), fullPage: false, clip: { x: 0, y: 0, width: 1280, height: 900 } });

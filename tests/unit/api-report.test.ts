@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * The public API report: every name each entry point of package.json's `exports` gives a user,
  * read by the TypeScript compiler from the sources the entry is built from. A name that appears or
- * disappears fails here until docs/api-report.txt (and README "API") says so on purpose.
+ * disappears fails here until docs/api-report.txt (and docs/api.md) says so on purpose.
  */
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -43,7 +43,7 @@ describe('public API', () => {
   it('is exactly what docs/api-report.txt lists', () => {
     const report = apiReport();
     if (process.env.UPDATE_API_REPORT === '1') fs.writeFileSync(REPORT, report);
-    expect(report, 'the public API changed: if on purpose, run UPDATE_API_REPORT=1 npx vitest run tests/unit/api-report.test.ts and update README "API"').toBe(
+    expect(report, 'the public API changed: if on purpose, run UPDATE_API_REPORT=1 npx vitest run tests/unit/api-report.test.ts and update docs/api.md').toBe(
       fs.readFileSync(REPORT, 'utf8'),
     );
   }, 60_000);
