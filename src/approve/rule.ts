@@ -142,8 +142,8 @@ export function reviewApprovals(approvals: Approval[], subjects: ApprovalSubject
   return { applied, resembled, stale };
 }
 
-/** The decision that settles a part of a checkpoint's change: a rejection of any of it, else approvals of all of it. */
-export interface Settled {
+/** The decision that covers a part of a checkpoint's change: a rejection of any of it, else approvals of all of it. */
+export interface CoveringDecision {
   verdict: Verdict;
   /** The decision the reason names: the rejection, or the approval of the part's largest region. */
   approval: Approval;
@@ -171,11 +171,11 @@ export function resemblance(resembled: Resembled[], change: ChangePrint, part: C
 }
 
 /**
- * How the decisions that apply to a checkpoint settle `part` of its change (`part`'s regions are
+ * The decision that covers `part` of a checkpoint's change, of those that apply to the checkpoint (`part`'s regions are
  * the change's own region objects, as grouping hands them out): rejected when a rejection covers
- * any of it, approved when approvals cover all of it, else not settled (null).
+ * any of it, approved when approvals cover all of it, else none (null).
  */
-export function settle(applied: Applied[], change: ChangePrint, part: ChangePrint): Settled | null {
+export function coveringDecision(applied: Applied[], change: ChangePrint, part: ChangePrint): CoveringDecision | null {
   const { regions, lines } = indexesOf(change, part);
   const touches = (a: Applied) => regions.some((i) => coversRegion(a, i)) || lines.some((i) => coversLine(a, i));
   const rejection = applied.find((a) => a.approval.verdict === 'rejected' && touches(a));
@@ -187,11 +187,11 @@ export function settle(applied: Applied[], change: ChangePrint, part: ChangePrin
   return { verdict: 'approved', approval: main.approval, how: main.how };
 }
 
-/** How the decisions that apply to a checkpoint settle what it shows of `decided` (a group's change, say). */
-export function settleChange(applied: Applied[], change: ChangePrint, decided: ChangePrint): Settled | null {
+/** The decision that covers what a checkpoint shows of `decided` (a group's change, say), of those that apply to it. */
+export function coveringDecisionOfShown(applied: Applied[], change: ChangePrint, decided: ChangePrint): CoveringDecision | null {
   const found = findShown(decided, change);
   if (found.regions.length === 0 && found.lines.length === 0) return null;
-  return settle(applied, change, partOf(change, found));
+  return coveringDecision(applied, change, partOf(change, found));
 }
 
 /** What the approvals file did in a run. */
@@ -207,12 +207,12 @@ export interface ApprovalTally {
 }
 
 export function tally(review: ApprovalReview, subjects: ApprovalSubject[]): ApprovalTally {
-  const settled = subjects.map((subject, i) => (subject.change ? settle(review.applied[i], subject.change, subject.change) : null));
-  const approved = settled.filter((s) => s?.verdict === 'approved');
+  const covering = subjects.map((subject, i) => (subject.change ? coveringDecision(review.applied[i], subject.change, subject.change) : null));
+  const approved = covering.filter((s) => s?.verdict === 'approved');
   return {
     applied: approved.length,
-    resembling: subjects.filter((_, i) => review.resembled[i].length > 0 && settled[i] === null).length,
-    rejected: settled.filter((s) => s?.verdict === 'rejected').length,
+    resembling: subjects.filter((_, i) => review.resembled[i].length > 0 && covering[i] === null).length,
+    rejected: covering.filter((s) => s?.verdict === 'rejected').length,
     stale: review.stale,
   };
 }

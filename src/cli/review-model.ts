@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readApprovals, reviewApprovals, settleChange, type Verdict } from '../approve';
+import { readApprovals, reviewApprovals, coveringDecisionOfShown, type Verdict } from '../approve';
 import { decodeChange, findShown, inPrintOrder } from '../compare';
 import { unexplainedWords } from '../explain';
 import { checkpointKey, testKey } from '../config/test-identity';
@@ -109,9 +109,9 @@ function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'checkpoint'>, 
 function decisionOn(group: GroupRecord, shown: RunCheckpoint[], review: ReturnType<typeof reviewApprovals>, checkpoints: RunCheckpoint[]): ReviewDecision | null {
   const change = decodeChange(group.fingerprint);
   if (!change || shown.length === 0) return null;
-  const settled = shown.map((c) => (c.subject.change ? settleChange(review.applied[checkpoints.indexOf(c)], c.subject.change, change) : null));
-  const first = settled[0];
-  if (!first || settled.some((s) => s?.verdict !== first.verdict)) return null;
+  const covering = shown.map((c) => (c.subject.change ? coveringDecisionOfShown(review.applied[checkpoints.indexOf(c)], c.subject.change, change) : null));
+  const first = covering[0];
+  if (!first || covering.some((s) => s?.verdict !== first.verdict)) return null;
   const { verdict, by, at, reason } = first.approval;
   return { verdict, by, at, reason };
 }

@@ -1,4 +1,4 @@
-import { describeApproval, type Approval, type Settled } from '../approve';
+import { describeApproval, type Approval, type CoveringDecision } from '../approve';
 import type { BaseCapture } from '../capture';
 import { hasNewSignals, NO_DIFF, type ChangePrint, type PairComparison } from '../compare';
 import type { EvaluatorVerdict } from '../evaluate';
@@ -16,7 +16,7 @@ export interface ChangeInput {
   /** How many other checkpoints of the run show it. */
   others: number;
   /** A person's decision on it (the human gate), when one applies. */
-  settled: Settled | null;
+  covering: CoveringDecision | null;
   /** An approval of the same change on other checkpoints, when no decision applies here: a person must look. */
   resembles: Approval | null;
   /** The evaluator's verdict on its group (the AI gate); null when nobody judged it. */
@@ -24,7 +24,7 @@ export interface ChangeInput {
 }
 
 /** Everything a checkpoint's final status depends on. */
-export interface DecisionInput {
+export interface RulingInput {
   comparison: PairComparison;
   /** Why the base pass has no image of the checkpoint, when it has none. */
   baseError: string | null;
@@ -38,7 +38,8 @@ export interface DecisionInput {
   baseCapture?: BaseCapture | null;
 }
 
-export interface Decision {
+/** What decide rules for a checkpoint, or for one change on it: its status and the reason. */
+export interface Ruling {
   status: CheckpointStatus;
   reason: string;
   evaluation: Evaluation | null;
@@ -57,10 +58,10 @@ function signalsSummary(signals: CheckpointSignals): string {
 }
 
 /** The evaluator may approve the pixels; new errors on the page still need a person's eyes. */
-function judged(judgement: EvaluatorVerdict, signals: CheckpointSignals): Decision {
-  const decision = { status: judgement.status, reason: judgement.reason, evaluation: judgement.evaluation };
-  if (judgement.status !== 'changed' || !hasNewSignals(signals)) return decision;
-  return { ...decision, status: 'needs_review', reason: `${judgement.reason} Not approved: ${signalsSummary(signals)}.` };
+function judged(judgement: EvaluatorVerdict, signals: CheckpointSignals): Ruling {
+  const ruling = { status: judgement.status, reason: judgement.reason, evaluation: judgement.evaluation };
+  if (judgement.status !== 'changed' || !hasNewSignals(signals)) return ruling;
+  return { ...ruling, status: 'needs_review', reason: `${judgement.reason} Not approved: ${signalsSummary(signals)}.` };
 }
 
 function decidedOn(approval: Approval): string {
@@ -72,11 +73,11 @@ function decidedOn(approval: Approval): string {
  * A change decided alone: a person's decision, else a person must look at a change approved
  * elsewhere only, else the evaluator's verdict, else it needs review.
  */
-export function decideChange(change: ChangeInput, signals: CheckpointSignals): Decision {
-  const { settled, resembles } = change;
-  if (settled) {
-    const carried = settled.how === 'same-change' ? ` (the same change on ${decidedOn(settled.approval)})` : '';
-    return { status: settled.verdict === 'rejected' ? 'regression' : 'changed', reason: `${describeApproval(settled.approval)}${carried}`, evaluation: null };
+export function decideChange(change: ChangeInput, signals: CheckpointSignals): Ruling {
+  const { covering, resembles } = change;
+  if (covering) {
+    const carried = covering.how === 'same-change' ? ` (the same change on ${decidedOn(covering.approval)})` : '';
+    return { status: covering.verdict === 'rejected' ? 'regression' : 'changed', reason: `${describeApproval(covering.approval)}${carried}`, evaluation: null };
   }
   if (resembles) return { status: 'needs_review', reason: `same as the change approved in ${decidedOn(resembles)} (${describeApproval(resembles)}); not approved here: nobody saw it on this checkpoint`, evaluation: null };
   if (change.judgement) return judged(change.judgement, signals);
@@ -85,9 +86,9 @@ export function decideChange(change: ChangeInput, signals: CheckpointSignals): D
 
 const SEVERITY: CheckpointStatus[] = ['changed', 'needs_review', 'regression'];
 
-/** The index of the most severe of a change's decisions (a regression over a review over a change; the first on a tie). */
-export function mostSevere(decisions: Pick<Decision, 'status'>[]): number {
-  return decisions.reduce((w, d, i) => (SEVERITY.indexOf(d.status) > SEVERITY.indexOf(decisions[w].status) ? i : w), 0);
+/** The index of the most severe of a checkpoint's rulings (a regression over a review over a change; the first on a tie). */
+export function mostSevere(rulings: Pick<Ruling, 'status'>[]): number {
+  return rulings.reduce((w, d, i) => (SEVERITY.indexOf(d.status) > SEVERITY.indexOf(rulings[w].status) ? i : w), 0);
 }
 
 /** "same change as 2 other checkpoints (group g1)": what a member of a group is told. */
@@ -100,12 +101,12 @@ export function groupNote(change: Pick<ChangeInput, 'group' | 'others'>): string
  * regression; a change nobody approved needs review). The reason is that change's, naming its
  * group, then the other changes' groups.
  */
-function decideChanges(changes: ChangeInput[], signals: CheckpointSignals): Decision {
-  const decisions = changes.map((change) => decideChange(change, signals));
-  const worst = mostSevere(decisions);
+function decideChanges(changes: ChangeInput[], signals: CheckpointSignals): Ruling {
+  const rulings = changes.map((change) => decideChange(change, signals));
+  const worst = mostSevere(rulings);
   const shared = changes[worst].others > 0 ? [groupNote(changes[worst])] : [];
-  const notes = [...shared, ...changes.flatMap((change, i) => (i === worst ? [] : [`also group ${change.group} (${decisions[i].status}: ${decisions[i].reason})`]))];
-  const { status, reason, evaluation } = decisions[worst];
+  const notes = [...shared, ...changes.flatMap((change, i) => (i === worst ? [] : [`also group ${change.group} (${rulings[i].status}: ${rulings[i].reason})`]))];
+  const { status, reason, evaluation } = rulings[worst];
   return { status, reason: notes.length ? `${reason} — ${notes.join('; ')}` : reason, evaluation };
 }
 
@@ -132,7 +133,7 @@ export function baseFailed(capture: BaseCapture | null | undefined): capture is 
 }
 
 /** Why a checkpoint the current run took has no baseline, in one line. */
-function noBaselineReason(input: DecisionInput): string {
+function noBaselineReason(input: RulingInput): string {
   const capture = input.baseCapture;
   if (baseFailed(capture)) return baseFailureNote(capture);
   return input.baseError ? firstLine(input.baseError) : 'the base version does not take this checkpoint';
@@ -144,17 +145,17 @@ function noBaselineReason(input: DecisionInput): string {
  * (the evaluator's verdict on its group); a change nobody judged needs review. A base image its
  * test left before failing is compared with, and the reason says so first.
  */
-export function decide(input: DecisionInput): Decision {
-  const decision = decideComparison(input);
+export function decide(input: RulingInput): Ruling {
+  const ruling = decideComparison(input);
   const capture = input.baseCapture;
   const kind = input.comparison.kind;
   const compared = kind !== 'current-only' && kind !== 'baseline-only' && kind !== 'same-code';
-  return compared && baseFailed(capture) ? { ...decision, reason: `${baseFailureNote(capture)}; ${decision.reason}` } : decision;
+  return compared && baseFailed(capture) ? { ...ruling, reason: `${baseFailureNote(capture)}; ${ruling.reason}` } : ruling;
 }
 
-function decideComparison(input: DecisionInput): Decision {
+function decideComparison(input: RulingInput): Ruling {
   const { comparison } = input;
-  const plain = (status: CheckpointStatus, reason: string): Decision => ({ status, reason, evaluation: null });
+  const plain = (status: CheckpointStatus, reason: string): Ruling => ({ status, reason, evaluation: null });
   switch (comparison.kind) {
     case 'baseline-only':
       return plain('missing', 'in the baseline only: the current run did not capture it');
@@ -169,8 +170,8 @@ function decideComparison(input: DecisionInput): Decision {
     case 'within-tolerance':
       return plain('unchanged', comparison.metrics.changedRegions.length ? 'within tolerance' : 'within tolerance: pixels differ, none past the colour threshold');
     case 'different': {
-      const decision = input.changes.length ? decideChanges(input.changes, input.signals) : plain('needs_review', NO_EVALUATOR_REASON);
-      return input.stable === false ? { ...decision, reason: `${unsettledNote(input.unsettled ?? null)}; ${decision.reason}` } : decision;
+      const ruling = input.changes.length ? decideChanges(input.changes, input.signals) : plain('needs_review', NO_EVALUATOR_REASON);
+      return input.stable === false ? { ...ruling, reason: `${unsettledNote(input.unsettled ?? null)}; ${ruling.reason}` } : ruling;
     }
   }
 }
@@ -186,7 +187,7 @@ export function unsettledNote(area: Region | null): string {
 }
 
 /** A checkpoint as the results file, the annotations and the summary show it. */
-export interface CheckpointVerdict extends Decision {
+export interface CheckpointVerdict extends Ruling {
   name: string;
   baselineImage: string | null;
   currentImage: string | null;
@@ -214,7 +215,7 @@ export interface Judged extends Compared {
 export function verdictOf(checkpoint: Judged): CheckpointVerdict {
   const { pair, comparison, signals } = checkpoint;
   const images = imagesOf(checkpoint);
-  const decision = decide({
+  const ruling = decide({
     comparison,
     baseError: checkpoint.test.baselineError,
     changes: checkpoint.changes,
@@ -225,7 +226,7 @@ export function verdictOf(checkpoint: Judged): CheckpointVerdict {
   });
   return {
     name: pair.name,
-    ...decision,
+    ...ruling,
     baselineImage: images.baseline,
     currentImage: images.current,
     diffImage: comparison.kind === 'different' ? comparison.diffImage : null,

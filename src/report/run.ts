@@ -1,4 +1,4 @@
-import { resemblance, reviewApprovals, settle, tally, type Approval, type ApprovalSubject, type ApprovalTally, type Settled } from '../approve';
+import { resemblance, reviewApprovals, coveringDecision, tally, type Approval, type ApprovalSubject, type ApprovalTally, type CoveringDecision } from '../approve';
 import type { ChangePrint } from '../compare';
 import { checkpointKey } from '../config/test-identity';
 import type { Settings } from '../config/settings';
@@ -53,27 +53,27 @@ export function approvalSubject(checkpoint: Compared): ApprovalSubject {
   return { test: checkpoint.test.key, checkpoint: checkpoint.pair.name, baselineImage: images.baseline, currentImage: images.current, change };
 }
 
-/** Per checkpoint and group: the decision that settles that part of its change, or else the approval elsewhere it resembles. */
-function settledParts(grouping: Grouping, subjects: ApprovalSubject[], approvals: Approval[]) {
+/** Per checkpoint and group: the decision that covers that part of its change, or else the approval elsewhere it resembles. */
+function decidedParts(grouping: Grouping, subjects: ApprovalSubject[], approvals: Approval[]) {
   const review = reviewApprovals(approvals, subjects);
-  const settled = subjects.map((subject, i) =>
-    new Map(grouping.groupsOf[i].map((id): [string, Settled | null] => [id, settle(review.applied[i], subject.change!, grouping.partsOf[i].get(id)!)])),
+  const covering = subjects.map((subject, i) =>
+    new Map(grouping.groupsOf[i].map((id): [string, CoveringDecision | null] => [id, coveringDecision(review.applied[i], subject.change!, grouping.partsOf[i].get(id)!)])),
   );
   const resembles = subjects.map((subject, i) =>
-    new Map(grouping.groupsOf[i].map((id): [string, Approval | null] => [id, settled[i].get(id) ? null : resemblance(review.resembled[i], subject.change!, grouping.partsOf[i].get(id)!)])),
+    new Map(grouping.groupsOf[i].map((id): [string, Approval | null] => [id, covering[i].get(id) ? null : resemblance(review.resembled[i], subject.change!, grouping.partsOf[i].get(id)!)])),
   );
-  return { review, settled, resembles };
+  return { review, covering, resembles };
 }
 
 /**
- * The checkpoint each open group is judged on: its representative when no person settled the
+ * The checkpoint each open group is judged on: its representative when no person decided the
  * change there, else another checkpoint with the change open, fewest other changes first. A change
  * a person approved elsewhere is not open: a person must look, whatever the model says.
  */
-function groupsToJudge(grouping: Grouping, compared: Compared[], settled: Map<string, Settled | null>[], resembles: Map<string, Approval | null>[]): GroupToJudge[] {
+function groupsToJudge(grouping: Grouping, compared: Compared[], covering: Map<string, CoveringDecision | null>[], resembles: Map<string, Approval | null>[]): GroupToJudge[] {
   return grouping.groups.flatMap((group: ChangeGroup) => {
     const showing = [...group.members, ...group.alsoIn];
-    const open = showing.filter((i) => settled[i].get(group.id) === null && resembles[i].get(group.id) === null);
+    const open = showing.filter((i) => covering[i].get(group.id) === null && resembles[i].get(group.id) === null);
     if (open.length === 0) return [];
     const chosen = open.includes(group.representative) ? group.representative : open.reduce((best, i) => (grouping.groupsOf[i].length < grouping.groupsOf[best].length ? i : best));
     return [{ group: group.id, representative: compared[chosen] as Different, shownOn: showing.map((i) => checkpointKey(compared[i].test.key, compared[i].pair.name)) }];
@@ -89,12 +89,12 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   const compared = await compareCheckpoints(input.tests, input.context, input.settings, input.code);
   const subjects = compared.map(approvalSubject);
   const grouping = groupChanges(subjects.map((subject) => subject.change));
-  const { review, settled, resembles } = settledParts(grouping, subjects, input.approvals);
-  const verdicts = await judgeGroups(groupsToJudge(grouping, compared, settled, resembles), input.evaluator, input.context, input.code, input.evaluatorProblem);
+  const { review, covering, resembles } = decidedParts(grouping, subjects, input.approvals);
+  const verdicts = await judgeGroups(groupsToJudge(grouping, compared, covering, resembles), input.evaluator, input.context, input.code, input.evaluatorProblem);
   const judgements = trustVerdicts(verdicts, input.evaluator, input.evalRecord);
   const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
   const changesOf = (i: number): ChangeInput[] =>
-    grouping.groupsOf[i].map((id) => ({ group: id, others: sizes.get(id)! - 1, settled: settled[i].get(id) ?? null, resembles: resembles[i].get(id) ?? null, judgement: judgements.get(id) ?? null }));
+    grouping.groupsOf[i].map((id) => ({ group: id, others: sizes.get(id)! - 1, covering: covering[i].get(id) ?? null, resembles: resembles[i].get(id) ?? null, judgement: judgements.get(id) ?? null }));
 
   const byTest = new Map<CollectedTest, CheckpointVerdict[]>(input.tests.map((test) => [test, []]));
   compared.forEach((checkpoint, i) => byTest.get(checkpoint.test)!.push(verdictOf({ ...checkpoint, changes: changesOf(i) })));
@@ -102,8 +102,8 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
 
   const groups = grouping.groups.map((group): GroupOutcome => {
     const showing = [...group.members, ...group.alsoIn];
-    const decisions = showing.map((i) => decideChange(changesOf(i).find((change) => change.group === group.id)!, compared[i].signals));
-    const worst = decisions[mostSevere(decisions)];
+    const rulings = showing.map((i) => decideChange(changesOf(i).find((change) => change.group === group.id)!, compared[i].signals));
+    const worst = rulings[mostSevere(rulings)];
     const judgement: EvaluatorVerdict | undefined = judgements.get(group.id);
     // The group's reason is what the review page and the summary's group line show: a member
     // compared with the capture of a base test that failed after it, or whose capture never

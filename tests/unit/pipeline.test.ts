@@ -173,7 +173,7 @@ describe('decide', () => {
   const different: PairComparison = { kind: 'different', metrics: { pixelDiffPercent: 3, changedRegions: [] }, diffImage: '/d.png', change };
   const approval: Approval = { verdict: 'approved', scope: 'change', checkpoints: [{ test: 't', checkpoint: 'c', baseline: null, current: null }], by: 'Ann', at: '2026-01-02T03:04:05Z', reason: 'intended', change: null };
   const judged = (status: EvaluatorVerdict['status']): EvaluatorVerdict => ({ status, evaluation: { pass: status === 'changed', confidence: 0.9, reason: 'Looks intended.', needsReview: false }, reason: 'Looks intended.', cached: false });
-  const one = (extra: Partial<ChangeInput> = {}): ChangeInput => ({ group: 'g1', others: 0, settled: null, resembles: null, judgement: null, ...extra });
+  const one = (extra: Partial<ChangeInput> = {}): ChangeInput => ({ group: 'g1', others: 0, covering: null, resembles: null, judgement: null, ...extra });
   const input = { comparison: different, baseError: null, changes: [one()], signals: NO_SIGNALS };
 
   it('gives each comparison its status and reason', () => {
@@ -192,13 +192,13 @@ describe('decide', () => {
   });
 
   it('lets a person approve or reject before the evaluator, and keeps new signals from auto-approval', () => {
-    const settled = { verdict: 'approved' as const, approval, how: 'same-checkpoint' as const };
-    expect(decide({ ...input, changes: [one({ settled, judgement: judged('regression') })] })).toMatchObject({ status: 'changed', reason: 'approved by Ann on 2026-01-02: intended' });
-    expect(decide({ ...input, changes: [one({ settled: { ...settled, verdict: 'rejected', approval: { ...approval, verdict: 'rejected' } } })] })).toMatchObject({
+    const covering = { verdict: 'approved' as const, approval, how: 'same-checkpoint' as const };
+    expect(decide({ ...input, changes: [one({ covering, judgement: judged('regression') })] })).toMatchObject({ status: 'changed', reason: 'approved by Ann on 2026-01-02: intended' });
+    expect(decide({ ...input, changes: [one({ covering: { ...covering, verdict: 'rejected', approval: { ...approval, verdict: 'rejected' } } })] })).toMatchObject({
       status: 'regression',
       reason: 'rejected by Ann on 2026-01-02: intended',
     });
-    expect(decide({ ...input, changes: [one({ settled: { ...settled, how: 'same-change' } })] }).reason).toBe('approved by Ann on 2026-01-02: intended (the same change on t › c)');
+    expect(decide({ ...input, changes: [one({ covering: { ...covering, how: 'same-change' } })] }).reason).toBe('approved by Ann on 2026-01-02: intended (the same change on t › c)');
     expect(decide({ ...input, changes: [one({ judgement: judged('changed') })] })).toMatchObject({ status: 'changed', reason: 'Looks intended.' });
     expect(decide({ ...input, changes: [one({ judgement: judged('regression') })] }).status).toBe('regression');
     const noisy = { ...NO_SIGNALS, newConsoleErrors: ['TypeError'], newFailedRequests: ['GET /api 500', 'GET /img 404'] };
