@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readApprovals, reviewApprovals, coveringDecisionOfShown, type Verdict } from '../approve';
+import { coveringDecisionOfShown, readApprovals, reviewApprovals, type Verdict } from '../approve';
 import { decodeChange, findShown, inPrintOrder } from '../compare';
 import { unexplainedWords } from '../explain';
 import { checkpointKey, testKey } from '../config/test-identity';

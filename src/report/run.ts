@@ -1,4 +1,4 @@
-import { resemblance, reviewApprovals, coveringDecision, tally, type Approval, type ApprovalSubject, type ApprovalTally, type CoveringDecision } from '../approve';
+import { coveringDecision, resemblance, reviewApprovals, tally, type Approval, type ApprovalSubject, type ApprovalTally, type CoveringDecision } from '../approve';
 import type { ChangePrint } from '../compare';
 import { checkpointKey } from '../config/test-identity';
 import type { Settings } from '../config/settings';
