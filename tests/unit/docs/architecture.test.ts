@@ -34,15 +34,7 @@ const PLAYWRIGHT_TYPES = new Set(['TestInfo', 'TestCase', 'TestResult']);
 /** What may stand between a file's span and the names that belong to it. */
 const SEPARATOR = /^[\s,/(]*(and[\s(]*)?$/;
 
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-const SOURCES = sourceFiles(SRC);
+const SOURCES = fs.readdirSync(SRC, { recursive: true }).map(String).filter((file) => file.endsWith('.ts')).map((file) => path.join(SRC, file));
 
 function isPath(span: string): boolean {
   return /^[\w.-]+(\/[\w.-]+)*\/?$/.test(span) && (span.endsWith('.ts') || (span.includes('/') && !span.startsWith('.')));
