@@ -50,11 +50,18 @@ function stateWords(kind: StateKind, side: Side, path: string, focusVisible: boo
   return `${what} on the ${side} side only`;
 }
 
-/** What each side's state holds of one kind, keyed so a focus shown on one side and not on the other differs. */
+/** What a side's state holds of one kind: the element under the pointer, the focused one, the open ones. */
 function held(state: InteractionState, kind: StateKind): string[] {
   if (kind === 'pointer') return state.hovered ? [state.hovered] : [];
   if (kind === 'focus') return state.focused ? [state.focused] : [];
   return state.open;
+}
+
+/** What a side is in of one kind: the pointer is over every ancestor of the element under it too (the whole `:hover` chain). */
+function holds(state: InteractionState, kind: StateKind): Set<string> {
+  if (kind !== 'pointer' || !state.hovered) return new Set(held(state, kind));
+  const steps = pathSteps(state.hovered);
+  return new Set(steps.map((_, i) => steps.slice(0, i + 1).join('>')));
 }
 
 /**
@@ -67,7 +74,7 @@ export function oneSidedStates(sides: InteractionSides): OneSidedState[] {
   const states: OneSidedState[] = [];
   for (const kind of ['pointer', 'focus', 'open'] as const)
     for (const [side, own, other] of [['base', base, current], ['current', current, base]] as const) {
-      const theirs = new Set(held(other, kind));
+      const theirs = holds(other, kind);
       const visibleDiffers = kind === 'focus' && own.focusVisible && !other.focusVisible;
       for (const path of held(own, kind))
         if (!theirs.has(path) || visibleDiffers) states.push({ kind, side, path, words: stateWords(kind, side, path, kind === 'focus' && own.focusVisible) });

@@ -68,8 +68,15 @@ describe('a difference the pointer or focus state makes is put down to it', () =
     const title = changeOf(explanation.changes, 'h1.title');
     expect(title.cause).toMatchObject({ file: 'src/shop.css', commit: 'a1b2c3d Larger title, new card colour' });
     expect(title.interaction).toBeUndefined();
-    expect(explanation.interaction).toEqual(['pointer over `body` on the base side only', 'pointer over `.card p` on the current side only']);
-    expect(explanation.note).toBe('the captures differ in pointer or focus: pointer over `body` on the base side only');
+    // The pointer is over the body on the current side too: only the card is the current side's alone.
+    expect(explanation.interaction).toEqual(['pointer over `.card p` on the current side only']);
+    expect(explanation.note).toBeNull();
+  });
+
+  it('says a state no listed change is put down to in the note: the pointer on a card on one side, on the page below it on the other', () => {
+    const sides: InteractionSides = { base: state({ hovered: `${CARD}:3` }), current: state({ hovered: 'html>body' }) };
+    const explanation = explainChange(layoutRecord(page()), layoutRecord(page({ title: '32px' })), REGIONS, CODE, {}, undefined, sides);
+    expect(explanation.note).toBe('the captures differ in pointer or focus: pointer over the 3rd `.card` on the base side only');
   });
 
   it('names which of same-named siblings is under the pointer', () => {
