@@ -1,6 +1,7 @@
-import type { CodeChange, LayoutElement, LayoutRecord, Region } from '../types';
+import type { CodeChange, LayoutElement, LayoutRecord, Region, StateRule } from '../types';
 import { attribute, causeWords, type Attributed, type Attribution } from './attribute';
 import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
+import { recordedBy } from './properties';
 import { matchElements, type Matching } from './match';
 import { pairMoved } from './moved';
 import { keptCovering, regionsMet, unexplainedRegions } from './regions';
@@ -140,13 +141,25 @@ function missingNote(base: LayoutRecord | null, current: LayoutRecord | null, ga
 
 /**
  * The words after an element's change, and its cause. A pointer, focus or open state on one side
- * only that a rule needing it proves wins over the diff: the test left the page so, the code did
- * not change it. One that is only near the element is said as a state that may explain it.
+ * only that a rule needing it proves wins over the diff for what that rule sets: the test left the
+ * page so, the code did not change it; what else changed (`rest`) is the diff's to prove. A state
+ * only near the element is said as one that may explain it.
  */
-function causeOf(attributed: Attributed, state: StateCause | null): { cause: Attribution | null; words: string; interaction?: string } {
-  if (state?.rule) return { cause: null, words: state.words, interaction: state.state.words };
+function causeOf(attribution: { attributed: Attributed; rest: string[] } | null, state: StateCause | null): { cause: Attribution | null; words: string; interaction?: string } {
+  if (state?.rule) {
+    if (!attribution) return { cause: null, words: state.words, interaction: state.state.words };
+    const { attributed, rest } = attribution;
+    return { cause: attributed.cause, words: `${state.words}; ${rest.join(', ')}: ${causeWords(attributed)}`, interaction: state.state.words };
+  }
+  const attributed = attribution!.attributed;
   if (!state) return { cause: attributed.cause, words: causeWords(attributed) };
   return { cause: attributed.cause, words: attributed.cause ? `${causeWords(attributed)}; ${state.words} too` : `not attributed: ${state.words}` };
+}
+
+/** The changed properties a state rule does not set, a size aside (a box follows its styles). */
+function unsetBy(rule: StateRule, properties: readonly string[]): string[] {
+  const set = new Set(rule.properties.flatMap(recordedBy));
+  return properties.filter((property) => !set.has(property) && property !== 'width' && property !== 'height');
 }
 
 /**
@@ -179,8 +192,10 @@ export function explainChange(
     const basePath = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1]?.path : undefined;
     const paths = [...new Set([basePath ?? element.path, element.path])];
     const changedProperties = properties.map((p) => p.property);
-    const attributed = attribute({ kind, paths, texts, properties: changedProperties }, code, page);
-    const { cause, words, interaction: byState } = causeOf(attributed, stateCause({ kind, paths, properties: changedProperties }, interaction, states));
+    const state = stateCause({ kind, paths, properties: changedProperties }, interaction, states);
+    const rest = state?.rule ? unsetBy(state.rule, changedProperties) : changedProperties;
+    const attribution = state?.rule && rest.length === 0 ? null : { attributed: attribute({ kind, paths, texts, properties: rest }, code, page), rest };
+    const { cause, words, interaction: byState } = causeOf(attribution, state);
     const [w, h] = [element.box[2], element.box[3]];
     const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index) : ''}`;
     const box = boxOf(element);

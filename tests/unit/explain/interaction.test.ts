@@ -79,6 +79,17 @@ describe('a difference the pointer or focus state makes is put down to it', () =
     expect(explanation.note).toBe('the captures differ in pointer or focus: pointer over the 3rd `.card` on the base side only');
   });
 
+  it('credits what the hover rule does not set on the same element to the commit that proves it', () => {
+    const padded = (drawn: Drawn[]) => drawn.map((one) => (one.path === `${CARD}:2` ? { ...one, style: { ...one.style, padding: '24px' } } : one));
+    const code: CodeChange[] = [{ ...CODE[0], lines: [{ text: '  padding: 24px;', added: true, target: { kind: 'style', selectors: ['.card'], properties: ['padding'], defines: null } }] }];
+    const sides: InteractionSides = { base: state(), current: state({ hovered: `${CARD}:2`, rules: [HOVER_RULE] }) };
+    const explanation = explainChange(layoutRecord(page()), layoutRecord(padded(page({ hovered: 2 }))), REGIONS, code, {}, undefined, sides);
+    const card = changeOf(explanation.changes, 'div.card:2');
+    expect(card.cause?.line).toBe('padding: 24px;');
+    expect(card.interaction).toBe('pointer over the 2nd `.card` on the current side only');
+    expect(card.words).toMatch(/ — pointer over the 2nd `\.card` on the current side only \(`\.card:hover` sets background-color, box-shadow\); padding: src\/shop\.css \(commit a1b2c3d Larger title, new card colour\)$/);
+  });
+
   it('names which of same-named siblings is under the pointer', () => {
     const states = oneSidedStates({ base: state(), current: state({ hovered: `${CARD}:2` }) });
     expect(states.map((one) => one.words)).toEqual(['pointer over the 2nd `.card` on the current side only']);
