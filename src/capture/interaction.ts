@@ -18,7 +18,7 @@ interface ReadArgs {
  * same-named siblings when it has some), so the explanation finds them in the layout record.
  * Self-contained (Playwright serialises it).
  */
-function readInteraction(args: ReadArgs): InteractionState {
+function readInteraction(_root: Element, args: ReadArgs): InteractionState {
   const STATE = /:(hover|focus|focus-visible|focus-within|popover-open|open)\b|\[open\]/;
   const stepName = (element: Element) => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${Array.from(element.classList).map((name) => `.${name}`).join('')}`;
   const pathOf = (element: Element): string => {
@@ -98,7 +98,8 @@ function readInteraction(args: ReadArgs): InteractionState {
  */
 export async function takeInteraction(page: Page): Promise<InteractionState | null> {
   try {
-    return await page.evaluate(readInteraction, { ruleLimit: RULE_LIMIT, elementLimit: ELEMENT_LIMIT });
+    // Through a locator, as the layout record is read: the wait for a document that is being replaced is bounded.
+    return await page.locator('html').evaluate(readInteraction, { ruleLimit: RULE_LIMIT, elementLimit: ELEMENT_LIMIT }, { timeout: 2000 });
   } catch {
     return null;
   }
