@@ -142,16 +142,17 @@ function missingNote(base: LayoutRecord | null, current: LayoutRecord | null, ga
 /**
  * The words after an element's change, and its cause. A pointer, focus or open state on one side
  * only that a rule needing it proves wins over the diff for what that rule sets: the test left the
- * page so, the code did not change it; what else changed (`rest`) is the diff's to prove. A state
+ * page so, the code did not change it; what else changed is the diff's to prove (`prove`). A state
  * only near the element is said as one that may explain it.
  */
-function causeOf(attribution: { attributed: Attributed; rest: string[] } | null, state: StateCause | null): { cause: Attribution | null; words: string; interaction?: string } {
+function causeOf(state: StateCause | null, properties: string[], prove: (properties: string[]) => Attributed): { cause: Attribution | null; words: string; interaction?: string } {
   if (state?.rule) {
-    if (!attribution) return { cause: null, words: state.words, interaction: state.state.words };
-    const { attributed, rest } = attribution;
+    const rest = unsetBy(state.rule, properties);
+    if (rest.length === 0) return { cause: null, words: state.words, interaction: state.state.words };
+    const attributed = prove(rest);
     return { cause: attributed.cause, words: `${state.words}; ${rest.join(', ')}: ${causeWords(attributed)}`, interaction: state.state.words };
   }
-  const attributed = attribution!.attributed;
+  const attributed = prove(properties);
   if (!state) return { cause: attributed.cause, words: causeWords(attributed) };
   return { cause: attributed.cause, words: attributed.cause ? `${causeWords(attributed)}; ${state.words} too` : `not attributed: ${state.words}` };
 }
@@ -193,9 +194,7 @@ export function explainChange(
     const paths = [...new Set([basePath ?? element.path, element.path])];
     const changedProperties = properties.map((p) => p.property);
     const state = stateCause({ kind, paths, properties: changedProperties }, interaction, states);
-    const rest = state?.rule ? unsetBy(state.rule, changedProperties) : changedProperties;
-    const attribution = state?.rule && rest.length === 0 ? null : { attributed: attribute({ kind, paths, texts, properties: rest }, code, page), rest };
-    const { cause, words, interaction: byState } = causeOf(attribution, state);
+    const { cause, words, interaction: byState } = causeOf(state, changedProperties, (proven) => attribute({ kind, paths, texts, properties: proven }, code, page));
     const [w, h] = [element.box[2], element.box[3]];
     const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index) : ''}`;
     const box = boxOf(element);
