@@ -64,6 +64,36 @@ export interface CapturedSignals {
   failedRequests: string[];
   /** Null when the checkpoint was not checked (`a11y` off, or axe failed). */
   a11y: A11yViolation[] | null;
+  /** The pointer and focus state the image was taken in (absent in older captures; null: the page could not be read). */
+  interaction?: InteractionState | null;
+}
+
+/**
+ * The pointer and focus state a capture was taken in (capture/interaction.ts): what a test left
+ * under the pointer or focused styles the image as much as the code does. Elements by their path
+ * as the layout record writes them.
+ */
+export interface InteractionState {
+  /** The deepest element under the pointer (the end of the `:hover` chain); null: none (the pointer never moved onto the page). */
+  hovered: string | null;
+  /** The focused element (`document.activeElement`, the body aside); null: none. */
+  focused: string | null;
+  /** Whether the focused element shows its focus (`:focus-visible`). */
+  focusVisible: boolean;
+  /** Open popovers (`:popover-open`), dialogs and `details` elements. */
+  open: string[];
+  /** The page's style rules that need one of those states and apply now (`.card:hover`): their selector, the properties they set, the elements they apply to. */
+  rules: StateRule[];
+}
+
+/** A style rule whose selector needs a pointer, focus or open state, as it applied at capture. */
+export interface StateRule {
+  /** Its selector, nesting resolved (`:is(.card):hover`). */
+  selector: string;
+  /** The longhand properties it sets (`background-color`, `box-shadow`). */
+  properties: string[];
+  /** The paths of the elements it applied to (at most a few per rule). */
+  elements: string[];
 }
 
 /** The `signals` field of a checkpoint in the results file: what current has that base has not. */

@@ -1,5 +1,6 @@
 import type { ConsoleMessage, Locator, Page, Request, Response } from '@playwright/test';
 import type { A11yViolation, CapturedSignals } from '../types';
+import { takeInteraction } from './interaction';
 
 /**
  * Console errors, uncaught page errors and failed requests of one page, collected from the first
@@ -162,7 +163,8 @@ async function a11yViolations(page: Page, locator: Locator | undefined): Promise
  * Starts a checkpoint's signals; the returned function finishes them after the screenshot. The
  * ARIA snapshot runs while the screenshots are taken (on an idle 2-core machine it then added
  * 2–6 ms to a capture instead of 10–13 ms); console errors and failed requests are drained after the capture, so
- * they include what happened while it stabilised; axe runs last, on the settled page. A capture
+ * they include what happened while it stabilised; the pointer and focus state is read after the last
+ * screenshot, as it was taken in; axe runs last, on the settled page. A capture
  * that never settled reads the ARIA tree again after its last screenshot (`retakeAria`).
  */
 export function startSignals(page: Page, locator: Locator | undefined, masks: readonly Locator[] = []): (a11y: boolean, retakeAria?: boolean) => Promise<CapturedSignals> {
@@ -173,7 +175,8 @@ export function startSignals(page: Page, locator: Locator | undefined, masks: re
     // the page of the image: the caller asks for one more after its last capture.
     const first = await aria;
     const snapshot = retakeAria ? ((await unmaskedAriaSnapshot(scope, masks)) ?? first) : first;
+    const interaction = await takeInteraction(page);
     const violations = a11y ? await a11yViolations(page, locator) : null;
-    return { origin: originOf(page), aria: snapshot, ...recorderFor(page).drain(), a11y: violations };
+    return { origin: originOf(page), aria: snapshot, ...recorderFor(page).drain(), a11y: violations, interaction };
   };
 }

@@ -108,6 +108,10 @@ function explanationSection(request: EvaluationRequest): string[] {
   const lines = ['', '## What changed on the page (from the DOM and computed styles both captures recorded)'];
   lines.push(...list(explanation.changes.map((change) => change.words), MAX_REGIONS, 'changes'));
   if (explanation.note) lines.push(`Not explained: ${explanation.note}.`);
+  if (explanation.interaction?.length)
+    lines.push(
+      `The two captures were taken in different pointer or focus states (${explanation.interaction.join('; ')}): a difference such a state explains comes from how the test left the page, not from the code, and is no regression of the change.`,
+    );
   const unexplained = unexplainedWords(explanation);
   if (unexplained) lines.push(`${unexplained}. Nothing above describes them: judge them from the images (the diff image shows where).`);
   // A line a commit changed alike in two places of a file (the same rule added in two hunks) is

@@ -1,5 +1,7 @@
-import type { CodeChange, LayoutElement, LayoutRecord, Region } from '../types';
-import { attribute, causeWords, type Attribution } from './attribute';
+import type { CodeChange, LayoutElement, LayoutRecord, Region, StateRule } from '../types';
+import { attribute, causeWords, type Attributed, type Attribution } from './attribute';
+import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
+import { recordedBy } from './properties';
 import { matchElements, type Matching } from './match';
 import { pairMoved } from './moved';
 import { keptCovering, regionsMet, unexplainedRegions } from './regions';
@@ -7,6 +9,7 @@ import { NO_ORIGINS, sizeChanges, styleChanges, type PageOrigins, type PropertyC
 import { elementName, quotedChange, valueWord } from './words';
 
 export type { PageOrigins, PropertyChange } from './visible';
+export type { InteractionSides } from './interaction';
 
 /** An element's box in image pixels; an ancestor of an element capture extends past the image (negative x, y). */
 export interface Box {
@@ -25,8 +28,10 @@ export interface ElementChange {
   /** Where it is on the image it is on (the current one; the base one for a removed element). */
   box: Box;
   properties: PropertyChange[];
-  /** The commit and file whose diff proves its change; null: none does (its words say why). */
+  /** The commit and file whose diff proves its change; null: none does, or the pointer or focus state one side was captured in does (its words say why). */
   cause: Attribution | null;
+  /** The pointer, focus or open state on one side only that explains it (`pointer over the 2nd \`.card\` on the current side only`), proven by a rule that needs the state; absent: none. */
+  interaction?: string;
   words: string;
   /** The checkpoint's changed regions its box meets: indexes into its diffMetrics.changedRegions (absent in results of versions before it). */
   regions?: number[];
@@ -43,6 +48,8 @@ export interface Explanation {
   unexplained?: Region[];
   /** How many changed regions the checkpoint has. */
   regionCount?: number;
+  /** The pointer, focus and open states one side was captured in and the other was not, in words (absent: none, or not known for a side). */
+  interaction?: string[];
 }
 
 /** Inherited properties: a child's change equal to its parent's is the parent's. */
@@ -133,11 +140,36 @@ function missingNote(base: LayoutRecord | null, current: LayoutRecord | null, ga
 }
 
 /**
+ * The words after an element's change, and its cause. A pointer, focus or open state on one side
+ * only that a rule needing it proves wins over the diff for what that rule sets: the test left the
+ * page so, the code did not change it; what else changed is the diff's to prove (`prove`). A state
+ * only near the element is said as one that may explain it.
+ */
+function causeOf(state: StateCause | null, properties: string[], prove: (properties: string[]) => Attributed): { cause: Attribution | null; words: string; interaction?: string } {
+  if (state?.rule) {
+    const rest = unsetBy(state.rule, properties);
+    if (rest.length === 0) return { cause: null, words: state.words, interaction: state.state.words };
+    const attributed = prove(rest);
+    return { cause: attributed.cause, words: `${state.words}; ${rest.join(', ')}: ${causeWords(attributed)}`, interaction: state.state.words };
+  }
+  const attributed = prove(properties);
+  if (!state) return { cause: attributed.cause, words: causeWords(attributed) };
+  return { cause: attributed.cause, words: attributed.cause ? `${causeWords(attributed)}; ${state.words} too` : `not attributed: ${state.words}` };
+}
+
+/** The changed properties a state rule does not set, a size aside (a box follows its styles). */
+function unsetBy(rule: StateRule, properties: readonly string[]): string[] {
+  const set = new Set(rule.properties.flatMap(recordedBy));
+  return properties.filter((property) => !set.has(property) && property !== 'width' && property !== 'height');
+}
+
+/**
  * Explains a changed checkpoint from its two layout records: the elements added, removed, or
  * changed in what renders (styles, with URLs compared without each side's page origin; text;
- * size) where the pixels changed, each with the commit and file whose diff proves it, and the
- * changed regions no listed element meets. Pure: the records, the regions, the diffs and the
- * origins are values; `gaps` says why a side has no record, for the note.
+ * size) where the pixels changed, each with the commit and file whose diff proves it (or the
+ * pointer or focus state one side only was captured in), and the changed regions no listed
+ * element meets. Pure: the records, the regions, the diffs, the origins and the states are values;
+ * `gaps` says why a side has no record, for the note.
  */
 export function explainChange(
   base: LayoutRecord | null,
@@ -146,9 +178,12 @@ export function explainChange(
   code: readonly CodeChange[],
   gaps: LayoutGaps = {},
   origins: PageOrigins = NO_ORIGINS,
+  interaction: InteractionSides = NO_INTERACTION,
 ): Explanation {
   const missing = missingNote(base, current, gaps);
-  if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length };
+  const states = oneSidedStates(interaction);
+  const stateWords = states.length ? { interaction: states.map((state) => state.words) } : {};
+  if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length, ...stateWords };
   const { matching, moved } = pairMoved(base, current, matchElements(base, current));
   const page = [...base.elements, ...current.elements].map((element) => element.path);
   const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {
@@ -157,11 +192,13 @@ export function explainChange(
     const texts = [element.text, ...properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after])].filter(Boolean);
     const basePath = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1]?.path : undefined;
     const paths = [...new Set([basePath ?? element.path, element.path])];
-    const attributed = attribute({ kind, paths, texts, properties: properties.map((p) => p.property) }, code, page);
+    const changedProperties = properties.map((p) => p.property);
+    const state = stateCause({ kind, paths, properties: changedProperties }, interaction, states);
+    const { cause, words, interaction: byState } = causeOf(state, changedProperties, (proven) => attribute({ kind, paths, texts, properties: proven }, code, page));
     const [w, h] = [element.box[2], element.box[3]];
     const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index) : ''}`;
     const box = boxOf(element);
-    return { kind, element: name, path: element.path, box, properties, cause: attributed.cause, words: `${what} — ${causeWords(attributed)}`, regions: regionsMet(box, regions) };
+    return { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
   };
   const changed = changedElements(base, current, matching, origins);
   // An element matching left removed and added is one element: its new size is its change.
@@ -185,11 +222,14 @@ export function explainChange(
   const inRegions = changes.filter((change) => change.regions?.length);
   const shown = keptCovering(inRegions.length ? inRegions : changes, KEPT);
   const unexplained = unexplainedRegions(regions, shown);
+  // A state no listed change is put down to is still said: it may be what an unexplained region shows (a focus ring is an outline, which the record does not keep).
+  const unsaid = states.filter((state) => !shown.some((change) => change.words.includes(state.words)));
   const notes = [
     shown.length === 0 ? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps' : null,
     base.truncated || current.truncated ? 'a layout record was cut at its element limit: an element past it is not seen' : null,
+    unsaid.length ? `the captures differ in pointer or focus: ${unsaid.map((state) => state.words).join(', ')}` : null,
   ].filter((note): note is string => note !== null);
-  return { changes: shown, summary: summaryOf(shown), note: notes.length ? notes.join('; ') : null, unexplained, regionCount: regions.length };
+  return { changes: shown, summary: summaryOf(shown), note: notes.length ? notes.join('; ') : null, unexplained, regionCount: regions.length, ...stateWords };
 }
 
 /**

@@ -61,7 +61,9 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
         const gaps = { base: baseLayoutGap(pair.baseCapture, pair.layouts.baseline), current: pair.layouts.current ? 'unreadable' : 'page-unreadable' } as const;
         // Each side's page origin, so a URL in a style that differs only by the servers' ports is no change.
         const origins = { base: pair.baseSignals?.origin ?? null, current: pair.meta?.signals?.origin ?? null };
-        const explanation = explainChange(base, current, comparison.metrics.changedRegions, code, gaps, origins);
+        // Each side's pointer and focus state, so a hover style the test left on one side only is put down to it, not to a commit.
+        const interaction = { base: pair.baseSignals?.interaction ?? null, current: pair.meta?.signals?.interaction ?? null };
+        const explanation = explainChange(base, current, comparison.metrics.changedRegions, code, gaps, origins, interaction);
         return { test, pair, comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) }, signals, explanation };
       });
     }),

@@ -132,6 +132,19 @@ describe('the request', () => {
     ]);
   });
 
+  it('tells the model which pointer or focus state only one capture was taken in, and that what it explains is not the code', async () => {
+    const s = await fake();
+    const dir = tempDir();
+    const { evaluator } = evaluatorFor(s.baseURL, path.join(dir, 'out'));
+    const request = await changedPair(dir, 'hovered');
+    const state = 'pointer over the 2nd `.card` on the current side only';
+    const card = { kind: 'changed' as const, element: '.card', path: 'html>body>div.card:2', box: { x: 0, y: 0, width: 100, height: 40 }, properties: [{ property: 'background-color', before: '#fff', after: '#eef' }], cause: null, interaction: state, words: `.card: background-color #fff → #eef — ${state} (\`.card:hover\` sets background-color)` };
+    await evaluator.evaluate({ ...request, explanation: { changes: [card], summary: card.words, note: null, interaction: [state] } });
+    const text = userTextOf(s.completions()[0]);
+    expect(text).toContain(`- ${card.words}`);
+    expect(text).toContain(`The two captures were taken in different pointer or focus states (${state}): a difference such a state explains comes from how the test left the page, not from the code, and is no regression of the change.`);
+  });
+
   it('names the changed regions the words do not explain, and sends the diff image for them', async () => {
     const s = await fake();
     const dir = tempDir();
