@@ -271,6 +271,19 @@ nav a {
       / — not attributed: src\/styles\/tokens\.css changes --brand, and no rule read on the branch applies it to this element \(the layout record does not say which elements use a variable or mixin\)$/,
     );
   });
+  it('names the elements a changed token styles through rules in style sheets the branch did not change', async () => {
+    const code = await branch({ 'src/styles/tokens.css': tokens('#2a6df4'), 'src/styles/buttons.css': buttons('8px 16px') }, [
+      { subject: 'Brand: warmer', files: { 'src/styles/tokens.css': tokens('#e4572e') } },
+    ]);
+    const base = page([['html'], ['html>body'], ['html>body>button.btn-primary', { 'background-color': 'rgb(42, 109, 244)' }], ['html>body>nav>a', { color: 'rgb(42, 109, 244)' }]]);
+    const current = page([['html'], ['html>body'], ['html>body>button.btn-primary', { 'background-color': 'rgb(228, 87, 46)' }], ['html>body>nav>a', { color: 'rgb(228, 87, 46)' }]]);
+    const { changes } = explainChange(base, current, ALL, code);
+    const brand = commitOf(code, 'Brand: warmer');
+
+    expect(changeOf(changes, '.btn-primary').cause).toEqual({ file: 'src/styles/tokens.css', commit: brand, line: '--brand: #e4572e;' });
+    expect(changeOf(changes, 'nav a').cause).toEqual({ file: 'src/styles/tokens.css', commit: brand, line: '--brand: #e4572e;' });
+    expect(code.filter((change) => change.file === 'src/styles/buttons.css').map((change) => change.lines)).toEqual([[]]);
+  });
 });
 
 describe('attribution: what is not read', () => {
