@@ -1,8 +1,9 @@
 import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse } from '../types';
 import { escapeRegExp } from '../util/text';
+import { cssInJsClass } from './css-in-js';
 import { generatedBy, generatedFrom, isModuleFile } from './css-modules';
 import { related } from './properties';
-import { sameName, selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
+import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
 
 /** The file and commit behind an element's change. */
 export interface Attribution {
@@ -39,7 +40,7 @@ interface Element {
   properties: string[];
 }
 
-const classTest = (file: string): ClassTest => (isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file) : sameName);
+const classTest = (file: string): ClassTest => (isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file) : cssInJsClass);
 
 const styledBy = (selectors: readonly string[], file: string, steps: Step[]) => selectors.some((selector) => selectorMatches(selector, steps, classTest(file)));
 

@@ -286,6 +286,30 @@ nav a {
   });
 });
 
+describe('attribution: CSS-in-JS', () => {
+  const card = (padding: string) => `import styled from 'styled-components';
+
+const Frame = styled.article\`
+  margin: 16px;
+  padding: ${padding};
+\`;
+
+export default function Card({ title }) {
+  return <Frame><strong>{title}</strong></Frame>;
+}
+`;
+
+  it("credits a styled component's changed declaration on the element with the library's generated class, and not on a plain element of the same tag", async () => {
+    const code = await branch({ 'src/Card.jsx': card('16px') }, [{ subject: 'Cards: roomier', files: { 'src/Card.jsx': card('24px') } }]);
+    const base = page([['html'], ['html>body'], ['html>body>article.sc-bdnzMm.fpmuDm', { padding: '16px' }], ['html>body>article.post', { padding: '16px' }]]);
+    const current = page([['html'], ['html>body'], ['html>body>article.sc-bdnzMm.kQxLzf', { padding: '24px' }], ['html>body>article.post', { padding: '24px' }]]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changeOf(changes, '.sc-bdnzMm.kQxLzf').cause).toEqual({ file: 'src/Card.jsx', commit: commitOf(code, 'Cards: roomier'), line: 'padding: 24px;' });
+    expect(changeOf(changes, '.post').cause).toBeNull();
+  });
+});
+
 describe('attribution: what is not read', () => {
   it('says a style sheet it could not parse was not read, instead of "no changed file mentions"', async () => {
     const code = await branch({ 'src/theme.sass': '.card\n  padding: 8px\n' }, [{ subject: 'Cards: roomier', files: { 'src/theme.sass': '.card\n  padding: 12px\n' } }]);
