@@ -310,6 +310,34 @@ export default function Card({ title }) {
   });
 });
 
+describe('attribution: a component option', () => {
+  const app = (width: number) => `import Meter from './Meter.jsx';
+
+export default function App() {
+  return (
+    <section className="usage">
+      <Meter width={${width}} />
+    </section>
+  );
+}
+`;
+
+  it("credits a widget's new size to the changed tag of the component it is named after, when that tag sets the size as a prop", async () => {
+    const code = await branch({ 'src/App.jsx': app(120) }, [{ subject: 'Usage: a wider meter', files: { 'src/App.jsx': app(180) } }]);
+    const base = page([['html'], ['html>body'], ['html>body>section.usage'], ['html>body>section.usage>div.meter'], ['html>body>div.gauge']]);
+    const current = page([['html'], ['html>body'], ['html>body>section.usage'], ['html>body>section.usage>div.meter'], ['html>body>div.gauge']]);
+    current.elements[3].box = [0, 60, 180, 12];
+    base.elements[3].box = [0, 60, 120, 12];
+    current.elements[4].box = [0, 80, 300, 12];
+    base.elements[4].box = [0, 80, 200, 12];
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changeOf(changes, '.meter').cause).toEqual({ file: 'src/App.jsx', commit: commitOf(code, 'Usage: a wider meter'), line: '<Meter width={180} />' });
+    // Not named after the component: its new width proves nothing here.
+    expect(changeOf(changes, '.gauge').cause).toBeNull();
+  });
+});
+
 describe('attribution: what is not read', () => {
   it('says a style sheet it could not parse was not read, instead of "no changed file mentions"', async () => {
     const code = await branch({ 'src/theme.sass': '.card\n  padding: 8px\n' }, [{ subject: 'Cards: roomier', files: { 'src/theme.sass': '.card\n  padding: 12px\n' } }]);
