@@ -328,7 +328,10 @@ export interface VariableUse {
   property: string;
 }
 
-/** What one commit (or the uncommitted working tree) changed in one file. */
+/**
+ * What one commit (or the uncommitted working tree) changed in one file; with no lines, a style sheet
+ * the branch did not change, read for its uses of a variable or mixin a changed line defines.
+ */
 export interface CodeChange {
   file: string;
   /** `<short sha> <subject>`; null for the working tree's uncommitted changes. */

@@ -1,8 +1,9 @@
 import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse } from '../types';
 import { escapeRegExp } from '../util/text';
+import { cssInJsClass } from './css-in-js';
 import { generatedBy, generatedFrom, isModuleFile } from './css-modules';
 import { related } from './properties';
-import { sameName, selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
+import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
 
 /** The file and commit behind an element's change. */
 export interface Attribution {
@@ -39,7 +40,7 @@ interface Element {
   properties: string[];
 }
 
-const classTest = (file: string): ClassTest => (isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file) : sameName);
+const classTest = (file: string): ClassTest => (isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file) : cssInJsClass);
 
 const styledBy = (selectors: readonly string[], file: string, steps: Step[]) => selectors.some((selector) => selectorMatches(selector, steps, classTest(file)));
 
@@ -96,9 +97,25 @@ function textProof(line: ChangedLine, element: Element): boolean {
   return element.texts.some((text) => text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escapeRegExp(text)}(?=$|[<"'\`\\s])`).test(line.text.trim()));
 }
 
+/** `DataTable` → `data-table`: the class a component's root element commonly takes from its name. */
+const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+
+/**
+ * Whether a changed line is a component's tag (`<Meter width={180} />`) that sets, as a prop of the
+ * same name, a property that changed on an element named after the component (`div.meter`): an
+ * option that widened a widget. Weaker than a rule that sets it: the prop's way to the style is not read.
+ */
+function componentOption(target: ElementTarget, line: ChangedLine, element: Element): boolean {
+  if (element.kind !== 'changed' || !/^[A-Z]/.test(target.tag)) return false;
+  const name = kebab(target.tag.split('.').pop()!);
+  if (!element.sides.some((steps) => steps[steps.length - 1].classes.includes(name))) return false;
+  return element.properties.some((property) => new RegExp(`(^|[\\s{])${escapeRegExp(property)}=`).test(line.text));
+}
+
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
   const target = line.target;
   if (target?.kind === 'style') return styleProof(target, change.file, element, uses);
+  if (target?.kind === 'element' && componentOption(target, line, element)) return 1;
   // Its own line explains a class, a text, a picture, or its coming and going outright; a style only
   // through what the line may hold (an inline style, an attribute a rule selects), so a rule that
   // sets that style wins.

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CodeChange } from '../types';
 import { COMMIT_MARK, parseDiff } from './diff';
+import { readSource } from './source-lines';
 
 /** Every git call is `git` with an argv array, never a shell: a branch name is never interpreted. */
 
@@ -199,5 +200,33 @@ export async function codeChanges(repo: Repo, baseCommit: string, files: readonl
     const lines = fs.readFileSync(full, 'utf8').split('\n');
     return parseDiff([`diff --git a/${file} b/${file}`, '@@', ...lines.map((line) => `+${line}`)].join('\n'));
   });
-  return [...parseDiff(log, null, DIFF_LIMIT_BYTES), ...parseDiff(uncommitted, null, DIFF_LIMIT_BYTES), ...added, ...unread];
+  const changes = [...parseDiff(log, null, DIFF_LIMIT_BYTES), ...parseDiff(uncommitted, null, DIFF_LIMIT_BYTES), ...added, ...unread];
+  return [...changes, ...(await unchangedUses(repo, changes))];
+}
+
+const STYLE_SHEET = /\.(css|scss|less|pcss|postcss)$/i;
+/** How many unchanged style sheets are read for the uses of a changed variable: past it, a giant repository's are left unread. */
+const USES_FILE_LIMIT = 2000;
+
+/**
+ * A changed `--token`, `$variable` or mixin shows where it is used, mostly in style sheets the branch
+ * did not touch: those (tracked or untracked, not ignored) are read at the working tree for their
+ * uses, each as a change with no lines. Read only when a changed line defines one.
+ */
+async function unchangedUses(repo: Repo, changes: readonly CodeChange[]): Promise<CodeChange[]> {
+  const defines = changes.some((change) => change.lines.some((line) => line.target?.kind === 'style' && line.target.defines));
+  if (!defines) return [];
+  const changed = new Set(changes.map((change) => change.file));
+  const listed = await runGit(repo.root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  const sheets = [...new Set(listed.split('\0'))].filter((file) => STYLE_SHEET.test(file) && !changed.has(file)).slice(0, USES_FILE_LIMIT);
+  return sheets.flatMap((file): CodeChange[] => {
+    const full = path.join(repo.root, file);
+    if (!fs.existsSync(full) || sizeOf(full) > FILE_LIMIT_BYTES) return [];
+    try {
+      const uses = readSource(file, fs.readFileSync(full, 'utf8'))?.uses ?? [];
+      return uses.length ? [{ file, commit: null, lines: [], uses, unread: null }] : [];
+    } catch {
+      return []; // a sheet that does not parse shows no use; the changed lines' words do not depend on it
+    }
+  });
 }

@@ -1,4 +1,5 @@
 import type { ElementTarget, StyleTarget, VariableUse } from '../types';
+import { readCssInJs } from './css-in-js-lines';
 import { readJsx } from './jsx-lines';
 import { readMarkup } from './markup-lines';
 import { readStyles } from './style-lines';
@@ -15,8 +16,9 @@ export function unparsedKind(file: string): string | null {
 }
 
 /**
- * Reads a file's text with the parser its kind takes (style sheets, pages and templates, JSX);
- * null for a kind none reads (scripts, data, content: their lines are matched by their text only).
+ * Reads a file's text with the parser its kind takes (style sheets, pages and templates, JSX, the
+ * CSS-in-JS templates of scripts);
+ * null for a kind none reads (data, content: their lines are matched by their text only).
  * Throws when the file does not parse.
  */
 export function readSource(file: string, text: string): ReadSource | null {
@@ -24,6 +26,10 @@ export function readSource(file: string, text: string): ReadSource | null {
   if (/\.less$/i.test(file)) return readStyles(text, 'less');
   if (/\.html?$/i.test(file)) return readMarkup(text, 'html');
   if (/\.(svelte|vue|astro)$/i.test(file)) return readMarkup(text, 'template');
-  if (/\.(jsx|tsx|js|mjs|cjs)$/i.test(file)) return { targets: readJsx(text, file), uses: [] };
+  if (/\.(jsx|tsx|js|mjs|cjs)$/i.test(file)) {
+    const styled = readCssInJs(text, file);
+    return { targets: new Map<number, ElementTarget | StyleTarget>([...readJsx(text, file), ...styled.targets]), uses: styled.uses };
+  }
+  if (/\.(ts|mts|cts)$/i.test(file)) return readCssInJs(text, file);
   return null;
 }

@@ -271,6 +271,71 @@ nav a {
       / — not attributed: src\/styles\/tokens\.css changes --brand, and no rule read on the branch applies it to this element \(the layout record does not say which elements use a variable or mixin\)$/,
     );
   });
+  it('names the elements a changed token styles through rules in style sheets the branch did not change', async () => {
+    const code = await branch({ 'src/styles/tokens.css': tokens('#2a6df4'), 'src/styles/buttons.css': buttons('8px 16px') }, [
+      { subject: 'Brand: warmer', files: { 'src/styles/tokens.css': tokens('#e4572e') } },
+    ]);
+    const base = page([['html'], ['html>body'], ['html>body>button.btn-primary', { 'background-color': 'rgb(42, 109, 244)' }], ['html>body>nav>a', { color: 'rgb(42, 109, 244)' }]]);
+    const current = page([['html'], ['html>body'], ['html>body>button.btn-primary', { 'background-color': 'rgb(228, 87, 46)' }], ['html>body>nav>a', { color: 'rgb(228, 87, 46)' }]]);
+    const { changes } = explainChange(base, current, ALL, code);
+    const brand = commitOf(code, 'Brand: warmer');
+
+    expect(changeOf(changes, '.btn-primary').cause).toEqual({ file: 'src/styles/tokens.css', commit: brand, line: '--brand: #e4572e;' });
+    expect(changeOf(changes, 'nav a').cause).toEqual({ file: 'src/styles/tokens.css', commit: brand, line: '--brand: #e4572e;' });
+    expect(code.filter((change) => change.file === 'src/styles/buttons.css').map((change) => change.lines)).toEqual([[]]);
+  });
+});
+
+describe('attribution: CSS-in-JS', () => {
+  const card = (padding: string) => `import styled from 'styled-components';
+
+const Frame = styled.article\`
+  margin: 16px;
+  padding: ${padding};
+\`;
+
+export default function Card({ title }) {
+  return <Frame><strong>{title}</strong></Frame>;
+}
+`;
+
+  it("credits a styled component's changed declaration on the element with the library's generated class, and not on a plain element of the same tag", async () => {
+    const code = await branch({ 'src/Card.jsx': card('16px') }, [{ subject: 'Cards: roomier', files: { 'src/Card.jsx': card('24px') } }]);
+    const base = page([['html'], ['html>body'], ['html>body>article.sc-bdnzMm.fpmuDm', { padding: '16px' }], ['html>body>article.post', { padding: '16px' }]]);
+    const current = page([['html'], ['html>body'], ['html>body>article.sc-bdnzMm.kQxLzf', { padding: '24px' }], ['html>body>article.post', { padding: '24px' }]]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changeOf(changes, '.sc-bdnzMm.kQxLzf').cause).toEqual({ file: 'src/Card.jsx', commit: commitOf(code, 'Cards: roomier'), line: 'padding: 24px;' });
+    expect(changeOf(changes, '.post').cause).toBeNull();
+  });
+});
+
+describe('attribution: a component option', () => {
+  const app = (width: number) => `import Meter from './Meter.jsx';
+
+export default function App() {
+  return (
+    <section className="usage">
+      <Meter width={${width}} />
+    </section>
+  );
+}
+`;
+
+  it("credits a widget's new size to the changed tag of the component it is named after, when that tag sets the size as a prop", async () => {
+    const code = await branch({ 'src/App.jsx': app(120) }, [{ subject: 'Usage: a wider meter', files: { 'src/App.jsx': app(180) } }]);
+    const base = page([['html'], ['html>body'], ['html>body>section.usage'], ['html>body>section.usage>div.meter'], ['html>body>div.gauge']]);
+    const current = page([['html'], ['html>body'], ['html>body>section.usage'], ['html>body>section.usage>div.meter'], ['html>body>div.gauge']]);
+    current.elements[3].box = [0, 60, 180, 12];
+    base.elements[3].box = [0, 60, 120, 12];
+    current.elements[4].box = [0, 80, 300, 12];
+    base.elements[4].box = [0, 80, 200, 12];
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changeOf(changes, '.meter').cause).toEqual({ file: 'src/App.jsx', commit: commitOf(code, 'Usage: a wider meter'), line: '<Meter width={180} />' });
+    // Not named after the component: its new width proves nothing here.
+    expect(changeOf(changes, '.gauge').cause).toBeNull();
+  });
 });
 
 describe('attribution: what is not read', () => {

@@ -160,6 +160,18 @@ describe('a resize is a change of the element that resized', () => {
     ]);
   });
 
+  it("names a widget widened in an element capture, not the page's html that grew past the image's edges with a change elsewhere", () => {
+    const usage = (meter: number, page: [number, number]): Drawn[] => [
+      { path: 'html', box: [0, page[0], 1280, page[1]] },
+      { path: 'html>body', box: [0, page[0], 1280, page[1]] },
+      { path: 'html>body>section.usage', box: [0, 0, 1280, 12] },
+      { path: 'html>body>section.usage>div.meter', box: [32, 0, meter, 12], style: { 'background-color': 'rgb(229, 231, 235)' } },
+    ];
+    const [base, current] = [layoutRecord(usage(120, [-217, 424]), 1280, 12), layoutRecord(usage(180, [-249, 389]), 1280, 12)];
+    const words = explainChange(base, current, [{ x: 152, y: 0, width: 60, height: 12 }], []).changes.map((change) => change.words.split(' — ')[0]);
+    expect(words).toEqual(['.meter: width 120 → 180 px']);
+  });
+
   it('pairs an element matching left removed and added, where both boxes overlap, as one element', () => {
     const base = layoutRecord(editor(68));
     const current = layoutRecord(editor(79));

@@ -63,6 +63,30 @@ describe('templates and components', () => {
   });
 });
 
+describe('CSS-in-JS', () => {
+  it("reads styled-components' and emotion's tagged templates as rules on the element the component renders, their expressions left out, each line at its own number", () => {
+    const jsx = [
+      "import styled, { createGlobalStyle } from 'styled-components';",
+      'const Frame = styled.article`',
+      '  padding: ${(p) => (p.dense ? 8 : 16)}px;',
+      '  &:hover { background: var(--hover); }',
+      '`;',
+      "const Pill = styled(Link).attrs({ role: 'note' })`border-radius: 999px;`;",
+      'const Global = createGlobalStyle`body { margin: 0; }`;',
+      'export const Card = () => <Frame>hi</Frame>;',
+    ].join('\n');
+    expect(targetAt('a.jsx', jsx, 2)).toEqual({ kind: 'style', selectors: ['article.css-in-js', 'article.css-in-js:hover'], properties: ['padding', 'background'], defines: null });
+    expect(targetAt('a.jsx', jsx, 3)).toEqual({ kind: 'style', selectors: ['article.css-in-js'], properties: ['padding'], defines: null });
+    expect(targetAt('a.jsx', jsx, 4)).toEqual({ kind: 'style', selectors: ['article.css-in-js:hover'], properties: ['background'], defines: null });
+    expect(targetAt('a.jsx', jsx, 6)).toEqual({ kind: 'style', selectors: ['.css-in-js'], properties: ['border-radius'], defines: null });
+    expect(targetAt('a.jsx', jsx, 7)).toEqual({ kind: 'style', selectors: ['body'], properties: ['margin'], defines: null });
+    expect(targetAt('a.jsx', jsx, 8)).toEqual(expect.objectContaining({ kind: 'element', tag: 'Frame' }));
+    expect(readSource('a.jsx', jsx)?.uses).toEqual([{ name: '--hover', selectors: ['article.css-in-js:hover'], property: 'background' }]);
+    // A TypeScript module of styles (no JSX) is read too.
+    expect(targetAt('styles.ts', "export const Title = styled.h1<{ big: boolean }>`\n  font-size: 20px;\n`;", 2)).toEqual({ kind: 'style', selectors: ['h1.css-in-js'], properties: ['font-size'], defines: null });
+  });
+});
+
 describe('patches', () => {
   it('says which files it could not read: a style sheet that does not parse, one past the budget', () => {
     const patch = (file: string, lines: string[]) => [`diff --git a/${file} b/${file}`, '@@ -1 +1 @@', ...lines].join('\n');

@@ -1,0 +1,94 @@
+import type { ElementChange } from '../../src/explain';
+import { stepParts } from '../../src/explain/words';
+import type { RunResult } from '../../src/report';
+import type { CorpusLabels, LabelledChange } from './corpus';
+
+/**
+ * The attribution score of one corpus run, from its results file and its labels: each labelled
+ * change is right when a listed change of its checkpoint is its element, lists its property and
+ * names its file and commit (or, for an interaction state, names the pointer or focus and no
+ * commit); "no changed file mentions this element" is wrong wherever a changed line of the branch
+ * names the element (one of its classes, its id, or its text, whole) or a label says a file made it;
+ * an invisible difference is wrong when it is listed.
+ */
+
+export interface Miss {
+  app: string;
+  checkpoint: string;
+  expected: string;
+  said: string;
+}
+
+export interface Score {
+  labelled: number;
+  right: number;
+  misses: Miss[];
+  /** Changes said to be in no changed file although one mentions them. */
+  falseSilences: Miss[];
+  /** Invisible differences listed as changes. */
+  invisibleListed: Miss[];
+  /** Listed changes no label names (an element a labelled change moved or grew), for reading. */
+  unlabelled: Miss[];
+}
+
+export interface ScoredApp {
+  fixture: string;
+  labels: CorpusLabels;
+  results: RunResult;
+  changedLines: string[];
+}
+
+const NO_MENTION = 'no changed file mentions this element';
+
+function explainedChanges(results: RunResult, checkpoint: string): ElementChange[] {
+  const [title, name] = checkpoint.split(' › ');
+  const found = results.tests.find((test) => test.title === title)?.checkpoints.find((c) => c.name === name);
+  return found?.explanation?.changes ?? [];
+}
+
+const expectedWords = (label: LabelledChange) =>
+  `${label.element} ${label.property} — ${label.cause === 'interaction state' ? 'interaction state' : `${label.cause.file} (${label.cause.commit})`}`;
+
+function isRight(change: ElementChange, label: LabelledChange): boolean {
+  const named = label.property === 'removed' || label.property === 'added' ? change.kind === label.property : change.properties.some((p) => p.property === label.property);
+  if (!named) return false;
+  if (label.cause === 'interaction state') return change.cause === null && /pointer|focus/i.test(change.words);
+  const { file, commit } = label.cause;
+  return change.cause?.file === file && (change.cause.commit ?? '').replace(/^[0-9a-f]+ /, '') === commit;
+}
+
+/** Whether a changed line names the element: one of its classes or its id as a whole token, or one of its texts whole. */
+function mentioned(change: ElementChange, lines: readonly string[]): boolean {
+  const { id, classes } = stepParts(change.path);
+  const names = [...classes, ...(id ? [id] : [])].filter((name) => name.length >= 3);
+  const texts = change.properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after]).filter((text) => text.length >= 3);
+  const whole = (word: string, line: string) => {
+    const at = line.indexOf(word);
+    return at >= 0 && !/[\w-]/.test(line[at - 1] ?? ' ') && !/[\w-]/.test(line[at + word.length] ?? ' ');
+  };
+  return lines.some((line) => names.some((name) => whole(name, line)) || texts.some((text) => line.includes(text)));
+}
+
+export function scoreApps(apps: readonly ScoredApp[]): Score {
+  const score: Score = { labelled: 0, right: 0, misses: [], falseSilences: [], invisibleListed: [], unlabelled: [] };
+  for (const app of apps) {
+    const checkpoints = new Set([...app.labels.changes, ...app.labels.invisible].map((label) => label.checkpoint));
+    for (const label of app.labels.changes) {
+      score.labelled++;
+      const candidates = explainedChanges(app.results, label.checkpoint).filter((change) => new RegExp(`${label.element}`).test(change.path));
+      if (candidates.some((change) => isRight(change, label))) score.right++;
+      else score.misses.push({ app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: candidates.map((change) => change.words).join(' | ') || 'not listed' });
+    }
+    for (const checkpoint of checkpoints)
+      for (const change of explainedChanges(app.results, checkpoint)) {
+        const labels = app.labels.changes.filter((label) => label.checkpoint === checkpoint && new RegExp(label.element).test(change.path));
+        const entry = { app: app.fixture, checkpoint, expected: '', said: change.words };
+        if (change.words.endsWith(NO_MENTION) && (labels.some((label) => label.cause !== 'interaction state') || mentioned(change, app.changedLines)))
+          score.falseSilences.push({ ...entry, expected: 'a changed file mentions it' });
+        const invisible = app.labels.invisible.find((label) => label.checkpoint === checkpoint && new RegExp(label.element).test(change.path));
+        if (invisible) score.invisibleListed.push({ ...entry, expected: `not listed: ${invisible.what}` });
+        else if (labels.length === 0) score.unlabelled.push({ ...entry, expected: 'no label' });
+      }
+  }
+  return score;
+}
