@@ -41,7 +41,52 @@ function upwardImports(): string[] {
   return problems;
 }
 
+const COMPILER_OPTIONS: ts.CompilerOptions = { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 };
+
+/** Each file of src/ and the files of src/ it imports (type-only imports included), resolved as tsc resolves them. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const imports = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles.flatMap((imported) => {
+      const resolved = ts.resolveModuleName(imported.fileName, file, COMPILER_OPTIONS, ts.sys).resolvedModule?.resolvedFileName;
+      return resolved && !path.relative(SRC, resolved).startsWith('..') ? [path.resolve(resolved)] : [];
+    });
+    graph.set(file, imports);
+  }
+  return graph;
+}
+
+/** Every import cycle, found by a depth-first walk: each as the chain of files that leads back to its start. */
+function importCycles(graph: Map<string, string[]>): string[] {
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const onPath: string[] = [];
+  const visit = (file: string): void => {
+    const at = onPath.indexOf(file);
+    if (at >= 0) {
+      cycles.push([...onPath.slice(at), file].map((each) => path.relative(SRC, each)).join(' → '));
+      return;
+    }
+    if (done.has(file)) return;
+    onPath.push(file);
+    for (const imported of graph.get(file) ?? []) visit(imported);
+    onPath.pop();
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file);
+  return cycles;
+}
+
 describe('the folders of src/', () => {
+  it('import one another without a cycle', () => {
+    expect(importCycles(importGraph())).toEqual([]);
+  });
+
+  it('would have a cycle found', () => {
+    const [a, b, c] = ['a.ts', 'b.ts', 'c.ts'].map((name) => path.join(SRC, name));
+    expect(importCycles(new Map([[a, [b]], [b, [c]], [c, [a]]]))).toEqual(['a.ts → b.ts → c.ts → a.ts']);
+  });
+
   it('import only their own folder, earlier ones and the shared types', () => {
     expect(upwardImports()).toEqual([]);
   });
