@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cliSettings, loadConfigOptions } from '../../src/cli/cli-settings';
 import { resolveOptions, resolveSettings, withoutSecrets } from '../../src/config/settings';
 import { withVisualUat } from '../../src/config/with-visual-uat';
-import { OUTPUT_DIR_ENV } from '../../src/config/environment';
+import { ENV } from '../../src/config/environment';
 import { testFolder, testKey } from '../../src/config/test-identity';
 import type { VisualUatOptions } from '../../src/types';
 
@@ -140,7 +140,7 @@ describe('resolveSettings', () => {
   });
 
   it("takes the folder the global setup resolved for the run's other processes", () => {
-    expect(resolveSettings(config, { outputDir: 'out' }, { [OUTPUT_DIR_ENV]: '/run/out' }).outputDir).toBe('/run/out');
+    expect(resolveSettings(config, { outputDir: 'out' }, ENV.outputDir.entry('/run/out')).outputDir).toBe('/run/out');
   });
 });
 
