@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 const ORDER = ['util', 'config', 'store', 'git', 'baseline', 'capture', 'compare', 'explain', 'group', 'approve', 'evaluate', 'trust', 'oxtest', 'report', 'cli'];
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
+const UNIT = __dirname;
+/** The unit tests of src/ as a whole, not of one folder: they sit at the top of tests/unit. */
+const WHOLE_SOURCE_TESTS = ['api-report.test.ts', 'file-contracts.test.ts', 'layers.test.ts'];
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -94,5 +97,13 @@ describe('the folders of src/', () => {
   it('are all in the order of the flow', () => {
     const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
     expect(folders.filter((folder) => !ORDER.includes(folder))).toEqual([]);
+  });
+
+  it('are mirrored by tests/unit: each unit test sits in the folder of the module it tests', () => {
+    const misplaced = sourceFiles(UNIT)
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => path.relative(UNIT, file))
+      .filter((file) => (path.dirname(file) === '.' ? !WHOLE_SOURCE_TESTS.includes(file) : !fs.existsSync(path.join(SRC, path.dirname(file)))));
+    expect(misplaced).toEqual([]);
   });
 });
