@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { filesUnder } from '../support/files';
 
 /**
  * docs/architecture.md: "A module knows the ones before it, never the ones after". The folders of
@@ -15,12 +16,9 @@ const UNIT = __dirname;
 /** The unit tests of src/ as a whole, not of one folder: they sit at the top of tests/unit. */
 const WHOLE_SOURCE_TESTS = ['api-report.test.ts', 'file-contracts.test.ts', 'layers.test.ts'];
 
+/** The TypeScript files under a folder. */
 function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
+  return filesUnder(dir).filter((file) => file.endsWith('.ts'));
 }
 
 /** The top folder of src/ a file is in, or its own name for the files at the top (index.ts, types.ts). */

@@ -1,21 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baselineCacheKey, type CacheKeyInput } from '../../../src/baseline/cache-key';
 import { SourceGraph } from '../../../src/baseline/source-graph';
+import { temporaryRepository } from '../../support/files';
 
 const BASE = 'b'.repeat(40);
 
 /** A git repository with a config, a spec that imports a page object, and an app file no test imports. */
 function repository() {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-cache-key-')));
-  const write = (file: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    fs.writeFileSync(path.join(root, file), text);
-  };
-  execFileSync('git', ['init', '-q'], { cwd: root });
+  const { root, write } = temporaryRepository('visual-uat-cache-key-');
   write('playwright.config.ts', "export default { testDir: 'tests' };\n");
   write('tests/pages/home.ts', 'export const open = () => 1;\n');
   write('tests/home.spec.ts', "import { open } from './pages/home';\nopen();\n");

@@ -3,18 +3,12 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { CI_BASE_VARIABLES, currentRole, ENV } from '../../../src/config/environment';
+import { filesUnder } from '../../support/files';
 
 const SRC = path.resolve(__dirname, '..', '..', '..', 'src');
 const ENVIRONMENT = path.join(SRC, 'config', 'environment.ts');
 const DECLARED = new Set(Object.values(ENV).map((variable) => variable.name));
 
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
 
 function isVariableName(name: string): boolean {
   return DECLARED.has(name) || /^VISUAL_UAT_[A-Z0-9_]+$/.test(name);
@@ -52,8 +46,8 @@ describe('config/environment', () => {
   });
 
   it('is the only module of src/ that names a variable', () => {
-    const found = sourceFiles(SRC)
-      .filter((file) => file !== ENVIRONMENT)
+    const found = filesUnder(SRC)
+      .filter((file) => file.endsWith('.ts') && file !== ENVIRONMENT)
       .flatMap((file) => bareNames(file, fs.readFileSync(file, 'utf8')));
     expect(found).toEqual([]);
   });

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { FullConfig, TestCase } from '@playwright/test/reporter';
 import { describe, expect, it } from 'vitest';
@@ -8,18 +6,13 @@ import { storeHolds } from '../../../src/baseline/test-store';
 import { recordBaselines } from '../../../src/report/record-baselines';
 import type { RunContext } from '../../../src/types';
 import { checkpointPair, collectedTest } from '../../support/collected';
+import { temporaryRepository } from '../../support/files';
 
 const BASE_COMMIT = 'c'.repeat(40);
 
 /** A git repository with a config and a spec of three tests, and the store a record run writes. */
 function repository() {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-record-')));
-  const write = (file: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    fs.writeFileSync(path.join(root, file), text);
-    return path.join(root, file);
-  };
-  execFileSync('git', ['init', '-q'], { cwd: root });
+  const { root, write } = temporaryRepository('visual-uat-record-');
   const configFile = write('playwright.config.ts', "export default { testDir: 'tests' };\n");
   const spec = write('tests/pricing.spec.ts', "test('plans', () => {});\ntest('cart', () => {});\ntest('api', () => {});\n");
   const image = write('shots/plans.png', 'png bytes');
