@@ -135,7 +135,7 @@ export const ENV = {
   ci: variable('CI', 'ci', "set on CI: the default terminal reporter is Playwright's dot reporter", text),
   htmlOutputDir: variable('PLAYWRIGHT_HTML_OUTPUT_DIR', 'playwright', "where Playwright's HTML reporter writes, over its outputFolder option", text),
   testWorkerIndex: variable('TEST_WORKER_INDEX', 'playwright', "set in Playwright's workers: a worker loading the config says nothing", text),
-  user: variable('USER', 'system', 'who records a decision in the review page when git names nobody', text),
+  user: variable('USER', 'system', 'who a decision (approve, reject, the review page) is recorded as when git names nobody', text),
   killAt: variable('VISUAL_UAT_KILL_AT', 'tests', 'kill the run at this point (tests/faults)', oneOf<FaultPoint>('worktree', 'dependencies', 'store', 'reporter')),
   testTarball: variable('VISUAL_UAT_TEST_TARBALL', 'tests', "this project's packed tarball, packed once for the e2e tests", text),
 } as const;
