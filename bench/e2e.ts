@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PACKAGE_ROOT, fixtureEnv, fixtureModules, git, initRepo, playwrightCli, provideModules } from '../scripts/fixture-repo';
 import { reply, startFakeOpenAI } from '../tests/support/fake-openai';
+import { ENV } from '../src/config/environment';
 import { plural } from '../src/util/text';
 import { writeBenchSection } from './results-file';
 import { appendBenchJson, type BenchRow } from './run';
@@ -195,7 +196,7 @@ async function measure(tests: number, runs: number, sparse = false, withOverlap 
   await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
   // main's CI: HEAD is the base, so the run records its checkpoints into the store.
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-bench-store-'));
-  if (withOverlap) await run(dir, [], { VISUAL_UAT_BASELINE_STORE: store });
+  if (withOverlap) await run(dir, [], ENV.baselineStore.entry(store));
   const visual = visualTests(tests, sparse);
   const recorded = fs.existsSync(path.join(dir, 'snapshots')) ? fs.readdirSync(path.join(dir, 'snapshots')).length : 0;
   if (recorded !== visual.length * 3) throw new Error(`plain Playwright recorded ${recorded} snapshots instead of ${visual.length * 3}: see ${dir}`);
@@ -215,7 +216,7 @@ async function measure(tests: number, runs: number, sparse = false, withOverlap 
     // Plain fails on the two changed pages, as a snapshot suite does.
     plain.push(await run(dir, ['-c', 'plain.config.ts'], {}, 2));
     fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
-    cold.push(await run(dir, [], { VISUAL_UAT_OVERLAP: '0' }));
+    cold.push(await run(dir, [], ENV.overlap.entry('0')));
     warm.push(await run(dir, []));
     if (!withOverlap) continue;
     editSpec(edited, i, 'test');
@@ -225,9 +226,9 @@ async function measure(tests: number, runs: number, sparse = false, withOverlap 
     editFile.push(await run(dir, []));
     git(dir, ['checkout', '-q', '--', edited]);
     fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
-    fromStore.push(await run(dir, [], { VISUAL_UAT_BASELINE_STORE: store }));
+    fromStore.push(await run(dir, [], ENV.baselineStore.entry(store)));
     fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
-    overlap.push(await run(dir, [], { VISUAL_UAT_OVERLAP: '1' }));
+    overlap.push(await run(dir, [], ENV.overlap.entry('1')));
   }
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(store, { recursive: true, force: true });

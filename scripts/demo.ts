@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromiumAvailable, NO_CHROMIUM } from '../src/config/browser';
+import { ENV } from '../src/config/environment';
 import { DEFAULT_FAIL_ON } from '../src/config/settings';
 import type { RunResult } from '../src/report';
 import { failingCheckpoints } from '../src/report/decide';
@@ -49,7 +50,9 @@ function main(name = 'site'): void {
   fs.rmSync(dir, { recursive: true, force: true });
   createFixtureRepo({ fixture: demo.fixture, dir, branch: demo.branch });
   process.stdout.write(`demo repository: ${dir}\n  main: ${' '.repeat(demo.branch.length - 4)}the ${name === 'site' ? 'site' : 'library'} as it was\n  ${demo.branch}: ${demo.commits}\n\n`);
-  const run = runPlaywright(dir, ['test'], { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, VISUAL_UAT_MODEL: process.env.VISUAL_UAT_MODEL });
+  // cleanEnv keeps this shell's variables out of the run but for the evaluator's.
+  const evaluatorEnv = Object.fromEntries([ENV.openaiApiKey, ENV.openaiBaseUrl, ENV.model].map((variable) => [variable.name, variable.read()]));
+  const run = runPlaywright(dir, ['test'], evaluatorEnv);
   process.stdout.write(run.stdout);
   process.stderr.write(run.stderr);
   const report = path.join(dir, 'playwright-report', 'index.html');

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { ENV } from '../src/config/environment';
 
 /**
  * Builds real git repositories from fixtures/<name>: `base/` is committed on main, each entry of
@@ -24,7 +25,7 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     // A CI's variables too: its target branch (GITHUB_BASE_REF, CI_MERGE_REQUEST_…, BITBUCKET_PR_…) would choose the fixture's base.
-    if (/^(PLAYWRIGHT_|PW_|TEST_|VISUAL_UAT_|VITEST|GITHUB_|CI_MERGE_REQUEST_|BITBUCKET_)/.test(key) || key === 'NODE_OPTIONS' || key === 'OPENAI_API_KEY' || key === 'OPENAI_BASE_URL') continue;
+    if (/^(PLAYWRIGHT_|PW_|TEST_|VISUAL_UAT_|VITEST|GITHUB_|CI_MERGE_REQUEST_|BITBUCKET_)/.test(key) || key === 'NODE_OPTIONS' || key === ENV.openaiApiKey.name || key === ENV.openaiBaseUrl.name) continue;
     env[key] = value;
   }
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
@@ -55,9 +56,6 @@ function sha256(data: string | Buffer): string {
   return crypto.createHash('sha256').update(data).digest('hex');
 }
 
-/** Set by the end-to-end suite's global setup: the tarball of this checkout, packed once per test run. */
-export const TARBALL_ENV = 'VISUAL_UAT_TEST_TARBALL';
-
 /**
  * This checkout as npm publishes it: `npm pack` of the built package (run `npm run build` first).
  * Tests and the demo install this tarball, never source paths, so packaging faults show.
@@ -75,7 +73,7 @@ export function packPlugin(): string {
 
 /** The tarball of this run: the one the test run packed, else a fresh pack. */
 export function pluginTarball(): string {
-  const packed = process.env[TARBALL_ENV];
+  const packed = ENV.testTarball.read();
   return packed && fs.existsSync(packed) ? packed : packPlugin();
 }
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../../src/report';
-import { FIXTURES_DIR, TARBALL_ENV, createFixtureRepo, git, packPlugin, runPlaywright } from '../fixture-repo';
+import { ENV } from '../../src/config/environment';
+import { FIXTURES_DIR, createFixtureRepo, git, pluginTarball, runPlaywright } from '../fixture-repo';
 
 /**
  * The attribution corpus: every fixture app with an `attribution.json` beside its `base/` and
@@ -67,7 +68,7 @@ function branchLines(repo: string): string[] {
  * with the app's base on main and its commits on the labelled branch, `playwright test` there.
  */
 export function runCorpus(apps: CorpusApp[] = corpusApps()): CorpusRun[] {
-  process.env[TARBALL_ENV] ??= packPlugin();
+  ENV.testTarball.write(pluginTarball());
   return apps.map((app) => {
     const repo = createFixtureRepo({ fixture: app.fixture, branch: app.labels.branch });
     const started = Date.now();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { BASE_CWD_ENV, BASE_PORTS_ENV, BASELINE_DIR_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, ROLE_ENV, WORKTREE_ENV } from '../config/environment';
+import { ENV } from '../config/environment';
 import { manifestPath } from '../config/paths';
 import type { WebServerEntry } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
@@ -108,14 +108,14 @@ export async function runBaselinePass(input: BaselinePassInput): Promise<Baselin
   const baseConfigDir = path.join(input.worktree, path.relative(input.repoRoot, input.configDir));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    [ROLE_ENV]: 'baseline',
-    [BASE_CWD_ENV]: baseConfigDir,
-    [BASE_PORTS_ENV]: ports.join(','),
-    [BASELINE_DIR_ENV]: input.baselineDir,
-    [OUTPUT_DIR_ENV]: input.outputDir,
-    [REPO_ROOT_ENV]: input.repoRoot,
-    [WORKTREE_ENV]: input.worktree,
-    FORCE_COLOR: '0',
+    ...ENV.role.entry('baseline'),
+    ...ENV.baseCwd.entry(baseConfigDir),
+    ...ENV.basePorts.entry(ports),
+    ...ENV.baselineDir.entry(input.baselineDir),
+    ...ENV.outputDir.entry(input.outputDir),
+    ...ENV.repoRoot.entry(input.repoRoot),
+    ...ENV.worktree.entry(input.worktree),
+    ...ENV.forceColor.entry('0'),
   };
   const exitCode = await new Promise<number | null>((resolve) => {
     const child = spawn(process.execPath, args, { cwd: process.cwd(), env, stdio: ['ignore', log, log] });

@@ -5,6 +5,7 @@ import { readJsonFile } from '../util/fs';
 import { testIdentity, type TestIdentity } from '../config/test-identity';
 import { CaptureScan, type TestLocation } from './capture-scan';
 import { SourceGraph } from './source-graph';
+import { ENV } from '../config/environment';
 
 /**
  * The baseline pass runs only the tests that can capture a checkpoint (see capture-scan.ts): the
@@ -141,7 +142,7 @@ export async function listSuite(input: ListInput): Promise<JsonReport | null> {
   fs.mkdirSync(path.dirname(input.logFile), { recursive: true });
   const log = fs.openSync(input.logFile, 'w');
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, args, { env: { ...input.env, PLAYWRIGHT_JSON_OUTPUT_NAME: input.outputFile, FORCE_COLOR: '0' }, stdio: ['ignore', log, log] });
+    const child = spawn(process.execPath, args, { env: { ...input.env, ...ENV.jsonOutputName.entry(input.outputFile), ...ENV.forceColor.entry('0') }, stdio: ['ignore', log, log] });
     child.on('error', () => resolve(null));
     child.on('exit', resolve);
   });

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { GUARD_PID_ENV, GUARDED_COMMAND_ENV } from '../config/environment';
+import { ENV } from '../config/environment';
 import { processAlive } from '../util/process';
 
 /**
@@ -22,10 +22,10 @@ function ownProcessGroup(): number | null {
 }
 
 function main(): void {
-  const command = process.env[GUARDED_COMMAND_ENV];
-  const runner = Number(process.env[GUARD_PID_ENV]);
+  const command = ENV.guardedCommand.read();
+  const runner = ENV.guardPid.read();
   if (!command || !runner) {
-    console.error(`visual-uat: the server guard needs ${GUARDED_COMMAND_ENV} and ${GUARD_PID_ENV}: it is started by withVisualUat, not by hand`);
+    console.error(`visual-uat: the server guard needs ${ENV.guardedCommand.name} and ${ENV.guardPid.name}: it is started by withVisualUat, not by hand`);
     process.exit(2);
   }
   const group = ownProcessGroup();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
 import { besidePassRoot, outputPath, storeCommitDir, worktreeHomes, worktreeName } from '../config/paths';
-import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV } from '../config/environment';
+import { ENV } from '../config/environment';
 import { optionsFromEnv, resolveSettings, type ResolvedOptions } from '../config/settings';
 import { missingChromium } from '../config/browser';
 import { testsIsolated } from '../config/isolation';
@@ -13,7 +13,7 @@ import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCo
 import { farBehindWarning, resolveBase, type BaseResolution } from '../git/base';
 import type { BaselineManifest, BaselineTestRecord, RunContext } from '../types';
 import { errorCode, writeFileAtomic } from '../util/fs';
-import { faultPoint } from '../util/process';
+import { faultPoint } from '../config/fault-point';
 import { plural } from '../util/text';
 import { captureOptions, versions } from './capture-inputs';
 import { baselineCacheKey, type CacheKey } from './cache-key';
@@ -96,7 +96,7 @@ async function setup(config: FullConfig): Promise<Prepared> {
     log(`warning: this run has no visual-uat reporter (its reporters: ${reporters.join(', ')}), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,${reporters[0] ?? 'list'}`);
   }
   prepareOutputDir(outputDir);
-  process.env[OUTPUT_DIR_ENV] = outputDir;
+  ENV.outputDir.write(outputDir);
   const staleLock = acquireRunLock(outputDir);
   if (staleLock) log(`took over the lock of an earlier run (pid ${staleLock}) that is gone`);
   try {
@@ -341,7 +341,7 @@ async function manifestsWithNewDependencies(repo: Repo, baseCommit: string, chan
 function writeContext(outputDir: string, context: RunContext): void {
   const contextFile = outputPath(outputDir, 'runContext');
   writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
-  process.env[CONTEXT_FILE_ENV] = contextFile;
+  ENV.contextFile.write(contextFile);
 }
 
 /**
@@ -357,7 +357,7 @@ function writeContext(outputDir: string, context: RunContext): void {
 function besideWorkers(config: FullConfig, args: string[], fewToRender: boolean): number | null {
   const cores = os.availableParallelism();
   const half = Math.max(1, Math.floor(cores / 2));
-  const forced = process.env.VISUAL_UAT_OVERLAP;
+  const forced = ENV.overlap.read();
   if (forced === '0') return null;
   if (forced === '1') return half;
   if (!reportsLocally(config) || args.some((arg) => arg.startsWith('--shard'))) return null;

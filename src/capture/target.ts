@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
 import { noteCapturingTest } from '../baseline/top-up';
-import { BASELINE_DIR_ENV, CONTEXT_FILE_ENV, currentRole, type Role } from '../config/environment';
+import { currentRole, ENV, type Role } from '../config/environment';
 import { runningCheckpointsDir } from '../config/paths';
 import { identityOfTestInfo } from '../config/test-identity';
 import { resolveSettings } from '../config/settings';
@@ -29,7 +29,7 @@ export interface CaptureTarget {
  * runs neither.
  */
 export function inVisualUatRun(env: NodeJS.ProcessEnv = process.env): boolean {
-  return currentRole(env) === 'baseline' || !!env[CONTEXT_FILE_ENV];
+  return currentRole(env) === 'baseline' || ENV.contextFile.read(env) !== undefined;
 }
 
 /** What a worker process reads once: the run context the setup wrote, the output folder, the manifest. */
@@ -61,8 +61,8 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   const role = currentRole();
   const { key, folder } = identityOfTestInfo(testInfo);
   if (role === 'baseline') {
-    const baselineDir = process.env[BASELINE_DIR_ENV];
-    if (!baselineDir) throw new Error('visual-uat: the baseline pass started without VISUAL_UAT_BASELINE_DIR: run it through withVisualUat');
+    const baselineDir = ENV.baselineDir.read();
+    if (!baselineDir) throw new Error(`visual-uat: the baseline pass started without ${ENV.baselineDir.name}: run it through withVisualUat`);
     return { role, key, folder, imageRoot: baselineDir, baselineRoot: null, context: null };
   }
   const state = workerState(testInfo);

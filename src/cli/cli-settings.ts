@@ -3,10 +3,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV, ROLE_ENV } from '../config/environment';
+import { ENV, type Variable } from '../config/environment';
 import { resolveSettings, type Settings } from '../config/settings';
 import type { VisualUatOptions } from '../types';
-import { PROBE_FILE_ENV } from './config-probe';
 
 /** The names Playwright looks for when no --config is given, in its order. */
 const CONFIG_NAMES = ['playwright.config.ts', 'playwright.config.js', 'playwright.config.mts', 'playwright.config.mjs', 'playwright.config.cts', 'playwright.config.cjs'];
@@ -38,7 +37,12 @@ export function findConfig(flag: string | undefined, cwd: string): string | null
 
 /** The environment of the CLI without the variables a run hands its own processes. */
 function userEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { [OUTPUT_DIR_ENV]: _dir, [ROLE_ENV]: _role, [CONTEXT_FILE_ENV]: _context, ...rest } = env;
+  return without(env, [ENV.outputDir, ENV.role, ENV.contextFile]);
+}
+
+function without(env: NodeJS.ProcessEnv, variables: readonly Variable<unknown>[]): NodeJS.ProcessEnv {
+  const rest = { ...env };
+  for (const variable of variables) variable.write(undefined, rest);
   return rest;
 }
 
@@ -66,7 +70,7 @@ export function loadConfigOptions(configFile: string, env: NodeJS.ProcessEnv = p
   try {
     const probe = spawnSync(process.execPath, [cli, 'test', '--list', '--config', configFile, '--reporter', probeModule(), NO_TEST_FILE], {
       cwd: path.dirname(configFile),
-      env: { ...userEnv(env), [PROBE_FILE_ENV]: file },
+      env: { ...userEnv(env), ...ENV.probeFile.entry(file) },
       encoding: 'utf8',
       timeout: PROBE_TIMEOUT_MS,
     });
@@ -106,8 +110,8 @@ export type CliNeeds = 'output-folder' | 'options';
 export function cliSettings(flags: CliFlags, needs: CliNeeds = 'options', cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, load = loadConfigOptions): Settings {
   const configFile = findConfig(flags.config, cwd);
   const own = userEnv(env);
-  const folderGiven = Boolean(flags.dir || own.VISUAL_UAT_DIR);
+  const folderGiven = Boolean(flags.dir || ENV.dir.read(own));
   const options = configFile && (needs === 'options' || !folderGiven) ? loadOptions(configFile, own, load, folderGiven) : {};
-  if (flags.dir) return resolveSettings(configFile, { ...options, outputDir: flags.dir }, { ...own, VISUAL_UAT_DIR: undefined }, cwd);
+  if (flags.dir) return resolveSettings(configFile, { ...options, outputDir: flags.dir }, without(own, [ENV.dir]), cwd);
   return resolveSettings(configFile, options, own, cwd);
 }

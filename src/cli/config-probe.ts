@@ -1,8 +1,6 @@
 import fs from 'node:fs';
+import { ENV } from '../config/environment';
 import { optionsFromEnv } from '../config/settings';
-
-/** Where the probe writes what it learnt (set by cli/cli-settings.ts for the child it starts). */
-export const PROBE_FILE_ENV = 'VISUAL_UAT_PROBE_FILE';
 
 /**
  * A reporter that reports the options `withVisualUat` was given, nothing else. Playwright builds
@@ -11,7 +9,7 @@ export const PROBE_FILE_ENV = 'VISUAL_UAT_PROBE_FILE';
  */
 export default class ConfigProbe {
   constructor() {
-    const file = process.env[PROBE_FILE_ENV];
+    const file = ENV.probeFile.read();
     if (file) fs.writeFileSync(file, JSON.stringify(optionsFromEnv()));
   }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ENV } from '../config/environment';
 import type { Settings } from '../config/settings';
 import { evalExitCode, formatEval, runEval, shippedCorpus, type EvalRecord } from '../trust';
 import type { EvaluatorOptions } from '../types';
@@ -22,8 +23,8 @@ function labelsSource(options: EvalCliOptions, settings: Settings): EvalRecord['
 /** The config's evaluator, with the environment and then the flags on top. */
 function evaluatorSetup(options: EvalCliOptions, settings: Settings): { evaluator: EvaluatorOptions; env: NodeJS.ProcessEnv } {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  if (options.model) env.VISUAL_UAT_MODEL = options.model;
-  if (options.baseUrl) env.OPENAI_BASE_URL = options.baseUrl;
+  if (options.model) ENV.model.write(options.model, env);
+  if (options.baseUrl) ENV.openaiBaseUrl.write(options.baseUrl, env);
   return { evaluator: settings.options.evaluator || {}, env };
 }
 

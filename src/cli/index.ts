@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
 import { isOutputName, outputPath, worktreeHomes } from '../config/paths';
-import { RECORD_ENV, type Settings } from '../config/settings';
+import { ENV } from '../config/environment';
+import type { Settings } from '../config/settings';
 import { openRepo } from '../git';
 import { removeWorktreesIn } from '../baseline/worktrees';
 import { KEPT_COMMITS, pruneStore, sizeText, storeSize } from '../baseline/test-store';
@@ -29,10 +30,10 @@ function playwrightCli(cwd: string): string {
 /** `visual-uat test`: `playwright test` with visual-uat's options set through the environment. */
 export function runTest(playwrightArgs: string[], options: { base?: string; updateBaselines?: boolean; keepWorktrees?: boolean; record?: boolean }, cwd = process.cwd()): number {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  if (options.record) env[RECORD_ENV] = '1';
-  if (options.base) env.VISUAL_UAT_BASE = options.base;
-  if (options.updateBaselines) env.VISUAL_UAT_UPDATE_BASELINES = '1';
-  if (options.keepWorktrees) env.VISUAL_UAT_KEEP_WORKTREES = '1';
+  if (options.record) ENV.record.write(true, env);
+  if (options.base) ENV.base.write(options.base, env);
+  if (options.updateBaselines) ENV.updateBaselines.write(true, env);
+  if (options.keepWorktrees) ENV.keepWorktrees.write(true, env);
   const result = spawnSync(process.execPath, [playwrightCli(cwd), 'test', ...playwrightArgs], { cwd, env, stdio: 'inherit' });
   return result.status ?? 1;
 }

@@ -1,5 +1,6 @@
 import ts from 'typescript';
 import type { BaseWebServer } from '../types';
+import { ENV } from '../config/environment';
 
 /**
  * The edit `visual-uat init` makes to a Playwright config: the exported config wrapped in
@@ -199,7 +200,7 @@ function webServerOf(node: ts.Expression): ConfigWebServer | null {
   if (!ts.isObjectLiteralExpression(node)) return null;
   const fields = properties(node);
   const env = fields.get('env');
-  const envSetsPort = !!env && ts.isObjectLiteralExpression(env) && properties(env).has('PORT');
+  const envSetsPort = !!env && ts.isObjectLiteralExpression(env) && properties(env).has(ENV.port.name);
   return { command: plainString(fields.get('command')), port: portOf(fields), cwd: plainString(fields.get('cwd')), envSetsPort };
 }
 

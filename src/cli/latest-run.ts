@@ -10,6 +10,7 @@ import { outputPath } from '../config/paths';
 import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord, TestResultRecord } from '../report/results';
 import { checkpointTitle } from '../report/summary';
+import { ENV } from '../config/environment';
 
 /**
  * The latest run as `approve`, `reject`, `report` and the review page see it: read from the
@@ -73,7 +74,7 @@ export async function reviewer(configDir: string): Promise<string> {
   const read = async (key: string) => (await runGit(configDir, ['config', '--get', key]).catch(() => '')).trim();
   const [name, email] = await Promise.all([read('user.name'), read('user.email')]);
   if (name || email) return email ? `${name || email} <${email}>` : name;
-  return process.env.USER ?? 'unknown';
+  return ENV.user.read() ?? 'unknown';
 }
 
 /** Who decides, when, why. */

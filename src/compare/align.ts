@@ -227,7 +227,8 @@ function alignMiddle(images: Images, start: number, baseEnd: number, currentEnd:
       push(segments, 'modified', x - 1, 1, y - 1, 1);
     } else if (insertedBefore) {
       push(segments, 'added', x, 0, y - insertedBefore, insertedBefore);
-    } else if (removedBefore === 1 && (y < images.current.image.height || y > 0)) {
+    } else if (removedBefore === 1 && y > 0) {
+      // As for an insertion: a removal at the very top has no run above it and stays a removal.
       push(segments, 'modified', x - 1, 1, y < images.current.image.height ? y : y - 1, 1);
     } else if (removedBefore) {
       push(segments, 'removed', x - removedBefore, removedBefore, y, 0);

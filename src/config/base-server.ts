@@ -4,6 +4,7 @@ import type { PlaywrightTestConfig } from '@playwright/test';
 import type { BaseWebServer } from '../types';
 import { isInside } from '../util/fs';
 import { escapeRegExp } from '../util/text';
+import { ENV } from './environment';
 
 /**
  * The baseline role's web servers: the base app must come from the base commit, on a port of its
@@ -111,7 +112,7 @@ export function baseServer(server: WebServer, port: number | undefined, override
     ...server,
     command: baseCommand(command, original, port, !!override),
     cwd: baseCwd(override?.cwd ?? server.cwd, checkout),
-    env: { ...Object.fromEntries(env), ...(port !== undefined ? { PORT: String(port) } : {}) },
+    env: { ...Object.fromEntries(env), ...(port !== undefined ? ENV.port.entry(port) : {}) },
     reuseExistingServer: false,
   };
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { PlaywrightTestConfig } from '@playwright/test';
+import { ENV } from './environment';
 
 /**
  * Where Playwright's own browsers cannot be downloaded (an air-gapped CI, a distro image), a system
@@ -8,7 +9,6 @@ import type { PlaywrightTestConfig } from '@playwright/test';
  * channel is left alone.
  */
 
-export const CHROMIUM_ENV = 'VISUAL_UAT_CHROMIUM';
 const SYSTEM_CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 const SYSTEM_CHROMIUM_ARGS = [
   '--disable-gpu',
@@ -39,13 +39,13 @@ function bundledChromiumInstalled(): boolean {
 }
 
 /** What a newcomer without any Chromium reads instead of Playwright's stack of launch errors. */
-export const NO_CHROMIUM = `visual-uat: no Chromium on this machine: run npx playwright install chromium, or install your system's chromium package (apt-get install chromium), or point ${CHROMIUM_ENV} at one`;
+export const NO_CHROMIUM = `visual-uat: no Chromium on this machine: run npx playwright install chromium, or install your system's chromium package (apt-get install chromium), or point ${ENV.chromium.name} at one`;
 
 export function systemChromium(env: NodeJS.ProcessEnv = process.env): string | null {
-  const explicit = env[CHROMIUM_ENV];
+  const explicit = ENV.chromium.read(env);
   if (explicit) {
     if (!fs.existsSync(explicit))
-      throw new Error(`visual-uat: ${CHROMIUM_ENV}=${explicit} does not exist: point it at a Chromium binary or unset it`);
+      throw new Error(`visual-uat: ${ENV.chromium.name}=${explicit} does not exist: point it at a Chromium binary or unset it`);
     return explicit;
   }
   if (bundledChromiumInstalled()) return null;

@@ -1,4 +1,4 @@
 export { withVisualUat } from './with-visual-uat';
 export { resolveOptions, optionsFromEnv, type ResolvedOptions } from './settings';
-export { applySystemChromium, systemChromium, CHROMIUM_ENV } from './browser';
+export { applySystemChromium, systemChromium } from './browser';
 export * from './environment';

@@ -1,5 +1,5 @@
 import type { FullConfig, PlaywrightTestConfig } from '@playwright/test';
-import { SERIAL_PROJECTS_ENV } from './environment';
+import { ENV } from './environment';
 
 /** The projects of the user's config that turn `fullyParallel` off (Playwright's resolved project does not show it). */
 export function serialProjects(config: PlaywrightTestConfig): string[] {
@@ -15,9 +15,5 @@ export function serialProjects(config: PlaywrightTestConfig): string[] {
 export function testsIsolated(config: Pick<FullConfig, 'fullyParallel'>, project: string, env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): boolean {
   if (!config.fullyParallel) return false;
   if (argv.includes('--fully-parallel')) return true;
-  try {
-    return !(JSON.parse(env[SERIAL_PROJECTS_ENV] ?? '[]') as string[]).includes(project);
-  } catch {
-    return false;
-  }
+  return !(ENV.serialProjects.read(env) ?? []).includes(project);
 }

@@ -1,4 +1,5 @@
 import type { PlaywrightTestConfig } from '@playwright/test';
+import { ENV } from './environment';
 
 /**
  * The config's `expect.toHaveScreenshot` options, per project, as Playwright applies them: a
@@ -9,9 +10,6 @@ import type { PlaywrightTestConfig } from '@playwright/test';
 
 export type ScreenshotDefaults = NonNullable<NonNullable<PlaywrightTestConfig['expect']>['toHaveScreenshot']>;
 
-/** Internal: project name → the config's `expect.toHaveScreenshot` for it. */
-export const SCREENSHOT_DEFAULTS_ENV = 'VISUAL_UAT_SCREENSHOT_DEFAULTS';
-
 export function screenshotDefaultsByProject(config: PlaywrightTestConfig): Record<string, ScreenshotDefaults> {
   const top = config.expect?.toHaveScreenshot ?? {};
   if (!config.projects?.length) return { '': top };
@@ -19,9 +17,6 @@ export function screenshotDefaultsByProject(config: PlaywrightTestConfig): Recor
 }
 
 export function screenshotDefaults(projectName: string, env: NodeJS.ProcessEnv = process.env): ScreenshotDefaults {
-  try {
-    return (JSON.parse(env[SCREENSHOT_DEFAULTS_ENV] ?? '{}') as Record<string, ScreenshotDefaults>)[projectName] ?? {};
-  } catch {
-    return {};
-  }
+  const byProject = (ENV.screenshotDefaults.read(env) ?? {}) as Record<string, ScreenshotDefaults>;
+  return byProject[projectName] ?? {};
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { EvaluatorOptions, FailOn, VisualUatOptions } from '../types';
-import { OUTPUT_DIR_ENV } from './environment';
+import { CI_BASE_VARIABLES, ENV } from './environment';
 import { outputPath } from './paths';
 
 /** The options after defaults and environment variables are applied (environment wins). */
@@ -30,15 +30,13 @@ export interface NamedBase {
   setting: string;
 }
 
-/** A pull request's (merge request's) target branch, as CI services name it, after the explicit settings. */
-const CI_BASE_VARIABLES = ['GITHUB_BASE_REF', 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME', 'BITBUCKET_PR_DESTINATION_BRANCH'];
-
 /** VISUAL_UAT_BASE (what `visual-uat test --base` sets), then the baseBranch option, then a CI service's target branch. */
 function namedBase(options: VisualUatOptions, env: NodeJS.ProcessEnv): NamedBase | null {
-  if (env.VISUAL_UAT_BASE) return { branch: env.VISUAL_UAT_BASE, setting: 'VISUAL_UAT_BASE' };
+  const named = ENV.base.read(env);
+  if (named) return { branch: named, setting: ENV.base.name };
   if (options.baseBranch) return { branch: options.baseBranch, setting: 'baseBranch in withVisualUat' };
-  const variable = CI_BASE_VARIABLES.find((name) => env[name]);
-  return variable ? { branch: env[variable]!, setting: variable } : null;
+  const variable = CI_BASE_VARIABLES.find((each) => each.read(env));
+  return variable ? { branch: variable.read(env)!, setting: variable.name } : null;
 }
 
 const FAIL_ON_VALUES: readonly FailOn[] = ['regression', 'needs_review', 'new', 'missing', 'errored', 'signals'];
@@ -50,17 +48,6 @@ const FAIL_ON_VALUES: readonly FailOn[] = ['regression', 'needs_review', 'new', 
  */
 export const DEFAULT_FAIL_ON: readonly FailOn[] = ['regression', 'needs_review'];
 
-/** Internal: how `withVisualUat` hands its (secret-free) options to the global setup and the workers. */
-export const OPTIONS_ENV = 'VISUAL_UAT_OPTIONS';
-
-/** Set by `visual-uat record`. */
-export const RECORD_ENV = 'VISUAL_UAT_RECORD';
-
-function flag(value: string | undefined): boolean | undefined {
-  if (value === undefined || value === '') return undefined;
-  return value === '1' || value.toLowerCase() === 'true';
-}
-
 export function resolveOptions(options: VisualUatOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
   const failOn = options.failOn ?? [...DEFAULT_FAIL_ON];
   for (const value of failOn) {
@@ -69,30 +56,24 @@ export function resolveOptions(options: VisualUatOptions = {}, env: NodeJS.Proce
   }
   return {
     baseBranch: namedBase(options, env),
-    outputDir: env.VISUAL_UAT_DIR || options.outputDir || '.visual-uat',
-    updateBaselines: flag(env.VISUAL_UAT_UPDATE_BASELINES) ?? options.updateBaselines ?? false,
-    keepWorktrees: flag(env.VISUAL_UAT_KEEP_WORKTREES) ?? options.keepWorktrees ?? false,
+    outputDir: ENV.dir.read(env) || options.outputDir || '.visual-uat',
+    updateBaselines: ENV.updateBaselines.read(env) ?? options.updateBaselines ?? false,
+    keepWorktrees: ENV.keepWorktrees.read(env) ?? options.keepWorktrees ?? false,
     evaluator: options.evaluator ?? {},
     failOn,
     threshold: options.threshold ?? 0.1,
     maxDiffPixels: options.maxDiffPixels ?? 0,
     maxDiffPixelRatio: options.maxDiffPixelRatio ?? 0,
-    allowMissingBaselines: flag(env.VISUAL_UAT_ALLOW_MISSING_BASELINES) ?? options.allowMissingBaselines ?? false,
+    allowMissingBaselines: ENV.allowMissingBaselines.read(env) ?? options.allowMissingBaselines ?? false,
     labelsDir: options.labelsDir || null,
-    baselineStore: env.VISUAL_UAT_BASELINE_STORE || options.baselineStore || null,
-    record: flag(env[RECORD_ENV]) ?? false,
+    baselineStore: ENV.baselineStore.read(env) || options.baselineStore || null,
+    record: ENV.record.read(env) ?? false,
   };
 }
 
 /** Options as withVisualUat stored them for the other processes of the run (never with a key). */
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): VisualUatOptions {
-  const raw = env[OPTIONS_ENV];
-  if (!raw) return {};
-  try {
-    return JSON.parse(raw) as VisualUatOptions;
-  } catch {
-    return {};
-  }
+  return (ENV.options.read(env) as VisualUatOptions | undefined) ?? {};
 }
 
 export function withoutSecrets(options: VisualUatOptions): VisualUatOptions {
@@ -131,7 +112,7 @@ export function resolveSettings(
 ): Settings {
   const configDir = configFile ? path.dirname(path.resolve(cwd, configFile)) : cwd;
   const resolved = resolveOptions(options, env);
-  const outputDir = env[OUTPUT_DIR_ENV] || path.resolve(configDir, resolved.outputDir);
+  const outputDir = ENV.outputDir.read(env) || path.resolve(configDir, resolved.outputDir);
   return {
     configFile: configFile ? path.resolve(cwd, configFile) : null,
     configDir,

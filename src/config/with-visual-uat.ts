@@ -5,11 +5,11 @@ import type { BaseWebServer, VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
 import { baseOverride, baseServer, hostResolverRules, moveOrigins, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
 import { baselineComponentBuild } from './component-tests';
-import { BASE_CWD_ENV, BASE_PORTS_ENV, currentRole, GUARD_PID_ENV, GUARDED_COMMAND_ENV, OUTPUT_DIR_ENV, REPO_ROOT_ENV, SERIAL_PROJECTS_ENV, WEB_SERVERS_ENV, WORKTREE_ENV } from './environment';
+import { currentRole, ENV } from './environment';
 import { serialProjects } from './isolation';
 import { outputPath } from './paths';
-import { OPTIONS_ENV, resolveOptions, withoutSecrets } from './settings';
-import { SCREENSHOT_DEFAULTS_ENV, screenshotDefaultsByProject } from './screenshot-defaults';
+import { resolveOptions, withoutSecrets } from './settings';
+import { screenshotDefaultsByProject } from './screenshot-defaults';
 
 /** Playwright loads these by path: the compiled .js beside this file, or the .ts source under a TS loader. */
 function ownModule(relative: string): string {
@@ -36,7 +36,7 @@ function asArray<T>(value: T | T[] | undefined): T[] {
 }
 
 function normaliseReporters(reporter: PlaywrightTestConfig['reporter']): ReporterDescription[] {
-  if (reporter === undefined) return [[process.env.CI ? 'dot' : 'list']];
+  if (reporter === undefined) return [[ENV.ci.read() ? 'dot' : 'list']];
   if (typeof reporter === 'string') return [[reporter]];
   return reporter.map((entry) => (typeof entry === 'string' ? [entry] : entry) as ReporterDescription);
 }
@@ -48,10 +48,10 @@ function normaliseReporters(reporter: PlaywrightTestConfig['reporter']): Reporte
  */
 export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options: VisualUatOptions = {}): T {
   resolveOptions(options);
-  process.env[OPTIONS_ENV] = JSON.stringify(withoutSecrets(options));
-  process.env[SCREENSHOT_DEFAULTS_ENV] = JSON.stringify(screenshotDefaultsByProject(config));
-  process.env[WEB_SERVERS_ENV] = JSON.stringify(asArray(config.webServer).map((server, index): WebServerEntry => webServerEntry(server, baseOverride(options.baseWebServer, index))));
-  process.env[SERIAL_PROJECTS_ENV] = JSON.stringify(serialProjects(config));
+  ENV.options.write(withoutSecrets(options));
+  ENV.screenshotDefaults.write(screenshotDefaultsByProject(config));
+  ENV.webServers.write(asArray(config.webServer).map((server, index): WebServerEntry => webServerEntry(server, baseOverride(options.baseWebServer, index))));
+  ENV.serialProjects.write(serialProjects(config));
   const userSetups = asArray(config.globalSetup);
   const wired = {
     ...config,
@@ -76,11 +76,7 @@ function webServerEntry(server: WebServer, override: BaseWebServer | undefined):
 
 /** The config's webServer entries as withVisualUat saw them (see WEB_SERVERS_ENV). */
 export function webServersFromEnv(env: NodeJS.ProcessEnv = process.env): WebServerEntry[] {
-  try {
-    return JSON.parse(env[WEB_SERVERS_ENV] ?? '[]') as WebServerEntry[];
-  } catch {
-    return [];
-  }
+  return (ENV.webServers.read(env) ?? []) as WebServerEntry[];
 }
 
 /**
@@ -91,7 +87,7 @@ function guarded(server: WebServer): Pick<WebServer, 'command' | 'env'> {
   if (process.platform === 'win32' || !SERVER_GUARD.endsWith('.js')) return { command: server.command, env: server.env };
   return {
     command: `${JSON.stringify(process.execPath)} ${JSON.stringify(SERVER_GUARD)}`,
-    env: { ...(server.env ?? {}), [GUARDED_COMMAND_ENV]: server.command, [GUARD_PID_ENV]: String(process.pid) },
+    env: { ...(server.env ?? {}), ...ENV.guardedCommand.entry(server.command), ...ENV.guardPid.entry(process.pid) },
   };
 }
 
@@ -144,25 +140,26 @@ function baseExpect(expect: ExpectOptions): ExpectOptions {
  * origin onto the base server.
  */
 function baselineRole<T extends PlaywrightTestConfig>(config: T, options: VisualUatOptions, env: NodeJS.ProcessEnv = process.env): T {
-  const freePorts = (env[BASE_PORTS_ENV] ?? '').split(',').filter(Boolean).map(Number);
+  const freePorts = ENV.basePorts.read(env) ?? [];
   const servers = asArray(config.webServer) as WebServer[];
   const ports = new Map<number, number>();
   servers.forEach((server, index) => {
     const original = serverPort(server);
     if (original !== null && freePorts[index] !== undefined) ports.set(original, freePorts[index]);
   });
-  const outputDir = env[OUTPUT_DIR_ENV] ?? '.visual-uat';
+  const outputDir = ENV.outputDir.read(env) ?? '.visual-uat';
+  const repoRoot = ENV.repoRoot.read(env);
   const checkout = {
-    repoRoots: env[REPO_ROOT_ENV] ? pathVariants(env[REPO_ROOT_ENV]) : [],
-    worktree: env[WORKTREE_ENV] ?? '',
-    configDirInBase: env[BASE_CWD_ENV]!,
+    repoRoots: repoRoot ? pathVariants(repoRoot) : [],
+    worktree: ENV.worktree.read(env) ?? '',
+    configDirInBase: ENV.baseCwd.read(env)!,
     keep: pathVariants(outputDir),
   };
   const rewritten = servers.map((server, index) => {
     const port = freePorts[index];
     const { server: base, moved } = moveOrigins(baseServer(server, port, baseOverride(options.baseWebServer, index), checkout), ports);
     // The runner's output is the pass's log; workers load the config too, and say nothing.
-    if (moved.length && !env.TEST_WORKER_INDEX) console.log(`visual-uat: webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
+    if (moved.length && !ENV.testWorkerIndex.read(env)) console.log(`visual-uat: webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
     return {
       ...base,
       ...guarded(base),
@@ -193,8 +190,8 @@ function realPath(dir: string): string {
 
 /** A component-test config builds the base's components, into a cache folder of its own (see component-tests.ts). */
 function componentBuild<T extends PlaywrightTestConfig>(config: T, env: NodeJS.ProcessEnv, outputDir: string): T {
-  const repoRoot = env[REPO_ROOT_ENV];
-  const worktree = env[WORKTREE_ENV];
+  const repoRoot = ENV.repoRoot.read(env);
+  const worktree = ENV.worktree.read(env);
   if (!repoRoot || !worktree) return config;
   const sources = { repoRoot: realPath(repoRoot), worktree: realPath(worktree), keep: [realPath(worktree), realPath(outputDir)] };
   return baselineComponentBuild(config, sources, path.resolve(outputPath(outputDir, 'baselineComponentCache')));

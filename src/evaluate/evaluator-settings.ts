@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AutoApprovePolicy, EvaluatorOptions } from '../types';
 import { DEFAULT_PRICES, type PriceTable } from './prices';
+import { ENV } from '../config/environment';
 
 /** The evaluator's options after the environment and the defaults are applied. */
 export interface EvaluatorSettings {
@@ -81,19 +82,19 @@ export function resolveEvaluatorSettings(
 ): EvaluatorSettings | null {
   if (options === false) return null;
   const given = options ?? {};
-  const apiKey = env.OPENAI_API_KEY || given.apiKey;
+  const apiKey = ENV.openaiApiKey.read(env) || given.apiKey;
   if (!apiKey) return null;
   const approveAt = unit('approveAt', given.approveAt, DEFAULT_APPROVE_AT);
   const rejectAt = unit('rejectAt', given.rejectAt, DEFAULT_REJECT_AT);
   return {
-    baseURL: env.OPENAI_BASE_URL || given.baseURL || undefined,
+    baseURL: ENV.openaiBaseUrl.read(env) || given.baseURL || undefined,
     apiKey,
-    model: env.VISUAL_UAT_MODEL || given.model || DEFAULT_MODEL,
+    model: ENV.model.read(env) || given.model || DEFAULT_MODEL,
     approveAt,
     rejectAt,
     timeoutMs: positiveInteger(
-      env.VISUAL_UAT_EVAL_TIMEOUT_MS ? 'VISUAL_UAT_EVAL_TIMEOUT_MS' : 'evaluator.timeoutMs',
-      env.VISUAL_UAT_EVAL_TIMEOUT_MS || given.timeoutMs,
+      ENV.evalTimeoutMs.read(env) ? ENV.evalTimeoutMs.name : 'evaluator.timeoutMs',
+      ENV.evalTimeoutMs.read(env) || given.timeoutMs,
       DEFAULT_TIMEOUT_MS,
     ),
     concurrency: positiveInteger('evaluator.concurrency', given.concurrency, DEFAULT_CONCURRENCY),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { CodeChange } from '../types';
 import { COMMIT_MARK, parseDiff } from './diff';
 import { readSource } from './source-lines';
+import { ENV } from '../config/environment';
 
 /** Every git call is `git` with an argv array, never a shell: a branch name is never interpreted. */
 
@@ -36,7 +37,7 @@ function runGitBounded(cwd: string, args: string[], timeoutMs: number): Promise<
   return new Promise((resolve, reject) => {
     // Process groups are POSIX; on Windows git runs as a plain child and the timeout kills it alone.
     const ownSession = process.platform !== 'win32';
-    const child = spawn('git', args, { cwd, detached: ownSession, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+    const child = spawn('git', args, { cwd, detached: ownSession, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...ENV.gitTerminalPrompt.entry('0') } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -5,7 +5,7 @@ import { APPROVALS_FILE } from '../store/approvals-file';
 import { plural } from '../util/text';
 import type { CheckpointVerdict } from './decide';
 import { explanationWords, REVIEW_COMMAND } from './summary';
-import type { TestOutcome } from './run';
+import type { TestOutcome } from './outcome';
 
 type Annotation = { type: string; description?: string };
 

@@ -10,7 +10,7 @@ import { readEvalRecord } from '../trust/eval-record';
 import { codeChanges, openRepo } from '../git';
 import { readRunContext, runFiles } from '../store/run-store';
 import type { CodeChange, RunContext, VisualUatOptions } from '../types';
-import { faultPoint } from '../util/process';
+import { faultPoint } from '../config/fault-point';
 import { APPROVALS_FILE } from '../store/approvals-file';
 import { plural } from '../util/text';
 import { annotate, failTest } from './annotate';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test/reporter';
 import type { RunResult } from './results';
 import { stepSummary, summaryLines, workflowAnnotations, type SummaryPaths } from './summary';
+import { ENV } from '../config/environment';
 
 /** Where the reporter's words go: stdout, stderr, and GitHub Actions' summary and annotations. */
 
@@ -11,7 +12,7 @@ export function htmlReportPath(config: FullConfig, configDir: string): string | 
   const html = config.reporter.find(([name]) => name === 'html');
   if (!html) return null;
   const options = (html[1] ?? {}) as { outputFolder?: string };
-  let folder = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? options.outputFolder;
+  let folder = ENV.htmlOutputDir.read() ?? options.outputFolder;
   if (!folder) {
     let dir = configDir;
     while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
@@ -23,8 +24,9 @@ export function htmlReportPath(config: FullConfig, configDir: string): string | 
 /** The end-of-run summary on stdout; in GitHub Actions also the job summary and the annotations. */
 export function printSummary(run: RunResult, paths: SummaryPaths, env: NodeJS.ProcessEnv = process.env): void {
   process.stdout.write(`\n${summaryLines(run, paths).join('\n')}\n`);
-  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, stepSummary(run, paths.onBase));
-  if (env.GITHUB_ACTIONS) for (const line of workflowAnnotations(run)) process.stdout.write(`${line}\n`);
+  const stepSummaryFile = ENV.githubStepSummary.read(env);
+  if (stepSummaryFile) fs.appendFileSync(stepSummaryFile, stepSummary(run, paths.onBase));
+  if (ENV.githubActions.read(env)) for (const line of workflowAnnotations(run)) process.stdout.write(`${line}\n`);
 }
 
 export function printLine(line: string): void {

@@ -1,6 +1,6 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { handOverSuite } from '../baseline/suite-handover';
-import { BASELINE_DIR_ENV } from '../config/environment';
+import { ENV } from '../config/environment';
 import { writeManifest } from '../store/run-store';
 import type { VisualUatOptions } from '../types';
 import { baselineManifest } from './baseline-manifest';
@@ -42,7 +42,7 @@ export class VisualUatReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<EndResult> {
     if (this.options.role === 'baseline') {
-      const baselineDir = process.env[BASELINE_DIR_ENV];
+      const baselineDir = ENV.baselineDir.read();
       if (baselineDir) writeManifest(baselineDir, baselineManifest(this.suite.allTests(), result.status, this.globalErrors));
       return undefined;
     }

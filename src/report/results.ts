@@ -5,7 +5,7 @@ import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, Eval
 import { writeFileAtomic } from '../util/fs';
 import { encodeChange } from '../compare';
 import type { Explanation } from '../explain';
-import type { GroupOutcome, TestOutcome } from './run';
+import type { GroupOutcome, TestOutcome } from './outcome';
 
 /** The results file's shape; docs/results.schema.json is its JSON Schema. */
 export interface CheckpointResult {
@@ -32,21 +32,8 @@ export interface CheckpointResult {
   explanation: Explanation | null;
 }
 
-/** A change of the run and the checkpoints that show it. */
-export interface GroupRecord {
-  id: string;
-  fingerprint: string;
-  /** `<project> › <title path> › <checkpoint>` of the checkpoints whose dominant change it is. */
-  members: string[];
-  /** The checkpoints where it is one of several changes, not the largest. */
-  alsoIn: string[];
-  status: CheckpointStatus;
-  reason: string;
-  /** The evaluator's verdict on the group; null when nobody judged it. */
-  evaluation: Evaluation | null;
-  /** The change in words, as its representative shows it. */
-  explanation: Explanation | null;
-}
+/** A change of the run as the results file holds it: its change encoded as a fingerprint (compare/fingerprint.ts). */
+export type GroupRecord = Omit<GroupOutcome, 'change'> & { fingerprint: string };
 
 export interface TestResultRecord {
   title: string;

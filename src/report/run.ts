@@ -1,26 +1,16 @@
 import { coveringDecision, resemblance, reviewApprovals, tally, type Approval, type ApprovalSubject, type ApprovalTally, type CoveringDecision } from '../approve';
-import type { ChangePrint } from '../compare';
 import { checkpointKey } from '../config/test-identity';
 import type { Settings } from '../config/settings';
 import type { Evaluator, EvaluatorVerdict } from '../evaluate';
 import type { EvalRecord } from '../trust/eval-record';
 import { groupChanges, type ChangeGroup, type Grouping } from '../group';
-import type { CodeChange, RunContext, TestStatus } from '../types';
+import type { CodeChange, RunContext } from '../types';
 import { compareCheckpoints, imagesOf, type Compared } from './assess';
 import type { CollectedTest } from './collect';
-import type { GroupRecord } from './results';
 import { baseFailed, baseFailureNote, decideChange, mostSevere, testStatus, unsettledNote, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
 import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
+import type { GroupOutcome, TestOutcome } from './outcome';
 import type { ComparedCount } from './sanity';
-
-export interface TestOutcome {
-  test: CollectedTest;
-  status: TestStatus;
-  checkpoints: CheckpointVerdict[];
-}
-
-/** A change of the run and the checkpoints that show it: the results file's group (results.ts), with its change decoded. */
-export type GroupOutcome = Omit<GroupRecord, 'fingerprint'> & { change: ChangePrint };
 
 export interface RunVerdicts {
   outcomes: TestOutcome[];

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath } from '../config/paths';
-import { CONTEXT_FILE_ENV, EARLIER_RENDERS_ENV } from '../config/environment';
+import { ENV } from '../config/environment';
 import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from '../types';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 
@@ -23,7 +23,7 @@ export interface BaselineSide {
 
 /** The run context the global setup wrote for this run's processes (null outside a run it set up). */
 export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext | null {
-  const file = env[CONTEXT_FILE_ENV];
+  const file = ENV.contextFile.read(env);
   return file ? readJsonFile<RunContext>(file) : null;
 }
 
@@ -91,11 +91,11 @@ export type EarlierRenders = Record<string, EarlierRender>;
 /** Hands the earlier renders to the processes the run starts from here on (both passes' workers); none: the variable goes. */
 export function handDownEarlierRenders(file: string, renders: EarlierRenders): void {
   if (Object.keys(renders).length === 0) {
-    delete process.env[EARLIER_RENDERS_ENV];
+    ENV.earlierRenders.write(undefined);
     return;
   }
   writeFileAtomic(file, JSON.stringify(renders));
-  process.env[EARLIER_RENDERS_ENV] = file;
+  ENV.earlierRenders.write(file);
 }
 
 let earlierRenders: { file: string; renders: EarlierRenders } | null = null;
@@ -106,7 +106,7 @@ let earlierRenders: { file: string; renders: EarlierRenders } | null = null;
  * then retakes as usual.
  */
 export function readEarlierRender(key: string, name: string, env: NodeJS.ProcessEnv = process.env): Buffer | null {
-  const file = env[EARLIER_RENDERS_ENV];
+  const file = ENV.earlierRenders.read(env);
   if (!file) return null;
   if (earlierRenders?.file !== file) earlierRenders = { file, renders: readJsonFile<EarlierRenders>(file) ?? {} };
   const render = earlierRenders.renders[key];

@@ -48,14 +48,3 @@ export function sameLiveProcess(pid: number, startTime: string | null | undefine
   const now = processStartTime(pid);
   return now === null || now === startTime;
 }
-
-export type FaultPoint = 'worktree' | 'dependencies' | 'store' | 'reporter';
-
-/**
- * Fault injection for the crash-recovery suite (tests/faults): `VISUAL_UAT_KILL_AT=<point>` kills
- * the run's whole process group with SIGKILL at that point, as a cancelled CI job or an OOM kill
- * would, at a moment no external timer can hit reliably.
- */
-export function faultPoint(point: FaultPoint): void {
-  if (process.env.VISUAL_UAT_KILL_AT === point) process.kill(0, 'SIGKILL');
-}

@@ -1,4 +1,5 @@
-import { TARBALL_ENV, fixtureModules, packPlugin } from '../../scripts/fixture-repo';
+import { fixtureModules, packPlugin } from '../../scripts/fixture-repo';
+import { ENV } from '../../src/config/environment';
 
 /**
  * Once per test run: pack this checkout (npm test builds it first) and install the tarball with
@@ -7,6 +8,6 @@ import { TARBALL_ENV, fixtureModules, packPlugin } from '../../scripts/fixture-r
  */
 export default function globalSetup(): void {
   const tarball = packPlugin();
-  process.env[TARBALL_ENV] = tarball;
+  ENV.testTarball.write(tarball);
   fixtureModules(undefined, tarball);
 }

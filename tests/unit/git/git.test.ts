@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changedFiles, fileAtCommit, openRepo, runGit, workingState } from '../../../src/git';
+
+/** A real repository: main with one commit, a feature branch with one more, an untracked file. */
+function featureRepo(): { dir: string; base: string } {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-git-')));
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+  fs.writeFileSync(path.join(dir, 'site.css'), 'body{}\n');
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-qm', 'base');
+  const base = git('rev-parse', 'HEAD');
+  git('checkout', '-qb', 'feature');
+  fs.writeFileSync(path.join(dir, 'site.css'), 'body{color:red}\n');
+  fs.writeFileSync(path.join(dir, 'café.css'), 'p{}\n');
+  git('add', '-A');
+  git('commit', '-qm', 'red text');
+  fs.writeFileSync(path.join(dir, 'new page.html'), '<p>new</p>\n');
+  return { dir, base };
+}
+
+describe('git', () => {
+  it('finds the working state and what changed, with names that hold spaces and accents', async () => {
+    const { dir, base } = featureRepo();
+    const repo = await openRepo(path.join(dir));
+    expect(repo.root).toBe(dir);
+    const state = await workingState(repo);
+    expect(state).toMatchObject({ branch: 'feature', dirty: true });
+    expect(state.commit).not.toBe(base);
+    expect(await changedFiles(repo, base)).toEqual(['A café.css', 'M site.css', 'A new page.html']);
+    expect(await fileAtCommit(repo, base, 'site.css')).toBe('body{}\n');
+    expect(await fileAtCommit(repo, base, 'new page.html')).toBeNull();
+  });
+
+  it('says so outside a repository, and passes git\'s own message on', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-no-git-'));
+    await expect(openRepo(outside)).rejects.toThrow(`${outside} is not inside a git repository`);
+    const { dir } = featureRepo();
+    await expect(runGit(dir, ['rev-parse', '--verify', 'no-such-ref^{commit}'])).rejects.toThrow(/^git rev-parse failed: fatal: /);
+  });
+});
