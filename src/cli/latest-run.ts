@@ -63,7 +63,7 @@ export function runCheckpoints(run: RunResult, outputDir: string): RunCheckpoint
       if ([baselineImage, currentImage].some((image) => image && !fs.existsSync(image))) return [];
       const key = testKey(test.project, test.titlePath);
       const change = checkpoint.fingerprint ? decodeChange(checkpoint.fingerprint) : null;
-      return [{ key: checkpointKey(key, checkpoint.name), title: checkpointTitle(test, checkpoint.name), test, checkpoint, subject: { test: key, checkpoint: checkpoint.name, baselineImage, currentImage, change } }];
+      return [{ key: checkpointKey(key, checkpoint.name), title: checkpointTitle(test, checkpoint.name), test, checkpoint, subject: { test: key, project: test.project, checkpoint: checkpoint.name, baselineImage, currentImage, change } }];
     }),
   );
 }

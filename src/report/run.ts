@@ -50,7 +50,7 @@ export interface RunInput {
 export function approvalSubject(checkpoint: Compared): ApprovalSubject {
   const images = imagesOf(checkpoint);
   const change = checkpoint.comparison.kind === 'different' ? checkpoint.comparison.change : null;
-  return { test: checkpoint.test.key, checkpoint: checkpoint.pair.name, baselineImage: images.baseline, currentImage: images.current, change };
+  return { test: checkpoint.test.key, project: checkpoint.test.project, checkpoint: checkpoint.pair.name, baselineImage: images.baseline, currentImage: images.current, change };
 }
 
 /** Per checkpoint and group: the decision that settles that part of its change, or else the approval elsewhere it resembles. */
