@@ -1,5 +1,5 @@
 export { APPROVALS_FILE, approvalsPath, readApprovals, writeApprovals, type Approval, type Verdict } from '../store/approvals-file';
-export { classify, describeApproval, names, resemblance, reviewApprovals, settle, settleChange, tally, type ApprovalSubject, type ApprovalTally, type Settled } from './rule';
+export { classify, decidedIn, describeApproval, names, resemblance, reviewApprovals, settle, settleChange, tally, type ApprovalSubject, type ApprovalTally, type Settled } from './rule';
 export { recordDecisions, type DecisionRequest, type Recorded } from './decisions';
 export {
   caseId,

@@ -36,6 +36,8 @@ export interface CheckpointResult {
 export interface GroupRecord {
   id: string;
   fingerprint: string;
+  /** When its checkpoints are in more than one Playwright project: by project, the change as that project shows it (the same words, other pixels). */
+  projects?: Record<string, string>;
   /** `<project> › <title path> › <checkpoint>` of the checkpoints whose dominant change it is. */
   members: string[];
   /** The checkpoints where it is one of several changes, not the largest. */
@@ -145,7 +147,17 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
     changedFiles: context?.changedFiles ?? [],
     config: publicConfig(settings.options),
     tests,
-    groups: groups.map(({ change, ...group }) => ({ id: group.id, fingerprint: encodeChange(change), members: group.members, alsoIn: group.alsoIn, status: group.status, reason: group.reason, evaluation: group.evaluation, explanation: group.explanation })),
+    groups: groups.map(({ change, projects, ...group }) => ({
+      id: group.id,
+      fingerprint: encodeChange(change),
+      ...(projects.size > 1 ? { projects: Object.fromEntries([...projects].map(([name, print]) => [name, encodeChange(print)])) } : {}),
+      members: group.members,
+      alsoIn: group.alsoIn,
+      status: group.status,
+      reason: group.reason,
+      evaluation: group.evaluation,
+      explanation: group.explanation,
+    })),
     summary: { total: tests.length, passed: count('passed'), failed: count('failed'), errored: count('errored'), needsReview: count('needs_review') },
     evaluator,
   };

@@ -19,8 +19,8 @@ export interface TestOutcome {
   checkpoints: CheckpointVerdict[];
 }
 
-/** A change of the run and the checkpoints that show it: the results file's group (results.ts), with its change decoded. */
-export type GroupOutcome = Omit<GroupRecord, 'fingerprint'> & { change: ChangePrint };
+/** A change of the run and the checkpoints that show it: the results file's group (results.ts), with its change (and each project's) decoded. */
+export type GroupOutcome = Omit<GroupRecord, 'fingerprint' | 'projects'> & { change: ChangePrint; projects: Map<string, ChangePrint> };
 
 export interface RunVerdicts {
   outcomes: TestOutcome[];
@@ -65,6 +65,11 @@ function settledParts(grouping: Grouping, subjects: ApprovalSubject[], approvals
   return { review, settled, resembles };
 }
 
+/** The Playwright projects that show a group's change, when more than one. */
+function projectsShowing(group: ChangeGroup): string[] {
+  return group.projects.size > 1 ? [...group.projects.keys()] : [];
+}
+
 /**
  * The checkpoint each open group is judged on: its representative when no person settled the
  * change there, else another checkpoint with the change open, fewest other changes first. A change
@@ -76,7 +81,14 @@ function groupsToJudge(grouping: Grouping, compared: Compared[], settled: Map<st
     const open = showing.filter((i) => settled[i].get(group.id) === null && resembles[i].get(group.id) === null);
     if (open.length === 0) return [];
     const chosen = open.includes(group.representative) ? group.representative : open.reduce((best, i) => (grouping.groupsOf[i].length < grouping.groupsOf[best].length ? i : best));
-    return [{ group: group.id, representative: compared[chosen] as Different, shownOn: showing.map((i) => checkpointKey(compared[i].test.key, compared[i].pair.name)) }];
+    return [
+      {
+        group: group.id,
+        representative: compared[chosen] as Different,
+        shownOn: showing.map((i) => checkpointKey(compared[i].test.key, compared[i].pair.name)),
+        projects: projectsShowing(group),
+      },
+    ];
   });
 }
 
@@ -88,13 +100,24 @@ function groupsToJudge(grouping: Grouping, compared: Compared[], settled: Map<st
 export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   const compared = await compareCheckpoints(input.tests, input.context, input.settings, input.code);
   const subjects = compared.map(approvalSubject);
-  const grouping = groupChanges(subjects.map((subject) => subject.change));
+  const grouping = groupChanges(
+    subjects.map((subject) => subject.change),
+    compared.map((checkpoint) => ({ project: checkpoint.test.project, explanation: checkpoint.explanation })),
+  );
   const { review, settled, resembles } = settledParts(grouping, subjects, input.approvals);
   const verdicts = await judgeGroups(groupsToJudge(grouping, compared, settled, resembles), input.evaluator, input.context, input.code, input.evaluatorProblem);
   const judgements = trustVerdicts(verdicts, input.evaluator, input.evalRecord);
   const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
+  const projects = new Map(grouping.groups.map((group) => [group.id, projectsShowing(group)]));
   const changesOf = (i: number): ChangeInput[] =>
-    grouping.groupsOf[i].map((id) => ({ group: id, others: sizes.get(id)! - 1, settled: settled[i].get(id) ?? null, resembles: resembles[i].get(id) ?? null, judgement: judgements.get(id) ?? null }));
+    grouping.groupsOf[i].map((id) => ({
+      group: id,
+      others: sizes.get(id)! - 1,
+      projects: projects.get(id)!,
+      settled: settled[i].get(id) ?? null,
+      resembles: resembles[i].get(id) ?? null,
+      judgement: judgements.get(id) ?? null,
+    }));
 
   const byTest = new Map<CollectedTest, CheckpointVerdict[]>(input.tests.map((test) => [test, []]));
   compared.forEach((checkpoint, i) => byTest.get(checkpoint.test)!.push(verdictOf({ ...checkpoint, changes: changesOf(i) })));
@@ -124,6 +147,7 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     return {
       id: group.id,
       change: group.change,
+      projects: group.projects,
       members: group.members.map((i) => checkpointKey(subjects[i].test, subjects[i].checkpoint)),
       alsoIn: group.alsoIn.map((i) => checkpointKey(subjects[i].test, subjects[i].checkpoint)),
       status: worst.status,
