@@ -8,6 +8,7 @@ import type { Explanation } from '../../src/explain';
 import { outputPath } from '../../src/config/paths';
 import { resolveSettings, type Settings } from '../../src/config/settings';
 import { approveOrReject, report } from '../../src/cli/review';
+import { reviewModel } from '../../src/cli/review-model';
 import { sha256File } from '../../src/util/hash';
 import { writeNoisyPng, writePng, type Box } from '../support/png';
 import { checkpointResult, runOf, testResult } from '../support/results';
@@ -206,6 +207,40 @@ describe('a decision on a change shown in two Playwright projects', () => {
     expect(classify(await decided('rejected'), elsewhere)).toMatchObject({ fit: 'applies', how: 'same-change' });
     const desktopElsewhere = await subject('hero', png('hero-base', 120, header(60, GREY)), png('hero', 120, header(60, BLUE)), `desktop › ${HOME}`, null, 'desktop');
     expect(classify(await decided('rejected'), desktopElsewhere)).toEqual({ fit: 'unrelated' });
+  });
+
+  it('is taken by one approve of the group, and the review page shows one entry naming both projects, decided', async () => {
+    const [desktop, mobile] = [await desktopPair('run'), await mobilePair('run')];
+    const relative = (file: string) => path.relative(outputPath(settings.outputDir, 'results'), file);
+    const result = (of: ApprovalSubject) =>
+      checkpointResult({
+        name: 'contact',
+        baselineImage: relative(of.baselineImage!),
+        currentImage: relative(of.currentImage!),
+        diffImage: relative(of.currentImage!),
+        diffMetrics: { pixelDiffPercent: 1, changedRegions: [{ x: 20, y: 20, width: of.project === 'desktop' ? 100 : 60, height: 40, kind: 'modified' }] },
+        group: 'g1',
+        fingerprint: encodeChange(of.change!),
+      });
+    const run = runOf([testResult(['site.spec.ts', 'site', 'about'], [result(desktop)], { project: 'desktop' }), testResult(['site.spec.ts', 'site', 'about'], [result(mobile)], { project: 'mobile' })]);
+    const projects = { desktop: encodeChange(desktop.change!), mobile: encodeChange(mobile.change!) };
+    run.groups = [{ id: 'g1', fingerprint: projects.desktop, projects, members: [`${DESKTOP_KEY} › contact`, `${MOBILE_KEY} › contact`], alsoIn: [], status: 'needs_review', reason: '', evaluation: null, explanation: null }];
+    fs.mkdirSync(path.dirname(outputPath(settings.outputDir, 'latestResults')), { recursive: true });
+    fs.writeFileSync(outputPath(settings.outputDir, 'latestResults'), JSON.stringify(run));
+
+    expect(await approveOrReject(settings, ['g1'], {})).toContain(
+      ['approved: group g1 · 2 checkpoints in [desktop, mobile] (needs_review):', '  [desktop] › site.spec.ts › site › about › contact', '  [mobile] › site.spec.ts › site › about › contact'].join('\n'),
+    );
+    const [approved] = readApprovals(settings.configDir);
+    expect(approved.projects).toEqual(projects);
+    expect(approved.checkpoints.map((c) => c.change)).toEqual([undefined, undefined]);
+
+    const [entry] = reviewModel(settings).entries;
+    expect(entry).toMatchObject({ id: 'g1', title: '[desktop, mobile] › site.spec.ts › site › about › contact', decision: { verdict: 'approved' } });
+    expect(entry.checkpoints.map((c) => [c.title, c.regions.map((r) => r.width)])).toEqual([
+      ['[desktop] › site.spec.ts › site › about › contact', [100]],
+      ['[mobile] › site.spec.ts › site › about › contact', [60]],
+    ]);
   });
 });
 
