@@ -1,6 +1,6 @@
 import { decodeChange, encodeChange, findShown, partOf, type ChangePrint, type Found } from '../compare';
 import { readApprovals, writeApprovals, type Approval, type ApprovalCheckpoint, type Scope, type Verdict } from '../store/approvals-file';
-import { classify, memoHasher, names, reviewApprovals, type ApprovalSubject, type Hasher, type StaleCheckpoint } from './rule';
+import { classify, decidedIn, memoHasher, names, reviewApprovals, type ApprovalSubject, type Hasher, type StaleCheckpoint } from './rule';
 
 /** A checkpoint a decision is taken on; `whole`: the decided change is all that changed there. */
 export interface DecisionTarget {
@@ -16,6 +16,8 @@ export interface DecisionRequest {
   scope: Scope;
   /** The decided change's fingerprint: a group's change, or one checkpoint's whole change. */
   change: string;
+  /** A group's change as each Playwright project showed it, by project, when it is shown in more than one. */
+  projects?: Record<string, string>;
   checkpoints: DecisionTarget[];
   by: string;
   at: string;
@@ -37,6 +39,11 @@ function shownPart(change: ChangePrint | null, subject: ApprovalSubject): Found 
   if (!change || !subject.change) return null;
   const found = findShown(change, subject.change);
   return found.regions.length === change.regions.length && found.lines.length === change.lines.length ? null : found;
+}
+
+/** The decided change as a subject's project showed it. */
+function changeIn(request: DecisionRequest, subject: ApprovalSubject): ChangePrint | null {
+  return decodeChange(decidedIn(request, subject.project)!);
 }
 
 function decided(target: DecisionTarget, change: ChangePrint | null, hash: Hasher): ApprovalCheckpoint {
@@ -72,8 +79,8 @@ export function recordDecisions(configDir: string, subjects: ApprovalSubject[], 
   const { stale } = reviewApprovals(existing, subjects, hash);
   const replaced: StaleCheckpoint[] = [];
   for (const request of requests) {
-    const change = decodeChange(request.change);
     for (const { subject } of request.checkpoints) {
+      const change = changeIn(request, subject);
       const found: Found | null = change && subject.change ? findShown(change, subject.change) : null;
       for (const approval of existing) {
         const fit = classify(approval, subject, hash);
@@ -89,11 +96,12 @@ export function recordDecisions(configDir: string, subjects: ApprovalSubject[], 
     (request): Approval => ({
       verdict: request.verdict,
       scope: request.scope,
-      checkpoints: request.checkpoints.map((target) => decided(target, decodeChange(request.change), hash)),
+      checkpoints: request.checkpoints.map((target) => decided(target, changeIn(request, target.subject), hash)),
       by: request.by,
       at: request.at,
       reason: request.reason,
       change: request.change,
+      ...(request.projects ? { projects: request.projects } : {}),
     }),
   );
   const dropped = stale.filter((s) => !replaced.some((r) => r.checkpoint === s.checkpoint));

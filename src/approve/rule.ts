@@ -21,6 +21,8 @@ import type { Approval, ApprovalCheckpoint, Verdict } from '../store/approvals-f
  * (its test failed, the base pass left it out) tells nothing, and never makes a decision stale,
  * nor does one identical to the very baseline it was decided on (a flaky change that did not show
  * this time: it may next time). Identical on another baseline, the base moved on: stale.
+ * A change decided in several Playwright projects keeps what each showed (`projects`): in a
+ * project, the decision covers that project's print of it, never another's.
  */
 
 /** How a decision applies to a checkpoint. */
@@ -43,6 +45,8 @@ export type ApprovalFit =
 export interface ApprovalSubject {
   /** The test key (project › file › describes › title). */
   test: string;
+  /** Its Playwright project's name. */
+  project: string;
   checkpoint: string;
   baselineImage: string | null;
   currentImage: string | null;
@@ -76,6 +80,11 @@ function decodedOnce(text: string | null | undefined): ChangePrint | null {
   return decoded.get(text)!;
 }
 
+/** The decided change as `project` showed it: its own print when the decision keeps one, else the decision's. */
+export function decidedIn(decision: Pick<Approval, 'change' | 'projects'>, project: string): string | null {
+  return decision.projects?.[project] ?? decision.change;
+}
+
 function sameImages(decided: ApprovalCheckpoint, subject: ApprovalSubject, hash: Hasher): boolean {
   if (!decided.baseline || !decided.current || !subject.baselineImage || !subject.currentImage) return false;
   return decided.baseline === hash(subject.baselineImage) && decided.current === hash(subject.currentImage);
@@ -89,7 +98,8 @@ export function classify(approval: Approval, subject: ApprovalSubject, hash: Has
   const decided = approval.checkpoints.find((checkpoint) => names(checkpoint, subject));
   if (decided && sameImages(decided, subject, hash)) return { fit: 'applies', how: 'same-images', covers: 'all' };
   // On a checkpoint it was taken on, the decision covers what that checkpoint showed of the change.
-  const change = decided ? (decodedOnce(decided.change) ?? decodedOnce(approval.change)) : decodedOnce(approval.change);
+  const inProject = decodedOnce(decidedIn(approval, subject.project));
+  const change = decided ? (decodedOnce(decided.change) ?? inProject) : inProject;
   const found = change && subject.change && (decided || approval.scope === 'change') ? findChange(change, subject.change) : null;
   if (found && decided) return { fit: 'applies', how: 'same-checkpoint', covers: found };
   if (found) return approval.verdict === 'rejected' ? { fit: 'applies', how: 'same-change', covers: found } : { fit: 'resembles', covers: found };

@@ -64,7 +64,7 @@ export function runCheckpoints(run: RunResult, outputDir: string): RunCheckpoint
       if ([baselineImage, currentImage].some((image) => image && !fs.existsSync(image))) return [];
       const key = testKey(test.project, test.titlePath);
       const change = checkpoint.fingerprint ? decodeChange(checkpoint.fingerprint) : null;
-      return [{ key: checkpointKey(key, checkpoint.name), title: checkpointTitle(test, checkpoint.name), test, checkpoint, subject: { test: key, checkpoint: checkpoint.name, baselineImage, currentImage, change } }];
+      return [{ key: checkpointKey(key, checkpoint.name), title: checkpointTitle(test, checkpoint.name), test, checkpoint, subject: { test: key, project: test.project, checkpoint: checkpoint.name, baselineImage, currentImage, change } }];
     }),
   );
 }
@@ -95,14 +95,14 @@ export function groupCheckpoints(group: GroupRecord, checkpoints: RunCheckpoint[
   return checkpoints.filter((c) => keys.has(c.key));
 }
 
-/** A decision on a group's change: wherever it appears, now and in later runs. */
+/** A decision on a group's change: wherever it appears, now and in later runs; in each project, as that project showed it. */
 export function groupDecision(group: GroupRecord, checkpoints: RunCheckpoint[], verdict: Verdict, decider: Decider): DecisionRequest {
   const targets = groupCheckpoints(group, checkpoints).map((c) => ({
     subject: c.subject,
     whole: c.checkpoint.group === group.id && c.checkpoint.otherGroups.length === 0,
     unexplained: unexplainedWords(c.checkpoint.explanation),
   }));
-  return { verdict, scope: 'change', change: group.fingerprint, checkpoints: targets, ...decider };
+  return { verdict, scope: 'change', change: group.fingerprint, ...(group.projects ? { projects: group.projects } : {}), checkpoints: targets, ...decider };
 }
 
 /** A decision on one checkpoint's whole change, there only. */

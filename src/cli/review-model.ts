@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { coveringDecisionOfShown, readApprovals, reviewApprovals, type Verdict } from '../approve';
-import { decodeChange, findShown, inPrintOrder } from '../compare';
+import { coveringDecisionOfShown, decidedIn, readApprovals, reviewApprovals, type Verdict } from '../approve';
+import { decodeChange, findShown, inPrintOrder, type ChangePrint } from '../compare';
 import { unexplainedWords } from '../explain';
-import { checkpointKey, testKey } from '../config/test-identity';
+import { checkpointKey, projectsLabel, testKey } from '../config/test-identity';
 import { outputPath } from '../config/paths';
 import type { Settings } from '../config/settings';
 import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord } from '../report/results';
-import { checkpointTitle, countsLine, groupTitle } from '../report/summary';
+import { byProject, checkpointTitle, countsLine, groupProjects, groupTitle } from '../report/summary';
 import type { CheckpointSignals, CheckpointStatus, Evaluation, Region } from '../types';
 import { groupCheckpoints, readLatestRun, runCheckpoints, runHeading, type RunCheckpoint } from './latest-run';
 
@@ -72,22 +72,29 @@ const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'mis
  * checkpoint's, with their places; every changed region when there is no group or it is not found.
  * A full page that shows a banner and the footer opens on the footer in the footer's group.
  */
-function regionsOf(checkpoint: CheckpointResult, group: GroupRecord | null): Region[] {
+function regionsOf(checkpoint: CheckpointResult, project: string, group: GroupRecord | null): Region[] {
   const all = checkpoint.diffMetrics.changedRegions;
   const whole = checkpoint.fingerprint ? decodeChange(checkpoint.fingerprint) : null;
-  const part = group ? decodeChange(group.fingerprint) : null;
+  const part = group ? groupChangeIn(group, project) : null;
   const found = whole && part ? findShown(part, whole) : null;
   if (!found || found.regions.length === 0 || whole!.regions.length !== all.length) return all;
   const ordered = inPrintOrder(all);
   return found.regions.map((i) => ordered[i]);
 }
 
-function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'checkpoint'>, group: GroupRecord | null): ReviewCheckpoint {
+/** A group's change as a project shows it. */
+function groupChangeIn(group: GroupRecord, project: string): ChangePrint | null {
+  return decodeChange(decidedIn({ change: group.fingerprint, projects: group.projects }, project)!);
+}
+
+function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'test' | 'checkpoint'>, group: GroupRecord | null): ReviewCheckpoint {
   const { checkpoint } = c;
-  const regions = regionsOf(checkpoint, group);
+  const regions = regionsOf(checkpoint, c.test.project, group);
+  // In a group seen in several projects, each checkpoint says which it is.
+  const project = group && groupProjects(group).length ? `${projectsLabel([c.test.project])} › ` : '';
   return {
     key: c.key,
-    title: c.title,
+    title: `${project}${c.title}`,
     status: checkpoint.status,
     reason: checkpoint.reason,
     images: { baseline: checkpoint.baselineImage, current: checkpoint.currentImage, diff: checkpoint.diffImage },
@@ -107,9 +114,11 @@ function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'checkpoint'>, 
 
 /** The decision on a group that every checkpoint showing it agrees on, by the approval rule. */
 function decisionOn(group: GroupRecord, shown: RunCheckpoint[], review: ReturnType<typeof reviewApprovals>, checkpoints: RunCheckpoint[]): ReviewDecision | null {
-  const change = decodeChange(group.fingerprint);
-  if (!change || shown.length === 0) return null;
-  const covering = shown.map((c) => (c.subject.change ? coveringDecisionOfShown(review.applied[checkpoints.indexOf(c)], c.subject.change, change) : null));
+  if (shown.length === 0) return null;
+  const covering = shown.map((c) => {
+    const change = groupChangeIn(group, c.test.project);
+    return change && c.subject.change ? coveringDecisionOfShown(review.applied[checkpoints.indexOf(c)], c.subject.change, change) : null;
+  });
   const first = covering[0];
   if (!first || covering.some((s) => s?.verdict !== first.verdict)) return null;
   const { verdict, by, at, reason } = first.approval;
@@ -121,10 +130,11 @@ function entries(run: RunResult, settings: Settings): ReviewEntry[] {
   const review = reviewApprovals(readApprovals(settings.configDir), checkpoints.map((c) => c.subject));
   const groups = run.groups.map((group): ReviewEntry => {
     const shown = groupCheckpoints(group, checkpoints);
-    const single = shown.length === 1;
+    const titles = byProject(shown.map((c) => c.key), groupProjects(group));
     return {
       id: group.id,
-      title: single ? shown[0].title : groupTitle(group),
+      // One checkpoint, or one checkpoint seen in several projects, by its name.
+      title: titles.length === 1 ? (shown.length === 1 ? shown[0].title : `${projectsLabel(groupProjects(group))} › ${shown[0].title}`) : groupTitle(group),
       status: group.status,
       reason: group.reason,
       evaluation: group.evaluation,
@@ -137,7 +147,7 @@ function entries(run: RunResult, settings: Settings): ReviewEntry[] {
     test.checkpoints
       .filter((checkpoint) => !checkpoint.group && checkpoint.status !== 'unchanged')
       .map((checkpoint): ReviewEntry => {
-        const view = checkpointView({ key: checkpointKey(testKey(test.project, test.titlePath), checkpoint.name), title: checkpointTitle(test, checkpoint.name), checkpoint }, null);
+        const view = checkpointView({ key: checkpointKey(testKey(test.project, test.titlePath), checkpoint.name), title: checkpointTitle(test, checkpoint.name), test, checkpoint }, null);
         return { id: view.key, title: view.title, status: checkpoint.status, reason: checkpoint.reason, evaluation: checkpoint.evaluation, decidable: false, decision: null, checkpoints: [view] };
       }),
   );

@@ -3,7 +3,8 @@ import { approvalsPath, readApprovals, reviewApprovals, tally, type DecisionRequ
 import type { Settings } from '../config/settings';
 import type { RunResult } from '../report';
 import type { GroupRecord } from '../report/results';
-import { approvalLines, countsLine, formatTable, groupTitle } from '../report/summary';
+import { approvalLines, countsLine, formatTable, groupProjects, groupTitle } from '../report/summary';
+import { projectsLabel } from '../config/test-identity';
 import { plural } from '../util/text';
 import { checkpointDecision, groupCheckpoints, groupDecision, groupsShownBy, readLatestRun, recordRunDecisions, reviewer, runCheckpoints, runHeading, type Decider, type RunCheckpoint } from './latest-run';
 
@@ -59,8 +60,10 @@ function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: str
   else if (options.all) run.groups.filter((group) => group.status === 'needs_review').forEach((group) => add(group.id));
   return wanted.map((group) => {
     const shown = groupCheckpoints(group, checkpoints);
-    const lines =
-      shown.length === 1 ? [`${shown[0].title} (${group.status})`] : [`${groupTitle(group)} (${group.status}):`, ...shown.map((c) => `  ${c.title}`)];
+    // A group seen in several projects names each checkpoint's project.
+    const projects = groupProjects(group).length > 0;
+    const named = (c: RunCheckpoint) => (projects ? `${projectsLabel([c.test.project])} › ${c.title}` : c.title);
+    const lines = shown.length === 1 ? [`${shown[0].title} (${group.status})`] : [`${groupTitle(group)} (${group.status}):`, ...shown.map((c) => `  ${named(c)}`)];
     const others = shown.flatMap((c) =>
       [c.checkpoint.group, ...c.checkpoint.otherGroups]
         .filter((id) => id && id !== group.id && groups.get(id)?.status !== 'changed' && !wanted.some((w) => w.id === id))

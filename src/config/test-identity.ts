@@ -58,3 +58,8 @@ export function testFolder(projectName: string, titlePath: readonly string[]): s
   const title = titlePath.slice(1).join(' ');
   return path.join(slug(projectName || 'default'), `${slug(title)}-${hash}`);
 }
+
+/** `[desktop, mobile]`: Playwright projects as a row names them, as Playwright's list reporter names one (`[mobile] › …`). */
+export function projectsLabel(projects: readonly string[]): string {
+  return `[${projects.join(', ')}]`;
+}

@@ -156,6 +156,9 @@ export function userText(request: EvaluationRequest, viewNote: string): string {
     ...(request.group.shownOn.length > 1
       ? [`The same change appears on ${request.group.shownOn.length} checkpoints (group ${request.group.id}); these images show one of them, and your verdict applies to all of them.`]
       : []),
+    ...(request.group.projects?.length
+      ? [`Those checkpoints are in the Playwright projects ${request.group.projects.join(', ')} (other viewports): the same elements changed the same way in each; these images are from ${request.project}.`]
+      : []),
     ...explanationSection(request),
     ...signalsSection(request.signals),
     '',

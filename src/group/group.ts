@@ -1,4 +1,6 @@
 import { sameRegion, type ChangePrint, type RegionPrint } from '../compare';
+import type { Explanation } from '../explain';
+import { wordsKey } from './words';
 
 /**
  * One change across the run's checkpoints, as a person sees it. The regions of all changed
@@ -11,6 +13,12 @@ import { sameRegion, type ChangePrint, type RegionPrint } from '../compare';
  * (the footer's, and the banner). A header whose logo and navigation both changed on 40 pages is
  * one change; a banner one of those pages also got is another, on that page alone. There are never
  * more changes than changed checkpoints.
+ *
+ * Across Playwright projects the pixels differ (a header at 1280 px and at 390 px) while the words
+ * do not: changes whose checkpoints' words match (wordsKey: the same elements, property changes and
+ * causes, every changed region accounted for) and that are seen in more than one project are one
+ * change. Where the words do not account for a checkpoint's whole change, or it shows more than
+ * one change, its pixels alone group it, as within a project.
  */
 export interface ChangeGroup {
   /** `g1`, `g2`, …: the change on most checkpoints first. */
@@ -23,6 +31,14 @@ export interface ChangeGroup {
   members: number[];
   /** Checkpoints where it is one of several changes, not the largest. */
   alsoIn: number[];
+  /** The change as each Playwright project that shows it shows it (its checkpoint there with this change alone, when there is one), in the order of their first checkpoints. */
+  projects: Map<string, ChangePrint>;
+}
+
+/** Where a checkpoint's change was seen, and what its words say. */
+export interface Seen {
+  project: string;
+  explanation: Explanation | null;
 }
 
 export interface Grouping {
@@ -144,19 +160,53 @@ function changesOf(changes: (ChangePrint | null)[]): Change[] {
 }
 
 /**
- * Groups the run's changes. `changes` holds each checkpoint's change (null: not a changed pair),
- * in a stable order (the results' order), which decides ties.
+ * The changes the words make one across projects. A change's words are those of the checkpoints
+ * that show it alone (one that shows another change too has words for both), when there is one
+ * and they all say the same; changes with the same words merge when they span more than one
+ * project. A checkpoint showing more than one change keeps its part by pixels, as within a project.
  */
-export function groupChanges(changes: (ChangePrint | null)[]): Grouping {
-  const found = changesOf(changes);
+function mergedByWords(found: Change[], changes: (ChangePrint | null)[], seen: Seen[]): Change[] {
+  const keyOf = (change: Change): string | null => {
+    const alone = change.inputs.filter((input) => !found.some((other) => other !== change && other.parts.has(input)));
+    const keys = alone.map((input) => wordsKey(seen[input].explanation, changes[input]!));
+    return keys.length > 0 && keys.every((key) => key !== null && key === keys[0]) ? keys[0] : null;
+  };
+  const byKey = new Map<string, Change[]>();
+  const merged: Change[] = [];
+  for (const change of found) {
+    const key = keyOf(change);
+    if (key === null) merged.push(change);
+    else byKey.set(key, [...(byKey.get(key) ?? []), change]);
+  }
+  for (const alike of byKey.values()) {
+    const projects = new Set(alike.flatMap((change) => change.inputs.map((input) => seen[input].project)));
+    if (projects.size < 2) merged.push(...alike);
+    else merged.push({ inputs: alike.flatMap((change) => change.inputs).sort((a, b) => a - b), parts: new Map(alike.flatMap((change) => [...change.parts])) });
+  }
+  return merged;
+}
+
+const NOT_SEEN: Seen = { project: '', explanation: null };
+
+/**
+ * Groups the run's changes. `changes` holds each checkpoint's change (null: not a changed pair),
+ * in a stable order (the results' order), which decides ties; `seen`, each one's project and
+ * words (none: one project, pixels alone).
+ */
+export function groupChanges(changes: (ChangePrint | null)[], seen: Seen[] = changes.map(() => NOT_SEEN)): Grouping {
+  const found = mergedByWords(changesOf(changes), changes, seen);
   const changesOfInput = changes.map((_, input) => found.filter((change) => change.parts.has(input)));
   const dominant = (input: number): Change =>
     changesOfInput[input].reduce((best, change) => {
       const [a, b] = [area(change.parts.get(input)!), area(best.parts.get(input)!)];
       return a > b || (a === b && change.inputs.length > best.inputs.length) ? change : best;
     });
-  const representativeOf = (change: Change): number =>
-    change.inputs.reduce((best, input) => (changesOfInput[input].length < changesOfInput[best].length ? input : best));
+  const representativeOf = (change: Change, inputs = change.inputs): number =>
+    inputs.reduce((best, input) => (changesOfInput[input].length < changesOfInput[best].length ? input : best));
+  const projectsOf = (change: Change): Map<string, ChangePrint> => {
+    const names = [...new Set(change.inputs.map((input) => seen[input].project))];
+    return new Map(names.map((name) => [name, change.parts.get(representativeOf(change, change.inputs.filter((input) => seen[input].project === name)))!]));
+  };
   const ordered = found
     .map((change) => ({ change, representative: representativeOf(change) }))
     .sort(
@@ -168,7 +218,14 @@ export function groupChanges(changes: (ChangePrint | null)[]): Grouping {
   const ids = new Map(ordered.map(({ change }, i) => [change, `g${i + 1}`]));
   const groups = ordered.map(({ change, representative }): ChangeGroup => {
     const members = change.inputs.filter((input) => dominant(input) === change);
-    return { id: ids.get(change)!, change: change.parts.get(representative)!, representative, members, alsoIn: change.inputs.filter((input) => !members.includes(input)) };
+    return {
+      id: ids.get(change)!,
+      change: change.parts.get(representative)!,
+      representative,
+      members,
+      alsoIn: change.inputs.filter((input) => !members.includes(input)),
+      projects: projectsOf(change),
+    };
   });
   const groupsOf = changes.map((_, input) => {
     if (changesOfInput[input].length === 0) return [];

@@ -1,1 +1,1 @@
-export { groupChanges, type ChangeGroup, type Grouping } from './group';
+export { groupChanges, type ChangeGroup, type Grouping, type Seen } from './group';

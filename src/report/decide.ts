@@ -6,6 +6,7 @@ import type { Explanation } from '../explain';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, FailOn, Region, TestStatus } from '../types';
 import { firstLine, plural } from '../util/text';
 import { imagesOf, type Compared } from './assess';
+import { projectsLabel } from '../config/test-identity';
 
 export const NO_EVALUATOR_REASON = 'no evaluator configured';
 
@@ -15,6 +16,8 @@ export interface ChangeInput {
   group: string;
   /** How many other checkpoints of the run show it. */
   others: number;
+  /** The Playwright projects that show it, when more than one (the same words at other viewports); else none. */
+  projects?: string[];
   /** A person's decision on it (the human gate), when one applies. */
   covering: CoveringDecision | null;
   /** An approval of the same change on other checkpoints, when no decision applies here: a person must look. */
@@ -91,9 +94,10 @@ export function mostSevere(rulings: Pick<Ruling, 'status'>[]): number {
   return rulings.reduce((w, d, i) => (SEVERITY.indexOf(d.status) > SEVERITY.indexOf(rulings[w].status) ? i : w), 0);
 }
 
-/** "same change as 2 other checkpoints (group g1)": what a member of a group is told. */
-export function groupNote(change: Pick<ChangeInput, 'group' | 'others'>): string {
-  return `same change as ${plural(change.others, 'other checkpoint')} (group ${change.group})`;
+/** "same change as 2 other checkpoints (group g1)", "… (group g1, in [desktop, mobile])": what a member of a group is told. */
+export function groupNote(change: Pick<ChangeInput, 'group' | 'others' | 'projects'>): string {
+  const projects = change.projects?.length ? `, in ${projectsLabel(change.projects)}` : '';
+  return `same change as ${plural(change.others, 'other checkpoint')} (group ${change.group}${projects})`;
 }
 
 /**

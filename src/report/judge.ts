@@ -13,6 +13,8 @@ export interface GroupToJudge {
   representative: Different;
   /** The checkpoints that show the change (test key › checkpoint): the verdict applies to all of them. */
   shownOn: string[];
+  /** The Playwright projects they are in, when more than one. */
+  projects: string[];
 }
 
 /** What the evaluator is told about a group's representative checkpoint. */
@@ -30,7 +32,7 @@ export function evaluationRequest(judge: GroupToJudge, context: RunContext | nul
     change: comparison.change,
     explanation,
     code: code.filter((change) => causes.some((cause) => cause.file === change.file && cause.commit === change.commit)),
-    group: { id: judge.group, shownOn: judge.shownOn },
+    group: { id: judge.group, shownOn: judge.shownOn, ...(judge.projects.length ? { projects: judge.projects } : {}) },
   };
 }
 

@@ -18,6 +18,8 @@ export interface TestOutcome {
 export interface GroupOutcome {
   id: string;
   change: ChangePrint;
+  /** By Playwright project, the change as that project shows it (the same words, other pixels); more than one entry only when the group spans projects. */
+  projects: Map<string, ChangePrint>;
   /** `<project> › <title path> › <checkpoint>` of the checkpoints whose dominant change it is. */
   members: string[];
   /** The checkpoints where it is one of several changes, not the largest. */

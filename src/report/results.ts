@@ -32,8 +32,8 @@ export interface CheckpointResult {
   explanation: Explanation | null;
 }
 
-/** A change of the run as the results file holds it: its change encoded as a fingerprint (compare/fingerprint.ts). */
-export type GroupRecord = Omit<GroupOutcome, 'change'> & { fingerprint: string };
+/** A change of the run as the results file holds it: its change encoded as a fingerprint (compare/fingerprint.ts), and, when its checkpoints are in more than one Playwright project, the change as each project shows it (the same words, other pixels). */
+export type GroupRecord = Omit<GroupOutcome, 'change' | 'projects'> & { fingerprint: string; projects?: Record<string, string> };
 
 export interface TestResultRecord {
   title: string;
@@ -132,7 +132,17 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
     changedFiles: context?.changedFiles ?? [],
     config: publicConfig(settings.options),
     tests,
-    groups: groups.map(({ change, ...group }) => ({ id: group.id, fingerprint: encodeChange(change), members: group.members, alsoIn: group.alsoIn, status: group.status, reason: group.reason, evaluation: group.evaluation, explanation: group.explanation })),
+    groups: groups.map(({ change, projects, ...group }) => ({
+      id: group.id,
+      fingerprint: encodeChange(change),
+      ...(projects.size > 1 ? { projects: Object.fromEntries([...projects].map(([name, print]) => [name, encodeChange(print)])) } : {}),
+      members: group.members,
+      alsoIn: group.alsoIn,
+      status: group.status,
+      reason: group.reason,
+      evaluation: group.evaluation,
+      explanation: group.explanation,
+    })),
     summary: { total: tests.length, passed: count('passed'), failed: count('failed'), errored: count('errored'), needsReview: count('needs_review') },
     evaluator,
   };

@@ -40,7 +40,7 @@ export interface RunInput {
 export function approvalSubject(checkpoint: Compared): ApprovalSubject {
   const images = imagesOf(checkpoint);
   const change = checkpoint.comparison.kind === 'different' ? checkpoint.comparison.change : null;
-  return { test: checkpoint.test.key, checkpoint: checkpoint.pair.name, baselineImage: images.baseline, currentImage: images.current, change };
+  return { test: checkpoint.test.key, project: checkpoint.test.project, checkpoint: checkpoint.pair.name, baselineImage: images.baseline, currentImage: images.current, change };
 }
 
 /** Per checkpoint and group: the decision that covers that part of its change, or else the approval elsewhere it resembles. */
@@ -55,6 +55,11 @@ function decidedParts(grouping: Grouping, subjects: ApprovalSubject[], approvals
   return { review, covering, resembles };
 }
 
+/** The Playwright projects that show a group's change, when more than one. */
+function projectsShowing(group: ChangeGroup): string[] {
+  return group.projects.size > 1 ? [...group.projects.keys()] : [];
+}
+
 /**
  * The checkpoint each open group is judged on: its representative when no person decided the
  * change there, else another checkpoint with the change open, fewest other changes first. A change
@@ -66,7 +71,14 @@ function groupsToJudge(grouping: Grouping, compared: Compared[], covering: Map<s
     const open = showing.filter((i) => covering[i].get(group.id) === null && resembles[i].get(group.id) === null);
     if (open.length === 0) return [];
     const chosen = open.includes(group.representative) ? group.representative : open.reduce((best, i) => (grouping.groupsOf[i].length < grouping.groupsOf[best].length ? i : best));
-    return [{ group: group.id, representative: compared[chosen] as Different, shownOn: showing.map((i) => checkpointKey(compared[i].test.key, compared[i].pair.name)) }];
+    return [
+      {
+        group: group.id,
+        representative: compared[chosen] as Different,
+        shownOn: showing.map((i) => checkpointKey(compared[i].test.key, compared[i].pair.name)),
+        projects: projectsShowing(group),
+      },
+    ];
   });
 }
 
@@ -78,13 +90,24 @@ function groupsToJudge(grouping: Grouping, compared: Compared[], covering: Map<s
 export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   const compared = await compareCheckpoints(input.tests, input.context, input.settings, input.code);
   const subjects = compared.map(approvalSubject);
-  const grouping = groupChanges(subjects.map((subject) => subject.change));
+  const grouping = groupChanges(
+    subjects.map((subject) => subject.change),
+    compared.map((checkpoint) => ({ project: checkpoint.test.project, explanation: checkpoint.explanation })),
+  );
   const { review, covering, resembles } = decidedParts(grouping, subjects, input.approvals);
   const verdicts = await judgeGroups(groupsToJudge(grouping, compared, covering, resembles), input.evaluator, input.context, input.code, input.evaluatorProblem);
   const judgements = trustVerdicts(verdicts, input.evaluator, input.evalRecord);
   const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
+  const projects = new Map(grouping.groups.map((group) => [group.id, projectsShowing(group)]));
   const changesOf = (i: number): ChangeInput[] =>
-    grouping.groupsOf[i].map((id) => ({ group: id, others: sizes.get(id)! - 1, covering: covering[i].get(id) ?? null, resembles: resembles[i].get(id) ?? null, judgement: judgements.get(id) ?? null }));
+    grouping.groupsOf[i].map((id) => ({
+      group: id,
+      others: sizes.get(id)! - 1,
+      projects: projects.get(id)!,
+      covering: covering[i].get(id) ?? null,
+      resembles: resembles[i].get(id) ?? null,
+      judgement: judgements.get(id) ?? null,
+    }));
 
   const byTest = new Map<CollectedTest, CheckpointVerdict[]>(input.tests.map((test) => [test, []]));
   compared.forEach((checkpoint, i) => byTest.get(checkpoint.test)!.push(verdictOf({ ...checkpoint, changes: changesOf(i) })));
@@ -114,6 +137,7 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     return {
       id: group.id,
       change: group.change,
+      projects: group.projects,
       members: group.members.map((i) => checkpointKey(subjects[i].test, subjects[i].checkpoint)),
       alsoIn: group.alsoIn.map((i) => checkpointKey(subjects[i].test, subjects[i].checkpoint)),
       status: worst.status,

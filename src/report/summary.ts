@@ -1,5 +1,6 @@
 import type { CheckpointStatus } from '../types';
 import { plural } from '../util/text';
+import { projectsLabel } from '../config/test-identity';
 import type { CheckpointResult, GroupRecord, RunResult, TestResultRecord } from './results';
 import type { ApprovalTally } from '../approve';
 import { unexplainedWords } from '../explain';
@@ -65,9 +66,30 @@ function checkpointRows(run: RunResult): { test: TestResultRecord; checkpoint: C
   return run.tests.flatMap((test) => test.checkpoints.map((checkpoint) => ({ test, checkpoint })));
 }
 
-/** "group g1 · 3 checkpoints": a group's title in the table. */
+/** The Playwright projects a group's checkpoints are in, when more than one. */
+export function groupProjects(group: Pick<GroupRecord, 'projects'>): string[] {
+  return Object.keys(group.projects ?? {});
+}
+
+/** "group g1 · 3 checkpoints", "group g1 · 2 checkpoints in [desktop, mobile]": a group's title in the table. */
 export function groupTitle(group: GroupRecord): string {
-  return `group ${group.id} · ${plural(groupSize(group), 'checkpoint')}`;
+  const projects = groupProjects(group);
+  return `group ${group.id} · ${plural(groupSize(group), 'checkpoint')}${projects.length ? ` in ${projectsLabel(projects)}` : ''}`;
+}
+
+/**
+ * A group's checkpoints (`<project> › <title path> › <checkpoint>` keys), those that differ only
+ * by their project named once: `[desktop, mobile] › site.spec.ts › home › page`.
+ */
+export function byProject(keys: readonly string[], projects: readonly string[]): string[] {
+  const longestFirst = [...projects].sort((a, b) => b.length - a.length);
+  const named = new Map<string, string[]>();
+  for (const key of keys) {
+    const project = longestFirst.find((name) => key.startsWith(`${name}${SEPARATOR}`));
+    const rest = project === undefined ? key : key.slice(project.length + SEPARATOR.length);
+    named.set(rest, [...(named.get(rest) ?? []), ...(project === undefined ? [] : [project])]);
+  }
+  return [...named].map(([rest, names]) => (names.length ? `${projectsLabel(names)}${SEPARATOR}${rest}` : rest));
 }
 
 export function countsLine(run: RunResult): string {
@@ -174,7 +196,10 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   // A group's checkpoints (the first few): its members, which the table does not repeat as rows,
   // then those it is "also in" (a checkpoint whose own change is another row's).
   const members = (group: GroupRecord) => {
-    const list = (titles: string[], room: number) => titles.slice(0, room).join(', ') + (titles.length > room ? `, and ${titles.length - room} more` : '');
+    const list = (keys: string[], room: number) => {
+      const titles = byProject(keys, groupProjects(group));
+      return titles.slice(0, room).join(', ') + (titles.length > room ? `, and ${titles.length - room} more` : '');
+    };
     // A group made only of checkpoints whose own change is another row's names them plainly: an
     // empty "on ; also on …" read as a fault.
     if (group.members.length === 0) return under(`on ${list(group.alsoIn, MEMBERS_NAMED)}`, '  ');
@@ -247,7 +272,7 @@ export function stepSummary(run: RunResult, onBase?: string | null): string {
   if (attention.length) {
     lines.push('| status | test › checkpoint | changed | reason |', '|---|---|---:|---|');
     for (const row of attention)
-      if (row.group) lines.push(`| ${row.group.status} | ${markdownCell(`${groupTitle(row.group)}: ${[...row.group.members, ...row.group.alsoIn].join(', ')}`)} | | ${markdownCell(withWords(row.group.reason, row.group.explanation))} |`);
+      if (row.group) lines.push(`| ${row.group.status} | ${markdownCell(`${groupTitle(row.group)}: ${byProject([...row.group.members, ...row.group.alsoIn], groupProjects(row.group)).join(', ')}`)} | | ${markdownCell(withWords(row.group.reason, row.group.explanation))} |`);
       else lines.push(`| ${row.checkpoint.status} | ${markdownCell(checkpointTitle(row.test, row.checkpoint.name))} | ${percent(row.checkpoint)} | ${markdownCell(withWords(row.checkpoint.reason, row.checkpoint.explanation))} |`);
     lines.push('');
   }

@@ -53,14 +53,22 @@ export interface Approval {
   reason: string | null;
   /** The change's fingerprint (compare/fingerprint.ts); null in an approval of the first format, which matched exact images only. */
   change: string | null;
+  /**
+   * For a change decided in more than one Playwright project (the same words, other pixels: a
+   * desktop and a mobile viewport), by project: its fingerprint as that project showed it. Absent:
+   * `change` is what every project showed.
+   */
+  projects?: Record<string, string>;
 }
 
 const KEY_ORDER: (keyof Approval)[] = ['verdict', 'scope', 'checkpoints', 'by', 'at', 'reason', 'change'];
 const CHECKPOINT_KEY_ORDER: (keyof ApprovalCheckpoint)[] = ['test', 'checkpoint', 'baseline', 'current'];
 
-/** The versions this visual-uat reads (the schema's); it writes the last. */
+/** The versions this visual-uat reads (the schema's). */
 const READ_VERSIONS: number[] = approvalsSchema.properties.version.enum;
-const WRITTEN_VERSION = READ_VERSIONS[READ_VERSIONS.length - 1];
+/** Decisions; and decisions some of which keep each project's print, written only then so that visual-uat versions before it still read the others. */
+const DECISIONS_VERSION = 2;
+const PROJECTS_VERSION = 3;
 
 /** The approvals file does not read: one line naming it, what is wrong and the fix. */
 export class ApprovalsFileError extends Error {}
@@ -105,7 +113,7 @@ function fileProblem(file: string, parsed: unknown): string | null {
     const inEntry = schemaProblem('approval-entry', entry, 'the entry')!.text;
     return `visual-uat: entry ${Number(index) + 1} of ${file} is not an approval (${inEntry}: ${JSON.stringify(entry).slice(0, 120)}): fix or delete it`;
   }
-  return `visual-uat: ${file}: ${problem.text}: fix it to {"version": ${WRITTEN_VERSION}, "approvals": [...]} as visual-uat's docs/approvals.schema.json describes, or restore it from git`;
+  return `visual-uat: ${file}: ${problem.text}: fix it to {"version": ${DECISIONS_VERSION}, "approvals": [...]} as visual-uat's docs/approvals.schema.json describes, or restore it from git`;
 }
 
 /** The decisions in the approvals file ([] when there is none); throws ApprovalsFileError when it does not read. */
@@ -133,7 +141,7 @@ function ordered<T extends object>(value: T, keys: (keyof T)[]): Record<string, 
   return Object.fromEntries(keys.map((key) => [key, value[key] ?? null]));
 }
 
-/** Sorted, stable key order, one decision per line (its fingerprint last): diffs and merges of the file stay readable. */
+/** Sorted, stable key order, one decision per line (its fingerprints last): diffs and merges of the file stay readable. */
 export function formatApprovals(approvals: Approval[]): string {
   const normalised = approvals.filter((approval) => approval.checkpoints.length > 0).map((approval) => ({ ...approval, checkpoints: [...approval.checkpoints].sort(byCheckpoint) }));
   const sorted = normalised.sort((a, b) => byCheckpoint(a.checkpoints[0], b.checkpoints[0]) || a.at.localeCompare(b.at) || a.verdict.localeCompare(b.verdict));
@@ -144,9 +152,11 @@ export function formatApprovals(approvals: Approval[]): string {
       ...(checkpoint.change ? { change: checkpoint.change } : {}),
       ...(checkpoint.unexplained ? { unexplained: checkpoint.unexplained } : {}),
     }));
+    if (approval.projects) entry.projects = approval.projects;
     return `    ${JSON.stringify(entry)}`;
   });
-  return `{\n  "version": ${WRITTEN_VERSION},\n  "approvals": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`;
+  const version = approvals.some((approval) => approval.projects) ? PROJECTS_VERSION : DECISIONS_VERSION;
+  return `{\n  "version": ${version},\n  "approvals": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`;
 }
 
 export function writeApprovals(configDir: string, approvals: Approval[]): void {

@@ -19,7 +19,7 @@ const BROKEN: { name: string; content: string; problem: string }[] = [
   { name: 'an object under "approvals"', content: '{"version":2,"approvals":{}}', problem: 'approvals is an object, not an array' },
   { name: 'null', content: 'null\n', problem: 'the top level is null, not an object' },
   { name: 'an unknown field', content: '{"version": 2, "approvals": [], "reviewers": ["Ann"]}\n', problem: 'the top level has an unknown field "reviewers"' },
-  { name: 'version 3', content: '{"version": 3, "approvals": []}\n', problem: 'version 3 is not one this visual-uat reads (1 or 2)' },
+  { name: 'version 4', content: '{"version": 4, "approvals": []}\n', problem: 'version 4 is not one this visual-uat reads (1 or 2 or 3)' },
 ];
 
 test.describe.configure({ mode: 'serial' });

@@ -8,6 +8,7 @@ import type { Explanation } from '../../../src/explain';
 import { outputPath } from '../../../src/config/paths';
 import { resolveSettings, type Settings } from '../../../src/config/settings';
 import { approveOrReject, report } from '../../../src/cli/review';
+import { reviewModel } from '../../../src/cli/review-model';
 import { sha256File } from '../../../src/util/hash';
 import { writeNoisyPng, writePng, type Box } from '../../support/png';
 import { checkpointResult, runOf, testResult } from '../../support/results';
@@ -38,10 +39,10 @@ beforeEach(() => {
 });
 
 /** A compared pair as the run sees it: images on disk, and its change from the product's own diff engine. */
-async function subject(name: string, base: string, current: string, test = ABOUT, ariaDiff: string | null = null): Promise<ApprovalSubject> {
+async function subject(name: string, base: string, current: string, test = ABOUT, ariaDiff: string | null = null, project = ''): Promise<ApprovalSubject> {
   const outcome = await compareImages({ baseline: base, current, diffOutput: path.join(images, `${name}-diff.png`), tolerance: { threshold: 0.1, maxDiffPixels: 0, maxDiffPixelRatio: 0 } });
   const change: ChangePrint | null = outcome.kind === 'different' ? withAriaLines(outcome.change, ariaDiff) : null;
-  return { test, checkpoint: name.replace(/-.*/, ''), baselineImage: base, currentImage: current, change };
+  return { test, project, checkpoint: name.replace(/-.*/, ''), baselineImage: base, currentImage: current, change };
 }
 
 const png = (name: string, height: number, boxes: Box[]) => writePng(path.join(images, `${name}.png`), 200, height, boxes);
@@ -161,6 +162,88 @@ describe('a decision on a checkpoint that shows part of the change', () => {
   });
 });
 
+describe('a decision on a change shown in two Playwright projects', () => {
+  const DESKTOP_KEY = `desktop › ${ABOUT}`;
+  const MOBILE_KEY = `mobile › ${ABOUT}`;
+  // The same header edit: 100 px wide on the desktop page, 60 px on the mobile one.
+  const header = (width: number, rgba: Box['rgba']): Box[] => [{ x: 20, y: 20, width, height: 40, rgba }];
+  const desktopPair = (name: string, seed?: number) => subject('contact', png(`${name}-desktop-base`, 120, header(100, GREY)), seed ? noisy(`${name}-desktop`, 120, header(100, BLUE), seed) : png(`${name}-desktop`, 120, header(100, BLUE)), DESKTOP_KEY, null, 'desktop');
+  const mobilePair = (name: string, seed?: number, test = MOBILE_KEY) => subject('contact', png(`${name}-mobile-base`, 120, header(60, GREY)), seed ? noisy(`${name}-mobile`, 120, header(60, BLUE), seed) : png(`${name}-mobile`, 120, header(60, BLUE)), test, null, 'mobile');
+
+  async function decided(verdict: 'approved' | 'rejected' = 'approved'): Promise<Approval> {
+    const [desktop, mobile] = [await desktopPair('seen'), await mobilePair('seen')];
+    const projects = { desktop: encodeChange(desktop.change!), mobile: encodeChange(mobile.change!) };
+    const request = { verdict, scope: 'change' as const, change: projects.desktop, projects, by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null };
+    recordDecisions(dir, [desktop, mobile], [{ ...request, checkpoints: [{ subject: desktop, whole: true }, { subject: mobile, whole: true }] }]);
+    return readApprovals(dir)[0];
+  }
+
+  it("keeps what each project showed: both checkpoints whole, each project's print", async () => {
+    const approved = await decided();
+    expect(approved.checkpoints.map((c) => [c.test, c.change, c.baseline === null])).toEqual([
+      [DESKTOP_KEY, undefined, false],
+      [MOBILE_KEY, undefined, false],
+    ]);
+    expect(Object.keys(approved.projects!)).toEqual(['desktop', 'mobile']);
+    expect(approved.projects!.mobile).toMatch(/ m60x40c/);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, APPROVALS_FILE), 'utf8')).version).toBe(3);
+  });
+
+  it('applies in each project to what that project showed, run after run', async () => {
+    const approved = await decided();
+    expect(classify(approved, await desktopPair('again', 3))).toMatchObject({ fit: 'applies', how: 'same-checkpoint' });
+    expect(classify(approved, await mobilePair('again', 4))).toMatchObject({ fit: 'applies', how: 'same-checkpoint' });
+  });
+
+  it("never lends one project's print to another: the mobile pixels on a desktop checkpoint are stale there", async () => {
+    const approved = await decided();
+    const desktopShowingMobile = await subject('contact', png('odd-base', 120, header(60, GREY)), png('odd', 120, header(60, BLUE)), DESKTOP_KEY, null, 'desktop');
+    expect(classify(approved, desktopShowingMobile)).toEqual({ fit: 'stale' });
+  });
+
+  it("on a checkpoint nobody decided it on, matches by that checkpoint's project: resembles an approval, applies a rejection", async () => {
+    const elsewhere = await mobilePair('home', 6, `mobile › ${HOME}`);
+    expect(classify(await decided(), elsewhere)).toEqual({ fit: 'resembles', covers: { regions: [0], lines: [] } });
+    expect(classify(await decided('rejected'), elsewhere)).toMatchObject({ fit: 'applies', how: 'same-change' });
+    const desktopElsewhere = await subject('hero', png('hero-base', 120, header(60, GREY)), png('hero', 120, header(60, BLUE)), `desktop › ${HOME}`, null, 'desktop');
+    expect(classify(await decided('rejected'), desktopElsewhere)).toEqual({ fit: 'unrelated' });
+  });
+
+  it('is taken by one approve of the group, and the review page shows one entry naming both projects, decided', async () => {
+    const [desktop, mobile] = [await desktopPair('run'), await mobilePair('run')];
+    const relative = (file: string) => path.relative(outputPath(settings.outputDir, 'results'), file);
+    const result = (of: ApprovalSubject) =>
+      checkpointResult({
+        name: 'contact',
+        baselineImage: relative(of.baselineImage!),
+        currentImage: relative(of.currentImage!),
+        diffImage: relative(of.currentImage!),
+        diffMetrics: { pixelDiffPercent: 1, changedRegions: [{ x: 20, y: 20, width: of.project === 'desktop' ? 100 : 60, height: 40, kind: 'modified' }] },
+        group: 'g1',
+        fingerprint: encodeChange(of.change!),
+      });
+    const run = runOf([testResult(['site.spec.ts', 'site', 'about'], [result(desktop)], { project: 'desktop' }), testResult(['site.spec.ts', 'site', 'about'], [result(mobile)], { project: 'mobile' })]);
+    const projects = { desktop: encodeChange(desktop.change!), mobile: encodeChange(mobile.change!) };
+    run.groups = [{ id: 'g1', fingerprint: projects.desktop, projects, members: [`${DESKTOP_KEY} › contact`, `${MOBILE_KEY} › contact`], alsoIn: [], status: 'needs_review', reason: '', evaluation: null, explanation: null }];
+    fs.mkdirSync(path.dirname(outputPath(settings.outputDir, 'latestResults')), { recursive: true });
+    fs.writeFileSync(outputPath(settings.outputDir, 'latestResults'), JSON.stringify(run));
+
+    expect(await approveOrReject(settings, ['g1'], {})).toContain(
+      ['approved: group g1 · 2 checkpoints in [desktop, mobile] (needs_review):', '  [desktop] › site.spec.ts › site › about › contact', '  [mobile] › site.spec.ts › site › about › contact'].join('\n'),
+    );
+    const [approved] = readApprovals(settings.configDir);
+    expect(approved.projects).toEqual(projects);
+    expect(approved.checkpoints.map((c) => c.change)).toEqual([undefined, undefined]);
+
+    const [entry] = reviewModel(settings).entries;
+    expect(entry).toMatchObject({ id: 'g1', title: '[desktop, mobile] › site.spec.ts › site › about › contact', decision: { verdict: 'approved' } });
+    expect(entry.checkpoints.map((c) => [c.title, c.regions.map((r) => r.width)])).toEqual([
+      ['[desktop] › site.spec.ts › site › about › contact', [100]],
+      ['[mobile] › site.spec.ts › site › about › contact', [60]],
+    ]);
+  });
+});
+
 /** A latest.json whose one checkpoint has the given images, change, group and explanation. */
 function writeLatestRun(of: ApprovalSubject, status: 'needs_review' | 'unchanged', explanation: Explanation | null = null): void {
   const relative = (file: string) => path.relative(outputPath(settings.outputDir, 'results'), file);
@@ -212,7 +295,7 @@ describe('the run and approve --prune agree', () => {
   it('a checkpoint the run did not capture (its test failed) never makes an approval stale, and --prune keeps it', async () => {
     const approved = approval(await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE))));
     writeApprovals(settings.configDir, [approved]);
-    const notCaptured: ApprovalSubject = { test: ABOUT, checkpoint: 'contact', baselineImage: png('base', 120, box(20, GREY)), currentImage: null, change: null };
+    const notCaptured: ApprovalSubject = { test: ABOUT, project: '', checkpoint: 'contact', baselineImage: png('base', 120, box(20, GREY)), currentImage: null, change: null };
     expect(classify(approved, notCaptured)).toEqual({ fit: 'not-compared' });
     expect(reviewApprovals([approved], [notCaptured]).stale).toEqual([]);
     const relative = (file: string) => path.relative(outputPath(settings.outputDir, 'results'), file);

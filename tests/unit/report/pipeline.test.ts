@@ -276,7 +276,7 @@ describe('the evaluator request', () => {
     const plans = collected('plans', [pair('plans', images.base, images.changed)]);
     const [compared] = await compareCheckpoints([plans], CONTEXT, settings());
     if (compared.comparison.kind !== 'different') throw new Error('the pair should differ');
-    const request = evaluationRequest({ group: 'g1', representative: { ...compared, comparison: compared.comparison }, shownOn: ['chromium › pricing.spec.ts › pricing › plans › plans'] }, CONTEXT);
+    const request = evaluationRequest({ group: 'g1', representative: { ...compared, comparison: compared.comparison }, shownOn: ['chromium › pricing.spec.ts › pricing › plans › plans'], projects: [] }, CONTEXT);
     expect(request.intent).toEqual({ test: 'Pricing shows three plans', checkpoint: 'plans intent', titlePath: ['pricing.spec.ts', 'pricing', 'plans'] });
     expect(userText(request, '')).toContain('Test: chromium › pricing.spec.ts › pricing › plans\nCheckpoint: plans');
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_DIFF } from '../../../src/compare';
 import type { CheckpointResult } from '../../../src/report';
 import type { Approval } from '../../../src/approve';
-import { approvalLines, formatTable, stepSummary, summaryLines, terminalWidth, titleLines } from '../../../src/report/summary';
+import { approvalLines, byProject, formatTable, stepSummary, summaryLines, terminalWidth, titleLines } from '../../../src/report/summary';
 import { checkpointResult, runOf, testResult as test } from '../../support/results';
 
 function checkpoint(name: string, status: CheckpointResult['status'], reason: string, pixelDiffPercent = 0, group: string | null = null, otherGroups: string[] = []): CheckpointResult {
@@ -176,6 +176,38 @@ describe('groups in the table and the step summary', () => {
     expect(summary).toContain('| needs_review | group g1 · 3 checkpoints: site.spec.ts › home › full, site.spec.ts › about › full, site.spec.ts › pricing › full | | no evaluator configured |');
     expect(summary).toContain('| needs_review | site.spec.ts › pricing › full | 2.50% |');
     expect(summary).not.toContain('| needs_review | site.spec.ts › home › full |');
+  });
+});
+
+describe('a group seen in several Playwright projects', () => {
+  const header = checkpoint('page', 'needs_review', 'no evaluator configured — same change as 1 other checkpoint (group g1, in [desktop, mobile])', 3.2, 'g1');
+  const across = runOf([test(['site.spec.ts', 'home'], [header], { project: 'desktop' }), test(['site.spec.ts', 'home'], [header], { project: 'mobile' })]);
+  across.groups = [
+    {
+      id: 'g1',
+      fingerprint: 'v1 t0.1',
+      projects: { desktop: 'v1 t0.1', mobile: 'v1 t0.1' },
+      members: ['desktop › site.spec.ts › home › page', 'mobile › site.spec.ts › home › page'],
+      alsoIn: [],
+      status: 'needs_review',
+      reason: 'no evaluator configured',
+      evaluation: null,
+      explanation: null,
+    },
+  ];
+
+  it('is one row naming its projects, its checkpoint named once with them', () => {
+    const lines = formatTable(across, true, 120);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^ {2}needs_review group g1 · 2 checkpoints in \[desktop, mobile\] +no evaluator configured$/),
+      '                 on [desktop, mobile] › site.spec.ts › home › page',
+    ]);
+    expect(stepSummary(across)).toContain('| needs_review | group g1 · 2 checkpoints in [desktop, mobile]: [desktop, mobile] › site.spec.ts › home › page | |');
+  });
+
+  it('names apart the checkpoints only some projects show', () => {
+    expect(byProject(['desktop › a › 1', 'mobile › a › 1', 'mobile › a › 2', 'desk › a › 1'], ['desk', 'desktop', 'mobile'])).toEqual(['[desktop, mobile, desk] › a › 1', '[mobile] › a › 2']);
+    expect(byProject(['a › 1', 'a › 2'], [])).toEqual(['a › 1', 'a › 2']);
   });
 });
 

@@ -87,8 +87,8 @@ describe('readApprovals', () => {
   });
 
   it('refuses a version it does not read, before looking at entries it would not understand', () => {
-    expect(refusal(JSON.stringify({ version: 3, approvals: [{ decision: 'ok' }] }))).toBe(
-      `visual-uat: ${file}: version 3 is not one this visual-uat reads (1 or 2): upgrade visual-uat if a newer one wrote it, else restore the file from git`,
+    expect(refusal(JSON.stringify({ version: 4, approvals: [{ decision: 'ok' }] }))).toBe(
+      `visual-uat: ${file}: version 4 is not one this visual-uat reads (1 or 2 or 3): upgrade visual-uat if a newer one wrote it, else restore the file from git`,
     );
   });
 
@@ -100,6 +100,16 @@ describe('readApprovals', () => {
     writeApprovals(dir, [DECISION]);
     expect(readApprovals(dir)).toEqual([DECISION]);
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ version: 2, approvals: [DECISION] });
+  });
+
+  it('writes version 3 only when a decision keeps what each project showed, and reads it back', () => {
+    const acrossProjects: Approval = { ...DECISION, projects: { desktop: 'v1 t0.1 m10x10c5:aaaa', mobile: 'v1 t0.1 m4x10c5:bbbb' } };
+    writeApprovals(dir, [DECISION, acrossProjects]);
+    expect(readApprovals(dir)).toEqual([DECISION, acrossProjects]);
+    const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(written.version).toBe(3);
+    expect(Object.keys(written.approvals[1]).at(-1)).toBe('projects');
+    expect(refusal(JSON.stringify({ version: 3, approvals: [{ ...acrossProjects, projects: { mobile: 5 } }] }))).toMatch(/entry 1 of .* is not an approval \(projects\.mobile is a number, not a string: /);
   });
 
   it('reads a file of the first format as approvals of one checkpoint each, on their exact images', () => {
