@@ -22,6 +22,9 @@ export const WEB_SERVERS_ENV = 'VISUAL_UAT_WEB_SERVERS';
 /** The projects that turn fullyParallel off, for the global setup and the reporter (see config/isolation). */
 export const SERIAL_PROJECTS_ENV = 'VISUAL_UAT_SERIAL_PROJECTS';
 
+/** `timing`: each phase's wall time, printed at the end of the run (see config/timing). */
+export const DEBUG_ENV = 'VISUAL_UAT_DEBUG';
+
 export type Role = 'current' | 'baseline';
 
 export function currentRole(env: NodeJS.ProcessEnv = process.env): Role {

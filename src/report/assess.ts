@@ -6,6 +6,7 @@ import { explainChange, type Explanation, type LayoutGap } from '../explain';
 import { readLayout } from '../store/run-store';
 import type { CheckpointSignals, CodeChange, RunContext } from '../types';
 import type { CheckpointPair, CollectedTest } from './collect';
+import { timed } from '../config/timing';
 
 /** One checkpoint after compare: what the pair is, and what current has that base has not. */
 export interface Compared {
@@ -47,21 +48,21 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
       // A console error or failed request any base checkpoint of the test had is not new at another one.
       const testBase = testBaseSignals(test.pairs.map((pair) => pair.baseSignals));
       return test.pairs.map(async (pair): Promise<Compared> => {
-        const comparison = await comparePair({
+        const comparison = await timed('compare a pair', () => comparePair({
           baseline: pair.baseline,
           current: pair.current,
           sameCode: context?.sameAsBase ?? false,
           diffOutput: diffImage(settings.outputDir, test.folder, pair.name),
           tolerance: mergeTolerance(runTolerance, test.meta?.options, pair.meta),
-        });
+        }));
         const signals = compareSignals(pair.baseSignals, pair.meta?.signals ?? null, testBase);
         // The text that changed is part of what changed: two pairs whose pixels match but whose text differs are not the same change.
         if (comparison.kind !== 'different') return { test, pair, comparison, signals, explanation: null };
-        const [base, current] = [readLayout(pair.layouts.baseline), readLayout(pair.layouts.current)];
+        const [base, current] = timed('read layout records', () => [readLayout(pair.layouts.baseline), readLayout(pair.layouts.current)]);
         const gaps = { base: baseLayoutGap(pair.baseCapture, pair.layouts.baseline), current: pair.layouts.current ? 'unreadable' : 'page-unreadable' } as const;
         // Each side's page origin, so a URL in a style that differs only by the servers' ports is no change.
         const origins = { base: pair.baseSignals?.origin ?? null, current: pair.meta?.signals?.origin ?? null };
-        const explanation = explainChange(base, current, comparison.metrics.changedRegions, code, gaps, origins);
+        const explanation = timed('explain', () => explainChange(base, current, comparison.metrics.changedRegions, code, gaps, origins));
         return { test, pair, comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) }, signals, explanation };
       });
     }),

@@ -12,6 +12,7 @@ import type { GroupRecord } from './results';
 import { baseFailed, baseFailureNote, decideChange, mostSevere, testStatus, unsettledNote, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
 import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
 import type { ComparedCount } from './sanity';
+import { lap } from '../config/timing';
 
 export interface TestOutcome {
   test: CollectedTest;
@@ -87,11 +88,15 @@ function groupsToJudge(grouping: Grouping, compared: Compared[], settled: Map<st
  */
 export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   const compared = await compareCheckpoints(input.tests, input.context, input.settings, input.code);
+  lap('compare, explain');
   const subjects = compared.map(approvalSubject);
   const grouping = groupChanges(subjects.map((subject) => subject.change));
+  lap('group');
   const { review, settled, resembles } = settledParts(grouping, subjects, input.approvals);
+  lap('approve');
   const verdicts = await judgeGroups(groupsToJudge(grouping, compared, settled, resembles), input.evaluator, input.context, input.code, input.evaluatorProblem);
   const judgements = trustVerdicts(verdicts, input.evaluator, input.evalRecord);
+  lap('evaluate');
   const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
   const changesOf = (i: number): ChangeInput[] =>
     grouping.groupsOf[i].map((id) => ({ group: id, others: sizes.get(id)! - 1, settled: settled[i].get(id) ?? null, resembles: resembles[i].get(id) ?? null, judgement: judgements.get(id) ?? null }));
@@ -133,6 +138,7 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     };
   });
 
+  lap('decide');
   return {
     outcomes,
     groups,
