@@ -34,6 +34,7 @@ import { baselineEntryDir, entryProblem, isSealed, pruneEntries, sealEntry, unst
 import { openStore, STORE_OPTION } from './store-home';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
+import { ImportCache } from './import-cache';
 import { copyEntry, earlierRender, lookUp, testDirData, type KeyInputs, projectCaptures, pruneStore, sizeText, storeHolds, storeHoldsCommit, storeSize, storeTest, storedRecord, testSource, touch } from './test-store';
 
 function log(message: string): void {
@@ -177,7 +178,7 @@ async function prepareBaselines(
     const args = nestedArgs(process.argv);
     const selects = reportsLocally(config);
     const capture = captureOptions(optionsFromEnv());
-    const graph = new SourceGraph(repo.root);
+    const graph = new SourceGraph(repo.root, new ImportCache(outputPath(outputDir, 'importCache')));
     const installed = versions(configFile);
     const cache = await baselineCacheKey({
       repo,

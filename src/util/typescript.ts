@@ -1,0 +1,14 @@
+import type TypeScript from 'typescript';
+
+let loaded: typeof TypeScript | undefined;
+
+/**
+ * TypeScript's compiler, loaded on first use: loading it alone takes half a second, which a warm
+ * run, whose test side the import cache answers (see baseline/import-cache), must not pay. A module
+ * that parses imports the types with `import type ts from 'typescript'` and calls this where it
+ * needs the compiler.
+ */
+export function typescript(): typeof TypeScript {
+  loaded ??= require('typescript') as typeof TypeScript;
+  return loaded;
+}
