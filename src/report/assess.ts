@@ -36,11 +36,16 @@ export function baseLayoutGap(capture: BaseCapture | null, file: string | null):
   return capture.testStatus === 'passed' ? 'page-unreadable' : 'base-test-failed';
 }
 
+/** The branch's diffs (see git codeChanges), read when first asked for: a run with no change never reads them. */
+export type BranchCode = () => Promise<readonly CodeChange[]>;
+
+const NO_CODE: BranchCode = async () => [];
+
 /**
  * Compares every pair of the run (the compare pool bounds how many are decoded at once), and
  * explains each pair that differs from its layout records and `code`, the branch's diffs.
  */
-export function compareCheckpoints(tests: CollectedTest[], context: RunContext | null, settings: Settings, code: readonly CodeChange[] = []): Promise<Compared[]> {
+export function compareCheckpoints(tests: CollectedTest[], context: RunContext | null, settings: Settings, code: BranchCode = NO_CODE): Promise<Compared[]> {
   const { options } = settings;
   const runTolerance = { threshold: options.threshold, maxDiffPixels: options.maxDiffPixels, maxDiffPixelRatio: options.maxDiffPixelRatio };
   return Promise.all(
@@ -62,7 +67,8 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
         const gaps = { base: baseLayoutGap(pair.baseCapture, pair.layouts.baseline), current: pair.layouts.current ? 'unreadable' : 'page-unreadable' } as const;
         // Each side's page origin, so a URL in a style that differs only by the servers' ports is no change.
         const origins = { base: pair.baseSignals?.origin ?? null, current: pair.meta?.signals?.origin ?? null };
-        const explanation = timed('explain', () => explainChange(base, current, comparison.metrics.changedRegions, code, gaps, origins));
+        const changes = await code();
+        const explanation = timed('explain', () => explainChange(base, current, comparison.metrics.changedRegions, changes, gaps, origins));
         return { test, pair, comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) }, signals, explanation };
       });
     }),

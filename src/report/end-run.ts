@@ -11,7 +11,7 @@ import { codeChanges, openRepo } from '../git';
 import { readRunContext, runFiles } from '../store/run-store';
 import type { CodeChange, RunContext, VisualUatOptions } from '../types';
 import { faultPoint } from '../util/process';
-import { lap, timingReport } from '../config/timing';
+import { lap, timed, timingReport } from '../config/timing';
 import { APPROVALS_FILE } from '../store/approvals-file';
 import { plural } from '../util/text';
 import { annotate, failTest } from './annotate';
@@ -70,8 +70,9 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
 
   const { evaluator, evaluatorProblem } = openEvaluator(settings);
   const evalRecord = evaluator?.autoApprove ? readEvalRecord(settings.outputDir, evaluator.model) : null;
-  const code = await branchChanges(context, settings.configDir);
-  lap('branch diffs');
+  // Read on first need, once: a run whose checkpoints all match never reads them.
+  let diffs: Promise<CodeChange[]> | null = null;
+  const code = () => (diffs ??= timed('branch diffs', () => branchChanges(context, settings.configDir)));
   const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evaluatorProblem, evalRecord, code });
 
   if (verdicts.baselineUnreadable && context?.baselineDir) {

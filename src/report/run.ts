@@ -6,7 +6,7 @@ import type { Evaluator, EvaluatorVerdict } from '../evaluate';
 import type { EvalRecord } from '../trust/eval-record';
 import { groupChanges, type ChangeGroup, type Grouping } from '../group';
 import type { CodeChange, RunContext, TestStatus } from '../types';
-import { compareCheckpoints, imagesOf, type Compared } from './assess';
+import { compareCheckpoints, imagesOf, type BranchCode, type Compared } from './assess';
 import type { CollectedTest } from './collect';
 import type { GroupRecord } from './results';
 import { baseFailed, baseFailureNote, decideChange, mostSevere, testStatus, unsettledNote, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
@@ -44,8 +44,8 @@ export interface RunInput {
   evaluatorProblem?: string | null;
   /** The last `visual-uat eval` of the evaluator's model, for `evaluator.autoApprove`; null when none or the policy is off. */
   evalRecord: EvalRecord | null;
-  /** What the branch changed in the app's files, commit by commit: what the explanations attribute changes to. */
-  code?: readonly CodeChange[];
+  /** What the branch changed in the app's files, commit by commit: what the explanations attribute changes to; read only by a run with a change. */
+  code?: BranchCode;
 }
 
 export function approvalSubject(checkpoint: Compared): ApprovalSubject {
@@ -94,7 +94,8 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   lap('group');
   const { review, settled, resembles } = settledParts(grouping, subjects, input.approvals);
   lap('approve');
-  const verdicts = await judgeGroups(groupsToJudge(grouping, compared, settled, resembles), input.evaluator, input.context, input.code, input.evaluatorProblem);
+  const toJudge = groupsToJudge(grouping, compared, settled, resembles);
+  const verdicts = await judgeGroups(toJudge, input.evaluator, input.context, toJudge.length && input.code ? await input.code() : [], input.evaluatorProblem);
   const judgements = trustVerdicts(verdicts, input.evaluator, input.evalRecord);
   lap('evaluate');
   const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
