@@ -103,9 +103,9 @@ function specFile(plain: boolean, first: number, sparse: boolean): string {
   return `import { expect, test } from '${plain ? '@playwright/test' : 'visual-uat'}';\n\n${tests.join('\n\n')}\n`;
 }
 
-/** The suite on main, plain snapshots recorded there, and a feature branch that changes two pages. */
-export function generateSuite(tests: number, sparse = false): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-bench-${tests}${sparse ? '-sparse' : ''}-`));
+/** A generated suite on main: the server, both configs, and each side's spec files (name → text). */
+function suiteRepo(name: string, specs: (plain: boolean) => Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-bench-${name}-`));
   fs.writeFileSync(path.join(dir, 'server.js'), SERVER);
   fs.writeFileSync(path.join(dir, 'changed.json'), '[]\n');
   fs.writeFileSync(path.join(dir, 'playwright.config.ts'), config(false));
@@ -114,11 +114,20 @@ export function generateSuite(tests: number, sparse = false): string {
   for (const plain of [true, false]) {
     const testDir = path.join(dir, plain ? 'tests-plain' : 'tests-uat');
     fs.mkdirSync(testDir);
-    for (let first = 0; first < tests; first += TESTS_PER_FILE) fs.writeFileSync(path.join(testDir, `pages-${first}.spec.ts`), specFile(plain, first, sparse));
+    for (const [file, text] of Object.entries(specs(plain))) fs.writeFileSync(path.join(testDir, file), text);
   }
   provideModules(dir, fixtureModules());
-  initRepo(dir, 'Generated suite');
+  initRepo(dir, `Generated suite (${name})`);
   return dir;
+}
+
+/** The suite on main, plain snapshots recorded there, and a feature branch that changes two pages. */
+export function generateSuite(tests: number, sparse = false): string {
+  return suiteRepo(`${tests}${sparse ? '-sparse' : ''}`, (plain) => {
+    const files: Record<string, string> = {};
+    for (let first = 0; first < tests; first += TESTS_PER_FILE) files[`pages-${first}.spec.ts`] = specFile(plain, first, sparse);
+    return files;
+  });
 }
 
 export interface Measured {
@@ -267,23 +276,6 @@ function smallSpec(plain: boolean): string {
   return `import { expect, test } from '${plain ? '@playwright/test' : 'visual-uat'}';\n\n${tests.join('\n\n')}\n`;
 }
 
-/** The small suite on main, plain snapshots recorded there, and a feature branch that changes 3 of its 4 checkpoints. */
-function smallSuite(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-bench-small-'));
-  fs.writeFileSync(path.join(dir, 'server.js'), SERVER);
-  fs.writeFileSync(path.join(dir, 'changed.json'), '[]\n');
-  fs.writeFileSync(path.join(dir, 'playwright.config.ts'), config(false));
-  fs.writeFileSync(path.join(dir, 'plain.config.ts'), config(true));
-  fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\ntest-results/\nsnapshots/\n');
-  for (const plain of [true, false]) {
-    const testDir = path.join(dir, plain ? 'tests-plain' : 'tests-uat');
-    fs.mkdirSync(testDir);
-    fs.writeFileSync(path.join(testDir, 'pages.spec.ts'), smallSpec(plain));
-  }
-  provideModules(dir, fixtureModules());
-  initRepo(dir, 'Generated small suite');
-  return dir;
-}
 
 const SMALL_CHECKPOINT_COUNT = SMALL_CHECKPOINTS.reduce((sum, { checkpoints }) => sum + checkpoints.length, 0);
 
@@ -306,7 +298,8 @@ function timingBlock(output: string): string {
 }
 
 async function measureSmall(runs: number): Promise<SmallMeasures> {
-  const dir = smallSuite();
+  // On main; the feature branch below changes 3 of its 4 checkpoints.
+  const dir = suiteRepo('small', (plain) => ({ 'pages.spec.ts': smallSpec(plain) }));
   await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
   git(dir, ['checkout', '-q', '-b', 'feature']);
   fs.writeFileSync(path.join(dir, 'changed.json'), `${JSON.stringify(SMALL_CHANGED_PAGES)}\n`);
