@@ -1,6 +1,5 @@
 import type TypeScript from 'typescript';
-
-let loaded: typeof TypeScript | undefined;
+import { lazy } from './lazy';
 
 /**
  * TypeScript's compiler, loaded on first use: loading it alone takes half a second, which a warm
@@ -8,7 +7,4 @@ let loaded: typeof TypeScript | undefined;
  * that parses imports the types with `import type ts from 'typescript'` and calls this where it
  * needs the compiler.
  */
-export function typescript(): typeof TypeScript {
-  loaded ??= require('typescript') as typeof TypeScript;
-  return loaded;
-}
+export const typescript = lazy(() => require('typescript') as typeof TypeScript);
