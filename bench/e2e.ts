@@ -15,7 +15,10 @@ import { appendBenchJson, type BenchRow } from './run';
  * baselines (warm) and visual-uat from nothing (cold). The scale case repeats warm and cold with
  * 100 tests (300 checkpoints) and reads the runner's peak memory, which hosts the reporter. The
  * sparse case is a suite as most are: 1 test in 5 takes checkpoints, the other 4 in its file are
- * functional tests written with visual-uat's `test`, which they never use for a checkpoint.
+ * functional tests written with visual-uat's `test`, which they never use for a checkpoint. The
+ * small case is a developer's inner loop: 3 tests, 4 checkpoints, 3 of them changed on the branch,
+ * where what a run costs is mostly fixed cost; its warm and cold runs print VISUAL_UAT_DEBUG=timing's
+ * breakdown beside their ratios.
  */
 
 const TESTS_PER_FILE = 5;
@@ -102,9 +105,9 @@ function specFile(plain: boolean, first: number, sparse: boolean): string {
   return `import { expect, test } from '${plain ? '@playwright/test' : 'visual-uat'}';\n\n${tests.join('\n\n')}\n`;
 }
 
-/** The suite on main, plain snapshots recorded there, and a feature branch that changes two pages. */
-export function generateSuite(tests: number, sparse = false): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-bench-${tests}${sparse ? '-sparse' : ''}-`));
+/** A generated suite on main: the server, both configs, and each side's spec files (name → text). */
+function suiteRepo(name: string, specs: (plain: boolean) => Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `visual-uat-bench-${name}-`));
   fs.writeFileSync(path.join(dir, 'server.js'), SERVER);
   fs.writeFileSync(path.join(dir, 'changed.json'), '[]\n');
   fs.writeFileSync(path.join(dir, 'playwright.config.ts'), config(false));
@@ -113,16 +116,27 @@ export function generateSuite(tests: number, sparse = false): string {
   for (const plain of [true, false]) {
     const testDir = path.join(dir, plain ? 'tests-plain' : 'tests-uat');
     fs.mkdirSync(testDir);
-    for (let first = 0; first < tests; first += TESTS_PER_FILE) fs.writeFileSync(path.join(testDir, `pages-${first}.spec.ts`), specFile(plain, first, sparse));
+    for (const [file, text] of Object.entries(specs(plain))) fs.writeFileSync(path.join(testDir, file), text);
   }
   provideModules(dir, fixtureModules());
-  initRepo(dir, 'Generated suite');
+  initRepo(dir, `Generated suite (${name})`);
   return dir;
+}
+
+/** The suite on main, plain snapshots recorded there, and a feature branch that changes two pages. */
+export function generateSuite(tests: number, sparse = false): string {
+  return suiteRepo(`${tests}${sparse ? '-sparse' : ''}`, (plain) => {
+    const files: Record<string, string> = {};
+    for (let first = 0; first < tests; first += TESTS_PER_FILE) files[`pages-${first}.spec.ts`] = specFile(plain, first, sparse);
+    return files;
+  });
 }
 
 export interface Measured {
   ms: number;
   peakRssMb: number;
+  /** What the run printed, stdout and stderr. */
+  output: string;
 }
 
 /**
@@ -150,7 +164,7 @@ export function run(dir: string, args: string[], env: NodeJS.ProcessEnv = {}, ex
       clearInterval(sample);
       const failedAsExpected = expectedFailures > 0 && new RegExp(`\\b${expectedFailures} failed\\b`).test(output);
       if (code !== 0 && !failedAsExpected) reject(new Error(`playwright test ${args.join(' ')} exited ${code}:\n${output.slice(-2000)}`));
-      else resolve({ ms: performance.now() - started, peakRssMb: Math.round(peakKb / 1024) });
+      else resolve({ ms: performance.now() - started, peakRssMb: Math.round(peakKb / 1024), output });
     });
   });
 }
@@ -212,28 +226,107 @@ async function measure(tests: number, runs: number, sparse = false, withOverlap 
   const editFile: Measured[] = [];
   const fromStore: Measured[] = [];
   const edited = path.join(dir, 'tests-uat', 'pages-0.spec.ts');
+  // Plain fails on the two changed pages, as a snapshot suite does, and visual-uat's gate (failOn needs_review) the same tests.
+  const failing = changed.length;
   for (let i = 0; i < runs; i++) {
-    // Plain fails on the two changed pages, as a snapshot suite does.
-    plain.push(await run(dir, ['-c', 'plain.config.ts'], {}, 2));
+    plain.push(await run(dir, ['-c', 'plain.config.ts'], {}, failing));
     fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
-    cold.push(await run(dir, [], ENV.overlap.entry('0')));
-    warm.push(await run(dir, []));
+    cold.push(await run(dir, [], ENV.overlap.entry('0'), failing));
+    warm.push(await run(dir, [], {}, failing));
     if (!withOverlap) continue;
     editSpec(edited, i, 'test');
-    edit.push(await run(dir, []));
+    edit.push(await run(dir, [], {}, failing));
     git(dir, ['checkout', '-q', '--', edited]);
     editSpec(edited, i, 'file');
-    editFile.push(await run(dir, []));
+    editFile.push(await run(dir, [], {}, failing));
     git(dir, ['checkout', '-q', '--', edited]);
     fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
-    fromStore.push(await run(dir, [], ENV.baselineStore.entry(store)));
+    fromStore.push(await run(dir, [], ENV.baselineStore.entry(store), failing));
     fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
-    overlap.push(await run(dir, [], ENV.overlap.entry('1')));
+    overlap.push(await run(dir, [], ENV.overlap.entry('1'), failing));
   }
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(store, { recursive: true, force: true });
   const more = withOverlap ? { overlap: median(overlap), edit: median(edit), editFile: median(editFile), store: median(fromStore) } : {};
   return { plain: median(plain), warm: median(warm), cold: median(cold), ...more };
+}
+
+/** The small suite's pages and checkpoints: page 0 takes two (its card does not change), pages 1 and 2 one each. */
+const SMALL_CHECKPOINTS: { page: number; checkpoints: string[] }[] = [
+  { page: 0, checkpoints: ['top', 'card'] },
+  { page: 1, checkpoints: ['full'] },
+  { page: 2, checkpoints: ['full'] },
+];
+const SMALL_CHANGED_PAGES = [0, 1, 2];
+
+function smallSpec(plain: boolean): string {
+  const calls: Record<string, (n: number) => string> = plain
+    ? {
+        top: (n) => `await expect(page).toHaveScreenshot('${n}-top.png');`,
+        card: (n) => `await expect(page.locator('.card')).toHaveScreenshot('${n}-card.png');`,
+        full: (n) => `await expect(page).toHaveScreenshot('${n}-full.png', { fullPage: true });`,
+      }
+    : {
+        top: () => `await screenshotCheckpoint('top', { fullPage: false });`,
+        card: () => `await screenshotCheckpoint('card', { locator: page.locator('.card') });`,
+        full: () => `await screenshotCheckpoint('full');`,
+      };
+  const tests = SMALL_CHECKPOINTS.map(
+    ({ page, checkpoints }) =>
+      `test('page ${page}', async ({ page${plain ? '' : ', screenshotCheckpoint'} }) => {\n  await page.goto('/page/${page}');\n${checkpoints.map((name) => `  ${calls[name](page)}`).join('\n')}\n});`,
+  );
+  return `import { expect, test } from '${plain ? '@playwright/test' : 'visual-uat'}';\n\n${tests.join('\n\n')}\n`;
+}
+
+
+const SMALL_CHECKPOINT_COUNT = SMALL_CHECKPOINTS.reduce((sum, { checkpoints }) => sum + checkpoints.length, 0);
+
+interface SmallMeasures {
+  plain: Measured;
+  warm: Measured;
+  cold: Measured;
+  /** The breakdown of one more warm and cold run each, under VISUAL_UAT_DEBUG=timing. */
+  warmTiming: string;
+  coldTiming: string;
+}
+
+/** The timing block a run printed (see config/timing). */
+function timingBlock(output: string): string {
+  const start = output.indexOf('visual-uat timing');
+  if (start < 0) return '(no timing block in the output)';
+  const lines = output.slice(start).split('\n');
+  const end = lines.findIndex((line, i) => i > 0 && !line.startsWith('  ') && !/:$/.test(line));
+  return lines.slice(0, end < 0 ? undefined : end).join('\n');
+}
+
+async function measureSmall(runs: number): Promise<SmallMeasures> {
+  // On main; the feature branch below changes 3 of its 4 checkpoints.
+  const dir = suiteRepo('small', (plain) => ({ 'pages.spec.ts': smallSpec(plain) }));
+  await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
+  git(dir, ['checkout', '-q', '-b', 'feature']);
+  fs.writeFileSync(path.join(dir, 'changed.json'), `${JSON.stringify(SMALL_CHANGED_PAGES)}\n`);
+  git(dir, ['commit', '-q', '-am', 'Banner on the small suite\'s pages']);
+  const plain: Measured[] = [];
+  const warm: Measured[] = [];
+  const cold: Measured[] = [];
+  // Each test has a changed checkpoint: plain fails them, and so does visual-uat's gate (failOn needs_review).
+  const failing = SMALL_CHECKPOINTS.length;
+  const cleared = () => fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
+  try {
+    for (let i = 0; i < runs; i++) {
+      plain.push(await run(dir, ['-c', 'plain.config.ts'], {}, failing));
+      cleared();
+      cold.push(await run(dir, [], ENV.overlap.entry('0'), failing));
+      warm.push(await run(dir, [], {}, failing));
+    }
+    const debug = ENV.debug.entry('timing');
+    const warmTiming = timingBlock((await run(dir, [], debug, failing)).output);
+    cleared();
+    const coldTiming = timingBlock((await run(dir, [], { ...debug, ...ENV.overlap.entry('0') }, failing)).output);
+    return { plain: median(plain), warm: median(warm), cold: median(cold), warmTiming, coldTiming };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -306,6 +399,21 @@ async function measureGroups(): Promise<GroupsFigures> {
 export async function benchEndToEnd(): Promise<void> {
   const rows: BenchRow[] = [];
   const lines = [`end to end on ${os.cpus().length} cores (median of ${RUNS} runs; ratio to plain toHaveScreenshot in this run)`];
+  // BENCH_E2E_SMALL=0 leaves out the small suite; BENCH_E2E_SMALL=only measures it alone (a quick check of the fixed costs).
+  if (process.env.BENCH_E2E_SMALL !== '0') {
+    const small = await measureSmall(RUNS);
+    for (const kind of ['plain', 'warm', 'cold'] as const) {
+      const { ms } = small[kind];
+      rows.push({ case: `e2e-${kind}-small`, engine: kind === 'plain' ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
+      lines.push(`  ${`${SMALL_CHECKPOINTS.length} tests, ${SMALL_CHECKPOINT_COUNT} checkpoints (3 changed), ${kind}`.padEnd(52)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / small.plain.ms).toFixed(2)}×`);
+    }
+    lines.push(small.warmTiming.replace(/^visual-uat timing/, '  small suite, warm: visual-uat timing'), small.coldTiming.replace(/^visual-uat timing/, '  small suite, cold: visual-uat timing'));
+    if (process.env.BENCH_E2E_SMALL === 'only') {
+      process.stdout.write(`${lines.join('\n')}\n`);
+      appendBenchJson(rows);
+      return;
+    }
+  }
   // BENCH_E2E_SIZES=20 measures only the small suite (a quicker check while working on speed).
   const sizes = (process.env.BENCH_E2E_SIZES ?? '20,100').split(',').filter(Boolean).map(Number);
   // BENCH_E2E_SPARSE=0 leaves out the sparse suite.
@@ -318,7 +426,9 @@ export async function benchEndToEnd(): Promise<void> {
       const { ms, peakRssMb } = result[kind]!;
       const name = sparse ? `e2e-${kind === 'plain' ? 'plain' : kind}-sparse` : `e2e-${kind}${tests === 20 ? '' : `-${checkpoints}`}`;
       rows.push({ case: name, engine: kind === 'plain' ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
-      const what = sparse ? `${tests} tests (1 in 5 visual), ${checkpoints} checkpoints, ${kind}` : `${tests} tests, ${checkpoints} checkpoints, ${kind}`;
+      // The edit cases are the dev loop: one spec of the suite's 4 files edited since the warm run.
+      const edited = kind === 'edit' ? ' (dev loop: one test of 1 of 4 specs edited)' : kind === 'editFile' ? ' (the code all 5 tests of a spec share)' : '';
+      const what = sparse ? `${tests} tests (1 in 5 visual), ${checkpoints} checkpoints, ${kind}` : `${tests} tests, ${checkpoints} checkpoints, ${kind}${edited}`;
       lines.push(
         `  ${what.padEnd(52)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×${kind.startsWith('edit') ? ` (${(ms / result.warm.ms).toFixed(2)}× warm)` : ''}  ${(ms / checkpoints).toFixed(0).padStart(4)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
       );

@@ -1,4 +1,5 @@
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from '../util/typescript';
 import type { ImportBinding, ParsedModule, SourceGraph } from './source-graph';
 
 /**
@@ -106,6 +107,7 @@ export class CaptureScan {
 
 /** Positions of the identifiers that name a capture, outside import declarations. */
 function mentions(source: ts.SourceFile, names: ReadonlySet<string>): number[] {
+  const ts = typescript();
   const found: number[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) return;
@@ -124,6 +126,7 @@ const ORDERED_MODES = new Set(['serial', 'default']);
  * (Playwright's way to run a describe in order inside a fullyParallel project) anywhere in the file.
  */
 export function hasOrderedTests(source: ts.SourceFile): boolean {
+  const ts = typescript();
   let ordered = false;
   const visit = (node: ts.Node): void => {
     if (ordered) return;
@@ -137,6 +140,7 @@ export function hasOrderedTests(source: ts.SourceFile): boolean {
 
 /** The test call Playwright located at a line and column (its callee starts there, or `test.only`'s member does). */
 export function testCall(source: ts.SourceFile, location: TestLocation): ts.CallExpression | null {
+  const ts = typescript();
   let offset: number;
   try {
     offset = source.getPositionOfLineAndCharacter(location.line - 1, location.column - 1);

@@ -1,4 +1,7 @@
-import YAML from 'yaml';
+import { lazy } from '../util/lazy';
+
+/** Read only for a pnpm lockfile that changed. */
+const yaml = lazy(() => require('yaml') as typeof import('yaml'));
 
 /**
  * Whether the current lockfile installs everything the base's does, at the same versions in the
@@ -42,8 +45,8 @@ function pnpmVersion(entry: { version?: string } | string | undefined): string |
 }
 
 function pnpmCovers(currentText: string, baseText: string): boolean {
-  const current = YAML.parse(currentText) as PnpmLock;
-  const base = YAML.parse(baseText) as PnpmLock;
+  const current = yaml().parse(currentText) as PnpmLock;
+  const base = yaml().parse(baseText) as PnpmLock;
   for (const section of ['packages', 'snapshots'] as const)
     if (Object.keys(base[section] ?? {}).some((key) => !(key in (current[section] ?? {})))) return false;
   return Object.entries(base.importers ?? {}).every(([importer, fields]) =>

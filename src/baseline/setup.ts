@@ -15,6 +15,7 @@ import type { BaselineManifest, BaselineTestRecord, RunContext } from '../types'
 import { errorCode, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../config/fault-point';
 import { plural } from '../util/text';
+import { lap, startTiming, timed } from '../config/timing';
 import { captureOptions, versions } from './capture-inputs';
 import { baselineCacheKey, type CacheKey } from './cache-key';
 import { provideDependencies } from './dependencies';
@@ -33,6 +34,7 @@ import { baselineEntryDir, entryProblem, isSealed, pruneEntries, sealEntry, unst
 import { openStore, STORE_OPTION } from './store-home';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
+import { ImportCache } from './import-cache';
 import { copyEntry, earlierRender, lookUp, testDirData, type KeyInputs, projectCaptures, pruneStore, sizeText, storeHolds, storeHoldsCommit, storeSize, storeTest, storedRecord, testSource, touch } from './test-store';
 
 function log(message: string): void {
@@ -64,6 +66,7 @@ export async function runSetup(config: FullConfig): Promise<() => Promise<void>>
   }
   const releasesLock = !config.reporter.some(([name]) => isVisualUatReporter(name));
   return async () => {
+    lap('tests');
     try {
       await prepared.afterRun();
     } catch (error) {
@@ -72,6 +75,7 @@ export async function runSetup(config: FullConfig): Promise<() => Promise<void>>
     // The reporter releases the lock after it has written the results; a run without it (a shard
     // with --reporter=blob) releases it here instead.
     if (releasesLock) releaseRunLock(prepared.outputDir);
+    lap('after the tests');
   };
 }
 
@@ -82,6 +86,7 @@ interface Prepared {
 }
 
 async function setup(config: FullConfig): Promise<Prepared> {
+  lap('start (Playwright, config)');
   const started = Date.now();
   const configFile = config.configFile;
   if (!configFile) throw new SetupError('visual-uat: the run has no config file: put withVisualUat(...) in playwright.config.ts');
@@ -99,6 +104,8 @@ async function setup(config: FullConfig): Promise<Prepared> {
   ENV.outputDir.write(outputDir);
   const staleLock = acquireRunLock(outputDir);
   if (staleLock) log(`took over the lock of an earlier run (pid ${staleLock}) that is gone`);
+  startTiming(outputDir);
+  lap('settings, lock');
   try {
     return { outputDir, afterRun: await prepareBaselines(config, configFile, configDir, outputDir, baselineStore, options, started) };
   } catch (error) {
@@ -147,6 +154,7 @@ async function prepareBaselines(
     baselineError: null,
   };
   clearCapturingTests(outputDir);
+  lap('git');
   const storeAccess = openStore(store, repo.root);
   if (storeAccess.warning) log(`warning: ${storeAccess.warning}`);
 
@@ -170,7 +178,7 @@ async function prepareBaselines(
     const args = nestedArgs(process.argv);
     const selects = reportsLocally(config);
     const capture = captureOptions(optionsFromEnv());
-    const graph = new SourceGraph(repo.root);
+    const graph = new SourceGraph(repo.root, new ImportCache(outputPath(outputDir, 'importCache')));
     const installed = versions(configFile);
     const cache = await baselineCacheKey({
       repo,
@@ -182,6 +190,7 @@ async function prepareBaselines(
       versions: installed,
       graph,
     });
+    lap('cache key');
     const entry = baselineEntryDir(outputDir, base.commit, cache.key);
     context.baselineDir = entry;
     const update = updateReason(options, config);
@@ -309,6 +318,7 @@ async function prepareBaselines(
   }
 
   writeContext(outputDir, context);
+  lap('baselines');
   // worktreesHome made the home folder: a run that leaves nothing in it leaves no folder either,
   // nor the notes of the tests that captured, read by the top-up check by then.
   return async () => {
@@ -583,8 +593,8 @@ async function baselinePass(plan: PassPlan, selection: PassSelection, storedCopi
     }
     // With tests from the store, the entry's reason (no cached baselines) is not why this pass runs.
     const why = stored.length && render ? `for the ${plural(render.length, 'test')} the store lacks` : plan.reason;
-    worktree = await provideBase(plan, `baseline pass (${why})`);
-    const outcome = await nestedPass(plan, worktree, plan.entry, testList);
+    worktree = await timed('worktree', () => provideBase(plan, `baseline pass (${why})`));
+    const outcome = await timed('base pass', () => nestedPass(plan, worktree!, plan.entry, testList));
     if (outcome.error) return { failure: outcome.error, worktree, rendered: [] };
     const broken = baseAppUnreachable(outcome.manifest!);
     if (broken) return { failure: `the baseline pass failed: ${broken}`, worktree, rendered: [] };
@@ -738,14 +748,14 @@ async function listCapturing(plan: PassPlan): Promise<Listing | null> {
   const playwright = versions(plan.configFile).playwright;
   if (!supportsTestList(playwright)) return null;
   const logFile = outputPath(plan.root, 'baselineListLog');
-  const report = await listSuite({
+  const report = await timed('listing', () => listSuite({
     cli: createRequire(plan.configFile).resolve('@playwright/test/cli'),
     configFile: plan.configFile,
     args: plan.args,
     outputFile: outputPath(plan.root, 'baselineTestsJson'),
     logFile,
     env: process.env,
-  });
+  }));
   if (!report) {
     log(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all, and the baseline store is not read`);
     return null;

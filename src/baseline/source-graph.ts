@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from '../util/typescript';
+import type { ImportCache } from './import-cache';
 import { isInside, readJsonFile } from '../util/fs';
 
 /**
@@ -33,6 +35,8 @@ export interface ParsedModule {
   file: string;
   source: ts.SourceFile;
   imports: ImportBinding[];
+  /** The folders its imports were looked up in: a relative import's folder (and the folder it names), and each imported file's folder. */
+  folders: string[];
 }
 
 const VISUAL_UAT = /^visual-uat(?:\/|$)/;
@@ -44,6 +48,7 @@ export function isCodeFile(file: string): boolean {
 }
 
 function compilerOptionsFor(dir: string, cache: Map<string, ts.CompilerOptions>): ts.CompilerOptions {
+  const ts = typescript();
   const configFile = ts.findConfigFile(dir, ts.sys.fileExists, 'tsconfig.json');
   const key = configFile ?? '';
   let options = cache.get(key);
@@ -90,7 +95,11 @@ export class SourceGraph {
   private readonly modules = new Map<string, ParsedModule | null>();
   private readonly options = new Map<string, ts.CompilerOptions>();
 
-  constructor(readonly repoRoot: string) {}
+  /** `imports`: what earlier runs parsed, for `closure` (see import-cache.ts). */
+  constructor(
+    readonly repoRoot: string,
+    private readonly importCache: ImportCache | null = null,
+  ) {}
 
   /** The file parsed with its imports resolved; null when it cannot be read. */
   module(file: string): ParsedModule | null {
@@ -112,13 +121,32 @@ export class SourceGraph {
       if (seen.has(file)) continue;
       seen.add(file);
       if (!isCodeFile(file)) continue;
-      for (const binding of this.module(file)?.imports ?? [])
-        if (binding.resolved.kind === 'file' && !seen.has(binding.resolved.file)) queue.push(binding.resolved.file);
+      for (const imported of this.importedFiles(file)) if (!seen.has(imported)) queue.push(imported);
     }
+    this.importCache?.save();
     return [...seen].sort();
   }
 
+  /** The repository files a module imports: from the import cache when it holds for the module, else parsed (and kept there). */
+  private importedFiles(file: string): string[] {
+    const parsedFiles = (parsed: ParsedModule | null) => (parsed?.imports ?? []).flatMap(({ resolved }) => (resolved.kind === 'file' ? [resolved.file] : []));
+    if (!this.importCache || this.modules.has(file)) return parsedFiles(this.module(file));
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch {
+      return [];
+    }
+    const cached = this.importCache.imports(file, bytes);
+    if (cached) return cached;
+    const parsed = this.module(file);
+    const imported = parsedFiles(parsed);
+    if (parsed) this.importCache.remember(file, bytes, imported, parsed.folders);
+    return imported;
+  }
+
   resolve(specifier: string, fromFile: string): Resolved {
+    const ts = typescript();
     if (VISUAL_UAT.test(specifier)) return { kind: 'visual-uat', subpath: specifier.slice('visual-uat'.length) };
     if (isBuiltin(specifier)) return { kind: 'builtin' };
     const options = compilerOptionsFor(path.dirname(fromFile), this.options);
@@ -133,6 +161,7 @@ export class SourceGraph {
   }
 
   private parse(file: string): ParsedModule | null {
+    const ts = typescript();
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
@@ -141,9 +170,15 @@ export class SourceGraph {
     }
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     const imports: ImportBinding[] = [];
+    const folders: string[] = [];
     const add = (specifier: ts.Expression | undefined, bindings: { local: string | null; imported: string | null }[]) => {
       const resolved: Resolved =
         specifier && ts.isStringLiteralLike(specifier) ? this.resolve(specifier.text, file) : { kind: 'unknown', specifier: specifier?.getText(source) ?? '' };
+      if (specifier && ts.isStringLiteralLike(specifier) && specifier.text.startsWith('.')) {
+        const named = path.resolve(path.dirname(file), specifier.text);
+        folders.push(path.dirname(named), named);
+      }
+      if (resolved.kind === 'file') folders.push(path.dirname(resolved.file));
       for (const binding of bindings) imports.push({ ...binding, resolved });
     };
     const visit = (node: ts.Node): void => {
@@ -171,6 +206,6 @@ export class SourceGraph {
       ts.forEachChild(node, visit);
     };
     visit(source);
-    return { file, source, imports };
+    return { file, source, imports, folders };
   }
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from '../util/typescript';
 import { hasOrderedTests, testCall, type TestLocation } from './capture-scan';
 
 /**
@@ -16,6 +17,7 @@ import { hasOrderedTests, testCall, type TestLocation } from './capture-scan';
  *   at its location, keeps the whole file.
  */
 export function specDigest(source: ts.SourceFile, test: TestLocation | null, isolated: boolean): string {
+  const ts = typescript();
   const own = test && isolated && !hasOrderedTests(source) ? testCall(source, test) : null;
   const others = own ? otherTests(source, own) : new Set<ts.Node>();
   const hash = crypto.createHash('sha256');
@@ -45,6 +47,7 @@ const TEST_MODIFIERS = new Set(['only', 'skip', 'fixme', 'fail']);
  * or `test.use` is no test and stays.
  */
 function otherTests(source: ts.SourceFile, own: ts.CallExpression): Set<ts.Node> {
+  const ts = typescript();
   const root = testRoot(own.expression);
   const found = new Set<ts.Node>();
   if (!root) return found;
@@ -62,11 +65,13 @@ function otherTests(source: ts.SourceFile, own: ts.CallExpression): Set<ts.Node>
 
 /** `test` for `test(…)` and `test.only(…)`; null for anything else (`test.describe(…)`, `test.beforeEach(…)`). */
 function testRoot(callee: ts.Expression): string | null {
+  const ts = typescript();
   if (ts.isIdentifier(callee)) return callee.text;
   if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && TEST_MODIFIERS.has(callee.name.text)) return callee.expression.text;
   return null;
 }
 
 function isBody(node: ts.Expression | undefined): boolean {
+  const ts = typescript();
   return !!node && (ts.isArrowFunction(node) || ts.isFunctionExpression(node));
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { checkpointStopwatch } from '../config/timing';
 import type { ComparisonTolerance, Region, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
 import { readBaselineImage, readEarlierRender } from '../store/run-store';
@@ -213,6 +214,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   if (testOptions.skip) return;
 
   const { target } = session;
+  const stopwatch = checkpointStopwatch(target.role === 'baseline' ? 'base checkpoint' : 'checkpoint');
   if (!session.metaAttached) {
     noteCapture(testInfo, target);
     await writeTestMeta(testInfo, testMeta(target, testOptions));
@@ -243,13 +245,17 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const deadline = Date.now() + timeout;
   if (locator) await waitForElement(name, locator, timeout, deadline);
   await settle(page, (deadline - Date.now()) / 2);
+  stopwatch.split('settle');
   const finishSignals = startSignals(page, locator, options.mask ?? []);
   const baseline = readBaselineImage(target.baselineRoot, target.folder, name);
   const { png, stable, unsettled, sameAsBaseline } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name));
+  stopwatch.split('screenshots');
   // A page that kept changing: its ARIA tree is read again, from the page the last capture shows.
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable);
+  stopwatch.split('signals');
   // Only a change needs explaining: an image byte-identical to its baseline costs no record.
   const layout = sameAsBaseline ? null : await takeLayout(page, layoutArea(page, locator, options));
+  stopwatch.split('layout');
   await writeCheckpoint(testInfo, {
     role: target.role,
     folder: target.folder,
@@ -268,4 +274,6 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
       signals,
     },
   });
+  stopwatch.split('write');
+  stopwatch.finish();
 }

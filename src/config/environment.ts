@@ -90,6 +90,7 @@ export type FaultPoint = 'worktree' | 'dependencies' | 'store' | 'reporter';
 
 export const ENV = {
   // What you set (the README names each).
+  debug: variable('VISUAL_UAT_DEBUG', 'you', '`timing`: each phase\'s wall time, printed at the end of the run (config/timing); comma-separated words', text),
   dir: variable('VISUAL_UAT_DIR', 'you', "the output folder, relative to the config's folder (over withVisualUat's outputDir)", text),
   base: variable('VISUAL_UAT_BASE', 'cli', 'the base branch to compare with (set by `visual-uat test --base`)', text),
   updateBaselines: variable('VISUAL_UAT_UPDATE_BASELINES', 'cli', 'render every baseline again instead of taking it from the store (`visual-uat test --update-baselines`)', flag),

@@ -44,6 +44,10 @@ const OUTPUT_PATHS = {
   runContext: 'run/context.json',
   /** Test key → its earlier render in the store, for the tests the baseline pass renders (see baseline/test-store earlierRender). */
   earlierRenders: 'run/earlier-renders.json',
+  /** The workers' phase times under VISUAL_UAT_DEBUG=timing, one JSON line each, read by the reporter (see config/timing). */
+  timing: 'run/timing.jsonl',
+  /** The repository files each test-side module imports, for a warm run's cache key (see baseline/import-cache). */
+  importCache: 'cache/imports.json',
   /** `<scope:32>/<change key>.json`: cached evaluator verdicts. */
   verdictCache: 'cache/verdicts',
   /** `<key:16>-<checkpoint>.json`: one evaluation's transcript. */

@@ -109,8 +109,12 @@ async function countCommits(repo: Repo, range: string): Promise<number> {
   return Number((await runGit(repo.root, ['rev-list', '--count', range])).trim());
 }
 
-async function commitTime(repo: Repo, rev: string): Promise<number> {
-  return Number((await runGit(repo.root, ['log', '-1', '--format=%ct', rev])).trim());
+/** The commit times (seconds) of HEAD and the base commit, in one call: git shows a commit once, so HEAD is the line that is not the base's. */
+async function commitTimes(repo: Repo, baseCommit: string): Promise<{ head: number; base: number }> {
+  const lines = (await runGit(repo.root, ['show', '-s', '--format=%H %ct', 'HEAD', baseCommit])).trim().split('\n').map((line) => line.split(' '));
+  const base = Number(lines.find(([hash]) => hash === baseCommit)?.[1]);
+  const head = lines.find(([hash]) => hash !== baseCommit);
+  return { head: head ? Number(head[1]) : base, base };
 }
 
 /**
@@ -119,9 +123,10 @@ async function commitTime(repo: Repo, rev: string): Promise<number> {
  */
 export async function farBehindWarning(repo: Repo, base: BaseResolution): Promise<string | null> {
   const behindTip = await countCommits(repo, `${base.commit}..${base.ref}`);
-  const behindHead = await countCommits(repo, `${base.commit}..HEAD`);
-  const days = Math.floor(((await commitTime(repo, 'HEAD')) - (await commitTime(repo, base.commit))) / 86_400);
+  const times = await commitTimes(repo, base.commit);
+  const days = Math.floor((times.head - times.base) / 86_400);
   if (behindTip <= FAR_BEHIND_COMMITS && days <= FAR_BEHIND_DAYS) return null;
+  const behindHead = await countCommits(repo, `${base.commit}..HEAD`);
   return (
     `the base ${base.branch} @ ${base.commit.slice(0, 8)} is far behind: ${plural(behindTip, 'commit')} behind ${base.branch}'s tip, ` +
     `${plural(behindHead, 'commit')} and ${plural(days, 'day')} behind HEAD (the limits: ${FAR_BEHIND_COMMITS} commits behind the tip, ${FAR_BEHIND_DAYS} days), ` +

@@ -72,26 +72,43 @@ export interface WorkingState {
   dirty: boolean;
 }
 
+/** The repository `dir` is in, with a commit at HEAD: one git call (a second only to say which of the two is missing). */
 export async function openRepo(dir: string): Promise<Repo> {
-  let root: string;
   try {
-    root = (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim();
+    const [root] = (await runGit(dir, ['rev-parse', '--show-toplevel', '--verify', 'HEAD'])).split('\n');
+    return { root: fs.realpathSync(root.trim()) };
   } catch {
-    throw new SetupError(`visual-uat: ${dir} is not inside a git repository: run it from a git checkout (git init, or clone the project)`);
-  }
-  try {
-    await runGit(root, ['rev-parse', '--verify', 'HEAD']);
-  } catch {
+    const inRepository = await runGit(dir, ['rev-parse', '--show-toplevel']).then(
+      () => true,
+      () => false,
+    );
+    if (!inRepository) throw new SetupError(`visual-uat: ${dir} is not inside a git repository: run it from a git checkout (git init, or clone the project)`);
     throw new SetupError('visual-uat: the repository has no commit yet: commit the base version first');
   }
-  return { root: fs.realpathSync(root) };
 }
 
+/** HEAD's commit and branch, and whether the tree differs from it: `git status` with its branch header, and the untracked files (see untrackedFiles). */
 export async function workingState(repo: Repo): Promise<WorkingState> {
-  const commit = (await runGit(repo.root, ['rev-parse', 'HEAD'])).trim();
-  const branchRaw = (await runGit(repo.root, ['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
-  const status = await runGit(repo.root, ['status', '--porcelain', '--untracked-files=normal']);
-  return { branch: branchRaw === 'HEAD' ? null : branchRaw, commit, dirty: status.trim().length > 0 };
+  const status = (await runGit(repo.root, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=no'])).split('\0').filter(Boolean);
+  const header = (name: string) => status.find((line) => line.startsWith(`# branch.${name} `))?.slice(`# branch.${name} `.length) ?? '';
+  const branch = header('head');
+  const tracked = status.some((line) => !line.startsWith('#'));
+  return { branch: branch === '(detached)' ? null : branch, commit: header('oid'), dirty: tracked || (await untrackedFiles(repo)).length > 0 };
+}
+
+const untrackedByRepo = new WeakMap<Repo, Promise<string[]>>();
+
+/**
+ * The files git would track but does not (untracked, not ignored), from the repository's root:
+ * asked once per opened repository, since the working state and the changed files both need them.
+ */
+function untrackedFiles(repo: Repo): Promise<string[]> {
+  let files = untrackedByRepo.get(repo);
+  if (!files) {
+    files = runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard']).then((out) => out.split('\0').filter(Boolean));
+    untrackedByRepo.set(repo, files);
+  }
+  return files;
 }
 
 const HISTORY_LIMIT = 50;
@@ -108,7 +125,7 @@ export async function commitSubjects(repo: Repo, baseCommit: string): Promise<st
 export async function changedFiles(repo: Repo, baseCommit: string): Promise<string[]> {
   // NUL-separated: a path with non-ASCII letters comes back as it is, not quoted and escaped.
   const tracked = (await runGit(repo.root, ['diff', '--name-status', '--no-renames', '-z', baseCommit])).split('\0').filter(Boolean);
-  const untracked = (await runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard'])).split('\0').filter(Boolean);
+  const untracked = await untrackedFiles(repo);
   const lines: string[] = [];
   for (let i = 0; i + 1 < tracked.length; i += 2) lines.push(`${tracked[i]} ${tracked[i + 1]}`);
   return [...lines, ...untracked.map((file) => `A ${file}`)];

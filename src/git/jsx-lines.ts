@@ -1,4 +1,5 @@
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from '../util/typescript';
 import type { ElementTarget } from '../types';
 import { parentOf } from './markup-lines';
 
@@ -8,6 +9,7 @@ const tokens = (text: string) => text.split(/\s+/).filter(Boolean);
 
 /** A class attribute's tokens as written: a string's, or a template's text before its first `${`; dynamic when an expression decides any. */
 function classesOf(initializer: ts.JsxAttributeValue | undefined): { classes: string[]; dynamicClasses: boolean } {
+  const ts = typescript();
   if (!initializer) return { classes: [], dynamicClasses: false };
   if (ts.isStringLiteral(initializer)) return { classes: tokens(initializer.text), dynamicClasses: false };
   const expression = ts.isJsxExpression(initializer) ? initializer.expression : undefined;
@@ -18,6 +20,7 @@ function classesOf(initializer: ts.JsxAttributeValue | undefined): { classes: st
 }
 
 function elementOf(opening: Opening, parent: ElementTarget | null, text: string): ElementTarget {
+  const ts = typescript();
   const tag = opening.tagName.getText();
   let classes: string[] = [];
   let dynamicClasses = false;
@@ -47,6 +50,7 @@ function elementOf(opening: Opening, parent: ElementTarget | null, text: string)
  * its attributes or its own text (or an expression in it), that element.
  */
 export function readJsx(text: string, file: string): Map<number, ElementTarget> {
+  const ts = typescript();
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, /\.tsx$/i.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.JSX);
   const targets = new Map<number, ElementTarget>();
   const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;

@@ -1,6 +1,9 @@
-import { Parser } from 'htmlparser2';
 import type { ElementTarget, StyleTarget, VariableUse } from '../types';
+import { lazy } from '../util/lazy';
 import { readStyles, type StyleSyntax } from './style-lines';
+
+/** Loaded when a diff first has a page or template: a run whose diffs have none does not load it. */
+const htmlparser2 = lazy(() => require('htmlparser2') as typeof import('htmlparser2'));
 
 /** Templates whose `{…}` are expressions (Svelte, Astro; Vue's `{{…}}`), not text. */
 export type MarkupKind = 'html' | 'template';
@@ -78,7 +81,7 @@ export function readMarkup(text: string, kind: MarkupKind): ReadMarkup {
   const targets = new Map<number, ElementTarget | StyleTarget>();
   const uses: VariableUse[] = [];
   const open: { tag: string; target: ElementTarget; styleSyntax: StyleSyntax | null; bodyStart: number }[] = [];
-  const parser = new Parser(
+  const parser = new (htmlparser2().Parser)(
     {
       onopentag(tag, attributes) {
         const parent = open.length ? open[open.length - 1].target : null;

@@ -1,7 +1,11 @@
-import { list, type AtRule, type ChildNode, type Container, type Declaration, type Node, type Root, type Rule } from 'postcss';
-import less from 'postcss-less';
-import scss from 'postcss-scss';
+import type { AtRule, ChildNode, Container, Declaration, Node, Root, Rule } from 'postcss';
 import type { StyleTarget, VariableUse } from '../types';
+import { lazy } from '../util/lazy';
+
+/** The parsers, loaded when a diff first has a style sheet: a run whose diffs have none loads none. */
+const postcss = lazy(() => require('postcss') as typeof import('postcss'));
+const less = lazy(() => require('postcss-less') as typeof import('postcss-less'));
+const scss = lazy(() => require('postcss-scss') as typeof import('postcss-scss'));
 
 /** The parser a style sheet is read with: SCSS's also reads plain CSS and PostCSS nesting. */
 export type StyleSyntax = 'scss' | 'less';
@@ -25,7 +29,7 @@ const isVariable = (name: string) => name.startsWith('--') || name.startsWith('$
 const mixinName = (params: string) => `@mixin ${(params.match(/^[\w.-]+/)?.[0] ?? params).split('.').pop()}`;
 
 function parse(text: string, syntax: StyleSyntax): Root {
-  return syntax === 'less' ? (less.parse(text) as Root) : scss.parse(text);
+  return syntax === 'less' ? (less().parse(text) as Root) : scss().parse(text);
 }
 
 /** Where a node sits: the rule whose selectors it takes (nesting resolved), and the mixin whose body it is in. */
@@ -68,7 +72,7 @@ function placeOf(node: Node, memo: Map<Rule, string[]>): Place {
       const { name, params } = parent as AtRule;
       if (NO_ELEMENT.has(name)) return { selectors: [], mixin };
       if (name === 'mixin') mixin ??= mixinName(params);
-      if (name === 'at-root' && params.trim() && !rule && !atRoot) atRoot = list.comma(params);
+      if (name === 'at-root' && params.trim() && !rule && !atRoot) atRoot = postcss().list.comma(params);
     } else if (parent.type === 'rule') rule ??= parent as Rule;
   }
   const around = rule ? resolvedSelectors(rule, memo) : [];

@@ -11,6 +11,7 @@ import { codeChanges, openRepo } from '../git';
 import { readRunContext, runFiles } from '../store/run-store';
 import type { CodeChange, RunContext, VisualUatOptions } from '../types';
 import { faultPoint } from '../config/fault-point';
+import { lap, timed, timingReport } from '../config/timing';
 import { APPROVALS_FILE } from '../store/approvals-file';
 import { plural } from '../util/text';
 import { annotate, failTest } from './annotate';
@@ -35,9 +36,13 @@ function isMergeReports(): boolean {
  * (before the HTML reporter builds its report), the results file, the summary, the exit status.
  */
 export async function endRun(config: FullConfig, suite: Suite, options: VisualUatOptions): Promise<EndResult> {
+  lap('global teardown');
   const settings = resolveSettings(config.configFile ?? null, { ...optionsFromEnv(), ...options });
   try {
-    return await judgeAndReport(config, suite, settings);
+    const ended = await judgeAndReport(config, suite, settings);
+    const timing = timingReport(settings.outputDir);
+    if (timing) printWarning(timing);
+    return ended;
   } catch (error) {
     // merge-reports prints nothing of a reporter's error: the run would fail without a reason.
     printWarning(`visual-uat: the reporter could not finish the run's results: ${(error as Error).message}`);
@@ -52,6 +57,7 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   const allTests = suite.allTests();
   const runContext = runContextOf(allTests, readRunContext());
   const collected = collectTests(allTests, runContext, runFiles(runContext));
+  lap('collect');
   // No test ran (a setup that stopped the run says why itself). Tests that ran and took no
   // checkpoint (a grep for functional tests) get results that say so: the last run's would be stale.
   if (collected.tests.length === 0 && !allTests.some((test) => test.results.length > 0)) return undefined;
@@ -59,11 +65,14 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   const context = collected.context && home ? { ...collected.context, baselineDir: home } : collected.context;
   const tests = placeImages(collected.tests, settings.outputDir, home, fromBlob);
   faultPoint('reporter');
+  lap('place images');
   if (context?.record && !fromBlob && settings.configFile) printLine(await recordBaselines(tests, allTests, context, config, settings.configFile));
 
   const { evaluator, evaluatorProblem } = openEvaluator(settings);
   const evalRecord = evaluator?.autoApprove ? readEvalRecord(settings.outputDir, evaluator.model) : null;
-  const code = await branchChanges(context, settings.configDir);
+  // Read on first need, once: a run whose checkpoints all match never reads them.
+  let diffs: Promise<CodeChange[]> | null = null;
+  const code = () => (diffs ??= timed('branch diffs', () => branchChanges(context, settings.configDir)));
   const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evaluatorProblem, evalRecord, code });
 
   if (verdicts.baselineUnreadable && context?.baselineDir) {
@@ -76,11 +85,14 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
     annotate(outcome);
     failTest(outcome, failingCheckpoints(outcome.checkpoints, settings.options.failOn));
   }
+  lap('annotate');
   const run = buildRunResult(verdicts.outcomes, verdicts.groups, context, settings, evaluator?.usage() ?? NO_USAGE);
   const { latest } = writeRunResult(settings.outputDir, run);
+  lap('results');
   const onBase = context?.sameAsBase && context.baseCommit ? `${context.baseBranch} @ ${context.baseCommit.slice(0, 8)}` : null;
   printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(config, settings.configDir), approvals: verdicts.approvals, onBase });
   if (evaluator && verdicts.judged > 0) printLine(evaluator.summary());
+  lap('summary');
   return exitStatus(verdicts, settings);
 }
 

@@ -5,12 +5,13 @@ import type { Evaluator, EvaluatorVerdict } from '../evaluate';
 import type { EvalRecord } from '../trust/eval-record';
 import { groupChanges, type ChangeGroup, type Grouping } from '../group';
 import type { CodeChange, RunContext } from '../types';
-import { compareCheckpoints, imagesOf, type Compared } from './assess';
+import { compareCheckpoints, imagesOf, type BranchCode, type Compared } from './assess';
 import type { CollectedTest } from './collect';
 import { baseFailed, baseFailureNote, decideChange, mostSevere, testStatus, unsettledNote, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
 import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
 import type { GroupOutcome, TestOutcome } from './outcome';
 import type { ComparedCount } from './sanity';
+import { lap } from '../config/timing';
 
 export interface RunVerdicts {
   outcomes: TestOutcome[];
@@ -33,8 +34,8 @@ export interface RunInput {
   evaluatorProblem?: string | null;
   /** The last `visual-uat eval` of the evaluator's model, for `evaluator.autoApprove`; null when none or the policy is off. */
   evalRecord: EvalRecord | null;
-  /** What the branch changed in the app's files, commit by commit: what the explanations attribute changes to. */
-  code?: readonly CodeChange[];
+  /** What the branch changed in the app's files, commit by commit: what the explanations attribute changes to; read only by a run with a change. */
+  code?: BranchCode;
 }
 
 export function approvalSubject(checkpoint: Compared): ApprovalSubject {
@@ -89,14 +90,19 @@ function groupsToJudge(grouping: Grouping, compared: Compared[], covering: Map<s
  */
 export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
   const compared = await compareCheckpoints(input.tests, input.context, input.settings, input.code);
+  lap('compare, explain');
   const subjects = compared.map(approvalSubject);
   const grouping = groupChanges(
     subjects.map((subject) => subject.change),
     compared.map((checkpoint) => ({ project: checkpoint.test.project, explanation: checkpoint.explanation })),
   );
+  lap('group');
   const { review, covering, resembles } = decidedParts(grouping, subjects, input.approvals);
-  const verdicts = await judgeGroups(groupsToJudge(grouping, compared, covering, resembles), input.evaluator, input.context, input.code, input.evaluatorProblem);
+  lap('approve');
+  const toJudge = groupsToJudge(grouping, compared, covering, resembles);
+  const verdicts = await judgeGroups(toJudge, input.evaluator, input.context, toJudge.length && input.code ? await input.code() : [], input.evaluatorProblem);
   const judgements = trustVerdicts(verdicts, input.evaluator, input.evalRecord);
+  lap('evaluate');
   const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
   const projects = new Map(grouping.groups.map((group) => [group.id, projectsShowing(group)]));
   const changesOf = (i: number): ChangeInput[] =>
@@ -147,6 +153,7 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
     };
   });
 
+  lap('decide');
   return {
     outcomes,
     groups,

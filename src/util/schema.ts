@@ -1,7 +1,9 @@
-import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject } from 'ajv/dist/2020';
 import approvalsSchema from '../../docs/approvals.schema.json';
 import labelCaseSchema from '../../docs/label-case.schema.json';
 import resultsSchema from '../../docs/results.schema.json';
+import { lazy } from './lazy';
 
 /**
  * The JSON Schemas in docs/ are the one definition of the files visual-uat reads back (results,
@@ -9,9 +11,12 @@ import resultsSchema from '../../docs/results.schema.json';
  * TypeScript types against them, so a new field is taught in one place and a drift fails a test.
  */
 
-// verbose: each error carries the value it refused, which the message quotes.
-const ajv = new Ajv2020({ strict: false, verbose: true });
-ajv.addSchema([resultsSchema, approvalsSchema, labelCaseSchema]);
+/** Made on first use: a run with no file to check (no approvals file yet) does not pay for building it. */
+const validators = lazy(() => {
+  const { default: Validators } = require('ajv/dist/2020') as { default: typeof Ajv2020 };
+  // verbose: each error carries the value it refused, which the message quotes.
+  return new Validators({ strict: false, verbose: true }).addSchema([resultsSchema, approvalsSchema, labelCaseSchema]);
+});
 
 export type SchemaName = 'results' | 'approvals' | 'approval-entry' | 'label-case';
 
@@ -69,7 +74,7 @@ export interface SchemaProblem {
 
 /** The first thing in `value` the named schema does not allow, or null. */
 export function schemaProblem(name: SchemaName, value: unknown, root = 'the top level'): SchemaProblem | null {
-  const validate = ajv.getSchema(IDS[name])!;
+  const validate = validators().getSchema(IDS[name])!;
   if (validate(value)) return null;
   // anyOf reports each branch's failure, then its own (if/then its branch's, then its own); the deepest error names the field that is wrong.
   const errors = validate.errors ?? [];

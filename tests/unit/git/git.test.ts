@@ -36,6 +36,25 @@ describe('git', () => {
     expect(await fileAtCommit(repo, base, 'new page.html')).toBeNull();
   });
 
+  it('reads the working state from one status: a detached HEAD has no branch; a clean tree, a tracked edit and an untracked file', async () => {
+    const { dir } = featureRepo();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+    const head = git('rev-parse', 'HEAD');
+    const untracked = await workingState(await openRepo(dir));
+    expect(untracked).toEqual({ branch: 'feature', commit: head, dirty: true });
+    fs.rmSync(path.join(dir, 'new page.html'));
+    git('checkout', '-q', '--detach');
+    expect(await workingState(await openRepo(dir))).toEqual({ branch: null, commit: head, dirty: false });
+    fs.writeFileSync(path.join(dir, 'site.css'), 'body{color:blue}\n');
+    expect(await workingState(await openRepo(dir))).toEqual({ branch: null, commit: head, dirty: true });
+  });
+
+  it('says a repository without a commit has none', async () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-empty-git-')));
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    await expect(openRepo(dir)).rejects.toThrow('the repository has no commit yet: commit the base version first');
+  });
+
   it('says so outside a repository, and passes git\'s own message on', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-no-git-'));
     await expect(openRepo(outside)).rejects.toThrow(`${outside} is not inside a git repository`);

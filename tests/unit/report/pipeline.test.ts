@@ -125,6 +125,19 @@ describe('compare stage', () => {
     ]);
   });
 
+  it("asks for the branch's diffs only in a run with a pair that differs", async () => {
+    let reads = 0;
+    const code = async () => {
+      reads++;
+      return [];
+    };
+    await compareCheckpoints([collected('plans', [pair('same', images.base, images.same), pair('new', null, images.changed)])], CONTEXT, settings(), code);
+    expect(reads).toBe(0);
+    const compared = await compareCheckpoints([collected('plans', [pair('changed', images.base, images.changed), pair('again', images.base, images.changed)])], CONTEXT, settings(), code);
+    expect(compared.map(({ comparison }) => comparison.kind)).toEqual(['different', 'different']);
+    expect(reads).toBeGreaterThan(0);
+  });
+
   it('compares nothing when base and current are the same code', async () => {
     const [same] = await compareCheckpoints([collected('plans', [pair('changed', images.base, images.changed)])], { ...CONTEXT, sameAsBase: true }, settings());
     expect(same.comparison).toEqual({ kind: 'same-code' });
