@@ -21,7 +21,7 @@ describe('bench/RESULTS.md sections', () => {
     const text = fs.readFileSync(RESULTS_FILE, 'utf8');
     const benches = fs.readdirSync('bench').filter((file) => file.endsWith('.ts')).map((file) => fs.readFileSync(`bench/${file}`, 'utf8'));
     const written = benches.flatMap((source) => [...source.matchAll(/writeBenchSection\('([\w-]+)'/g)].map((match) => match[1]));
-    expect(written.sort()).toEqual(['components', 'diff-engines', 'end-to-end', 'layout', 'request-size', 'review-page']);
+    expect(written.sort()).toEqual(['components', 'diff-engines', 'end-to-end', 'explain', 'layout', 'request-size', 'review-page']);
     for (const id of [...written, 'machine']) expect(text, id).toContain(`<!-- bench:${id} -->`);
     expect(text.indexOf(PREVIOUS_HEADING)).toBeGreaterThan(text.lastIndexOf('<!-- /bench:'));
   });
