@@ -22,7 +22,7 @@ import { listingOf, type Listing } from './selection';
 import { SourceGraph } from './source-graph';
 import { moveTree } from './staging';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
-import { projectCaptures, pruneStore, testDirData, touch } from './test-store';
+import { projectCaptures, pruneStore, testDirData, touch, type KeyInputs } from './test-store';
 import { removeEmptyHome } from './worktrees';
 
 /**
@@ -77,7 +77,7 @@ export async function prepareBasePass(inputs: RunInputs, context: RunContext): P
   const run = planRun(facts);
   for (const line of run.lines) say(line);
   const captures = projectCaptures(capture, config, repo.root, configFile);
-  let keyInputs: ReturnType<PassScope['keyInputs']> | null = null;
+  let keyInputs: Promise<(project: string) => KeyInputs> | null = null;
   const scope: PassScope = {
     repo, configFile, configDir: inputs.configDir, outputDir, base, entry, root: outputDir, rootDir: config.rootDir, cacheKey: cache.key, graph, args,
     started: inputs.started, servers: shownServers(inputs.configDir), worktrees: inputs.worktrees, judgedBy: inputs.judgedBy,
@@ -122,7 +122,7 @@ function announce(scope: PassScope, plan: BaselinePlan): void {
  * tests start, chooses what it renders, instead of a listing run before them. Until then every
  * test's baseline is pending.
  */
-function awaitRunnerList(scope: PassScope, facts: RunFacts, run: Extract<RunPlan, { kind: 'deferred' }>, context: RunContext, options: ResolvedOptions, inputs: Parameters<typeof lookUpTests>[1]): Prepared {
+function awaitRunnerList(scope: PassScope, facts: RunFacts, run: Extract<RunPlan, { kind: 'deferred' }>, context: RunContext, options: ResolvedOptions, inputs: (project: string) => KeyInputs): Prepared {
   fs.rmSync(scope.entry, { recursive: true, force: true });
   writeManifest(scope.entry, { complete: false, tests: {} });
   let chosen: Prepared | null = null;
