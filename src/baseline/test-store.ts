@@ -151,11 +151,6 @@ function entryProblem(dir: string, key: string, source: string): string | null {
 
 export type Lookup = { entry: string; checkpoints: string[]; layouts?: string[] } | { entry: null; reason: string };
 
-/** Whether the store holds any test of this base commit. */
-export function storeHoldsCommit(store: string, baseCommit: string): boolean {
-  return subfolders(storeCommitDir(store, baseCommit)).some(isKeyName);
-}
-
 /**
  * Whether the store has an entry of a test at a base commit that took a checkpoint: a cheap look
  * (its seals) before the sources of a test the scan leaves out are hashed. The entries `record`

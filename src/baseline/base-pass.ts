@@ -1,0 +1,308 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { outputPath, storeCommitDir, worktreeName } from '../config/paths';
+import type { WebServerEntry } from '../config/with-visual-uat';
+import { provideWorktree, SetupError, type Repo } from '../git';
+import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, type EarlierRenders } from '../store/run-store';
+import type { BaselineTestRecord } from '../types';
+import { errorCode, writeFileAtomic } from '../util/fs';
+import { faultPoint } from '../config/fault-point';
+import { timed } from '../config/timing';
+import { plural } from '../util/text';
+import { sealEntry, type RenderedTest } from './cache-entry';
+import { provideDependencies } from './dependencies';
+import { runBaselinePass, withoutShard } from './pass';
+import { baseAppUnreachable } from './pass-failure';
+import { chosenTests, manifestSelection, type Base, type BaselinePlan, type Judge, type StoredTest, type TestLookup } from './plan';
+import { unmovedOrigins } from './port-source';
+import { say, shownPath } from './say';
+import { listedTests, listingOf, listSuite, testListText, type Listing } from './selection';
+import type { SourceGraph } from './source-graph';
+import { isKeyName, STORE_OPTION, subfolders } from './store-home';
+import { copyEntry, earlierRender, lookUp, readSeal, sizeText, storedRecord, storeHolds, storeSize, storeTest, testSource, type KeyInputs } from './test-store';
+import { mergeTopUp, testsWithoutBaseRecord } from './top-up';
+
+/**
+ * The steps of the base pass, each carrying out one part of a plan (see plan.ts) within a scope:
+ * listing and looking up the tests, the base checkout, the nested run, the store's copies, the
+ * top-up and the storing of what rendered.
+ */
+
+/** What every step of the base pass works with, built once per run (see execute.ts passScope). */
+export interface PassScope {
+  repo: Repo;
+  configFile: string;
+  configDir: string;
+  outputDir: string;
+  base: Base;
+  /** The cache entry the pass writes, under `root`. */
+  entry: string;
+  /** Where the pass writes its entry, logs, lists and Playwright output: the output folder, or besidePassRoot for a pass beside the tests. */
+  root: string;
+  /** Playwright's rootDir, which a test's note names its file from (see top-up.ts). */
+  rootDir: string;
+  cacheKey: string;
+  /** The test side's modules, parsed once (see baselineCacheKey). */
+  graph: SourceGraph;
+  args: string[];
+  started: number;
+  servers: WebServerEntry[];
+  /** Where base worktrees go (see worktrees.ts). */
+  worktrees: string;
+  judgedBy: Judge;
+  /**
+   * The per-test store: its folder, whether it can be read at all (its earlier renders prove
+   * settling even when the baselines are captured again), whether this run takes baselines from it
+   * (see RunPlan readsStore), whether it may write it.
+   */
+  store: { dir: string; readable: boolean; reads: boolean; writes: boolean };
+  /** What a test of a project takes into its store key besides its own closure, read by the first step that keys a test (a warm run keys none). */
+  keyInputs: () => Promise<(project: string) => KeyInputs>;
+}
+
+export interface PassOutcome {
+  /** Why the pass failed as a whole (a single base test that fails is recorded in the manifest, not here). */
+  failure: string | null;
+  /** The base worktree the pass used, to be removed once the current tests are done. */
+  worktree: string | null;
+  /** The tests it rendered that the store may keep (those that pass, see storeRendered). */
+  rendered: RenderedTest[];
+}
+
+export const NO_PASS: PassOutcome = { failure: null, worktree: null, rendered: [] };
+
+/**
+ * The listed tests, and those of them that can capture a checkpoint (see selection.ts). Null when
+ * the listing failed: every test runs.
+ */
+export async function listCapturing(scope: PassScope): Promise<Listing | null> {
+  const logFile = outputPath(scope.root, 'baselineListLog');
+  const report = await timed('listing', () => listSuite({
+    cli: createRequire(scope.configFile).resolve('@playwright/test/cli'),
+    configFile: scope.configFile,
+    args: scope.args,
+    outputFile: outputPath(scope.root, 'baselineTestsJson'),
+    logFile,
+    env: process.env,
+  }));
+  if (!report) {
+    say(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all, and the baseline store is not read`);
+    return null;
+  }
+  return listingOf(listedTests(report), scope.graph);
+}
+
+/**
+ * The store's look-up of each test the plan may render, and of each other test it holds with a
+ * checkpoint (a cheap look at its seals first, before the sources of a test the scan leaves out
+ * are hashed). Synchronous: a pass beside the tests chooses inside the reporter's onBegin.
+ */
+export function lookUpTests(scope: PassScope, inputs: (project: string) => KeyInputs, listing: Listing): Map<string, TestLookup> {
+  const chosen = chosenTests(listing, scope.judgedBy);
+  const lookups = new Map<string, TestLookup>();
+  for (const test of listing.tests) {
+    if (!chosen.has(test) && !(scope.store.reads && storeHolds(scope.store.dir, scope.base.commit, test.key))) continue;
+    const source = testSource(scope.graph, test, inputs(test.project));
+    lookups.set(test.key, { source, found: source && scope.store.reads ? lookUp(scope.store.dir, scope.base.commit, test.key, source) : null });
+  }
+  return lookups;
+}
+
+/**
+ * Whether the store holds, at the base commit, an entry a selection could use as far as its seal
+ * says: with checkpoints, each file sealed (an entry of an older version or one a record run noted
+ * without checkpoints gives no test of this run).
+ */
+export function storeOffersBase(store: string, baseCommit: string): boolean {
+  const commitDir = storeCommitDir(store, baseCommit);
+  return subfolders(commitDir)
+    .filter(isKeyName)
+    .some((test) =>
+      subfolders(path.join(commitDir, test))
+        .filter(isKeyName)
+        .some((version) => {
+          const seal = readSeal(path.join(commitDir, test, version));
+          return !!seal?.contents && seal.checkpoints.length > 0;
+        }),
+    );
+}
+
+/** The tests the pass renders again had earlier renders in the store, which the captures on both sides may read (see earlierRender). */
+export function handDown(scope: PassScope, plan: BaselinePlan): void {
+  const renders: EarlierRenders = {};
+  if (plan.render && scope.store.readable)
+    for (const test of plan.render) {
+      const found = earlierRender(scope.store.dir, scope.base.commit, test.key);
+      if (found) renders[test.key] = found;
+    }
+  handDownEarlierRenders(outputPath(scope.outputDir, 'earlierRenders'), renders);
+}
+
+/** Every test that can capture is in the store (or none can): the entry is made of copies, with no worktree and no base server. */
+export function fillFromStore(scope: PassScope, plan: BaselinePlan): PassOutcome {
+  fs.rmSync(scope.entry, { recursive: true, force: true });
+  writeManifest(scope.entry, { complete: true, tests: copyStored(scope.entry, plan.stored), selection: manifestSelection(plan) });
+  sealEntry(scope.entry, scope.cacheKey, []);
+  return NO_PASS;
+}
+
+/**
+ * Runs the baseline pass into the cache entry and seals it on success: the plan's tests (all
+ * without a listing), and the stored ones' records beside them. `storedCopied`: the stored tests'
+ * images are already in the run's entry (a pass beside the tests writes its own, moved in after);
+ * else they are copied into this entry once the nested run, which starts it afresh, is done.
+ */
+export async function renderOnBase(scope: PassScope, plan: BaselinePlan, storedCopied: boolean): Promise<PassOutcome> {
+  const { stored, render } = plan;
+  let worktree: string | null = null;
+  try {
+    let testList: string | null = null;
+    if (render && render.length < plan.listed!) {
+      testList = outputPath(scope.root, 'baselineTestList');
+      writeFileAtomic(testList, testListText(render));
+    }
+    worktree = await timed('worktree', () => provideBase(scope, `baseline pass (${plan.passReason})`));
+    const outcome = await timed('base pass', () => nestedPass(scope, worktree!, scope.entry, testList));
+    if (outcome.error) return { failure: outcome.error, worktree, rendered: [] };
+    const broken = baseAppUnreachable(outcome.manifest!);
+    if (broken) return { failure: `the baseline pass failed: ${broken}`, worktree, rendered: [] };
+    if (render) {
+      const records = storedCopied ? storedRecords(stored) : copyStored(scope.entry, stored);
+      writeManifest(scope.entry, { ...outcome.manifest!, tests: { ...records, ...outcome.manifest!.tests }, selection: manifestSelection(plan) });
+    }
+    sealEntry(scope.entry, scope.cacheKey, plan.sources);
+    say(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} in ${((Date.now() - scope.started) / 1000).toFixed(1)} s`);
+    return { failure: null, worktree, rendered: plan.sources };
+  } catch (error) {
+    return { failure: (error as Error).message.replace(/^visual-uat: /, ''), worktree, rendered: [] };
+  }
+}
+
+/** Copies the stored tests into the run's entry; their manifest records. */
+export function copyStored(entry: string, stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
+  for (const { test, entry: from, checkpoints } of stored) copyEntry(from, checkpoints, entry, test.folder);
+  return storedRecords(stored);
+}
+
+function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
+  return Object.fromEntries(stored.map(({ test, checkpoints, layouts }) => [test.key, storedRecord(test.folder, checkpoints, layouts)]));
+}
+
+/**
+ * A baseline pass that failed as a whole stops the run before the current tests: every
+ * checkpoint would be `new` and the run green with nothing compared. allowMissingBaselines opts
+ * in to going on with a warning; the error then becomes every checkpoint's reason.
+ */
+export function stopOrWarn(failure: string, allowMissingBaselines: boolean, logFile: string): string {
+  const where = `see ${path.relative(process.cwd(), logFile) || logFile}`;
+  if (!allowMissingBaselines)
+    throw new SetupError(`visual-uat: ${failure}; ${where}. Nothing was compared, so the run stops (to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)`);
+  say(`warning: ${failure}; ${where}. allowMissingBaselines is set: every checkpoint will be new`);
+  return failure;
+}
+
+/**
+ * Once the current tests are done, the tests the pass rendered that passed on the base go into the
+ * store as the baselines of the base commit (a test that failed there is rendered again next time:
+ * its failure may not last). A write that fails is said in one line and ends the storing: the
+ * run's verdicts do not depend on it. Returns the tests that passed and are not stored, for the
+ * entry's seal (a later run that uses the entry stores them).
+ */
+export function storeRendered(scope: PassScope, rendered: readonly RenderedTest[]): RenderedTest[] {
+  const manifest = readManifest(scope.entry);
+  const passed = rendered.filter(({ key }) => manifest?.tests[key]?.status === 'passed');
+  if (!scope.store.writes || passed.length === 0) return passed;
+  let added = 0;
+  for (const [index, { key, source }] of passed.entries()) {
+    const record = manifest!.tests[key];
+    const sides = record.checkpoints.map((name) => ({ name, side: readBaselineSide(scope.entry, record.folder, name) }));
+    if (sides.some(({ side }) => !side.image)) continue;
+    const checkpoints = sides.map(({ name, side }) => ({ name, image: side.image!, signals: side.signals, layout: side.layout, settled: !!record.unsettled && !record.unsettled.includes(name) }));
+    try {
+      if (storeTest(scope.store.dir, scope.base.commit, key, source, checkpoints, !scope.store.reads)) added++;
+    } catch (error) {
+      say(`warning: the baseline store ${scope.store.dir} could not take what this run rendered (${errorCode(error)}): ${plural(passed.length - index, 'test')} not stored; free space or make it writable, or point ${STORE_OPTION} at another folder`);
+      return passed.slice(index);
+    }
+    faultPoint('store');
+  }
+  say(`baseline store: ${plural(added, 'test')} stored for ${scope.base.commit.slice(0, 8)} (${shownPath(scope.store.dir)}: ${sizeText(storeSize(scope.store.dir))})`);
+  return [];
+}
+
+export interface ToppedUp {
+  /** The worktree to remove afterwards. */
+  worktree: string | null;
+  /** The tests it rendered for the store (their sources read before the pass runs them, as the main pass's are). */
+  rendered: RenderedTest[];
+  /** The tests that joined the entry (see RunContext.toppedUp); null when no top-up pass ran to the end. */
+  added: string[] | null;
+}
+
+/**
+ * The check of the selection, once the current tests are done: each test that took a checkpoint
+ * in this run and has no record in the base entry runs on the base now, and joins the entry.
+ */
+export async function topUp(scope: PassScope, worktree: string | null): Promise<ToppedUp> {
+  const entry = readManifest(scope.entry);
+  const missed = testsWithoutBaseRecord(scope.outputDir, entry);
+  const none: ToppedUp = { worktree, rendered: [], added: null };
+  if (missed.length === 0 || !entry) return none;
+  const started = Date.now();
+  const names = missed.slice(0, 3).map((test) => test.titlePath.join(' › ')).join(', ');
+  const why = `top-up pass: ${plural(missed.length, 'test')} took a checkpoint but did not run on the base (${names}${missed.length > 3 ? ', …' : ''}): the scan of their sources missed the capture`;
+  let base = worktree;
+  try {
+    base ??= await provideBase(scope, why);
+    if (worktree) say(why);
+    const inputs = await scope.keyInputs();
+    const rendered = missed.flatMap(({ key, project, relativeFile, line, column }) => {
+      const source = testSource(scope.graph, { file: path.resolve(scope.rootDir, relativeFile), line, column }, inputs(project));
+      return source ? [{ key, source }] : [];
+    });
+    const list = outputPath(scope.outputDir, 'topUpTestList');
+    writeFileAtomic(list, testListText(missed));
+    const topUpDir = outputPath(scope.outputDir, 'topUpEntry');
+    const outcome = await nestedPass(scope, base, topUpDir, list);
+    if (outcome.error) {
+      say(`warning: ${outcome.error}; those checkpoints stay new`);
+      return { ...none, worktree: base };
+    }
+    const merged = mergeTopUp(entry, scope.entry, outcome.manifest!, topUpDir);
+    writeManifest(scope.entry, merged.manifest);
+    fs.rmSync(topUpDir, { recursive: true, force: true });
+    say(`top-up pass done: ${plural(merged.added.length, 'test')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return { worktree: base, rendered, added: merged.added };
+  } catch (error) {
+    say(`warning: the top-up pass failed: ${(error as Error).message.replace(/^visual-uat: /, '')}; those checkpoints stay new`);
+    return { ...none, worktree: base };
+  }
+}
+
+/** The base checkout with its dependencies, created or reused. */
+async function provideBase(scope: PassScope, why: string): Promise<string> {
+  const worktree = path.join(scope.worktrees, worktreeName(scope.base.commit));
+  const how = await provideWorktree(scope.repo, worktree, scope.base.commit);
+  faultPoint('worktree');
+  const where = `${how === 'reused' ? 'the kept worktree ' : ''}${shownPath(worktree)}`;
+  say(`${why}: ${scope.base.branch} @ ${scope.base.commit.slice(0, 8)} in ${where}`);
+  say(`base dependencies: ${(await provideDependencies(scope.repo, worktree, scope.configDir, scope.base.commit)).detail}`);
+  faultPoint('dependencies');
+  for (const warning of unmovedOrigins(path.join(worktree, path.relative(scope.repo.root, scope.configDir)), scope.servers)) say(`warning: ${warning}`);
+  return worktree;
+}
+
+function nestedPass(scope: PassScope, worktree: string, baselineDir: string, testList: string | null) {
+  return runBaselinePass({
+    configFile: scope.configFile,
+    configDir: scope.configDir,
+    repoRoot: scope.repo.root,
+    worktree,
+    outputDir: scope.root,
+    baselineDir,
+    args: testList ? [...withoutShard(scope.args), '--test-list', testList] : scope.args,
+    logFile: outputPath(scope.root, 'baselineLog'),
+    servers: scope.servers,
+  });
+}

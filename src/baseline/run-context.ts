@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import { outputPath } from '../config/paths';
+import { ENV } from '../config/environment';
+import type { ResolvedOptions } from '../config/settings';
+import { CHANGED_FILES_LIMIT, SetupError, changedFiles, commitSubjects, fileAtCommit, workingState, type Repo, type WorkingState } from '../git';
+import { farBehindWarning, resolveBase, type BaseResolution } from '../git/base';
+import type { RunContext } from '../types';
+import { writeFileAtomic } from '../util/fs';
+import { appFilesChanged, changedManifests, runtimeDependenciesDiffer } from './app-files';
+import { say } from './say';
+
+/**
+ * The run's context from git: the base (the merge-base of HEAD, or HEAD itself for `visual-uat
+ * record`), the working state and what changed since the base. Said: the base, and a warning
+ * when it is far behind. The base pass extends it by returning new values (see execute.ts).
+ */
+export async function gitContext(repo: Repo, config: FullConfig, options: Pick<ResolvedOptions, 'record' | 'baseBranch'>): Promise<{ base: BaseResolution; context: RunContext }> {
+  const state = await workingState(repo);
+  const base = options.record ? recordedBase(state) : await resolveBase(repo, options.baseBranch);
+  const sameAsBase = base.commit === state.commit && !state.dirty;
+  if (!options.record) {
+    say(`base ${base.branch} (${base.chosenBy}) @ ${base.commit.slice(0, 8)}, merge-base of HEAD`);
+    const farBehind = sameAsBase ? null : await farBehindWarning(repo, base);
+    if (farBehind) say(`warning: ${farBehind}`);
+  }
+  const changed = sameAsBase ? [] : await changedFiles(repo, base.commit);
+  const context: RunContext = {
+    baseBranch: base.branch,
+    baseRef: base.ref,
+    baseCommit: base.commit,
+    currentBranch: state.branch,
+    currentCommit: state.commit,
+    dirty: state.dirty,
+    sameAsBase,
+    commits: sameAsBase ? [] : await commitSubjects(repo, base.commit),
+    changedFiles: changed.slice(0, CHANGED_FILES_LIMIT),
+    // From every changed file: a branch with hundreds of test changes may still change the app.
+    appFilesChanged: appFilesChanged(changed, {
+      repoRoot: repo.root,
+      testDirs: config.projects.map((project) => project.testDir),
+      manifestsWithNewDependencies: await manifestsWithNewDependencies(repo, base.commit, changed),
+    }).slice(0, CHANGED_FILES_LIMIT),
+    baselineDir: '',
+    baselineError: null,
+  };
+  return { base, context };
+}
+
+/**
+ * Writes the run context where the workers and the reporter read it. Three moments write it: the
+ * setup before the tests; the runner's test list reaching a pass beside the tests (which tests
+ * wait for it, before the first starts); the teardown once the pass and the top-up are done (the
+ * reporter, whose onEnd comes after, reads that final one).
+ */
+export function writeRunContext(outputDir: string, context: RunContext): void {
+  const contextFile = outputPath(outputDir, 'runContext');
+  writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
+  ENV.contextFile.write(contextFile);
+}
+
+/** `visual-uat record`: HEAD is the base, with a clean tree (a tree's changes are no commit's baselines). */
+function recordedBase(state: WorkingState): BaseResolution {
+  if (state.dirty) throw new SetupError('visual-uat record: the working tree has changes, and the baselines it stores belong to HEAD: commit or stash them first');
+  return { branch: state.branch ?? 'HEAD', ref: 'HEAD', commit: state.commit, chosenBy: 'visual-uat record' };
+}
+
+/** The changed package.json files whose runtime dependencies differ from the base's. */
+async function manifestsWithNewDependencies(repo: Repo, baseCommit: string, changed: string[]): Promise<string[]> {
+  const differ = await Promise.all(
+    changedManifests(changed).map(async (file) => {
+      const current = fs.existsSync(path.join(repo.root, file)) ? fs.readFileSync(path.join(repo.root, file), 'utf8') : null;
+      return runtimeDependenciesDiffer(await fileAtCommit(repo, baseCommit, file), current) ? file : null;
+    }),
+  );
+  return differ.filter((file): file is string => file !== null);
+}
