@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkpointImage, outputPath, sealPath } from '../config/paths';
-import { readManifest } from '../store/run-store';
+import { readManifest } from '../store/run-folder';
 import { contentsProblem, sealedContents, type SealedContents } from '../store/seal';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 import type { TestSource } from './test-store';

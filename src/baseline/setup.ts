@@ -28,7 +28,7 @@ import { unmovedOrigins } from './port-source';
 import { listSuite, listedTests, listingOf, supportsTestList, testListText, type Listing, type ListedTest } from './selection';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
 import { ApprovalsFileError, readApprovals } from '../store/approvals-file';
-import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, type EarlierRenders } from '../store/run-store';
+import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, type EarlierRenders } from '../store/run-folder';
 import { baselineEntryDir, entryProblem, isSealed, pruneEntries, sealEntry, unstoredTests, type RenderedTest } from './cache-entry';
 import { openStore, STORE_OPTION } from './store-home';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { checkpointImage, checkpointLayout, checkpointSignals, storeCommitDir, storeEntryDir, storeTestDir } from '../config/paths';
 import type { FullConfig } from '@playwright/test';
 import type { BaselineTestRecord, VisualUatOptions } from '../types';
-import type { EarlierRender } from '../store/run-store';
+import type { EarlierRender } from '../store/run-folder';
 import { sourceFilesUnder, type Repo } from '../git';
 import { readJsonFile } from '../util/fs';
 import { contentsProblem, sealedContents, type SealedContents } from '../store/seal';

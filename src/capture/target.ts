@@ -5,7 +5,7 @@ import { BASELINE_DIR_ENV, CONTEXT_FILE_ENV, currentRole, type Role } from '../c
 import { runningCheckpointsDir } from '../config/paths';
 import { identityOfTestInfo } from '../config/test-identity';
 import { resolveSettings } from '../config/settings';
-import { readManifest, readRunContext } from '../store/run-store';
+import { readManifest, readRunContext } from '../store/run-folder';
 import type { BaselineManifest, BaselineTestRecord, RunContext, VisualUatTestOptions } from '../types';
 import type { BaselineInfo, TestMeta } from './codec';
 

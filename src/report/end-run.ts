@@ -8,7 +8,7 @@ import { optionsFromEnv, resolveSettings, type Settings } from '../config/settin
 import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
 import { readEvalRecord } from '../trust/eval-record';
 import { codeChanges, openRepo } from '../git';
-import { readRunContext, runFiles } from '../store/run-store';
+import { readRunContext, openRunFolder } from '../store/run-folder';
 import type { CodeChange, RunContext, VisualUatOptions } from '../types';
 import { faultPoint } from '../util/process';
 import { APPROVALS_FILE } from '../store/approvals-file';
@@ -51,7 +51,7 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   const fromBlob = isMergeReports();
   const allTests = suite.allTests();
   const runContext = runContextOf(allTests, readRunContext());
-  const collected = collectTests(allTests, runContext, runFiles(runContext));
+  const collected = collectTests(allTests, runContext, openRunFolder(runContext));
   // No test ran (a setup that stopped the run says why itself). Tests that ran and took no
   // checkpoint (a grep for functional tests) get results that say so: the last run's would be stale.
   if (collected.tests.length === 0 && !allTests.some((test) => test.results.length > 0)) return undefined;

@@ -6,10 +6,10 @@ import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from
 import { readJsonFile, writeFileAtomic } from '../util/fs';
 
 /**
- * The run store: the files a run keeps for its checkpoints, read and written here only. The run
+ * The run folder: the files a run keeps for its checkpoints, read and written here only. The run
  * context the global setup hands to every process, a baseline entry's manifest, each checkpoint's
  * image and the signals the base recorded beside it. Stages get what it reads as values: the
- * reporter opens a `RunFiles` for collect, so collect and everything after it up to the edges
+ * reporter opens a `RunFolder` for collect, so collect and everything after it up to the edges
  * read no file of their own (the I/O a stage keeps is named in docs/architecture.md).
  */
 
@@ -130,14 +130,14 @@ export function readBaselineSide(baselineRoot: string, folder: string, name: str
 }
 
 /** What collect reads from disk, handed to it as one value. */
-export interface RunFiles {
+export interface RunFolder {
   /** The baseline entry's manifest (null: no entry, or the run compares with nothing). */
   manifest: BaselineManifest | null;
   /** A checkpoint's base side from the entry (a checkpoint only the base took travels in no attachment). */
   baseSide(folder: string, name: string): BaselineSide | null;
 }
 
-export function runFiles(context: RunContext | null): RunFiles {
+export function openRunFolder(context: RunContext | null): RunFolder {
   const entry = context && !context.sameAsBase ? context.baselineDir : null;
   return {
     manifest: entry ? readManifest(entry) : null,
