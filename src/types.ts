@@ -192,7 +192,7 @@ export interface RunContext {
   baselinePending?: 'all' | string[];
   /**
    * A run on the base itself (HEAD is the base commit, clean tree, or `visual-uat record`) records
-   * its checkpoints into the per-test store (see baseline/test-store): the store and the repository.
+   * its checkpoints into the per-test store (see baseline/baseline-store): the store and the repository.
    */
   record?: { store: string; repoRoot: string };
 }

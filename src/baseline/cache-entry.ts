@@ -4,7 +4,7 @@ import { checkpointImage, outputPath, sealPath } from '../config/paths';
 import { readManifest } from '../store/run-folder';
 import { contentsProblem, sealedContents, type SealedContents } from '../store/seal';
 import { readJsonFile, writeFileAtomic } from '../util/fs';
-import type { TestSource } from './test-store';
+import type { TestSource } from './baseline-store';
 
 /**
  * The suite cache: `<outputDir>/baselines/<baseCommit>/<key>/`, one entry per cache key, which a
@@ -17,7 +17,7 @@ import type { TestSource } from './test-store';
 /** Entries kept per output folder: enough for a few base commits and test edits, bounded on disk. */
 const KEPT_ENTRIES = 6;
 
-/** A test the pass rendered on the base, with what keys its store entry (see test-store storeTest). */
+/** A test the pass rendered on the base, with what keys its store entry (see baseline-store storeTest). */
 export interface RenderedTest {
   key: string;
   source: TestSource;

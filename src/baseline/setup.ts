@@ -33,7 +33,7 @@ import { baselineEntryDir, entryProblem, isSealed, pruneEntries, sealEntry, unst
 import { openStore, STORE_OPTION } from './store-home';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
-import { copyEntry, earlierRender, lookUp, testDirData, type KeyInputs, projectCaptures, pruneStore, sizeText, storeHolds, storeHoldsCommit, storeSize, storeTest, storedRecord, testSource, touch } from './test-store';
+import { copyEntry, earlierRender, lookUp, testDirData, type KeyInputs, projectCaptures, pruneStore, sizeText, storeHolds, storeHoldsCommit, storeSize, storeTest, storedRecord, testSource, touch } from './baseline-store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);

@@ -4,7 +4,7 @@ import { errorCode, isInside } from '../util/fs';
 import { strayFile } from '../store/seal';
 
 /**
- * The baseline store's folder (see test-store.ts): whether this run can read it and write it, and
+ * The baseline store's folder (see baseline-store.ts): whether this run can read it and write it, and
  * what in it is the store's. The folder is the user's choice (`baselineStore`,
  * `VISUAL_UAT_BASELINE_STORE`) and may be a typo away from a folder of theirs (`$RUNNER_TEMP`,
  * `~/.cache`, `..`): a marker written when the store is made says the folder is the store's, and

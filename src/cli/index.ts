@@ -7,7 +7,7 @@ import { isOutputName, outputPath, worktreeHomes } from '../config/paths';
 import { RECORD_ENV, type Settings } from '../config/settings';
 import { openRepo } from '../git';
 import { removeWorktreesIn } from '../baseline/worktrees';
-import { KEPT_COMMITS, pruneStore, sizeText, storeSize } from '../baseline/test-store';
+import { KEPT_COMMITS, pruneStore, sizeText, storeSize } from '../baseline/baseline-store';
 import { foreignContent, STORE_OPTION } from '../baseline/store-home';
 import { isInside } from '../util/fs';
 import { plural } from '../util/text';

@@ -7,7 +7,7 @@ export const ROLE_ENV = 'VISUAL_UAT_ROLE';
 export const OUTPUT_DIR_ENV = 'VISUAL_UAT_OUTPUT_DIR';
 export const CONTEXT_FILE_ENV = 'VISUAL_UAT_CONTEXT_FILE';
 export const BASELINE_DIR_ENV = 'VISUAL_UAT_BASELINE_DIR';
-/** The file that names each rendered test's earlier render (see baseline/test-store earlierRender), for both passes' captures. */
+/** The file that names each rendered test's earlier render (see baseline/baseline-store earlierRender), for both passes' captures. */
 export const EARLIER_RENDERS_ENV = 'VISUAL_UAT_EARLIER_RENDERS';
 export const BASE_CWD_ENV = 'VISUAL_UAT_BASE_CWD';
 export const BASE_PORTS_ENV = 'VISUAL_UAT_BASE_PORTS';

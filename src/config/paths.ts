@@ -42,7 +42,7 @@ const OUTPUT_PATHS = {
   lock: 'run/lock',
   /** One name suffices: the run lock keeps a second run out of the folder. */
   runContext: 'run/context.json',
-  /** Test key → its earlier render in the store, for the tests the baseline pass renders (see baseline/test-store earlierRender). */
+  /** Test key → its earlier render in the store, for the tests the baseline pass renders (see baseline/baseline-store earlierRender). */
   earlierRenders: 'run/earlier-renders.json',
   /** `<scope:32>/<change key>.json`: cached evaluator verdicts. */
   verdictCache: 'cache/verdicts',
@@ -73,7 +73,7 @@ export function baselineEntryDir(outputDir: string, baseCommit: string, key: str
   return path.join(outputPath(outputDir, 'baselines'), baseCommit, key.slice(0, 16));
 }
 
-/** A base commit's folder in the per-test store (see baseline/test-store). */
+/** A base commit's folder in the per-test store (see baseline/baseline-store). */
 export function storeCommitDir(store: string, baseCommit: string): string {
   return path.join(store, baseCommit);
 }

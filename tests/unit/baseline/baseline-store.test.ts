@@ -3,19 +3,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SourceGraph } from '../../src/baseline/source-graph';
-import { copyEntry, earlierRender, lookUp, testDirData, pruneStore, storeHolds, storeSize, storeTest, storedRecord, testSource } from '../../src/baseline/test-store';
-import { clean } from '../../src/cli';
-import { openStore, STORE_MARKER, STORE_OPTION } from '../../src/baseline/store-home';
-import { storeCommitDir, storeEntryDir } from '../../src/config/paths';
-import { resolveSettings } from '../../src/config/settings';
+import { SourceGraph } from '../../../src/baseline/source-graph';
+import { copyEntry, earlierRender, lookUp, testDirData, pruneStore, storeHolds, storeSize, storeTest, storedRecord, testSource } from '../../../src/baseline/baseline-store';
+import { clean } from '../../../src/cli';
+import { openStore, STORE_MARKER, STORE_OPTION } from '../../../src/baseline/store-home';
+import { storeCommitDir, storeEntryDir } from '../../../src/config/paths';
+import { resolveSettings } from '../../../src/config/settings';
 
 const COMMIT = 'a'.repeat(40);
 const KEY = 'po.spec.ts › home-po';
 
 /** A repository-shaped folder: a config, two specs, a page object one of them imports. */
 function project() {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'test-store-')));
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'baseline-store-')));
   const write = (file: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     fs.writeFileSync(path.join(root, file), text);
