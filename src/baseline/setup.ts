@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { createRequire } from 'node:module';
-import { besidePassRoot, outputPath, storeCommitDir, worktreeHomes, worktreeName } from '../config/paths';
+import { baselineEntryDir, besidePassRoot, outputPath, storeCommitDir, worktreeHomes, worktreeName } from '../config/paths';
 import { CONTEXT_FILE_ENV, OUTPUT_DIR_ENV } from '../config/environment';
 import { optionsFromEnv, resolveSettings, type ResolvedOptions } from '../config/settings';
 import { missingChromium } from '../config/browser';
@@ -28,12 +28,11 @@ import { unmovedOrigins } from './port-source';
 import { listSuite, listedTests, listingOf, supportsTestList, testListText, type Listing, type ListedTest } from './selection';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
 import { ApprovalsFileError, readApprovals } from '../store/approvals-file';
-import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, type EarlierRenders } from '../store/run-folder';
-import { baselineEntryDir, entryProblem, isSealed, pruneEntries, sealEntry, unstoredTests, type RenderedTest } from './cache-entry';
+import { clearEarlierBaselines, handDownEarlierRenders, readManifest, writeManifest, type EarlierRenders } from '../store/run-folder';
 import { openStore, STORE_OPTION } from './store-home';
 import { clearCapturingTests, mergeTopUp, testsWithoutBaseRecord } from './top-up';
 import { SourceGraph } from './source-graph';
-import { copyEntry, earlierRender, lookUp, testDirData, type KeyInputs, projectCaptures, pruneStore, sizeText, storeHolds, storeHoldsCommit, storeSize, storeTest, storedRecord, testSource, touch } from './baseline-store';
+import { copyEntry, earlierRender, lookUp, lookUpSuite, olderSuiteCache, placeSuite, resumeStoring, storeSuite, testDirData, type KeyInputs, projectCaptures, pruneStore, sizeText, storeHolds, storeHoldsCommit, storeSize, storedRecord, testSource, touch, type RenderedTest, type SuiteStored } from './baseline-store';
 
 function log(message: string): void {
   process.stdout.write(`visual-uat: ${message}\n`);
@@ -149,6 +148,10 @@ async function prepareBaselines(
   clearCapturingTests(outputDir);
   const storeAccess = openStore(store, repo.root);
   if (storeAccess.warning) log(`warning: ${storeAccess.warning}`);
+  // A run killed while it stored what its pass rendered left those tests to this one.
+  const resumed = storeAccess.writes ? resumeStoring(outputPath(outputDir, 'storing'), store) : null;
+  if (resumed && 'problem' in resumed) log(`the tests a killed run left to store are not stored: ${resumed.problem}`);
+  else if (resumed?.stored) logStored(resumed.stored, store, base.commit);
 
   const worktrees = worktreesHome(outputDir, repo.root);
   // Worktrees a killed run left behind (we hold the lock: no other run uses them); the one of this
@@ -185,9 +188,12 @@ async function prepareBaselines(
     const entry = baselineEntryDir(outputDir, base.commit, cache.key);
     context.baselineDir = entry;
     const update = updateReason(options, config);
-    const stale = update ?? entryProblem(entry, cache.key);
-    // An entry of this key that is there and doubtful is said, whoever renders in its place.
-    if (stale && !update && fs.existsSync(entry)) log(`the cached baselines of this suite are not used: ${stale}`);
+    const indexed = update ? null : storeAccess.reads ? lookUpSuite(store, base.commit, cache.key) : { index: null, reason: 'the baseline store is not read', doubtful: false };
+    const stale = update ?? (indexed && 'reason' in indexed ? indexed.reason : null);
+    // An index of this suite that is there and doubtful is said, whoever renders in its place.
+    if (indexed && 'reason' in indexed && indexed.doubtful) log(`the store's index of this suite is not used: ${indexed.reason}`);
+    const older = stale ? olderSuiteCache(entry) : null;
+    if (older) log(older);
     if (stale && storeAccess.reads && !update && !supportsTestList(installed.playwright))
       log(`the baseline store is not read: Playwright ${installed.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test; upgrade @playwright/test to 1.56 or later to take tests from ${shownPath(store)}`);
     const plan: PassPlan = {
@@ -206,8 +212,10 @@ async function prepareBaselines(
         const toppedUp = context.baselineError || !selects ? { worktree: pass.worktree, rendered: [] } : await topUp(plan, pass.worktree, context);
         if (toppedUp.worktree && !options.keepWorktrees) await removeWorktree(repo, toppedUp.worktree);
         const rendered = [...pass.rendered, ...toppedUp.rendered];
-        if (context.baselineError || !isSealed(entry, cache.key) || (!pass.worktree && rendered.length === 0)) return;
-        sealEntry(entry, cache.key, storeRendered(plan, rendered));
+        if (context.baselineError || !storeAccess.writes) return;
+        const stored = storeSuite({ store, baseCommit: base.commit, suiteKey: cache.key, entry, rendered, replace: !plan.store.reads }, outputPath(outputDir, 'storing'));
+        if (stored) logStored(stored, store, base.commit);
+        if (stored?.index) context.suiteIndex = stored.index;
       } finally {
         writeContext(outputDir, context);
       }
@@ -268,10 +276,11 @@ async function prepareBaselines(
     // Without a listing, the store predicts whether few tests need the base: it holds tests of this
     // base commit (a spec edited since the last run). A wrong guess costs time, never a baseline.
     const deferred = stale && selects && supportsTestList(installed.playwright) ? besideWorkers(config, args, plan.store.reads && storeHoldsCommit(store, base.commit)) : null;
-    if (!stale) {
-      log(`baselines from cache: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${plural(cache.files.length, 'test-side file')}): no worktree, no base server`);
-      // A run killed while it stored what its pass rendered left those tests in the seal.
-      afterRun = () => finish({ failure: null, worktree: null, rendered: unstoredTests(entry, cache.key) });
+    if (indexed && !('reason' in indexed)) {
+      placeSuite(store, base.commit, indexed.manifest, entry);
+      context.suiteIndex = indexed.index;
+      log(`baselines from the store's index of this suite: ${base.branch} @ ${base.commit.slice(0, 8)}, key ${cache.key.slice(0, 12)} (${plural(cache.files.length, 'test-side file')}): no worktree, no base server`);
+      afterRun = () => finish({ failure: null, worktree: null, rendered: [] });
     } else if (deferred) {
       // The pass runs beside the tests: the runner's own test list, which the reporter hands over
       // as the tests start, chooses what it renders, instead of a listing run before them.
@@ -304,7 +313,7 @@ async function prepareBaselines(
       const workers = besideWorkers(config, args, fewToRender(selection));
       afterRun = selection.render?.length === 0 ? fromStore(selection) : workers ? beside(selection, workers) : await before(selection);
     }
-    pruneEntries(outputDir, entry);
+    clearEarlierBaselines(outputDir, entry);
     if (storeAccess.writes) pruneStore(store, base.commit);
   }
 
@@ -560,7 +569,6 @@ function manifestSelection(selection: PassSelection): BaselineManifest['selectio
 function storedOnly(plan: PassPlan, selection: PassSelection): PassOutcome {
   fs.rmSync(plan.entry, { recursive: true, force: true });
   writeManifest(plan.entry, { complete: true, tests: copyStored(plan.entry, selection.stored), selection: manifestSelection(selection) });
-  sealEntry(plan.entry, plan.cache.key, []);
   if (selection.stored.length) log(`baselines from the store (${shownPath(plan.store.dir)}): no worktree, no base server`);
   else log(`no baseline pass needed: none of the ${selection.listed} tests can capture a checkpoint (no checkpoint call in their sources)`);
   return { failure: null, worktree: null, rendered: [] };
@@ -592,7 +600,6 @@ async function baselinePass(plan: PassPlan, selection: PassSelection, storedCopi
       const records = storedCopied ? storedRecords(stored) : copyStored(plan.entry, stored);
       writeManifest(plan.entry, { ...outcome.manifest!, tests: { ...records, ...outcome.manifest!.tests }, selection: manifestSelection(selection) });
     }
-    sealEntry(plan.entry, plan.cache.key, selection.sources);
     log(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} in ${((Date.now() - plan.started) / 1000).toFixed(1)} s`);
     return { failure: null, worktree, rendered: selection.sources };
   } catch (error) {
@@ -603,6 +610,8 @@ async function baselinePass(plan: PassPlan, selection: PassSelection, storedCopi
 interface StoredTest {
   test: ListedTest;
   entry: string;
+  /** The source hash its entry is keyed by. */
+  source: string;
   checkpoints: string[];
   /** Those that have a layout record, as the entry's seal says (absent: an entry of an older version). */
   layouts?: string[];
@@ -631,7 +640,7 @@ function splitByStore(plan: PassPlan, inputs: (project: string) => KeyInputs, li
     if (found?.entry) {
       // An entry with no checkpoint (a record run notes the tests that take none) spares only a
       // pass that would render the test: one that renders every listed test.
-      if (chosen || found.checkpoints.length) stored.push({ test, entry: found.entry, checkpoints: found.checkpoints, layouts: found.layouts });
+      if (chosen || found.checkpoints.length) stored.push({ test, entry: found.entry, source: found.source, checkpoints: found.checkpoints, layouts: found.layouts });
       continue;
     }
     if (!chosen) continue;
@@ -655,36 +664,18 @@ function copyStored(entry: string, stored: readonly StoredTest[]): Record<string
 }
 
 function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
-  return Object.fromEntries(stored.map(({ test, checkpoints, layouts }) => [test.key, storedRecord(test.folder, checkpoints, layouts)]));
+  return Object.fromEntries(stored.map(({ test, checkpoints, source, layouts }) => [test.key, storedRecord(test.folder, checkpoints, source, layouts)]));
 }
 
 /**
- * Once the current tests are done, the tests the pass rendered that passed on the base go into the
- * store as the baselines of the base commit (a test that failed there is rendered again next time:
- * its failure may not last). A write that fails is said in one line and ends the storing: the
- * run's verdicts do not depend on it. Returns the tests that passed and are not stored, for the
- * entry's seal (a later run that uses the entry stores them).
+ * The line that says what the store took once the current tests were done (see baseline-store
+ * storeSuite): a write that failed is said in one line and ended the storing; the run's verdicts
+ * do not depend on it.
  */
-function storeRendered(plan: PassPlan, rendered: readonly RenderedTest[]): RenderedTest[] {
-  const manifest = readManifest(plan.entry);
-  const passed = rendered.filter(({ key }) => manifest?.tests[key]?.status === 'passed');
-  if (!plan.store.writes || passed.length === 0) return passed;
-  let added = 0;
-  for (const [index, { key, source }] of passed.entries()) {
-    const record = manifest!.tests[key];
-    const sides = record.checkpoints.map((name) => ({ name, side: readBaselineSide(plan.entry, record.folder, name) }));
-    if (sides.some(({ side }) => !side.image)) continue;
-    const checkpoints = sides.map(({ name, side }) => ({ name, image: side.image!, signals: side.signals, layout: side.layout, settled: !!record.unsettled && !record.unsettled.includes(name) }));
-    try {
-      if (storeTest(plan.store.dir, plan.baseCommit, key, source, checkpoints, !plan.store.reads)) added++;
-    } catch (error) {
-      log(`warning: the baseline store ${plan.store.dir} could not take what this run rendered (${errorCode(error)}): ${plural(passed.length - index, 'test')} not stored; free space or make it writable, or point ${STORE_OPTION} at another folder`);
-      return passed.slice(index);
-    }
-    faultPoint('store');
-  }
-  log(`baseline store: ${plural(added, 'test')} stored for ${plan.baseCommit.slice(0, 8)} (${shownPath(plan.store.dir)}: ${sizeText(storeSize(plan.store.dir))})`);
-  return [];
+function logStored(stored: SuiteStored, store: string, baseCommit: string): void {
+  if (stored.failure)
+    log(`warning: the baseline store ${store} could not take what this run rendered (${stored.failure.code}): ${plural(stored.failure.notStored, 'test')} not stored; free space or make it writable, or point ${STORE_OPTION} at another folder`);
+  else if (stored.added) log(`baseline store: ${plural(stored.added, 'test')} stored for ${baseCommit.slice(0, 8)} (${shownPath(store)}: ${sizeText(storeSize(store))})`);
 }
 
 /**

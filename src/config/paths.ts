@@ -14,9 +14,9 @@ import path from 'node:path';
 const OUTPUT_PATHS = {
   /** `*`: git status never changes. */
   gitignore: '.gitignore',
-  /** `<baseCommit>/<key:16>/`: a cache entry (manifest.json, cache.json its seal, `<test folder>/<name>.png|.signals.json|.layout.json.gz`); `<baseCommit>/merged/`: merged blob reports' images. */
+  /** `<baseCommit>/<key:16>/`: the run's baseline entry (manifest.json, `<test folder>/<name>.png|.signals.json|.layout.json.gz`), made by the pass or copied from the store; `<baseCommit>/merged/`: merged blob reports' images. */
   baselines: 'baselines',
-  /** The per-test store's default home (the baselineStore option moves it; see storeEntryDir). */
+  /** The baseline store's default home (the baselineStore option moves it; see storeEntryDir). */
   baselineStore: 'baseline-store',
   /** `<test folder>/<name>.png`, copied there by the reporter after the tests. */
   currentScreenshots: 'screenshots/current',
@@ -42,6 +42,8 @@ const OUTPUT_PATHS = {
   lock: 'run/lock',
   /** One name suffices: the run lock keeps a second run out of the folder. */
   runContext: 'run/context.json',
+  /** The tests a run stores once its tests are done, until they are (see baseline/baseline-store storeSuite). */
+  storing: 'run/storing.json',
   /** Test key → its earlier render in the store, for the tests the baseline pass renders (see baseline/baseline-store earlierRender). */
   earlierRenders: 'run/earlier-renders.json',
   /** `<scope:32>/<change key>.json`: cached evaluator verdicts. */
@@ -68,17 +70,17 @@ export function outputPath(outputDir: string, name: OutputPath): string {
   return path.join(outputDir, OUTPUT_PATHS[name]);
 }
 
-/** One baseline cache entry per base commit and cache key. */
+/** The run's baseline entry, by base commit and suite key. */
 export function baselineEntryDir(outputDir: string, baseCommit: string, key: string): string {
   return path.join(outputPath(outputDir, 'baselines'), baseCommit, key.slice(0, 16));
 }
 
-/** A base commit's folder in the per-test store (see baseline/baseline-store). */
+/** A base commit's folder in the baseline store (see baseline/baseline-store). */
 export function storeCommitDir(store: string, baseCommit: string): string {
   return path.join(store, baseCommit);
 }
 
-/** A test's folder in the per-test store: one entry per version of its sources. */
+/** A test's folder in the baseline store: one entry per version of its sources (or suite, see suiteSource). */
 export function storeTestDir(store: string, baseCommit: string, testKey: string): string {
   return path.join(storeCommitDir(store, baseCommit), crypto.createHash('sha256').update(testKey).digest('hex').slice(0, 16));
 }
@@ -86,6 +88,16 @@ export function storeTestDir(store: string, baseCommit: string, testKey: string)
 /** `<store>/<baseCommit>/<test:16>/<sources:16>/`: entry.json (its seal, written last), `<name>.png|.signals.json`. */
 export function storeEntryDir(store: string, baseCommit: string, testKey: string, sourceHash: string): string {
   return path.join(storeTestDir(store, baseCommit, testKey), sourceHash.slice(0, 16));
+}
+
+/** A base commit's suite indexes in the store (see baseline/baseline-store lookUpSuite). */
+export function storeSuitesDir(store: string, baseCommit: string): string {
+  return path.join(storeCommitDir(store, baseCommit), 'suites');
+}
+
+/** `<store>/<baseCommit>/suites/<suite key:16>.json`: the index of one suite's entries. */
+export function storeSuiteIndex(store: string, baseCommit: string, suiteKey: string): string {
+  return path.join(storeSuitesDir(store, baseCommit), `${suiteKey.slice(0, 16)}.json`);
 }
 
 /** Baseline images of merged blob reports (they come from other machines): a home of their own. */
@@ -97,8 +109,8 @@ export function manifestPath(baselineDir: string): string {
   return path.join(baselineDir, 'manifest.json');
 }
 
-/** The seal of a baseline entry: written once its pass completed. */
-export function sealPath(baselineDir: string): string {
+/** The seal the suite cache of visual-uat before the one store wrote in a run's baseline entry (see baseline/baseline-store olderSuiteCache). */
+export function olderCacheSeal(baselineDir: string): string {
   return path.join(baselineDir, 'cache.json');
 }
 

@@ -3,7 +3,7 @@ import type { FullConfig, FullResult, Suite } from '@playwright/test/reporter';
 import { readApprovals } from '../approve';
 import { releaseRunLock } from '../baseline/lock';
 import { changedPath } from '../baseline/app-files';
-import { invalidateEntry } from '../baseline/cache-entry';
+import { forgetSuite } from '../baseline/baseline-store';
 import { optionsFromEnv, resolveSettings, type Settings } from '../config/settings';
 import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
 import { readEvalRecord } from '../trust/eval-record';
@@ -66,9 +66,9 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   const code = await branchChanges(context, settings.configDir);
   const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evaluatorProblem, evalRecord, code });
 
-  if (verdicts.baselineUnreadable && context?.baselineDir) {
-    invalidateEntry(context.baselineDir);
-    printWarning(`visual-uat: a cached baseline image in ${context.baselineDir} is unreadable: that cache entry is dropped, the next run captures the baselines again`);
+  if (verdicts.baselineUnreadable && context?.suiteIndex) {
+    forgetSuite(context.suiteIndex);
+    printWarning(`visual-uat: a baseline image of this suite in the baseline store is unreadable: the suite's store entries are dropped, the next run renders its tests on the base again`);
   }
   const sameApp = sameAppWarning(context, verdicts.compared);
   if (sameApp) printWarning(sameApp);

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
-import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath } from '../config/paths';
+import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath, olderCacheSeal, outputPath } from '../config/paths';
 import { CONTEXT_FILE_ENV, EARLIER_RENDERS_ENV } from '../config/environment';
 import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from '../types';
-import { readJsonFile, writeFileAtomic } from '../util/fs';
+import { readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
 
 /**
  * The run folder: the files a run keeps for its checkpoints, read and written here only. The run
@@ -143,4 +144,25 @@ export function openRunFolder(context: RunContext | null): RunFolder {
     manifest: entry ? readManifest(entry) : null,
     baseSide: (folder, name) => (entry ? readBaselineSide(entry, folder, name) : null),
   };
+}
+
+/**
+ * The baseline entries earlier runs left in the output folder, all but `keep` (this run's) and the
+ * merged blob reports' images: only folders a run made (a manifest, or an older version's cache
+ * seal in them), then the commit folders they leave empty.
+ */
+export function clearEarlierBaselines(outputDir: string, keep: string): void {
+  const root = outputPath(outputDir, 'baselines');
+  for (const commit of subfolders(root)) {
+    const commitDir = path.join(root, commit);
+    for (const name of subfolders(commitDir)) {
+      const dir = path.join(commitDir, name);
+      if (dir !== keep && name !== 'merged' && (fs.existsSync(manifestPath(dir)) || fs.existsSync(olderCacheSeal(dir)))) fs.rmSync(dir, { recursive: true, force: true });
+    }
+    try {
+      fs.rmdirSync(commitDir);
+    } catch {
+      // Not empty: this run's entry, merged images, or something not a run's.
+    }
+  }
 }

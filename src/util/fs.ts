@@ -27,3 +27,15 @@ export function isInside(file: string, dir: string): boolean {
   const relative = path.relative(dir, file);
   return !relative.startsWith('..') && !path.isAbsolute(relative);
 }
+
+/** The folders in `dir` (none when it is not a folder). */
+export function subfolders(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
