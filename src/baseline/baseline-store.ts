@@ -6,7 +6,7 @@ import type { FullConfig } from '@playwright/test';
 import type { BaselineManifest, BaselineTestRecord, VisualUatOptions } from '../types';
 import { readBaselineSide, readManifest, writeManifest, type EarlierRender } from '../store/run-folder';
 import { sourceFilesUnder, type Repo } from '../git';
-import { errorCode, readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
+import { errorCode, linkOrCopy, readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../util/process';
 import { contentsProblem, sealedContents, type SealedContents } from '../store/seal';
 import { commitsByAge, isKeyName, isSuiteIndexName, isUnfinishedWrite } from './store-home';
@@ -243,7 +243,12 @@ function sealsOf(testDir: string): (Seal & { dir: string })[] {
     .sort((a, b) => Date.parse(b.sealedAt) - Date.parse(a.sealedAt));
 }
 
-/** Copies a stored entry's images, signals and layout records into a test's folder of a run's baseline entry. */
+/**
+ * Links a stored entry's images, signals and layout records into a test's folder of a run's
+ * baseline entry (copies them where the run folder is on another file system). A link costs no
+ * bytes; nothing writes a run's baseline file in place (every write there is a new file renamed
+ * over it), and a store file altered through its link fails its seal at the next use.
+ */
 export function copyEntry(entry: string, checkpoints: readonly string[], runEntry: string, folder: string): void {
   fs.mkdirSync(path.join(runEntry, folder), { recursive: true });
   for (const name of checkpoints)
@@ -252,8 +257,7 @@ export function copyEntry(entry: string, checkpoints: readonly string[], runEntr
       [checkpointSignals(entry, '', name), checkpointSignals(runEntry, folder, name)],
       [checkpointLayout(entry, '', name), checkpointLayout(runEntry, folder, name)],
     ])
-      // A clone where the file system has them (btrfs, XFS, APFS): the copy costs no bytes.
-      if (fs.existsSync(from)) fs.copyFileSync(from, to, fs.constants.COPYFILE_FICLONE);
+      if (fs.existsSync(from)) linkOrCopy(from, to);
 }
 
 /**
@@ -454,12 +458,16 @@ export function lookUpSuite(store: string, baseCommit: string, suiteKey: string)
   return { index: file, manifest: index.manifest };
 }
 
-/** Copies a suite's entries into the run's baseline entry, with the index's manifest: the whole of a warm run's baseline step. */
+/**
+ * Links a suite's entries into the run's baseline entry, with the index's manifest: the whole of a
+ * warm run's baseline step. The last warm run of the suite left the same entry: its links stand.
+ */
 export function placeSuite(store: string, baseCommit: string, manifest: BaselineManifest, runEntry: string): void {
-  fs.rmSync(runEntry, { recursive: true, force: true });
+  const same = JSON.stringify(readManifest(runEntry)) === JSON.stringify(manifest);
+  if (!same) fs.rmSync(runEntry, { recursive: true, force: true });
   for (const [key, record] of Object.entries(manifest.tests))
     if (record.storeEntry && record.checkpoints.length) copyEntry(storeEntryDir(store, baseCommit, key, record.storeEntry), record.checkpoints, runEntry, record.folder);
-  writeManifest(runEntry, manifest);
+  if (!same) writeManifest(runEntry, manifest);
 }
 
 /** What the run's baseline entry holds that the store keeps: its files are the pass's, the store's copies, a top-up's. */

@@ -257,6 +257,11 @@ describe("the store's index of a suite (the warm run)", () => {
     const warm = path.join(root, 'warm-entry');
     placeSuite(store, COMMIT, found.manifest, warm);
     expect(fs.readFileSync(path.join(warm, 'default/home/footer.png'), 'utf8')).toBe('footer png');
+    // Linked, not copied: the warm run writes no image bytes; placing the same suite again keeps the links.
+    const inode = () => fs.statSync(path.join(warm, 'default/home/footer.png')).ino;
+    expect(inode()).toBe(fs.statSync(path.join(storeEntryDir(store, COMMIT, KEY, source().hash), 'footer.png')).ino);
+    placeSuite(store, COMMIT, found.manifest, warm);
+    expect(inode()).toBe(fs.statSync(path.join(storeEntryDir(store, COMMIT, KEY, source().hash), 'footer.png')).ino);
     expect(fs.readFileSync(path.join(warm, 'default/recommended/plans.png'), 'utf8')).toBe('plans png');
     expect(readManifest(warm)?.tests[FAILED]).toMatchObject({ status: 'timedOut', error: 'Test timeout of 10000ms exceeded.', checkpoints: ['plans'] });
     expect(readManifest(warm)?.tests['api.spec.ts › health']).toMatchObject({ status: 'passed', checkpoints: [] });
