@@ -205,8 +205,8 @@ async function prepareBaselines(
     const handDown = (selection: PassSelection) => handDownEarlierRenders(outputPath(outputDir, 'earlierRenders'), selection.render && storeAccess.reads ? earlierRenders(plan, selection.render) : {});
     // After the current tests, and before the worktree goes: the check of the pass's selection.
     // The worktree stays until then: a dev server watching the project (Vite) would reload the
-    // pages under test on the deletion of the worktree's files. The entry is sealed again once it holds all it will (a top-up merged, a pass beside the tests
-    // moved in), with the rendered tests the store could not take still named in it.
+    // pages under test on the deletion of the worktree's files. The store takes the entry once it holds all it will (a top-up merged, a pass beside the tests
+    // moved in), then the suite's index.
     const finish = async (pass: PassOutcome): Promise<void> => {
       try {
         const toppedUp = context.baselineError || !selects ? { worktree: pass.worktree, rendered: [] } : await topUp(plan, pass.worktree, context);
@@ -415,9 +415,9 @@ function shownServers(configDir: string): WebServerEntry[] {
 }
 
 /**
- * Why the baselines must be captured again though cached: the option, or Playwright's own
+ * Why the baselines must be captured again though stored: the option, or Playwright's own
  * `--update-snapshots` / `-u` (modes `all` and `changed`; `missing`, the default, and `none` keep
- * what is cached).
+ * what is stored).
  */
 function updateReason(options: ResolvedOptions, config: FullConfig): string | null {
   if (options.updateBaselines) return 'updateBaselines is set';
@@ -445,7 +445,7 @@ interface PassPlan {
   outputDir: string;
   baseCommit: string;
   baseBranch: string;
-  /** The cache entry the pass writes, under `root`. */
+  /** The run's baseline entry the pass writes, under `root`. */
   entry: string;
   /** Where the pass writes its entry, logs, lists and Playwright output: the output folder, or besidePassRoot for a pass beside the tests. */
   root: string;
@@ -575,7 +575,7 @@ function storedOnly(plan: PassPlan, selection: PassSelection): PassOutcome {
 }
 
 /**
- * Runs the baseline pass into the cache entry and seals it on success: the selection's tests (all
+ * Runs the baseline pass into the run's baseline entry: the selection's tests (all
  * without a listing), and the stored ones' records beside them. `storedCopied`: the stored tests'
  * images are already in the run's entry (a pass beside the tests writes its own, moved in after);
  * else they are copied into this entry once the nested run, which starts it afresh, is done.
@@ -589,7 +589,7 @@ async function baselinePass(plan: PassPlan, selection: PassSelection, storedCopi
       testList = outputPath(plan.root, 'baselineTestList');
       writeFileAtomic(testList, testListText(render));
     }
-    // With tests from the store, the entry's reason (no cached baselines) is not why this pass runs.
+    // With tests from the store, the suite's reason (not in the store) is not why this pass runs.
     const why = stored.length && render ? `for the ${plural(render.length, 'test')} the store lacks` : plan.reason;
     worktree = await provideBase(plan, `baseline pass (${why})`);
     const outcome = await nestedPass(plan, worktree, plan.entry, testList);
