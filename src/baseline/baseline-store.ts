@@ -352,7 +352,7 @@ function pruneSuites(dir: string, dropCommit: boolean): void {
     .map((name) => path.join(dir, name))
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
   indexes.forEach((file, index) => {
-    if (dropCommit || index >= KEPT_SUITES || suiteEntries(file).some((entry) => readSeal(entry) === null)) removeOwn(file);
+    if (dropCommit || index >= KEPT_SUITES || suiteEntries(file).some((entry) => !fs.existsSync(path.join(entry, SEAL)))) removeOwn(file);
   });
   if (dropCommit) removeIfEmpty(dir);
 }
