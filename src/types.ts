@@ -208,6 +208,8 @@ export interface RunContext {
   /** The changed files that can change what the app shows (not tests, docs, manifests; see baseline/app-files). */
   appFilesChanged: string[];
   baselineDir: string;
+  /** The baseline store's index of the suite the run's baselines are in (see baseline/baseline-store lookUpSuite), once there is one. */
+  suiteIndex?: string;
   /** Why the baseline pass produced nothing, when it did not. */
   baselineError: string | null;
   /** Tests whose baseline a top-up pass took after the current tests ran (see baseline/top-up): their captures did not know it. */
@@ -216,13 +218,13 @@ export interface RunContext {
    * The baseline pass runs beside the current tests (see baseline/plan besideWorkers): the
    * keys of the tests it renders, or `all` without a listing (and until the runner's test list
    * reaches the setup, see baseline/suite-handover). Their captures cannot know their
-   * baselines yet; the reporter reads them from the cache entry once the pass is done. The other
+   * baselines yet; the reporter reads them from the run's baseline entry once the pass is done. The other
    * tests' baselines (from the store) are in the entry before the tests start.
    */
   baselinePending?: 'all' | string[];
   /**
    * A run on the base itself (HEAD is the base commit, clean tree, or `visual-uat record`) records
-   * its checkpoints into the per-test store (see baseline/test-store): the store and the repository.
+   * its checkpoints into the baseline store (see baseline/baseline-store): the store and the repository.
    */
   record?: { store: string; repoRoot: string };
 }
@@ -241,6 +243,8 @@ export interface BaselineTestRecord {
    * version, which did not say): why a base side has none is then known (see report/assess).
    */
   layouts?: string[];
+  /** The source hash its baseline store entry is keyed by (see baseline/baseline-store): set once the store holds it. */
+  storeEntry?: string;
 }
 
 export interface BaselineManifest {

@@ -4,13 +4,12 @@ import { createRequire } from 'node:module';
 import { outputPath, storeCommitDir, worktreeName } from '../config/paths';
 import type { WebServerEntry } from '../config/with-visual-uat';
 import { provideWorktree, SetupError, type Repo } from '../git';
-import { handDownEarlierRenders, readBaselineSide, readManifest, writeManifest, type EarlierRenders } from '../store/run-store';
+import { handDownEarlierRenders, readManifest, writeManifest, type EarlierRenders } from '../store/run-folder';
 import type { BaselineTestRecord } from '../types';
-import { errorCode, writeFileAtomic } from '../util/fs';
+import { subfolders, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../config/fault-point';
 import { timed } from '../config/timing';
 import { plural } from '../util/text';
-import { sealEntry, type RenderedTest } from './cache-entry';
 import { provideDependencies } from './dependencies';
 import { runBaselinePass, withoutShard } from './pass';
 import { baseAppUnreachable } from './pass-failure';
@@ -19,14 +18,14 @@ import { unmovedOrigins } from './port-source';
 import { say, shownPath } from './say';
 import { listedTests, listingOf, listSuite, testListText, type Listing } from './selection';
 import type { SourceGraph } from './source-graph';
-import { isKeyName, STORE_OPTION, subfolders } from './store-home';
-import { copyEntry, earlierRender, lookUp, readSeal, sizeText, storedRecord, storeHolds, storeSize, storeTest, testSource, type KeyInputs } from './test-store';
+import { copyEntry, earlierRender, lookUp, readSeal, resumeStoring, sizeText, storedRecord, storeHolds, storeSize, testSource, type KeyInputs, type RenderedTest, type SuiteStored } from './baseline-store';
+import { isKeyName, STORE_OPTION } from './store-home';
 import { mergeTopUp, testsWithoutBaseRecord } from './top-up';
 
 /**
  * The steps of the base pass, each carrying out one part of a plan (see plan.ts) within a scope:
  * listing and looking up the tests, the base checkout, the nested run, the store's copies, the
- * top-up and the storing of what rendered.
+ * top-up and the line that says what the store took.
  */
 
 /** What every step of the base pass works with, built once per run (see execute.ts passScope). */
@@ -36,7 +35,7 @@ export interface PassScope {
   configDir: string;
   outputDir: string;
   base: Base;
-  /** The cache entry the pass writes, under `root`. */
+  /** The run's baseline entry the pass writes, under `root`. */
   entry: string;
   /** Where the pass writes its entry, logs, lists and Playwright output: the output folder, or besidePassRoot for a pass beside the tests. */
   root: string;
@@ -52,7 +51,7 @@ export interface PassScope {
   worktrees: string;
   judgedBy: Judge;
   /**
-   * The per-test store: its folder, whether it can be read at all (its earlier renders prove
+   * The baseline store: its folder, whether it can be read at all (its earlier renders prove
    * settling even when the baselines are captured again), whether this run takes baselines from it
    * (see RunPlan readsStore), whether it may write it.
    */
@@ -66,7 +65,7 @@ export interface PassOutcome {
   failure: string | null;
   /** The base worktree the pass used, to be removed once the current tests are done. */
   worktree: string | null;
-  /** The tests it rendered that the store may keep (those that pass, see storeRendered). */
+  /** The tests it rendered, keyed by their sources for the store (see baseline-store storeSuite). */
   rendered: RenderedTest[];
 }
 
@@ -111,8 +110,9 @@ export function lookUpTests(scope: PassScope, inputs: (project: string) => KeyIn
 
 /**
  * Whether the store holds, at the base commit, an entry a selection could use as far as its seal
- * says: with checkpoints, each file sealed (an entry of an older version or one a record run noted
- * without checkpoints gives no test of this run).
+ * says: with checkpoints, each file sealed, keyed by its test's sources (an entry of an older
+ * version, one a record run noted without checkpoints or one kept for a suite only gives no test of
+ * this run).
  */
 export function storeOffersBase(store: string, baseCommit: string): boolean {
   const commitDir = storeCommitDir(store, baseCommit);
@@ -123,7 +123,7 @@ export function storeOffersBase(store: string, baseCommit: string): boolean {
         .filter(isKeyName)
         .some((version) => {
           const seal = readSeal(path.join(commitDir, test, version));
-          return !!seal?.contents && seal.checkpoints.length > 0;
+          return !!seal?.contents && !seal.suite && seal.checkpoints.length > 0;
         }),
     );
 }
@@ -143,12 +143,11 @@ export function handDown(scope: PassScope, plan: BaselinePlan): void {
 export function fillFromStore(scope: PassScope, plan: BaselinePlan): PassOutcome {
   fs.rmSync(scope.entry, { recursive: true, force: true });
   writeManifest(scope.entry, { complete: true, tests: copyStored(scope.entry, plan.stored), selection: manifestSelection(plan) });
-  sealEntry(scope.entry, scope.cacheKey, []);
   return NO_PASS;
 }
 
 /**
- * Runs the baseline pass into the cache entry and seals it on success: the plan's tests (all
+ * Runs the baseline pass into the run's baseline entry: the plan's tests (all
  * without a listing), and the stored ones' records beside them. `storedCopied`: the stored tests'
  * images are already in the run's entry (a pass beside the tests writes its own, moved in after);
  * else they are copied into this entry once the nested run, which starts it afresh, is done.
@@ -171,7 +170,6 @@ export async function renderOnBase(scope: PassScope, plan: BaselinePlan, storedC
       const records = storedCopied ? storedRecords(stored) : copyStored(scope.entry, stored);
       writeManifest(scope.entry, { ...outcome.manifest!, tests: { ...records, ...outcome.manifest!.tests }, selection: manifestSelection(plan) });
     }
-    sealEntry(scope.entry, scope.cacheKey, plan.sources);
     say(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} in ${((Date.now() - scope.started) / 1000).toFixed(1)} s`);
     return { failure: null, worktree, rendered: plan.sources };
   } catch (error) {
@@ -186,7 +184,7 @@ export function copyStored(entry: string, stored: readonly StoredTest[]): Record
 }
 
 function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
-  return Object.fromEntries(stored.map(({ test, checkpoints, layouts }) => [test.key, storedRecord(test.folder, checkpoints, layouts)]));
+  return Object.fromEntries(stored.map(({ test, checkpoints, source, layouts }) => [test.key, storedRecord(test.folder, checkpoints, source, layouts)]));
 }
 
 /**
@@ -203,32 +201,21 @@ export function stopOrWarn(failure: string, allowMissingBaselines: boolean, logF
 }
 
 /**
- * Once the current tests are done, the tests the pass rendered that passed on the base go into the
- * store as the baselines of the base commit (a test that failed there is rendered again next time:
- * its failure may not last). A write that fails is said in one line and ends the storing: the
- * run's verdicts do not depend on it. Returns the tests that passed and are not stored, for the
- * entry's seal (a later run that uses the entry stores them).
+ * The line that says what the store took once the current tests were done (see baseline-store
+ * storeSuite): a write that failed is said in one line and ended the storing; the run's verdicts
+ * do not depend on it.
  */
-export function storeRendered(scope: PassScope, rendered: readonly RenderedTest[]): RenderedTest[] {
-  const manifest = readManifest(scope.entry);
-  const passed = rendered.filter(({ key }) => manifest?.tests[key]?.status === 'passed');
-  if (!scope.store.writes || passed.length === 0) return passed;
-  let added = 0;
-  for (const [index, { key, source }] of passed.entries()) {
-    const record = manifest!.tests[key];
-    const sides = record.checkpoints.map((name) => ({ name, side: readBaselineSide(scope.entry, record.folder, name) }));
-    if (sides.some(({ side }) => !side.image)) continue;
-    const checkpoints = sides.map(({ name, side }) => ({ name, image: side.image!, signals: side.signals, layout: side.layout, settled: !!record.unsettled && !record.unsettled.includes(name) }));
-    try {
-      if (storeTest(scope.store.dir, scope.base.commit, key, source, checkpoints, !scope.store.reads)) added++;
-    } catch (error) {
-      say(`warning: the baseline store ${scope.store.dir} could not take what this run rendered (${errorCode(error)}): ${plural(passed.length - index, 'test')} not stored; free space or make it writable, or point ${STORE_OPTION} at another folder`);
-      return passed.slice(index);
-    }
-    faultPoint('store');
-  }
-  say(`baseline store: ${plural(added, 'test')} stored for ${scope.base.commit.slice(0, 8)} (${shownPath(scope.store.dir)}: ${sizeText(storeSize(scope.store.dir))})`);
-  return [];
+export function logStored(stored: SuiteStored, store: string, baseCommit: string): void {
+  if (stored.failure)
+    say(`warning: the baseline store ${store} could not take what this run rendered (${stored.failure.code}): ${plural(stored.failure.notStored, 'test')} not stored; free space or make it writable, or point ${STORE_OPTION} at another folder`);
+  else if (stored.added) say(`baseline store: ${plural(stored.added, 'test')} stored for ${baseCommit.slice(0, 8)} (${shownPath(store)}: ${sizeText(storeSize(store))})`);
+}
+
+/** A run killed while it stored what its pass rendered left those tests to this one (see baseline-store resumeStoring). */
+export function resumeLeftStoring(outputDir: string, store: string): void {
+  const resumed = resumeStoring(outputPath(outputDir, 'storing'), store);
+  if (resumed && 'problem' in resumed) say(`the tests a killed run left to store are not stored: ${resumed.problem}`);
+  else if (resumed?.stored) logStored(resumed.stored, store, resumed.baseCommit);
 }
 
 export interface ToppedUp {

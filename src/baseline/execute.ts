@@ -10,10 +10,10 @@ import { optionsFromEnv, type ResolvedOptions } from '../config/settings';
 import { webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
 import { removeWorktree, type Repo } from '../git';
 import type { BaseResolution } from '../git/base';
-import { writeManifest } from '../store/run-store';
+import { clearEarlierBaselines, writeManifest } from '../store/run-folder';
 import type { RunContext } from '../types';
-import { copyStored, fillFromStore, handDown, listCapturing, lookUpTests, NO_PASS, renderOnBase, stopOrWarn, storeOffersBase, storeRendered, topUp, type PassOutcome, type PassScope } from './base-pass';
-import { entryProblem, isSealed, pruneEntries, sealEntry, unstoredTests } from './cache-entry';
+import { holdsOlderSuiteCache, lookUpSuite, placeSuite, projectCaptures, pruneStore, storeSuite, testDirData, touch, type KeyInputs } from './baseline-store';
+import { copyStored, fillFromStore, handDown, listCapturing, logStored, lookUpTests, NO_PASS, renderOnBase, stopOrWarn, storeOffersBase, topUp, type PassOutcome, type PassScope } from './base-pass';
 import { baselineCacheKey } from './cache-key';
 import { captureOptions, versions } from './capture-inputs';
 import { nestedArgs } from './pass';
@@ -25,13 +25,13 @@ import { ImportCache } from './import-cache';
 import { SourceGraph } from './source-graph';
 import { moveTree } from './staging';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
-import { projectCaptures, pruneStore, testDirData, touch, type KeyInputs } from './test-store';
 import { removeEmptyHome } from './worktrees';
 
 /**
  * The base pass of a run that compares with another commit, carried out: the facts gathered (the
- * cache key and entry, the store, the machine), the plan made from them (plan.ts), each step of
- * it run (base-pass.ts). The run context comes in once and goes out extended, as new values.
+ * suite's key and the store's index of it, the store, the machine), the plan made from them
+ * (plan.ts), each step of it run (base-pass.ts). The run context comes in once and goes out
+ * extended, as new values.
  */
 
 export interface RunInputs {
@@ -66,14 +66,16 @@ export async function prepareBasePass(inputs: RunInputs, context: RunContext): P
   lap('cache key');
   const entry = baselineEntryDir(outputDir, base.commit, cache.key);
   const update = updateReason(options.updateBaselines, config.updateSnapshots);
-  const problem = update ? null : entryProblem(entry, cache.key);
+  // A run that updates takes nothing from the store: it looks up no index.
+  const lookup = update || !store.reads ? null : lookUpSuite(store.dir, base.commit, cache.key);
+  const indexed = lookup !== null && !('reason' in lookup);
   const facts: RunFacts = {
     base,
-    cache: { key: cache.key, files: cache.files.length, problem, exists: fs.existsSync(entry) },
+    suite: { key: cache.key, files: cache.files.length, lookup, olderCache: holdsOlderSuiteCache(entry) ? entry : null },
     update,
     judgedBy: inputs.judgedBy,
-    // Looked at only when the plan may read it: a warm run, or one that updates, reads no seal of the store.
-    store: { shown: shownPath(store.dir), reads: store.reads, writes: store.writes, offersBase: problem !== null && store.reads && storeOffersBase(store.dir, base.commit) },
+    // Looked at only when the plan may read it: a warm run, or one that updates, reads no other seal of the store.
+    store: { shown: shownPath(store.dir), reads: store.reads, writes: store.writes, offersBase: !update && !indexed && store.reads && storeOffersBase(store.dir, base.commit) },
     playwright: installed.playwright,
     args,
     machine: { cores: os.availableParallelism(), overlap: ENV.overlap.read() },
@@ -90,14 +92,13 @@ export async function prepareBasePass(inputs: RunInputs, context: RunContext): P
       (keyInputs ??= testDirData(repo, testDirs).then((data) => (project: string) => ({ configFile, capture: captures(project), isolated: testsIsolated(config, project), data }))),
   };
   const prepared = await carryOut(scope, facts, run, { ...context, baselineDir: entry }, options);
-  pruneEntries(outputDir, entry);
+  clearEarlierBaselines(outputDir, entry);
   if (store.writes) pruneStore(store.dir, base.commit);
   return prepared;
 }
 
 async function carryOut(scope: PassScope, facts: RunFacts, run: RunPlan, context: RunContext, options: ResolvedOptions): Promise<Prepared> {
-  // A run killed while it stored what its pass rendered left those tests in the seal.
-  if (run.kind === 'cached') return { context, afterRun: () => finish(scope, { ...NO_PASS, rendered: unstoredTests(scope.entry, scope.cacheKey) }, context, options) };
+  if (run.kind === 'indexed') return fromIndex(scope, run, context, options);
   if (run.kind === 'deferred') return awaitRunnerList(scope, facts, run, context, options, await scope.keyInputs());
   // Before the current tests: which tests need the base decides whether it runs beside them,
   // and the captures of the others read their stored baselines.
@@ -110,7 +111,7 @@ async function carryOut(scope: PassScope, facts: RunFacts, run: RunPlan, context
   return before(scope, plan, context, options);
 }
 
-function selectionFacts(facts: RunFacts, run: Exclude<RunPlan, { kind: 'cached' }>, listing: Listing | null, lookups: ReadonlyMap<string, TestLookup>): SelectionFacts {
+function selectionFacts(facts: RunFacts, run: Exclude<RunPlan, { kind: 'indexed' }>, listing: Listing | null, lookups: ReadonlyMap<string, TestLookup>): SelectionFacts {
   return { listing, lookups, reason: run.reason, judgedBy: facts.judgedBy, store: facts.store, args: facts.args, machine: facts.machine, workers: run.kind === 'deferred' ? run.workers : null };
 }
 
@@ -152,6 +153,16 @@ function awaitRunnerList(scope: PassScope, facts: RunFacts, run: Extract<RunPlan
       await finish(scope, NO_PASS, context, options);
     },
   };
+}
+
+/**
+ * No pass, no listing: the entries the store's index of the suite names, linked into the run's
+ * baseline entry (a warm run). The tests' captures read the index's manifest as the run's.
+ */
+function fromIndex(scope: PassScope, run: Extract<RunPlan, { kind: 'indexed' }>, context: RunContext, options: ResolvedOptions): Prepared {
+  placeSuite(scope.store.dir, scope.base.commit, run.manifest, scope.entry);
+  const indexed = { ...context, suiteIndex: run.index };
+  return { context: indexed, afterRun: () => finish(scope, NO_PASS, indexed, options) };
 }
 
 /** No pass: every test from the store. */
@@ -212,10 +223,10 @@ async function before(scope: PassScope, plan: BaselinePlan, context: RunContext,
 
 /**
  * After the current tests, and before the worktree goes: the check of the selection (the top-up),
- * then what rendered into the store. The worktree stays until then: a dev server watching the
- * project (Vite) would reload the pages under test on the deletion of the worktree's files. The
- * entry is sealed again once it holds all it will (a top-up merged, a pass beside the tests moved
- * in), with the rendered tests the store could not take still named in it. Writes the final context.
+ * then the run's baseline entry into the store. The worktree stays until then: a dev server
+ * watching the project (Vite) would reload the pages under test on the deletion of the worktree's
+ * files. The store takes the entry once it holds all it will (a top-up merged, a pass beside the
+ * tests moved in), then the suite's index, which the final context names. Writes the final context.
  */
 async function finish(scope: PassScope, pass: PassOutcome, context: RunContext, options: ResolvedOptions): Promise<void> {
   let final = context;
@@ -224,8 +235,13 @@ async function finish(scope: PassScope, pass: PassOutcome, context: RunContext, 
     if (toppedUp.added) final = { ...context, toppedUp: toppedUp.added };
     if (toppedUp.worktree && !options.keepWorktrees) await removeWorktree(scope.repo, toppedUp.worktree);
     const rendered = [...pass.rendered, ...toppedUp.rendered];
-    if (context.baselineError || !isSealed(scope.entry, scope.cacheKey) || (!pass.worktree && rendered.length === 0)) return;
-    sealEntry(scope.entry, scope.cacheKey, storeRendered(scope, rendered));
+    if (context.baselineError || !scope.store.writes) return;
+    const stored = storeSuite(
+      { store: scope.store.dir, baseCommit: scope.base.commit, suiteKey: scope.cacheKey, entry: scope.entry, rendered, replace: !scope.store.reads },
+      outputPath(scope.outputDir, 'storing'),
+    );
+    if (stored) logStored(stored, scope.store.dir, scope.base.commit);
+    if (stored?.index) final = { ...final, suiteIndex: stored.index };
   } finally {
     writeRunContext(scope.outputDir, final);
   }

@@ -1,11 +1,11 @@
 import { SetupError } from '../git';
 import { plural } from '../util/text';
-import type { RenderedTest } from './cache-entry';
+import type { BaselineManifest } from '../types';
+import type { Lookup, RenderedTest, SuiteLookup, TestSource } from './baseline-store';
 import { supportsTestList, type ListedTest, type Listing } from './selection';
-import type { Lookup, TestSource } from './test-store';
 
 /**
- * The base pass as a plan: what the run knows (the cache entry's state, the store's look-ups, the
+ * The base pass as a plan: what the run knows (the store's index of the suite, its look-ups, the
  * listing, the options, the arguments, the machine) in, as values; which tests come from the store,
  * which render on the base, before or beside the current tests, and why, out, with the log lines
  * that say so. Nothing here reads a file or starts anything: the executor (execute.ts) gathers
@@ -59,23 +59,23 @@ export function planOnBase(facts: OnBaseFacts): OnBasePlan {
   return { records, lines: [`HEAD is the base (${facts.base.branch} @ ${short(facts.base.commit)}) with a clean tree: nothing to compare, no baseline pass${recording}`] };
 }
 
-/** A run that compares with another commit: its suite cache entry, and what else decides how its baselines come. */
+/** A run that compares with another commit: the store's index of its suite, and what else decides how its baselines come. */
 export interface RunFacts {
   base: Base;
-  cache: {
+  suite: {
     key: string;
     /** The test-side files the key hashes. */
     files: number;
-    /** Why the entry of this key cannot be used (see cache-entry entryProblem); null: it can, or it was not checked (the baselines are updated). */
-    problem: string | null;
-    /** The entry's folder is there (a doubtful entry, not a missing one, when `problem` is set). */
-    exists: boolean;
+    /** The store's index of the suite, each entry it names checked (see baseline-store lookUpSuite); null: not looked up (the baselines are updated, or the store is not read). */
+    lookup: SuiteLookup | null;
+    /** The run's baseline entry, when an older visual-uat's suite cache is in it (see baseline-store holdsOlderSuiteCache). */
+    olderCache: string | null;
   };
-  /** Why the baselines must be captured again though cached (see updateReason). */
+  /** Why the baselines must be captured again though stored (see updateReason). */
   update: string | null;
   judgedBy: Judge;
   store: StoreFacts & {
-    /** The store holds, at the base commit, a sealed entry with checkpoints (see base-pass storeOffersBase; looked at only when the cache entry is doubtful or missing). */
+    /** The store holds, at the base commit, a sealed entry with checkpoints (see base-pass storeOffersBase; looked at only when the suite's index is doubtful or missing). */
     offersBase: boolean;
   };
   playwright: string;
@@ -84,11 +84,15 @@ export interface RunFacts {
 }
 
 /**
- * How the run gets its baselines: the cache entry whole (`cached`); a pass beside the tests whose
- * selection waits for the runner's own test list (`deferred`); or a selection made before the
- * tests from a listing run (`listed`, `list` false: every test renders).
+ * How the run gets its baselines: every entry the store's index of the suite names (`indexed`,
+ * the index file and its manifest); a pass beside the tests whose selection waits for the runner's
+ * own test list (`deferred`); or a selection made before the tests from a listing run (`listed`,
+ * `list` false: every test renders).
  */
-export type RunPlan = ({ kind: 'cached' } & Planned) | ({ kind: 'deferred'; workers: number; reason: string } & Planned) | ({ kind: 'listed'; list: boolean; reason: string } & Planned);
+export type RunPlan =
+  | ({ kind: 'indexed'; index: string; manifest: BaselineManifest } & Planned)
+  | ({ kind: 'deferred'; workers: number; reason: string } & Planned)
+  | ({ kind: 'listed'; list: boolean; reason: string } & Planned);
 
 interface Planned {
   /** Whether this run takes baselines from the store (not when they must be captured again). */
@@ -97,13 +101,23 @@ interface Planned {
 }
 
 export function planRun(facts: RunFacts): RunPlan {
-  const reason = facts.update ?? facts.cache.problem;
+  const { lookup } = facts.suite;
+  const unused = lookup && 'reason' in lookup ? lookup : null;
   const readsStore = facts.store.reads && !facts.update;
-  if (reason === null)
-    return { kind: 'cached', readsStore, lines: [`baselines from cache: ${facts.base.branch} @ ${short(facts.base.commit)}, key ${facts.cache.key.slice(0, 12)} (${plural(facts.cache.files, 'test-side file')}): no worktree, no base server`] };
+  if (!facts.update && lookup && !('reason' in lookup))
+    return {
+      kind: 'indexed',
+      index: lookup.index,
+      manifest: lookup.manifest,
+      readsStore,
+      lines: [`baselines from the store's index of this suite: ${facts.base.branch} @ ${short(facts.base.commit)}, key ${facts.suite.key.slice(0, 12)} (${plural(facts.suite.files, 'test-side file')}): no worktree, no base server`],
+    };
+  const reason = facts.update ?? unused?.reason ?? STORE_UNREAD;
   const lines: string[] = [];
-  // An entry of this key that is there and doubtful is said, whoever renders in its place.
-  if (!facts.update && facts.cache.exists) lines.push(`the cached baselines of this suite are not used: ${reason}`);
+  // An index of this suite that is there and doubtful is said, whoever renders in its place.
+  if (!facts.update && unused?.doubtful) lines.push(`the store's index of this suite is not used: ${reason}`);
+  if (facts.suite.olderCache)
+    lines.push(`the suite cache an older visual-uat kept in ${facts.suite.olderCache} is not read (the baseline store replaces it): its tests come from the store or render on the base again`);
   const testList = supportsTestList(facts.playwright);
   if (readsStore && !testList)
     lines.push(`the baseline store is not read: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test; upgrade @playwright/test to 1.56 or later to take tests from ${facts.store.shown}`);
@@ -124,6 +138,8 @@ export interface TestLookup {
 export interface StoredTest {
   test: ListedTest;
   entry: string;
+  /** The source hash its entry is keyed by. */
+  source: string;
   checkpoints: string[];
   /** Those that have a layout record, as the entry's seal says (absent: an entry of an older version). */
   layouts?: string[];
@@ -134,7 +150,7 @@ export interface SelectionFacts {
   listing: Listing | null;
   /** The look-ups of the chosen tests (see chosenTests) and of those the store holds; a test without one is left out. */
   lookups: ReadonlyMap<string, TestLookup>;
-  /** Why the cache entry is not used, or the update reason (see planRun). */
+  /** Why the store's index of the suite is not used, or the update reason (see planRun). */
   reason: string;
   judgedBy: Judge;
   store: StoreFacts;
@@ -196,7 +212,7 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
     if (found?.entry) {
       // An entry with no checkpoint (a record run notes the tests that take none) spares only a
       // pass that would render the test: one that renders every listed test.
-      if (chosen.has(test) || found.checkpoints.length) stored.push({ test, entry: found.entry, checkpoints: found.checkpoints, ...(found.layouts ? { layouts: found.layouts } : {}) });
+      if (chosen.has(test) || found.checkpoints.length) stored.push({ test, entry: found.entry, source: found.source, checkpoints: found.checkpoints, ...(found.layouts ? { layouts: found.layouts } : {}) });
       continue;
     }
     if (!chosen.has(test)) continue;
@@ -219,12 +235,15 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
   return { listed: listing.total, stored, render, sources, schedule, passReason: passReason(facts.reason, render, stored, [...reasons.keys()]), lines };
 }
 
-/** The reason `lookUp` gives for a test the store has never rendered at this base commit. */
+/** The reason `lookUp` gives for a test the store has never rendered at this base commit (and `lookUpSuite` for a suite it never indexed). */
 export const NOT_IN_STORE = 'not in the store';
 
+/** Why the suite's baselines do not come from the store when the run may not read it (see store-home openStore). */
+export const STORE_UNREAD = 'the baseline store is not read';
+
 /**
- * Why the pass runs: for the tests the store lacks when it gives others; else the cache entry's
- * reason, unless the store had something to say of the tests it could not give (a doubtful entry,
+ * Why the pass runs: for the tests the store lacks when it gives others; else the reason the
+ * suite's index was not used, unless the store had something to say of the tests it could not give (a doubtful entry,
  * a changed file): that reason is the true one.
  */
 function passReason(reason: string, render: readonly ListedTest[], stored: readonly StoredTest[], reasons: readonly string[]): string {
@@ -268,9 +287,9 @@ export function besideWorkers(facts: { machine: Machine; judgedBy: Judge; args: 
 }
 
 /**
- * Why the baselines must be captured again though cached: the option, or Playwright's own
+ * Why the baselines must be captured again though stored: the option, or Playwright's own
  * `--update-snapshots` / `-u` (modes `all` and `changed`; `missing`, the default, and `none` keep
- * what is cached).
+ * what is stored).
  */
 export function updateReason(updateBaselines: boolean, updateSnapshots: string): string | null {
   if (updateBaselines) return 'updateBaselines is set';

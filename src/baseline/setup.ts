@@ -9,6 +9,7 @@ import { SetupError, openRepo } from '../git';
 import { ApprovalsFileError, readApprovals } from '../store/approvals-file';
 import type { RunContext } from '../types';
 import { versions } from './capture-inputs';
+import { resumeLeftStoring } from './base-pass';
 import { prepareBasePass, type Prepared } from './execute';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { planOnBase, type Judge, type OnBasePlan } from './plan';
@@ -114,6 +115,7 @@ async function prepareBaselines(
   lap('git');
   const storeAccess = openStore(store, repo.root);
   if (storeAccess.warning) say(`warning: ${storeAccess.warning}`);
+  if (storeAccess.writes) resumeLeftStoring(outputDir, store);
 
   const worktrees = worktreesHome(outputDir, repo.root);
   // Worktrees a killed run left behind (we hold the lock: no other run uses them); the one of this

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { errorCode, isInside } from '../util/fs';
+import { errorCode, isInside, subfolders } from '../util/fs';
 import { strayFile } from '../store/seal';
 
 /**
- * The baseline store's folder (see test-store.ts): whether this run can read it and write it, and
+ * The baseline store's folder (see baseline-store.ts): whether this run can read it and write it, and
  * what in it is the store's. The folder is the user's choice (`baselineStore`,
  * `VISUAL_UAT_BASELINE_STORE`) and may be a typo away from a folder of theirs (`$RUNNER_TEMP`,
  * `~/.cache`, `..`): a marker written when the store is made says the folder is the store's, and
@@ -27,6 +27,11 @@ export function isKeyName(name: string): boolean {
   return /^[0-9a-f]{16}$/.test(name);
 }
 
+/** A suite's index in a commit's `suites` folder (see baseline-store lookUpSuite). */
+export function isSuiteIndexName(name: string): boolean {
+  return /^[0-9a-f]{16}\.json$/.test(name);
+}
+
 /** An entry being written (see storeTest): `<entry>.<pid>.<random>.tmp`. */
 export function isUnfinishedWrite(name: string): boolean {
   return /^[0-9a-f]{16}\.\d+\.[0-9a-f]{8}\.tmp$/.test(name);
@@ -38,18 +43,6 @@ export function commitsByAge(store: string): string[] {
     .filter((name) => isCommitName(name))
     .map((name) => path.join(store, name))
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
-}
-
-/** The folders in `dir` (none when it is not a folder). */
-export function subfolders(dir: string): string[] {
-  try {
-    return fs
-      .readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name);
-  } catch {
-    return [];
-  }
 }
 
 /** What this run may do with the store, and the one line that says why it may do less. */

@@ -4,7 +4,7 @@ import { typescript } from '../util/typescript';
 import { hasOrderedTests, testCall, type TestLocation } from './capture-scan';
 
 /**
- * What of a spec file a test's base render depends on, as one digest (see test-store testSource).
+ * What of a spec file a test's base render depends on, as one digest (see baseline-store testSource).
  *
  * - Its tokens, not its bytes: a comment or a re-indent changes no test's behaviour, so it renders
  *   nothing again. Each token counts with its exact text (strings and template parts included) and

@@ -5,7 +5,7 @@ import { currentRole, ENV, type Role } from '../config/environment';
 import { runningCheckpointsDir } from '../config/paths';
 import { identityOfTestInfo } from '../config/test-identity';
 import { resolveSettings } from '../config/settings';
-import { readManifest, readRunContext } from '../store/run-store';
+import { readManifest, readRunContext } from '../store/run-folder';
 import type { BaselineManifest, BaselineTestRecord, RunContext, VisualUatTestOptions } from '../types';
 import type { BaselineInfo, TestMeta } from './codec';
 
@@ -17,7 +17,7 @@ export interface CaptureTarget {
   imageRoot: string;
   baselineRoot: string | null;
   context: RunContext | null;
-  /** The cache entry's manifest (null: none, or not written yet). */
+  /** The run's baseline entry's manifest (null: none, or not written yet). */
   manifest?: BaselineManifest | null;
   /** Current role: the run's output folder, where the test notes that it took a checkpoint. */
   outputDir?: string;

@@ -8,7 +8,7 @@ import { ENV } from '../config/environment';
 import type { Settings } from '../config/settings';
 import { openRepo } from '../git';
 import { removeWorktreesIn } from '../baseline/worktrees';
-import { KEPT_COMMITS, pruneStore, sizeText, storeSize } from '../baseline/test-store';
+import { KEPT_COMMITS, pruneStore, sizeText, storeSize } from '../baseline/baseline-store';
 import { foreignContent, STORE_OPTION } from '../baseline/store-home';
 import { isInside } from '../util/fs';
 import { plural } from '../util/text';

@@ -22,7 +22,7 @@ export type CompareOutcome =
 
 export type ImageSide = 'baseline' | 'current';
 
-/** A pair that cannot be compared, and which side is at fault (a bad baseline drops its cache entry). */
+/** A pair that cannot be compared, and which side is at fault (a bad baseline drops its suite's store entries). */
 export class CompareError extends Error {
   constructor(
     message: string,

@@ -14,9 +14,9 @@ import path from 'node:path';
 const OUTPUT_PATHS = {
   /** `*`: git status never changes. */
   gitignore: '.gitignore',
-  /** `<baseCommit>/<key:16>/`: a cache entry (manifest.json, cache.json its seal, `<test folder>/<name>.png|.signals.json|.layout.json.gz`); `<baseCommit>/merged/`: merged blob reports' images. */
+  /** `<baseCommit>/<key:16>/`: the run's baseline entry (manifest.json, `<test folder>/<name>.png|.signals.json|.layout.json.gz`), made by the pass or copied from the store; `<baseCommit>/merged/`: merged blob reports' images. */
   baselines: 'baselines',
-  /** The per-test store's default home (the baselineStore option moves it; see storeEntryDir). */
+  /** The baseline store's default home (the baselineStore option moves it; see storeEntryDir). */
   baselineStore: 'baseline-store',
   /** `<test folder>/<name>.png`, copied there by the reporter after the tests. */
   currentScreenshots: 'screenshots/current',
@@ -32,7 +32,7 @@ const OUTPUT_PATHS = {
   /** The listing of the suite the baseline pass chooses its tests from, and the chosen list. */
   baselineTestsJson: 'baseline-run/tests.json',
   baselineTestList: 'baseline-run/test-list.txt',
-  /** A top-up pass's own entry, merged into the run's cache entry once it completes (see baseline/top-up), and its list. */
+  /** A top-up pass's own entry, merged into the run's baseline entry once it completes (see baseline/top-up), and its list. */
   topUpEntry: 'baseline-run/top-up',
   topUpTestList: 'baseline-run/top-up-list.txt',
   /** The nested passes' output (a pass beside the tests writes these under besidePassRoot first). */
@@ -42,7 +42,9 @@ const OUTPUT_PATHS = {
   lock: 'run/lock',
   /** One name suffices: the run lock keeps a second run out of the folder. */
   runContext: 'run/context.json',
-  /** Test key → its earlier render in the store, for the tests the baseline pass renders (see baseline/test-store earlierRender). */
+  /** The tests a run stores once its tests are done, until they are (see baseline/baseline-store storeSuite). */
+  storing: 'run/storing.json',
+  /** Test key → its earlier render in the store, for the tests the baseline pass renders (see baseline/baseline-store earlierRender). */
   earlierRenders: 'run/earlier-renders.json',
   /** The workers' phase times under VISUAL_UAT_DEBUG=timing, one JSON line each, read by the reporter (see config/timing). */
   timing: 'run/timing.jsonl',
@@ -72,17 +74,17 @@ export function outputPath(outputDir: string, name: OutputPath): string {
   return path.join(outputDir, OUTPUT_PATHS[name]);
 }
 
-/** One baseline cache entry per base commit and cache key. */
+/** The run's baseline entry, by base commit and suite key. */
 export function baselineEntryDir(outputDir: string, baseCommit: string, key: string): string {
   return path.join(outputPath(outputDir, 'baselines'), baseCommit, key.slice(0, 16));
 }
 
-/** A base commit's folder in the per-test store (see baseline/test-store). */
+/** A base commit's folder in the baseline store (see baseline/baseline-store). */
 export function storeCommitDir(store: string, baseCommit: string): string {
   return path.join(store, baseCommit);
 }
 
-/** A test's folder in the per-test store: one entry per version of its sources. */
+/** A test's folder in the baseline store: one entry per version of its sources (or suite, see suiteSource). */
 export function storeTestDir(store: string, baseCommit: string, testKey: string): string {
   return path.join(storeCommitDir(store, baseCommit), crypto.createHash('sha256').update(testKey).digest('hex').slice(0, 16));
 }
@@ -90,6 +92,16 @@ export function storeTestDir(store: string, baseCommit: string, testKey: string)
 /** `<store>/<baseCommit>/<test:16>/<sources:16>/`: entry.json (its seal, written last), `<name>.png|.signals.json`. */
 export function storeEntryDir(store: string, baseCommit: string, testKey: string, sourceHash: string): string {
   return path.join(storeTestDir(store, baseCommit, testKey), sourceHash.slice(0, 16));
+}
+
+/** A base commit's suite indexes in the store (see baseline/baseline-store lookUpSuite). */
+export function storeSuitesDir(store: string, baseCommit: string): string {
+  return path.join(storeCommitDir(store, baseCommit), 'suites');
+}
+
+/** `<store>/<baseCommit>/suites/<suite key:16>.json`: the index of one suite's entries. */
+export function storeSuiteIndex(store: string, baseCommit: string, suiteKey: string): string {
+  return path.join(storeSuitesDir(store, baseCommit), `${suiteKey.slice(0, 16)}.json`);
 }
 
 /** Baseline images of merged blob reports (they come from other machines): a home of their own. */
@@ -101,8 +113,8 @@ export function manifestPath(baselineDir: string): string {
   return path.join(baselineDir, 'manifest.json');
 }
 
-/** The seal of a baseline entry: written once its pass completed. */
-export function sealPath(baselineDir: string): string {
+/** The seal the suite cache of visual-uat before the one store wrote in a run's baseline entry (see baseline/baseline-store holdsOlderSuiteCache). */
+export function olderCacheSeal(baselineDir: string): string {
   return path.join(baselineDir, 'cache.json');
 }
 
@@ -158,7 +170,7 @@ export function worktreeName(baseCommit: string): string {
 }
 
 /**
- * Where a baseline pass that runs beside the current tests writes its cache entry, logs and test
+ * Where a baseline pass that runs beside the current tests writes its baseline entry, logs and test
  * lists (the same layout as under the output folder): beside its worktree, outside the project,
  * so nothing lands where a dev server watches while the tests run. Moved into the output folder
  * once they are done (baseline/staging.ts); a run's leftover clean-up removes it like a worktree.

@@ -1,7 +1,7 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { baseCapture, baseImageUsable, baselineInfo, readCheckpoints, type BaseCapture, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
 import { identityOfTestCase } from '../config/test-identity';
-import type { RunFiles } from '../store/run-store';
+import type { RunFolder } from '../store/run-folder';
 import type { BaselineTestRecord, CapturedSignals, RunContext } from '../types';
 import { errorsText, plainText } from '../util/text';
 
@@ -14,7 +14,7 @@ export interface CheckpointPair {
   meta: CheckpointMeta | null;
   /** What the base capture recorded besides pixels (null: not captured, e.g. by an older version). */
   baseSignals: CapturedSignals | null;
-  /** Each side's layout record, by path (null: none taken, e.g. a cache entry of an older version). */
+  /** Each side's layout record, by path (null: none taken, e.g. a store entry of an older version). */
   layouts: { baseline: string | null; current: string | null };
   /** What the base pass recorded of this capture: how its test ended, whether it held still (null: no record of the test). */
   baseCapture: BaseCapture | null;
@@ -63,7 +63,7 @@ export function runContextOf(tests: readonly TestCase[], fromSetup: RunContext |
   return null;
 }
 
-function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, files: RunFiles, record: BaselineTestRecord | null): CheckpointPair[] {
+function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, files: RunFolder, record: BaselineTestRecord | null): CheckpointPair[] {
   const taken = new Map(decoded.checkpoints.map((checkpoint) => [checkpoint.name, checkpoint]));
   const names = [...new Set([...taken.keys(), ...baselineNames])];
   return names.map((name) => {
@@ -91,10 +91,10 @@ function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folde
  * Pairs the checkpoints of every test that took one (in either pass), and lists every test that
  * failed, with or without a checkpoint. Everything comes from the
  * results' attachments, so the same code serves a local run and `merge-reports` of blob shards;
- * the baseline entry (`files`, the run store's reading of it) only adds checkpoints the current
+ * the baseline entry (`files`, the run folder's reading of it) only adds checkpoints the current
  * pass did not take, and the base side of those it took while the base pass ran beside it.
  */
-export function collectTests(tests: readonly TestCase[], context: RunContext | null, files: RunFiles): Collected {
+export function collectTests(tests: readonly TestCase[], context: RunContext | null, files: RunFolder): Collected {
   const { manifest } = files;
   const collected: CollectedTest[] = [];
   for (const test of tests) {

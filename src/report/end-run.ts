@@ -3,12 +3,12 @@ import type { FullConfig, FullResult, Suite } from '@playwright/test/reporter';
 import { readApprovals } from '../approve';
 import { releaseRunLock } from '../baseline/lock';
 import { changedPath } from '../baseline/app-files';
-import { invalidateEntry } from '../baseline/cache-entry';
+import { forgetSuite } from '../baseline/baseline-store';
 import { optionsFromEnv, resolveSettings, type Settings } from '../config/settings';
 import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
 import { readEvalRecord } from '../trust/eval-record';
 import { codeChanges, openRepo } from '../git';
-import { readRunContext, runFiles } from '../store/run-store';
+import { readRunContext, openRunFolder } from '../store/run-folder';
 import type { CodeChange, RunContext, VisualUatOptions } from '../types';
 import { faultPoint } from '../config/fault-point';
 import { lap, timed, timingReport } from '../config/timing';
@@ -56,7 +56,7 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   const fromBlob = isMergeReports();
   const allTests = suite.allTests();
   const runContext = runContextOf(allTests, readRunContext());
-  const collected = collectTests(allTests, runContext, runFiles(runContext));
+  const collected = collectTests(allTests, runContext, openRunFolder(runContext));
   lap('collect');
   // No test ran (a setup that stopped the run says why itself). Tests that ran and took no
   // checkpoint (a grep for functional tests) get results that say so: the last run's would be stale.
@@ -75,9 +75,9 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   const code = () => (diffs ??= timed('branch diffs', () => branchChanges(context, settings.configDir)));
   const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evaluatorProblem, evalRecord, code });
 
-  if (verdicts.baselineUnreadable && context?.baselineDir) {
-    invalidateEntry(context.baselineDir);
-    printWarning(`visual-uat: a cached baseline image in ${context.baselineDir} is unreadable: that cache entry is dropped, the next run captures the baselines again`);
+  if (verdicts.baselineUnreadable && context?.suiteIndex) {
+    forgetSuite(context.suiteIndex);
+    printWarning(`visual-uat: a baseline image of this suite in the baseline store is unreadable: the suite's store entries are dropped, the next run renders its tests on the base again`);
   }
   const sameApp = sameAppWarning(context, verdicts.compared);
   if (sameApp) printWarning(sameApp);

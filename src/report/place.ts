@@ -5,7 +5,7 @@ import type { RunContext } from '../types';
 import type { CollectedTest } from './collect';
 
 /**
- * Where the run's baseline images live: the cache entry of a local run; for merged blob reports
+ * Where the run's baseline images live: the run's baseline entry of a local run; for merged blob reports
  * (images extracted from other machines' blobs into a temporary folder) a home of their own.
  */
 export function baselineHome(context: RunContext | null, outputDir: string, fromBlob: boolean): string | null {
@@ -13,7 +13,7 @@ export function baselineHome(context: RunContext | null, outputDir: string, from
   return fromBlob ? mergedBaselineDir(outputDir, context.baseCommit) : context.baselineDir;
 }
 
-/** `replace`: the home may hold an older image (the last run's current one, a blob's); else an image already home is this one (a cache entry's). */
+/** `replace`: the home may hold an older image (the last run's current one, a blob's); else an image already home is this one (a baseline entry's). */
 function homeOf(attachment: string, home: string, replace: boolean): string {
   if (path.resolve(attachment) === path.resolve(home)) return home;
   if (!replace && fs.existsSync(home)) return home;

@@ -19,7 +19,7 @@ export interface RunVerdicts {
   approvals: ApprovalTally;
   /** How many groups the evaluator judged. */
   judged: number;
-  /** A baseline image could not be read: its cache entry must not be used again. */
+  /** A baseline image could not be read: the store's entries of its suite must not be used again. */
   baselineUnreadable: boolean;
   compared: ComparedCount;
 }

@@ -27,3 +27,30 @@ export function isInside(file: string, dir: string): boolean {
   const relative = path.relative(dir, file);
   return !relative.startsWith('..') && !path.isAbsolute(relative);
 }
+
+/** The folders in `dir` (none when it is not a folder). */
+export function subfolders(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+/** A hard link of `from` at `to` (replacing what is there, unless it is that link already), or a copy where links cannot be made (another file system). */
+export function linkOrCopy(from: string, to: string): void {
+  const there = fs.statSync(to, { throwIfNoEntry: false });
+  if (there) {
+    const source = fs.statSync(from);
+    if (there.ino === source.ino && there.dev === source.dev) return;
+    fs.rmSync(to, { force: true });
+  }
+  try {
+    fs.linkSync(from, to);
+  } catch {
+    fs.copyFileSync(from, to);
+  }
+}

@@ -9,9 +9,9 @@ import { DEMO_STATUSES, readLatest, statuses, gateExit } from '../support/result
 import { extraWorktrees } from '../support/repo-state';
 
 /**
- * The baseline cache in a real repository: which runs start a baseline pass (and a worktree) and
- * which reuse the stored baselines. Worktree creations are counted by a post-checkout hook, which
- * `git worktree add` runs and a cache hit never triggers.
+ * The warm run in a real repository: which runs start a baseline pass (and a worktree) and which
+ * take the suite's baselines from the store's index. Worktree creations are counted by a
+ * post-checkout hook, which `git worktree add` runs and a warm run never triggers.
  */
 
 
@@ -25,13 +25,26 @@ function countWorktreeCheckouts(repo: string): () => number {
   return () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((line) => line && !own.has(line)).length : 0);
 }
 
-function entries(repo: string): string[] {
+/** The run folder's baseline entries (`<commit>/<suite key>`). */
+function runEntries(repo: string): string[] {
   const root = path.join(repo, '.visual-uat', 'baselines');
   if (!fs.existsSync(root)) return [];
   return fs.readdirSync(root).flatMap((commit) => fs.readdirSync(path.join(root, commit)).map((key) => path.join(root, commit, key)));
 }
 
-test.describe('baseline cache', () => {
+/** The store's suite indexes (`<commit>/suites/<suite key>.json`). */
+function suiteIndexes(repo: string): string[] {
+  const store = path.join(repo, '.visual-uat', 'baseline-store');
+  if (!fs.existsSync(store)) return [];
+  return fs
+    .readdirSync(store)
+    .filter((commit) => fs.existsSync(path.join(store, commit, 'suites')))
+    .flatMap((commit) => fs.readdirSync(path.join(store, commit, 'suites')).map((index) => path.join(store, commit, 'suites', index)));
+}
+
+const WARM = /visual-uat: baselines from the store's index of this suite: main @ \w{8}, key \w{12} \(\d+ test-side files\): no worktree, no base server/;
+
+test.describe('warm runs', () => {
   test.describe.configure({ mode: 'serial' });
   let repo: string;
   let worktreeCheckouts: () => number;
@@ -50,17 +63,17 @@ test.describe('baseline cache', () => {
 
   test('a second run reuses the baselines: no worktree, no base server', () => {
     const cold = run();
-    expect(cold.stdout).toContain('visual-uat: baseline pass (no cached baselines)');
+    expect(cold.stdout).toContain('visual-uat: baseline pass (not in the store)');
     // Whether the pass runs first or beside the tests (on 4 cores and more) is said either way.
     expect(cold.stdout).toMatch(/visual-uat: the baseline pass runs (before|beside) the current tests \((\d+ tests?|every test)/);
     expect(worktreeCheckouts()).toBe(1);
     const warm = run();
-    expect(warm.stdout).toMatch(/visual-uat: baselines from cache: main @ \w{8}, key \w{12} \(\d+ test-side files\): no worktree, no base server/);
+    expect(warm.stdout).toMatch(WARM);
     expect(warm.stdout).not.toContain('baseline pass');
     expect(worktreeCheckouts()).toBe(1);
   });
 
-  test('a changed test file makes a new entry; the old one stays usable', () => {
+  test('a changed test file makes a new index; the old one stays usable', () => {
     const spec = path.join(repo, 'tests', 'site.spec.ts');
     const original = fs.readFileSync(spec, 'utf8');
     // A code edit (a comment changes no test's store key: the store would give every baseline).
@@ -74,9 +87,11 @@ test.describe('baseline cache', () => {
     } finally {
       fs.writeFileSync(spec, original);
     }
-    expect(run().stdout).toContain('visual-uat: baselines from cache');
+    expect(run().stdout).toMatch(WARM);
     expect(worktreeCheckouts()).toBe(2);
-    expect(entries(repo)).toHaveLength(2);
+    expect(suiteIndexes(repo)).toHaveLength(2);
+    // The run folder keeps this run's baseline entry only: the store keeps the rest.
+    expect(runEntries(repo)).toHaveLength(1);
   });
 
   test('--update-baselines captures them again', () => {
@@ -88,7 +103,7 @@ test.describe('baseline cache', () => {
     expect(worktreeCheckouts()).toBe(4);
   });
 
-  test('a new base commit makes a new entry', () => {
+  test('a new base commit makes a new index', () => {
     git(repo, ['checkout', '-q', 'main']);
     fs.writeFileSync(path.join(repo, 'CHANGELOG.md'), 'base moved on\n');
     git(repo, ['add', 'CHANGELOG.md']);
@@ -96,37 +111,37 @@ test.describe('baseline cache', () => {
     git(repo, ['checkout', '-q', 'feature/pricing']);
     git(repo, ['rebase', '-q', 'main']);
     const result = run();
-    expect(result.stdout).toContain('visual-uat: baseline pass (no cached baselines)');
+    expect(result.stdout).toContain('visual-uat: baseline pass (not in the store)');
     expect(readLatest(repo).baseCommit).toBe(git(repo, ['rev-parse', 'main']));
     expect(worktreeCheckouts()).toBe(5);
   });
 
-  test('a run killed during the baseline pass leaves an entry the next run rebuilds', async () => {
+  test('a run killed during the baseline pass leaves nothing in the store: the next run renders again', async () => {
     const killed = spawn(process.execPath, [playwrightCli(repo), 'test'], {
       cwd: repo,
       env: fixtureEnv({ VISUAL_UAT_UPDATE_BASELINES: '1', VISUAL_UAT_KEEP_WORKTREES: '1' }),
       detached: true,
       stdio: 'ignore',
     });
-    // The moment the pass has written its first image into a fresh (unsealed) entry.
-    const unsealedWithImages = () =>
-      entries(repo).filter((dir) => !fs.existsSync(path.join(dir, 'cache.json')) && fs.readdirSync(dir, { recursive: true }).some((file) => String(file).endsWith('.png')));
-    await expect.poll(() => unsealedWithImages().length, { timeout: 60_000, intervals: [50] }).toBe(1);
-    const [entry] = unsealedWithImages();
+    // The moment the pass has written its first image into the run's entry (its manifest comes at the end).
+    const indexes = suiteIndexes(repo).map((file) => [file, fs.readFileSync(file, 'utf8')]);
+    const unfinishedWithImages = () =>
+      runEntries(repo).filter((dir) => !fs.existsSync(path.join(dir, 'manifest.json')) && fs.readdirSync(dir, { recursive: true }).some((file) => String(file).endsWith('.png')));
+    await expect.poll(() => unfinishedWithImages().length, { timeout: 60_000, intervals: [50] }).toBe(1);
     process.kill(-killed.pid!, 'SIGKILL');
-    expect(fs.existsSync(path.join(entry, 'cache.json'))).toBe(false);
+    expect(suiteIndexes(repo).map((file) => [file, fs.readFileSync(file, 'utf8')])).toEqual(indexes);
     // The base server's guard sees its runner gone and ends it: no orphan keeps a port.
     const [worktree] = extraWorktrees(repo);
     await expect.poll(() => processesIn(worktree), { timeout: 10_000 }).toEqual([]);
     killProcessesIn(repo);
     // The killed run stored nothing (tests store after the current tests); the earlier runs' store
-    // entries would stand in for the pass: without them, the unsealed entry is what the next run meets.
+    // entries would stand in for the pass: without them, the next run renders every test again.
     expect(fs.readdirSync(path.join(repo, '.visual-uat', 'baseline-store'), { recursive: true }).map(String).filter((file) => file.endsWith('.tmp'))).toEqual([]);
     fs.rmSync(path.join(repo, '.visual-uat', 'baseline-store'), { recursive: true });
 
     const next = run();
-    expect(next.stdout).toMatch(/visual-uat: baseline pass \(the cache entry is unsealed\): main @ \w{8} in the kept worktree/);
-    expect(fs.existsSync(path.join(entry, 'cache.json'))).toBe(true);
+    expect(next.stdout).toMatch(/visual-uat: baseline pass \(not in the store\): main @ \w{8} in the kept worktree/);
+    expect(suiteIndexes(repo)).toHaveLength(1);
     expect(git(repo, ['worktree', 'list']).split('\n')).toHaveLength(1);
   });
 });
@@ -173,10 +188,10 @@ test('two shards merged by merge-reports on a machine without .visual-uat give t
   await expect(page.getByTestId('test-case-annotations')).toContainText('plans: no evaluator configured');
   await expect(page.getByText('Image mismatch: plans.png')).toBeVisible();
 
-  // The next pull request run: each shard takes its tests' baselines from the store, with no worktree.
+  // The next pull request run: each shard's suite (its --shard is in its key) is in the store's index, with no worktree.
   const again = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-blobs-'));
   for (const log of shards(again)) {
-    expect(log).toMatch(/visual-uat: baseline: 0 of (\d) tests? rendered on the base; \1 from the store/);
+    expect(log).toContain("visual-uat: baselines from the store's index of this suite");
     expect(log).toContain('no worktree, no base server');
   }
   fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true });

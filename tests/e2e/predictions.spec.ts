@@ -30,7 +30,7 @@ test('a page object behind a path alias is compared, and a conditional checkpoin
 
   const warm = runPlaywright(repo, ['test']);
   expect(warm.status, warm.stdout + warm.stderr).toBe(gateExit(readLatest(repo)));
-  expect(warm.stdout).toContain('visual-uat: baselines from cache');
+  expect(warm.stdout).toContain("visual-uat: baselines from the store's index of this suite");
   expect(statuses(readLatest(repo))).toEqual(expected);
 
   const updated = runPlaywright(repo, ['test', '-u']);
@@ -39,12 +39,12 @@ test('a page object behind a path alias is compared, and a conditional checkpoin
   expect(statuses(readLatest(repo))).toEqual(expected);
   expect(checkpoint(readLatest(repo), 'about', 'maintenance-notice').checkpoint.reason).toMatch(/current/);
 
-  // The page object is part of the test side: an edit to it is a new cache key, not stale baselines.
+  // The page object is part of the test side: an edit to it is a new suite key, not stale baselines.
   const pageObject = path.join(repo, 'tests', 'pages', 'home.ts');
   fs.appendFileSync(pageObject, '// the home page object, kept with the specs\n');
   const edited = runPlaywright(repo, ['test', 'tests/po.spec.ts']);
   expect(edited.status, edited.stdout + edited.stderr).toBe(gateExit(readLatest(repo)));
-  expect(edited.stdout).not.toContain('baselines from cache');
+  expect(edited.stdout).not.toContain("baselines from the store's index");
   expect(statuses(readLatest(repo))).toEqual({ 'home-po › home': 'needs_review' });
 });
 
@@ -91,15 +91,16 @@ test('hidden', async ({ page }) => {
   expect(hidden.checkpoint.status).toBe('unchanged');
   expect(hidden.test.baselineAvailable).toBe(true);
 
-  // The top-up joined the cache entry: the next run needs no pass at all.
+  // The top-up joined the suite's index: the next run needs no pass at all.
   const warm = runPlaywright(repo, ['test', 'tests/hidden.spec.ts', 'tests/about.spec.ts']);
   expect(warm.status, warm.stdout + warm.stderr).toBe(gateExit(readLatest(repo)));
-  expect(warm.stdout).toContain('visual-uat: baselines from cache');
+  expect(warm.stdout).toContain("visual-uat: baselines from the store's index of this suite");
   expect(warm.stdout).not.toContain('top-up pass');
   expect(checkpoint(readLatest(repo), 'hidden', 'hidden-header').checkpoint.status).toBe('unchanged');
 
-  // The top-up's test joined the store too: without the suite's cache entry, no pass at all.
-  fs.rmSync(path.join(repo, '.visual-uat', 'baselines'), { recursive: true, force: true });
+  // The top-up's test is in the store by its sources: without the suite's index, no pass at all.
+  const store = path.join(repo, '.visual-uat', 'baseline-store');
+  for (const commit of fs.readdirSync(store).filter((name) => /^[0-9a-f]{40}$/.test(name))) fs.rmSync(path.join(store, commit, 'suites'), { recursive: true, force: true });
   const fromStore = runPlaywright(repo, ['test', 'tests/hidden.spec.ts', 'tests/about.spec.ts']);
   expect(fromStore.status, fromStore.stdout + fromStore.stderr).toBe(gateExit(readLatest(repo)));
   expect(fromStore.stdout).toMatch(/visual-uat: baseline: 0 of 2 tests rendered on the base; 2 from the store/);

@@ -142,14 +142,14 @@ test('a server that reads the checkout by a fixed absolute path: every page iden
   expect(docsOnly.stderr).not.toContain('app files differ from the base');
 });
 
-test('npx playwright test -u captures the baselines again; --update-snapshots=none keeps the cached ones', async () => {
+test('npx playwright test -u captures the baselines again; --update-snapshots=none keeps the stored ones', async () => {
   const repo = createFixtureRepo({ fixture: 'real-site' });
-  expect(runPlaywright(repo, ['test']).stdout).toContain('visual-uat: baseline pass (no cached baselines)');
+  expect(runPlaywright(repo, ['test']).stdout).toContain('visual-uat: baseline pass (not in the store)');
   const updated = runPlaywright(repo, ['test', '-u']);
   expect(updated.status, updated.stdout + updated.stderr).toBe(gateExit(readLatest(repo)));
   expect(updated.stdout).toContain('visual-uat: baseline pass (--update-snapshots=changed)');
   expect(runPlaywright(repo, ['test', '--update-snapshots=all']).stdout).toContain('visual-uat: baseline pass (--update-snapshots=all)');
   const kept = runPlaywright(repo, ['test', '--update-snapshots', 'none']);
-  expect(kept.stdout).toContain('visual-uat: baselines from cache');
+  expect(kept.stdout).toContain("visual-uat: baselines from the store's index of this suite");
   expect(statuses(readLatest(repo))).toEqual(CHANGED);
 });

@@ -87,13 +87,13 @@ test('a base test that times out after its checkpoint is compared with the captu
   expectComparedWithItsCapture(repo, first.stdout);
   expect(fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8')).toContain("waiting for locator('.badge')");
 
-  // The cache entry keeps the failed test's record, which says that it failed: the next run says the same.
+  // The store keeps the failed test for this suite only (no other suite takes a failure as its baseline), with its record: the next run says the same.
   const image = checkpoint(readLatest(repo), 'recommended', 'plans').checkpoint.baselineImage!;
   const record = JSON.parse(fs.readFileSync(path.resolve(repo, '.visual-uat', 'results', image, '..', '..', '..', 'manifest.json'), 'utf8')).tests['recommended.spec.ts › recommended'];
   expect(record).toMatchObject({ status: 'timedOut', checkpoints: ['plans'], unsettled: [], layouts: ['plans'] });
   const cached = runPlaywright(repo, ['test']);
   expect(cached.status, cached.stdout + cached.stderr).toBe(gateExit(readLatest(repo)));
-  expect(cached.stdout).toContain('baselines from cache');
+  expect(cached.stdout).toContain("baselines from the store's index of this suite");
   expectComparedWithItsCapture(repo, cached.stdout);
 });
 

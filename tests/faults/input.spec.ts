@@ -55,23 +55,22 @@ test('hostile checkpoint names are refused with one line each, nothing is writte
   expect(fs.existsSync(path.resolve(repo, '.visual-uat', 'results', unicode.checkpoint.currentImage!))).toBe(true);
 });
 
-test('a corrupt baseline in the cache is caught by its seal before any test: the entry is not used, and is rebuilt from the per-test store', async () => {
+test("a corrupt baseline in the store is caught by its seal before any test: the suite's index is not used, and the test renders on the base again", async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   const first = runPlaywright(repo, ['test']);
   expect(first.status, first.stdout + first.stderr).toBe(gateExit(readLatest(repo)));
-  const baseline = path.resolve(repo, '.visual-uat', 'results', checkpoint(readLatest(repo), 'home', 'landing').checkpoint.baselineImage!);
-  // <entry>/<project>/<test folder>/<name>.png
-  const entry = path.dirname(path.dirname(path.dirname(baseline)));
-  fs.writeFileSync(baseline, fs.readFileSync(baseline).subarray(0, 100));
+  const store = path.join(repo, '.visual-uat', 'baseline-store');
+  const [stored] = fs.readdirSync(store, { recursive: true }).map(String).filter((file) => path.basename(file) === 'landing.png');
+  fs.writeFileSync(path.join(store, stored), fs.readFileSync(path.join(store, stored)).subarray(0, 100));
 
-  // The per-test store's copy of the image, which the corruption did not reach, serves instead.
   const rebuilt = runPlaywright(repo, ['test']);
   expect(rebuilt.status, rebuilt.stdout + rebuilt.stderr).toBe(gateExit(readLatest(repo)));
-  expect(rebuilt.stdout).not.toContain('baselines from cache');
-  expect(rebuilt.stdout).toContain('visual-uat: the cached baselines of this suite are not used: the stored image of "landing" is altered');
-  expect(rebuilt.stdout).toMatch(/visual-uat: baseline: 0 of \d+ tests rendered on the base; \d+ from the store/);
-  expect(fs.existsSync(path.join(entry, 'cache.json'))).toBe(true);
+  expect(rebuilt.stdout).not.toContain("baselines from the store's index");
+  expect(rebuilt.stdout).toContain('visual-uat: the store\'s index of this suite is not used: the stored image of "landing" is altered');
+  expect(rebuilt.stdout).toMatch(/visual-uat: baseline: 1 of \d+ tests rendered on the base \(the stored image of "landing" is altered: [^)]+\); \d+ from the store/);
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
+  // The entry rendered again is stored, and the next run is warm.
+  expect(runPlaywright(repo, ['test']).stdout).toContain("visual-uat: baselines from the store's index of this suite");
 });
 
 test('a11y without @axe-core/playwright installed fails the test with the install command', async () => {

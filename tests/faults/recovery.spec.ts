@@ -22,7 +22,7 @@ function lockOf(repo: string): string {
   return outputPath(path.join(repo, '.visual-uat'), 'lock');
 }
 
-/** The JSON files visual-uat writes (results, run context and lock, baseline manifests and seals). */
+/** The JSON files visual-uat writes (results, run context and lock, baseline manifests). */
 function ownJsonFiles(outputDir: string): string[] {
   return ['results', 'run', 'baselines']
     .map((folder) => path.join(outputDir, folder))

@@ -83,7 +83,7 @@ test.describe('a store entry with a file cut short', () => {
     expect(readLatest(pr).tests.flatMap((t) => t.checkpoints.flatMap((c) => c.signals.newConsoleErrors))).toEqual(newErrors);
   });
 
-  test("a truncated layout record in the store, or a signals file cut in the run's own cache, is doubtful too", () => {
+  test("a truncated layout record in the store is doubtful too, and so is a file cut under a warm run's index", () => {
     const layouts = storedFiles(store, '.layout.json.gz');
     expect(layouts.length).toBeGreaterThan(0);
     const layout = layouts[0];
@@ -92,13 +92,14 @@ test.describe('a store entry with a file cut short', () => {
     expect(cut.status, cut.stdout + cut.stderr).toBe(1);
     expect(cut.stdout).toContain(`the stored layout record of "${path.basename(layout, '.layout.json.gz')}" is altered`);
 
-    // The suite cache of the output folder (a warm run reads it whole) is sealed the same way.
-    const cached = filesUnder(path.join(pr, '.visual-uat', 'baselines')).find((file) => file.endsWith('products.signals.json'))!;
-    fs.writeFileSync(cached, '{"console":');
+    // A warm run reads the same entries through the suite's index: each is checked against its seal.
+    const indexed = runPlaywright(pr, ['test'], { ...gate, VISUAL_UAT_BASELINE_STORE: store });
+    expect(indexed.stdout).toContain("visual-uat: baselines from the store's index of this suite");
+    fs.writeFileSync(storedFiles(store, 'products.signals.json')[0], '{"console":');
     const warm = runPlaywright(pr, ['test'], { ...gate, VISUAL_UAT_BASELINE_STORE: store });
     expect(warm.status, warm.stdout + warm.stderr).toBe(1);
-    expect(warm.stdout).not.toContain('baselines from cache');
-    expect(warm.stdout).toContain('the stored signals of "products" are altered');
+    expect(warm.stdout).not.toContain("baselines from the store's index");
+    expect(warm.stdout).toContain('visual-uat: the store\'s index of this suite is not used: the stored signals of "products" are altered');
     expect(readLatest(pr).tests.flatMap((t) => t.checkpoints.flatMap((c) => c.signals.newConsoleErrors))).toContain('console.error: checkout: widget failed to start');
   });
 });
@@ -208,7 +209,7 @@ test.describe('a store that cannot be written', () => {
   });
 });
 
-test('a run killed while it stores what its pass rendered leaves the store to be refilled by the next run, which is warm', async () => {
+test('a run killed while it stores what its pass rendered leaves the rest to the next run, which stores them first and is warm', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-store-'));
   const killed = await startDetachedRun(repo, { VISUAL_UAT_BASELINE_STORE: store, VISUAL_UAT_KILL_AT: 'store' }).done;
@@ -217,15 +218,16 @@ test('a run killed while it stores what its pass rendered leaves the store to be
   expect(storedEntries(store)).toBe(1);
   const next = runPlaywright(repo, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
   expect(next.status, next.stdout + next.stderr).toBe(gateExit(readLatest(repo)));
-  expect(next.stdout).toContain('visual-uat: baselines from cache');
   expect(next.stdout).toMatch(/visual-uat: baseline store: [2-9] tests stored for/);
+  expect(next.stdout).toContain("visual-uat: baselines from the store's index of this suite");
+  expect(next.stdout.indexOf('baseline store: ')).toBeLessThan(next.stdout.indexOf("baselines from the store's index"));
   const stored = storedEntries(store);
   expect(stored).toBeGreaterThan(1);
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
-  // A pull request's run on another machine takes every test from it.
+  // A pull request's run on another machine (the same test side: the same suite key) is warm too.
   const pr = demoClone(repo, 'feature/pricing');
   const fromStore = runPlaywright(pr, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
-  expect(fromStore.stdout).toMatch(/visual-uat: baseline: 0 of (\d+) tests rendered on the base; \1 from the store/);
+  expect(fromStore.stdout).toContain("visual-uat: baselines from the store's index of this suite");
 });
 
 test('a store set inside the repository ignores itself: git status stays clean, and record runs again on its own tree', () => {

@@ -2,17 +2,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NOT_IN_STORE, planOnBase, planRun, planSelection, updateReason, type RunFacts, type SelectionFacts, type TestLookup } from '../../../src/baseline/plan';
+import { NOT_IN_STORE, STORE_UNREAD, planOnBase, planRun, planSelection, updateReason, type RunFacts, type SelectionFacts, type TestLookup } from '../../../src/baseline/plan';
 import type { ListedTest } from '../../../src/baseline/selection';
-import { lookUp } from '../../../src/baseline/test-store';
+import { lookUp, lookUpSuite, type SuiteLookup } from '../../../src/baseline/baseline-store';
 
 const BASE = { branch: 'main', commit: 'abcdef0123456789' };
 
-function runFacts(change: Partial<RunFacts> & { problem?: string | null; exists?: boolean; offersBase?: boolean; cores?: number; overlap?: string }): RunFacts {
-  const { problem = 'no cached baselines', exists = false, offersBase = false, cores = 2, overlap, ...rest } = change;
+const INDEX = '/store/abcdef0123456789/suites/0123456789abcdef.json';
+const MANIFEST = { complete: true, tests: {} };
+
+/** `problem` null: the store's index of the suite is used; `doubtful`: the index is there but not used; `lookup` null: not looked up. */
+function runFacts(change: Partial<RunFacts> & { problem?: string | null; doubtful?: boolean; lookup?: SuiteLookup | null; olderCache?: string; offersBase?: boolean; cores?: number; overlap?: string }): RunFacts {
+  const { problem = NOT_IN_STORE, doubtful = false, lookup, olderCache = null, offersBase = false, cores = 2, overlap, ...rest } = change;
+  const found = lookup !== undefined ? lookup : problem === null ? { index: INDEX, manifest: MANIFEST } : { index: null, reason: problem, doubtful };
   return {
     base: BASE,
-    cache: { key: '0123456789abcdef0123', files: 7, problem, exists },
+    suite: { key: '0123456789abcdef0123', files: 7, lookup: found, olderCache },
     update: null,
     judgedBy: 'reporter',
     store: { shown: '.visual-uat/baseline-store', reads: true, writes: true, offersBase },
@@ -33,7 +38,7 @@ const pricing = listed('pricing');
 const plain = listed('plain text');
 const SOURCE = { hash: 'feed', files: { 'tests/site.spec.ts': '1' } };
 
-const hit = (checkpoints = ['page']): TestLookup => ({ source: SOURCE, found: { entry: `/store/${checkpoints.join('-')}`, checkpoints } });
+const hit = (checkpoints = ['page']): TestLookup => ({ source: SOURCE, found: { entry: `/store/${checkpoints.join('-')}`, source: SOURCE.hash, checkpoints } });
 const miss = (reason = NOT_IN_STORE): TestLookup => ({ source: SOURCE, found: { entry: null, reason } });
 const unread: TestLookup = { source: SOURCE, found: null };
 
@@ -42,7 +47,7 @@ function selection(change: Partial<SelectionFacts> & { tests?: ListedTest[]; sel
   return {
     listing: { tests, selected: selected ?? tests, total: tests.length },
     lookups: new Map(found.map(([test, lookup]) => [test.key, lookup])),
-    reason: 'no cached baselines',
+    reason: NOT_IN_STORE,
     judgedBy: 'reporter',
     store: { shown: '.visual-uat/baseline-store', reads: true, writes: true },
     args: [],
@@ -55,11 +60,18 @@ function selection(change: Partial<SelectionFacts> & { tests?: ListedTest[]; sel
 describe('planRun: how a run that compares with another commit gets its baselines', () => {
   const cases: { name: string; facts: RunFacts; kind: string; workers?: number; list?: boolean; readsStore: boolean; reason?: string; lines: RegExp[] }[] = [
     {
-      name: 'a sealed cache entry of this key (a warm run): no pass',
-      facts: runFacts({ problem: null, exists: true }),
-      kind: 'cached',
+      name: "the store's index of this suite, every entry it names sealed (a warm run): no pass",
+      facts: runFacts({ problem: null }),
+      kind: 'indexed',
       readsStore: true,
-      lines: [/^baselines from cache: main @ abcdef01, key 0123456789ab \(7 test-side files\): no worktree, no base server$/],
+      lines: [/^baselines from the store's index of this suite: main @ abcdef01, key 0123456789ab \(7 test-side files\): no worktree, no base server$/],
+    },
+    {
+      name: "an older visual-uat's suite cache in the run's entry is not said when the index gives the baselines",
+      facts: runFacts({ problem: null, olderCache: '/out/baselines/abcdef01/0123456789abcdef' }),
+      kind: 'indexed',
+      readsStore: true,
+      lines: [/^baselines from the store's index of this suite/],
     },
     {
       name: 'no entry (a cold run on 2 cores, an empty store): a listing chooses before the tests',
@@ -67,21 +79,42 @@ describe('planRun: how a run that compares with another commit gets its baseline
       kind: 'listed',
       list: true,
       readsStore: true,
-      reason: 'no cached baselines',
+      reason: NOT_IN_STORE,
       lines: [],
     },
     {
-      name: 'a doubtful entry is said, and the store is still read',
-      facts: runFacts({ problem: 'the cache key differs', exists: true }),
+      name: 'a doubtful index is said, and the store is still read test by test',
+      facts: runFacts({ problem: 'the stored image of "landing" is altered', doubtful: true }),
       kind: 'listed',
       list: true,
       readsStore: true,
-      reason: 'the cache key differs',
-      lines: [/^the cached baselines of this suite are not used: the cache key differs$/],
+      reason: 'the stored image of "landing" is altered',
+      lines: [/^the store's index of this suite is not used: the stored image of "landing" is altered$/],
     },
     {
-      name: '-u (--update-snapshots=all): renders again, reads no baseline from the store, says no doubt of the entry',
-      facts: runFacts({ problem: null, exists: true, update: updateReason(false, 'all') }),
+      name: "an older visual-uat's suite cache in the run's entry is said not read, after the index's doubt",
+      facts: runFacts({ problem: 'the store entry of a › b is gone', doubtful: true, olderCache: '/out/baselines/abcdef01/0123456789abcdef' }),
+      kind: 'listed',
+      list: true,
+      readsStore: true,
+      reason: 'the store entry of a › b is gone',
+      lines: [
+        /^the store's index of this suite is not used: the store entry of a › b is gone$/,
+        /^the suite cache an older visual-uat kept in \/out\/baselines\/abcdef01\/0123456789abcdef is not read \(the baseline store replaces it\): its tests come from the store or render on the base again$/,
+      ],
+    },
+    {
+      name: 'a store this run may not read: every test renders, for that reason',
+      facts: runFacts({ lookup: null, store: { shown: 'x', reads: false, writes: false, offersBase: false } }),
+      kind: 'listed',
+      list: true,
+      readsStore: false,
+      reason: STORE_UNREAD,
+      lines: [],
+    },
+    {
+      name: '-u (--update-snapshots=all): renders again, reads no baseline from the store, looks up no index',
+      facts: runFacts({ lookup: null, update: updateReason(false, 'all') }),
       kind: 'listed',
       list: true,
       readsStore: false,
@@ -103,7 +136,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       kind: 'listed',
       list: false,
       readsStore: true,
-      reason: 'no cached baselines',
+      reason: NOT_IN_STORE,
       lines: [/^the baseline store is not read: Playwright 1\.52\.0 cannot run a list of tests \(--test-list, 1\.56 and later\), so the baseline pass renders every test; upgrade @playwright\/test to 1\.56 or later to take tests from \.visual-uat\/baseline-store$/],
     },
     {
@@ -112,16 +145,16 @@ describe('planRun: how a run that compares with another commit gets its baseline
       kind: 'listed',
       list: true,
       readsStore: true,
-      reason: 'no cached baselines',
+      reason: NOT_IN_STORE,
       lines: [],
     },
     {
       name: 'a blob run with nothing to read from the store lists nothing',
-      facts: runFacts({ judgedBy: 'blobs', store: { shown: 'x', reads: false, writes: false, offersBase: false } }),
+      facts: runFacts({ lookup: null, judgedBy: 'blobs', store: { shown: 'x', reads: false, writes: false, offersBase: false } }),
       kind: 'listed',
       list: false,
       readsStore: false,
-      reason: 'no cached baselines',
+      reason: STORE_UNREAD,
       lines: [],
     },
     {
@@ -130,7 +163,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       kind: 'deferred',
       workers: 1,
       readsStore: true,
-      reason: 'no cached baselines',
+      reason: NOT_IN_STORE,
       lines: [],
     },
     {
@@ -139,7 +172,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       kind: 'listed',
       list: true,
       readsStore: true,
-      reason: 'no cached baselines',
+      reason: NOT_IN_STORE,
       lines: [],
     },
     {
@@ -157,7 +190,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       kind: 'listed',
       list: true,
       readsStore: true,
-      reason: 'no cached baselines',
+      reason: NOT_IN_STORE,
       lines: [],
     },
     {
@@ -166,7 +199,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       kind: 'deferred',
       workers: 1,
       readsStore: true,
-      reason: 'no cached baselines',
+      reason: NOT_IN_STORE,
       lines: [],
     },
     {
@@ -175,7 +208,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       kind: 'listed',
       list: true,
       readsStore: true,
-      reason: 'no cached baselines',
+      reason: NOT_IN_STORE,
       lines: [],
     },
   ];
@@ -186,7 +219,8 @@ describe('planRun: how a run that compares with another commit gets its baseline
     expect(plan.readsStore).toBe(readsStore);
     if (plan.kind === 'deferred') expect(plan.workers).toBe(workers);
     if (plan.kind === 'listed') expect(plan.list).toBe(list);
-    if (plan.kind !== 'cached') expect(plan.reason).toBe(reason);
+    if (plan.kind === 'indexed') expect({ index: plan.index, manifest: plan.manifest }).toEqual({ index: INDEX, manifest: MANIFEST });
+    else expect(plan.reason).toBe(reason);
     expect(plan.lines).toHaveLength(lines.length);
     lines.forEach((line, index) => expect(plan.lines[index]).toMatch(line));
   });
@@ -209,20 +243,20 @@ describe('planSelection: which tests come from the store, which render, and when
       stored: [home, about, pricing],
       render: [],
       schedule: 'store-only',
-      passReason: 'no cached baselines',
+      passReason: NOT_IN_STORE,
       lines: ['baseline: 0 of 3 tests rendered on the base; 3 from the store', 'baselines from the store (.visual-uat/baseline-store): no worktree, no base server'],
     },
     {
-      name: 'store miss (a cold run): every test renders before the tests, for want of cached baselines',
+      name: 'store miss (a cold run): every test renders before the tests, for want of stored baselines',
       facts: selection({ found: [[home, miss()], [about, miss()], [pricing, miss()]] }),
       stored: [],
       render: [home, about, pricing],
       schedule: 'before',
-      passReason: 'no cached baselines',
+      passReason: NOT_IN_STORE,
       lines: ['baseline: 3 of 3 tests rendered on the base (not in the store: home, about, pricing); 0 from the store', 'the baseline pass runs before the current tests (3 tests)'],
     },
     {
-      name: 'a doubtful store entry: the pass says the doubt, not "no cached baselines"',
+      name: 'a doubtful store entry: the pass says the doubt, not "not in the store"',
       facts: selection({ tests: [home], found: [[home, miss('the stored signals of "home" are altered')]] }),
       stored: [],
       render: [home],
@@ -271,7 +305,7 @@ describe('planSelection: which tests come from the store, which render, and when
       render: [home, about, pricing],
       schedule: 'beside',
       workers: 2,
-      passReason: 'no cached baselines',
+      passReason: NOT_IN_STORE,
       lines: ['baseline: 3 of 3 tests rendered on the base (not in the store: home, about, pricing); 0 from the store', 'the baseline pass runs beside the current tests (3 tests, 2 workers, on 4 cores)'],
     },
     {
@@ -281,7 +315,7 @@ describe('planSelection: which tests come from the store, which render, and when
       render: [home, about, pricing],
       schedule: 'beside',
       workers: 3,
-      passReason: 'no cached baselines',
+      passReason: NOT_IN_STORE,
       lines: ['baseline: 3 of 3 tests rendered on the base (not in the store: home, about, pricing); 0 from the store', 'the baseline pass runs beside the current tests (3 tests, 3 workers, on 2 cores)'],
     },
     {
@@ -303,7 +337,7 @@ describe('planSelection: which tests come from the store, which render, and when
       stored: [home],
       render: [],
       schedule: 'store-only',
-      passReason: 'no cached baselines',
+      passReason: NOT_IN_STORE,
       lines: ['baseline: 0 of 1 test rendered on the base; 1 from the store', 'baselines from the store (.visual-uat/baseline-store): no worktree, no base server'],
     },
     {
@@ -321,7 +355,7 @@ describe('planSelection: which tests come from the store, which render, and when
       stored: [],
       render: [],
       schedule: 'store-only',
-      passReason: 'no cached baselines',
+      passReason: NOT_IN_STORE,
       lines: ['no baseline pass needed: none of the 1 tests can capture a checkpoint (no checkpoint call in their sources)'],
     },
     {
@@ -330,7 +364,7 @@ describe('planSelection: which tests come from the store, which render, and when
       stored: [],
       render: null,
       schedule: 'before',
-      passReason: 'no cached baselines',
+      passReason: NOT_IN_STORE,
       lines: ['the baseline pass runs before the current tests (every test)'],
     },
     {
@@ -370,7 +404,7 @@ describe('planSelection: which tests come from the store, which render, and when
       stored: [],
       render: [home, about, pricing, listed('home', 'tests/site.spec.ts', 'mobile')],
       schedule: 'before',
-      passReason: 'no cached baselines',
+      passReason: NOT_IN_STORE,
       lines: [
         'baseline: 4 of 4 tests rendered on the base (not in the store: chromium › home, chromium › about, chromium › pricing and 1 more); 0 from the store',
         'the baseline pass runs before the current tests (4 tests)',
@@ -389,15 +423,16 @@ describe('planSelection: which tests come from the store, which render, and when
   });
 
   it('keeps the sources of the rendered tests for the store, and a stored test\'s layouts as its seal says', () => {
-    const plan = planSelection(selection({ found: [[home, miss()], [about, { source: null, found: null }], [pricing, { source: SOURCE, found: { entry: '/store/p', checkpoints: ['a'], layouts: ['a'] } }]] }));
+    const plan = planSelection(selection({ found: [[home, miss()], [about, { source: null, found: null }], [pricing, { source: SOURCE, found: { entry: '/store/p', source: SOURCE.hash, checkpoints: ['a'], layouts: ['a'] } }]] }));
     expect(plan.sources).toEqual([{ key: home.key, source: SOURCE }]);
-    expect(plan.stored).toEqual([{ test: pricing, entry: '/store/p', checkpoints: ['a'], layouts: ['a'] }]);
+    expect(plan.stored).toEqual([{ test: pricing, entry: '/store/p', source: SOURCE.hash, checkpoints: ['a'], layouts: ['a'] }]);
     expect(plan.listed).toBe(3);
   });
 
-  it("takes the store's own word for a test it never rendered (NOT_IN_STORE is lookUp's reason)", () => {
+  it("takes the store's own word for a test it never rendered and a suite it never indexed (NOT_IN_STORE is lookUp's and lookUpSuite's reason)", () => {
     const store = fs.mkdtempSync(path.join(os.tmpdir(), 'plan-store-'));
     expect(lookUp(store, BASE.commit, home.key, SOURCE)).toEqual({ entry: null, reason: NOT_IN_STORE });
+    expect(lookUpSuite(store, BASE.commit, '0123456789abcdef0123')).toEqual({ index: null, reason: NOT_IN_STORE, doubtful: false });
   });
 });
 

@@ -8,7 +8,7 @@ import { writeCheckpoint, writeRunContext, writeTestMeta } from '../../../src/ca
 import { checkpointImage, checkpointLayout, checkpointSignals } from '../../../src/config/paths';
 import { baselineManifest } from '../../../src/report/baseline-manifest';
 import { collectTests, runContextOf } from '../../../src/report/collect';
-import { runFiles, type RunFiles } from '../../../src/store/run-store';
+import { openRunFolder, type RunFolder } from '../../../src/store/run-folder';
 import type { CapturedSignals, LayoutRecord, RunContext } from '../../../src/types';
 
 /**
@@ -118,7 +118,7 @@ describe('collectTests', () => {
     const tests = [testCase(info.attachments, [ANSI_ERROR])];
     const runContext = runContextOf(tests, null);
     expect(runContext).toEqual(context);
-    const collected = collectTests(tests, runContext, runFiles(runContext));
+    const collected = collectTests(tests, runContext, openRunFolder(runContext));
     expect(collected.context).toEqual(context);
     const [test] = collected.tests;
     expect(test).toMatchObject({ key: TEST_META.key, titlePath: ['site.spec.ts', 'pricing', 'plans'], status: 'failed' });
@@ -137,7 +137,7 @@ describe('collectTests after a baseline pass beside the tests', () => {
     await writeTestMeta(info, TEST_META);
     await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: path.join(dir, 'current'), baselineRoot: null });
     const failed = { sameAsBase: false, baselineDir: path.join(dir, 'baseline'), baselineError: 'the baseline pass failed: the base server did not start' } as RunContext;
-    const files: RunFiles = { ...runFiles(failed), manifest: { complete: false, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['plans'] } } } };
+    const files: RunFolder = { ...openRunFolder(failed), manifest: { complete: false, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['plans'] } } } };
     const [test] = collectTests([testCase(info.attachments)], failed, files).tests;
     expect(test).toMatchObject({ baselineAvailable: false, baselineError: failed.baselineError });
   });
@@ -152,7 +152,7 @@ describe('collectTests after a base test that failed', () => {
     const info = recorder();
     await writeTestMeta(info, { ...TEST_META, baseline: { ...baselineInfo(context, { complete: true, tests: { [TEST_META.key]: record } }, TEST_META.key) } });
     for (const name of ['settled', 'restless', 'fresh']) await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta(name), imageRoot: path.join(dir, 'current'), baselineRoot });
-    const [test] = collectTests([testCase(info.attachments)], context, runFiles(context)).tests;
+    const [test] = collectTests([testCase(info.attachments)], context, openRunFolder(context)).tests;
     expect(test).toMatchObject({ status: 'passed', error: null, baselineAvailable: false, baselineError: record.error });
     const sides = (name: string) => test.pairs.find((pair) => pair.name === name)!;
     expect(sides('settled')).toMatchObject({ baseline: checkpointImage(baselineRoot, FOLDER, 'settled'), baseSignals: SIGNALS, baseCapture: { testStatus: 'timedOut', taken: true, settled: true, layout: true } });
@@ -176,13 +176,13 @@ describe('baseImageUsable', () => {
 
 describe('collectTests lists every test that failed', () => {
   it('keeps a test that crashed before its first checkpoint, and leaves out a passing test that took none', () => {
-    const collected = collectTests([testCase([], [ANSI_ERROR]), testCase([])], null, runFiles(null));
+    const collected = collectTests([testCase([], [ANSI_ERROR]), testCase([])], null, openRunFolder(null));
     expect(collected.tests.map((test) => [test.title, test.status, test.pairs.length])).toEqual([['plans', 'failed', 0]]);
   });
 
   it('reads nothing itself: the base side and the manifest come from the run files it is given', () => {
     const context = { sameAsBase: false, baselineDir: '/nowhere', baselineError: null } as RunContext;
-    const files: RunFiles = {
+    const files: RunFolder = {
       manifest: { complete: true, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['old'] } } },
       baseSide: (_folder, name) => ({ image: `/entry/${name}.png`, signals: null, layout: `/entry/${name}.layout.json.gz` }),
     };

@@ -277,7 +277,7 @@ describe('judgeRun', () => {
     ]);
   });
 
-  it('marks a run with an unreadable baseline, so its cache entry is dropped', async () => {
+  it('marks a run with an unreadable baseline, so its store entries are dropped', async () => {
     const verdicts = await judgeRun({ tests: [collected('plans', [pair('corrupt', images.corrupt, images.changed)])], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
     expect(verdicts.baselineUnreadable).toBe(true);
     expect(verdicts.outcomes[0].status).toBe('errored');

@@ -21,7 +21,7 @@ const BASE_COMMIT = 'a'.repeat(40);
 const context = { baseCommit: BASE_COMMIT, baselineDir: '/store/entry' } as RunContext;
 
 describe('baselineHome', () => {
-  it("is the cache entry of a local run, a folder of the base commit's own for merged blobs, and none without a base", () => {
+  it("is the run's baseline entry of a local run, a folder of the base commit's own for merged blobs, and none without a base", () => {
     expect(baselineHome(context, '/out', false)).toBe('/store/entry');
     expect(baselineHome(context, '/out', true)).toBe(mergedBaselineDir('/out', BASE_COMMIT));
     expect(baselineHome(null, '/out', false)).toBeNull();

@@ -1,13 +1,15 @@
+import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SourceGraph } from '../../../src/baseline/source-graph';
-import { copyEntry, earlierRender, lookUp, testDirData, pruneStore, storeHolds, storeSize, storeTest, storedRecord, testSource } from '../../../src/baseline/test-store';
+import { copyEntry, earlierRender, forgetSuite, lookUp, lookUpSuite, holdsOlderSuiteCache, placeSuite, resumeStoring, storeSuite, testDirData, pruneStore, storeHolds, storeSize, storeTest, storedRecord, suiteSource, testSource, type SuiteToStore } from '../../../src/baseline/baseline-store';
+import { readManifest, writeManifest } from '../../../src/store/run-folder';
 import { clean } from '../../../src/cli';
 import { openStore, STORE_MARKER, STORE_OPTION } from '../../../src/baseline/store-home';
-import { storeCommitDir, storeEntryDir } from '../../../src/config/paths';
+import { baselineEntryDir, storeCommitDir, storeEntryDir, storeSuiteIndex } from '../../../src/config/paths';
 import { resolveSettings } from '../../../src/config/settings';
 
 const COMMIT = 'a'.repeat(40);
@@ -15,7 +17,7 @@ const KEY = 'po.spec.ts › home-po';
 
 /** A repository-shaped folder: a config, two specs, a page object one of them imports. */
 function project() {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'test-store-')));
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'baseline-store-')));
   const write = (file: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     fs.writeFileSync(path.join(root, file), text);
@@ -59,11 +61,11 @@ describe('per-test baseline store', () => {
     expect(storeHolds(store, COMMIT, 'checkout.spec.ts › pays')).toBe(false);
     const found = lookUp(store, COMMIT, KEY, source());
     // Its seal says which checkpoints have a layout record, and so does its record in a run's manifest.
-    expect(found).toEqual({ entry: storeEntryDir(store, COMMIT, KEY, source().hash), checkpoints: ['home'], layouts: ['home'] });
+    expect(found).toEqual({ entry: storeEntryDir(store, COMMIT, KEY, source().hash), source: source().hash, checkpoints: ['home'], layouts: ['home'] });
     if (!found.entry) throw new Error('the stored entry should be found');
-    expect(storedRecord('default/home-po-1234', found.checkpoints, found.layouts)).toEqual({ folder: 'default/home-po-1234', status: 'passed', error: null, checkpoints: ['home'], layouts: ['home'] });
+    expect(storedRecord('default/home-po-1234', found.checkpoints, found.source, found.layouts)).toEqual({ folder: 'default/home-po-1234', status: 'passed', error: null, checkpoints: ['home'], layouts: ['home'], storeEntry: source().hash });
     // An entry of an older version does not say: nor does the record.
-    expect(storedRecord('default/home-po-1234', ['home'])).not.toHaveProperty('layouts');
+    expect(storedRecord('default/home-po-1234', ['home'], found.source)).not.toHaveProperty('layouts');
     const run = path.join(root, 'run-entry');
     copyEntry(found.entry!, ['home'], run, 'default/home-po-1234');
     expect(fs.readFileSync(path.join(run, 'default/home-po-1234/home.png'), 'utf8')).toBe('png bytes');
@@ -205,6 +207,148 @@ describe('per-test baseline store', () => {
     expect(fs.readFileSync(path.join(store, 'b'.repeat(40), 'notes.txt'), 'utf8')).toBe('mine\n');
     expect(lookUp(store, kept, KEY, source()).entry).toBe(storeEntryDir(store, kept, KEY, source().hash));
     expect(storeSize(store).entries).toBe(1);
+  });
+});
+
+const SUITE = 'c'.repeat(64);
+const FAILED = 'recommended.spec.ts › recommended';
+
+/**
+ * A run's baseline entry as a pass leaves it: KEY passed with two checkpoints, FAILED failed on
+ * the base after one, and a test that took none.
+ */
+function passedRun(root: string, store: string, source: ReturnType<ReturnType<typeof project>['source']>): SuiteToStore {
+  const entry = baselineEntryDir(path.join(root, '.visual-uat'), COMMIT, SUITE);
+  const write = (folder: string, name: string, bytes: string) => {
+    fs.mkdirSync(path.join(entry, folder), { recursive: true });
+    fs.writeFileSync(path.join(entry, folder, `${name}.png`), bytes);
+    fs.writeFileSync(path.join(entry, folder, `${name}.signals.json`), JSON.stringify({ console: [name] }));
+  };
+  write('default/home', 'home', 'home png');
+  write('default/home', 'footer', 'footer png');
+  write('default/recommended', 'plans', 'plans png');
+  writeManifest(entry, {
+    complete: true,
+    tests: {
+      [KEY]: { folder: 'default/home', status: 'passed', error: null, checkpoints: ['home', 'footer'], unsettled: [], layouts: [] },
+      [FAILED]: { folder: 'default/recommended', status: 'timedOut', error: 'Test timeout of 10000ms exceeded.', checkpoints: ['plans'], unsettled: [], layouts: [] },
+      'api.spec.ts › health': { folder: 'default/health', status: 'passed', error: null, checkpoints: [] },
+    },
+  });
+  return { store, baseCommit: COMMIT, suiteKey: SUITE, entry, rendered: [{ key: KEY, source }], replace: false };
+}
+
+describe("the store's index of a suite (the warm run)", () => {
+  it('is written once every test with checkpoints is stored: a passed test by its sources, a failed one for this suite only; a warm run copies them back whole', () => {
+    const { root, store, source } = project();
+    const run = passedRun(root, store, source());
+    const journal = path.join(root, '.visual-uat', 'run', 'storing.json');
+    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: 'not in the store', doubtful: false });
+    const stored = storeSuite(run, journal);
+    expect(stored).toEqual({ added: 1, index: storeSuiteIndex(store, COMMIT, SUITE), failure: null });
+    expect(fs.existsSync(journal)).toBe(false);
+    // The failed test is no baseline of its sources: a look-up by them does not find it.
+    expect(lookUp(store, COMMIT, KEY, source()).entry).toBe(storeEntryDir(store, COMMIT, KEY, source().hash));
+    expect(storeHolds(store, COMMIT, FAILED)).toBe(false);
+    expect(fs.existsSync(storeEntryDir(store, COMMIT, FAILED, suiteSource(SUITE).hash))).toBe(true);
+
+    const found = lookUpSuite(store, COMMIT, SUITE);
+    if ('reason' in found) throw new Error(`the index should be usable: ${found.reason}`);
+    const warm = path.join(root, 'warm-entry');
+    placeSuite(store, COMMIT, found.manifest, warm);
+    expect(fs.readFileSync(path.join(warm, 'default/home/footer.png'), 'utf8')).toBe('footer png');
+    // Linked, not copied: the warm run writes no image bytes; placing the same suite again keeps the links.
+    const inode = () => fs.statSync(path.join(warm, 'default/home/footer.png')).ino;
+    expect(inode()).toBe(fs.statSync(path.join(storeEntryDir(store, COMMIT, KEY, source().hash), 'footer.png')).ino);
+    placeSuite(store, COMMIT, found.manifest, warm);
+    expect(inode()).toBe(fs.statSync(path.join(storeEntryDir(store, COMMIT, KEY, source().hash), 'footer.png')).ino);
+    expect(fs.readFileSync(path.join(warm, 'default/recommended/plans.png'), 'utf8')).toBe('plans png');
+    expect(readManifest(warm)?.tests[FAILED]).toMatchObject({ status: 'timedOut', error: 'Test timeout of 10000ms exceeded.', checkpoints: ['plans'] });
+    expect(readManifest(warm)?.tests['api.spec.ts › health']).toMatchObject({ status: 'passed', checkpoints: [] });
+    // A warm run's entry holds nothing new: the index is not written again.
+    const written = fs.statSync(storeSuiteIndex(store, COMMIT, SUITE)).mtimeMs;
+    expect(storeSuite({ ...run, entry: warm, rendered: [] }, journal)).toEqual({ added: 0, index: storeSuiteIndex(store, COMMIT, SUITE), failure: null });
+    expect(fs.statSync(storeSuiteIndex(store, COMMIT, SUITE)).mtimeMs).toBe(written);
+  });
+
+  it('is doubtful when an entry it names is altered, gone or captured again without a checkpoint; an incomplete pass stores nothing', () => {
+    const { root, store, source } = project();
+    const run = passedRun(root, store, source());
+    storeSuite(run, path.join(root, 'journal.json'));
+    const entry = storeEntryDir(store, COMMIT, KEY, source().hash);
+    fs.appendFileSync(path.join(entry, 'footer.png'), 'x');
+    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: 'the stored image of "footer" is altered', doubtful: true });
+    storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image: path.join(run.entry, 'default/home/home.png'), signals: null, layout: null, settled: true }], true);
+    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: `the store entry of ${KEY} has no "footer" (captured again since)`, doubtful: true });
+    fs.rmSync(entry, { recursive: true });
+    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: `the store entry of ${KEY} is gone`, doubtful: true });
+    fs.writeFileSync(storeSuiteIndex(store, COMMIT, SUITE), '{"key":');
+    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: "the store's index of this suite does not read", doubtful: true });
+
+    writeManifest(run.entry, { ...readManifest(run.entry)!, complete: false });
+    expect(storeSuite(run, path.join(root, 'journal.json'))).toBeNull();
+  });
+
+  it('a run killed while it stores leaves a journal: the next run stores the rest and the index, unless the entry changed since', () => {
+    const { root, store, source } = project();
+    const run = passedRun(root, store, source());
+    const journal = path.join(root, 'journal.json');
+    expect(resumeStoring(journal, store)).toBeNull();
+    // What storeSuite leaves when killed after its journal: the journal, no index.
+    storeSuite(run, journal);
+    forgetSuite(storeSuiteIndex(store, COMMIT, SUITE));
+    const journaled = (contents: Record<string, string>) => fs.writeFileSync(journal, JSON.stringify({ ...run, contents }));
+    const contents = Object.fromEntries(['manifest.json', 'default/home/home.png', 'default/home/home.signals.json', 'default/home/footer.png', 'default/home/footer.signals.json', 'default/recommended/plans.png', 'default/recommended/plans.signals.json'].map((file) => [file, crypto.createHash('sha256').update(fs.readFileSync(path.join(run.entry, file))).digest('hex')]));
+    journaled(contents);
+    expect(resumeStoring(journal, store)).toEqual({ stored: { added: 1, index: storeSuiteIndex(store, COMMIT, SUITE), failure: null }, baseCommit: COMMIT });
+    expect(fs.existsSync(journal)).toBe(false);
+    expect(lookUpSuite(store, COMMIT, SUITE).index).toBe(storeSuiteIndex(store, COMMIT, SUITE));
+
+    journaled(contents);
+    fs.writeFileSync(path.join(run.entry, 'default/home/home.png'), 'altered');
+    expect(resumeStoring(journal, store)).toEqual({ problem: 'the stored image of "home" is altered' });
+    expect(fs.existsSync(journal)).toBe(false);
+    // A journal of another store is not this run's to resume.
+    journaled(contents);
+    expect(resumeStoring(journal, path.join(root, 'other-store'))).toBeNull();
+  });
+
+  it('a write that fails stops the storing with its code and how many tests were not stored; no index', () => {
+    const { root, store, source } = project();
+    const run = passedRun(root, store, source());
+    fs.mkdirSync(store, { recursive: true });
+    fs.writeFileSync(path.join(store, COMMIT), 'a file where the commit folder goes');
+    const stored = storeSuite(run, path.join(root, 'journal.json'));
+    expect(stored?.index).toBeNull();
+    expect(stored?.failure?.code).toMatch(/ENOTDIR|EEXIST/);
+    expect(stored?.failure?.notStored).toBe(2);
+  });
+
+  it('goes in the prune with the entries it names, and with its commit; forgetSuite drops it and its entries', () => {
+    const { root, store, source } = project();
+    const run = passedRun(root, store, source());
+    storeSuite(run, path.join(root, 'journal.json'));
+    const index = storeSuiteIndex(store, COMMIT, SUITE);
+    pruneStore(store, COMMIT);
+    expect(fs.existsSync(index)).toBe(true);
+    fs.rmSync(path.join(storeEntryDir(store, COMMIT, FAILED, suiteSource(SUITE).hash), 'entry.json'));
+    pruneStore(store, COMMIT);
+    expect(fs.existsSync(index)).toBe(false);
+
+    storeSuite(run, path.join(root, 'journal.json'));
+    forgetSuite(index);
+    expect(fs.existsSync(index)).toBe(false);
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'not in the store' });
+  });
+
+  it("finds an older version's suite cache by its seal in the run's baseline entry", () => {
+    const { root, store, source } = project();
+    const run = passedRun(root, store, source());
+    const older = baselineEntryDir(path.join(root, '.visual-uat'), COMMIT, 'd'.repeat(64));
+    fs.mkdirSync(older, { recursive: true });
+    fs.writeFileSync(path.join(older, 'cache.json'), '{}');
+    expect(holdsOlderSuiteCache(older)).toBe(true);
+    expect(holdsOlderSuiteCache(run.entry)).toBe(false);
   });
 });
 

@@ -1,15 +1,16 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
-import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath } from '../config/paths';
+import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath, olderCacheSeal, outputPath } from '../config/paths';
 import { ENV } from '../config/environment';
 import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from '../types';
-import { readJsonFile, writeFileAtomic } from '../util/fs';
+import { readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
 
 /**
- * The run store: the files a run keeps for its checkpoints, read and written here only. The run
+ * The run folder: the files a run keeps for its checkpoints, read and written here only. The run
  * context the global setup hands to every process, a baseline entry's manifest, each checkpoint's
  * image and the signals the base recorded beside it. Stages get what it reads as values: the
- * reporter opens a `RunFiles` for collect, so collect and everything after it up to the edges
+ * reporter opens a `RunFolder` for collect, so collect and everything after it up to the edges
  * read no file of their own (the I/O a stage keeps is named in docs/architecture.md).
  */
 
@@ -79,7 +80,7 @@ export function readBaselineImage(baselineRoot: string | null, folder: string, n
   return fs.existsSync(file) ? fs.readFileSync(file) : null;
 }
 
-/** A test's earlier render of its checkpoints (see baseline/test-store earlierRender): a store entry, and those of its checkpoints that held still. */
+/** A test's earlier render of its checkpoints (see baseline/baseline-store earlierRender): a store entry, and those of its checkpoints that held still. */
 export interface EarlierRender {
   entry: string;
   settled: string[];
@@ -130,17 +131,38 @@ export function readBaselineSide(baselineRoot: string, folder: string, name: str
 }
 
 /** What collect reads from disk, handed to it as one value. */
-export interface RunFiles {
+export interface RunFolder {
   /** The baseline entry's manifest (null: no entry, or the run compares with nothing). */
   manifest: BaselineManifest | null;
   /** A checkpoint's base side from the entry (a checkpoint only the base took travels in no attachment). */
   baseSide(folder: string, name: string): BaselineSide | null;
 }
 
-export function runFiles(context: RunContext | null): RunFiles {
+export function openRunFolder(context: RunContext | null): RunFolder {
   const entry = context && !context.sameAsBase ? context.baselineDir : null;
   return {
     manifest: entry ? readManifest(entry) : null,
     baseSide: (folder, name) => (entry ? readBaselineSide(entry, folder, name) : null),
   };
+}
+
+/**
+ * The baseline entries earlier runs left in the output folder, all but `keep` (this run's) and the
+ * merged blob reports' images: only folders a run made (a manifest, or an older version's cache
+ * seal in them), then the commit folders they leave empty.
+ */
+export function clearEarlierBaselines(outputDir: string, keep: string): void {
+  const root = outputPath(outputDir, 'baselines');
+  for (const commit of subfolders(root)) {
+    const commitDir = path.join(root, commit);
+    for (const name of subfolders(commitDir)) {
+      const dir = path.join(commitDir, name);
+      if (dir !== keep && name !== 'merged' && (fs.existsSync(manifestPath(dir)) || fs.existsSync(olderCacheSeal(dir)))) fs.rmSync(dir, { recursive: true, force: true });
+    }
+    try {
+      fs.rmdirSync(commitDir);
+    } catch {
+      // Not empty: this run's entry, merged images, or something not a run's.
+    }
+  }
 }
