@@ -109,8 +109,16 @@ test.describe('baseline cache', () => {
       stdio: 'ignore',
     });
     // The moment the pass has written its first image into a fresh (unsealed) entry.
-    const unsealedWithImages = () =>
-      entries(repo).filter((dir) => !fs.existsSync(path.join(dir, 'cache.json')) && fs.readdirSync(dir, { recursive: true }).some((file) => String(file).endsWith('.png')));
+    // The pass clears the folder it renders again while this looks: a folder gone mid-scan holds no image yet.
+    const filesIn = (dir: string) => {
+      try {
+        return fs.readdirSync(dir, { recursive: true }).map(String);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+    };
+    const unsealedWithImages = () => entries(repo).filter((dir) => !fs.existsSync(path.join(dir, 'cache.json')) && filesIn(dir).some((file) => file.endsWith('.png')));
     await expect.poll(() => unsealedWithImages().length, { timeout: 60_000, intervals: [50] }).toBe(1);
     const [entry] = unsealedWithImages();
     process.kill(-killed.pid!, 'SIGKILL');
