@@ -2,9 +2,10 @@ import path from 'node:path';
 
 /**
  * Which changed files can change what the app shows: not the tests, the Playwright config, the
- * docs, CI settings, tool settings, lockfiles (adopting a tool changes those), nor visual-uat's own
- * approvals. A package.json is the app's when its runtime dependencies changed (a new version of
- * a UI library), not when only its scripts or devDependencies did. A branch that changes only such
+ * docs, CI settings, tool settings, lockfiles (adopting a tool changes those), visual-uat's own
+ * approvals, nor what Playwright writes by default. A package.json is the app's when its runtime
+ * dependencies changed (a new version of a UI library), not when only its scripts or
+ * devDependencies did. A branch that changes only such
  * files must never be suspected of having compared the current app with itself.
  */
 
@@ -14,6 +15,9 @@ const NOT_APP = [
   /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|yarn\.lock|bun\.lockb?)$/,
   /(^|\/)(playwright|playwright-ct)\.config\.[cm]?[jt]s$/,
   /(^|\/)visual-uat\.(approvals\.json|instructions\.md)$/,
+  // What Playwright writes by default (its output folder, HTML report, blobs): untracked in a
+  // project whose .gitignore does not list them, and never the app.
+  /(^|\/)(test-results|playwright-report|blob-report)\//,
   // Settings of git, the package manager, editors and linters; a dotfile the build or the app
   // reads (.env, .babelrc, .postcssrc, .browserslistrc) is the app's.
   /(^|\/)\.(gitignore|gitattributes|mailmap|npmrc|yarnrc(\.yml)?|nvmrc|node-version|tool-versions|editorconfig|dockerignore|(prettier|eslint|stylelint)(rc(\.\w+)?|ignore))$/,

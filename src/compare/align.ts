@@ -227,8 +227,11 @@ function alignMiddle(images: Images, start: number, baseEnd: number, currentEnd:
       push(segments, 'modified', x - 1, 1, y - 1, 1);
     } else if (insertedBefore) {
       push(segments, 'added', x, 0, y - insertedBefore, insertedBefore);
-    } else if (removedBefore === 1 && y > 0) {
-      // As for an insertion: a removal at the very top has no run above it and stays a removal.
+    } else if (removedBefore === 1) {
+      // Re-snapping too at the very top: an element captured at a half-pixel offset loses its top
+      // row to rounding, so the lost row is compared with the current top row and counts only
+      // where it really differs (tests/e2e/fractional.spec.ts). Unlike an insertion there, a base
+      // row above exists to compare.
       push(segments, 'modified', x - 1, 1, y < images.current.image.height ? y : y - 1, 1);
     } else if (removedBefore) {
       push(segments, 'removed', x - removedBefore, removedBefore, y, 0);

@@ -135,6 +135,15 @@ export function readStyles(text: string, syntax: StyleSyntax): ReadStyles {
   const targets = new Map<number, StyleTarget>();
   const uses: VariableUse[] = [];
   const mark = (at: number[], target: StyleTarget) => at.forEach((line) => targets.set(line, target));
+  // A line may hold several declarations (`header { background: #111; color: #fff; }`): the line sets each of them.
+  const declaredOn = new Map<number, Node['parent']>();
+  const markDeclaration = (at: number[], target: StyleTarget, parent: Node['parent']) =>
+    at.forEach((line) => {
+      const before = targets.get(line);
+      const sibling = declaredOn.get(line) === parent && before?.kind === 'style';
+      declaredOn.set(line, parent);
+      targets.set(line, sibling ? { ...target, properties: [...new Set([...before.properties, ...target.properties])], defines: before.defines ?? target.defines } : target);
+    });
   // Parents before their children: a declaration's lines overwrite those of the block it sits in.
   root.walk((node: ChildNode) => {
     const place = placeOf(node, memo);
@@ -143,7 +152,7 @@ export function readStyles(text: string, syntax: StyleSyntax): ReadStyles {
       const variable = isVariable(decl.prop);
       // Less's `&:extend(.x);` reads as a declaration: it takes whatever `.x` sets.
       const properties = variable ? [] : decl.prop.startsWith('&') ? ['*'] : [decl.prop];
-      mark(lines(decl), { kind: 'style', selectors: place.selectors, properties, defines: variable ? decl.prop : place.mixin });
+      markDeclaration(lines(decl), { kind: 'style', selectors: place.selectors, properties, defines: variable ? decl.prop : place.mixin }, decl.parent);
       for (const name of variablesRead(decl.value, syntax)) uses.push({ name, selectors: place.selectors, property: decl.prop });
     } else if (node.type === 'rule') {
       const rule = node as Rule;

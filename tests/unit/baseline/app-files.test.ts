@@ -34,12 +34,13 @@ describe('appFilesChanged', () => {
     expect(appFilesChanged(changed, { repoRoot: dir, testDirs: [path.join(dir, 'tests')], manifestsWithNewDependencies: [] })).toEqual(['web/app.css']);
   });
 
-  it('drops tests, docs, manifests, lockfiles, CI and tool configs, approvals', () => {
+  it("drops tests, docs, manifests, lockfiles, CI and tool configs, approvals, Playwright's own output", () => {
     const notApp = [
       'M tests/site.spec.ts', 'A tests/flows/buy.ox.test', 'M tests/helpers/login.ts', 'M e2e/specs/a.ts', 'M src/App.test.tsx',
       'M README.md', 'M docs/guide/intro.html', 'M CHANGELOG.md', 'M .github/workflows/ci.yml', 'M .gitignore', 'M .npmrc',
       'M package-lock.json', 'M pnpm-lock.yaml', 'M yarn.lock', 'M playwright.config.ts', 'M playwright-ct.config.mts',
       'M visual-uat.approvals.json', 'M visual-uat.instructions.md',
+      'A playwright-report/data/3f2a.png', 'A playwright-report/index.html', 'A test-results/home-chromium/trace.zip', 'A web/blob-report/report-1.zip',
     ];
     expect(appFilesChanged(notApp, repo)).toEqual([]);
   });

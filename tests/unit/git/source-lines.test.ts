@@ -29,6 +29,12 @@ describe('style sheets', () => {
     expect(targetAt('a.css', tailwind, 2)).toEqual({ kind: 'style', selectors: ['.btn'], properties: ['*'], defines: null });
     expect(targetAt('a.css', tailwind, 3)).toEqual({ kind: 'style', selectors: ['.btn'], properties: ['*'], defines: null });
   });
+
+  it('says a line with several declarations sets each of them, not only its last', () => {
+    const css = ['header { position: sticky; background-color: #0b6e4f; color: #fff; }', '.nav { --gap: 8px; margin: 0; }'].join('\n');
+    expect(targetAt('a.css', css, 1)).toEqual({ kind: 'style', selectors: ['header'], properties: ['position', 'background-color', 'color'], defines: null });
+    expect(targetAt('a.css', css, 2)).toEqual({ kind: 'style', selectors: ['.nav'], properties: ['margin'], defines: '--gap' });
+  });
 });
 
 describe('templates and components', () => {
