@@ -3,7 +3,7 @@ import { unexplainedWords } from '../explain';
 import type { CheckpointStatus } from '../types';
 import { APPROVALS_FILE } from '../store/approvals-file';
 import { plural } from '../util/text';
-import type { CheckpointVerdict } from './decide';
+import type { CheckpointOutcome } from './decide';
 import { explanationWords, REVIEW_COMMAND } from './summary';
 import type { TestOutcome } from './outcome';
 
@@ -19,13 +19,13 @@ const ANNOTATION_BY_STATUS: Record<CheckpointStatus, string | null> = {
   errored: 'visual-error',
 };
 
-export function describeVerdict(verdict: CheckpointVerdict): string {
-  const parts = [`${verdict.name}: ${verdict.reason}`];
-  if (verdict.evaluation) parts.push(`(confidence ${verdict.evaluation.confidence.toFixed(2)})`);
-  if (verdict.diffImage)
-    parts.push(`— ${verdict.diffMetrics.pixelDiffPercent}% of pixels changed in ${plural(verdict.diffMetrics.changedRegions.length, 'region')}`);
+export function describeCheckpoint(checkpoint: CheckpointOutcome): string {
+  const parts = [`${checkpoint.name}: ${checkpoint.reason}`];
+  if (checkpoint.evaluation) parts.push(`(confidence ${checkpoint.evaluation.confidence.toFixed(2)})`);
+  if (checkpoint.diffImage)
+    parts.push(`— ${checkpoint.diffMetrics.pixelDiffPercent}% of pixels changed in ${plural(checkpoint.diffMetrics.changedRegions.length, 'region')}`);
   // Where a person decides: the review page approves or rejects the whole group at once.
-  if (verdict.groups.length && (verdict.status === 'needs_review' || verdict.status === 'regression')) parts.push(`— approve or reject: ${REVIEW_COMMAND}`);
+  if (checkpoint.groups.length && (checkpoint.status === 'needs_review' || checkpoint.status === 'regression')) parts.push(`— approve or reject: ${REVIEW_COMMAND}`);
   return parts.join(' ');
 }
 
@@ -53,41 +53,41 @@ function attachImage(result: TestResult, name: string, path: string | null): voi
 }
 
 /** One annotation per kind of new signal, listing the items; the ARIA diff as a text attachment. */
-function annotateSignals(test: TestCase, result: TestResult, verdict: CheckpointVerdict): void {
-  const { signals } = verdict;
+function annotateSignals(test: TestCase, result: TestResult, checkpoint: CheckpointOutcome): void {
+  const { signals } = checkpoint;
   const lists: [string, string[]][] = [
     ['console-errors', signals.newConsoleErrors],
     ['failed-requests', signals.newFailedRequests],
     ['a11y-violations', signals.newA11yViolations.map((v) => `${v.id} (${v.impact ?? 'unknown impact'}): ${v.targets.join(', ')}`)],
   ];
   for (const [type, items] of lists)
-    if (items.length) pushAnnotation(test, result, { type, description: `${verdict.name}: ${items.join(' · ')}` });
+    if (items.length) pushAnnotation(test, result, { type, description: `${checkpoint.name}: ${items.join(' · ')}` });
   if (signals.ariaDiff)
-    result.attachments.push({ name: `${verdict.name}-aria.diff`, body: Buffer.from(`${signals.ariaDiff}\n`), contentType: 'text/plain' });
+    result.attachments.push({ name: `${checkpoint.name}-aria.diff`, body: Buffer.from(`${signals.ariaDiff}\n`), contentType: 'text/plain' });
 }
 
 /**
- * Writes a checkpoint's verdict where Playwright's HTML report shows it: an annotation, and for a
+ * Writes a checkpoint's outcome where Playwright's HTML report shows it: an annotation, and for a
  * changed pair the expected/actual/diff triplet that the report turns into its image-diff viewer.
  */
-function annotateVerdict(test: TestCase, result: TestResult, verdict: CheckpointVerdict): void {
-  const type = ANNOTATION_BY_STATUS[verdict.status];
+function annotateCheckpoint(test: TestCase, result: TestResult, checkpoint: CheckpointOutcome): void {
+  const type = ANNOTATION_BY_STATUS[checkpoint.status];
   if (type) {
-    pushAnnotation(test, result, { type, description: describeVerdict(verdict) });
+    pushAnnotation(test, result, { type, description: describeCheckpoint(checkpoint) });
     addTag(test, `@${type}`);
   }
-  const words = explanationWords(verdict.explanation);
-  if (words) pushAnnotation(test, result, { type: 'visual-explanation', description: `${verdict.name}: ${words}` });
-  const unexplained = unexplainedWords(verdict.explanation);
-  if (unexplained) pushAnnotation(test, result, { type: 'visual-unexplained', description: `${verdict.name}: ${unexplained}` });
-  if (verdict.diffImage && verdict.baselineImage && verdict.currentImage) {
-    attachImage(result, `${verdict.name}-expected.png`, verdict.baselineImage);
-    attachImage(result, `${verdict.name}-actual.png`, verdict.currentImage);
-    attachImage(result, `${verdict.name}-diff.png`, verdict.diffImage);
+  const words = explanationWords(checkpoint.explanation);
+  if (words) pushAnnotation(test, result, { type: 'visual-explanation', description: `${checkpoint.name}: ${words}` });
+  const unexplained = unexplainedWords(checkpoint.explanation);
+  if (unexplained) pushAnnotation(test, result, { type: 'visual-unexplained', description: `${checkpoint.name}: ${unexplained}` });
+  if (checkpoint.diffImage && checkpoint.baselineImage && checkpoint.currentImage) {
+    attachImage(result, `${checkpoint.name}-expected.png`, checkpoint.baselineImage);
+    attachImage(result, `${checkpoint.name}-actual.png`, checkpoint.currentImage);
+    attachImage(result, `${checkpoint.name}-diff.png`, checkpoint.diffImage);
     return;
   }
-  if (verdict.status === 'missing') attachImage(result, `${verdict.name} (baseline only)`, verdict.baselineImage);
-  else attachImage(result, verdict.name, verdict.currentImage);
+  if (checkpoint.status === 'missing') attachImage(result, `${checkpoint.name} (baseline only)`, checkpoint.baselineImage);
+  else attachImage(result, checkpoint.name, checkpoint.currentImage);
 }
 
 /**
@@ -95,23 +95,23 @@ function annotateVerdict(test: TestCase, result: TestResult, verdict: Checkpoint
  * toHaveScreenshot fails its test: the report and the exit code tell the same story. The reason
  * becomes the test's error.
  */
-export function failTest({ test: { result, titlePath } }: TestOutcome, failing: readonly CheckpointVerdict[]): void {
+export function failTest({ test: { result, titlePath } }: TestOutcome, failing: readonly CheckpointOutcome[]): void {
   if (failing.length === 0) return;
-  for (const verdict of failing) result.errors.push({ message: `visual-uat: checkpoint "${verdict.name}" is ${verdict.status} (in failOn): ${verdict.reason}${settledBy(verdict.status, [...titlePath, verdict.name].join(' › '))}` });
+  for (const checkpoint of failing) result.errors.push({ message: `visual-uat: checkpoint "${checkpoint.name}" is ${checkpoint.status} (in failOn): ${checkpoint.reason}${settledBy(checkpoint.status, [...titlePath, checkpoint.name].join(' › '))}` });
   if (result.status === 'passed') result.status = 'failed';
 }
 
 /** What a person does about a failing checkpoint, as toHaveScreenshot's failure names `--update-snapshots`. */
-function settledBy(status: CheckpointVerdict['status'], title: string): string {
+function settledBy(status: CheckpointOutcome['status'], title: string): string {
   if (status === 'needs_review') return `. If the change is intended: npx visual-uat approve "${title}" (or npx visual-uat review), then commit ${APPROVALS_FILE}`;
   if (status === 'regression') return `. Fix it, or if it is intended after all: npx visual-uat approve "${title}", then commit ${APPROVALS_FILE}`;
   return '';
 }
 
-/** Each checkpoint's verdict, then the signals only current has, into the test's annotations and attachments. */
+/** Each checkpoint's outcome, then the signals only current has, into the test's annotations and attachments. */
 export function annotate({ test: { test, result }, checkpoints }: TestOutcome): void {
-  for (const verdict of checkpoints) {
-    annotateVerdict(test, result, verdict);
-    annotateSignals(test, result, verdict);
+  for (const checkpoint of checkpoints) {
+    annotateCheckpoint(test, result, checkpoint);
+    annotateSignals(test, result, checkpoint);
   }
 }

@@ -191,7 +191,7 @@ export function unsettledNote(area: Region | null): string {
 }
 
 /** A checkpoint as the results file, the annotations and the summary show it. */
-export interface CheckpointVerdict extends Ruling {
+export interface CheckpointOutcome extends Ruling {
   name: string;
   baselineImage: string | null;
   currentImage: string | null;
@@ -216,7 +216,7 @@ export interface Judged extends Compared {
   changes: ChangeInput[];
 }
 
-export function verdictOf(checkpoint: Judged): CheckpointVerdict {
+export function outcomeOf(checkpoint: Judged): CheckpointOutcome {
   const { pair, comparison, signals } = checkpoint;
   const images = imagesOf(checkpoint);
   const ruling = decide({
@@ -244,7 +244,7 @@ export function verdictOf(checkpoint: Judged): CheckpointVerdict {
   };
 }
 
-export function testStatus(status: Compared['test']['status'], checkpoints: CheckpointVerdict[]): TestStatus {
+export function testStatus(status: Compared['test']['status'], checkpoints: CheckpointOutcome[]): TestStatus {
   const ran = status === 'passed' || status === 'skipped';
   if (!ran || checkpoints.some((c) => c.status === 'errored')) return 'errored';
   if (checkpoints.some((c) => c.status === 'regression')) return 'failed';
@@ -253,7 +253,7 @@ export function testStatus(status: Compared['test']['status'], checkpoints: Chec
 }
 
 /** The checkpoints that make the run exit 1: a status in failOn, or any new signal with 'signals' in it. */
-export function failingCheckpoints<Checkpoint extends Pick<CheckpointVerdict, 'status' | 'signals'>>(checkpoints: readonly Checkpoint[], failOn: readonly FailOn[]): Checkpoint[] {
+export function failingCheckpoints<Checkpoint extends Pick<CheckpointOutcome, 'status' | 'signals'>>(checkpoints: readonly Checkpoint[], failOn: readonly FailOn[]): Checkpoint[] {
   return checkpoints.filter(
     (checkpoint) => (failOn as readonly string[]).includes(checkpoint.status) || (failOn.includes('signals') && hasNewSignals(checkpoint.signals)),
   );

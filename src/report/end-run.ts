@@ -20,7 +20,7 @@ import { failingCheckpoints } from './decide';
 import { baselineHome, placeImages } from './place';
 import { htmlReportPath, printLine, printSummary, printWarning } from './print';
 import { buildRunResult, NO_USAGE, writeRunResult } from './results';
-import { judgeRun, type RunVerdicts } from './run';
+import { judgeRun, type RunOutcome } from './run';
 import { recordBaselines } from './record-baselines';
 import { sameAppWarning } from './sanity';
 
@@ -73,27 +73,27 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   // Read on first need, once: a run whose checkpoints all match never reads them.
   let diffs: Promise<CodeChange[]> | null = null;
   const code = () => (diffs ??= timed('branch diffs', () => branchChanges(context, settings.configDir)));
-  const verdicts = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evaluatorProblem, evalRecord, code });
+  const runOutcome = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evaluatorProblem, evalRecord, code });
 
-  if (verdicts.baselineUnreadable && context?.suiteIndex) {
+  if (runOutcome.baselineUnreadable && context?.suiteIndex) {
     forgetSuite(context.suiteIndex);
     printWarning(`visual-uat: a baseline image of this suite in the baseline store is unreadable: the suite's store entries are dropped, the next run renders its tests on the base again`);
   }
-  const sameApp = sameAppWarning(context, verdicts.compared);
+  const sameApp = sameAppWarning(context, runOutcome.compared);
   if (sameApp) printWarning(sameApp);
-  for (const outcome of verdicts.outcomes) {
+  for (const outcome of runOutcome.outcomes) {
     annotate(outcome);
     failTest(outcome, failingCheckpoints(outcome.checkpoints, settings.options.failOn));
   }
   lap('annotate');
-  const run = buildRunResult(verdicts.outcomes, verdicts.groups, context, settings, evaluator?.usage() ?? NO_USAGE);
+  const run = buildRunResult(runOutcome.outcomes, runOutcome.groups, context, settings, evaluator?.usage() ?? NO_USAGE);
   const { latest } = writeRunResult(settings.outputDir, run);
   lap('results');
   const onBase = context?.sameAsBase && context.baseCommit ? `${context.baseBranch} @ ${context.baseCommit.slice(0, 8)}` : null;
-  printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(config, settings.configDir), approvals: verdicts.approvals, onBase });
-  if (evaluator && verdicts.judged > 0) printLine(evaluator.summary());
+  printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(config, settings.configDir), approvals: runOutcome.approvals, onBase });
+  if (evaluator && runOutcome.judged > 0) printLine(evaluator.summary());
   lap('summary');
-  return exitStatus(verdicts, settings);
+  return exitStatus(runOutcome, settings);
 }
 
 /**
@@ -126,9 +126,9 @@ function openEvaluator(settings: Settings): { evaluator: Evaluator | null; evalu
   }
 }
 
-function exitStatus(verdicts: RunVerdicts, settings: Settings): EndResult {
+function exitStatus(runOutcome: RunOutcome, settings: Settings): EndResult {
   const { failOn } = settings.options;
-  const hit = failingCheckpoints(verdicts.outcomes.flatMap((outcome) => outcome.checkpoints), failOn);
+  const hit = failingCheckpoints(runOutcome.outcomes.flatMap((outcome) => outcome.checkpoints), failOn);
   if (hit.length === 0) return undefined;
   const what = failOn.includes('signals') ? 'with a status or a new signal in failOn' : 'with a status in failOn';
   const unreviewed = hit.some((checkpoint) => checkpoint.status === 'needs_review' || checkpoint.status === 'regression');

@@ -2,7 +2,7 @@ import type { ChangePrint } from '../compare';
 import type { Explanation } from '../explain';
 import type { CheckpointStatus, Evaluation, TestStatus } from '../types';
 import type { CollectedTest } from './collect';
-import type { CheckpointVerdict } from './decide';
+import type { CheckpointOutcome } from './decide';
 
 /**
  * What a run decided, test by test and change by change: the value `judgeRun` returns and the
@@ -11,7 +11,7 @@ import type { CheckpointVerdict } from './decide';
 export interface TestOutcome {
   test: CollectedTest;
   status: TestStatus;
-  checkpoints: CheckpointVerdict[];
+  checkpoints: CheckpointOutcome[];
 }
 
 /** A change of the run and the checkpoints that show it. */

@@ -7,13 +7,13 @@ import { groupChanges, type ChangeGroup, type Grouping } from '../group';
 import type { CodeChange, RunContext } from '../types';
 import { compareCheckpoints, imagesOf, type BranchCode, type Compared } from './assess';
 import type { CollectedTest } from './collect';
-import { baseFailed, baseFailureNote, decideChange, mostSevere, testStatus, unsettledNote, verdictOf, type ChangeInput, type CheckpointVerdict } from './decide';
+import { baseFailed, baseFailureNote, decideChange, mostSevere, testStatus, unsettledNote, outcomeOf, type ChangeInput, type CheckpointOutcome } from './decide';
 import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
 import type { GroupOutcome, TestOutcome } from './outcome';
 import type { ComparedCount } from './sanity';
 import { lap } from '../config/timing';
 
-export interface RunVerdicts {
+export interface RunOutcome {
   outcomes: TestOutcome[];
   groups: GroupOutcome[];
   approvals: ApprovalTally;
@@ -84,11 +84,11 @@ function groupsToJudge(grouping: Grouping, compared: Compared[], covering: Map<s
 }
 
 /**
- * The verdicts of a run, stage by stage, each taking values and returning new ones:
+ * The outcome of a run, stage by stage, each taking values and returning new ones:
  * compare (the auto gate) → group → approvals (the human gate) → evaluate (the AI gate, once per
  * group) → trust (evaluator.autoApprove) → decide. Nothing here writes a file the results name or touches Playwright's objects.
  */
-export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
+export async function judgeRun(input: RunInput): Promise<RunOutcome> {
   const compared = await compareCheckpoints(input.tests, input.context, input.settings, input.code);
   lap('compare, explain');
   const subjects = compared.map(approvalSubject);
@@ -115,8 +115,8 @@ export async function judgeRun(input: RunInput): Promise<RunVerdicts> {
       judgement: judgements.get(id) ?? null,
     }));
 
-  const byTest = new Map<CollectedTest, CheckpointVerdict[]>(input.tests.map((test) => [test, []]));
-  compared.forEach((checkpoint, i) => byTest.get(checkpoint.test)!.push(verdictOf({ ...checkpoint, changes: changesOf(i) })));
+  const byTest = new Map<CollectedTest, CheckpointOutcome[]>(input.tests.map((test) => [test, []]));
+  compared.forEach((checkpoint, i) => byTest.get(checkpoint.test)!.push(outcomeOf({ ...checkpoint, changes: changesOf(i) })));
   const outcomes = [...byTest].map(([test, checkpoints]): TestOutcome => ({ test, status: testStatus(test.status, checkpoints), checkpoints }));
 
   const groups = grouping.groups.map((group): GroupOutcome => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayUrl } from '../../../src/capture/signals';
 import { compareSignals, hasNewSignals, normaliseMessage, NO_DIFF, NO_SIGNALS, requestKey, testBaseSignals, unifiedDiff } from '../../../src/compare';
-import { failingCheckpoints, type CheckpointVerdict } from '../../../src/report/decide';
+import { failingCheckpoints, type CheckpointOutcome } from '../../../src/report/decide';
 import type { CapturedSignals } from '../../../src/types';
 
 const ARIA = ['- banner: Shop', '- main:', '  - heading "Products" [level=1]', '  - heading "Mug" [level=2]', '  - paragraph: 12 EUR'].join('\n');
@@ -166,7 +166,7 @@ describe('compareSignals', () => {
 });
 
 describe('failingCheckpoints', () => {
-  const verdict = (status: CheckpointVerdict['status'], newConsoleErrors: string[] = []): CheckpointVerdict => ({
+  const checkpoint = (status: CheckpointOutcome['status'], newConsoleErrors: string[] = []): CheckpointOutcome => ({
     name: status,
     status,
     baselineImage: null,
@@ -184,9 +184,9 @@ describe('failingCheckpoints', () => {
   });
 
   it("fails on a status in failOn, and with 'signals' on any new signal, even on an unchanged checkpoint", () => {
-    const quiet = verdict('unchanged');
-    const noisy = verdict('unchanged', ['console.error: boom']);
-    const regression = verdict('regression');
+    const quiet = checkpoint('unchanged');
+    const noisy = checkpoint('unchanged', ['console.error: boom']);
+    const regression = checkpoint('regression');
     expect(hasNewSignals(noisy.signals)).toBe(true);
     expect(failingCheckpoints([quiet, noisy, regression], ['regression'])).toEqual([regression]);
     expect(failingCheckpoints([quiet, noisy, regression], ['regression', 'signals'])).toEqual([noisy, regression]);

@@ -1,12 +1,12 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { describe, expect, it } from 'vitest';
 import { NO_DIFF, NO_SIGNALS } from '../../../src/compare';
-import { annotate, describeVerdict, failTest } from '../../../src/report/annotate';
-import type { CheckpointVerdict } from '../../../src/report/decide';
+import { annotate, describeCheckpoint, failTest } from '../../../src/report/annotate';
+import type { CheckpointOutcome } from '../../../src/report/decide';
 import type { TestOutcome } from '../../../src/report/outcome';
 import { collectedTest } from '../../support/collected';
 
-function verdict(name: string, extra: Partial<CheckpointVerdict> = {}): CheckpointVerdict {
+function checkpoint(name: string, extra: Partial<CheckpointOutcome> = {}): CheckpointOutcome {
   return {
     name,
     status: 'unchanged',
@@ -32,14 +32,14 @@ type Annotated = TestResult & { annotations: TestCase['annotations'] };
  * Playwright's test and result as a live run gives them to a reporter, with only what annotate
  * touches: the test's tags are a getter over its internal list, as in Playwright.
  */
-function outcome(checkpoints: CheckpointVerdict[]): TestOutcome & { test: { result: Annotated } } {
+function outcome(checkpoints: CheckpointOutcome[]): TestOutcome & { test: { result: Annotated } } {
   const internalTags: string[] = [];
   const test = { annotations: [], _tags: internalTags, get tags() { return internalTags; } } as unknown as TestCase;
   const result = { annotations: [], attachments: [], errors: [], status: 'passed' } as unknown as Annotated;
   return { test: { ...collectedTest('plans', []), test, result }, status: 'passed', checkpoints };
 }
 
-const CHANGED = verdict('hero', {
+const CHANGED = checkpoint('hero', {
   status: 'needs_review',
   reason: 'no evaluator configured',
   diffImage: '/out/diffs/hero-diff.png',
@@ -63,7 +63,7 @@ describe('annotate', () => {
   });
 
   it('attaches an unchanged checkpoint as its current image, without an annotation, and a missing one as its baseline', () => {
-    const run = outcome([verdict('footer'), verdict('gone', { status: 'missing', reason: 'not captured', currentImage: null })]);
+    const run = outcome([checkpoint('footer'), checkpoint('gone', { status: 'missing', reason: 'not captured', currentImage: null })]);
     annotate(run);
     expect(run.test.test.annotations).toEqual([{ type: 'needs_review', description: 'gone: not captured' }]);
     expect(run.test.result.attachments.map((attachment) => [attachment.name, attachment.path])).toEqual([
@@ -74,7 +74,7 @@ describe('annotate', () => {
 
   it('lists each kind of new signal in an annotation of its own, and the ARIA diff as a text attachment', () => {
     const signals = { ariaDiff: '- button "Buy"', newConsoleErrors: ['TypeError: x', 'ReferenceError: y'], newFailedRequests: [], newA11yViolations: [{ id: 'color-contrast', impact: 'serious', targets: ['.cta'] }] };
-    const run = outcome([verdict('hero', { signals })]);
+    const run = outcome([checkpoint('hero', { signals })]);
     annotate(run);
     expect(run.test.test.annotations).toEqual([
       { type: 'console-errors', description: 'hero: TypeError: x · ReferenceError: y' },
@@ -93,7 +93,7 @@ describe('annotate', () => {
 describe('failTest', () => {
   it('fails a passing test with one error per failing checkpoint, naming how to settle it', () => {
     const run = outcome([CHANGED]);
-    failTest(run, [CHANGED, verdict('cart', { status: 'errored', reason: 'image unreadable' })]);
+    failTest(run, [CHANGED, checkpoint('cart', { status: 'errored', reason: 'image unreadable' })]);
     expect(run.test.result.status).toBe('failed');
     expect(run.test.result.errors.map((error) => error.message)).toEqual([
       'visual-uat: checkpoint "hero" is needs_review (in failOn): no evaluator configured. If the change is intended: npx visual-uat approve "pricing.spec.ts › pricing › plans › hero" (or npx visual-uat review), then commit visual-uat.approvals.json',
@@ -108,8 +108,8 @@ describe('failTest', () => {
   });
 });
 
-describe('describeVerdict', () => {
+describe('describeCheckpoint', () => {
   it('adds the evaluator\'s confidence when it judged', () => {
-    expect(describeVerdict(verdict('hero', { status: 'changed', reason: 'the new banner is intended', evaluation: { pass: true, confidence: 0.912, reason: 'intended', needsReview: false } }))).toBe('hero: the new banner is intended (confidence 0.91)');
+    expect(describeCheckpoint(checkpoint('hero', { status: 'changed', reason: 'the new banner is intended', evaluation: { pass: true, confidence: 0.912, reason: 'intended', needsReview: false } }))).toBe('hero: the new banner is intended (confidence 0.91)');
   });
 });

@@ -216,7 +216,7 @@ describe('decide', () => {
 });
 
 describe('judgeRun', () => {
-  it('runs the gates in order on frozen inputs and returns new verdicts', async () => {
+  it('runs the gates in order on frozen inputs and returns new outcomes', async () => {
     const plans = collected('plans', [
       pair('approved', images.base, images.changed),
       pair('judged', images.base, images.changed, { meta: { name: 'judged', intent: 'The Pro card is blue', stable: true, signals: CONSOLE_ERROR } }),
@@ -231,14 +231,14 @@ describe('judgeRun', () => {
     const stale: Approval = { ...approved, checkpoints: [{ ...checkpoint, checkpoint: 'same', baseline: 'f'.repeat(64) }] };
     const unrelated: Approval = { ...approved, checkpoints: [{ ...checkpoint, test: 'another › test' }] };
     const evaluator = evaluatorAnswering(() => ({ status: 'changed', evaluation: { pass: true, confidence: 0.95, reason: 'Intended.', needsReview: false }, reason: 'Intended.', cached: false }));
-    const verdicts = await judgeRun({ tests: frozen([plans]), context: frozen(CONTEXT), settings: frozen(settings()), approvals: frozen([approved, stale, unrelated]), evaluator, evalRecord: null });
+    const runOutcome = await judgeRun({ tests: frozen([plans]), context: frozen(CONTEXT), settings: frozen(settings()), approvals: frozen([approved, stale, unrelated]), evaluator, evalRecord: null });
 
     // "approved" and "judged" show the same change: one group, judged once on the checkpoint nobody approved.
     expect(evaluator.asked.map((request) => [request.name, request.group])).toEqual([['judged', { id: 'g1', shownOn: expect.any(Array) }]]);
     expect(evaluator.asked[0].group.shownOn).toHaveLength(2);
-    expect(verdicts.approvals).toEqual({ applied: 1, resembling: 0, rejected: 0, stale: [{ approval: stale, checkpoint: stale.checkpoints[0] }] });
-    expect(verdicts.judged).toBe(1);
-    const [outcome] = verdicts.outcomes;
+    expect(runOutcome.approvals).toEqual({ applied: 1, resembling: 0, rejected: 0, stale: [{ approval: stale, checkpoint: stale.checkpoints[0] }] });
+    expect(runOutcome.judged).toBe(1);
+    const [outcome] = runOutcome.outcomes;
     expect(outcome.status).toBe('needs_review');
     const byName = Object.fromEntries(outcome.checkpoints.map((c) => [c.name, c]));
     expect(byName.approved).toMatchObject({ status: 'changed', reason: 'approved by Ann on 2026-01-02 — same change as 1 other checkpoint (group g1)', evaluation: null, groups: ['g1'] });
@@ -246,7 +246,7 @@ describe('judgeRun', () => {
     expect(byName.judged.diffMetrics.pixelDiffPercent).toBeGreaterThan(0);
     expect(byName.same).toMatchObject({ status: 'unchanged', diffImage: null, diffMetrics: NO_DIFF, stable: true, groups: [] });
     expect(byName.unsettled).toMatchObject({ status: 'new', stable: false });
-    expect(verdicts.groups).toEqual([expect.objectContaining({ id: 'g1', members: [`${plans.key} › approved`, `${plans.key} › judged`], alsoIn: [], status: 'needs_review' })]);
+    expect(runOutcome.groups).toEqual([expect.objectContaining({ id: 'g1', members: [`${plans.key} › approved`, `${plans.key} › judged`], alsoIn: [], status: 'needs_review' })]);
   });
 
   it("holds back a pass the trust policy does not vouch for, cached or not, and says why", async () => {
@@ -267,20 +267,20 @@ describe('judgeRun', () => {
   it("leads a group's reason with a member compared with the capture of a base test that failed after it", async () => {
     const baseCapture: BaseCapture = { testStatus: 'timedOut', error: 'Test timeout of 30000ms exceeded.\nCall log:', taken: true, settled: true, layout: true };
     const plans = collected('plans', [pair('failed-base', images.base, images.changed, { baseCapture }), pair('passed-base', images.base, images.changed)]);
-    const verdicts = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
-    expect(verdicts.groups.map((group) => group.reason)).toEqual([
+    const runOutcome = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
+    expect(runOutcome.groups.map((group) => group.reason)).toEqual([
       `the base test failed after this capture (Test timeout of 30000ms exceeded.); compared with the capture it took (${plans.key} › failed-base); ${NO_EVALUATOR_REASON}`,
     ]);
-    expect(verdicts.outcomes[0].checkpoints.map((c) => c.reason)).toEqual([
+    expect(runOutcome.outcomes[0].checkpoints.map((c) => c.reason)).toEqual([
       `the base test failed after this capture (Test timeout of 30000ms exceeded.); compared with the capture it took; ${NO_EVALUATOR_REASON} — same change as 1 other checkpoint (group g1)`,
       `${NO_EVALUATOR_REASON} — same change as 1 other checkpoint (group g1)`,
     ]);
   });
 
   it('marks a run with an unreadable baseline, so its store entries are dropped', async () => {
-    const verdicts = await judgeRun({ tests: [collected('plans', [pair('corrupt', images.corrupt, images.changed)])], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
-    expect(verdicts.baselineUnreadable).toBe(true);
-    expect(verdicts.outcomes[0].status).toBe('errored');
+    const runOutcome = await judgeRun({ tests: [collected('plans', [pair('corrupt', images.corrupt, images.changed)])], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
+    expect(runOutcome.baselineUnreadable).toBe(true);
+    expect(runOutcome.outcomes[0].status).toBe('errored');
   });
 });
 
@@ -296,12 +296,12 @@ describe('the evaluator request', () => {
 });
 
 describe('the results file', () => {
-  it('is built from the verdicts and matches docs/results.schema.json', async () => {
+  it('is built from the outcomes and matches docs/results.schema.json', async () => {
     const plans = collected('plans', [pair('same', images.base, images.same), pair('changed', images.base, images.changed), pair('gone', images.base, null)], {
       error: null,
     });
-    const verdicts = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
-    const run = buildRunResult(verdicts.outcomes, verdicts.groups, CONTEXT, settings(), NO_USAGE, 1_700_000_000_000);
+    const runOutcome = await judgeRun({ tests: [plans], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
+    const run = buildRunResult(runOutcome.outcomes, runOutcome.groups, CONTEXT, settings(), NO_USAGE, 1_700_000_000_000);
     validResults(JSON.parse(JSON.stringify(run)), 'the built run');
     const [test] = run.tests;
     expect(test).toMatchObject({ title: 'plans', titlePath: ['pricing.spec.ts', 'pricing', 'plans'], file: path.relative(dir, '/repo/tests/pricing.spec.ts'), status: 'needs_review' });
@@ -327,8 +327,8 @@ describe('the results file', () => {
     const timeout = 'Test timeout of 30000ms exceeded.\nError: locator.waitFor: Test timeout of 30000ms exceeded.';
     const baseCapture: BaseCapture = { testStatus: 'timedOut', error: timeout, taken: false, settled: null, layout: null };
     const badge = collected('badge', [pair('badge', null, images.changed, { baseCapture })], { baselineAvailable: false, baselineError: timeout });
-    const verdicts = await judgeRun({ tests: [badge], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
-    const run = buildRunResult(verdicts.outcomes, verdicts.groups, CONTEXT, settings(), NO_USAGE, 1);
+    const runOutcome = await judgeRun({ tests: [badge], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
+    const run = buildRunResult(runOutcome.outcomes, runOutcome.groups, CONTEXT, settings(), NO_USAGE, 1);
     validResults(JSON.parse(JSON.stringify(run)), 'a base failure');
     expect(run.tests[0]).toMatchObject({ status: 'passed', baselineAvailable: false, error: null, baseError: timeout });
     expect(run.tests[0].checkpoints[0]).toMatchObject({ status: 'new', reason: 'no baseline: the base test failed before it took this checkpoint (Test timeout of 30000ms exceeded.)' });
