@@ -41,8 +41,8 @@ export interface PassScope {
   root: string;
   /** Playwright's rootDir, which a test's note names its file from (see top-up.ts). */
   rootDir: string;
-  cacheKey: string;
-  /** The test side's modules, parsed once (see baselineCacheKey). */
+  suiteKey: string;
+  /** The test side's modules, parsed once (see suiteKeyOf). */
   graph: SourceGraph;
   args: string[];
   started: number;

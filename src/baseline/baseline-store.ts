@@ -122,7 +122,7 @@ export function testSource(graph: SourceGraph, test: TestLocation, inputs: KeyIn
 /**
  * The files under the testDirs that are not code (a JSON a test reads by path, a CSV, a fixture
  * page), by repository-relative path → SHA-256: every test's key holds them all, since which test
- * reads which cannot be told from its imports (the suite's cache key holds them the same way).
+ * reads which cannot be told from its imports (the suite key holds them the same way).
  */
 export async function testDirData(repo: Repo, testDirs: readonly string[]): Promise<Record<string, string>> {
   const data: Record<string, string> = {};

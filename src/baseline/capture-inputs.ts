@@ -10,7 +10,7 @@ import { ownManifest } from '../util/own-package';
 /**
  * What reaches a capture besides the test's sources and the base app: the options that change a
  * screenshot, the project's `use` (browser, viewport, device), and the versions of Playwright and
- * visual-uat. The suite's cache key and each test's store entry are keyed on it.
+ * visual-uat. The suite key and each test's store entry are keyed on it.
  */
 
 /** Options that can change what a capture looks like; the rest (evaluator, failOn, where files go, …) never reach the baselines. */

@@ -14,7 +14,7 @@ import { clearEarlierBaselines, writeManifest } from '../store/run-folder';
 import type { RunContext } from '../types';
 import { holdsOlderSuiteCache, lookUpSuite, placeSuite, projectCaptures, pruneStore, storeSuite, testDirData, touch, type KeyInputs } from './baseline-store';
 import { copyStored, fillFromStore, handDown, listCapturing, logStored, lookUpTests, NO_PASS, renderOnBase, stopOrWarn, storeOffersBase, topUp, type PassOutcome, type PassScope } from './base-pass';
-import { baselineCacheKey } from './cache-key';
+import { suiteKeyOf } from './suite-key';
 import { captureOptions, versions } from './capture-inputs';
 import { nestedArgs } from './pass';
 import { manifestSelection, planRun, planSelection, updateReason, type BaselinePlan, type Judge, type RunFacts, type RunPlan, type SelectionFacts, type TestLookup } from './plan';
@@ -62,16 +62,16 @@ export async function prepareBasePass(inputs: RunInputs, context: RunContext): P
   const graph = new SourceGraph(repo.root, new ImportCache(outputPath(outputDir, 'importCache')));
   const installed = versions(configFile);
   const testDirs = config.projects.map((project) => project.testDir);
-  const cache = await baselineCacheKey({ repo, baseCommit: base.commit, configFile, testDirs, args, options: { ...capture, selects: inputs.judgedBy === 'reporter' }, versions: installed, graph });
-  lap('cache key');
-  const entry = baselineEntryDir(outputDir, base.commit, cache.key);
+  const suite = await suiteKeyOf({ repo, baseCommit: base.commit, configFile, testDirs, args, options: { ...capture, selects: inputs.judgedBy === 'reporter' }, versions: installed, graph });
+  lap('suite key');
+  const entry = baselineEntryDir(outputDir, base.commit, suite.key);
   const update = updateReason(options.updateBaselines, config.updateSnapshots);
   // A run that updates takes nothing from the store: it looks up no index.
-  const lookup = update || !store.reads ? null : lookUpSuite(store.dir, base.commit, cache.key);
+  const lookup = update || !store.reads ? null : lookUpSuite(store.dir, base.commit, suite.key);
   const indexed = lookup !== null && !('reason' in lookup);
   const facts: RunFacts = {
     base,
-    suite: { key: cache.key, files: cache.files.length, lookup, olderCache: holdsOlderSuiteCache(entry) ? entry : null },
+    suite: { key: suite.key, files: suite.files.length, lookup, olderCache: holdsOlderSuiteCache(entry) ? entry : null },
     update,
     judgedBy: inputs.judgedBy,
     // Looked at only when the plan may read it: a warm run, or one that updates, reads no other seal of the store.
@@ -85,7 +85,7 @@ export async function prepareBasePass(inputs: RunInputs, context: RunContext): P
   const captures = projectCaptures(capture, config, repo.root, configFile);
   let keyInputs: Promise<(project: string) => KeyInputs> | null = null;
   const scope: PassScope = {
-    repo, configFile, configDir: inputs.configDir, outputDir, base, entry, root: outputDir, rootDir: config.rootDir, cacheKey: cache.key, graph, args,
+    repo, configFile, configDir: inputs.configDir, outputDir, base, entry, root: outputDir, rootDir: config.rootDir, suiteKey: suite.key, graph, args,
     started: inputs.started, servers: shownServers(inputs.configDir), worktrees: inputs.worktrees, judgedBy: inputs.judgedBy,
     store: { dir: store.dir, readable: store.reads, reads: run.readsStore, writes: store.writes },
     keyInputs: () =>
@@ -184,7 +184,7 @@ function beside(scope: PassScope, plan: BaselinePlan, workers: number, context: 
   // Their captures compare with them as in a warm run; only the tests the pass renders wait for it.
   fs.rmSync(scope.entry, { recursive: true, force: true });
   if (plan.render) writeManifest(scope.entry, { complete: false, tests: copyStored(scope.entry, plan.stored), selection: manifestSelection(plan) });
-  const running = renderOnBase({ ...scope, root, entry: baselineEntryDir(root, scope.base.commit, scope.cacheKey), args: [...scope.args, `--workers=${workers}`] }, plan, true);
+  const running = renderOnBase({ ...scope, root, entry: baselineEntryDir(root, scope.base.commit, scope.suiteKey), args: [...scope.args, `--workers=${workers}`] }, plan, true);
   return {
     context: { ...context, baselinePending: plan.render?.map((test) => test.key) ?? 'all' },
     afterRun: async () => {
@@ -237,7 +237,7 @@ async function finish(scope: PassScope, pass: PassOutcome, context: RunContext, 
     const rendered = [...pass.rendered, ...toppedUp.rendered];
     if (context.baselineError || !scope.store.writes) return;
     const stored = storeSuite(
-      { store: scope.store.dir, baseCommit: scope.base.commit, suiteKey: scope.cacheKey, entry: scope.entry, rendered, replace: !scope.store.reads },
+      { store: scope.store.dir, baseCommit: scope.base.commit, suiteKey: scope.suiteKey, entry: scope.entry, rendered, replace: !scope.store.reads },
       outputPath(scope.outputDir, 'storing'),
     );
     if (stored) logStored(stored, scope.store.dir, scope.base.commit);

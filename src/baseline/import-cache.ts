@@ -5,7 +5,7 @@ import { readJsonFile, writeFileAtomic } from '../util/fs';
 
 /**
  * The repository files each test-side module imports, kept in the output folder between runs, so
- * that a warm run follows its test side's imports (the cache key's closure, see cache-key.ts)
+ * that a warm run follows its test side's imports (the suite key's closure, see suite-key.ts)
  * without TypeScript: loading the compiler and parsing every file costs about a second, hashing
  * their bytes milliseconds. An entry holds while what decided it holds, and is checked on every
  * use:

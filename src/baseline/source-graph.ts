@@ -10,7 +10,7 @@ import { isInside, readJsonFile } from '../util/fs';
  * The test side's modules as Playwright loads them: each file parsed by the TypeScript compiler,
  * each import resolved the way TypeScript does (the nearest tsconfig's `paths` and `baseUrl`,
  * package.json `imports` and `exports`, workspace packages linked into node_modules). The baseline
- * pass's selection and its cache key both read it, so they follow the same imports.
+ * pass's selection and the suite key both read it, so they follow the same imports.
  */
 
 /** Where an import leads. */

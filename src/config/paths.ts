@@ -48,7 +48,7 @@ const OUTPUT_PATHS = {
   earlierRenders: 'run/earlier-renders.json',
   /** The workers' phase times under VISUAL_UAT_DEBUG=timing, one JSON line each, read by the reporter (see config/timing). */
   timing: 'run/timing.jsonl',
-  /** The repository files each test-side module imports, for a warm run's cache key (see baseline/import-cache). */
+  /** The repository files each test-side module imports, for a warm run's suite key (see baseline/import-cache). */
   importCache: 'cache/imports.json',
   /** `<scope:32>/<change key>.json`: cached evaluator verdicts. */
   verdictCache: 'cache/verdicts',

@@ -142,7 +142,7 @@ describe('capturingTests', () => {
 });
 
 describe('SourceGraph.closure', () => {
-  it('reaches a page object behind a path alias, so an edit to it changes the cache key', () => {
+  it('reaches a page object behind a path alias, so an edit to it changes the suite key', () => {
     const dir = repoWith({
       'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@pages/*': ['tests/pages/*'] } } }),
       'tests/pages/home.ts': "export const home = '/';\n",

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { baselineCacheKey } from '../../../src/baseline/cache-key';
+import { suiteKeyOf } from '../../../src/baseline/suite-key';
 import { ImportCache } from '../../../src/baseline/import-cache';
 import { SourceGraph } from '../../../src/baseline/source-graph';
 
@@ -35,11 +35,11 @@ function runGraph(dir: string): SourceGraph {
   return new SourceGraph(dir, new ImportCache(path.join(dir, '.visual-uat', 'cache', 'imports.json')));
 }
 
-/** The cache key and closure a run computes, and the modules it parsed to get them. */
+/** The suite key and closure a run computes, and the modules it parsed to get them. */
 async function keyOfRun(dir: string): Promise<{ key: string; files: string[]; parsed: string[] }> {
   const graph = runGraph(dir);
   const parse = vi.spyOn(graph, 'module');
-  const { key, files } = await baselineCacheKey({
+  const { key, files } = await suiteKeyOf({
     repo: { root: dir },
     baseCommit: 'b'.repeat(40),
     configFile: path.join(dir, 'playwright.config.ts'),

@@ -11,7 +11,7 @@ import type { SourceGraph } from './source-graph';
  * the run is for, and must not cost a new baseline pass).
  */
 
-export interface CacheKeyInput {
+export interface SuiteKeyInput {
   repo: Repo;
   baseCommit: string;
   configFile: string;
@@ -27,12 +27,12 @@ export interface CacheKeyInput {
   graph: SourceGraph;
 }
 
-export interface CacheKey {
+export interface SuiteKey {
   key: string;
   files: string[];
 }
 
-export async function baselineCacheKey(input: CacheKeyInput): Promise<CacheKey> {
+export async function suiteKeyOf(input: SuiteKeyInput): Promise<SuiteKey> {
   const start = [input.configFile];
   for (const dir of [...new Set(input.testDirs)]) start.push(...(await sourceFilesUnder(input.repo, dir)));
   // The imports as Playwright follows them (tsconfig paths, package imports, workspace packages).
