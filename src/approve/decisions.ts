@@ -1,5 +1,5 @@
 import { decodeChange, encodeChange, findShown, partOf, type ChangePrint, type Found } from '../compare';
-import { readApprovals, writeApprovals, type Approval, type ApprovalCheckpoint, type Scope, type Verdict } from '../store/approvals-file';
+import { readApprovals, writeApprovals, type Approval, type ApprovalCheckpoint, type Scope, type DecisionKind } from '../store/approvals-file';
 import { classify, decidedIn, memoHasher, names, reviewApprovals, type ApprovalSubject, type Hasher, type StaleCheckpoint } from './rule';
 
 /** A checkpoint a decision is taken on; `whole`: the decided change is all that changed there. */
@@ -12,7 +12,7 @@ export interface DecisionTarget {
 
 /** One person's decision on one change. */
 export interface DecisionRequest {
-  verdict: Verdict;
+  decision: DecisionKind;
   scope: Scope;
   /** The decided change's fingerprint: a group's change, or one checkpoint's whole change. */
   change: string;
@@ -94,7 +94,7 @@ export function recordDecisions(configDir: string, subjects: ApprovalSubject[], 
   const kept = existing.map((approval) => ({ ...approval, checkpoints: approval.checkpoints.filter((c) => !removed.has(c)) })).filter((approval) => approval.checkpoints.length > 0);
   const added = requests.map(
     (request): Approval => ({
-      verdict: request.verdict,
+      decision: request.decision,
       scope: request.scope,
       checkpoints: request.checkpoints.map((target) => decided(target, changeIn(request, target.subject), hash)),
       by: request.by,

@@ -1,6 +1,6 @@
 import { decodeChange, findChange, findShown, partOf, type ChangePrint, type Found } from '../compare';
 import { sha256File } from '../util/hash';
-import type { Approval, ApprovalCheckpoint, Verdict } from '../store/approvals-file';
+import type { Approval, ApprovalCheckpoint, DecisionKind } from '../store/approvals-file';
 
 /**
  * The approval rule, in one place: the reporter (which decisions a run applies and which it
@@ -102,7 +102,7 @@ export function classify(approval: Approval, subject: ApprovalSubject, hash: Has
   const change = decided ? (decodedOnce(decided.change) ?? inProject) : inProject;
   const found = change && subject.change && (decided || approval.scope === 'change') ? findChange(change, subject.change) : null;
   if (found && decided) return { fit: 'applies', how: 'same-checkpoint', covers: found };
-  if (found) return approval.verdict === 'rejected' ? { fit: 'applies', how: 'same-change', covers: found } : { fit: 'resembles', covers: found };
+  if (found) return approval.decision === 'rejected' ? { fit: 'applies', how: 'same-change', covers: found } : { fit: 'resembles', covers: found };
   if (!decided) return { fit: 'unrelated' };
   if (!compared(subject)) return { fit: 'not-compared' };
   return !subject.change && decided.baseline !== null && decided.baseline === hash(subject.baselineImage!) ? { fit: 'not-shown' } : { fit: 'stale' };
@@ -154,7 +154,7 @@ export function reviewApprovals(approvals: Approval[], subjects: ApprovalSubject
 
 /** The decision that covers a part of a checkpoint's change: a rejection of any of it, else approvals of all of it. */
 export interface CoveringDecision {
-  verdict: Verdict;
+  decision: DecisionKind;
   /** The decision the reason names: the rejection, or the approval of the part's largest region. */
   approval: Approval;
   how: ApplyHow;
@@ -188,13 +188,13 @@ export function resemblance(resembled: Resembled[], change: ChangePrint, part: C
 export function coveringDecision(applied: Applied[], change: ChangePrint, part: ChangePrint): CoveringDecision | null {
   const { regions, lines } = indexesOf(change, part);
   const touches = (a: Applied) => regions.some((i) => coversRegion(a, i)) || lines.some((i) => coversLine(a, i));
-  const rejection = applied.find((a) => a.approval.verdict === 'rejected' && touches(a));
-  if (rejection) return { verdict: 'rejected', approval: rejection.approval, how: rejection.how };
-  const approvals = applied.filter((a) => a.approval.verdict === 'approved');
+  const rejection = applied.find((a) => a.approval.decision === 'rejected' && touches(a));
+  if (rejection) return { decision: 'rejected', approval: rejection.approval, how: rejection.how };
+  const approvals = applied.filter((a) => a.approval.decision === 'approved');
   const covered = regions.every((i) => approvals.some((a) => coversRegion(a, i))) && lines.every((i) => approvals.some((a) => coversLine(a, i)));
   if (!covered || approvals.length === 0) return null;
   const main = approvals.find((a) => (regions.length ? coversRegion(a, regions[0]) : coversLine(a, lines[0]))) ?? approvals[0];
-  return { verdict: 'approved', approval: main.approval, how: main.how };
+  return { decision: 'approved', approval: main.approval, how: main.how };
 }
 
 /** The decision that covers what a checkpoint shows of `decided` (a group's change, say), of those that apply to it. */
@@ -218,16 +218,16 @@ export interface ApprovalTally {
 
 export function tally(review: ApprovalReview, subjects: ApprovalSubject[]): ApprovalTally {
   const covering = subjects.map((subject, i) => (subject.change ? coveringDecision(review.applied[i], subject.change, subject.change) : null));
-  const approved = covering.filter((s) => s?.verdict === 'approved');
+  const approved = covering.filter((s) => s?.decision === 'approved');
   return {
     applied: approved.length,
     resembling: subjects.filter((_, i) => review.resembled[i].length > 0 && covering[i] === null).length,
-    rejected: covering.filter((s) => s?.verdict === 'rejected').length,
+    rejected: covering.filter((s) => s?.decision === 'rejected').length,
     stale: review.stale,
   };
 }
 
 /** A decision as a checkpoint's reason names it: "approved by Ann on 2026-01-02: new brand colour". */
-export function describeApproval(approval: Pick<Approval, 'verdict' | 'by' | 'at' | 'reason'>): string {
-  return `${approval.verdict} by ${approval.by} on ${approval.at.slice(0, 10)}${approval.reason ? `: ${approval.reason}` : ''}`;
+export function describeApproval(approval: Pick<Approval, 'decision' | 'by' | 'at' | 'reason'>): string {
+  return `${approval.decision} by ${approval.by} on ${approval.at.slice(0, 10)}${approval.reason ? `: ${approval.reason}` : ''}`;
 }

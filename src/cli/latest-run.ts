@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { labelledCase, recordDecisions, writeLabel, type ApprovalSubject, type DecisionRequest, type LabelledChange, type Recorded, type Verdict } from '../approve';
+import { labelledCase, recordDecisions, writeLabel, type ApprovalSubject, type DecisionRequest, type LabelledChange, type Recorded, type DecisionKind } from '../approve';
 import type { Settings } from '../config/settings';
 import { decodeChange } from '../compare';
 import { unexplainedWords } from '../explain';
@@ -96,19 +96,19 @@ export function groupCheckpoints(group: GroupRecord, checkpoints: RunCheckpoint[
 }
 
 /** A decision on a group's change: wherever it appears, now and in later runs; in each project, as that project showed it. */
-export function groupDecision(group: GroupRecord, checkpoints: RunCheckpoint[], verdict: Verdict, decider: Decider): DecisionRequest {
+export function groupDecision(group: GroupRecord, checkpoints: RunCheckpoint[], decision: DecisionKind, decider: Decider): DecisionRequest {
   const targets = groupCheckpoints(group, checkpoints).map((c) => ({
     subject: c.subject,
     whole: c.checkpoint.group === group.id && c.checkpoint.otherGroups.length === 0,
     unexplained: unexplainedWords(c.checkpoint.explanation),
   }));
-  return { verdict, scope: 'change', change: group.fingerprint, ...(group.projects ? { projects: group.projects } : {}), checkpoints: targets, ...decider };
+  return { decision, scope: 'change', change: group.fingerprint, ...(group.projects ? { projects: group.projects } : {}), checkpoints: targets, ...decider };
 }
 
 /** A decision on one checkpoint's whole change, there only. */
-export function checkpointDecision(checkpoint: RunCheckpoint, verdict: Verdict, decider: Decider): DecisionRequest {
+export function checkpointDecision(checkpoint: RunCheckpoint, decision: DecisionKind, decider: Decider): DecisionRequest {
   const target = { subject: checkpoint.subject, whole: true, unexplained: unexplainedWords(checkpoint.checkpoint.explanation) };
-  return { verdict, scope: 'checkpoints', change: checkpoint.checkpoint.fingerprint!, checkpoints: [target], ...decider };
+  return { decision, scope: 'checkpoints', change: checkpoint.checkpoint.fingerprint!, checkpoints: [target], ...decider };
 }
 
 /** The run's git context as a label keeps it; null when the run had none. */
@@ -154,7 +154,7 @@ export function recordRunDecisions(settings: Settings, run: RunResult, checkpoin
         explanation: checkpoint.explanation ?? null,
         imageHashes: { baseline: hashes.baseline, current: hashes.current },
       },
-      { label: request.verdict === 'approved' ? 'intended' : 'regression', source: request.verdict === 'approved' ? 'approve' : 'reject', by: request.by, at: request.at, note: request.reason },
+      { label: request.decision === 'approved' ? 'intended' : 'regression', source: request.decision === 'approved' ? 'approve' : 'reject', by: request.by, at: request.at, note: request.reason },
     );
     try {
       result.labels.push(writeLabel(settings.labelsDir, labelled, { baseline: subject.baselineImage!, current: subject.currentImage! }));

@@ -13,7 +13,7 @@
   type ReviewCheckpoint = import('./review-model').ReviewCheckpoint;
   type ReviewDecision = import('./review-model').ReviewDecision;
   type Region = import('../types').Region;
-  type Verdict = ReviewDecision['verdict'];
+  type DecisionKind = ReviewDecision['decision'];
   type View = (typeof VIEWS)[number];
   /** What /api/decisions answers: the decision it recorded, or why it did not. */
   type DecisionAnswer = { ok: true; body: { decision: ReviewDecision } } | { ok: false; body: { error: string } };
@@ -29,7 +29,7 @@
   interface Article {
     node: HTMLElement;
     /** Decides the entry, or (given a checkpoint's key) everything that checkpoint shows. */
-    decide(verdict: Verdict, target?: string): void;
+    decide(kind: DecisionKind, target?: string): void;
   }
 
   const VIEWS = ['Side by side', 'Slider', 'Diff', 'Overlay'] as const;
@@ -137,22 +137,22 @@
   }
 
   function decisionText(d: ReviewDecision): string {
-    return `${d.verdict === 'approved' ? 'Approved' : 'Rejected'} by ${d.by} on ${d.at.slice(0, 10)}${d.reason ? `: ${d.reason}` : ''} (applies from the next run)`;
+    return `${d.decision === 'approved' ? 'Approved' : 'Rejected'} by ${d.by} on ${d.at.slice(0, 10)}${d.reason ? `: ${d.reason}` : ''} (applies from the next run)`;
   }
 
   function entryView(entry: ReviewEntry, index: number): Article {
     const state: EntryState = { checkpoint: 0, view: 'Side by side' };
     const node = el('article', { 'aria-label': entry.title, tabindex: '-1', 'data-entry': entry.id });
-    const decision = el('span', { class: `decision${entry.decision ? ` ${entry.decision.verdict}` : ''}`, role: 'status', text: entry.decision ? decisionText(entry.decision) : '' });
+    const decision = el('span', { class: `decision${entry.decision ? ` ${entry.decision.decision}` : ''}`, role: 'status', text: entry.decision ? decisionText(entry.decision) : '' });
     const reason = el('input', { type: 'text', placeholder: 'Reason (optional)', 'aria-label': 'Reason' });
     // target: the entry (its group), or a checkpoint's key for everything that checkpoint shows.
-    function decide(verdict: Verdict, target?: string): void {
+    function decide(kind: DecisionKind, target?: string): void {
       if (!entry.decidable) return;
       decision.textContent = 'Saving…';
       fetch('/api/decisions', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-visual-uat-token': token },
-        body: JSON.stringify({ run: model.run!.timestamp, entry: target || entry.id, verdict, reason: reason.value || null }),
+        body: JSON.stringify({ run: model.run!.timestamp, entry: target || entry.id, decision: kind, reason: reason.value || null }),
       })
         .then((response) => response.json().then((body: unknown) => ({ ok: response.ok, body }) as DecisionAnswer))
         .then((answer) => {
@@ -162,7 +162,7 @@
             return;
           }
           entry.decision = answer.body.decision;
-          decision.className = `decision ${entry.decision.verdict}`;
+          decision.className = `decision ${entry.decision.decision}`;
           decision.textContent = decisionText(entry.decision);
           select(index + 1 < articles.length ? index + 1 : index);
         })

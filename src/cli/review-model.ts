@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { coveringDecisionOfShown, decidedIn, readApprovals, reviewApprovals, type Verdict } from '../approve';
+import { coveringDecisionOfShown, decidedIn, readApprovals, reviewApprovals, type DecisionKind } from '../approve';
 import { decodeChange, findShown, inPrintOrder, type ChangePrint } from '../compare';
 import { unexplainedWords } from '../explain';
 import { checkpointKey, projectsLabel, testKey } from '../config/test-identity';
@@ -22,7 +22,7 @@ export interface ReviewModel {
 }
 
 export interface ReviewDecision {
-  verdict: Verdict;
+  decision: DecisionKind;
   by: string;
   at: string;
   reason: string | null;
@@ -120,9 +120,9 @@ function decisionOn(group: GroupRecord, shown: RunCheckpoint[], review: ReturnTy
     return change && c.subject.change ? coveringDecisionOfShown(review.applied[checkpoints.indexOf(c)], c.subject.change, change) : null;
   });
   const first = covering[0];
-  if (!first || covering.some((s) => s?.verdict !== first.verdict)) return null;
-  const { verdict, by, at, reason } = first.approval;
-  return { verdict, by, at, reason };
+  if (!first || covering.some((s) => s?.decision !== first.decision)) return null;
+  const { decision, by, at, reason } = first.approval;
+  return { decision, by, at, reason };
 }
 
 function entries(run: RunResult, settings: Settings): ReviewEntry[] {

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Verdict } from '../approve';
+import type { DecisionKind } from '../approve';
 import type { Settings } from '../config/settings';
 import { outputPath } from '../config/paths';
 import { ApprovalsFileError } from '../store/approvals-file';
@@ -84,7 +84,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 interface DecisionBody {
   run: number;
   entry: string;
-  verdict: Verdict;
+  decision: DecisionKind;
   reason: string | null;
 }
 
@@ -95,9 +95,9 @@ function parseDecision(text: string): DecisionBody {
   } catch {
     throw new Refused(400, 'the body is not JSON');
   }
-  if (typeof body.run !== 'number' || typeof body.entry !== 'string' || (body.verdict !== 'approved' && body.verdict !== 'rejected'))
-    throw new Refused(400, 'a decision needs run (the run timestamp), entry (a group id, or a checkpoint key for everything it shows) and verdict (approved or rejected)');
-  return { run: body.run, entry: body.entry, verdict: body.verdict, reason: typeof body.reason === 'string' && body.reason.trim() ? body.reason.trim() : null };
+  if (typeof body.run !== 'number' || typeof body.entry !== 'string' || (body.decision !== 'approved' && body.decision !== 'rejected'))
+    throw new Refused(400, 'a decision needs run (the run timestamp), entry (a group id, or a checkpoint key for everything it shows) and decision (approved or rejected)');
+  return { run: body.run, entry: body.entry, decision: body.decision, reason: typeof body.reason === 'string' && body.reason.trim() ? body.reason.trim() : null };
 }
 
 /**
@@ -115,10 +115,10 @@ async function decide(settings: Settings, body: DecisionBody): Promise<ReviewDec
   if (groups.length === 0) throw new Refused(404, `no change ${body.entry} in the latest run`);
   const decider = { by: await reviewer(settings.configDir), at: new Date().toISOString(), reason: body.reason };
   if (groups.some((g) => groupCheckpoints(g, checkpoints).length === 0)) throw new Refused(409, `the images of ${body.entry} are gone from the output folder: run the tests again`);
-  const requests = groups.map((g) => groupDecision(g, checkpoints, body.verdict, decider));
+  const requests = groups.map((g) => groupDecision(g, checkpoints, body.decision, decider));
   const recorded = recordRunDecisions(settings, run, checkpoints, requests);
   recorded.labelProblems.forEach((problem) => process.stderr.write(`${problem}\n`));
-  return { verdict: body.verdict, by: decider.by, at: decider.at, reason: decider.reason };
+  return { decision: body.decision, by: decider.by, at: decider.at, reason: decider.reason };
 }
 
 /** `--port`'s value: a port number, or an error that says what to give. */

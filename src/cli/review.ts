@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { approvalsPath, readApprovals, reviewApprovals, tally, type DecisionRequest, type Verdict } from '../approve';
+import { approvalsPath, readApprovals, reviewApprovals, tally, type DecisionRequest, type DecisionKind } from '../approve';
 import type { Settings } from '../config/settings';
 import type { RunResult } from '../report';
 import type { GroupRecord } from '../report/results';
@@ -41,7 +41,7 @@ interface Chosen {
   lines: string[];
 }
 
-function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: string[], options: DecideOptions, verdict: Verdict, decider: Decider): Chosen[] {
+function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: string[], options: DecideOptions, decision: DecisionKind, decider: Decider): Chosen[] {
   const groups = new Map(run.groups.map((group) => [group.id, group]));
   const wanted: GroupRecord[] = [];
   const add = (id: string | null) => {
@@ -67,14 +67,14 @@ function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: str
     const others = shown.flatMap((c) =>
       [c.checkpoint.group, ...c.checkpoint.otherGroups]
         .filter((id) => id && id !== group.id && groups.get(id)?.status !== 'changed' && !wanted.some((w) => w.id === id))
-        .map((id) => `  note: ${c.title} also shows group ${id} (${groups.get(id!)?.status}), not part of this decision: npx visual-uat ${verdict === 'approved' ? 'approve' : 'reject'} ${id}`),
+        .map((id) => `  note: ${c.title} also shows group ${id} (${groups.get(id!)?.status}), not part of this decision: npx visual-uat ${decision === 'approved' ? 'approve' : 'reject'} ${id}`),
     );
-    return { request: groupDecision(group, checkpoints, verdict, decider), lines: [...lines, ...others] };
+    return { request: groupDecision(group, checkpoints, decision, decider), lines: [...lines, ...others] };
   });
 }
 
-function chooseCheckpoints(checkpoints: RunCheckpoint[], filters: string[], verdict: Verdict, decider: Decider): Chosen[] {
-  return matching(checkpoints, filters).map((c) => ({ request: checkpointDecision(c, verdict, decider), lines: [`${c.title} (${c.checkpoint.status}), this checkpoint only`] }));
+function chooseCheckpoints(checkpoints: RunCheckpoint[], filters: string[], decision: DecisionKind, decider: Decider): Chosen[] {
+  return matching(checkpoints, filters).map((c) => ({ request: checkpointDecision(c, decision, decider), lines: [`${c.title} (${c.checkpoint.status}), this checkpoint only`] }));
 }
 
 /**
@@ -83,20 +83,20 @@ function chooseCheckpoints(checkpoints: RunCheckpoint[], filters: string[], verd
  * shows, on every checkpoint of the run that shows it; or with --only that checkpoint alone. Older decisions on the same changes are replaced, and decisions that no longer
  * apply (the ones the run reported as stale) dropped, by the same rule (approve/rule.ts).
  */
-export async function approveOrReject(settings: Settings, filters: string[], options: DecideOptions, verdict: Verdict = 'approved'): Promise<string> {
-  const command = verdict === 'approved' ? 'approve' : 'reject';
+export async function approveOrReject(settings: Settings, filters: string[], options: DecideOptions, decision: DecisionKind = 'approved'): Promise<string> {
+  const command = decision === 'approved' ? 'approve' : 'reject';
   if (!filters.length && !options.all && !options.prune)
-    throw new Error(`visual-uat: ${command} what? name a test, checkpoint or group (g1)${verdict === 'approved' ? ', or pass --all for every needs_review change' : ''}`);
+    throw new Error(`visual-uat: ${command} what? name a test, checkpoint or group (g1)${decision === 'approved' ? ', or pass --all for every needs_review change' : ''}`);
   if (options.only && !filters.length) throw new Error(`visual-uat: --only needs a filter: name the checkpoint to ${command}`);
   const run = readLatestRun(settings.outputDir);
   const checkpoints = runCheckpoints(run, settings.outputDir);
   const decider = { by: await reviewer(settings.configDir), at: new Date().toISOString(), reason: options.reason ?? null };
-  const chosen = options.only ? chooseCheckpoints(checkpoints, filters, verdict, decider) : chooseGroups(run, checkpoints, filters, options, verdict, decider);
+  const chosen = options.only ? chooseCheckpoints(checkpoints, filters, decision, decider) : chooseGroups(run, checkpoints, filters, options, decision, decider);
   if ((filters.length || options.all) && chosen.length === 0)
     throw new Error(`visual-uat: nothing to ${command}: no changed checkpoint of the latest run matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : '--all'} (see npx visual-uat report)`);
 
   const recorded = recordRunDecisions(settings, run, checkpoints, chosen.map((c) => c.request), { dryRun: options.dryRun });
-  const done = options.dryRun ? `would ${command === 'approve' ? 'approve' : 'reject'}` : verdict;
+  const done = options.dryRun ? `would ${command === 'approve' ? 'approve' : 'reject'}` : decision;
   // A checkpoint whose words left regions unexplained is decided on its images there: said, and kept in the file.
   const partly = chosen.flatMap(({ request }) =>
     request.checkpoints.flatMap((target) => (target.unexplained ? [`  note: ${checkpoints.find((c) => c.subject === target.subject)?.title ?? target.subject.checkpoint}: ${target.unexplained}`] : [])),
@@ -104,7 +104,7 @@ export async function approveOrReject(settings: Settings, filters: string[], opt
   const lines = [
     ...chosen.flatMap(({ lines: [first, ...rest] }) => [`${done}: ${first}`, ...rest]),
     ...partly,
-    ...recorded.dropped.map(({ approval, checkpoint }) => `${options.dryRun ? 'would drop' : 'dropped'} stale ${approval.verdict === 'rejected' ? 'rejection' : 'approval'}: ${checkpoint.test} › ${checkpoint.checkpoint} (no longer shows the ${approval.verdict} change)`),
+    ...recorded.dropped.map(({ approval, checkpoint }) => `${options.dryRun ? 'would drop' : 'dropped'} stale ${approval.decision === 'rejected' ? 'rejection' : 'approval'}: ${checkpoint.test} › ${checkpoint.checkpoint} (no longer shows the ${approval.decision} change)`),
   ];
   if (recorded.replaced.length) lines.push(`${options.dryRun ? 'would replace' : 'replaced'} ${plural(recorded.replaced.length, 'earlier decision')} on the same checkpoints`);
   const file = path.relative(process.cwd(), approvalsPath(settings.configDir)) || approvalsPath(settings.configDir);

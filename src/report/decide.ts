@@ -80,7 +80,7 @@ export function decideChange(change: ChangeInput, signals: CheckpointSignals): R
   const { covering, resembles } = change;
   if (covering) {
     const carried = covering.how === 'same-change' ? ` (the same change on ${decidedOn(covering.approval)})` : '';
-    return { status: covering.verdict === 'rejected' ? 'regression' : 'changed', reason: `${describeApproval(covering.approval)}${carried}`, evaluation: null };
+    return { status: covering.decision === 'rejected' ? 'regression' : 'changed', reason: `${describeApproval(covering.approval)}${carried}`, evaluation: null };
   }
   if (resembles) return { status: 'needs_review', reason: `same as the change approved in ${decidedOn(resembles)} (${describeApproval(resembles)}); not approved here: nobody saw it on this checkpoint`, evaluation: null };
   if (change.judgement) return judged(change.judgement, signals);

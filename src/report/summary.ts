@@ -234,8 +234,8 @@ export function approvalLines(approvals: ApprovalTally): string[] {
     lines.push(`  ${plural(approvals.resembling, 'checkpoint')} ${approvals.resembling === 1 ? 'shows' : 'show'} a change approved on other checkpoints only: an approval covers what was seen, so a person must look`);
   if (approvals.rejected) lines.push(`  ${plural(approvals.rejected, 'checkpoint')} rejected earlier (visual-uat.approvals.json): a regression until the change is gone`);
   for (const { approval, checkpoint } of approvals.stale) {
-    const what = approval.verdict === 'rejected' ? 'rejection' : 'approval';
-    lines.push(`  stale ${what} ignored: ${checkpoint.test} › ${checkpoint.checkpoint} no longer shows the ${approval.verdict} change; npx visual-uat approve --prune drops it`);
+    const what = approval.decision === 'rejected' ? 'rejection' : 'approval';
+    lines.push(`  stale ${what} ignored: ${checkpoint.test} › ${checkpoint.checkpoint} no longer shows the ${approval.decision} change; npx visual-uat approve --prune drops it`);
   }
   return lines;
 }

@@ -15,7 +15,7 @@ import { schemaProblem } from '../util/schema';
 
 export const APPROVALS_FILE = 'visual-uat.approvals.json';
 
-export type Verdict = 'approved' | 'rejected';
+export type DecisionKind = 'approved' | 'rejected';
 
 /**
  * Where a decision applies: `change`, wherever its change appears (a whole group, and a new page
@@ -45,7 +45,7 @@ export interface ApprovalCheckpoint {
 }
 
 export interface Approval {
-  verdict: Verdict;
+  decision: DecisionKind;
   scope: Scope;
   checkpoints: ApprovalCheckpoint[];
   by: string;
@@ -61,7 +61,24 @@ export interface Approval {
   projects?: Record<string, string>;
 }
 
-const KEY_ORDER: (keyof Approval)[] = ['verdict', 'scope', 'checkpoints', 'by', 'at', 'reason', 'change'];
+/**
+ * A decision as the file holds it: whether it approves or rejects under the key `verdict`, its name
+ * before the code said `decision`, kept so that committed files and older visual-uat versions on
+ * teammates' machines read what a newer one writes. fromFile and toFile map the one to the other.
+ */
+export interface StoredApproval extends Omit<Approval, 'decision'> {
+  verdict: DecisionKind;
+}
+
+function fromFile({ verdict, ...rest }: StoredApproval): Approval {
+  return { decision: verdict, ...rest };
+}
+
+function toFile({ decision, ...rest }: Approval): StoredApproval {
+  return { verdict: decision, ...rest };
+}
+
+const KEY_ORDER: (keyof StoredApproval)[] = ['verdict', 'scope', 'checkpoints', 'by', 'at', 'reason', 'change'];
 const CHECKPOINT_KEY_ORDER: (keyof ApprovalCheckpoint)[] = ['test', 'checkpoint', 'baseline', 'current'];
 
 /** The versions this visual-uat reads (the schema's). */
@@ -90,13 +107,13 @@ interface FirstFormatApproval {
 
 interface ApprovalsFile {
   version: number;
-  approvals: (Approval | FirstFormatApproval)[];
+  approvals: (StoredApproval | FirstFormatApproval)[];
 }
 
-function upgrade(entry: Approval | FirstFormatApproval): Approval {
-  if ('verdict' in entry) return entry;
+function upgrade(entry: StoredApproval | FirstFormatApproval): Approval {
+  if ('verdict' in entry) return fromFile(entry);
   const { test, checkpoint, baseline, current, by, at, reason } = entry;
-  return { verdict: 'approved', scope: 'checkpoints', checkpoints: [{ test, checkpoint, baseline, current }], by, at, reason, change: null };
+  return { decision: 'approved', scope: 'checkpoints', checkpoints: [{ test, checkpoint, baseline, current }], by, at, reason, change: null };
 }
 
 /** Why a parsed approvals file does not read, in one line with the fix; null when it reads. */
@@ -144,9 +161,9 @@ function ordered<T extends object>(value: T, keys: (keyof T)[]): Record<string, 
 /** Sorted, stable key order, one decision per line (its fingerprints last): diffs and merges of the file stay readable. */
 export function formatApprovals(approvals: Approval[]): string {
   const normalised = approvals.filter((approval) => approval.checkpoints.length > 0).map((approval) => ({ ...approval, checkpoints: [...approval.checkpoints].sort(byCheckpoint) }));
-  const sorted = normalised.sort((a, b) => byCheckpoint(a.checkpoints[0], b.checkpoints[0]) || a.at.localeCompare(b.at) || a.verdict.localeCompare(b.verdict));
+  const sorted = normalised.sort((a, b) => byCheckpoint(a.checkpoints[0], b.checkpoints[0]) || a.at.localeCompare(b.at) || a.decision.localeCompare(b.decision));
   const lines = sorted.map((approval) => {
-    const entry = ordered(approval, KEY_ORDER);
+    const entry = ordered(toFile(approval), KEY_ORDER);
     entry.checkpoints = approval.checkpoints.map((checkpoint) => ({
       ...ordered(checkpoint, CHECKPOINT_KEY_ORDER),
       ...(checkpoint.change ? { change: checkpoint.change } : {}),

@@ -65,7 +65,7 @@ test('a request without the token, from another origin or to another host is ref
   const url = new URL(review.url);
   const token = url.searchParams.get('token')!;
   const origin = url.origin;
-  const body = JSON.stringify({ run: readLatest(repo).timestamp, entry: 'g1', verdict: 'approved', reason: null });
+  const body = JSON.stringify({ run: readLatest(repo).timestamp, entry: 'g1', decision: 'approved', reason: null });
   const json = { 'content-type': 'application/json' };
   const refused = [
     await request(`${origin}/`),

@@ -50,7 +50,7 @@ const noisy = (name: string, height: number, boxes: Box[], seed: number) => writ
 
 function approval(of: ApprovalSubject, extra: Partial<Approval> = {}): Approval {
   return {
-    verdict: 'approved',
+    decision: 'approved',
     scope: 'change',
     checkpoints: [{ test: of.test, checkpoint: of.checkpoint, baseline: sha256File(of.baselineImage!), current: sha256File(of.currentImage!) }],
     by: 'Ann',
@@ -94,7 +94,7 @@ describe('classify', () => {
     const approved = approval(await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE))));
     const elsewhere = await subject('hero', png('home-base', 200, box(130, GREY)), noisy('home', 200, box(130, BLUE), 4), HOME);
     expect(classify(approved, elsewhere)).toEqual({ fit: 'resembles', covers: { regions: [0], lines: [] } });
-    expect(classify({ ...approved, verdict: 'rejected' }, elsewhere)).toMatchObject({ fit: 'applies', how: 'same-change', covers: { regions: [0], lines: [] } });
+    expect(classify({ ...approved, decision: 'rejected' }, elsewhere)).toMatchObject({ fit: 'applies', how: 'same-change', covers: { regions: [0], lines: [] } });
     expect(classify({ ...approved, scope: 'checkpoints' }, elsewhere)).toEqual({ fit: 'unrelated' });
     const other = await subject('hero-green', png('home-base', 200, box(130, GREY)), png('home-green', 200, box(130, GREEN)), HOME);
     expect(classify(approved, other)).toEqual({ fit: 'unrelated' });
@@ -121,7 +121,7 @@ describe('classify', () => {
     const first = { test: ABOUT, checkpoint: 'contact', baseline: sha256File(seen.baselineImage!), current: sha256File(seen.currentImage!), by: 'Ann', at: '2025-01-01T00:00:00Z', reason: null };
     fs.writeFileSync(path.join(dir, APPROVALS_FILE), JSON.stringify({ version: 1, approvals: [first] }));
     const [upgraded] = readApprovals(dir);
-    expect(upgraded).toMatchObject({ verdict: 'approved', scope: 'checkpoints', change: null });
+    expect(upgraded).toMatchObject({ decision: 'approved', scope: 'checkpoints', change: null });
     expect(classify(upgraded, seen)).toMatchObject({ fit: 'applies', how: 'same-images' });
     expect(classify(upgraded, await subject('contact-noisy', seen.baselineImage!, noisy('noisy', 120, box(20, BLUE), 9)))).toEqual({ fit: 'stale' });
   });
@@ -132,7 +132,7 @@ describe('recordDecisions', () => {
     const base = png('base', 120, box(20, GREY));
     const contact = await subject('contact', base, png('current', 120, box(20, BLUE)));
     const hero = await subject('hero', png('home-base', 200, box(130, GREY)), png('home', 200, box(130, BLUE)), HOME);
-    const request = { verdict: 'approved' as const, scope: 'change' as const, change: encodeChange(contact.change!), by: 'Ann', at: '2026-01-02T00:00:00Z', reason: 'new brand colour' };
+    const request = { decision: 'approved' as const, scope: 'change' as const, change: encodeChange(contact.change!), by: 'Ann', at: '2026-01-02T00:00:00Z', reason: 'new brand colour' };
     const first = recordDecisions(dir, [contact, hero], [{ ...request, checkpoints: [{ subject: contact, whole: true }, { subject: hero, whole: true }] }]);
     expect(first).toMatchObject({ written: true, replaced: [], dropped: [] });
     const text = fs.readFileSync(path.join(dir, APPROVALS_FILE), 'utf8');
@@ -140,9 +140,9 @@ describe('recordDecisions', () => {
     expect(lines.filter((line) => line.includes('"verdict"'))).toHaveLength(1);
     expect(lines[3]).toMatch(/^ {4}\{"verdict":"approved","scope":"change","checkpoints":\[\{"test":"site\.spec\.ts › site › about","checkpoint":"contact",.*\{"test":"site\.spec\.ts › site › home","checkpoint":"hero",.*"reason":"new brand colour","change":"v1 t0\.1 m100x40c2:/);
 
-    const rejected = recordDecisions(dir, [contact, hero], [{ ...request, verdict: 'rejected', at: '2026-01-03T00:00:00Z', checkpoints: [{ subject: contact, whole: true }, { subject: hero, whole: true }] }]);
+    const rejected = recordDecisions(dir, [contact, hero], [{ ...request, decision: 'rejected', at: '2026-01-03T00:00:00Z', checkpoints: [{ subject: contact, whole: true }, { subject: hero, whole: true }] }]);
     expect(rejected.replaced.map((r) => r.checkpoint.checkpoint)).toEqual(['contact', 'hero']);
-    expect(readApprovals(dir).map((a) => a.verdict)).toEqual(['rejected']);
+    expect(readApprovals(dir).map((a) => a.decision)).toEqual(['rejected']);
   });
 });
 
@@ -153,7 +153,7 @@ describe('a decision on a checkpoint that shows part of the change', () => {
     // The full page shows the first box's change only (its second box is cut off there).
     const page = await subject('page', png('page-base', 120, box(20, GREY)), png('page', 120, box(20, BLUE)), HOME);
     expect(whole.change!.regions).toHaveLength(2);
-    const request = { verdict: 'approved' as const, scope: 'change' as const, change: encodeChange(whole.change!), by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null };
+    const request = { decision: 'approved' as const, scope: 'change' as const, change: encodeChange(whole.change!), by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null };
     recordDecisions(dir, [whole, page], [{ ...request, checkpoints: [{ subject: whole, whole: true }, { subject: page, whole: false }] }]);
     const [approved] = readApprovals(dir);
     expect(approved.checkpoints.map((c) => [c.checkpoint, typeof c.change])).toEqual([['footer', 'undefined'], ['page', 'string']]);
@@ -170,10 +170,10 @@ describe('a decision on a change shown in two Playwright projects', () => {
   const desktopPair = (name: string, seed?: number) => subject('contact', png(`${name}-desktop-base`, 120, header(100, GREY)), seed ? noisy(`${name}-desktop`, 120, header(100, BLUE), seed) : png(`${name}-desktop`, 120, header(100, BLUE)), DESKTOP_KEY, null, 'desktop');
   const mobilePair = (name: string, seed?: number, test = MOBILE_KEY) => subject('contact', png(`${name}-mobile-base`, 120, header(60, GREY)), seed ? noisy(`${name}-mobile`, 120, header(60, BLUE), seed) : png(`${name}-mobile`, 120, header(60, BLUE)), test, null, 'mobile');
 
-  async function decided(verdict: 'approved' | 'rejected' = 'approved'): Promise<Approval> {
+  async function decided(decision: 'approved' | 'rejected' = 'approved'): Promise<Approval> {
     const [desktop, mobile] = [await desktopPair('seen'), await mobilePair('seen')];
     const projects = { desktop: encodeChange(desktop.change!), mobile: encodeChange(mobile.change!) };
-    const request = { verdict, scope: 'change' as const, change: projects.desktop, projects, by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null };
+    const request = { decision, scope: 'change' as const, change: projects.desktop, projects, by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null };
     recordDecisions(dir, [desktop, mobile], [{ ...request, checkpoints: [{ subject: desktop, whole: true }, { subject: mobile, whole: true }] }]);
     return readApprovals(dir)[0];
   }
@@ -236,7 +236,7 @@ describe('a decision on a change shown in two Playwright projects', () => {
     expect(approved.checkpoints.map((c) => c.change)).toEqual([undefined, undefined]);
 
     const [entry] = reviewModel(settings).entries;
-    expect(entry).toMatchObject({ id: 'g1', title: '[desktop, mobile] › site.spec.ts › site › about › contact', decision: { verdict: 'approved' } });
+    expect(entry).toMatchObject({ id: 'g1', title: '[desktop, mobile] › site.spec.ts › site › about › contact', decision: { decision: 'approved' } });
     expect(entry.checkpoints.map((c) => [c.title, c.regions.map((r) => r.width)])).toEqual([
       ['[desktop] › site.spec.ts › site › about › contact', [100]],
       ['[mobile] › site.spec.ts › site › about › contact', [60]],
@@ -316,7 +316,7 @@ describe('the run and approve --prune agree', () => {
     expect(out).toContain(`approved: site.spec.ts › site › about › contact (needs_review)`);
     const [only, ...rest] = readApprovals(settings.configDir);
     expect(rest).toEqual([]);
-    expect(only).toMatchObject({ verdict: 'approved', scope: 'change', checkpoints: [{ test: ABOUT, checkpoint: 'contact' }], reason: 'the new base is right' });
+    expect(only).toMatchObject({ decision: 'approved', scope: 'change', checkpoints: [{ test: ABOUT, checkpoint: 'contact' }], reason: 'the new base is right' });
     expect(classify(only, now)).toMatchObject({ fit: 'applies', how: 'same-images' });
   });
 

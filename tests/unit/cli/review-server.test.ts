@@ -72,7 +72,7 @@ function request(pathname: string, options: { method?: string; headers?: Record<
 }
 
 const decide = (headers: Record<string, string>, run = TIMESTAMP) =>
-  request('/api/decisions', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ run, entry: 'g1', verdict: 'approved', reason: 'fine' }) });
+  request('/api/decisions', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ run, entry: 'g1', decision: 'approved', reason: 'fine' }) });
 
 describe('the review server', () => {
   it('shows what changed in words beside the images, and the regions the words do not explain, to outline apart', async () => {
@@ -101,7 +101,7 @@ describe('the review server', () => {
     const recorded = await decide(own);
     expect(recorded.status).toBe(200);
     const decided = { test: 'site.spec.ts › about', checkpoint: 'contact', unexplained: '1 of 1 changed region not explained: at (0, 0) 10×10' };
-    expect(readApprovals(settings.configDir)).toEqual([expect.objectContaining({ verdict: 'approved', scope: 'change', reason: 'fine', checkpoints: [expect.objectContaining(decided)] })]);
+    expect(readApprovals(settings.configDir)).toEqual([expect.objectContaining({ decision: 'approved', scope: 'change', reason: 'fine', checkpoints: [expect.objectContaining(decided)] })]);
   });
 
   it('refuses a decision while the approvals file does not read, with its one line, and leaves the file as it was', async () => {

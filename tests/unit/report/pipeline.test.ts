@@ -147,7 +147,7 @@ describe('compare stage', () => {
 describe('decide', () => {
   const change = { threshold: 0.1, regions: [], lines: [] };
   const different: PairComparison = { kind: 'different', metrics: { pixelDiffPercent: 3, changedRegions: [] }, diffImage: '/d.png', change };
-  const approval: Approval = { verdict: 'approved', scope: 'change', checkpoints: [{ test: 't', checkpoint: 'c', baseline: null, current: null }], by: 'Ann', at: '2026-01-02T03:04:05Z', reason: 'intended', change: null };
+  const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [{ test: 't', checkpoint: 'c', baseline: null, current: null }], by: 'Ann', at: '2026-01-02T03:04:05Z', reason: 'intended', change: null };
   const judged = (status: EvaluatorVerdict['status']): EvaluatorVerdict => ({ status, evaluation: { pass: status === 'changed', confidence: 0.9, reason: 'Looks intended.', needsReview: false }, reason: 'Looks intended.', cached: false });
   const one = (extra: Partial<ChangeInput> = {}): ChangeInput => ({ group: 'g1', others: 0, covering: null, resembles: null, judgement: null, ...extra });
   const input = { comparison: different, baseError: null, changes: [one()], signals: NO_SIGNALS };
@@ -168,9 +168,9 @@ describe('decide', () => {
   });
 
   it('lets a person approve or reject before the evaluator, and keeps new signals from auto-approval', () => {
-    const covering = { verdict: 'approved' as const, approval, how: 'same-checkpoint' as const };
+    const covering = { decision: 'approved' as const, approval, how: 'same-checkpoint' as const };
     expect(decide({ ...input, changes: [one({ covering, judgement: judged('regression') })] })).toMatchObject({ status: 'changed', reason: 'approved by Ann on 2026-01-02: intended' });
-    expect(decide({ ...input, changes: [one({ covering: { ...covering, verdict: 'rejected', approval: { ...approval, verdict: 'rejected' } } })] })).toMatchObject({
+    expect(decide({ ...input, changes: [one({ covering: { ...covering, decision: 'rejected', approval: { ...approval, decision: 'rejected' } } })] })).toMatchObject({
       status: 'regression',
       reason: 'rejected by Ann on 2026-01-02: intended',
     });
@@ -226,7 +226,7 @@ describe('judgeRun', () => {
     const [compared] = await compareCheckpoints([collected('plans', [pair('approved', images.base, images.changed)])], CONTEXT, settings());
     if (compared.comparison.kind !== 'different') throw new Error('the pair should differ');
     const checkpoint = { test: plans.key, checkpoint: 'approved', baseline: sha256File(images.base), current: sha256File(images.changed) };
-    const approved: Approval = { verdict: 'approved', scope: 'checkpoints', checkpoints: [checkpoint], by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null, change: encodeChange(compared.comparison.change) };
+    const approved: Approval = { decision: 'approved', scope: 'checkpoints', checkpoints: [checkpoint], by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null, change: encodeChange(compared.comparison.change) };
     // Decided on another baseline: the base moved on, and the pair no longer shows the change.
     const stale: Approval = { ...approved, checkpoints: [{ ...checkpoint, checkpoint: 'same', baseline: 'f'.repeat(64) }] };
     const unrelated: Approval = { ...approved, checkpoints: [{ ...checkpoint, test: 'another › test' }] };

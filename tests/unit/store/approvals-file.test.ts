@@ -10,15 +10,17 @@ import { APPROVALS_FILE, ApprovalsFileError, readApprovals, writeApprovals, type
  * line naming it, what is wrong and the fix, never read as no decisions.
  */
 
-const DECISION: Approval = {
-  verdict: 'rejected',
+const FIELDS = {
   scope: 'change',
   checkpoints: [{ test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: null, current: null }],
   by: 'Ann',
   at: '2026-01-02T00:00:00Z',
   reason: 'the button lost its border',
   change: 'v1 t0.1 m10x10c5:aaaa',
-};
+} satisfies Omit<Approval, 'decision'>;
+const DECISION: Approval = { decision: 'rejected', ...FIELDS };
+/** DECISION as the file holds it: whether it approves or rejects under "verdict", the key every visual-uat version reads. */
+const STORED = { verdict: 'rejected', ...FIELDS };
 const FIRST_FORMAT = { test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: 'a'.repeat(64), current: 'b'.repeat(64), by: 'Ann', at: '2025-01-01T00:00:00Z', reason: null };
 
 let dir: string;
@@ -46,11 +48,11 @@ const TOP_LEVEL_FIX = ': fix it to {"version": 2, "approvals": [...]} as visual-
 
 describe('readApprovals', () => {
   it('refuses a file whose "approvals" is misspelt, naming the key it found', () => {
-    expect(refusal(JSON.stringify({ version: 2, aprovals: [DECISION] }))).toBe(`visual-uat: ${file}: "approvals" is missing (found "aprovals")${TOP_LEVEL_FIX}`);
+    expect(refusal(JSON.stringify({ version: 2, aprovals: [STORED] }))).toBe(`visual-uat: ${file}: "approvals" is missing (found "aprovals")${TOP_LEVEL_FIX}`);
   });
 
   it('refuses a bare array', () => {
-    expect(refusal(JSON.stringify([DECISION]))).toBe(`visual-uat: ${file}: the top level is an array, not an object${TOP_LEVEL_FIX}`);
+    expect(refusal(JSON.stringify([STORED]))).toBe(`visual-uat: ${file}: the top level is an array, not an object${TOP_LEVEL_FIX}`);
   });
 
   it('refuses an object under "approvals"', () => {
@@ -62,27 +64,27 @@ describe('readApprovals', () => {
   });
 
   it('refuses a file without a version', () => {
-    expect(refusal(JSON.stringify({ approvals: [DECISION] }))).toBe(`visual-uat: ${file}: "version" is missing${TOP_LEVEL_FIX}`);
+    expect(refusal(JSON.stringify({ approvals: [STORED] }))).toBe(`visual-uat: ${file}: "version" is missing${TOP_LEVEL_FIX}`);
   });
 
   it('refuses an unknown field at the top level: a write would drop it', () => {
-    expect(refusal(JSON.stringify({ version: 2, approvals: [DECISION], reviewers: ['Ann'] }))).toBe(`visual-uat: ${file}: the top level has an unknown field "reviewers"${TOP_LEVEL_FIX}`);
+    expect(refusal(JSON.stringify({ version: 2, approvals: [STORED], reviewers: ['Ann'] }))).toBe(`visual-uat: ${file}: the top level has an unknown field "reviewers"${TOP_LEVEL_FIX}`);
   });
 
   it('refuses an unknown field in an entry, in a checkpoint of one, and in an entry of the first format', () => {
-    expect(refusal(JSON.stringify({ version: 2, approvals: [DECISION, { ...DECISION, ticket: 'UI-12' }] }))).toMatch(
+    expect(refusal(JSON.stringify({ version: 2, approvals: [STORED, { ...STORED, ticket: 'UI-12' }] }))).toMatch(
       new RegExp(`^visual-uat: entry 2 of ${file} is not an approval \\(the entry has an unknown field "ticket": \\{.*\\): fix or delete it$`),
     );
     const checkpoints = [{ ...DECISION.checkpoints[0], note: 'x' }];
-    expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...DECISION, checkpoints }] }))).toMatch(/^visual-uat: entry 1 of .* is not an approval \(checkpoints\.0 has an unknown field "note": /);
+    expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...STORED, checkpoints }] }))).toMatch(/^visual-uat: entry 1 of .* is not an approval \(checkpoints\.0 has an unknown field "note": /);
     expect(refusal(JSON.stringify({ version: 1, approvals: [{ ...FIRST_FORMAT, ticket: 'UI-12' }] }))).toMatch(/^visual-uat: entry 1 of .* is not an approval \(the entry has an unknown field "ticket": /);
   });
 
   it('names the field of a broken entry and the value it holds', () => {
-    expect(refusal(JSON.stringify({ version: 2, approvals: [DECISION, { ...DECISION, scope: 'everywhere' }] }))).toMatch(
+    expect(refusal(JSON.stringify({ version: 2, approvals: [STORED, { ...STORED, scope: 'everywhere' }] }))).toMatch(
       new RegExp(`^visual-uat: entry 2 of ${file} is not an approval \\(scope must be "change" or "checkpoints" \\(got "everywhere"\\): .*\\): fix or delete it$`),
     );
-    expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...DECISION, reason: 5 }] }))).toMatch(/entry 1 of .* is not an approval \(reason is a number, not a string or null: /);
+    expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...STORED, reason: 5 }] }))).toMatch(/entry 1 of .* is not an approval \(reason is a number, not a string or null: /);
     expect(refusal(JSON.stringify({ version: 2, approvals: [{ verdict: 'approved' }] }))).toMatch(/entry 1 of .* is not an approval \("scope" is missing: /);
   });
 
@@ -96,10 +98,12 @@ describe('readApprovals', () => {
     expect(refusal('{"version": 2, "approvals": [\n<<<<<<< HEAD')).toMatch(/^visual-uat: .* is not valid JSON \(.*\): fix the merge conflict or delete the broken entry$/);
   });
 
-  it('reads a file of version 2 as it was written', () => {
+  it('reads a file of version 2 as it was written, its kind of decision under "verdict" on disk', () => {
     writeApprovals(dir, [DECISION]);
     expect(readApprovals(dir)).toEqual([DECISION]);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ version: 2, approvals: [DECISION] });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ version: 2, approvals: [STORED] });
+    fs.writeFileSync(file, JSON.stringify({ version: 2, approvals: [{ ...STORED, verdict: 'approved' }] }));
+    expect(readApprovals(dir)).toEqual([{ ...DECISION, decision: 'approved' }]);
   });
 
   it('writes version 3 only when a decision keeps what each project showed, and reads it back', () => {
@@ -109,13 +113,13 @@ describe('readApprovals', () => {
     const written = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(written.version).toBe(3);
     expect(Object.keys(written.approvals[1]).at(-1)).toBe('projects');
-    expect(refusal(JSON.stringify({ version: 3, approvals: [{ ...acrossProjects, projects: { mobile: 5 } }] }))).toMatch(/entry 1 of .* is not an approval \(projects\.mobile is a number, not a string: /);
+    expect(refusal(JSON.stringify({ version: 3, approvals: [{ ...STORED, projects: { mobile: 5 } }] }))).toMatch(/entry 1 of .* is not an approval \(projects\.mobile is a number, not a string: /);
   });
 
   it('reads a file of the first format as approvals of one checkpoint each, on their exact images', () => {
     fs.writeFileSync(file, JSON.stringify({ version: 1, approvals: [FIRST_FORMAT] }));
     const { test, checkpoint, baseline, current, by, at, reason } = FIRST_FORMAT;
-    expect(readApprovals(dir)).toEqual([{ verdict: 'approved', scope: 'checkpoints', checkpoints: [{ test, checkpoint, baseline, current }], by, at, reason, change: null }]);
+    expect(readApprovals(dir)).toEqual([{ decision: 'approved', scope: 'checkpoints', checkpoints: [{ test, checkpoint, baseline, current }], by, at, reason, change: null }]);
   });
 
   it('reads no file as no decisions', () => {
