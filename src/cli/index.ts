@@ -106,7 +106,7 @@ export function buildProgram(): Command {
   const program = new Command('visual-uat').description('Visual acceptance testing across git branches, inside Playwright');
   program
     .command('test')
-    .description('run playwright test with the baseline pass and verdicts (arguments after -- go to playwright)')
+    .description('run playwright test with the baseline pass and the comparison (arguments after -- go to playwright)')
     .option('--base <ref>', 'base branch to compare with (default: a CI variable such as GITHUB_BASE_REF, else the remote\'s default branch, else main, else master)')
     .option('--update-baselines', 'capture the baselines again even when cached')
     .option('--keep-worktrees', 'keep the base worktree after the run')

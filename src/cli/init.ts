@@ -36,7 +36,7 @@ const WORKFLOW_FILE = path.join('.github', 'workflows', 'visual-uat.yml');
 
 const NEXT_COMMANDS = [
   'npx playwright test            # the base branch and your working tree, captured and compared',
-  'npx playwright show-report     # the verdicts beside Playwright\'s image diffs',
+  'npx playwright show-report     # each checkpoint\'s status and why, beside Playwright\'s image diffs',
   'npx visual-uat review          # approve or reject what changed',
 ];
 
