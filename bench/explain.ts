@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { explainChange } from '../src/explain';
 import { codeChanges, openRepo } from '../src/git';
-import { readLayout } from '../src/store/run-folder';
+import { readLayout } from '../src/files/run-folder';
 import { runCorpus } from '../scripts/attribution-corpus/corpus';
 import { git } from '../scripts/fixture-repo';
 import { writeBenchSection } from './results-file';

@@ -1,6 +1,6 @@
 import { chromium } from '@playwright/test';
 import { takeLayout } from '../src/capture/layout';
-import { encodeLayout } from '../src/store/run-folder';
+import { encodeLayout } from '../src/files/run-folder';
 import { systemChromium } from '../src/config/browser';
 import { writeBenchSection } from './results-file';
 

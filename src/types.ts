@@ -1,6 +1,7 @@
 /**
- * Types shared by every state of the flow (capture → pair → diff → evaluate → annotate → store).
- * Each folder under src/ keeps its own private types; only what crosses a folder lives here.
+ * The public types (the options, the results file's parts) and the records several early folders
+ * share (the run context, the manifest, the layout record). Any other type lives in the folder
+ * that makes it, as docs/architecture.md says.
  */
 
 export type CheckpointStatus =

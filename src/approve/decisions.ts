@@ -1,5 +1,5 @@
 import { decodeChange, encodeChange, findShown, partOf, type ChangePrint, type Found } from '../compare';
-import { readApprovals, writeApprovals, type Approval, type ApprovalCheckpoint, type Scope, type DecisionKind } from '../store/approvals-file';
+import { readApprovals, writeApprovals, type Approval, type ApprovalCheckpoint, type Scope, type DecisionKind } from '../files/approvals-file';
 import { classify, decidedIn, memoHasher, names, reviewApprovals, type ApprovalSubject, type Hasher, type StaleCheckpoint } from './rule';
 
 /** A checkpoint a decision is taken on; `whole`: the decided change is all that changed there. */

@@ -1,6 +1,6 @@
 import { decodeChange, findChange, findShown, partOf, type ChangePrint, type Found } from '../compare';
 import { sha256File } from '../util/hash';
-import type { Approval, ApprovalCheckpoint, DecisionKind } from '../store/approvals-file';
+import type { Approval, ApprovalCheckpoint, DecisionKind } from '../files/approvals-file';
 
 /**
  * The approval rule, in one place: the reporter (which decisions a run applies and which it

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { outputPath, storeCommitDir, worktreeName } from '../config/paths';
 import type { WebServerEntry } from '../config/with-visual-uat';
 import { provideWorktree, SetupError, type Repo } from '../git';
-import { handDownEarlierRenders, readManifest, writeManifest, type EarlierRenders } from '../store/run-folder';
+import { handDownEarlierRenders, readManifest, writeManifest, type EarlierRenders } from '../files/run-folder';
 import type { BaselineTestRecord } from '../types';
 import { subfolders, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../config/fault-point';

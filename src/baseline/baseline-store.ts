@@ -4,11 +4,11 @@ import path from 'node:path';
 import { checkpointImage, checkpointLayout, checkpointSignals, olderCacheSeal, storeCommitDir, storeEntryDir, storeSuiteIndex, storeSuitesDir, storeTestDir } from '../config/paths';
 import type { FullConfig } from '@playwright/test';
 import type { BaselineManifest, BaselineTestRecord, VisualUatOptions } from '../types';
-import { readBaselineSide, readManifest, writeManifest, type EarlierRender } from '../store/run-folder';
+import { readBaselineSide, readManifest, writeManifest, type EarlierRender } from '../files/run-folder';
 import { sourceFilesUnder, type Repo } from '../git';
 import { errorCode, linkOrCopy, readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../config/fault-point';
-import { contentsProblem, sealedContents, type SealedContents } from '../store/seal';
+import { contentsProblem, sealedContents, type SealedContents } from '../files/seal';
 import { commitsByAge, isKeyName, isSuiteIndexName, isUnfinishedWrite } from './store-home';
 import { sha256File } from '../util/hash';
 import { plural } from '../util/text';
@@ -62,7 +62,7 @@ export interface Seal {
   source: string;
   files: Record<string, string>;
   checkpoints: string[];
-  /** Every file of the entry (images, signals, layout records) → SHA-256 (see store/seal). Absent in entries of versions that sealed the images only: those are rendered again. */
+  /** Every file of the entry (images, signals, layout records) → SHA-256 (see files/seal). Absent in entries of versions that sealed the images only: those are rendered again. */
   contents?: SealedContents;
   /**
    * The checkpoints whose capture never held still: their images prove no settled page (see
@@ -488,7 +488,7 @@ export interface SuiteStored {
 }
 
 interface Journal extends SuiteToStore {
-  /** The run's baseline entry as it was when the storing began (see store/seal). */
+  /** The run's baseline entry as it was when the storing began (see files/seal). */
   contents: SealedContents;
 }
 

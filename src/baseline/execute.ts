@@ -10,7 +10,7 @@ import { optionsFromEnv, type ResolvedOptions } from '../config/settings';
 import { webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
 import { removeWorktree, type Repo } from '../git';
 import type { BaseResolution } from '../git/base';
-import { clearEarlierBaselines, writeManifest } from '../store/run-folder';
+import { clearEarlierBaselines, writeManifest } from '../files/run-folder';
 import type { RunContext } from '../types';
 import { holdsOlderSuiteCache, lookUpSuite, placeSuite, projectCaptures, pruneStore, storeSuite, testDirData, touch, type KeyInputs } from './baseline-store';
 import { copyStored, fillFromStore, handDown, listCapturing, logStored, lookUpTests, NO_PASS, renderOnBase, stopOrWarn, storeOffersBase, topUp, type PassOutcome, type PassScope } from './base-pass';

@@ -6,7 +6,7 @@ import { resolveSettings, type ResolvedOptions } from '../config/settings';
 import { missingChromium } from '../config/browser';
 import { isVisualUatReporter } from '../config/with-visual-uat';
 import { SetupError, openRepo } from '../git';
-import { ApprovalsFileError, readApprovals } from '../store/approvals-file';
+import { ApprovalsFileError, readApprovals } from '../files/approvals-file';
 import type { RunContext } from '../types';
 import { versions } from './capture-inputs';
 import { resumeLeftStoring } from './base-pass';

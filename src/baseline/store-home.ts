@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errorCode, isInside, subfolders } from '../util/fs';
-import { strayFile } from '../store/seal';
+import { strayFile } from '../files/seal';
 
 /**
  * The baseline store's folder (see baseline-store.ts): whether this run can read it and write it, and

@@ -4,7 +4,7 @@ import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { checkpointStopwatch } from '../config/timing';
 import type { ComparisonTolerance, Region, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
-import { readBaselineImage, readEarlierRender } from '../store/run-folder';
+import { readBaselineImage, readEarlierRender } from '../files/run-folder';
 import { writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
 import { takeLayout, type LayoutArea } from './layout';
 import { validateCheckpointName } from './names';

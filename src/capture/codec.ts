@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { TestInfo } from '@playwright/test';
 import type { Role } from '../config/environment';
-import { readBaselineSide, writeCheckpointFiles, type BaselineSide } from '../store/run-folder';
+import { readBaselineSide, writeCheckpointFiles, type BaselineSide } from '../files/run-folder';
 import type { BaselineTestRecord, CapturedSignals, ComparisonTolerance, LayoutRecord, Region, RunContext, VisualUatTestOptions } from '../types';
 
 /**
@@ -19,7 +19,7 @@ import type { BaselineTestRecord, CapturedSignals, ComparisonTolerance, LayoutRe
  *   `_visual-uat-baseline-layout:<name>`: what the baseline pass left for this checkpoint (current role).
  *
  * The files behind them (the images, the base's signals beside its images) are the run folder's
- * (store/run-folder.ts).
+ * (files/run-folder.ts).
  * Both passes keep a layout record beside the image (`<name>.layout.json.gz`).
  */
 

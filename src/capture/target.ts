@@ -5,7 +5,7 @@ import { currentRole, ENV, type Role } from '../config/environment';
 import { runningCheckpointsDir } from '../config/paths';
 import { identityOfTestInfo } from '../config/test-identity';
 import { resolveSettings } from '../config/settings';
-import { readManifest, readRunContext } from '../store/run-folder';
+import { readManifest, readRunContext } from '../files/run-folder';
 import type { BaselineManifest, BaselineTestRecord, RunContext, VisualUatTestOptions } from '../types';
 import type { BaselineInfo, TestMeta } from './codec';
 

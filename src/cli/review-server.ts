@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { DecisionKind } from '../approve';
 import type { Settings } from '../config/settings';
 import { outputPath } from '../config/paths';
-import { ApprovalsFileError } from '../store/approvals-file';
+import { ApprovalsFileError } from '../files/approvals-file';
 import { groupCheckpoints, groupDecision, groupsShownBy, readLatestRun, recordRunDecisions, reviewer, runCheckpoints } from './latest-run';
 import { imageFile, reviewModel, type ReviewDecision } from './review-model';
 import { reviewPage } from './review-page';

@@ -1,7 +1,7 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { unexplainedWords } from '../explain';
 import type { CheckpointStatus } from '../types';
-import { APPROVALS_FILE } from '../store/approvals-file';
+import { APPROVALS_FILE } from '../files/approvals-file';
 import { plural } from '../util/text';
 import type { CheckpointOutcome } from './decide';
 import { explanationWords, REVIEW_COMMAND } from './summary';

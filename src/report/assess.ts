@@ -3,7 +3,7 @@ import type { Settings } from '../config/settings';
 import { diffImage } from '../config/paths';
 import type { BaseCapture } from '../capture';
 import { explainChange, type Explanation, type LayoutGap } from '../explain';
-import { readLayout } from '../store/run-folder';
+import { readLayout } from '../files/run-folder';
 import type { CheckpointSignals, CodeChange, RunContext } from '../types';
 import type { CheckpointPair, CollectedTest } from './collect';
 import { timed } from '../config/timing';

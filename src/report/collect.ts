@@ -1,7 +1,7 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { baseCapture, baseImageUsable, baselineInfo, readCheckpoints, type BaseCapture, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
 import { identityOfTestCase } from '../config/test-identity';
-import type { RunFolder } from '../store/run-folder';
+import type { RunFolder } from '../files/run-folder';
 import type { BaselineTestRecord, CapturedSignals, RunContext } from '../types';
 import { errorsText, plainText } from '../util/text';
 

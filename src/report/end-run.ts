@@ -8,11 +8,11 @@ import { optionsFromEnv, resolveSettings, type Settings } from '../config/settin
 import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
 import { readEvalRecord } from '../trust/eval-record';
 import { codeChanges, openRepo } from '../git';
-import { readRunContext, openRunFolder } from '../store/run-folder';
+import { readRunContext, openRunFolder } from '../files/run-folder';
 import type { CodeChange, RunContext, VisualUatOptions } from '../types';
 import { faultPoint } from '../config/fault-point';
 import { lap, timed, timingReport } from '../config/timing';
-import { APPROVALS_FILE } from '../store/approvals-file';
+import { APPROVALS_FILE } from '../files/approvals-file';
 import { plural } from '../util/text';
 import { annotate, failTest } from './annotate';
 import { collectTests, runContextOf } from './collect';

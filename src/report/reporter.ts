@@ -1,7 +1,7 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { handOverSuite } from '../baseline/suite-handover';
 import { ENV } from '../config/environment';
-import { writeManifest } from '../store/run-folder';
+import { writeManifest } from '../files/run-folder';
 import type { VisualUatOptions } from '../types';
 import { baselineManifest } from './baseline-manifest';
 import type { EndResult } from './end-run';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createFixtureRepo } from '../../scripts/fixture-repo';
-import { readApprovals } from '../../src/store/approvals-file';
+import { readApprovals } from '../../src/files/approvals-file';
 import { runPlaywrightAsync, runVisualUatAsync } from '../support/playwright-run';
 import { startReview } from '../support/review-run';
 import { checkpoint, gateExit, readLatest } from '../support/results';

@@ -105,7 +105,7 @@ describe('the file contracts', () => {
   }, 60_000);
 
   it('an Approval as the file holds it and docs/approvals.schema.json describe the same fields', () => {
-    expect(drift('src/store/approvals-file.ts', 'StoredApproval', 'approvals.schema.json#/$defs/approval')).toEqual([]);
+    expect(drift('src/files/approvals-file.ts', 'StoredApproval', 'approvals.schema.json#/$defs/approval')).toEqual([]);
   }, 60_000);
 
   it('a LabelledCase and docs/label-case.schema.json describe the same fields', () => {

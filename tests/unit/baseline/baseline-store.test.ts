@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SourceGraph } from '../../../src/baseline/source-graph';
 import { copyEntry, earlierRender, forgetSuite, lookUp, lookUpSuite, holdsOlderSuiteCache, placeSuite, resumeStoring, storeSuite, testDirData, pruneStore, storeHolds, storeSize, storeTest, storedRecord, suiteSource, testSource, type SuiteToStore } from '../../../src/baseline/baseline-store';
-import { readManifest, writeManifest } from '../../../src/store/run-folder';
+import { readManifest, writeManifest } from '../../../src/files/run-folder';
 import { clean } from '../../../src/cli';
 import { openStore, STORE_MARKER, STORE_OPTION } from '../../../src/baseline/store-home';
 import { baselineEntryDir, storeCommitDir, storeEntryDir, storeSuiteIndex } from '../../../src/config/paths';

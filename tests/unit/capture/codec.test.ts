@@ -8,7 +8,7 @@ import { writeCheckpoint, writeRunContext, writeTestMeta } from '../../../src/ca
 import { checkpointImage, checkpointLayout, checkpointSignals } from '../../../src/config/paths';
 import { baselineManifest } from '../../../src/report/baseline-manifest';
 import { collectTests, runContextOf } from '../../../src/report/collect';
-import { openRunFolder, type RunFolder } from '../../../src/store/run-folder';
+import { openRunFolder, type RunFolder } from '../../../src/files/run-folder';
 import type { CapturedSignals, LayoutRecord, RunContext } from '../../../src/types';
 
 /**

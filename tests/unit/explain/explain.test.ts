@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLayout, encodeLayout } from '../../../src/store/run-folder';
+import { decodeLayout, encodeLayout } from '../../../src/files/run-folder';
 import type { BaseCapture } from '../../../src/capture';
 import { explainChange } from '../../../src/explain';
 import { baseLayoutGap } from '../../../src/report/assess';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baselineEntryDir, mergedBaselineDir } from '../../../src/config/paths';
-import { clearEarlierBaselines, writeManifest } from '../../../src/store/run-folder';
+import { clearEarlierBaselines, writeManifest } from '../../../src/files/run-folder';
 
 const COMMIT = 'a'.repeat(40);
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { APPROVALS_FILE, ApprovalsFileError, readApprovals, writeApprovals, type Approval } from '../../../src/store/approvals-file';
+import { APPROVALS_FILE, ApprovalsFileError, readApprovals, writeApprovals, type Approval } from '../../../src/files/approvals-file';
 
 /**
  * The approvals file is read whole or not at all: its top level, its version and every entry are
