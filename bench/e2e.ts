@@ -443,7 +443,8 @@ export async function benchEndToEnd(): Promise<void> {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  writeBenchSection('end-to-end', 'End to end against plain toHaveScreenshot (bench/e2e.ts)', lines);
+  // A run without the small suite (a quick look at one case) leaves bench/RESULTS.md to the run that measured it.
+  if (process.env.BENCH_E2E_SMALL !== '0') writeBenchSection('end-to-end', 'End to end against plain toHaveScreenshot (bench/e2e.ts)', lines);
   appendBenchJson(rows);
 }
 
