@@ -6,7 +6,7 @@ import type { FullConfig } from '@playwright/test';
 import type { BaselineManifest, BaselineTestRecord, VisualUatOptions } from '../types';
 import { readBaselineSide, readManifest, writeManifest, type EarlierRender } from '../files/run-folder';
 import { sourceFilesUnder, type Repo } from '../git';
-import { errorCode, linkOrCopy, readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
+import { errorCode, isInside, linkOrCopy, readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../config/fault-point';
 import { contentsProblem, sealedContents, type SealedContents } from '../files/seal';
 import { commitsByAge, isKeyName, isSuiteIndexName, isUnfinishedWrite } from './store-home';
@@ -406,9 +406,31 @@ interface SuiteIndex {
   manifest: BaselineManifest;
 }
 
+const isStringList = (value: unknown): boolean => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/**
+ * A test's record as the index holds it, checked whole: a warm run places its files by `folder`
+ * (inside the run's entry, never a path out of it) and reads each list it names.
+ */
+function isIndexRecord(record: unknown): boolean {
+  if (record === null || typeof record !== 'object') return false;
+  const { folder, status, error, checkpoints, unsettled, layouts, storeEntry } = record as Record<string, unknown>;
+  return (
+    typeof folder === 'string' &&
+    isInside(path.resolve('/entry', folder), '/entry') &&
+    typeof status === 'string' &&
+    (error === null || typeof error === 'string') &&
+    isStringList(checkpoints) &&
+    (unsettled === undefined || isStringList(unsettled)) &&
+    (layouts === undefined || isStringList(layouts)) &&
+    (storeEntry === undefined || (typeof storeEntry === 'string' && isKeyName(storeEntry.slice(0, 16))))
+  );
+}
+
 function readSuiteIndex(file: string): SuiteIndex | null {
   const index = readJsonFile<SuiteIndex>(file);
-  const wellFormed = index !== null && typeof index === 'object' && typeof index.key === 'string' && typeof index.manifest?.tests === 'object' && index.manifest.tests !== null;
+  const tests: unknown = index !== null && typeof index === 'object' ? index.manifest?.tests : null;
+  const wellFormed = typeof index?.key === 'string' && tests !== null && typeof tests === 'object' && Object.values(tests).every(isIndexRecord);
   return wellFormed ? index : null;
 }
 

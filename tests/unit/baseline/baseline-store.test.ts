@@ -284,6 +284,13 @@ describe("the store's index of a suite (the warm run)", () => {
     expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: `the store entry of ${KEY} is gone`, doubtful: true });
     fs.writeFileSync(storeSuiteIndex(store, COMMIT, SUITE), '{"key":');
     expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: "the store's index of this suite does not read", doubtful: true });
+    // Read whole: a record of another shape, or one whose folder leads out of the run's entry, is no index.
+    const manifest = readManifest(run.entry)!;
+    const [first] = Object.keys(manifest.tests);
+    for (const record of [{ checkpoints: 'footer' }, { folder: '../../outside' }, { storeEntry: '../../../x' }]) {
+      fs.writeFileSync(storeSuiteIndex(store, COMMIT, SUITE), JSON.stringify({ key: SUITE, sealedAt: new Date().toISOString(), manifest: { ...manifest, tests: { ...manifest.tests, [first]: { ...manifest.tests[first], ...record } } } }));
+      expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: "the store's index of this suite does not read", doubtful: true });
+    }
 
     writeManifest(run.entry, { ...readManifest(run.entry)!, complete: false });
     expect(storeSuite(run, path.join(root, 'journal.json'))).toBeNull();
