@@ -166,9 +166,14 @@ export function suiteSource(suiteKey: string): TestSource {
   return { hash: crypto.createHash('sha256').update(`suite\0${suiteKey}`).digest('hex'), files: {}, suite: suiteKey };
 }
 
-/** Why an entry cannot be used, or null when it can. */
-function entryProblem(dir: string, key: string, source: string): string | null {
+/** An entry's seal when the entry can be used, else why not. */
+function checkEntry(dir: string, key: string, source: string): { seal: Seal; problem: null } | { seal: null; problem: string } {
   const seal = readSeal(dir);
+  const problem = sealProblem(dir, seal, key, source);
+  return problem === null ? { seal: seal!, problem } : { seal: null, problem };
+}
+
+function sealProblem(dir: string, seal: Seal | null, key: string, source: string): string | null {
   if (!seal) return 'its store entry is unsealed';
   if (seal.key !== key || seal.source !== source) return 'its store entry is keyed otherwise';
   if (!seal.contents) return 'its store entry was sealed by an older visual-uat, which left its signals and layout records unsealed';
@@ -196,9 +201,9 @@ export function storeHolds(store: string, baseCommit: string, key: string): bool
 export function lookUp(store: string, baseCommit: string, key: string, source: TestSource): Lookup {
   const dir = storeEntryDir(store, baseCommit, key, source.hash);
   if (fs.existsSync(dir)) {
-    const problem = entryProblem(dir, key, source.hash);
-    if (problem) return { entry: null, reason: problem };
-    const { checkpoints, layouts } = readSeal(dir)!;
+    const { seal, problem } = checkEntry(dir, key, source.hash);
+    if (problem !== null) return { entry: null, reason: problem };
+    const { checkpoints, layouts } = seal;
     return { entry: dir, source: source.hash, checkpoints, ...(layouts ? { layouts } : {}) };
   }
   const versions = sealsOf(storeTestDir(store, baseCommit, key)).filter((seal) => seal.key === key && !seal.suite);
@@ -263,7 +268,7 @@ export function copyEntry(entry: string, checkpoints: readonly string[], runEntr
  */
 export function storeTest(store: string, baseCommit: string, key: string, source: TestSource, checkpoints: readonly StoredCheckpoint[], replace = false): boolean {
   const dir = storeEntryDir(store, baseCommit, key, source.hash);
-  if (!replace && fs.existsSync(dir) && !entryProblem(dir, key, source.hash)) return false;
+  if (!replace && fs.existsSync(dir) && checkEntry(dir, key, source.hash).problem === null) return false;
   const temp = `${dir}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
   try {
     fs.mkdirSync(temp, { recursive: true });
@@ -292,7 +297,7 @@ export function storeTest(store: string, baseCommit: string, key: string, source
     return true;
   } catch (error) {
     // Another writer renamed its own valid entry into place first: that one stands.
-    if (fs.existsSync(dir) && !entryProblem(dir, key, source.hash)) return false;
+    if (fs.existsSync(dir) && checkEntry(dir, key, source.hash).problem === null) return false;
     throw error;
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });
@@ -465,9 +470,8 @@ export function lookUpSuite(store: string, baseCommit: string, suiteKey: string)
     if (record.checkpoints.length === 0) continue;
     const dir = record.storeEntry ? storeEntryDir(store, baseCommit, key, record.storeEntry) : null;
     if (!dir || !fs.existsSync(dir)) return { index: null, reason: `the store entry of ${key} is gone`, doubtful: true };
-    const problem = entryProblem(dir, key, record.storeEntry!);
-    if (problem) return { index: null, reason: problem.replace(/^its store entry/, `the store entry of ${key}`), doubtful: true };
-    const seal = readSeal(dir)!;
+    const { seal, problem } = checkEntry(dir, key, record.storeEntry!);
+    if (problem !== null) return { index: null, reason: problem.replace(/^its store entry/, `the store entry of ${key}`), doubtful: true };
     const absent = record.checkpoints.find((name) => !seal.checkpoints.includes(name));
     if (absent !== undefined) return { index: null, reason: `the store entry of ${key} has no "${absent}" (captured again since)`, doubtful: true };
   }
