@@ -209,7 +209,7 @@ export interface RunContext {
   /** The changed files that can change what the app shows (not tests, docs, manifests; see baseline/app-files). */
   appFilesChanged: string[];
   baselineDir: string;
-  /** The baseline store's index of the suite the run's baselines are in (see baseline/baseline-store lookUpSuite), once there is one. */
+  /** The baseline store's index of the suite the run's baselines are in (see store/entry lookUpSuite), once there is one. */
   suiteIndex?: string;
   /** Why the baseline pass produced nothing, when it did not. */
   baselineError: string | null;
@@ -225,7 +225,7 @@ export interface RunContext {
   baselinePending?: 'all' | string[];
   /**
    * A run on the base itself (HEAD is the base commit, clean tree, or `visual-uat record`) records
-   * its checkpoints into the baseline store (see baseline/baseline-store): the store and the repository.
+   * its checkpoints into the baseline store (see store/entry): the store and the repository.
    */
   record?: { store: string; repoRoot: string };
 }
@@ -244,7 +244,7 @@ export interface BaselineTestRecord {
    * version, which did not say): why a base side has none is then known (see report/assess).
    */
   layouts?: string[];
-  /** The source hash its baseline store entry is keyed by (see baseline/baseline-store): set once the store holds it. */
+  /** The source hash its baseline store entry is keyed by (see store/entry): set once the store holds it. */
   storeEntry?: string;
 }
 

@@ -1,8 +1,8 @@
-import { SetupError } from '../git';
+import { SetupError } from '../util/errors';
 import { plural } from '../util/text';
 import type { BaselineManifest } from '../types';
-import type { Lookup, RenderedTest, SuiteLookup, TestSource } from './baseline-store';
-import { supportsTestList, type ListedTest, type Listing } from './selection';
+import type { Lookup, RenderedTest, SuiteLookup, TestSource } from '../store/entry';
+import type { ListedTest, Listing } from './selection';
 
 /**
  * The base pass as a plan: what the run knows (the store's index of the suite, its look-ups, the
@@ -11,6 +11,12 @@ import { supportsTestList, type ListedTest, type Listing } from './selection';
  * that say so. Nothing here reads a file or starts anything: the executor (execute.ts) gathers
  * the facts and carries the plan out.
  */
+
+/** `--test-list` exists from Playwright 1.56. */
+export function supportsTestList(playwrightVersion: string): boolean {
+  const [major, minor] = playwrightVersion.split('.').map(Number);
+  return major > 1 || (major === 1 && minor >= 56);
+}
 
 /** What compares this run's checkpoints: visual-uat's reporter in this run, `merge-reports` of its blobs later, or nothing. */
 export type Judge = 'reporter' | 'blobs' | 'nothing';

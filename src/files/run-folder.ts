@@ -80,7 +80,7 @@ export function readBaselineImage(baselineRoot: string | null, folder: string, n
   return fs.existsSync(file) ? fs.readFileSync(file) : null;
 }
 
-/** A test's earlier render of its checkpoints (see baseline/baseline-store earlierRender): a store entry, and those of its checkpoints that held still. */
+/** A test's earlier render of its checkpoints (see store/entry earlierRender): a store entry, and those of its checkpoints that held still. */
 export interface EarlierRender {
   entry: string;
   settled: string[];

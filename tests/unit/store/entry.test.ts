@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SourceGraph } from '../../../src/baseline/source-graph';
-import { copyEntry, earlierRender, forgetSuite, lookUp, lookUpSuite, holdsOlderSuiteCache, placeSuite, resumeStoring, storeSuite, testDirData, pruneStore, storeHolds, storeSize, storeTest, storedRecord, suiteSource, testSource, type SuiteToStore } from '../../../src/baseline/baseline-store';
+import { SourceGraph } from '../../../src/sources/source-graph';
+import { copyEntry, earlierRender, forgetSuite, lookUp, lookUpSuite, holdsOlderSuiteCache, placeSuite, resumeStoring, storeSuite, testDirData, pruneStore, storeHolds, storeSize, storeTest, storedRecord, suiteSource, testSource, type SuiteToStore } from '../../../src/store/entry';
 import { readManifest, writeManifest } from '../../../src/files/run-folder';
 import { clean } from '../../../src/cli';
-import { openStore, STORE_MARKER, STORE_OPTION } from '../../../src/baseline/store-home';
+import { openStore, STORE_MARKER, STORE_OPTION } from '../../../src/store/home';
 import { baselineEntryDir, storeCommitDir, storeEntryDir, storeSuiteIndex } from '../../../src/config/paths';
 import { resolveSettings } from '../../../src/config/settings';
 

@@ -9,13 +9,13 @@ import { sourceFilesUnder, type Repo } from '../git';
 import { errorCode, isInside, linkOrCopy, readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../config/fault-point';
 import { contentsProblem, sealedContents, type SealedContents } from '../files/seal';
-import { commitsByAge, isKeyName, isSuiteIndexName, isUnfinishedWrite } from './store-home';
+import { commitsByAge, isKeyName, isSuiteIndexName, isUnfinishedWrite } from './home';
 import { sha256File } from '../util/hash';
 import { plural } from '../util/text';
-import { projectUse, versions } from './capture-inputs';
-import type { TestLocation } from './capture-scan';
-import { isCodeFile, type SourceGraph } from './source-graph';
-import { specDigest } from './test-text';
+import { projectUse, versions } from '../sources/capture-inputs';
+import type { TestLocation } from '../sources/capture-scan';
+import { isCodeFile, type SourceGraph } from '../sources/source-graph';
+import { specDigest } from '../sources/test-text';
 
 /**
  * The baseline store: `<store>/<baseCommit>/<test:16>/<sources:16>/`, one entry per test and
