@@ -19,7 +19,10 @@ import { unmovedOrigins } from './port-source';
 import { say, shownPath } from './say';
 import { listedTests, listingOf, listSuite, testListText, type Listing } from './selection';
 import type { SourceGraph } from '../sources/source-graph';
-import { copyEntry, earlierRender, lookUp, readSeal, resumeStoring, sizeText, storedRecord, storeHolds, storeSize, testSource, type KeyInputs, type RenderedTest, type SuiteStored } from '../store/entry';
+import { testSource, type KeyInputs, type RenderedTest } from '../store/key';
+import { copyEntry, earlierRender, lookUp, readSeal, storedRecord, storeHolds } from '../store/entry';
+import { resumeStoring, type SuiteStored } from '../store/journal';
+import { sizeText, storeSize } from '../store/prune';
 import { isKeyName, STORE_OPTION } from '../store/home';
 import { mergeTopUp, testsWithoutBaseRecord } from './top-up';
 

@@ -1,7 +1,9 @@
 import { SetupError } from '../util/errors';
 import { plural } from '../util/text';
 import type { BaselineManifest } from '../types';
-import type { Lookup, RenderedTest, SuiteLookup, TestSource } from '../store/entry';
+import type { RenderedTest, TestSource } from '../store/key';
+import type { Lookup } from '../store/entry';
+import type { SuiteLookup } from '../store/suite-index';
 import type { ListedTest, Listing } from './selection';
 
 /**

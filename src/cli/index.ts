@@ -8,7 +8,7 @@ import { ENV } from '../config/environment';
 import type { Settings } from '../config/settings';
 import { openRepo } from '../git';
 import { removeWorktreesIn } from '../checkout/worktrees';
-import { KEPT_COMMITS, pruneStore, sizeText, storeSize } from '../store/entry';
+import { KEPT_COMMITS, pruneStore, sizeText, storeSize } from '../store/prune';
 import { foreignContent, STORE_OPTION } from '../store/home';
 import { isInside } from '../util/fs';
 import { plural } from '../util/text';

@@ -5,6 +5,7 @@ import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath, old
 import { ENV } from '../config/environment';
 import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from '../types';
 import { readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
+import { readCheckedJson } from '../util/schema';
 
 /**
  * The run folder: the files a run keeps for its checkpoints, read and written here only. The run
@@ -22,15 +23,15 @@ export interface BaselineSide {
   layout: string | null;
 }
 
-/** The run context the global setup wrote for this run's processes (null outside a run it set up). */
+/** The run context the global setup wrote for this run's processes (null outside a run it set up, or one that does not read: docs/run-context.schema.json). */
 export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext | null {
   const file = ENV.contextFile.read(env);
-  return file ? readJsonFile<RunContext>(file) : null;
+  return file ? readCheckedJson<RunContext>(file, 'run-context') : null;
 }
 
-/** What a baseline pass captured: its tests, their status and checkpoints (written by the baseline role's reporter). */
+/** What a baseline pass captured: its tests, their status and checkpoints (written by the baseline role's reporter; null: none, or one that does not read, docs/baseline-manifest.schema.json). */
 export function readManifest(entry: string): BaselineManifest | null {
-  return readJsonFile<BaselineManifest>(manifestPath(entry));
+  return readCheckedJson<BaselineManifest>(manifestPath(entry), 'baseline-manifest');
 }
 
 export function writeManifest(entry: string, manifest: BaselineManifest): void {

@@ -1,7 +1,9 @@
 import type { FullConfig, TestCase } from '@playwright/test/reporter';
 import { captureOptions } from '../sources/capture-inputs';
 import { SourceGraph } from '../sources/source-graph';
-import { projectCaptures, pruneStore, sizeText, storeSize, storeTest, testDirData, testSource } from '../store/entry';
+import { projectCaptures, testDirData, testSource } from '../store/key';
+import { storeTest } from '../store/entry';
+import { pruneStore, sizeText, storeSize } from '../store/prune';
 import { STORE_OPTION } from '../store/home';
 import { errorCode } from '../util/fs';
 import { testsIsolated } from '../config/isolation';

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOT_IN_STORE, STORE_UNREAD, planOnBase, planRun, planSelection, updateReason, type RunFacts, type SelectionFacts, type TestLookup } from '../../../src/baseline/plan';
 import type { ListedTest } from '../../../src/baseline/selection';
-import { lookUp, lookUpSuite, type SuiteLookup } from '../../../src/store/entry';
+import { lookUp } from '../../../src/store/entry';
+import { lookUpSuite, type SuiteLookup } from '../../../src/store/suite-index';
 
 const BASE = { branch: 'main', commit: 'abcdef0123456789' };
 
