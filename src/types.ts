@@ -239,11 +239,8 @@ export interface BaselineTestRecord {
   checkpoints: string[];
   /** Those of its checkpoints whose capture is not known to have held still (absent: not known for any, as for a stored test's record). */
   unsettled?: string[];
-  /**
-   * Those of its checkpoints whose capture wrote a layout record (absent: a record of an older
-   * version, which did not say): why a base side has none is then known (see report/assess).
-   */
-  layouts?: string[];
+  /** Those of its checkpoints whose capture wrote a layout record: why a base side has none is then known (see report/assess). */
+  layouts: string[];
   /** The source hash its baseline store entry is keyed by (see store/entry): set once the store holds it. */
   storeEntry?: string;
 }

@@ -14,7 +14,7 @@ import { clearEarlierBaselines, writeManifest } from '../files/run-folder';
 import type { RunContext } from '../types';
 import { projectCaptures, testDirData, type KeyInputs } from '../store/key';
 import { touch } from '../store/entry';
-import { holdsOlderSuiteCache, lookUpSuite, placeSuite } from '../store/suite-index';
+import { lookUpSuite, placeSuite } from '../store/suite-index';
 import { storeSuite } from '../store/journal';
 import { pruneStore } from '../store/prune';
 import { copyStored, fillFromStore, handDown, listCapturing, logStored, lookUpTests, NO_PASS, renderOnBase, stopOrWarn, storeOffersBase, topUp, type PassOutcome, type PassScope } from './base-pass';
@@ -75,7 +75,7 @@ export async function prepareBasePass(inputs: RunInputs, context: RunContext): P
   const indexed = lookup !== null && !('reason' in lookup);
   const facts: RunFacts = {
     base,
-    suite: { key: suite.key, files: suite.files.length, lookup, olderCache: holdsOlderSuiteCache(entry) ? entry : null },
+    suite: { key: suite.key, files: suite.files.length, lookup },
     update,
     judgedBy: inputs.judgedBy,
     // Looked at only when the plan may read it: a warm run, or one that updates, reads no other seal of the store.

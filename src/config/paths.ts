@@ -113,11 +113,6 @@ export function manifestPath(baselineDir: string): string {
   return path.join(baselineDir, 'manifest.json');
 }
 
-/** The seal the suite cache of visual-uat before the one store wrote in a run's baseline entry (see store/entry holdsOlderSuiteCache). */
-export function olderCacheSeal(baselineDir: string): string {
-  return path.join(baselineDir, 'cache.json');
-}
-
 /**
  * Where the current pass writes a checkpoint while the tests run: under the project's Playwright
  * output folder (test-results/visual-uat/<test folder>/), never the output folder. A dev server

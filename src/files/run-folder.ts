@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath, olderCacheSeal, outputPath } from '../config/paths';
+import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath, outputPath } from '../config/paths';
 import { ENV } from '../config/environment';
 import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from '../types';
 import { readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
@@ -158,7 +158,7 @@ export function clearEarlierBaselines(outputDir: string, keep: string): void {
     const commitDir = path.join(root, commit);
     for (const name of subfolders(commitDir)) {
       const dir = path.join(commitDir, name);
-      if (dir !== keep && name !== 'merged' && (fs.existsSync(manifestPath(dir)) || fs.existsSync(olderCacheSeal(dir)))) fs.rmSync(dir, { recursive: true, force: true });
+      if (dir !== keep && name !== 'merged' && fs.existsSync(manifestPath(dir))) fs.rmSync(dir, { recursive: true, force: true });
     }
     try {
       fs.rmdirSync(commitDir);

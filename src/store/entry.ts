@@ -5,7 +5,7 @@ import { checkpointImage, checkpointLayout, checkpointSignals, storeCommitDir, s
 import type { BaselineTestRecord } from '../types';
 import type { EarlierRender } from '../files/run-folder';
 import { linkOrCopy, subfolders } from '../util/fs';
-import { readCheckedJson } from '../util/schema';
+import { newerVersion, readCheckedJson } from '../util/schema';
 import { contentsProblem, sealedContents, type SealedContents } from '../files/seal';
 import { commitsByAge, isKeyName } from './home';
 import type { TestSource } from './key';
@@ -29,20 +29,21 @@ import type { TestSource } from './key';
 /** The file that seals an entry: written last, so an entry without it is unfinished. */
 export const SEAL_FILE = 'entry.json';
 
+/** The format of an entry's seal this visual-uat writes and reads (docs/store-entry.schema.json `version`). */
+export const ENTRY_VERSION = 1;
+
 export interface Seal {
+  version: typeof ENTRY_VERSION;
   key: string;
   source: string;
   files: Record<string, string>;
   checkpoints: string[];
-  /** Every file of the entry (images, signals, layout records) → SHA-256 (see files/seal). Absent in entries of versions that sealed the images only: those are rendered again. */
-  contents?: SealedContents;
-  /**
-   * The checkpoints whose capture never held still: their images prove no settled page (see
-   * earlierRender). Absent in entries of versions before it was kept: none of theirs is used so.
-   */
-  unsettled?: string[];
-  /** The checkpoints whose capture wrote a layout record (absent in entries of older versions, which did not say). */
-  layouts?: string[];
+  /** Every file of the entry (images, signals, layout records) → SHA-256 (see files/seal). */
+  contents: SealedContents;
+  /** The checkpoints whose capture never held still: their images prove no settled page (see earlierRender). */
+  unsettled: string[];
+  /** The checkpoints whose capture wrote a layout record. */
+  layouts: string[];
   /** Set on an entry kept for one suite only (see suiteSource). */
   suite?: string;
   sealedAt: string;
@@ -72,15 +73,17 @@ export function checkEntry(dir: string, key: string, source: string): { seal: Se
 }
 
 function sealProblem(dir: string, seal: Seal | null, key: string, source: string): string | null {
-  if (!seal) return 'its store entry is unsealed';
+  if (!seal) {
+    const newer = newerVersion(path.join(dir, SEAL_FILE), ENTRY_VERSION);
+    return newer === null ? 'its store entry is unsealed' : `its store entry is of format ${newer}, which a newer visual-uat wrote: upgrade visual-uat to take baselines from it`;
+  }
   if (seal.key !== key || seal.source !== source) return 'its store entry is keyed otherwise';
-  if (!seal.contents) return 'its store entry was sealed by an older visual-uat, which left its signals and layout records unsealed';
-  const image = seal.checkpoints.find((name) => !(path.basename(checkpointImage(dir, '', name)) in seal.contents!));
+  const image = seal.checkpoints.find((name) => !(path.basename(checkpointImage(dir, '', name)) in seal.contents));
   if (image !== undefined) return `the stored image of "${image}" is not sealed`;
   return contentsProblem(dir, seal.contents);
 }
 
-export type Lookup = { entry: string; source: string; checkpoints: string[]; layouts?: string[] } | { entry: null; reason: string };
+export type Lookup = { entry: string; source: string; checkpoints: string[]; layouts: string[] } | { entry: null; reason: string };
 
 /**
  * Whether the store has an entry of a test at a base commit that took a checkpoint: a cheap look
@@ -102,7 +105,7 @@ export function lookUp(store: string, baseCommit: string, key: string, source: T
     const { seal, problem } = checkEntry(dir, key, source.hash);
     if (problem !== null) return { entry: null, reason: problem };
     const { checkpoints, layouts } = seal;
-    return { entry: dir, source: source.hash, checkpoints, ...(layouts ? { layouts } : {}) };
+    return { entry: dir, source: source.hash, checkpoints, layouts };
   }
   const versions = sealsOf(storeTestDir(store, baseCommit, key)).filter((seal) => seal.key === key && !seal.suite);
   if (versions.length === 0) return { entry: null, reason: 'not in the store' };
@@ -125,8 +128,8 @@ export function lookUp(store: string, baseCommit: string, key: string, source: T
 export function earlierRender(store: string, baseCommit: string, key: string): EarlierRender | null {
   const commits = [baseCommit, ...commitsByAge(store).map((dir) => path.basename(dir)).filter((commit) => commit !== baseCommit)];
   for (const commit of commits) {
-    const seal = sealsOf(storeTestDir(store, commit, key)).find((found) => found.key === key && Array.isArray(found.unsettled));
-    if (seal) return { entry: seal.dir, settled: seal.checkpoints.filter((name) => !seal.unsettled!.includes(name)) };
+    const seal = sealsOf(storeTestDir(store, commit, key)).find((found) => found.key === key);
+    if (seal) return { entry: seal.dir, settled: seal.checkpoints.filter((name) => !seal.unsettled.includes(name)) };
   }
   return null;
 }
@@ -177,6 +180,7 @@ export function storeTest(store: string, baseCommit: string, key: string, source
       if (checkpoint.layout) fs.copyFileSync(checkpoint.layout, checkpointLayout(temp, '', checkpoint.name));
     }
     const seal: Seal = {
+      version: ENTRY_VERSION,
       key,
       source: source.hash,
       files: source.files,
@@ -212,7 +216,7 @@ export function touch(dir: string): void {
   }
 }
 
-/** The record of a stored test in a run's baseline manifest (`layouts`: as its seal says, when it does), naming its entry. */
-export function storedRecord(folder: string, checkpoints: readonly string[], source: string, layouts?: readonly string[]): BaselineTestRecord {
-  return { folder, status: 'passed', error: null, checkpoints: [...checkpoints], ...(layouts ? { layouts: [...layouts] } : {}), storeEntry: source };
+/** The record of a stored test in a run's baseline manifest (`layouts`: as its seal says), naming its entry. */
+export function storedRecord(folder: string, checkpoints: readonly string[], source: string, layouts: readonly string[]): BaselineTestRecord {
+  return { folder, status: 'passed', error: null, checkpoints: [...checkpoints], layouts: [...layouts], storeEntry: source };
 }

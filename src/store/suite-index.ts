@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { olderCacheSeal, storeCommitDir, storeEntryDir, storeSuiteIndex } from '../config/paths';
+import { storeCommitDir, storeEntryDir, storeSuiteIndex } from '../config/paths';
 import type { BaselineManifest } from '../types';
 import { readManifest, writeManifest } from '../files/run-folder';
 import { writeFileAtomic } from '../util/fs';
-import { readCheckedJson } from '../util/schema';
+import { newerVersion, readCheckedJson } from '../util/schema';
 import { checkEntry, copyEntry, touch } from './entry';
 
 /**
@@ -15,7 +15,11 @@ import { checkEntry, copyEntry, touch } from './entry';
  * warm run places files by each record's `folder`, which the schema keeps inside the run's entry.
  */
 
+/** The format of a suite index this visual-uat writes and reads (docs/suite-index.schema.json `version`). */
+export const INDEX_VERSION = 1;
+
 export interface SuiteIndex {
+  version: typeof INDEX_VERSION;
   key: string;
   sealedAt: string;
   manifest: BaselineManifest;
@@ -27,7 +31,7 @@ function readSuiteIndex(file: string): SuiteIndex | null {
 
 /** Writes a suite's index once every entry it names is in the store; throws when the write fails. */
 export function writeSuiteIndex(file: string, key: string, manifest: BaselineManifest): void {
-  const index: SuiteIndex = { key, sealedAt: new Date().toISOString(), manifest };
+  const index: SuiteIndex = { version: INDEX_VERSION, key, sealedAt: new Date().toISOString(), manifest };
   writeFileAtomic(file, `${JSON.stringify(index, null, 2)}\n`);
 }
 
@@ -56,7 +60,11 @@ export function lookUpSuite(store: string, baseCommit: string, suiteKey: string)
   const file = storeSuiteIndex(store, baseCommit, suiteKey);
   if (!fs.existsSync(file)) return { index: null, reason: 'not in the store', doubtful: false };
   const index = readSuiteIndex(file);
-  if (!index) return { index: null, reason: "the store's index of this suite does not read", doubtful: true };
+  if (!index) {
+    const newer = newerVersion(file, INDEX_VERSION);
+    const reason = newer === null ? "the store's index of this suite does not read" : `the store's index of this suite is of format ${newer}, which a newer visual-uat wrote: upgrade visual-uat to take baselines from it`;
+    return { index: null, reason, doubtful: true };
+  }
   if (index.key !== suiteKey) return { index: null, reason: "the store's index of this suite is keyed otherwise", doubtful: true };
   for (const [key, record] of Object.entries(index.manifest.tests)) {
     if (record.checkpoints.length === 0) continue;
@@ -81,12 +89,4 @@ export function placeSuite(store: string, baseCommit: string, manifest: Baseline
   for (const [key, record] of Object.entries(manifest.tests))
     if (record.storeEntry && record.checkpoints.length) copyEntry(storeEntryDir(store, baseCommit, key, record.storeEntry), record.checkpoints, runEntry, record.folder);
   if (!same) writeManifest(runEntry, manifest);
-}
-/**
- * Whether an older visual-uat kept its suite cache in the run's baseline entry (sealed by its
- * `cache.json`): the run says it is not read (see plan planRun), and it goes when the run makes its
- * own entry there.
- */
-export function holdsOlderSuiteCache(entry: string): boolean {
-  return fs.existsSync(olderCacheSeal(entry));
 }

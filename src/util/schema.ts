@@ -96,6 +96,15 @@ export function schemaProblem(name: SchemaName, value: unknown, root = 'the top 
 }
 
 /**
+ * The format version a file names when it is newer than `known` (a newer visual-uat wrote it), else
+ * null: what the one line about a file this version does not read names as the fix.
+ */
+export function newerVersion(file: string, known: number): number | null {
+  const version = readJsonFile<{ version?: unknown }>(file)?.version;
+  return typeof version === 'number' && version > known ? version : null;
+}
+
+/**
  * A file visual-uat wrote and reads back, checked against its schema: its value, or null when it is
  * missing, not JSON, or not of its schema (an entry cut short, a file edited by hand): the caller
  * treats it as absent or doubtful, never trusts a field it did not check.
