@@ -32,7 +32,7 @@ import { mergeTopUp, testsWithoutBaseRecord } from './top-up';
  * top-up and the line that says what the store took.
  */
 
-/** What every step of the base pass works with, built once per run (see execute.ts passScope). */
+/** What every step of the base pass works with, built once per run (see execute.ts prepareBasePass). */
 export interface PassScope {
   repo: Repo;
   configFile: string;

@@ -24,7 +24,8 @@ import { removeEmptyHome, removeWorktreesIn, worktreesHome } from '../checkout/w
 /**
  * The global setup of the current run: the settings, the run lock, the run context from git, then
  * the baselines: none on the base itself, else the base pass planned (plan.ts) and carried out
- * (execute.ts). The context is written once here, before the tests.
+ * (execute.ts). The context is written here before the tests; a pass beside the tests rewrites it
+ * when the runner's test list comes and at teardown (see run-context.ts writeRunContext).
  */
 
 /** The output folder hides itself from git, so the user's `git status` never changes. */
