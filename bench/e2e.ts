@@ -10,15 +10,24 @@ import { writeBenchSection } from './results-file';
 import { appendBenchJson, type BenchRow } from './run';
 
 /**
- * End to end on a generated suite (one app, N tests of 3 checkpoints each), measured in one run:
- * plain Playwright `toHaveScreenshot` against recorded snapshots, visual-uat with cached
- * baselines (warm) and visual-uat from nothing (cold). The scale case repeats warm and cold with
- * 100 tests (300 checkpoints) and reads the runner's peak memory, which hosts the reporter. The
- * sparse case is a suite as most are: 1 test in 5 takes checkpoints, the other 4 in its file are
- * functional tests written with visual-uat's `test`, which they never use for a checkpoint. The
- * small case is a developer's inner loop: 3 tests, 4 checkpoints, 3 of them changed on the branch,
- * where what a run costs is mostly fixed cost; its warm and cold runs print VISUAL_UAT_DEBUG=timing's
- * breakdown beside their ratios.
+ * End to end on generated suites (one app, tests of 3 checkpoints each), measured in one run
+ * against two peers: plain Playwright `toHaveScreenshot` passing (a branch that changed nothing
+ * visual: its snapshots are of the same pages; the floor, and the goal of a run where nothing
+ * changed) and failing (the feature branch changed pages: those assertions wait out
+ * toHaveScreenshot's retries). visual-uat runs warm where nothing changed, and warm (cached
+ * baselines) and cold (from nothing) where pages changed. The small suite is a developer's inner
+ * loop: 3 tests, 4 checkpoints, 3 of them changed on the feature branch, where what a run costs is
+ * mostly fixed cost; it prints VISUAL_UAT_DEBUG=timing's breakdown of its cases beside their
+ * ratios. The 20-test suite adds the edit, store and overlap cases; the 100-test suite (300
+ * checkpoints) reads the runner's peak memory, which hosts the reporter; the sparse suite is a
+ * suite as most are: 1 test in 5 takes checkpoints, the other 4 in its file are functional tests
+ * written with visual-uat's `test`, which they never use for a checkpoint. Each suite writes its
+ * own section of bench/RESULTS.md.
+ *
+ * Knobs, to measure one case alone: BENCH_E2E_SUITES=small,20,100,sparse,groups (default all),
+ * BENCH_E2E_CASES=quiet,warm,cold,overlap,edit,editFile,store (default each suite's own; the
+ * peers always run; a run with it writes nothing to bench/RESULTS.md), BENCH_E2E_RUNS=n (default
+ * 3, 1 for the 100-test suite), BENCH_E2E_TIMING=0 (no timing runs).
  */
 
 const TESTS_PER_FILE = 5;
@@ -175,14 +184,33 @@ export function median(values: Measured[]): Measured {
 }
 
 /**
- * Plain, warm and cold; `overlap` is cold with the baseline pass beside the current tests
- * (VISUAL_UAT_OVERLAP=1); `edit` is a warm run after a code edit to one test of a spec (it renders on
- * the base, the others come from the store), `editFile` after one to the code its 5 tests share (they
- * render on the base); `store` is a pull request's first run with
- * the store main recorded (no `.visual-uat`, a store folder restored from main's run).
+ * The cases, each on the branch that shows it. The peers: `plainPassing`, plain Playwright on a
+ * branch that changed nothing visual (its snapshots are of the same pages: the floor, and the
+ * goal of a run where nothing changed) and `plainFailing`, plain on the feature branch (its
+ * changed pages fail and wait out toHaveScreenshot's retries). visual-uat's: `quiet`, a warm run
+ * on the branch that changed nothing visual; `warm` and `cold` on the feature branch, with cached
+ * baselines and from nothing; `overlap` is cold with the baseline pass beside the current tests
+ * (VISUAL_UAT_OVERLAP=1); `edit` is a warm run after a code edit to one test of a spec (it renders
+ * on the base, the others come from the store), `editFile` after one to the code its 5 tests share
+ * (they render on the base); `store` is a pull request's first run with the store main recorded
+ * (no `.visual-uat`, a store folder restored from main's run).
  */
-type Kind = 'plain' | 'warm' | 'cold' | 'overlap' | 'edit' | 'editFile' | 'store';
-type Measures = Partial<Record<Kind, Measured>> & Record<'plain' | 'warm' | 'cold', Measured>;
+const CASES = ['quiet', 'warm', 'cold', 'overlap', 'edit', 'editFile', 'store'] as const;
+type Case = (typeof CASES)[number];
+type Kind = 'plainPassing' | 'plainFailing' | Case;
+
+/** What each case is, in the bench's lines. */
+const CASE_NAMES: Record<Kind, string> = {
+  plainPassing: 'plain passing (nothing changed)',
+  plainFailing: 'plain failing (pages changed)',
+  quiet: 'nothing changed, warm',
+  warm: 'pages changed, warm',
+  cold: 'pages changed, cold',
+  overlap: 'pages changed, cold, overlap',
+  edit: 'one test of 1 spec edited, warm',
+  editFile: 'the code a spec\'s 5 tests share edited, warm',
+  store: 'pull request with main\'s store',
+};
 
 /** The pages whose tests take checkpoints: all of them, or 1 in 5 in the sparse suite. */
 function visualTests(tests: number, sparse: boolean): number[] {
@@ -205,59 +233,12 @@ function editSpec(file: string, round: number, where: 'test' | 'file'): void {
   fs.writeFileSync(file, after);
 }
 
-async function measure(tests: number, runs: number, sparse = false, withOverlap = false): Promise<Measures> {
-  const dir = generateSuite(tests, sparse);
-  await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
-  // main's CI: HEAD is the base, so the run records its checkpoints into the store.
-  const store = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-bench-store-'));
-  if (withOverlap) await run(dir, [], ENV.baselineStore.entry(store));
-  const visual = visualTests(tests, sparse);
-  const recorded = fs.existsSync(path.join(dir, 'snapshots')) ? fs.readdirSync(path.join(dir, 'snapshots')).length : 0;
-  if (recorded !== visual.length * 3) throw new Error(`plain Playwright recorded ${recorded} snapshots instead of ${visual.length * 3}: see ${dir}`);
-  git(dir, ['checkout', '-q', '-b', 'feature']);
-  const changed = [visual[1], visual[3]];
-  fs.writeFileSync(path.join(dir, 'changed.json'), `${JSON.stringify(changed)}\n`);
-  git(dir, ['commit', '-q', '-am', `Banner on pages ${changed.join(' and ')}`]);
-  const plain: Measured[] = [];
-  const warm: Measured[] = [];
-  const cold: Measured[] = [];
-  const overlap: Measured[] = [];
-  const edit: Measured[] = [];
-  const editFile: Measured[] = [];
-  const fromStore: Measured[] = [];
-  const edited = path.join(dir, 'tests-uat', 'pages-0.spec.ts');
-  // Plain fails on the two changed pages, as a snapshot suite does, and visual-uat's gate (failOn needs_review) the same tests.
-  const failing = changed.length;
-  for (let i = 0; i < runs; i++) {
-    plain.push(await run(dir, ['-c', 'plain.config.ts'], {}, failing));
-    fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
-    cold.push(await run(dir, [], ENV.overlap.entry('0'), failing));
-    warm.push(await run(dir, [], {}, failing));
-    if (!withOverlap) continue;
-    editSpec(edited, i, 'test');
-    edit.push(await run(dir, [], {}, failing));
-    git(dir, ['checkout', '-q', '--', edited]);
-    editSpec(edited, i, 'file');
-    editFile.push(await run(dir, [], {}, failing));
-    git(dir, ['checkout', '-q', '--', edited]);
-    fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
-    fromStore.push(await run(dir, [], ENV.baselineStore.entry(store), failing));
-    fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
-    overlap.push(await run(dir, [], ENV.overlap.entry('1'), failing));
-  }
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.rmSync(store, { recursive: true, force: true });
-  const more = withOverlap ? { overlap: median(overlap), edit: median(edit), editFile: median(editFile), store: median(fromStore) } : {};
-  return { plain: median(plain), warm: median(warm), cold: median(cold), ...more };
-}
-
 /** The small suite's pages and checkpoints: page 0 takes two (its card does not change), pages 1 and 2 one each. */
 const SMALL_CHECKPOINTS: { page: number; checkpoints: string[] }[] = [
   { page: 0, checkpoints: ['top', 'card'] },
   { page: 1, checkpoints: ['full'] },
   { page: 2, checkpoints: ['full'] },
 ];
-const SMALL_CHANGED_PAGES = [0, 1, 2];
 
 function smallSpec(plain: boolean): string {
   const calls: Record<string, (n: number) => string> = plain
@@ -278,16 +259,69 @@ function smallSpec(plain: boolean): string {
   return `import { expect, test } from '${plain ? '@playwright/test' : 'visual-uat'}';\n\n${tests.join('\n\n')}\n`;
 }
 
+/** A generated suite and what the bench does with it. */
+interface Suite {
+  /** BENCH_E2E_SUITES names it so; its section of bench/RESULTS.md is `end-to-end-<id>`. */
+  id: string;
+  /** What it is, at the head of its lines. */
+  title: string;
+  /** Makes its repository, on main, committed. */
+  repo: () => string;
+  checkpoints: number;
+  /** The pages the feature branch changes, and how many tests that fails (plain's, and visual-uat's gate with failOn needs_review). */
+  changed: number[];
+  failing: number;
+  cases: readonly Case[];
+  runs: number;
+  /** Prints VISUAL_UAT_DEBUG=timing's breakdown of one more run of each of its quiet, warm and cold cases. */
+  timing: boolean;
+}
 
-const SMALL_CHECKPOINT_COUNT = SMALL_CHECKPOINTS.reduce((sum, { checkpoints }) => sum + checkpoints.length, 0);
+function suites(): Suite[] {
+  const small = SMALL_CHECKPOINTS.reduce((sum, { checkpoints }) => sum + checkpoints.length, 0);
+  const dense = (tests: number): Suite => ({
+    id: String(tests),
+    title: `${tests} tests, ${tests * 3} checkpoints (2 pages changed)`,
+    repo: () => generateSuite(tests),
+    checkpoints: visualTests(tests, false).length * 3,
+    changed: [1, 3],
+    failing: 2,
+    cases: tests === 20 ? CASES : ['quiet', 'warm', 'cold'],
+    runs: tests === 20 ? RUNS : 1,
+    timing: false,
+  });
+  return [
+    {
+      id: 'small',
+      title: `${SMALL_CHECKPOINTS.length} tests, ${small} checkpoints (a developer's inner loop; 3 changed)`,
+      repo: () => suiteRepo('small', (plain) => ({ 'pages.spec.ts': smallSpec(plain) })),
+      checkpoints: small,
+      changed: SMALL_CHECKPOINTS.map(({ page }) => page),
+      failing: SMALL_CHECKPOINTS.length,
+      cases: ['quiet', 'warm', 'cold'],
+      runs: RUNS,
+      timing: true,
+    },
+    dense(20),
+    dense(100),
+    {
+      id: 'sparse',
+      title: '25 tests, 1 in 5 visual, 15 checkpoints (2 pages changed)',
+      repo: () => generateSuite(25, true),
+      checkpoints: visualTests(25, true).length * 3,
+      changed: [5, 15],
+      failing: 2,
+      cases: ['quiet', 'warm', 'cold'],
+      runs: RUNS,
+      timing: false,
+    },
+  ];
+}
 
-interface SmallMeasures {
-  plain: Measured;
-  warm: Measured;
-  cold: Measured;
-  /** The breakdown of one more warm and cold run each, under VISUAL_UAT_DEBUG=timing. */
-  warmTiming: string;
-  coldTiming: string;
+/** A comma-separated knob's words, or null when it is not set. */
+function knob(name: string): string[] | null {
+  const value = process.env[name];
+  return value === undefined ? null : value.split(',').map((word) => word.trim()).filter(Boolean);
 }
 
 /** The timing block a run printed (see config/timing). */
@@ -299,34 +333,110 @@ function timingBlock(output: string): string {
   return lines.slice(0, end < 0 ? undefined : end).join('\n');
 }
 
-async function measureSmall(runs: number): Promise<SmallMeasures> {
-  // On main; the feature branch below changes 3 of its 4 checkpoints.
-  const dir = suiteRepo('small', (plain) => ({ 'pages.spec.ts': smallSpec(plain) }));
-  await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
-  git(dir, ['checkout', '-q', '-b', 'feature']);
-  fs.writeFileSync(path.join(dir, 'changed.json'), `${JSON.stringify(SMALL_CHANGED_PAGES)}\n`);
-  git(dir, ['commit', '-q', '-am', 'Banner on the small suite\'s pages']);
-  const plain: Measured[] = [];
-  const warm: Measured[] = [];
-  const cold: Measured[] = [];
-  // Each test has a changed checkpoint: plain fails them, and so does visual-uat's gate (failOn needs_review).
-  const failing = SMALL_CHECKPOINTS.length;
+interface SuiteMeasures {
+  medians: Partial<Record<Kind, Measured>>;
+  /** Case → its VISUAL_UAT_DEBUG=timing block. */
+  timings: Partial<Record<Case, string>>;
+}
+
+/**
+ * One suite's cases, each measured `runs` times, in rounds that alternate each case with its peer
+ * (plain failing, then the feature branch's cases; plain passing, then the quiet branch's), so a
+ * load that comes and goes weighs on both alike.
+ */
+async function measureSuite(suite: Suite, cases: readonly Case[], runs: number): Promise<SuiteMeasures> {
+  const dir = suite.repo();
+  const store = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-bench-store-'));
+  const measured: Partial<Record<Kind, Measured[]>> = {};
+  const timings: Partial<Record<Case, string>> = {};
   const cleared = () => fs.rmSync(path.join(dir, '.visual-uat'), { recursive: true, force: true });
+  const edited = path.join(dir, 'tests-uat', 'pages-0.spec.ts');
+  const measure = async (kind: Kind, env: NodeJS.ProcessEnv, failing: number, prepare?: () => void, after?: () => void) => {
+    prepare?.();
+    (measured[kind] ??= []).push(await run(dir, kind.startsWith('plain') ? ['-c', 'plain.config.ts'] : [], env, failing));
+    after?.();
+  };
   try {
-    for (let i = 0; i < runs; i++) {
-      plain.push(await run(dir, ['-c', 'plain.config.ts'], {}, failing));
-      cleared();
-      cold.push(await run(dir, [], ENV.overlap.entry('0'), failing));
-      warm.push(await run(dir, [], {}, failing));
+    await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
+    const recorded = fs.existsSync(path.join(dir, 'snapshots')) ? fs.readdirSync(path.join(dir, 'snapshots')).length : 0;
+    if (recorded !== suite.checkpoints) throw new Error(`plain Playwright recorded ${recorded} snapshots instead of ${suite.checkpoints}: see ${dir}`);
+    // main's CI: HEAD is the base, so the run records its checkpoints into the store.
+    if (cases.includes('store')) await run(dir, [], ENV.baselineStore.entry(store));
+    git(dir, ['checkout', '-q', '-b', 'quiet']);
+    fs.writeFileSync(path.join(dir, 'NOTES.md'), 'Notes: nothing on the pages changes on this branch.\n');
+    git(dir, ['add', 'NOTES.md']);
+    git(dir, ['commit', '-q', '-m', 'Notes, no visual change']);
+    git(dir, ['checkout', '-q', '-b', 'feature', 'main']);
+    fs.writeFileSync(path.join(dir, 'changed.json'), `${JSON.stringify(suite.changed)}\n`);
+    git(dir, ['commit', '-q', '-am', `Banner on pages ${suite.changed.join(', ')}`]);
+    const onFeature = cases.filter((kind) => kind !== 'quiet');
+    // The quiet case is warm: one run first fills the cache it shares with the feature branch (both branch from main).
+    if (cases.includes('quiet') && !onFeature.includes('warm')) {
+      git(dir, ['checkout', '-q', 'quiet']);
+      await run(dir, []);
     }
-    const debug = ENV.debug.entry('timing');
-    const warmTiming = timingBlock((await run(dir, [], debug, failing)).output);
-    cleared();
-    const coldTiming = timingBlock((await run(dir, [], { ...debug, ...ENV.overlap.entry('0') }, failing)).output);
-    return { plain: median(plain), warm: median(warm), cold: median(cold), warmTiming, coldTiming };
+    const failing = suite.failing;
+    for (let round = 0; round < runs; round++) {
+      if (onFeature.length) {
+        git(dir, ['checkout', '-q', 'feature']);
+        await measure('plainFailing', {}, failing);
+        if (onFeature.includes('cold')) await measure('cold', ENV.overlap.entry('0'), failing, cleared);
+        if (onFeature.includes('warm')) await measure('warm', {}, failing);
+        if (onFeature.includes('edit'))
+          await measure('edit', {}, failing, () => editSpec(edited, round, 'test'), () => git(dir, ['checkout', '-q', '--', edited]));
+        if (onFeature.includes('editFile'))
+          await measure('editFile', {}, failing, () => editSpec(edited, round, 'file'), () => git(dir, ['checkout', '-q', '--', edited]));
+        if (onFeature.includes('store')) await measure('store', ENV.baselineStore.entry(store), failing, cleared);
+        if (onFeature.includes('overlap')) await measure('overlap', ENV.overlap.entry('1'), failing, cleared);
+      }
+      git(dir, ['checkout', '-q', 'quiet']);
+      await measure('plainPassing', {}, 0);
+      if (cases.includes('quiet')) await measure('quiet', {}, 0);
+    }
+    if (suite.timing && process.env.BENCH_E2E_TIMING !== '0') {
+      const debug = ENV.debug.entry('timing');
+      if (cases.includes('quiet')) timings.quiet = timingBlock((await run(dir, [], debug)).output);
+      git(dir, ['checkout', '-q', 'feature']);
+      if (cases.includes('warm')) timings.warm = timingBlock((await run(dir, [], debug, failing)).output);
+      if (cases.includes('cold')) {
+        cleared();
+        timings.cold = timingBlock((await run(dir, [], { ...debug, ...ENV.overlap.entry('0') }, failing)).output);
+      }
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(store, { recursive: true, force: true });
   }
+  const medians: Partial<Record<Kind, Measured>> = {};
+  for (const [kind, values] of Object.entries(measured)) medians[kind as Kind] = median(values);
+  return { medians, timings };
+}
+
+/** A suite's lines: each case's median, its ratio to plain passing, and to plain failing where the pages changed. */
+function suiteLines(suite: Suite, runs: number, { medians, timings }: SuiteMeasures): { lines: string[]; rows: BenchRow[] } {
+  const passing = medians.plainPassing!;
+  const failing = medians.plainFailing;
+  const lines = [
+    `${suite.title} on ${os.cpus().length} cores, median of ${runs} run${runs === 1 ? '' : 's'}, alternated with the peers:`,
+    '  × passing: to plain Playwright passing (toHaveScreenshot against snapshots of the same pages: the floor)',
+    '  × failing: to plain Playwright failing (the changed pages fail and wait out toHaveScreenshot\'s retries)',
+  ];
+  const rows: BenchRow[] = [];
+  for (const kind of ['plainPassing', 'plainFailing', ...CASES] as const) {
+    const result = medians[kind];
+    if (!result) continue;
+    const { ms, peakRssMb } = result;
+    rows.push({ case: `e2e-${suite.id}-${kind}`, engine: kind.startsWith('plain') ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
+    const changed = kind !== 'plainPassing' && kind !== 'quiet';
+    const ratios = [`${(ms / passing.ms).toFixed(2)}× passing`, changed && failing ? `${(ms / failing.ms).toFixed(2)}× failing` : '', kind.startsWith('edit') && medians.warm ? `${(ms / medians.warm.ms).toFixed(2)}× warm` : '']
+      .filter(Boolean)
+      .join('  ');
+    lines.push(
+      `  ${CASE_NAMES[kind].padEnd(46)}${(ms / 1000).toFixed(1).padStart(7)} s  ${ratios.padEnd(44)}${(ms / suite.checkpoints).toFixed(0).padStart(5)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
+    );
+  }
+  for (const [kind, block] of Object.entries(timings)) lines.push(block.replace(/^visual-uat timing/, `  ${CASE_NAMES[kind as Case]}: visual-uat timing`));
+  return { lines, rows };
 }
 
 /**
@@ -398,53 +508,31 @@ async function measureGroups(): Promise<GroupsFigures> {
 
 export async function benchEndToEnd(): Promise<void> {
   const rows: BenchRow[] = [];
-  const lines = [`end to end on ${os.cpus().length} cores (median of ${RUNS} runs; ratio to plain toHaveScreenshot in this run)`];
-  // BENCH_E2E_SMALL=0 leaves out the small suite; BENCH_E2E_SMALL=only measures it alone (a quick check of the fixed costs).
-  if (process.env.BENCH_E2E_SMALL !== '0') {
-    const small = await measureSmall(RUNS);
-    for (const kind of ['plain', 'warm', 'cold'] as const) {
-      const { ms } = small[kind];
-      rows.push({ case: `e2e-${kind}-small`, engine: kind === 'plain' ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
-      lines.push(`  ${`${SMALL_CHECKPOINTS.length} tests, ${SMALL_CHECKPOINT_COUNT} checkpoints (3 changed), ${kind}`.padEnd(52)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / small.plain.ms).toFixed(2)}×`);
-    }
-    lines.push(small.warmTiming.replace(/^visual-uat timing/, '  small suite, warm: visual-uat timing'), small.coldTiming.replace(/^visual-uat timing/, '  small suite, cold: visual-uat timing'));
-    if (process.env.BENCH_E2E_SMALL === 'only') {
-      process.stdout.write(`${lines.join('\n')}\n`);
-      appendBenchJson(rows);
-      return;
-    }
+  const output: string[] = [];
+  // BENCH_E2E_SUITES=small,20,100,sparse,groups picks the suites (default all); BENCH_E2E_CASES=quiet,warm,cold,overlap,edit,editFile,store
+  // the visual-uat cases (default each suite's own; the peers they are measured against run with them); BENCH_E2E_RUNS=n the rounds.
+  const chosen = knob('BENCH_E2E_SUITES');
+  const chosenCases = knob('BENCH_E2E_CASES');
+  const unknown = [...(chosen ?? []).filter((id) => id !== 'groups' && !suites().some((suite) => suite.id === id)), ...(chosenCases ?? []).filter((kind) => !(CASES as readonly string[]).includes(kind))];
+  if (unknown.length) throw new Error(`BENCH_E2E_SUITES or BENCH_E2E_CASES names ${unknown.join(', ')}: the suites are small, 20, 100, sparse, groups; the cases ${CASES.join(', ')}`);
+  const runsKnob = process.env.BENCH_E2E_RUNS ? Number(process.env.BENCH_E2E_RUNS) : null;
+  for (const suite of suites().filter((candidate) => !chosen || chosen.includes(candidate.id))) {
+    const cases = suite.cases.filter((kind) => !chosenCases || chosenCases.includes(kind));
+    const runs = runsKnob ?? suite.runs;
+    const measured = suiteLines(suite, runs, await measureSuite(suite, cases, runs));
+    rows.push(...measured.rows);
+    output.push(...measured.lines);
+    // A look at some cases (BENCH_E2E_CASES) leaves bench/RESULTS.md to the run that measured them all.
+    if (!chosenCases) writeBenchSection(`end-to-end-${suite.id}`, `End to end: ${suite.title}, against plain Playwright passing and failing (bench/e2e.ts)`, measured.lines);
   }
-  // BENCH_E2E_SIZES=20 measures only the small suite (a quicker check while working on speed).
-  const sizes = (process.env.BENCH_E2E_SIZES ?? '20,100').split(',').filter(Boolean).map(Number);
-  // BENCH_E2E_SPARSE=0 leaves out the sparse suite.
-  const suites = [...sizes.map((tests) => ({ tests, sparse: false })), ...(process.env.BENCH_E2E_SPARSE === '0' ? [] : [{ tests: 25, sparse: true }])];
-  for (const { tests, sparse } of suites) {
-    const result = await measure(tests, tests === 20 || sparse ? RUNS : 1, sparse, tests === 20 && !sparse);
-    const checkpoints = visualTests(tests, sparse).length * 3;
-    for (const kind of ['plain', 'warm', 'cold', 'overlap', 'edit', 'editFile', 'store'] as const) {
-      if (!result[kind]) continue;
-      const { ms, peakRssMb } = result[kind]!;
-      const name = sparse ? `e2e-${kind === 'plain' ? 'plain' : kind}-sparse` : `e2e-${kind}${tests === 20 ? '' : `-${checkpoints}`}`;
-      rows.push({ case: name, engine: kind === 'plain' ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
-      // The edit cases are the dev loop: one spec of the suite's 4 files edited since the warm run.
-      const edited = kind === 'edit' ? ' (dev loop: one test of 1 of 4 specs edited)' : kind === 'editFile' ? ' (the code all 5 tests of a spec share)' : '';
-      const what = sparse ? `${tests} tests (1 in 5 visual), ${checkpoints} checkpoints, ${kind}` : `${tests} tests, ${checkpoints} checkpoints, ${kind}${edited}`;
-      lines.push(
-        `  ${what.padEnd(52)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×${kind.startsWith('edit') ? ` (${(ms / result.warm.ms).toFixed(2)}× warm)` : ''}  ${(ms / checkpoints).toFixed(0).padStart(4)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
-      );
-    }
-  }
-  // BENCH_E2E_GROUPS=0 leaves out the groups case.
-  if (process.env.BENCH_E2E_GROUPS !== '0') {
+  if (!chosen || chosen.includes('groups')) {
     const figures = await measureGroups();
     rows.push({ case: 'e2e-groups', engine: 'visual-uat', medianMs: Math.round(figures.ms) });
-    lines.push(
-      `  groups: ${GROUPS_PAGES} pages, one header change on all and 2 unrelated changes: ${figures.changed} changed checkpoints, ${plural(figures.groups, 'group')}, ${plural(figures.calls, 'evaluator call')} (${(figures.calls / figures.changed).toFixed(3)} per changed checkpoint; one per checkpoint would be ${figures.changed}); the same run again: ${plural(figures.cachedCalls, 'call')}; ${(figures.ms / 1000).toFixed(1)} s cold`,
-    );
+    const line = `groups: ${GROUPS_PAGES} pages, one header change on all and 2 unrelated changes: ${figures.changed} changed checkpoints, ${plural(figures.groups, 'group')}, ${plural(figures.calls, 'evaluator call')} (${(figures.calls / figures.changed).toFixed(3)} per changed checkpoint; one per checkpoint would be ${figures.changed}); the same run again: ${plural(figures.cachedCalls, 'call')}; ${(figures.ms / 1000).toFixed(1)} s cold`;
+    output.push(line);
+    writeBenchSection('end-to-end-groups', 'End to end: change groups and evaluator calls (bench/e2e.ts)', [line]);
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
-  // A run without the small suite (a quick look at one case) leaves bench/RESULTS.md to the run that measured it.
-  if (process.env.BENCH_E2E_SMALL !== '0') writeBenchSection('end-to-end', 'End to end against plain toHaveScreenshot (bench/e2e.ts)', lines);
+  process.stdout.write(`${output.join('\n')}\n`);
   appendBenchJson(rows);
 }
 

@@ -21,8 +21,10 @@ describe('bench/RESULTS.md sections', () => {
     const text = fs.readFileSync(RESULTS_FILE, 'utf8');
     const benches = fs.readdirSync('bench').filter((file) => file.endsWith('.ts')).map((file) => fs.readFileSync(`bench/${file}`, 'utf8'));
     const written = benches.flatMap((source) => [...source.matchAll(/writeBenchSection\('([\w-]+)'/g)].map((match) => match[1]));
-    expect(written.sort()).toEqual(['components', 'diff-engines', 'end-to-end', 'explain', 'layout', 'request-size', 'review-page']);
-    for (const id of [...written, 'machine']) expect(text, id).toContain(`<!-- bench:${id} -->`);
+    expect(written.sort()).toEqual(['components', 'diff-engines', 'end-to-end-groups', 'explain', 'layout', 'request-size', 'review-page']);
+    // bench/e2e.ts writes one section per suite, named by the suite's id.
+    const suites = ['small', '20', '100', 'sparse'].map((id) => `end-to-end-${id}`);
+    for (const id of [...written, ...suites, 'machine']) expect(text, id).toContain(`<!-- bench:${id} -->`);
     expect(text.indexOf(PREVIOUS_HEADING)).toBeGreaterThan(text.lastIndexOf('<!-- /bench:'));
   });
 });
