@@ -2,7 +2,7 @@ import { describeApproval, type Approval, type CoveringDecision } from '../appro
 import type { BaseCapture } from '../capture';
 import { hasNewSignals, NO_DIFF, type ChangePrint, type PairComparison } from '../compare';
 import type { EvaluatorVerdict } from '../evaluate';
-import type { Explanation } from '../explain';
+import { interactionOnly, type Explanation } from '../explain';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, FailOn, Region, TestStatus } from '../types';
 import { firstLine, plural } from '../util/text';
 import { imagesOf, type Compared } from './assess';
@@ -39,6 +39,8 @@ export interface RulingInput {
   unsettled?: Region | null;
   /** What the base pass recorded of this capture (null: no record of the test). */
   baseCapture?: BaseCapture | null;
+  /** For a pair that differs only where the pointer or focus differs between the sides: those states in words (explain/ `interactionOnly`). */
+  interactionOnly?: string[] | null;
 }
 
 /** What decide rules for a checkpoint, or for one change on it: its status and the reason. */
@@ -174,10 +176,19 @@ function decideComparison(input: RulingInput): Ruling {
     case 'within-tolerance':
       return plain('unchanged', comparison.metrics.changedRegions.length ? 'within tolerance' : 'within tolerance: pixels differ, none past the colour threshold');
     case 'different': {
+      if (input.interactionOnly?.length && !input.changes.length) return plain('unsteady', unsteadyReason(input.interactionOnly));
       const ruling = input.changes.length ? decideChanges(input.changes, input.signals) : plain('needs_review', NO_EVALUATOR_REASON);
       return input.stable === false ? { ...ruling, reason: `${unsettledNote(input.unsettled ?? null)}; ${ruling.reason}` } : ruling;
     }
   }
+}
+
+/**
+ * Why a difference the test's own pointer or focus made is not the app's change, and what to do:
+ * the status the default failOn leaves out, with the fix in the test.
+ */
+export function unsteadyReason(states: readonly string[]): string {
+  return `the test left the pointer or focus on different elements on the two sides (${states.join('; ')}): not a change of the app; park the pointer before the checkpoint (\`await page.mouse.move(0, 0)\`) or move the focus away (\`await page.locator('body').focus()\`)`;
 }
 
 /**
@@ -227,6 +238,7 @@ export function outcomeOf(checkpoint: Judged): CheckpointOutcome {
     stable: pair.meta?.stable ?? null,
     unsettled: pair.meta?.unsettled ?? null,
     baseCapture: pair.baseCapture,
+    interactionOnly: interactionOnly(checkpoint.explanation),
   });
   return {
     name: pair.name,
