@@ -4,14 +4,16 @@ import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { checkpointStopwatch } from '../config/timing';
 import type { ComparisonTolerance, Region, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
-import { readBaselineImage, readEarlierRender } from '../files/run-folder';
+import { readBaselineImage, readBaselineSide, readEarlierRender } from '../files/run-folder';
 import { writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
 import { takeLayout, type LayoutArea } from './layout';
 import { validateCheckpointName } from './names';
-import { recorderFor, startSignals } from './signals';
+import { originOf, recorderFor, startSignals } from './signals';
 import { elementError, waitForElement } from './element';
 import { captureTarget, noteCapture, testMeta, type CaptureTarget } from './target';
 import { unsettledArea } from './unsettled';
+import { baselineCheck, retakeDecision, type BaselineCheckInput, type BaselineLook } from './live-check';
+import { takeInteraction } from './interaction';
 
 export interface CheckpointOptions extends ComparisonTolerance {
   /** Whole scrollable page (default true); ignored with `locator` or `clip`. */
@@ -39,6 +41,8 @@ export interface CheckpointOptions extends ComparisonTolerance {
 /** Playwright's own cadence for stable screenshots (expectScreenshot): 0, 100, 250, 500 ms, then every second. */
 const RETAKE_DELAYS_MS = [0, 100, 250, 500];
 const RETAKE_INTERVAL_MS = 1000;
+/** A running transition or animation that ends within this is waited for before a capture (settle). */
+const TRANSITION_WAIT_MS = 1000;
 /** Playwright's default expect timeout. */
 const DEFAULT_STABLE_TIMEOUT_MS = 5000;
 
@@ -70,7 +74,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * ends; waiting for the scroll position to hold still starts the retakes from the page at rest.
  */
 export async function settle(page: Page, timeoutMs: number): Promise<void> {
-  await page.evaluate(async (timeout) => {
+  await page.evaluate(async ([timeout, TRANSITION_WAIT_MS]) => {
     const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await document.fonts.ready;
     const deadline = performance.now() + timeout;
@@ -82,7 +86,29 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
     // What the scroll brought into view may use a font not requested before.
     await document.fonts.ready;
     await frames();
-  }, timeoutMs);
+    // A transition a scroll handler just started (a navbar shrinking under a `.scrolled` class) is
+    // let run to its end rather than jumped there by the screenshot's `animations: 'disabled'`;
+    // only one that ends soon: a long or endless animation is the screenshot's to stop.
+    const endingSoon = () =>
+      document.getAnimations().some((animation) => {
+        const end = animation.effect?.getComputedTiming().endTime;
+        const at = Number(animation.currentTime ?? 0);
+        return animation.playState === 'running' && typeof end === 'number' && Number.isFinite(end) && end - at <= TRANSITION_WAIT_MS;
+      });
+    while (endingSoon() && performance.now() < deadline) await frames();
+  }, [timeoutMs, TRANSITION_WAIT_MS] as const);
+}
+
+/** What the retakes came to: the image kept, whether it settled, and how many captures it took. */
+export interface Settled {
+  png: Buffer;
+  stable: boolean;
+  unsettled: Region | null;
+  sameAsBaseline?: true;
+  /** How many screenshots were taken. */
+  captures: number;
+  /** What the first capture's difference from the baseline was, when a live check compared it (null: it matched, or no check ran). */
+  firstDifference: string | null;
 }
 
 /**
@@ -91,26 +117,50 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
  * same way), so an unchanged checkpoint costs one screenshot. So is one identical to the
  * checkpoint's earlier render that held still (a test the base renders again after an edit): the
  * image kept is always this capture; the earlier one only stands for the second capture.
+ *
+ * With `look` (the baseline is at hand and a check was handed in, live-check.ts), each capture that
+ * is not byte-identical to the baseline is compared with it as the report will: one that matches
+ * within tolerance ends the retakes, as does a difference the layout record explains (a change
+ * retaking will not undo); a difference nothing explains is captured again until the timeout, like
+ * toHaveScreenshot.
  */
 export async function stableCapture(
   capture: () => Promise<Buffer>,
   timeoutMs: number,
   baseline: Buffer | null,
   earlier: Buffer | null,
-): Promise<{ png: Buffer; stable: boolean; unsettled: Region | null; sameAsBaseline?: true }> {
+  look: ((png: Buffer) => Promise<BaselineLook>) | null = null,
+): Promise<Settled> {
   const deadline = Date.now() + timeoutMs;
+  let captures = 1;
   let previous = await capture();
-  if (baseline?.equals(previous)) return { png: previous, stable: true, unsettled: null, sameAsBaseline: true };
-  if (earlier?.equals(previous)) return { png: previous, stable: true, unsettled: null };
+  if (baseline?.equals(previous)) return { png: previous, stable: true, unsettled: null, sameAsBaseline: true, captures, firstDifference: null };
+  if (earlier?.equals(previous)) return { png: previous, stable: true, unsettled: null, captures, firstDifference: null };
+  let firstDifference: string | null = null;
+  const ended = async (png: Buffer): Promise<boolean> => {
+    if (!look) return false;
+    const seen = await look(png);
+    firstDifference ??= seen.difference || null;
+    return retakeDecision(seen) !== 'retake';
+  };
+  if (await ended(previous)) return { png: previous, stable: true, unsettled: null, captures, firstDifference };
   let before: Buffer | null = null;
+  let still = false;
   for (let attempt = 0; Date.now() < deadline; attempt++) {
     await sleep(Math.min(RETAKE_DELAYS_MS[attempt] ?? RETAKE_INTERVAL_MS, Math.max(0, deadline - Date.now())));
     const next = await capture();
-    if (next.equals(previous)) return { png: next, stable: true, unsettled: null };
+    captures++;
+    if (baseline?.equals(next)) return { png: next, stable: true, unsettled: null, sameAsBaseline: true, captures, firstDifference };
+    still = next.equals(previous);
+    // Without a check, two identical captures settle it; with one, only a match or an explained difference does.
+    if (still && !look) return { png: next, stable: true, unsettled: null, captures, firstDifference };
+    if (!still && (await ended(next))) return { png: next, stable: true, unsettled: null, captures, firstDifference };
     before = previous;
     previous = next;
   }
-  return { png: previous, stable: false, unsettled: before ? await unsettledArea(before, previous) : null };
+  // A page that held still to the end, different from its baseline in a way nothing explains, settled all the same.
+  if (still) return { png: previous, stable: true, unsettled: null, captures, firstDifference };
+  return { png: previous, stable: false, unsettled: before ? await unsettledArea(before, previous) : null, captures, firstDifference };
 }
 
 function readStyles(stylePath: string | string[] | undefined, testInfo: TestInfo): string | undefined {
@@ -188,6 +238,26 @@ function layoutArea(page: Page, locator: Locator | undefined, options: Checkpoin
 }
 
 /**
+ * The live check of a capture beside the checkpoint's baseline (live-check.ts), when one was handed
+ * in and the baseline entry holds the image; null otherwise (captures settle by identity alone).
+ */
+function liveLook(
+  target: CaptureTarget,
+  name: string,
+  scratch: string,
+  overrides: ComparisonTolerance[],
+  currentSide: BaselineCheckInput['currentSide'],
+): ((png: Buffer) => Promise<BaselineLook>) | null {
+  const check = baselineCheck();
+  if (!check || !target.baselineRoot || !target.tolerance) return null;
+  const side = readBaselineSide(target.baselineRoot, target.folder, name);
+  if (!side.image) return null;
+  const baseline = { image: side.image, layout: side.layout, signals: side.signals };
+  const tolerance = { run: target.tolerance, overrides };
+  return (current) => check({ baseline, current, scratch, tolerance, currentSide });
+}
+
+/**
  * Takes one named checkpoint: a stabilised screenshot written under the test's output folder and
  * attached to the test result, with the baseline image beside it when there is one.
  */
@@ -244,17 +314,24 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   // One budget for the element, settling and retaking: a page that never stops scrolling still gets its captures.
   const deadline = Date.now() + timeout;
   if (locator) await waitForElement(name, locator, timeout, deadline);
+  // Content that arrives after the load event (a widget's fetch) is waited for, as far as the page asked for it.
+  await recorderFor(page).requestsDone(Date.now() + (deadline - Date.now()) / 2);
   await settle(page, (deadline - Date.now()) / 2);
   stopwatch.split('settle');
   const finishSignals = startSignals(page, locator, options.mask ?? []);
   const baseline = readBaselineImage(target.baselineRoot, target.folder, name);
-  const { png, stable, unsettled, sameAsBaseline } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name));
+  const area = layoutArea(page, locator, options);
+  const look = baseline ? liveLook(target, name, testInfo.outputPath(`visual-uat-retakes-${session.names.size}`), [testOptions, options], async () => ({
+    layout: await takeLayout(page, area),
+    signals: { origin: originOf(page), interaction: await takeInteraction(page) },
+  })) : null;
+  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look);
   stopwatch.split('screenshots');
   // A page that kept changing: its ARIA tree is read again, from the page the last capture shows.
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable);
   stopwatch.split('signals');
   // Only a change needs explaining: an image byte-identical to its baseline costs no record.
-  const layout = sameAsBaseline ? null : await takeLayout(page, layoutArea(page, locator, options));
+  const layout = sameAsBaseline ? null : await takeLayout(page, area);
   stopwatch.split('layout');
   await writeCheckpoint(testInfo, {
     role: target.role,
@@ -268,6 +345,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
       intent: options.intent ?? null,
       stable,
       unsettled,
+      ...(look ? { captures, firstDifference } : {}),
       threshold: options.threshold,
       maxDiffPixels: options.maxDiffPixels,
       maxDiffPixelRatio: options.maxDiffPixelRatio,

@@ -201,6 +201,14 @@ export function unsettledNote(area: Region | null): string {
   return `the current capture never settled${where}`;
 }
 
+/** A capture compared with its baseline while the page was alive (capture/live-check.ts). */
+export interface Retakes {
+  /** How many screenshots it took. */
+  captures: number;
+  /** What the first one's difference from the baseline was, in words; null: the first matched. */
+  firstDifference: string | null;
+}
+
 /** A checkpoint as the results file, the annotations and the summary show it. */
 export interface CheckpointOutcome extends Ruling {
   name: string;
@@ -213,6 +221,8 @@ export interface CheckpointOutcome extends Ruling {
   signals: CheckpointSignals;
   /** Whether the current capture settled (two consecutive captures matched); null when current took none. */
   stable: boolean | null;
+  /** How many screenshots the capture took beside its baseline while the page was alive, and what differed first; absent: it had none at hand. */
+  retakes?: Retakes;
   /** Its changes' groups, the dominant one first; empty when the pair does not differ. */
   groups: string[];
   /** What changed, when the pair differs. */
@@ -249,6 +259,7 @@ export function outcomeOf(checkpoint: Judged): CheckpointOutcome {
     diffMetrics: comparison.kind === 'different' || comparison.kind === 'within-tolerance' ? comparison.metrics : NO_DIFF,
     signals,
     stable: pair.meta?.stable ?? null,
+    ...(pair.meta?.captures ? { retakes: { captures: pair.meta.captures, firstDifference: pair.meta.firstDifference ?? null } } : {}),
     groups: checkpoint.changes.map((change) => change.group),
     change: comparison.kind === 'different' ? comparison.change : null,
     intent: pair.meta?.intent ?? null,

@@ -58,7 +58,7 @@ describe('a stable capture', () => {
     const earlier = await page.screenshot({ animations: 'disabled' });
     const matched = await stableCapture(capture, 5000, null, earlier);
     expect(taken).toBe(1);
-    expect(matched).toEqual({ png: earlier, stable: true, unsettled: null });
+    expect(matched).toEqual({ png: earlier, stable: true, unsettled: null, captures: 1, firstDifference: null });
 
     // An earlier render of another look (the test was edited to open another plan) proves nothing.
     await page.evaluate(() => (document.querySelector('h1')!.textContent = 'Plans'));
