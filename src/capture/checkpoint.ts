@@ -68,13 +68,14 @@ function sessionFor(testInfo: TestInfo): Session {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Fonts loaded, a scroll under way finished, two frames painted. A full-page capture draws fixed
- * headers where the viewport is scrolled to, so a smooth scroll still running (a clicked anchor on
- * a page with `scroll-behavior: smooth`, as Bootstrap sets) makes each capture different until it
- * ends; waiting for the scroll position to hold still starts the retakes from the page at rest.
+ * Fonts loaded, a scroll under way finished, two frames painted, and a transition that ends soon
+ * ended. A full-page capture draws fixed headers where the viewport is scrolled to, so a smooth
+ * scroll still running (a clicked anchor on a page with `scroll-behavior: smooth`, as Bootstrap
+ * sets) makes each capture different until it ends; waiting for the scroll position to hold still
+ * starts the retakes from the page at rest.
  */
 export async function settle(page: Page, timeoutMs: number): Promise<void> {
-  await page.evaluate(async ([timeout, TRANSITION_WAIT_MS]) => {
+  await page.evaluate(async (timeout) => {
     const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await document.fonts.ready;
     const deadline = performance.now() + timeout;
@@ -86,16 +87,27 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
     // What the scroll brought into view may use a font not requested before.
     await document.fonts.ready;
     await frames();
-    // A transition a scroll handler just started (a navbar shrinking under a `.scrolled` class) is
-    // let run to its end rather than jumped there by the screenshot's `animations: 'disabled'`;
-    // only one that ends soon: a long or endless animation is the screenshot's to stop.
+  }, timeoutMs);
+  await transitionsEnded(page, Math.max(0, timeoutMs));
+}
+
+/**
+ * Waits for the page's running transitions and animations that end within a second (bounded by
+ * `timeoutMs`); a longer or endless one is the screenshot's to stop. A transition a scroll handler
+ * just started (a navbar shrinking under a `.scrolled` class) is let run to its end rather than
+ * jumped there inside the screenshot by `animations: 'disabled'`; and every full-page screenshot
+ * resizes the viewport while it captures (width media queries flip, a transition starts), so the
+ * layout record, taken after it, waits for the page to come back to rest.
+ */
+export async function transitionsEnded(page: Page, timeoutMs: number): Promise<void> {
+  await page.evaluate(async ([timeout, soon]) => {
+    const deadline = performance.now() + timeout;
     const endingSoon = () =>
       document.getAnimations().some((animation) => {
         const end = animation.effect?.getComputedTiming().endTime;
-        const at = Number(animation.currentTime ?? 0);
-        return animation.playState === 'running' && typeof end === 'number' && Number.isFinite(end) && end - at <= TRANSITION_WAIT_MS;
+        return animation.playState === 'running' && typeof end === 'number' && Number.isFinite(end) && end - Number(animation.currentTime ?? 0) <= soon;
       });
-    while (endingSoon() && performance.now() < deadline) await frames();
+    while (endingSoon() && performance.now() < deadline) await new Promise((resolve) => requestAnimationFrame(resolve));
   }, [timeoutMs, TRANSITION_WAIT_MS] as const);
 }
 
@@ -120,9 +132,9 @@ export interface Settled {
  *
  * With `look` (the baseline is at hand and a check was handed in, live-check.ts), each capture that
  * is not byte-identical to the baseline is compared with it as the report will: one that matches
- * within tolerance ends the retakes, as does a difference the layout record explains (a change
- * retaking will not undo); a difference nothing explains is captured again until the timeout, like
- * toHaveScreenshot.
+ * within tolerance ends the retakes, as does a difference the layout record explains once the page
+ * held still for it (a change retaking will not undo; no waiting out the timeout); a difference
+ * nothing explains is captured again until the timeout, like toHaveScreenshot.
  */
 export async function stableCapture(
   capture: () => Promise<Buffer>,
@@ -136,14 +148,9 @@ export async function stableCapture(
   let previous = await capture();
   if (baseline?.equals(previous)) return { png: previous, stable: true, unsettled: null, sameAsBaseline: true, captures, firstDifference: null };
   if (earlier?.equals(previous)) return { png: previous, stable: true, unsettled: null, captures, firstDifference: null };
-  let firstDifference: string | null = null;
-  const ended = async (png: Buffer): Promise<boolean> => {
-    if (!look) return false;
-    const seen = await look(png);
-    firstDifference ??= seen.difference || null;
-    return retakeDecision(seen) !== 'retake';
-  };
-  if (await ended(previous)) return { png: previous, stable: true, unsettled: null, captures, firstDifference };
+  let seen = look ? await look(previous) : null;
+  const firstDifference = seen?.difference || null;
+  if (seen && retakeDecision(seen, false) === 'matched') return { png: previous, stable: true, unsettled: null, captures, firstDifference };
   let before: Buffer | null = null;
   let still = false;
   for (let attempt = 0; Date.now() < deadline; attempt++) {
@@ -152,9 +159,10 @@ export async function stableCapture(
     captures++;
     if (baseline?.equals(next)) return { png: next, stable: true, unsettled: null, sameAsBaseline: true, captures, firstDifference };
     still = next.equals(previous);
-    // Without a check, two identical captures settle it; with one, only a match or an explained difference does.
-    if (still && !look) return { png: next, stable: true, unsettled: null, captures, firstDifference };
-    if (!still && (await ended(next))) return { png: next, stable: true, unsettled: null, captures, firstDifference };
+    // The same image looks the same: only a new one is compared again.
+    if (look && !still) seen = await look(next);
+    // Without a check, two identical captures settle it; with one, a match or an explained difference that held still does.
+    if (seen ? retakeDecision(seen, still) !== 'retake' : still) return { png: next, stable: true, unsettled: null, captures, firstDifference };
     before = previous;
     previous = next;
   }
@@ -321,8 +329,12 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const finishSignals = startSignals(page, locator, options.mask ?? []);
   const baseline = readBaselineImage(target.baselineRoot, target.folder, name);
   const area = layoutArea(page, locator, options);
+  const recordedAtRest = async () => {
+    await transitionsEnded(page, TRANSITION_WAIT_MS);
+    return takeLayout(page, area);
+  };
   const look = baseline ? liveLook(target, name, testInfo.outputPath(`visual-uat-retakes-${session.names.size}`), [testOptions, options], async () => ({
-    layout: await takeLayout(page, area),
+    layout: await recordedAtRest(),
     signals: { origin: originOf(page), interaction: await takeInteraction(page) },
   })) : null;
   const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look);
@@ -331,7 +343,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable);
   stopwatch.split('signals');
   // Only a change needs explaining: an image byte-identical to its baseline costs no record.
-  const layout = sameAsBaseline ? null : await takeLayout(page, area);
+  const layout = sameAsBaseline ? null : await recordedAtRest();
   stopwatch.split('layout');
   await writeCheckpoint(testInfo, {
     role: target.role,

@@ -52,11 +52,12 @@ export type RetakeDecision = 'matched' | 'change' | 'retake';
 
 /**
  * What a capture beside its baseline calls for: it matches (done: unchanged); the layout record
- * explains the difference (done at once: a real change, or the test's pointer, which retaking
- * does not move); or nothing explains it (take it again while the checkpoint's time lasts: a
- * transition, a late font, a frame caught mid-way).
+ * explains the difference and the page held still for it, two captures alike (done, without
+ * waiting out the timeout: a real change, or the test's pointer, which retaking does not move;
+ * content still arriving is let arrive first); or nothing explains it (taken again while the
+ * checkpoint's time lasts: a transition, a late font, a frame caught mid-way).
  */
-export function retakeDecision(look: BaselineLook): RetakeDecision {
+export function retakeDecision(look: BaselineLook, heldStill: boolean): RetakeDecision {
   if (look.matches) return 'matched';
-  return look.explained !== null ? 'change' : 'retake';
+  return look.explained !== null && heldStill ? 'change' : 'retake';
 }
