@@ -83,8 +83,25 @@ class ComparePool {
 
 let pool: ComparePool | null = null;
 
-/** Under a TypeScript loader (the unit tests) there is no compiled worker script: compare in-process. */
+/**
+ * Two files of the same bytes, read here; false when either cannot be read (the compare says why).
+ * A worker thread's start costs more than this look.
+ */
+function sameBytes(baseline: string, current: string): boolean {
+  try {
+    return fs.statSync(baseline).size === fs.statSync(current).size && fs.readFileSync(baseline).equals(fs.readFileSync(current));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Byte-identical files (every pair of a run where nothing changed) are settled here, so such a run
+ * starts no worker thread. Under a TypeScript loader (the unit tests) there is no compiled worker
+ * script: compare in-process.
+ */
 export function runCompare(input: CompareInput): Promise<CompareOutcome> {
+  if (sameBytes(input.baseline, input.current)) return Promise.resolve({ kind: 'identical' });
   const script = path.join(__dirname, 'worker.js');
   if (!fs.existsSync(script)) return compareInProcess(input);
   pool ??= new ComparePool(script, Math.max(1, Math.min(4, os.availableParallelism())));
