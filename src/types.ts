@@ -346,4 +346,6 @@ export interface CodeChange {
   uses: VariableUse[];
   /** Why its lines were not all read by a parser, as words after its name (`does not parse (…)`); null: read whole. */
   unread: string | null;
+  /** A CSS Module's classes, as its rules write them on either side: what the page's generated names are read back to. */
+  classes?: string[];
 }

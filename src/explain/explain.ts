@@ -6,7 +6,7 @@ import { matchElements, type Matching } from './match';
 import { pairMoved } from './moved';
 import { keptCovering, regionsMet, unexplainedRegions } from './regions';
 import { NO_ORIGINS, sizeChanges, styleChanges, type PageOrigins, type PropertyChange } from './visible';
-import { elementName, quotedChange, valueWord } from './words';
+import { elementName, namingOf, quotedChange, valueWord, type Naming } from './words';
 
 export type { PageOrigins, PropertyChange } from './visible';
 export type { InteractionSides } from './interaction';
@@ -72,11 +72,11 @@ function propertyWords(changes: PropertyChange[]): string {
   return parts.filter(Boolean).join('; ');
 }
 
-function placeWords(record: LayoutRecord, index: number): string {
+function placeWords(record: LayoutRecord, index: number, naming: Naming): string {
   const element = record.elements[index];
   const next = record.elements.findIndex((other, i) => i > index && other.parent === element.parent && !other.path.startsWith(`${element.path}>`));
-  if (next >= 0) return ` above ${elementName(record.elements[next].path)}`;
-  return element.parent >= 0 ? ` in ${elementName(record.elements[element.parent].path)}` : '';
+  if (next >= 0) return ` above ${elementName(record.elements[next].path, naming, record.elements[next].text)}`;
+  return element.parent >= 0 ? ` in ${elementName(record.elements[element.parent].path, naming, record.elements[element.parent].text)}` : '';
 }
 
 /** Each matched element's own changes, those its parent already explains (an inherited value) left out. */
@@ -206,9 +206,10 @@ export function explainChange(
   if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length, ...stateWords };
   const { matching, moved } = pairMoved(base, current, matchElements(base, current));
   const page = [...base.elements, ...current.elements].map((element) => element.path);
+  const naming = namingOf([base, current], code.flatMap(({ file, classes }) => (classes ? [{ file, classes }] : [])));
   const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {
     const element = record.elements[index];
-    const name = elementName(element.path);
+    const name = elementName(element.path, naming, element.text);
     const texts = [element.text, ...properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after])].filter(Boolean);
     const basePath = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1]?.path : undefined;
     const paths = [...new Set([basePath ?? element.path, element.path])];
@@ -216,7 +217,7 @@ export function explainChange(
     const state = stateCause({ kind, paths, properties: changedProperties }, interaction, states);
     const { cause, words, interaction: byState } = causeOf(state, changedProperties, (proven) => attribute({ kind, paths, texts, properties: proven }, code, page));
     const [w, h] = [element.box[2], element.box[3]];
-    const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index) : ''}`;
+    const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index, naming) : ''}`;
     const box = boxOf(element);
     return { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
   };

@@ -10,6 +10,19 @@ export interface ReadSource {
   uses: VariableUse[];
 }
 
+/** A CSS Module's file: its classes reach the page under generated names (explain/css-modules). */
+export const MODULE_FILE = /\.module\.(css|scss|sass|less|pcss|styl)$/i;
+
+export const isModuleFile = (file: string): boolean => MODULE_FILE.test(file);
+
+/** The classes a read style sheet's rules write (`.label`, `.nav .item` → label, nav, item). */
+export function classesWritten(read: ReadSource): string[] {
+  const classes = new Set<string>();
+  for (const target of read.targets.values())
+    if (target.kind === 'style') for (const selector of target.selectors) for (const [, name] of selector.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)) classes.add(name);
+  return [...classes];
+}
+
 /** Why a style sheet's kind is not parsed (Sass's indented syntax, Stylus): a changed line in one proves nothing, and the words say so. */
 export function unparsedKind(file: string): string | null {
   return /\.(sass|styl|stylus)$/i.test(file) ? 'is in an indented style syntax (Sass, Stylus) no parser here reads' : null;

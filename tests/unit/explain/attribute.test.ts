@@ -140,6 +140,9 @@ describe('attribution: CSS Modules', () => {
     expect(navbar?.path).toBe('html>body>div#root>header._navbar_11ty5_1._gray_11ty5_5');
     expect(navbar?.cause).toEqual({ file: 'src/components/header.module.scss', commit: commitOf(code, 'Header: roomier navbar'), line: 'padding: 0 80px;' });
     expect(navbar?.words).toMatch(/padding 0px 40px → 0px 80px — src\/components\/header\.module\.scss \(commit [0-9a-f]+ Header: roomier navbar\)$/);
+    // Named as the module writes it, never by the hash a reviewer cannot search for.
+    expect(navbar?.element).toBe('.navbar.gray (header.module.scss)');
+    expect(navbar?.words).toMatch(/^\.navbar\.gray \(header\.module\.scss\): padding/);
     // Its link only took the module's new hash: nothing of it renders otherwise, so it is no change (explain/visible.ts).
     expect(changes.find((change) => change.path.endsWith('a._link_11ty5_11'))).toBeUndefined();
   });
