@@ -283,6 +283,8 @@ export interface LayoutRecord {
   styles: Record<string, string>[];
   /** More elements were visible than a record keeps (see capture/layout). */
   truncated: boolean;
+  /** The paths of elements a style hides (`display: none`) whose parent is recorded: still in the page, not removed from it (absent: a record of an older version). */
+  hidden?: string[];
 }
 
 /**

@@ -6,7 +6,7 @@ import { matchElements, type Matching } from './match';
 import { pairMoved } from './moved';
 import { keptCovering, regionsMet, unexplainedRegions } from './regions';
 import { NO_ORIGINS, sizeChanges, styleChanges, type PageOrigins, type PropertyChange } from './visible';
-import { elementName, namingOf, quotedChange, valueWord, type Naming } from './words';
+import { elementName, namingOf, quotedChange, sourcePath, valueWord, type Naming } from './words';
 
 export type { PageOrigins, PropertyChange } from './visible';
 export type { InteractionSides } from './interaction';
@@ -90,6 +90,20 @@ function changedElements(base: LayoutRecord, current: LayoutRecord, matching: Ma
     const properties = own.get(c)!.filter((change) => !inherited(change));
     return properties.length ? [{ index: c, properties: [...properties, ...sizeChanges(base.elements[b], current.elements[c])] }] : [];
   });
+}
+
+/**
+ * The path an element has on a side whose style hides it (`display: none`, LayoutRecord.hidden),
+ * its CSS Module classes read back (an edit of the module renamed them); null: the side lost it.
+ */
+function hiddenPaths(): (record: LayoutRecord, path: string) => string | null {
+  const read = new Map<LayoutRecord, Map<string, string>>();
+  return (record, path) => {
+    if (!record.hidden?.length) return null;
+    let paths = read.get(record);
+    if (!paths) read.set(record, (paths = new Map(record.hidden.map((hidden) => [sourcePath(hidden), hidden]))));
+    return paths.get(sourcePath(path)) ?? null;
+  };
 }
 
 /**
@@ -206,18 +220,30 @@ export function explainChange(
   if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length, ...stateWords };
   const { matching, moved } = pairMoved(base, current, matchElements(base, current));
   const page = [...base.elements, ...current.elements].map((element) => element.path);
+  const hiddenOn = hiddenPaths();
   const naming = namingOf([base, current], code.flatMap(({ file, classes }) => (classes ? [{ file, classes }] : [])));
-  const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {
+  const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, found: PropertyChange[]): ElementChange => {
     const element = record.elements[index];
     const name = elementName(element.path, naming, element.text);
+    // An element that came or went while a style hid it on the other side changed its display: that is what is named and proven.
+    const toggled = kind === 'changed' ? null : hiddenOn(kind === 'removed' ? current : base, element.path);
+    const display = record.styles[element.style]?.display ?? 'block';
+    const properties = toggled ? [{ property: 'display', before: kind === 'removed' ? display : 'none', after: kind === 'removed' ? 'none' : display }] : found;
     const texts = [element.text, ...properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after])].filter(Boolean);
-    const basePath = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1]?.path : undefined;
-    const paths = [...new Set([basePath ?? element.path, element.path])];
+    const otherPath = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1]?.path : (toggled ?? undefined);
+    const paths = [...new Set(kind === 'removed' ? [element.path, otherPath ?? element.path] : [otherPath ?? element.path, element.path])];
     const changedProperties = properties.map((p) => p.property);
-    const state = stateCause({ kind, paths, properties: changedProperties }, interaction, states);
-    const { cause, words, interaction: byState } = causeOf(state, changedProperties, (proven) => attribute({ kind, paths, texts, properties: proven }, code, page));
+    const clueKind = toggled ? 'changed' : kind;
+    const state = stateCause({ kind: clueKind, paths, properties: changedProperties }, interaction, states);
+    const { cause, words, interaction: byState } = causeOf(state, changedProperties, (proven) => attribute({ kind: clueKind, paths, texts, properties: proven }, code, page));
     const [w, h] = [element.box[2], element.box[3]];
-    const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index, naming) : ''}`;
+    const place = kind === 'added' ? placeWords(record, index, naming) : '';
+    const what =
+      kind === 'changed'
+        ? `${name}: ${propertyWords(properties)}`
+        : toggled
+          ? `${name} ${kind === 'removed' ? 'hidden' : 'shown'}: ${propertyWords(properties)} (${w}×${h})${place}`
+          : `${name} ${kind} (${w}×${h})${place}`;
     const box = boxOf(element);
     return { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
   };

@@ -118,6 +118,20 @@ export function namingOf(records: readonly LayoutRecord[], modules: readonly Mod
   return { modules, unstableIds, classCount };
 }
 
+/**
+ * A path with each CSS Module class read back to the class its module writes
+ * (`nav._menu_1goyx_41` → `nav.menu`): the same element whichever hash an edit of its module gave it.
+ */
+export function sourcePath(path: string): string {
+  return pathSteps(path)
+    .map((step) => {
+      const { tag, id, classes } = stepParts(step);
+      const nth = step.match(/:\d+$/)?.[0] ?? '';
+      return `${tag}${id ? `#${id}` : ''}${classes.map((name) => `.${sourceClass(name, [])?.local ?? name}`).join('')}${nth}`;
+    })
+    .join('>');
+}
+
 /** How many classes a name keeps: past it (a utility-class list), the ones that tell the element apart. */
 const NAMED_CLASSES = 3;
 
