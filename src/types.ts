@@ -350,4 +350,9 @@ export interface CodeChange {
   unread: string | null;
   /** A CSS Module's classes, as its rules write them on either side: what the page's generated names are read back to. */
   classes?: string[];
+  /** A component's HTML elements as its template writes them on either side: where an option changed in its script shows. */
+  rendered?: Written[];
 }
+
+/** An element as a template writes it: its tag, id and classes. */
+export type Written = Pick<ElementTarget, 'tag' | 'id' | 'classes'>;

@@ -179,9 +179,14 @@ function missingNote(base: LayoutRecord | null, current: LayoutRecord | null, ga
  * page so, the code did not change it; what else changed is the diff's to prove (`prove`). A state
  * only near the element is said as one that may explain it.
  */
-function causeOf(state: StateCause | null, properties: string[], prove: (properties: string[]) => Attributed): { cause: Attribution | null; words: string; interaction?: string } {
+function causeOf(state: StateCause | null, changes: PropertyChange[], prove: (properties: string[]) => Attributed): { cause: Attribution | null; words: string; interaction?: string } {
+  const properties = changes.map((change) => change.property);
   if (state?.rule) {
     const rest = unsetBy(state.rule, properties);
+    // A changed line that sets what the rule sets to the value now shown is the diff's proof: the state is then said beside it.
+    const proven = prove(properties);
+    const byRule = changes.filter((change) => !rest.includes(change.property));
+    if (proven.cause && setsShownValue(proven.cause.line, byRule)) return { cause: proven.cause, words: `${causeWords(proven)}; ${state.words} too`, interaction: state.state.words };
     if (rest.length === 0) return { cause: null, words: state.words, interaction: state.state.words };
     const attributed = prove(rest);
     return { cause: attributed.cause, words: `${state.words}; ${rest.join(', ')}: ${causeWords(attributed)}`, interaction: state.state.words };
@@ -189,6 +194,14 @@ function causeOf(state: StateCause | null, properties: string[], prove: (propert
   const attributed = prove(properties);
   if (!state) return { cause: attributed.cause, words: causeWords(attributed) };
   return { cause: attributed.cause, words: attributed.cause ? `${causeWords(attributed)}; ${state.words} too` : `not attributed: ${state.words}` };
+}
+
+/** Whether a style line (`background-color: #eef;`) sets a changed property to the value the element shows now. */
+function setsShownValue(line: string, changes: readonly PropertyChange[]): boolean {
+  const declared = line.match(/^\s*([\w-]+)\s*:\s*([^;{}]+?)\s*;?\s*$/);
+  if (!declared) return false;
+  const [property, value] = [recordedBy(declared[1]), declared[2].toLowerCase()];
+  return changes.some((change) => property.includes(change.property) && [change.after, valueWord(change.after)].some((shown) => shown.toLowerCase() === value));
 }
 
 /** The changed properties a state rule does not set, a size aside (a box follows its styles). */
@@ -230,12 +243,14 @@ export function explainChange(
     const display = record.styles[element.style]?.display ?? 'block';
     const properties = toggled ? [{ property: 'display', before: kind === 'removed' ? display : 'none', after: kind === 'removed' ? 'none' : display }] : found;
     const texts = [element.text, ...properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after])].filter(Boolean);
-    const otherPath = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1]?.path : (toggled ?? undefined);
+    const baseElement = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1] : undefined;
+    const otherPath = kind === 'changed' ? baseElement?.path : (toggled ?? undefined);
     const paths = [...new Set(kind === 'removed' ? [element.path, otherPath ?? element.path] : [otherPath ?? element.path, element.path])];
     const changedProperties = properties.map((p) => p.property);
     const clueKind = toggled ? 'changed' : kind;
     const state = stateCause({ kind: clueKind, paths, properties: changedProperties }, interaction, states);
-    const { cause, words, interaction: byState } = causeOf(state, changedProperties, (proven) => attribute({ kind: clueKind, paths, texts, properties: proven }, code, page));
+    const pictures = [record.styles[element.style]?.src, baseElement && base.styles[baseElement.style]?.src].filter((src): src is string => Boolean(src));
+    const { cause, words, interaction: byState } = causeOf(state, properties, (proven) => attribute({ kind: clueKind, paths, texts, properties: proven, pictures }, code, page));
     const [w, h] = [element.box[2], element.box[3]];
     const place = kind === 'added' ? placeWords(record, index, naming) : '';
     const what =

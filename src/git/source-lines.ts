@@ -1,4 +1,4 @@
-import type { ElementTarget, StyleTarget, VariableUse } from '../types';
+import type { ElementTarget, StyleTarget, VariableUse, Written } from '../types';
 import { readCssInJs } from './css-in-js-lines';
 import { readJsx } from './jsx-lines';
 import { readMarkup } from './markup-lines';
@@ -23,6 +23,17 @@ export function classesWritten(read: ReadSource): string[] {
   return [...classes];
 }
 
+/** A component or template file: a changed option or prop in it shapes what its elements render. */
+export const isComponentFile = (file: string): boolean => /\.(svelte|vue|astro|jsx|tsx)$/i.test(file);
+
+/** The HTML elements the read sides of a template write (its components' tags aside), each once. */
+export function elementsWritten(reads: readonly ReadSource[]): Written[] {
+  const written = new Map<string, Written>();
+  for (const target of reads.flatMap((read) => [...read.targets.values()]))
+    if (target.kind === 'element' && /^[a-z]/.test(target.tag)) written.set(`${target.tag}#${target.id}.${target.classes.join('.')}`, { tag: target.tag, id: target.id, classes: target.classes });
+  return [...written.values()];
+}
+
 /** Why a style sheet's kind is not parsed (Sass's indented syntax, Stylus): a changed line in one proves nothing, and the words say so. */
 export function unparsedKind(file: string): string | null {
   return /\.(sass|styl|stylus)$/i.test(file) ? 'is in an indented style syntax (Sass, Stylus) no parser here reads' : null;
@@ -37,7 +48,7 @@ export function unparsedKind(file: string): string | null {
 export function readSource(file: string, text: string): ReadSource | null {
   if (/\.(css|scss|pcss|postcss)$/i.test(file)) return readStyles(text, 'scss');
   if (/\.less$/i.test(file)) return readStyles(text, 'less');
-  if (/\.html?$/i.test(file)) return readMarkup(text, 'html');
+  if (/\.(html?|svg)$/i.test(file)) return readMarkup(text, 'html');
   if (/\.(svelte|vue|astro)$/i.test(file)) return readMarkup(text, 'template');
   if (/\.(jsx|tsx|js|mjs|cjs)$/i.test(file)) {
     const styled = readCssInJs(text, file);
