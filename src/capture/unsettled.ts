@@ -1,8 +1,12 @@
-import sharp from 'sharp';
 import type { Region } from '../types';
 
-/** An image's pixels as RGBA words, decoded by sharp. */
+/**
+ * An image's pixels as RGBA words, decoded by sharp, loaded here on first use: every worker loads
+ * capture/, and only a capture that never settled decodes (sharp's load was about 90 ms of a
+ * worker's start).
+ */
 async function pixels(png: Buffer): Promise<{ width: number; height: number; words: Uint32Array }> {
+  const { default: sharp } = await import('sharp');
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   // Words need a 4-byte aligned start: a copy when sharp's buffer does not have one.
   const bytes = data.byteOffset % 4 === 0 ? data : new Uint8Array(data);
