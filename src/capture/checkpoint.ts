@@ -84,9 +84,12 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
       y = scrollY;
       await frames();
     }
-    // What the scroll brought into view may use a font not requested before.
-    await document.fonts.ready;
-    await frames();
+    // What the scroll brought into view may use a font not requested before: its load began in
+    // the frames above, and it is painted once loaded. With none loading, those frames were enough.
+    if (document.fonts.status !== 'loaded') {
+      await document.fonts.ready;
+      await frames();
+    }
   }, timeoutMs);
   await transitionsEnded(page, Math.max(0, timeoutMs));
 }
