@@ -342,8 +342,8 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   })) : null;
   const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look);
   stopwatch.split('screenshots');
-  // A page that kept changing: its ARIA tree is read again, from the page the last capture shows.
-  const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable);
+  // A page that changed between captures: its ARIA tree and pointer state are read again, from the page the last capture shows.
+  const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable || captures > 1);
   stopwatch.split('signals');
   // Only a change needs explaining: an image byte-identical to its baseline costs no record.
   const layout = sameAsBaseline ? null : await recordedAtRest();

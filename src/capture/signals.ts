@@ -188,21 +188,21 @@ async function a11yViolations(page: Page, locator: Locator | undefined): Promise
 
 /**
  * Starts a checkpoint's signals; the returned function finishes them after the screenshot. The
- * ARIA snapshot runs while the screenshots are taken (on an idle 2-core machine it then added
- * 2–6 ms to a capture instead of 10–13 ms); console errors and failed requests are drained after the capture, so
- * they include what happened while it stabilised; the pointer and focus state is read after the last
- * screenshot, as it was taken in; axe runs last, on the settled page. A capture
- * that never settled reads the ARIA tree again after its last screenshot (`retakeAria`).
+ * ARIA snapshot and the pointer and focus state are read while the screenshots are taken (on an
+ * idle 2-core machine the snapshot then added 2–6 ms to a capture instead of 10–13 ms; read after
+ * it, the two were most of a checkpoint's signals lap); console errors and failed requests are
+ * drained after the capture, so they include what happened while it stabilised; axe runs last, on
+ * the settled page. A page that changed between captures is read again after the last one
+ * (`readAgain`): the first reads may not be the page of the image.
  */
-export function startSignals(page: Page, locator: Locator | undefined, masks: readonly Locator[] = []): (a11y: boolean, retakeAria?: boolean) => Promise<CapturedSignals> {
+export function startSignals(page: Page, locator: Locator | undefined, masks: readonly Locator[] = []): (a11y: boolean, readAgain?: boolean) => Promise<CapturedSignals> {
   const scope = locator ?? page.locator('body');
   const aria = unmaskedAriaSnapshot(scope, masks);
-  return async (a11y, retakeAria) => {
-    // The first snapshot (taken while an unsettled page changed, or timed out on it) may not be
-    // the page of the image: the caller asks for one more after its last capture.
-    const first = await aria;
-    const snapshot = retakeAria ? ((await unmaskedAriaSnapshot(scope, masks)) ?? first) : first;
-    const interaction = await takeInteraction(page);
+  const pointer = takeInteraction(page);
+  return async (a11y, readAgain) => {
+    const [first, early] = await Promise.all([aria, pointer]);
+    const snapshot = readAgain ? ((await unmaskedAriaSnapshot(scope, masks)) ?? first) : first;
+    const interaction = readAgain ? await takeInteraction(page) : early;
     const violations = a11y ? await a11yViolations(page, locator) : null;
     return { origin: originOf(page), aria: snapshot, ...recorderFor(page).drain(), a11y: violations, interaction };
   };
