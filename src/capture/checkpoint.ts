@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { checkpointStopwatch } from '../config/timing';
-import type { ComparisonTolerance, Region, VisualUatTestOptions } from '../types';
+import type { ComparisonTolerance, LayoutRecord, Region, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
 import { readBaselineImage, readBaselineSide, readEarlierRender } from '../files/run-folder';
 import { writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
@@ -336,17 +336,31 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     await transitionsEnded(page, TRANSITION_WAIT_MS);
     return takeLayout(page, area);
   };
-  const look = baseline ? liveLook(target, name, testInfo.outputPath(`visual-uat-retakes-${session.names.size}`), [testOptions, options], async () => ({
-    layout: await recordedAtRest(),
-    signals: { origin: originOf(page), interaction: await takeInteraction(page) },
-  })) : null;
-  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look);
+  // The record the live look took of a capture: the image kept, when it is that capture's bytes, needs no second one.
+  const looked: { png?: Buffer; layout?: LayoutRecord | null } = {};
+  let lookingAt: Buffer | undefined;
+  const check = baseline ? liveLook(target, name, testInfo.outputPath(`visual-uat-retakes-${session.names.size}`), [testOptions, options], async () => {
+    const layout = await recordedAtRest();
+    Object.assign(looked, { png: lookingAt, layout });
+    return { layout, signals: { origin: originOf(page), interaction: await takeInteraction(page) } };
+  }) : null;
+  const look = check && ((shot: Buffer) => {
+    lookingAt = shot;
+    return check(shot);
+  });
+  let firstShot: Buffer | undefined;
+  const shoot = async () => {
+    const shot = await capture();
+    firstShot ??= shot;
+    return shot;
+  };
+  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(shoot, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look);
   stopwatch.split('screenshots');
   // A page that changed between captures: its ARIA tree and pointer state are read again, from the page the last capture shows.
-  const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable || captures > 1);
+  const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable || firstShot?.equals(png) !== true);
   stopwatch.split('signals');
-  // Only a change needs explaining: an image byte-identical to its baseline costs no record.
-  const layout = sameAsBaseline ? null : await recordedAtRest();
+  // Only a change needs explaining: an image byte-identical to its baseline costs no record, and one the live look recorded no second.
+  const layout = sameAsBaseline ? null : looked.png?.equals(png) ? (looked.layout ?? null) : await recordedAtRest();
   stopwatch.split('layout');
   await writeCheckpoint(testInfo, {
     role: target.role,
