@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { RunResult } from '../../src/report';
 import type { InvisibleChange, LabelledChange } from './corpus';
 import { PACKAGE_ROOT } from '../fixture-repo';
-import { scoreApps, type Miss, type MissKind, type Score } from './score';
+import type { ElementChange } from '../../src/explain';
+import { labelledElement, scoreApps, type Miss, type MissKind, type Score } from './score';
 
 /**
  * The real-commit corpus (docs/attribution.md): changes from real commits of public projects,
@@ -57,7 +58,7 @@ export function realCases(file = LABELS): RealCase[] {
 }
 
 /** Class names a build generated (CSS Modules, styled-components, emotion, Svelte and Vue scoping): a reviewer cannot search the source for them. */
-const HASHED = [/\b_[A-Za-z][\w-]*_[a-z0-9]{5}_\d+\b/, /\b[A-Z]\w*_[\w-]+__[\w-]{5}\b/, /\bsc-[A-Za-z]{5,}\b/, /\bcss-[a-z0-9]{5,}\b/, /\bsvelte-[a-z0-9]{6,}\b/, /\bdata-v-[0-9a-f]{8}\b/];
+const HASHED = [/\b_[A-Za-z][\w-]*_[a-z0-9]{5}_\d+\b/, /\bs-[A-Za-z0-9_-]{10,}\b/, /\b[A-Z]\w*_[\w-]+__[\w-]{5}\b/, /\bsc-[A-Za-z]{5,}\b/, /\bcss-[a-z0-9]{5,}\b/, /\bsvelte-[a-z0-9]{6,}\b/, /\bdata-v-[0-9a-f]{8}\b/];
 const FILE_NAMED = /((?:[\w.@+-]+\/)*[\w.@+-]+\.(?:css|scss|sass|less|jsx?|tsx?|vue|svelte|html|svg))\b/g;
 
 export interface RealScore extends Score {
@@ -77,6 +78,21 @@ function checkpointResult(results: RunResult, checkpoint: string) {
   return results.tests.find((test) => test.title === title)?.checkpoints.find((c) => c.name === name);
 }
 
+/**
+ * The results as this set may see them: a listed change that only another set's label names is
+ * left out, so scoring (and printing) the working set never shows the held-out changes' words.
+ */
+function withoutOtherSet(results: RunResult, mine: readonly RealChange[], others: readonly RealChange[]): RunResult {
+  const labelledBy = (labels: readonly RealChange[], checkpoint: string, listed: ElementChange) => labels.some((label) => label.checkpoint === checkpoint && labelledElement(listed, label));
+  for (const test of results.tests)
+    for (const checkpoint of test.checkpoints) {
+      const name = `${test.title} › ${checkpoint.name}`;
+      if (checkpoint.explanation)
+        checkpoint.explanation.changes = checkpoint.explanation.changes.filter((listed) => labelledBy(mine, name, listed) || !labelledBy(others, name, listed));
+    }
+  return results;
+}
+
 export function scoreRealCases(cases: readonly RealCase[], folder: string, set: CorpusSet): RealScore {
   const score: RealScore = { set, cases: 0, labelled: 0, right: 0, misses: [], falseSilences: [], invisibleListed: [], unlabelled: [], hashedNames: [], unrelatedFiles: [], multiCheckpoint: 0, splitGroups: [] };
   for (const c of cases) {
@@ -84,7 +100,7 @@ export function scoreRealCases(cases: readonly RealCase[], folder: string, set: 
     if (changes.length === 0) continue;
     const latest = path.join(folder, c.id, 'latest.json');
     if (!fs.existsSync(latest)) throw new Error(`${c.id}: no results at ${latest}: run the case (see the corpus data's HOW.md), or leave the case out of the folder's cases`);
-    const results = JSON.parse(fs.readFileSync(latest, 'utf8')) as RunResult;
+    const results = withoutOtherSet(JSON.parse(fs.readFileSync(latest, 'utf8')) as RunResult, changes, c.changes.filter((change) => change.set !== set));
     const diff = path.join(folder, c.id, 'branch.diff');
     const changedLines = fs.existsSync(diff)
       ? fs.readFileSync(diff, 'utf8').split('\n').filter((line) => /^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line)).map((line) => line.slice(1))

@@ -46,14 +46,15 @@ function resultsFolder(id: string, checkpoints: Record<string, { changes: Elemen
   return folder;
 }
 
-/** Ids whose hash puts them in the working set, so the test scores what it writes. */
-const workingIds = (prefix: string, count: number) =>
+/** Ids whose hash puts them in the set asked for, so the test scores what it writes. */
+const idsIn = (set: 'working' | 'held-out', prefix: string, count: number) =>
   Array.from({ length: 40 }, (_, i) => `${prefix}/${i}`)
-    .filter((id) => setOf(id) === 'working')
+    .filter((id) => setOf(id) === set)
     .slice(0, count);
 
 describe('real-commit corpus score', () => {
-  const [cardId, titleId] = workingIds('feed-app', 2);
+  const [cardId, titleId] = idsIn('working', 'feed-app', 2);
+  const [badgeId] = idsIn('held-out', 'feed-app', 1);
   const feed: RealCase = {
     id: 'feed-app',
     repository: 'someone/feed-app',
@@ -61,18 +62,29 @@ describe('real-commit corpus score', () => {
     base: 'a'.repeat(40),
     commits: [{ sha: 'b'.repeat(40), subject: FEED }],
     checkpoints: { 'feed › list': '.list', 'feed › page': 'fullPage' },
-    changes: [label(cardId, 'feed › list', '^\\.card \\(card\\.module\\.scss\\)$', 'padding', 'src/card.module.scss'), label(titleId, 'feed › page', '^\\.card \\(card\\.module\\.scss\\)$', 'padding', 'src/card.module.scss')],
+    changes: [
+      label(cardId, 'feed › list', '^\\.card \\(card\\.module\\.scss\\)$', 'padding', 'src/card.module.scss'),
+      label(titleId, 'feed › page', '^\\.card \\(card\\.module\\.scss\\)$', 'padding', 'src/card.module.scss'),
+      label(badgeId, 'feed › list', '^\\.badge \\(card\\.module\\.scss\\)$', 'color', 'src/card.module.scss'),
+    ],
     invisible: [],
   };
   const cause = { file: 'src/card.module.scss', commit: `1a2b3c4 ${FEED}`, line: '' };
 
   it('scores the set it is asked for: the cause by the source name, one group across checkpoints, no generated names, no unrelated file', () => {
     const folder = resultsFolder('feed-app', {
-      list: { changes: [change('.card (card.module.scss)', 'padding', cause, '.card (card.module.scss): padding 8px → 16px — src/card.module.scss')], group: 'g1' },
+      list: {
+        changes: [
+          change('.card (card.module.scss)', 'padding', cause, '.card (card.module.scss): padding 8px → 16px — src/card.module.scss'),
+          change('.badge (card.module.scss)', 'color', null, '.badge (card.module.scss): color — not attributed: src/Footer.svelte changes `flex`'),
+        ],
+        group: 'g1',
+      },
       page: { changes: [change('.card (card.module.scss)', 'padding', cause, '.card (card.module.scss): padding 8px → 16px — src/card.module.scss')], group: 'g2', otherGroups: ['g1'] },
     });
-    expect(scoreRealCases([feed], folder, 'working')).toMatchObject({ labelled: 2, right: 2, hashedNames: [], unrelatedFiles: [], multiCheckpoint: 1, splitGroups: [] });
-    expect(scoreRealCases([feed], folder, 'held-out')).toMatchObject({ cases: 0, labelled: 0 });
+    // The held-out badge's words are neither scored nor printed with the working set.
+    expect(scoreRealCases([feed], folder, 'working')).toMatchObject({ labelled: 2, right: 2, hashedNames: [], unrelatedFiles: [], unlabelled: [], multiCheckpoint: 1, splitGroups: [] });
+    expect(scoreRealCases([feed], folder, 'held-out')).toMatchObject({ cases: 1, labelled: 1, right: 0 });
   });
 
   it('counts a generated class name in the words, a "not attributed" that names an unrelated file, and one edit split over groups', () => {
