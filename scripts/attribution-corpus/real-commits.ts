@@ -68,7 +68,7 @@ export interface RealScore extends Score {
   notRun: string[];
   /** Words with a generated class name in them. */
   hashedNames: Miss[];
-  /** "not attributed" words that name a file no label of the checkpoint credits. */
+  /** "not attributed" words of a labelled element that name a file no label of the checkpoint credits. */
   unrelatedFiles: Miss[];
   /** Changes (one file and commit) seen on several checkpoints, and those of them split over more than one group. */
   multiCheckpoint: number;
@@ -125,7 +125,9 @@ export function scoreRealCases(cases: readonly RealCase[], folder: string, set: 
       for (const listed of checkpointResult(results, checkpoint)?.explanation?.changes ?? []) {
         const entry = { app: c.id, checkpoint, said: listed.words };
         if (HASHED.some((pattern) => pattern.test(listed.words))) score.hashedNames.push({ ...entry, expected: 'no generated class name' });
-        const unattributed = listed.words.split('not attributed')[1];
+        // Whether a named file is related is known for a labelled element only; the others' words are printed for reading.
+        const labelled = changes.some((change) => change.checkpoint === checkpoint && labelledElement(listed, change));
+        const unattributed = labelled ? listed.words.split('not attributed')[1] : undefined;
         const named = unattributed ? [...unattributed.matchAll(FILE_NAMED)].map((m) => m[1]) : [];
         if (named.some((file) => ![...credited].some((ok) => ok === file || ok.endsWith(`/${file}`))))
           score.unrelatedFiles.push({ ...entry, expected: `no file, or one of: ${[...credited].join(', ') || 'none'}` });
@@ -157,7 +159,8 @@ export function scoreRealCases(cases: readonly RealCase[], folder: string, set: 
 const MISS_KINDS: MissKind[] = ['element not listed', 'property not named', 'not attributed', 'wrong file', 'wrong commit', 'pointer not named'];
 
 export function report(score: RealScore): string {
-  const line = (miss: Miss) => `  ${miss.app} › ${miss.checkpoint}\n    expected: ${miss.expected}\n    said:     ${miss.said}`;
+  const line = (miss: Miss) =>
+    `  ${miss.app} › ${miss.checkpoint}\n    expected: ${miss.expected}\n    said:     ${miss.said}${miss.behindTheName ? `\n    behind the generated name: ${miss.behindTheName}` : ''}`;
   const out = [
     ...score.notRun.map((line) => `not scored: ${line}`),
     `${score.set} set: ${score.labelled} labelled changes in ${score.cases} cases`,
