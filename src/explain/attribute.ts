@@ -74,15 +74,20 @@ function styleProof(target: StyleTarget, file: string, element: Element, uses: r
   return element.sides.some((steps) => styledBy(target.selectors, file, steps)) ? related(target.properties, element) : 0;
 }
 
-/** Whether a template's element is the page's element: the same tag, id and class list (each token whole), and its parent when the template has it. */
-function isElement(target: ElementTarget, steps: Step[]): boolean {
+/**
+ * Whether a template's element is the page's element: the same tag, id and class list (each token
+ * whole), and its parent when the template has it. A line that came or went with the element
+ * (`cameOrWent`) need only name it: a script may have added classes no line writes (`is-visible`).
+ */
+function isElement(target: ElementTarget, steps: Step[], cameOrWent = false): boolean {
   const own = steps[steps.length - 1];
   if (target.tag !== own.tag) return false;
   if (target.id && target.id !== own.id) return false;
   const written = new Set(target.classes);
   const classes = own.classes.filter((name) => !FRAMEWORK_CLASS.test(name));
   if (!target.classes.every((name) => classes.includes(name))) return false;
-  if (!target.dynamicClasses && classes.some((name) => !written.has(name))) return false;
+  const named = target.classes.length > 0 || target.id !== null;
+  if (!target.dynamicClasses && !(cameOrWent && named) && classes.some((name) => !written.has(name))) return false;
   const parent = steps[steps.length - 2];
   if (!target.parent || !parent) return true;
   return target.parent.tag === parent.tag && target.parent.classes.every((name) => parent.classes.includes(name));
@@ -119,7 +124,8 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   // Its own line explains a class, a text, a picture, or its coming and going outright; a style only
   // through what the line may hold (an inline style, an attribute a rule selects), so a rule that
   // sets that style wins.
-  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps)))
+  const cameOrWent = element.kind !== 'changed' && line.added === (element.kind === 'added');
+  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, cameOrWent)))
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   return textProof(line, element) ? 2 : 0;
 }

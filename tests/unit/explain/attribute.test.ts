@@ -222,6 +222,54 @@ describe('attribution: templates and utility classes', () => {
   });
 });
 
+describe('attribution: markup deleted and inserted', () => {
+  const home = (promo: string) => `<!doctype html>
+<html>
+<body>
+  <header class="top"><a href="/">Acme</a></header>
+${promo}  <main class="page">
+    <h1>Welcome</h1>
+  </main>
+  <script src="/reveal.js"></script>
+</body>
+</html>
+`;
+  const promo = `  <section class="promo">
+    <h2>Spring sale</h2>
+    <p>30% off every annual plan</p>
+  </section>
+`;
+  // A script reveals the banner once it scrolls into view: the page's element has a class no line writes.
+  const drawn = (withPromo: boolean) =>
+    page([
+      ['html'],
+      ['html>body'],
+      ['html>body>header.top'],
+      ...(withPromo ? ([['html>body>section.promo.is-visible'], ['html>body>section.promo.is-visible>h2', {}, 'Spring sale']] as Drawn[]) : []),
+      ['html>body>main.page'],
+      ['html>body>main.page>h1', {}, 'Welcome'],
+    ]);
+
+  it('credits a removed element to the commit that deleted its tag, whatever class a script added to it on the page', async () => {
+    const code = await branch({ 'index.html': home(promo) }, [
+      { subject: 'Home: the spring sale is over', files: { 'index.html': home('') } },
+      { subject: 'Home: a warmer header', files: { 'index.html': home('').replace('class="top"', 'class="top warm"') } },
+    ]);
+    const [removed] = explainChange(drawn(true), drawn(false), ALL, code).changes;
+    expect(removed.element).toBe('.promo.is-visible');
+    expect(removed.cause).toEqual({ file: 'index.html', commit: commitOf(code, 'Home: the spring sale is over'), line: '<section class="promo">' });
+  });
+
+  it('credits an inserted element to the commit that added its tag, and not a line that only names its class', async () => {
+    const code = await branch({ 'index.html': home(''), 'src/legacy.html': '<div class="banner">old</div>\n' }, [
+      { subject: 'Home: a spring sale banner', files: { 'index.html': home(promo) } },
+      { subject: 'Legacy: promo wording', files: { 'src/legacy.html': '<div class="banner promo">old</div>\n' } },
+    ]);
+    const [added] = explainChange(drawn(false), drawn(true), ALL, code).changes;
+    expect(added.cause).toEqual({ file: 'index.html', commit: commitOf(code, 'Home: a spring sale banner'), line: '<section class="promo">' });
+  });
+});
+
 describe('attribution: text', () => {
   it("credits a button's new text to the line that holds it whole, not to one that only shares its words", async () => {
     const locale = (cta: string) => `{\n  "hero": {\n    "cta": "${cta}",\n    "note": "No card needed"\n  }\n}\n`;
