@@ -270,6 +270,8 @@ export interface LayoutElement {
   text: string;
   /** Its computed styles: an index into the record's `styles`. */
   style: number;
+  /** It is inside one of the checkpoint's masks (it or an ancestor is a masked element): painted over on the image. */
+  masked?: true;
 }
 
 /** The DOM and the computed styles behind a checkpoint's image, taken in the browser at capture. */

@@ -3,6 +3,7 @@ import { attribute, causeWords, type Attributed, type Attribution } from './attr
 import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
 import { recordedBy } from './properties';
 import { matchElements, type Matching } from './match';
+import { insideMask, withoutMasked } from './masks';
 import { pairMoved } from './moved';
 import { keptCovering, regionsMet, unexplainedRegions } from './regions';
 import { NO_ORIGINS, sizeChanges, styleChanges, type PageOrigins, type PropertyChange } from './visible';
@@ -204,7 +205,7 @@ export function explainChange(
   const states = oneSidedStates(interaction);
   const stateWords = states.length ? { interaction: states.map((state) => state.words) } : {};
   if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length, ...stateWords };
-  const { matching, moved } = pairMoved(base, current, matchElements(base, current));
+  const { matching, moved } = withoutMasked(base, current, pairMoved(base, current, matchElements(base, current)));
   const page = [...base.elements, ...current.elements].map((element) => element.path);
   const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {
     const element = record.elements[index];
@@ -241,7 +242,7 @@ export function explainChange(
   const changes = [...listed, ...sized];
   const inRegions = changes.filter((change) => change.regions?.length);
   const shown = keptCovering(inRegions.length ? inRegions : changes, KEPT);
-  const unexplained = unexplainedRegions(regions, shown);
+  const unexplained = unexplainedRegions(regions, shown).filter((region) => !insideMask(region, base, current));
   // A state no listed change is put down to is still said: it may be what an unexplained region shows (a focus ring is an outline, which the record does not keep).
   const unsaid = states.filter((state) => !shown.some((change) => change.words.includes(state.words)));
   const notes = [

@@ -80,4 +80,26 @@ describe('every changed region is accounted for', () => {
     expect(explanation.changes.at(-1)?.element).toBe('footer');
     expect(explanation.unexplained).toEqual([]);
   });
+
+  it('says nothing of what a mask covers: a marquee that moved on and re-rendered its dividers is no change', () => {
+    // The checkpoint masks `.ticker`: its track scrolls, and a divider between two items is cloned in and out as it does.
+    const page = (offset: number, dividers: number, title: string): Drawn[] => [
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      { path: 'html>body>h1', box: [40, 20, 600, 40], text: 'Release notes', style: { color: title } },
+      { path: 'html>body>div.ticker', box: [0, 80, 1280, 24], style: { overflow: 'hidden' }, masked: true },
+      { path: 'html>body>div.ticker>div.track', box: [-offset, 80, 2560, 24], style: { display: 'flex', transform: `matrix(1, 0, 0, 1, ${-offset}, 0)` }, masked: true },
+      ...Array.from({ length: dividers }, (_, i): Drawn => ({ path: `html>body>div.ticker>div.track>span.divider:${i + 1}`, box: [200 * (i + 1) - offset, 86, 14, 12], masked: true })),
+    ];
+    const regions: Region[] = [
+      { x: 40, y: 20, width: 600, height: 40, kind: 'modified' },
+      // The mask's edge, repainted where the page around it re-rendered.
+      { x: 0, y: 78, width: 1280, height: 28, kind: 'modified' },
+    ];
+    const explanation = explainChange(layoutRecord(page(0, 6, 'rgb(0, 0, 0)')), layoutRecord(page(340, 5, 'rgb(42, 109, 244)')), regions, []);
+    expect(explanation.changes.map((change) => change.element)).toEqual(['h1']);
+    expect(explanation.changes.some((change) => change.words.includes('divider'))).toBe(false);
+    // A region the mask covers is accounted for: nobody could change it, so nothing is left to read about.
+    expect(explanation.unexplained).toEqual([]);
+  });
 });
