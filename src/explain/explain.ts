@@ -5,7 +5,8 @@ import { recordedBy } from './properties';
 import { matchElements, type Matching } from './match';
 import { insideMask, withoutMasked } from './masks';
 import { pairMoved } from './moved';
-import { keptCovering, regionsMet, unexplainedRegions } from './regions';
+import { keptCovering, regionsMet } from './regions';
+import { shiftsBelow, shiftWords } from './shift';
 import { NO_ORIGINS, sizeChanges, styleChanges, type PageOrigins, type PropertyChange } from './visible';
 import { elementName, quotedChange, valueWord } from './words';
 
@@ -207,6 +208,8 @@ export function explainChange(
   if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length, ...stateWords };
   const { matching, moved } = withoutMasked(base, current, pairMoved(base, current, matchElements(base, current)));
   const page = [...base.elements, ...current.elements].map((element) => element.path);
+  // What each change's words say before its cause: a shift it made is said there.
+  const whatOf = new WeakMap<ElementChange, string>();
   const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {
     const element = record.elements[index];
     const name = elementName(element.path);
@@ -219,7 +222,9 @@ export function explainChange(
     const [w, h] = [element.box[2], element.box[3]];
     const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index) : ''}`;
     const box = boxOf(element);
-    return { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
+    const change: ElementChange = { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
+    whatOf.set(change, what);
+    return change;
   };
   const changed = changedElements(base, current, matching, origins);
   // An element matching left removed and added is one element: its new size is its change.
@@ -241,8 +246,18 @@ export function explainChange(
     .filter((size) => listed.length === 0 || size.regions!.some((i) => !explained.has(i)));
   const changes = [...listed, ...sized];
   const inRegions = changes.filter((change) => change.regions?.length);
-  const shown = keptCovering(inRegions.length ? inRegions : changes, KEPT);
-  const unexplained = unexplainedRegions(regions, shown).filter((region) => !insideMask(region, base, current));
+  const kept = keptCovering(inRegions.length ? inRegions : changes, KEPT);
+  const met = new Set(kept.flatMap((change) => change.regions ?? []));
+  const open = regions.flatMap((region, i) => (met.has(i) || insideMask(region, base, current) ? [] : [i]));
+  const shifts = shiftsBelow(kept, base, current, matching, regions, open);
+  const shown = kept.map((change) => {
+    const shift = shifts.get(change);
+    if (!shift) return change;
+    const what = whatOf.get(change)!;
+    return { ...change, words: `${what}; ${shiftWords(shift.by)}${change.words.slice(what.length)}`, regions: [...change.regions!, ...shift.regions].sort((a, b) => a - b) };
+  });
+  const shifted = new Set([...shifts.values()].flatMap((shift) => shift.regions));
+  const unexplained = open.filter((i) => !shifted.has(i)).map((i) => regions[i]);
   // A state no listed change is put down to is still said: it may be what an unexplained region shows (a focus ring is an outline, which the record does not keep).
   const unsaid = states.filter((state) => !shown.some((change) => change.words.includes(state.words)));
   const notes = [

@@ -102,4 +102,43 @@ describe('every changed region is accounted for', () => {
     // A region the mask covers is accounted for: nobody could change it, so nothing is left to read about.
     expect(explanation.unexplained).toEqual([]);
   });
+
+  it('puts the content a removed block moved up down to that block, not to "not explained": its pictures redrawn at their new place', () => {
+    // A 161 px notice above a gallery goes; the six pictures below move up 161 px, re-blended where they land.
+    const page = (notice: boolean): Drawn[] => {
+      const shift = notice ? 161 : 0;
+      return [
+        { path: 'html', box: [0, 0, 1280, 1200] },
+        { path: 'html>body', box: [0, 0, 1280, 1200] },
+        { path: 'html>body>header', box: [0, 0, 1280, 64], text: 'Photos' },
+        ...(notice ? [{ path: 'html>body>section.notice', box: [0, 64, 1280, 161], text: 'We moved to a new server' } as Drawn] : []),
+        { path: 'html>body>main.gallery', box: [0, 64 + shift, 1280, 620], style: { display: 'grid' } },
+        ...Array.from({ length: 6 }, (_, i): Drawn => ({ path: `html>body>main.gallery>img:${i + 1}`, box: [(i % 3) * 420, 84 + shift + Math.floor(i / 3) * 300, 400, 280], style: { src: `/photos/${i + 1}.jpg`, image: 'loaded' } })),
+        { path: 'html>body>footer', box: [0, 684 + shift, 1280, 40], text: '© Photos' },
+      ];
+    };
+    const regions: Region[] = [
+      { x: 0, y: 64, width: 1280, height: 161, kind: 'removed' },
+      ...Array.from({ length: 6 }, (_, i): Region => ({ x: (i % 3) * 420, y: 84 + Math.floor(i / 3) * 300, width: 400, height: 280, kind: 'modified' })),
+    ];
+    const explanation = explainChange(layoutRecord(page(true), 1280, 1200), layoutRecord(page(false), 1280, 1200), regions, []);
+    expect(explanation.changes.map((change) => change.words)).toEqual(['.notice removed (1280×161); what is below it moved up 161 px — no changed file mentions this element']);
+    expect(explanation.changes[0].regions).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(explanation.unexplained).toEqual([]);
+  });
+
+  it('leaves a region where nothing moved unexplained, whatever was removed above it', () => {
+    const page = (notice: boolean): Drawn[] => [
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      ...(notice ? [{ path: 'html>body>div.notice', box: [0, 0, 1280, 40], style: { position: 'fixed' } } as Drawn] : []),
+      { path: 'html>body>canvas#chart', box: [0, 100, 1280, 400] },
+    ];
+    const regions: Region[] = [
+      { x: 0, y: 0, width: 1280, height: 40, kind: 'modified' },
+      { x: 200, y: 200, width: 100, height: 100, kind: 'modified' },
+    ];
+    const explanation = explainChange(layoutRecord(page(true)), layoutRecord(page(false)), regions, []);
+    expect(explanation.unexplained).toEqual([regions[1]]);
+  });
 });
