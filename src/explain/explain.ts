@@ -4,6 +4,7 @@ import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type
 import { recordedBy } from './properties';
 import { matchElements, type Matching } from './match';
 import { insideMask, withoutMasked } from './masks';
+import { sizesApart } from './geometry';
 import { pairMoved } from './moved';
 import { keptCovering, regionsMet } from './regions';
 import { shiftsBelow, shiftWords } from './shift';
@@ -226,7 +227,7 @@ export function explainChange(
     whatOf.set(change, what);
     return change;
   };
-  const changed = changedElements(base, current, matching, origins);
+  const changed = sizesApart(changedElements(base, current, matching, origins), base, current, matching);
   // An element matching left removed and added is one element: its new size is its change.
   const movedSizes = moved
     .filter(({ current: c }) => !changed.some((change) => change.index === c))

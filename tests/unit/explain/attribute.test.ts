@@ -270,6 +270,66 @@ ${promo}  <main class="page">
   });
 });
 
+describe('attribution: geometry follows its cause', () => {
+  const route = (hero: string, background: string) => `<script>
+  import Gallery from './Gallery.svelte';
+</script>
+
+<main class="${background} min-h-screen">
+${hero}  <Gallery />
+</main>
+`;
+  const hero = `  <section class="hero h-40">
+    <h1>Ship faster</h1>
+  </section>
+`;
+
+  it('credits the height a removed hero took from its page to the commit that removed it, never to a later one that only recoloured the page', async () => {
+    const code = await branch({ 'src/routes/+page.svelte': route(hero, 'bg-white') }, [
+      { subject: 'Home: no hero', files: { 'src/routes/+page.svelte': route('', 'bg-white') } },
+      { subject: 'Home: a softer background', files: { 'src/routes/+page.svelte': route('', 'bg-gray-50') } },
+    ]);
+    const main = (background: string) => `html>body>div>main.${background}.min-h-screen.svelte-1kq9e2`;
+    const drawn = (withHero: boolean, background: string, colour: string) => {
+      const record = page([
+        ['html'],
+        ['html>body'],
+        ['html>body>div'],
+        [main(background), { 'background-color': colour }],
+        ...(withHero ? ([[`${main(background)}>section.hero.h-40.svelte-1kq9e2`], [`${main(background)}>section.hero.h-40.svelte-1kq9e2>h1`, {}, 'Ship faster']] as Drawn[]) : []),
+        [`${main(background)}>div.gallery`],
+      ]);
+      // The page is as tall as what it holds: 160 px less without the hero.
+      record.elements[3].box = [0, 0, 800, withHero ? 900 : 740];
+      return record;
+    };
+    const { changes } = explainChange(drawn(true, 'bg-white', 'rgb(255, 255, 255)'), drawn(false, 'bg-gray-50', 'rgb(249, 250, 251)'), ALL, code);
+    const recoloured = changes.find((change) => change.path === main('bg-gray-50'))!;
+    expect(recoloured.properties.map((p) => p.property)).toEqual(['background-color']);
+    expect(recoloured.cause?.commit).toBe(commitOf(code, 'Home: a softer background'));
+    expect(changes.find((change) => change.properties.some((p) => p.property === 'height'))).toBeUndefined();
+    expect(changes.find((change) => change.kind === 'removed')).toMatchObject({ path: `${main('bg-white')}>section.hero.h-40.svelte-1kq9e2`, cause: { commit: commitOf(code, 'Home: no hero') } });
+  });
+
+  it('says a new size apart from a colour that cannot make it, with its own cause', async () => {
+    const sheet = (background: string, padding: string) => `.card {\n  background-color: ${background};\n  padding: ${padding};\n}\n`;
+    const code = await branch({ 'src/card.css': sheet('#fff', '8px') }, [
+      { subject: 'Cards: roomier', files: { 'src/card.css': sheet('#fff', '16px') } },
+      { subject: 'Cards: warmer', files: { 'src/card.css': sheet('#fffbeb', '16px') } },
+    ]);
+    const drawn = (colour: string, height: number) => {
+      const record = page([['html'], ['html>body'], ['html>body>div.card', { 'background-color': colour }]]);
+      record.elements[2].box = [0, 40, 800, height];
+      return record;
+    };
+    const { changes } = explainChange(drawn('rgb(255, 255, 255)', 40), drawn('rgb(255, 251, 235)', 56), ALL, code);
+    expect(changes.map((change) => [change.properties.map((p) => p.property), change.cause?.commit])).toEqual([
+      [['background-color'], commitOf(code, 'Cards: warmer')],
+      [['height'], commitOf(code, 'Cards: roomier')],
+    ]);
+  });
+});
+
 describe('attribution: text', () => {
   it("credits a button's new text to the line that holds it whole, not to one that only shares its words", async () => {
     const locale = (cta: string) => `{\n  "hero": {\n    "cta": "${cta}",\n    "note": "No card needed"\n  }\n}\n`;
