@@ -209,7 +209,7 @@ export interface RunContext {
   /** The changed files that can change what the app shows (not tests, docs, manifests; see baseline/app-files). */
   appFilesChanged: string[];
   baselineDir: string;
-  /** The baseline store's index of the suite the run's baselines are in (see baseline/baseline-store lookUpSuite), once there is one. */
+  /** The baseline store's index of the suite the run's baselines are in (see store/entry lookUpSuite), once there is one. */
   suiteIndex?: string;
   /** Why the baseline pass produced nothing, when it did not. */
   baselineError: string | null;
@@ -225,7 +225,7 @@ export interface RunContext {
   baselinePending?: 'all' | string[];
   /**
    * A run on the base itself (HEAD is the base commit, clean tree, or `visual-uat record`) records
-   * its checkpoints into the baseline store (see baseline/baseline-store): the store and the repository.
+   * its checkpoints into the baseline store (see store/entry): the store and the repository.
    */
   record?: { store: string; repoRoot: string };
 }
@@ -239,12 +239,9 @@ export interface BaselineTestRecord {
   checkpoints: string[];
   /** Those of its checkpoints whose capture is not known to have held still (absent: not known for any, as for a stored test's record). */
   unsettled?: string[];
-  /**
-   * Those of its checkpoints whose capture wrote a layout record (absent: a record of an older
-   * version, which did not say): why a base side has none is then known (see report/assess).
-   */
-  layouts?: string[];
-  /** The source hash its baseline store entry is keyed by (see baseline/baseline-store): set once the store holds it. */
+  /** Those of its checkpoints whose capture wrote a layout record: why a base side has none is then known (see report/assess). */
+  layouts: string[];
+  /** The source hash its baseline store entry is keyed by (see store/entry): set once the store holds it. */
   storeEntry?: string;
 }
 

@@ -133,7 +133,7 @@ function resized(base: LayoutRecord, current: LayoutRecord, matching: Matching, 
  * wrote none, the page could not be read after the capture, the record's file is missing, or it
  * does not decode.
  */
-export type LayoutGap = 'older-version' | 'base-test-failed' | 'page-unreadable' | 'file-missing' | 'unreadable' | 'unknown';
+export type LayoutGap = 'base-test-failed' | 'page-unreadable' | 'file-missing' | 'unreadable' | 'unknown';
 
 /** Each side's gap, for the side that has no record. */
 export interface LayoutGaps {
@@ -142,7 +142,6 @@ export interface LayoutGaps {
 }
 
 const GAP_WORDS: Record<LayoutGap, string> = {
-  'older-version': 'the baseline was kept by an older version of visual-uat; rerun with --update-baselines to explain this change',
   'base-test-failed': 'the base test failed and its capture wrote none',
   'page-unreadable': 'the page could not be read after the capture',
   'file-missing': 'its file is missing',
