@@ -282,6 +282,8 @@ export interface LayoutRecord {
   styles: Record<string, string>[];
   /** More elements were visible than a record keeps (see capture/layout). */
   truncated: boolean;
+  /** An element capture's top-left on the page, in CSS pixels to 1/100 (absent for a page or a clip): where it sits between pixels. */
+  at?: [number, number];
 }
 
 /**

@@ -94,7 +94,10 @@ function walkLayout(root: Element, args: WalkArgs): Omit<LayoutRecord, 'version'
     for (const { child, name, nth } of named) visit(child, index, `${path}>${name}${seen.get(name)! > 1 ? `:${nth}` : ''}`, hidden);
   };
   visit(document.documentElement, -1, 'html', false);
-  return { width: Math.round(width), height: Math.round(height), elements, styles, truncated };
+  const hundredths = (value: number) => Math.round(value * 100) / 100;
+  // An element capture starts where the element is: a fraction of a pixel lower draws all of it again.
+  const at: [number, number] | undefined = root === document.body ? undefined : [hundredths(origin.x), hundredths(origin.y)];
+  return { width: Math.round(width), height: Math.round(height), elements, styles, truncated, ...(at ? { at } : {}) };
 }
 
 /**

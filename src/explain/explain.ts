@@ -7,7 +7,7 @@ import { insideMask, withoutMasked } from './masks';
 import { sizesApart } from './geometry';
 import { pairMoved } from './moved';
 import { keptCovering, regionsMet } from './regions';
-import { shiftsBelow, shiftWords } from './shift';
+import { shiftsBelow, shiftWords, subpixelMove } from './shift';
 import { NO_ORIGINS, sizeChanges, styleChanges, type PageOrigins, type PropertyChange } from './visible';
 import { elementName, quotedChange, valueWord } from './words';
 
@@ -257,11 +257,12 @@ export function explainChange(
     return { ...change, words: `${what}; ${shiftWords(shift.by)}${change.words.slice(what.length)}`, regions: [...change.regions!, ...shift.regions].sort((a, b) => a - b) };
   });
   const shifted = new Set([...shifts.values()].flatMap((shift) => shift.regions));
-  const unexplained = open.filter((i) => !shifted.has(i)).map((i) => regions[i]);
+  const subpixel = shown.length === 0 ? subpixelMove(base, current) : null;
+  const unexplained = subpixel ? [] : open.filter((i) => !shifted.has(i)).map((i) => regions[i]);
   // A state no listed change is put down to is still said: it may be what an unexplained region shows (a focus ring is an outline, which the record does not keep).
   const unsaid = states.filter((state) => !shown.some((change) => change.words.includes(state.words)));
   const notes = [
-    shown.length === 0 ? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps' : null,
+    shown.length === 0 ? (subpixel ?? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps') : null,
     base.truncated || current.truncated ? 'a layout record was cut at its element limit: an element past it is not seen' : null,
     unsaid.length ? `the captures differ in pointer or focus: ${unsaid.map((state) => state.words).join(', ')}` : null,
   ].filter((note): note is string => note !== null);

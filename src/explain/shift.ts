@@ -55,3 +55,17 @@ export function shiftsBelow<T extends Block>(blocks: readonly T[], base: LayoutR
 
 /** "what is below it moved up 161 px". */
 export const shiftWords = (by: number) => `what is below it moved ${by < 0 ? 'up' : 'down'} ${Math.abs(by)} px`;
+
+/**
+ * An element capture that moved by a fraction of a pixel on the page and changed in nothing else
+ * (every element's box the same, relative to it): its text and edges are drawn again at another
+ * sub-pixel place. The words for it ("moved 0.5 px down on the page (a sub-pixel move) …"), or null.
+ */
+export function subpixelMove(base: LayoutRecord, current: LayoutRecord): string | null {
+  if (!base.at || !current.at || base.elements.length !== current.elements.length) return null;
+  const [dx, dy] = [current.at[0] - base.at[0], current.at[1] - base.at[1]].map((d) => Math.round(d * 100) / 100);
+  if ((dx === 0 && dy === 0) || Math.abs(dx) >= 1 || Math.abs(dy) >= 1) return null;
+  if (base.elements.some((element, i) => element.box.some((edge, j) => edge !== current.elements[i].box[j]))) return null;
+  const moves = [dy ? `${Math.abs(dy)} px ${dy > 0 ? 'down' : 'up'}` : '', dx ? `${Math.abs(dx)} px ${dx > 0 ? 'right' : 'left'}` : ''].filter(Boolean).join(' and ');
+  return `the captured element moved ${moves} on the page (a sub-pixel move): its text and edges are drawn again, nothing in it changed`;
+}

@@ -82,4 +82,15 @@ describe('the layout record of a masked capture', () => {
     expect((await takeLayout(opened, { kind: 'page' }))!.elements.some((element) => element.masked)).toBe(false);
     await opened.close();
   });
+
+  it("keeps an element capture's place on the page to a hundredth of a pixel, and none for the page", async () => {
+    const opened = await page();
+    await opened.evaluate(() => {
+      (document.querySelector('main.grid') as HTMLElement).style.marginTop = '10.5px';
+    });
+    const element = (await takeLayout(opened, { kind: 'element', locator: opened.locator('main.grid') }))!;
+    expect(element.at?.[1]).toBeCloseTo(10.5, 2);
+    expect((await takeLayout(opened, { kind: 'page' }))!.at).toBeUndefined();
+    await opened.close();
+  });
 });

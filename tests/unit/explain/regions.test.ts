@@ -141,4 +141,26 @@ describe('every changed region is accounted for', () => {
     const explanation = explainChange(layoutRecord(page(true)), layoutRecord(page(false)), regions, []);
     expect(explanation.unexplained).toEqual([regions[1]]);
   });
+
+  it('says a footer capture that moved half a pixel on the page is a sub-pixel move, and counts its regions as said', () => {
+    // Content above the footer grew by half a pixel: the footer's text is drawn again at another sub-pixel place.
+    const footer = (y: number) => ({
+      ...layoutRecord([
+        { path: 'html', box: [0, -680, 1280, 720] },
+        { path: 'html>body', box: [0, -680, 1280, 720] },
+        { path: 'html>body>footer', box: [0, 0, 1280, 40] },
+        { path: 'html>body>footer>span', box: [48, 12, 200, 16], text: '© 2026 Acme' },
+      ], 1280, 40),
+      at: [0, y] as [number, number],
+    });
+    const regions: Region[] = [{ x: 48, y: 11, width: 201, height: 18, kind: 'modified' }];
+    const moved = explainChange(footer(680), footer(680.5), regions, []);
+    expect(moved.changes).toEqual([]);
+    expect(moved.note).toBe('the captured element moved 0.5 px down on the page (a sub-pixel move): its text and edges are drawn again, nothing in it changed');
+    expect(moved.unexplained).toEqual([]);
+    // At the same place on the page, the change is inside it: nothing said of a move.
+    const still = explainChange(footer(680), footer(680), regions, []);
+    expect(still.note).toMatch(/^no element was added, removed or restyled/);
+    expect(still.unexplained).toEqual(regions);
+  });
 });
