@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangePrint, RegionPrint } from '../../../src/compare';
+import type { ChangePrint } from '../../../src/compare';
 import { explainChange } from '../../../src/explain';
-import { groupChanges, type Seen } from '../../../src/group';
+import type { Seen } from '../../../src/group';
 import type { CodeChange, Region } from '../../../src/types';
 import { layoutRecord, type Drawn } from '../explain/records';
+import { flatRegion, grouped } from './prints';
 
 /**
  * One edit is one group: the checkpoints whose words put their change down to the same file,
@@ -35,12 +36,6 @@ const HEADER = { path: 'html>body>header.brand', box: [0, 0, 1280, 64], property
 const BUTTON = { path: 'html>body>main>button.brand', box: [40, 300, 160, 40], property: 'background-color', before: 'rgb(42, 109, 244)', after: 'rgb(109, 40, 217)', level: 60 } satisfies Part;
 const FOOTER = { path: 'html>body>footer', box: [0, 660, 1280, 60], property: 'color', before: 'rgb(51, 51, 51)', after: 'rgb(17, 17, 17)', level: 20 } satisfies Part;
 
-function flatRegion(width: number, height: number, level: number): RegionPrint {
-  const cell = Math.min(10, Math.max(1, Math.ceil(Math.sqrt((width * height) / 1024))));
-  const side = (value: number) => new Uint8Array(Math.ceil(width / cell) * Math.ceil(height / cell) * 3).fill(value);
-  return { kind: 'modified', width, height, cell, base: side(255), current: side(level) };
-}
-
 /** A checkpoint of `project` whose changed parts are `parts`: its print, and its words with its regions. */
 function checkpoint(project: string, parts: Part[]): { change: ChangePrint; seen: Seen } {
   const page = (side: 'before' | 'after'): Drawn[] => [
@@ -53,13 +48,6 @@ function checkpoint(project: string, parts: Part[]): { change: ChangePrint; seen
   const explanation = explainChange(layoutRecord(page('before')), layoutRecord(page('after')), regions, CODE);
   const prints = parts.map((part) => flatRegion(part.box[2], part.box[3], part.level)).sort((a, b) => b.width * b.height - a.width * a.height);
   return { change: { threshold: 0.1, regions: prints, lines: [] }, seen: { project, explanation, regions } };
-}
-
-function grouped(...checkpoints: { change: ChangePrint; seen: Seen }[]) {
-  return groupChanges(
-    checkpoints.map((c) => c.change),
-    checkpoints.map((c) => c.seen),
-  );
 }
 
 describe('one edit, one group', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangePrint, RegionPrint } from '../../../src/compare';
+import type { ChangePrint } from '../../../src/compare';
 import { explainChange, type Explanation } from '../../../src/explain';
 import { groupChanges, type Seen } from '../../../src/group';
 import type { CodeChange, Region } from '../../../src/types';
 import { layoutRecord, type Drawn } from '../explain/records';
+import { flatRegion, grouped } from './prints';
 
 /**
  * One change across Playwright projects is one decision: the same header edit at a desktop and a
@@ -54,13 +55,6 @@ function explained(edit: Edit): { explanation: Explanation; regions: Region[] } 
   return { explanation: explainChange(base, current, regions, edit.code ?? NAVY_HEADER), regions };
 }
 
-/** A region's print with flat sides: its size and the grey of its current side (the base is white). */
-function flatRegion(width: number, height: number, level: number): RegionPrint {
-  const cell = Math.min(10, Math.max(1, Math.ceil(Math.sqrt((width * height) / 1024))));
-  const side = (value: number) => new Uint8Array(Math.ceil(width / cell) * Math.ceil(height / cell) * 3).fill(value);
-  return { kind: 'modified', width, height, cell, base: side(255), current: side(level) };
-}
-
 /** A checkpoint of a project: its change's pixels (a grey per colour) and its words. */
 function checkpoint(project: string, edit: Edit, level = 40): { change: ChangePrint; seen: Seen } {
   const { explanation, regions } = explained(edit);
@@ -68,13 +62,6 @@ function checkpoint(project: string, edit: Edit, level = 40): { change: ChangePr
 }
 
 const navy = (viewport: Edit['viewport'], more: Partial<Edit> = {}): Edit => ({ viewport, before: { 'background-color': GREY }, after: { 'background-color': NAVY }, ...more });
-
-function grouped(...checkpoints: { change: ChangePrint; seen: Seen }[]) {
-  return groupChanges(
-    checkpoints.map((c) => c.change),
-    checkpoints.map((c) => c.seen),
-  );
-}
 
 describe('groupChanges across Playwright projects', () => {
   it('explains the header alike in both viewports (the fixture the cases below vary)', () => {
