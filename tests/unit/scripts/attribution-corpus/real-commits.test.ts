@@ -101,6 +101,13 @@ describe('real-commit corpus score', () => {
     expect(score.splitGroups.map((miss) => miss.said)).toEqual(['feed › list: g1; feed › page: g2']);
   });
 
+  it('says which cases the folder holds no results for, and scores the others', () => {
+    const folder = resultsFolder('other-app', {});
+    const score = scoreRealCases([feed], folder, 'working');
+    expect(score.notRun).toEqual([`feed-app (2 labelled changes): no results at ${path.join(folder, 'feed-app', 'latest.json')}`]);
+    expect(score).toMatchObject({ cases: 0, labelled: 0 });
+  });
+
   it('refuses a labels file whose change was moved out of the set its hash chose', () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'real-labels-')), 'labels.json');
     folders.push(path.dirname(file));
