@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { packageScripts, portCommand, scriptPort, serverScript, startedBy, withArgs } from '../config/dev-servers';
+import { packageScripts, portCommand, scriptCommand, scriptPort, serverScript, startedBy, withArgs } from '../config/dev-servers';
 import type { WebServerEntry } from '../config/with-visual-uat';
 
 /**
@@ -27,7 +27,7 @@ export interface PortSource {
    * names it, the server script that calls listen with it, else a dev server's config or an env file.
    */
   portSetIn: string | null;
-  /** The command that starts the server on `{port}`, where the command shows how (see portCommand), else null. */
+  /** The command that starts the server on `{port}`, where the command shows how (see portCommand) or a script of package.json runs a server the table knows (see scriptCommand), else null. */
   portCommand: string | null;
 }
 
@@ -38,7 +38,7 @@ export function portSource(dir: string, server: WebServerEntry): PortSource {
   const script = serverScript(started);
   const reads = script ? scriptPort(path.resolve(dir, script), server.port) : null;
   const takesPortArg = reads?.readsPortArg && !/(^|\s)--port\b/.test(server.command) ? withArgs(server.command, '--port {port}') : null;
-  return { portSetIn: server.port === null ? null : setIn(dir, server.port, started.script ? (scripts[started.script] ?? null) : null, reads?.fixes ? script : null), portCommand: portCommand(server.command, started) ?? takesPortArg };
+  return { portSetIn: server.port === null ? null : setIn(dir, server.port, started.script ? (scripts[started.script] ?? null) : null, reads?.fixes ? script : null), portCommand: portCommand(server.command, started) ?? takesPortArg ?? scriptCommand(scripts, started.script) };
 }
 
 function setIn(dir: string, port: number, scriptText: string | null, listeningScript: string | null): string | null {
