@@ -203,7 +203,7 @@ export function configWebServers(fileName: string, text: string, probed: ProbedC
   if ('failed' in probed) return { kind: 'unclear', reason: `Playwright could not load the config here: ${probed.failed}` };
   const { webServer } = probed;
   if (!webServer || (Array.isArray(webServer) && webServer.length === 0)) {
-    if (namesWebServer(fileName, text)) return { kind: 'unclear', reason: 'the config names a webServer but sets none when Playwright loads it here (a condition this shell does not meet): run init where it holds' };
+    if (namesWebServer(fileName, text)) return { kind: 'unclear', reason: 'Playwright loads it here without one, though the file sets webServer under a condition; run init where that condition holds' };
     return { kind: 'none' };
   }
   return Array.isArray(webServer) ? { kind: 'array', servers: webServer.map(webServerOf) } : { kind: 'one', servers: [webServerOf(webServer)] };
