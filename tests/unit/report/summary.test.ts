@@ -128,7 +128,7 @@ describe('formatTable', () => {
 describe('approvalLines', () => {
   it('counts the approvals used, the checkpoints that only resemble one, the rejected, and names each stale one with the way to drop it', () => {
     const checkpoint = { test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: 'b', current: 'c' };
-    const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: null };
+    const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: '' };
     expect(approvalLines({ applied: 3, resembling: 1, rejected: 1, stale: [{ approval, checkpoint }] })).toEqual([
       '  3 checkpoints approved earlier (visual-uat.approvals.json)',
       '  1 checkpoint shows a change approved on other checkpoints only: an approval covers what was seen, so a person must look',
@@ -140,7 +140,7 @@ describe('approvalLines', () => {
 
   it('names a checkpoint two stale decisions were on once', () => {
     const checkpoint = { test: 'mobile › site.spec.ts › about', checkpoint: 'contact', baseline: 'b', current: 'c' };
-    const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: null };
+    const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: '' };
     const lines = approvalLines({ applied: 0, resembling: 0, rejected: 0, stale: [{ approval, checkpoint }, { approval: { ...approval, at: '2025-02-01' }, checkpoint }] });
     expect(lines).toEqual(['  stale approval ignored: mobile › site.spec.ts › about › contact no longer shows the approved change; npx visual-uat approve --prune drops it']);
   });
