@@ -31,14 +31,18 @@ export interface PortSource {
   portCommand: string | null;
 }
 
-/** The entry's port source in `dir`, the base checkout's config folder. */
-export function portSource(dir: string, server: WebServerEntry): PortSource {
+/**
+ * The entry's port source in `dir`, the base checkout's config folder. `alone`: the config's one
+ * webServer, which serves its app: a server of package.json's scripts is then a fair example even
+ * where the entry's command runs none (beside others, an API, it would be a guess).
+ */
+export function portSource(dir: string, server: WebServerEntry, alone: boolean): PortSource {
   const scripts = packageScripts(dir);
   const started = startedBy(server.command, scripts);
   const script = serverScript(started);
   const reads = script ? scriptPort(path.resolve(dir, script), server.port) : null;
   const takesPortArg = reads?.readsPortArg && !/(^|\s)--port\b/.test(server.command) ? withArgs(server.command, '--port {port}') : null;
-  return { portSetIn: server.port === null ? null : setIn(dir, server.port, started.script ? (scripts[started.script] ?? null) : null, reads?.fixes ? script : null), portCommand: portCommand(server.command, started) ?? takesPortArg ?? scriptCommand(scripts, started.script) };
+  return { portSetIn: server.port === null ? null : setIn(dir, server.port, started.script ? (scripts[started.script] ?? null) : null, reads?.fixes ? script : null), portCommand: portCommand(server.command, started) ?? takesPortArg ?? (alone || started.script ? scriptCommand(scripts, started.script) : null) };
 }
 
 function setIn(dir: string, port: number, scriptText: string | null, listeningScript: string | null): string | null {

@@ -30,14 +30,16 @@ function through(started: StartedServer): string {
 }
 
 /** The line for one entry and the command to write for it, if any. */
-function planOne(server: ConfigWebServer, label: string, configDir: string, writes: boolean): { line: string; command: string | null } {
+function planOne(server: ConfigWebServer, label: string, configDir: string, writes: boolean, alone: boolean): { line: string; command: string | null } {
   const scripts = packageScripts(path.resolve(configDir, server.cwd ?? '.'));
-  if (server.command === null) return { line: `${label}: its command is not a string, so init cannot tell which server it starts: ${byHand(scriptCommand(scripts, null))}`, command: null };
+  // The one server of a config serves its app: a script's server is a fair example. Beside others (an API), it is a guess.
+  const example = alone ? scriptCommand(scripts, null) : null;
+  if (server.command === null) return { line: `${label}: its command is not a string, so init cannot tell which server it starts: ${byHand(example)}`, command: null };
   const named = `${label} (\`${server.command}\`)`;
   const started = startedBy(server.command, scripts);
   if (!started.server) {
     const env = server.envSetsPort ? '; its env sets PORT, and the base run sets PORT to the base\'s port' : '';
-    return { line: `${named}: not a dev server init knows${env}: ${byHand(scriptCommand(scripts, null))}`, command: null };
+    return { line: `${named}: not a dev server init knows${env}: ${byHand(example)}`, command: null };
   }
   const what = `${named}: ${started.server.name}${through(started)}`;
   // Where the port is unknown (a computed url), a port flag of the server in the command itself is taken as naming it.
@@ -60,7 +62,7 @@ function planOne(server: ConfigWebServer, label: string, configDir: string, writ
 export function planBaseServers(found: ConfigWebServers, configDir: string, writes: boolean): BaseServerPlan {
   if (found.kind === 'none') return { lines: [] };
   if (found.kind === 'unclear') return { lines: [`webServer: init cannot tell its entries (${found.reason}): ${byHand(scriptCommand(packageScripts(configDir), null))}`] };
-  const planned = found.servers.map((server, index) => planOne(server, found.kind === 'array' ? `webServer[${index}]` : 'webServer', configDir, writes));
+  const planned = found.servers.map((server, index) => planOne(server, found.kind === 'array' ? `webServer[${index}]` : 'webServer', configDir, writes, found.servers.length === 1));
   const lines = planned.map((one) => one.line);
   if (!planned.some((one) => one.command)) return { lines };
   const entries = planned.map((one) => (one.command ? { command: one.command } : null));

@@ -103,7 +103,7 @@ describe('portSource', () => {
       'package.json': JSON.stringify({ scripts: { start: 'node scripts/start-server.js', 'lighthouse': 'lhci collect --url http://localhost:4321' } }),
       'scripts/start-server.js': "require('node:http').createServer(() => {}).listen(4321);\n",
     });
-    expect(portSource(at, { command: 'npm start', port: 4321, baseWebServer: null })).toEqual({ portSetIn: path.join('scripts', 'start-server.js'), portCommand: null });
+    expect(portSource(at, { command: 'npm start', port: 4321, baseWebServer: null }, true)).toEqual({ portSetIn: path.join('scripts', 'start-server.js'), portCommand: null });
   });
 
   it('a script that reads --port gets it in the example; package.json where the started script names the port', () => {
@@ -111,14 +111,16 @@ describe('portSource', () => {
       'package.json': JSON.stringify({ scripts: { dev: 'vite --port 5173' } }),
       'server.js': "const port = process.argv.includes('--port') ? Number(process.argv[process.argv.indexOf('--port') + 1]) : 4321;\nrequire('node:http').createServer(() => {}).listen(port);\n",
     });
-    expect(portSource(at, { command: 'node server.js', port: 4321, baseWebServer: null })).toEqual({ portSetIn: 'server.js', portCommand: 'node server.js --port {port}' });
+    expect(portSource(at, { command: 'node server.js', port: 4321, baseWebServer: null }, true)).toEqual({ portSetIn: 'server.js', portCommand: 'node server.js --port {port}' });
     // Vite given its port twice takes the last, but not every server does: the port the script sets is replaced instead.
-    expect(portSource(at, { command: 'npm run dev', port: 5173, baseWebServer: null })).toEqual({ portSetIn: 'package.json', portCommand: 'npx vite --port {port}' });
+    expect(portSource(at, { command: 'npm run dev', port: 5173, baseWebServer: null }, true)).toEqual({ portSetIn: 'package.json', portCommand: 'npx vite --port {port}' });
   });
 
   it("a serve script that fixes its port gives the server's own command with {port} in its place, whichever command the webServer runs", () => {
     const at = checkout({ 'package.json': JSON.stringify({ scripts: { test: 'playwright test', serve: 'http-server -p 4321 -c-1 .' } }) });
-    expect(portSource(at, { command: 'npm run serve', port: 4321, baseWebServer: null })).toEqual({ portSetIn: 'package.json', portCommand: 'npx http-server -p {port} -c-1 .' });
-    expect(portSource(at, { command: 'node tools/serve.js', port: 4321, baseWebServer: 'node tools/serve.js' }).portCommand).toBe('npx http-server -p {port} -c-1 .');
+    expect(portSource(at, { command: 'npm run serve', port: 4321, baseWebServer: null }, true)).toEqual({ portSetIn: 'package.json', portCommand: 'npx http-server -p {port} -c-1 .' });
+    expect(portSource(at, { command: 'node tools/serve.js', port: 4321, baseWebServer: 'node tools/serve.js' }, true).portCommand).toBe('npx http-server -p {port} -c-1 .');
+    // Beside other servers, an entry that runs no script is not given another server's command.
+    expect(portSource(at, { command: 'node api.js', port: 4000, baseWebServer: null }, false).portCommand).toBeNull();
   });
 });

@@ -120,7 +120,7 @@ describe('configWebServers and planBaseServers', () => {
     expect(configWebServers('playwright.config.ts', "export default { testDir: 'tests' };\n", { options: {}, webServer: null })).toEqual({ kind: 'none' });
   });
 
-  it("a Vite behind npm run dev gets its port flags; Next.js reading PORT, a flag already in the command: nothing written; a script that fixes its port: the server's own command on {port}; an unknown server: one line with the command of a script", () => {
+  it("a Vite behind npm run dev gets its port flags; Next.js reading PORT, a flag already in the command: nothing written; a script that fixes its port: the server's own command on {port}; an unknown server: one line, with the command of a script where it is the config's one server", () => {
     const at = project({ dev: 'vite', next: 'next dev', fixed: 'vite --port 5173' });
     try {
       const vite = planBaseServers(servers("{ command: 'npm run dev', url: 'http://localhost:5173' }"), at, true);
@@ -138,7 +138,11 @@ describe('configWebServers and planBaseServers', () => {
         "webServer[0] (`npm run next`): Next.js, through package.json's \"next\" script, takes its port from PORT, which the base run sets to the base's port: nothing to add",
         "webServer[1] (`npm run dev -- --port 5173`): Vite, through package.json's \"dev\" script, names its port in the command, which the base run replaces with the base's: nothing to add",
         "webServer[2] (`npm run fixed`): Vite, through package.json's \"fixed\" script, which sets a port of its own: baseWebServer starts the base with `npx vite --port {port}`, {port} being the base's port",
-        `webServer[3] (\`node api.js\`): not a dev server init knows: if the base run stops on its port, add baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' } (a server of your package.json scripts: check it serves this app) to withVisualUat's options (README: "Your web server")`,
+        `webServer[3] (\`node api.js\`): not a dev server init knows: if the base run stops on its port, add baseWebServer: { command: '<a command that starts it on {port}>' } to withVisualUat's options (README: "Your web server")`,
+      ]);
+      // The config's one server serves its app: a server of the scripts is a fair example.
+      expect(planBaseServers(servers("{ command: 'node tools/serve.js', port: 4000 }"), at, true).lines).toEqual([
+        `webServer (\`node tools/serve.js\`): not a dev server init knows: if the base run stops on its port, add baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' } (a server of your package.json scripts: check it serves this app) to withVisualUat's options (README: "Your web server")`,
       ]);
       expect(planBaseServers(servers("[{ command: 'node api.js', port: 4000 }, { command: 'npm run dev', port: 5173 }]"), at, false)).toMatchObject({
         baseWebServer: [null, { command: 'npm run dev -- --port {port} --strictPort' }],
