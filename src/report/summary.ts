@@ -49,14 +49,17 @@ export function groupSize(group: GroupRecord): number {
   return group.members.length + group.alsoIn.length;
 }
 
-/** Groups of two or more checkpoints get a line of their own; their members are named there, not repeated as rows (the groups they are also in name them too). */
+/** Groups of two or more checkpoints get a line of their own; their members are named there, and get no row of their own unless their status differs. */
 function rows(run: RunResult, onlyAttention: boolean): Row[] {
   const byStatus = (a: { status: CheckpointStatus }, b: { status: CheckpointStatus }) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status);
   const shared = new Set(run.groups.filter((group) => groupSize(group) > 1).map((group) => group.id));
   const groups = run.groups.filter((group) => shared.has(group.id) && (!onlyAttention || group.status !== 'unchanged')).sort(byStatus);
+  // A member whose group has a row, with the group's status, is named there only: a row of its own
+  // would say the same again. One with a status of its own (an approval it only resembles) keeps its row.
+  const shownUnder = new Set(groups.map((group) => `${group.id}\u0000${group.status}`));
   const single = run.tests
     .flatMap((test) => test.checkpoints.map((checkpoint) => ({ test, checkpoint })))
-    .filter(({ checkpoint }) => !(checkpoint.group && shared.has(checkpoint.group)))
+    .filter(({ checkpoint }) => !shownUnder.has(`${checkpoint.group}\u0000${checkpoint.status}`))
     .filter(({ checkpoint }) => !onlyAttention || checkpoint.status !== 'unchanged')
     .sort((a, b) => byStatus(a.checkpoint, b.checkpoint));
   return [...groups.map((group) => ({ group })), ...single];

@@ -241,6 +241,14 @@ describe('a group seen in several Playwright projects', () => {
       '                 on desktop › site.spec.ts › about › page; also on desktop › site.spec.ts › home › page',
     ]);
     expect(titles(lines)).toEqual([expect.stringMatching(/^group g1/), expect.stringMatching(/^group g2/)]);
+    // Its group approved, the checkpoint only resembling that approval: its own status, its own row.
+    const approvedGroup = { ...withOther, groups: [{ ...withOther.groups[0], status: 'changed' as const }, withOther.groups[1]] };
+    expect(titles(formatTable(approvedGroup, true, 120))).toEqual([
+      expect.stringMatching(/^group g2/),
+      expect.stringMatching(/^group g1/),
+      '[desktop] › site.spec.ts › home › page',
+      '[mobile] › site.spec.ts › home › page',
+    ]);
   });
 
   it('names apart the checkpoints only some projects show', () => {
