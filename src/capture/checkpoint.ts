@@ -334,7 +334,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const area = layoutArea(page, locator, options);
   const recordedAtRest = async () => {
     await transitionsEnded(page, TRANSITION_WAIT_MS);
-    return takeLayout(page, area);
+    return takeLayout(page, area, options.mask);
   };
   // The record the live look took of a capture: the image kept, when it is that capture's bytes, needs no second one.
   const looked: { png?: Buffer; layout?: LayoutRecord | null } = {};
