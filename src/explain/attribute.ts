@@ -144,22 +144,21 @@ function textProof(line: ChangedLine, element: Element): boolean {
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
 /**
- * Whether a changed line is a component's tag (`<Meter width={180} />`) that sets, as a prop of the
- * same name, a property that changed on an element named after the component (`div.meter`): an
- * option that widened a widget. Weaker than a rule that sets it: the prop's way to the style is not read.
+ * Whether a changed line is the tag of a component the element is named after (`<Badge tone="sale" />`
+ * renders `span.badge`, `<ChevronDown />` renders `svg.lucide-chevron-down`): the line that renders
+ * it. Its props' way to the styles is not read, so a rule that sets what changed wins.
  */
-function componentOption(target: ElementTarget, line: ChangedLine, element: Element): boolean {
-  if (element.kind !== 'changed' || !/^[A-Z]/.test(target.tag)) return false;
+function rendersNamed(target: ElementTarget, element: Element): boolean {
+  if (!isComponent(target.tag)) return false;
   const name = kebab(target.tag.split('.').pop()!);
-  if (!element.sides.some((steps) => steps[steps.length - 1].classes.includes(name))) return false;
-  return element.properties.some((property) => new RegExp(`(^|[\\s{])${escapeRegExp(property)}=`).test(line.text));
+  return element.sides.some((steps) => steps[steps.length - 1].classes.some((own) => own === name || own.endsWith(`-${name}`)));
 }
 
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
   const target = line.target;
   if (showsFile(element, change.file)) return 2;
   if (target?.kind === 'style') return styleProof(target, change.file, element, uses);
-  if (target?.kind === 'element' && componentOption(target, line, element)) return 1;
+  if (target?.kind === 'element' && rendersNamed(target, element)) return element.kind === 'changed' ? 1 : 2;
   // Its own line explains a class, a text, a picture, or its coming and going outright; a style only
   // through what the line may hold (an inline style, an attribute a rule selects), so a rule that
   // sets that style wins.
