@@ -160,6 +160,8 @@ describe('attribution: CSS Modules', () => {
     const hashed = explained('Xk3f9q');
     expect(hashed.cause).toBeNull();
     expect(hashed.words).toMatch(/ — not attributed: the changed rules in src\/components\/header\.module\.scss match no element here$/);
+    // An element with readable classes is not one a hash-only pattern made: the module is no lead for it.
+    expect(explained('sidebar').words).not.toMatch(/header\.module\.scss/);
   });
 });
 
