@@ -19,6 +19,8 @@ export interface Miss {
   said: string;
   /** What was wrong, for a labelled change: the first of the element, property, file, commit that was not right. */
   kind?: MissKind;
+  /** For an element named by a CSS Module's generated class only: what was wrong besides its name, or `right` (its words are `said`). */
+  behindTheName?: MissKind | 'right';
 }
 
 export type MissKind = 'element not listed' | 'property not named' | 'not attributed' | 'wrong file' | 'wrong commit' | 'pointer not named';
@@ -67,8 +69,14 @@ function wrong(change: ElementChange, label: LabelledChange): MissKind | null {
 
 const KIND_ORDER: MissKind[] = ['pointer not named', 'wrong commit', 'wrong file', 'not attributed', 'property not named'];
 
+/** The nearest miss: a change that got further (the property named, a file credited) says what is left to fix. */
+const nearest = (kinds: (MissKind | null)[]) => KIND_ORDER.find((k) => kinds.includes(k))!;
+
+/** A path or name with each CSS Module class (`._label_cs8t7_1`, as Vite generates it) written as its source class (`.label`). */
+const withModuleNames = (text: string) => text.replace(/\._([A-Za-z][\w-]*)_[a-z0-9]{5}_\d+/g, '.$1');
+
 /** The labelled element's listed changes: its label's pattern matches the path or the name the words give it (a source name). */
-export const labelledElement = (change: ElementChange, label: { element: string }) => new RegExp(label.element).test(change.path) || new RegExp(label.element).test(change.element);
+export const labelledElement = (change: Pick<ElementChange, 'path' | 'element'>, label: { element: string }) => new RegExp(label.element).test(change.path) || new RegExp(label.element).test(change.element);
 
 /** Whether a changed line names the element: one of its classes or its id as a whole token, or one of its texts whole. */
 function mentioned(change: ElementChange, lines: readonly string[]): boolean {
@@ -88,13 +96,19 @@ export function scoreApps(apps: readonly ScoredApp[]): Score {
     const checkpoints = new Set([...app.labels.changes, ...app.labels.invisible].map((label) => label.checkpoint));
     for (const label of app.labels.changes) {
       score.labelled++;
-      const candidates = explainedChanges(app.results, label.checkpoint).filter((change) => labelledElement(change, label));
+      const listed = explainedChanges(app.results, label.checkpoint);
+      const candidates = listed.filter((change) => labelledElement(change, label));
       const kinds = candidates.map((change) => wrong(change, label));
       if (kinds.includes(null)) score.right++;
-      else {
-        // The nearest miss: a change that got further (the property named, a file credited) says what is left to fix.
-        const kind = kinds.length ? KIND_ORDER.find((k) => kinds.includes(k))! : 'element not listed';
-        score.misses.push({ app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: candidates.map((change) => change.words).join(' | ') || 'not listed', kind });
+      else if (kinds.length) {
+        score.misses.push({ app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: candidates.map((change) => change.words).join(' | '), kind: nearest(kinds) });
+      } else {
+        // Named by a CSS Module's generated class only: what else was wrong says what is left once it is named as its source names it.
+        const hashed = listed.filter((change) => labelledElement({ path: withModuleNames(change.path), element: withModuleNames(change.element) }, label));
+        const behind = hashed.map((change) => wrong(change, label));
+        const miss: Miss = { app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: hashed.map((change) => change.words).join(' | ') || 'not listed', kind: 'element not listed' };
+        if (behind.length) miss.behindTheName = behind.includes(null) ? 'right' : nearest(behind);
+        score.misses.push(miss);
       }
     }
     for (const checkpoint of checkpoints)

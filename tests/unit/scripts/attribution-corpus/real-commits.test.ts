@@ -87,18 +87,32 @@ describe('real-commit corpus score', () => {
     expect(scoreRealCases([feed], folder, 'held-out')).toMatchObject({ cases: 1, labelled: 1, right: 0 });
   });
 
-  it('counts a generated class name in the words, a "not attributed" that names an unrelated file, and one edit split over groups', () => {
-    const hashed = '._card_x1y2z_3: padding 8px → 16px — not attributed: src/Footer.svelte changes a line with `flex`';
+  it('counts a generated class name in the words, a "not attributed" of a labelled element that names an unrelated file, and one edit split over groups', () => {
+    const unrelated = '.card (card.module.scss): padding 8px → 16px — not attributed: src/Footer.svelte changes a line with `flex`';
     const folder = resultsFolder('feed-app', {
-      list: { changes: [change('._card_x1y2z_3', 'padding', null, hashed)], group: 'g1' },
+      list: {
+        changes: [
+          change('.card (card.module.scss)', 'padding', null, unrelated),
+          // Not labelled: whether its file is related is not known, so it is not counted.
+          change('.footer', 'color', null, '.footer: color — not attributed: src/Footer.svelte changes `flex`'),
+        ],
+        group: 'g1',
+      },
       page: { changes: [change('._card_x1y2z_3', 'padding', cause, '._card_x1y2z_3: padding — src/card.module.scss')], group: 'g2' },
     });
     const score = scoreRealCases([feed], folder, 'working');
     expect(score.right).toBe(0);
-    expect(score.misses.map((miss) => miss.kind)).toEqual(['element not listed', 'element not listed']);
-    expect(score.hashedNames).toHaveLength(2);
-    expect(score.unrelatedFiles.map((miss) => miss.said)).toEqual([hashed]);
+    expect(score.misses.map((miss) => miss.kind)).toEqual(['not attributed', 'element not listed']);
+    expect(score.hashedNames.map((miss) => miss.checkpoint)).toEqual(['feed › page']);
+    expect(score.unrelatedFiles.map((miss) => miss.said)).toEqual([unrelated]);
     expect(score.splitGroups.map((miss) => miss.said)).toEqual(['feed › list: g1; feed › page: g2']);
+  });
+
+  it('says which cases the folder holds no results for, and scores the others', () => {
+    const folder = resultsFolder('other-app', {});
+    const score = scoreRealCases([feed], folder, 'working');
+    expect(score.notRun).toEqual([`feed-app (2 labelled changes): no results at ${path.join(folder, 'feed-app', 'latest.json')}`]);
+    expect(score).toMatchObject({ cases: 0, labelled: 0 });
   });
 
   it('refuses a labels file whose change was moved out of the set its hash chose', () => {

@@ -62,6 +62,11 @@ describe('attribution corpus score', () => {
     const score = (navbar: ElementChange[]) => scoreApps([{ fixture: 'app', labels: bySource, results: results({ navbar }), changedLines: [] }]);
     expect(score([named('.navbar (Navbar.module.scss)', 'background-color', cause)]).right).toBe(1);
     expect(score([named('._navbar_1goyx_41', 'background-color', cause)]).misses[0].kind).toBe('element not listed');
+    // A label on the source class: a change named by the module's generated class only is still a miss, and says what else was wrong.
+    const byClass = { ...labels, changes: [{ ...labels.changes[0], element: '>nav\\.navbar$' }] };
+    const hashedOnly = (cause: ElementChange['cause']) => scoreApps([{ fixture: 'app', labels: byClass, results: results({ navbar: [change('html>body>nav._navbar_1goyx_41', 'background-color', cause, '')] }), changedLines: [] }]).misses[0];
+    expect(hashedOnly(cause)).toMatchObject({ kind: 'element not listed', behindTheName: 'right' });
+    expect(hashedOnly({ ...cause, file: 'src/Footer.jsx' })).toMatchObject({ kind: 'element not listed', behindTheName: 'wrong file' });
     expect(score([named('.navbar (Navbar.module.scss)', 'color', cause)]).misses[0].kind).toBe('property not named');
     expect(score([named('.navbar (Navbar.module.scss)', 'background-color', null)]).misses[0].kind).toBe('not attributed');
     expect(score([named('.navbar (Navbar.module.scss)', 'background-color', { ...cause, commit: '9f8e7d6 Footer: larger' })]).misses[0].kind).toBe('wrong commit');
