@@ -5,6 +5,7 @@ import { ENV } from '../config/environment';
 import { resolveSettings, type ResolvedOptions } from '../config/settings';
 import { missingChromium } from '../config/browser';
 import { isVisualUatReporter } from '../config/with-visual-uat';
+import { ungatedRunError } from '../config/reporters';
 import { openRepo } from '../git';
 import { SetupError } from '../util/errors';
 import { ApprovalsFileError, readApprovals } from '../files/approvals-file';
@@ -83,10 +84,8 @@ async function setup(config: FullConfig): Promise<SetUp> {
   const { options, configDir, outputDir, baselineStore } = resolveSettings(configFile);
   // The reporter judges with the approvals file after every test ran: one that does not read stops the run before them.
   readApprovals(configDir);
-  if (judgedBy(config) === 'nothing') {
-    const reporters = config.reporter.map(([name]) => name);
-    say(`warning: this run has no visual-uat reporter (its reporters: ${reporters.join(', ')}), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,${reporters[0] ?? 'list'}`);
-  }
+  // Before any test: a run nothing judges would pass with its changes unseen.
+  if (judgedBy(config) === 'nothing') throw new SetupError(ungatedRunError(config.reporter));
   prepareOutputDir(outputDir);
   ENV.outputDir.write(outputDir);
   const staleLock = acquireRunLock(outputDir);
@@ -152,7 +151,7 @@ function onBase(context: RunContext, plan: OnBasePlan, repoRoot: string, store: 
 /**
  * What compares this run's checkpoints: visual-uat's reporter in this run, `merge-reports` of its
  * blobs later, or nothing (`--reporter=line` on the command line replaces the config's reporters,
- * visual-uat's among them).
+ * visual-uat's among them: the setup stops such a run).
  */
 function judgedBy(config: FullConfig): Judge {
   const reporters = config.reporter.map(([name]) => name);

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { isOutputName, outputPath, worktreeHomes } from '../config/paths';
 import { ENV } from '../config/environment';
+import { gatedReporterFlags } from '../config/reporters';
+import { isVisualUatReporter } from '../config/with-visual-uat';
 import type { Settings } from '../config/settings';
 import { openRepo } from '../git';
 import { removeWorktreesIn } from '../checkout/worktrees';
@@ -27,14 +29,18 @@ function playwrightCli(cwd: string): string {
   }
 }
 
-/** `visual-uat test`: `playwright test` with visual-uat's options set through the environment. */
+/**
+ * `visual-uat test`: `playwright test` with visual-uat's options set through the environment; a
+ * `--reporter` list keeps visual-uat's reporter first, so the run still compares and gates.
+ */
 export function runTest(playwrightArgs: string[], options: { base?: string; updateBaselines?: boolean; keepWorktrees?: boolean; record?: boolean }, cwd = process.cwd()): number {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (options.record) ENV.record.write(true, env);
   if (options.base) ENV.base.write(options.base, env);
   if (options.updateBaselines) ENV.updateBaselines.write(true, env);
   if (options.keepWorktrees) ENV.keepWorktrees.write(true, env);
-  const result = spawnSync(process.execPath, [playwrightCli(cwd), 'test', ...playwrightArgs], { cwd, env, stdio: 'inherit' });
+  const args = gatedReporterFlags(playwrightArgs, isVisualUatReporter, env);
+  const result = spawnSync(process.execPath, [playwrightCli(cwd), 'test', ...args], { cwd, env, stdio: 'inherit' });
   return result.status ?? 1;
 }
 

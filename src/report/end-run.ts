@@ -11,6 +11,7 @@ import { codeChanges, openRepo } from '../git';
 import { readRunContext, openRunFolder } from '../files/run-folder';
 import type { CodeChange, RunContext, VisualUatOptions } from '../types';
 import { faultPoint } from '../config/fault-point';
+import { isMergeReports } from '../config/reporters';
 import { lap, timed, timingReport } from '../config/timing';
 import { APPROVALS_FILE } from '../files/approvals-file';
 import { plural } from '../util/text';
@@ -25,10 +26,6 @@ import { recordBaselines } from './record-baselines';
 import { sameAppWarning } from './sanity';
 
 export type EndResult = { status?: FullResult['status'] } | undefined;
-
-function isMergeReports(): boolean {
-  return process.argv.includes('merge-reports');
-}
 
 /**
  * The end of a current run (see reporter.ts): collect the checkpoints from the results, put their
