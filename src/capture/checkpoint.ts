@@ -247,7 +247,8 @@ function layoutArea(page: Page, locator: Locator | undefined, options: Checkpoin
 
 /**
  * The live check of a capture beside the checkpoint's baseline (live-check.ts), when one was handed
- * in and the baseline entry holds the image; null otherwise (captures settle by identity alone).
+ * in and the run has a baseline entry; null otherwise (captures settle by identity alone). Called
+ * only when the baseline image was read, so the entry holds it.
  */
 function liveLook(
   target: CaptureTarget,
@@ -257,12 +258,16 @@ function liveLook(
   currentSide: BaselineCheckInput['currentSide'],
 ): ((png: Buffer) => Promise<BaselineLook>) | null {
   const check = baselineCheck();
-  if (!check || !target.baselineRoot || !target.tolerance) return null;
-  const side = readBaselineSide(target.baselineRoot, target.folder, name);
-  if (!side.image) return null;
-  const baseline = { image: side.image, layout: side.layout, signals: side.signals };
-  const tolerance = { run: target.tolerance, overrides };
-  return (current) => check({ baseline, current, scratch, tolerance, currentSide });
+  const { baselineRoot, tolerance: run } = target;
+  if (!check || !baselineRoot || !run) return null;
+  const tolerance = { run, overrides };
+  // Read on the first capture that is not byte-identical to the baseline: a match costs no read.
+  let side: ReturnType<typeof readBaselineSide> | null = null;
+  return (current) => {
+    side ??= readBaselineSide(baselineRoot, target.folder, name);
+    const baseline = { image: side.image!, layout: side.layout, signals: side.signals };
+    return check({ baseline, current, scratch, tolerance, currentSide });
+  };
 }
 
 /**
