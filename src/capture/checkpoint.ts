@@ -204,7 +204,8 @@ async function elementShot(page: Page, locator: Locator, options: ShotOptions, t
   if (options?.style) return elementScreenshot();
   // Not scrollIntoViewIfNeeded: it waits for the element to stop moving, which an endless
   // animation never does before `animations: 'disabled'` takes effect inside the screenshot.
-  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest' }), undefined, { timeout });
+  // Instantly: under `scroll-behavior: smooth` (Bootstrap sets it) the box measured next would be one mid-scroll.
+  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' }), undefined, { timeout });
   const box = await locator.boundingBox({ timeout });
   const viewport = page.viewportSize();
   if (!box || !viewport) return elementScreenshot();
