@@ -211,7 +211,7 @@ export interface RunContext {
   /** The changed files that can change what the app shows (not tests, docs, manifests; see baseline/app-files). */
   appFilesChanged: string[];
   baselineDir: string;
-  /** The baseline store's index of the suite the run's baselines are in (see baseline/baseline-store lookUpSuite), once there is one. */
+  /** The baseline store's index of the suite the run's baselines are in (see store/entry lookUpSuite), once there is one. */
   suiteIndex?: string;
   /** Why the baseline pass produced nothing, when it did not. */
   baselineError: string | null;
@@ -227,7 +227,7 @@ export interface RunContext {
   baselinePending?: 'all' | string[];
   /**
    * A run on the base itself (HEAD is the base commit, clean tree, or `visual-uat record`) records
-   * its checkpoints into the baseline store (see baseline/baseline-store): the store and the repository.
+   * its checkpoints into the baseline store (see store/entry): the store and the repository.
    */
   record?: { store: string; repoRoot: string };
 }
@@ -241,12 +241,9 @@ export interface BaselineTestRecord {
   checkpoints: string[];
   /** Those of its checkpoints whose capture is not known to have held still (absent: not known for any, as for a stored test's record). */
   unsettled?: string[];
-  /**
-   * Those of its checkpoints whose capture wrote a layout record (absent: a record of an older
-   * version, which did not say): why a base side has none is then known (see report/assess).
-   */
-  layouts?: string[];
-  /** The source hash its baseline store entry is keyed by (see baseline/baseline-store): set once the store holds it. */
+  /** Those of its checkpoints whose capture wrote a layout record: why a base side has none is then known (see report/assess). */
+  layouts: string[];
+  /** The source hash its baseline store entry is keyed by (see store/entry): set once the store holds it. */
   storeEntry?: string;
 }
 
@@ -285,6 +282,8 @@ export interface LayoutRecord {
   styles: Record<string, string>[];
   /** More elements were visible than a record keeps (see capture/layout). */
   truncated: boolean;
+  /** The paths of elements a style hides (`display: none`) whose parent is recorded: still in the page, not removed from it (absent: a record of an older version). */
+  hidden?: string[];
 }
 
 /**
@@ -348,4 +347,11 @@ export interface CodeChange {
   uses: VariableUse[];
   /** Why its lines were not all read by a parser, as words after its name (`does not parse (…)`); null: read whole. */
   unread: string | null;
+  /** A CSS Module's classes, as its rules write them on either side: what the page's generated names are read back to. */
+  classes?: string[];
+  /** A component's HTML elements as its template writes them on either side: where an option changed in its script shows. */
+  rendered?: Written[];
 }
+
+/** An element as a template writes it: its tag, id and classes. */
+export type Written = Pick<ElementTarget, 'tag' | 'id' | 'classes'>;

@@ -3,23 +3,27 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { outputPath, storeCommitDir, worktreeName } from '../config/paths';
 import type { WebServerEntry } from '../config/with-visual-uat';
-import { provideWorktree, SetupError, type Repo } from '../git';
+import { provideWorktree, type Repo } from '../git';
+import { SetupError } from '../util/errors';
 import { handDownEarlierRenders, readManifest, writeManifest, type EarlierRenders } from '../files/run-folder';
 import type { BaselineTestRecord } from '../types';
 import { subfolders, writeFileAtomic } from '../util/fs';
 import { faultPoint } from '../config/fault-point';
 import { timed } from '../config/timing';
 import { plural } from '../util/text';
-import { provideDependencies } from './dependencies';
+import { provideDependencies } from '../checkout/dependencies';
 import { runBaselinePass, withoutShard } from './pass';
 import { baseAppUnreachable } from './pass-failure';
 import { chosenTests, manifestSelection, type Base, type BaselinePlan, type Judge, type StoredTest, type TestLookup } from './plan';
 import { unmovedOrigins } from './port-source';
 import { say, shownPath } from './say';
 import { listedTests, listingOf, listSuite, testListText, type Listing } from './selection';
-import type { SourceGraph } from './source-graph';
-import { copyEntry, earlierRender, lookUp, readSeal, resumeStoring, sizeText, storedRecord, storeHolds, storeSize, testSource, type KeyInputs, type RenderedTest, type SuiteStored } from './baseline-store';
-import { isKeyName, STORE_OPTION } from './store-home';
+import type { SourceGraph } from '../sources/source-graph';
+import { testSource, type KeyInputs, type RenderedTest } from '../store/key';
+import { copyEntry, earlierRender, lookUp, readSeal, storedRecord, storeHolds } from '../store/entry';
+import { resumeStoring, type SuiteStored } from '../store/journal';
+import { sizeText, storeSize } from '../store/prune';
+import { isKeyName, STORE_OPTION } from '../store/home';
 import { mergeTopUp, testsWithoutBaseRecord } from './top-up';
 
 /**
@@ -28,7 +32,7 @@ import { mergeTopUp, testsWithoutBaseRecord } from './top-up';
  * top-up and the line that says what the store took.
  */
 
-/** What every step of the base pass works with, built once per run (see execute.ts passScope). */
+/** What every step of the base pass works with, built once per run (see execute.ts prepareBasePass). */
 export interface PassScope {
   repo: Repo;
   configFile: string;

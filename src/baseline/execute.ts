@@ -12,20 +12,24 @@ import { removeWorktree, type Repo } from '../git';
 import type { BaseResolution } from '../git/base';
 import { clearEarlierBaselines, writeManifest } from '../files/run-folder';
 import type { RunContext } from '../types';
-import { holdsOlderSuiteCache, lookUpSuite, placeSuite, projectCaptures, pruneStore, storeSuite, testDirData, touch, type KeyInputs } from './baseline-store';
+import { projectCaptures, testDirData, type KeyInputs } from '../store/key';
+import { touch } from '../store/entry';
+import { lookUpSuite, placeSuite } from '../store/suite-index';
+import { storeSuite } from '../store/journal';
+import { pruneStore } from '../store/prune';
 import { copyStored, fillFromStore, handDown, listCapturing, logStored, lookUpTests, NO_PASS, renderOnBase, stopOrWarn, storeOffersBase, topUp, type PassOutcome, type PassScope } from './base-pass';
-import { suiteKeyOf } from './suite-key';
-import { captureOptions, versions } from './capture-inputs';
+import { suiteKeyOf } from '../store/suite-key';
+import { captureOptions, versions } from '../sources/capture-inputs';
 import { nestedArgs } from './pass';
 import { manifestSelection, planRun, planSelection, updateReason, type BaselinePlan, type Judge, type RunFacts, type RunPlan, type SelectionFacts, type TestLookup } from './plan';
 import { writeRunContext } from './run-context';
 import { say, shownPath } from './say';
 import { listingOf, type Listing } from './selection';
-import { ImportCache } from './import-cache';
-import { SourceGraph } from './source-graph';
-import { moveTree } from './staging';
+import { ImportCache } from '../sources/import-cache';
+import { SourceGraph } from '../sources/source-graph';
+import { moveTree } from '../checkout/staging';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
-import { removeEmptyHome } from './worktrees';
+import { removeEmptyHome } from '../checkout/worktrees';
 
 /**
  * The base pass of a run that compares with another commit, carried out: the facts gathered (the
@@ -71,7 +75,7 @@ export async function prepareBasePass(inputs: RunInputs, context: RunContext): P
   const indexed = lookup !== null && !('reason' in lookup);
   const facts: RunFacts = {
     base,
-    suite: { key: suite.key, files: suite.files.length, lookup, olderCache: holdsOlderSuiteCache(entry) ? entry : null },
+    suite: { key: suite.key, files: suite.files.length, lookup },
     update,
     judgedBy: inputs.judgedBy,
     // Looked at only when the plan may read it: a warm run, or one that updates, reads no other seal of the store.

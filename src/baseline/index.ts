@@ -1,3 +1,3 @@
 export { default as globalSetup } from './global-setup';
 export { runBaselinePass, nestedArgs, freePort } from './pass';
-export { provideDependencies } from './dependencies';
+export { provideDependencies } from '../checkout/dependencies';

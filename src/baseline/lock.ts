@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { outputPath } from '../config/paths';
-import { SetupError } from '../git';
+import { SetupError } from '../util/errors';
 import { readJsonFile } from '../util/fs';
 import { processStartTime, sameLiveProcess } from '../util/process';
 

@@ -4,10 +4,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { ENV } from '../config/environment';
-import { manifestPath } from '../config/paths';
 import type { WebServerEntry } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
-import { readJsonFile } from '../util/fs';
+import { readManifest } from '../files/run-folder';
 import { explainPassFailure } from './pass-failure';
 import { portSource } from './port-source';
 
@@ -123,7 +122,7 @@ export async function runBaselinePass(input: BaselinePassInput): Promise<Baselin
     child.on('exit', (code) => resolve(code));
   });
   fs.closeSync(log);
-  const manifest = readJsonFile<BaselineManifest>(manifestPath(input.baselineDir));
+  const manifest = readManifest(input.baselineDir);
   if (manifest?.complete) return { manifest, error: null, exitCode };
   const servers = input.servers.map((server) => ({ ...server, ...portSource(baseConfigDir, server) }));
   const reason = explainPassFailure({ log: fs.readFileSync(input.logFile, 'utf8'), basePorts: ports, servers });

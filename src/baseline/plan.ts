@@ -1,8 +1,10 @@
-import { SetupError } from '../git';
+import { SetupError } from '../util/errors';
 import { plural } from '../util/text';
 import type { BaselineManifest } from '../types';
-import type { Lookup, RenderedTest, SuiteLookup, TestSource } from './baseline-store';
-import { supportsTestList, type ListedTest, type Listing } from './selection';
+import type { RenderedTest, TestSource } from '../store/key';
+import type { Lookup } from '../store/entry';
+import type { SuiteLookup } from '../store/suite-index';
+import type { ListedTest, Listing } from './selection';
 
 /**
  * The base pass as a plan: what the run knows (the store's index of the suite, its look-ups, the
@@ -11,6 +13,12 @@ import { supportsTestList, type ListedTest, type Listing } from './selection';
  * that say so. Nothing here reads a file or starts anything: the executor (execute.ts) gathers
  * the facts and carries the plan out.
  */
+
+/** `--test-list` exists from Playwright 1.56. */
+export function supportsTestList(playwrightVersion: string): boolean {
+  const [major, minor] = playwrightVersion.split('.').map(Number);
+  return major > 1 || (major === 1 && minor >= 56);
+}
 
 /** What compares this run's checkpoints: visual-uat's reporter in this run, `merge-reports` of its blobs later, or nothing. */
 export type Judge = 'reporter' | 'blobs' | 'nothing';
@@ -68,8 +76,6 @@ export interface RunFacts {
     files: number;
     /** The store's index of the suite, each entry it names checked (see baseline-store lookUpSuite); null: not looked up (the baselines are updated, or the store is not read). */
     lookup: SuiteLookup | null;
-    /** The run's baseline entry, when an older visual-uat's suite cache is in it (see baseline-store holdsOlderSuiteCache). */
-    olderCache: string | null;
   };
   /** Why the baselines must be captured again though stored (see updateReason). */
   update: string | null;
@@ -116,8 +122,6 @@ export function planRun(facts: RunFacts): RunPlan {
   const lines: string[] = [];
   // An index of this suite that is there and doubtful is said, whoever renders in its place.
   if (!facts.update && unused?.doubtful) lines.push(`the store's index of this suite is not used: ${reason}`);
-  if (facts.suite.olderCache)
-    lines.push(`the suite cache an older visual-uat kept in ${facts.suite.olderCache} is not read (the baseline store replaces it): its tests come from the store or render on the base again`);
   const testList = supportsTestList(facts.playwright);
   if (readsStore && !testList)
     lines.push(`the baseline store is not read: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test; upgrade @playwright/test to 1.56 or later to take tests from ${facts.store.shown}`);
@@ -141,8 +145,8 @@ export interface StoredTest {
   /** The source hash its entry is keyed by. */
   source: string;
   checkpoints: string[];
-  /** Those that have a layout record, as the entry's seal says (absent: an entry of an older version). */
-  layouts?: string[];
+  /** Those that have a layout record, as the entry's seal says. */
+  layouts: string[];
 }
 
 export interface SelectionFacts {
@@ -212,7 +216,7 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
     if (found?.entry) {
       // An entry with no checkpoint (a record run notes the tests that take none) spares only a
       // pass that would render the test: one that renders every listed test.
-      if (chosen.has(test) || found.checkpoints.length) stored.push({ test, entry: found.entry, source: found.source, checkpoints: found.checkpoints, ...(found.layouts ? { layouts: found.layouts } : {}) });
+      if (chosen.has(test) || found.checkpoints.length) stored.push({ test, entry: found.entry, source: found.source, checkpoints: found.checkpoints, layouts: found.layouts });
       continue;
     }
     if (!chosen.has(test)) continue;

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonFile } from '../util/fs';
 import { testIdentity, type TestIdentity } from '../config/test-identity';
-import { CaptureScan, type TestLocation } from './capture-scan';
-import { SourceGraph } from './source-graph';
+import { CaptureScan, type TestLocation } from '../sources/capture-scan';
+import { SourceGraph } from '../sources/source-graph';
 import { ENV } from '../config/environment';
 
 /**
@@ -148,10 +148,4 @@ export async function listSuite(input: ListInput): Promise<JsonReport | null> {
   });
   fs.closeSync(log);
   return code === 0 ? readJsonFile<JsonReport>(input.outputFile) : null;
-}
-
-/** `--test-list` exists from Playwright 1.56. */
-export function supportsTestList(playwrightVersion: string): boolean {
-  const [major, minor] = playwrightVersion.split('.').map(Number);
-  return major > 1 || (major === 1 && minor >= 56);
 }

@@ -5,25 +5,27 @@ import { ENV } from '../config/environment';
 import { resolveSettings, type ResolvedOptions } from '../config/settings';
 import { missingChromium } from '../config/browser';
 import { isVisualUatReporter } from '../config/with-visual-uat';
-import { SetupError, openRepo } from '../git';
+import { openRepo } from '../git';
+import { SetupError } from '../util/errors';
 import { ApprovalsFileError, readApprovals } from '../files/approvals-file';
 import type { RunContext } from '../types';
-import { versions } from './capture-inputs';
+import { versions } from '../sources/capture-inputs';
 import { resumeLeftStoring } from './base-pass';
 import { prepareBasePass, type Prepared } from './execute';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { planOnBase, type Judge, type OnBasePlan } from './plan';
 import { gitContext, writeRunContext } from './run-context';
 import { say, shownPath } from './say';
-import { openStore } from './store-home';
+import { openStore } from '../store/home';
 import { clearCapturingTests } from './top-up';
 import { lap, startTiming } from '../config/timing';
-import { removeEmptyHome, removeWorktreesIn, worktreesHome } from './worktrees';
+import { removeEmptyHome, removeWorktreesIn, worktreesHome } from '../checkout/worktrees';
 
 /**
  * The global setup of the current run: the settings, the run lock, the run context from git, then
  * the baselines: none on the base itself, else the base pass planned (plan.ts) and carried out
- * (execute.ts). The context is written once here, before the tests.
+ * (execute.ts). The context is written here before the tests; a pass beside the tests rewrites it
+ * when the runner's test list comes and at teardown (see run-context.ts writeRunContext).
  */
 
 /** The output folder hides itself from git, so the user's `git status` never changes. */

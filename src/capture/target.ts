@@ -119,8 +119,8 @@ export interface BaseCapture {
   taken: boolean;
   /** Whether its capture held still (null: not taken, or not known, as for a stored test). */
   settled: boolean | null;
-  /** Whether its capture wrote a layout record (null: not taken, or a record of an older version, which did not say). */
-  layout: boolean | null;
+  /** Whether its capture wrote a layout record (false when it was not taken). */
+  layout: boolean;
 }
 
 /** A checkpoint's capture as its test's base record tells it; null without a record (the base pass did not run the test). */
@@ -132,7 +132,7 @@ export function baseCapture(record: BaselineTestRecord | null | undefined, name:
     error: record.status === 'passed' ? null : record.error,
     taken,
     settled: taken && record.unsettled ? !record.unsettled.includes(name) : null,
-    layout: taken && record.layouts ? record.layouts.includes(name) : null,
+    layout: taken && record.layouts.includes(name),
   };
 }
 

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { openRepo, SetupError } from '../git';
+import { openRepo } from '../git';
+import { SetupError } from '../util/errors';
 import { defaultBranch, type DefaultBranch } from '../git/base';
 import semver from 'semver';
-import { versions } from '../baseline/capture-inputs';
+import { versions } from '../sources/capture-inputs';
 import { ownManifest } from '../util/own-package';
 import { findConfig } from './cli-settings';
 import { configWebServers, describeEdit, setsBaseWebServer, wrapConfig } from './init-config';

@@ -110,7 +110,7 @@ export const ENV = {
   outputDir: variable('VISUAL_UAT_OUTPUT_DIR', 'run', "the run's output folder, absolute, once the global setup resolved it", text),
   contextFile: variable('VISUAL_UAT_CONTEXT_FILE', 'run', "the run context file the global setup wrote (the run's git facts and base pass)", text),
   baselineDir: variable('VISUAL_UAT_BASELINE_DIR', 'run', 'where the baseline pass writes its captures', text),
-  earlierRenders: variable('VISUAL_UAT_EARLIER_RENDERS', 'run', "the file that names each rendered test's earlier render (see baseline/baseline-store earlierRender), for both passes' captures", text),
+  earlierRenders: variable('VISUAL_UAT_EARLIER_RENDERS', 'run', "the file that names each rendered test's earlier render (see store/entry earlierRender), for both passes' captures", text),
   baseCwd: variable('VISUAL_UAT_BASE_CWD', 'run', "the config's folder inside the base worktree", text),
   basePorts: variable('VISUAL_UAT_BASE_PORTS', 'run', "the free ports the base pass's web servers move to", integers),
   repoRoot: variable('VISUAL_UAT_REPO_ROOT', 'run', 'where the current checkout is, so absolute webServer paths can be mapped into the base worktree', text),

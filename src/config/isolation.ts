@@ -10,7 +10,7 @@ export function serialProjects(config: PlaywrightTestConfig): string[] {
  * Whether a project's tests are isolated: Playwright runs them fully parallel (the config's or the
  * command line's `fullyParallel`, which a project may turn off unless the command line sets it), so
  * any of them may run in any worker, in any order, and none may depend on another. Only then may a
- * test's store key leave out the other tests of its file (see baseline/test-text.ts).
+ * test's store key leave out the other tests of its file (see sources/test-text.ts).
  */
 export function testsIsolated(config: Pick<FullConfig, 'fullyParallel'>, project: string, env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): boolean {
   if (!config.fullyParallel) return false;

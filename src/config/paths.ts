@@ -42,13 +42,13 @@ const OUTPUT_PATHS = {
   lock: 'run/lock',
   /** One name suffices: the run lock keeps a second run out of the folder. */
   runContext: 'run/context.json',
-  /** The tests a run stores once its tests are done, until they are (see baseline/baseline-store storeSuite). */
+  /** The tests a run stores once its tests are done, until they are (see store/entry storeSuite). */
   storing: 'run/storing.json',
-  /** Test key → its earlier render in the store, for the tests the baseline pass renders (see baseline/baseline-store earlierRender). */
+  /** Test key → its earlier render in the store, for the tests the baseline pass renders (see store/entry earlierRender). */
   earlierRenders: 'run/earlier-renders.json',
   /** The workers' phase times under VISUAL_UAT_DEBUG=timing, one JSON line each, read by the reporter (see config/timing). */
   timing: 'run/timing.jsonl',
-  /** The repository files each test-side module imports, for a warm run's suite key (see baseline/import-cache). */
+  /** The repository files each test-side module imports, for a warm run's suite key (see sources/import-cache). */
   importCache: 'cache/imports.json',
   /** `<scope:32>/<change key>.json`: cached evaluator verdicts. */
   verdictCache: 'cache/verdicts',
@@ -79,7 +79,7 @@ export function baselineEntryDir(outputDir: string, baseCommit: string, key: str
   return path.join(outputPath(outputDir, 'baselines'), baseCommit, key.slice(0, 16));
 }
 
-/** A base commit's folder in the baseline store (see baseline/baseline-store). */
+/** A base commit's folder in the baseline store (see store/entry). */
 export function storeCommitDir(store: string, baseCommit: string): string {
   return path.join(store, baseCommit);
 }
@@ -94,7 +94,7 @@ export function storeEntryDir(store: string, baseCommit: string, testKey: string
   return path.join(storeTestDir(store, baseCommit, testKey), sourceHash.slice(0, 16));
 }
 
-/** A base commit's suite indexes in the store (see baseline/baseline-store lookUpSuite). */
+/** A base commit's suite indexes in the store (see store/entry lookUpSuite). */
 export function storeSuitesDir(store: string, baseCommit: string): string {
   return path.join(storeCommitDir(store, baseCommit), 'suites');
 }
@@ -111,11 +111,6 @@ export function mergedBaselineDir(outputDir: string, baseCommit: string): string
 
 export function manifestPath(baselineDir: string): string {
   return path.join(baselineDir, 'manifest.json');
-}
-
-/** The seal the suite cache of visual-uat before the one store wrote in a run's baseline entry (see baseline/baseline-store holdsOlderSuiteCache). */
-export function olderCacheSeal(baselineDir: string): string {
-  return path.join(baselineDir, 'cache.json');
 }
 
 /**
@@ -155,7 +150,7 @@ export function resultsFile(outputDir: string, timestamp: number): string {
 }
 
 /**
- * The two homes of base worktrees (see baseline/worktrees.ts): outside the project, in the
+ * The two homes of base worktrees (see checkout/worktrees.ts): outside the project, in the
  * temporary folder, one folder per output folder; or, where the temporary folder is on another
  * file system, inside the output folder.
  */
@@ -173,7 +168,7 @@ export function worktreeName(baseCommit: string): string {
  * Where a baseline pass that runs beside the current tests writes its baseline entry, logs and test
  * lists (the same layout as under the output folder): beside its worktree, outside the project,
  * so nothing lands where a dev server watches while the tests run. Moved into the output folder
- * once they are done (baseline/staging.ts); a run's leftover clean-up removes it like a worktree.
+ * once they are done (checkout/staging.ts); a run's leftover clean-up removes it like a worktree.
  */
 export function besidePassRoot(worktreesHome: string, baseCommit: string): string {
   return path.join(worktreesHome, `${worktreeName(baseCommit)}-pass`);

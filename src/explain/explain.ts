@@ -6,7 +6,7 @@ import { matchElements, type Matching } from './match';
 import { pairMoved } from './moved';
 import { keptCovering, regionsMet, unexplainedRegions } from './regions';
 import { NO_ORIGINS, sizeChanges, styleChanges, type PageOrigins, type PropertyChange } from './visible';
-import { elementName, quotedChange, valueWord } from './words';
+import { elementName, namingOf, quotedChange, sourcePath, valueWord, type Naming } from './words';
 
 export type { PageOrigins, PropertyChange } from './visible';
 export type { InteractionSides } from './interaction';
@@ -72,11 +72,11 @@ function propertyWords(changes: PropertyChange[]): string {
   return parts.filter(Boolean).join('; ');
 }
 
-function placeWords(record: LayoutRecord, index: number): string {
+function placeWords(record: LayoutRecord, index: number, naming: Naming): string {
   const element = record.elements[index];
   const next = record.elements.findIndex((other, i) => i > index && other.parent === element.parent && !other.path.startsWith(`${element.path}>`));
-  if (next >= 0) return ` above ${elementName(record.elements[next].path)}`;
-  return element.parent >= 0 ? ` in ${elementName(record.elements[element.parent].path)}` : '';
+  if (next >= 0) return ` above ${elementName(record.elements[next].path, naming, record.elements[next].text)}`;
+  return element.parent >= 0 ? ` in ${elementName(record.elements[element.parent].path, naming, record.elements[element.parent].text)}` : '';
 }
 
 /** Each matched element's own changes, those its parent already explains (an inherited value) left out. */
@@ -90,6 +90,20 @@ function changedElements(base: LayoutRecord, current: LayoutRecord, matching: Ma
     const properties = own.get(c)!.filter((change) => !inherited(change));
     return properties.length ? [{ index: c, properties: [...properties, ...sizeChanges(base.elements[b], current.elements[c])] }] : [];
   });
+}
+
+/**
+ * The path an element has on a side whose style hides it (`display: none`, LayoutRecord.hidden),
+ * its CSS Module classes read back (an edit of the module renamed them); null: the side lost it.
+ */
+function hiddenPaths(): (record: LayoutRecord, path: string) => string | null {
+  const read = new Map<LayoutRecord, Map<string, string>>();
+  return (record, path) => {
+    if (!record.hidden?.length) return null;
+    let paths = read.get(record);
+    if (!paths) read.set(record, (paths = new Map(record.hidden.map((hidden) => [sourcePath(hidden), hidden]))));
+    return paths.get(sourcePath(path)) ?? null;
+  };
 }
 
 /**
@@ -130,7 +144,7 @@ function resized(base: LayoutRecord, current: LayoutRecord, matching: Matching, 
  * wrote none, the page could not be read after the capture, the record's file is missing, or it
  * does not decode.
  */
-export type LayoutGap = 'older-version' | 'base-test-failed' | 'page-unreadable' | 'file-missing' | 'unreadable' | 'unknown';
+export type LayoutGap = 'base-test-failed' | 'page-unreadable' | 'file-missing' | 'unreadable' | 'unknown';
 
 /** Each side's gap, for the side that has no record. */
 export interface LayoutGaps {
@@ -139,7 +153,6 @@ export interface LayoutGaps {
 }
 
 const GAP_WORDS: Record<LayoutGap, string> = {
-  'older-version': 'the baseline was kept by an older version of visual-uat; rerun with --update-baselines to explain this change',
   'base-test-failed': 'the base test failed and its capture wrote none',
   'page-unreadable': 'the page could not be read after the capture',
   'file-missing': 'its file is missing',
@@ -165,9 +178,14 @@ function missingNote(base: LayoutRecord | null, current: LayoutRecord | null, ga
  * page so, the code did not change it; what else changed is the diff's to prove (`prove`). A state
  * only near the element is said as one that may explain it.
  */
-function causeOf(state: StateCause | null, properties: string[], prove: (properties: string[]) => Attributed): { cause: Attribution | null; words: string; interaction?: string } {
+function causeOf(state: StateCause | null, changes: PropertyChange[], prove: (properties: string[]) => Attributed): { cause: Attribution | null; words: string; interaction?: string } {
+  const properties = changes.map((change) => change.property);
   if (state?.rule) {
     const rest = unsetBy(state.rule, properties);
+    // A changed line that sets what the rule sets to the value now shown is the diff's proof: the state is then said beside it.
+    const proven = prove(properties);
+    const byRule = changes.filter((change) => !rest.includes(change.property));
+    if (proven.cause && setsShownValue(proven.cause.line, byRule)) return { cause: proven.cause, words: `${causeWords(proven)}; ${state.words} too`, interaction: state.state.words };
     if (rest.length === 0) return { cause: null, words: state.words, interaction: state.state.words };
     const attributed = prove(rest);
     return { cause: attributed.cause, words: `${state.words}; ${rest.join(', ')}: ${causeWords(attributed)}`, interaction: state.state.words };
@@ -175,6 +193,14 @@ function causeOf(state: StateCause | null, properties: string[], prove: (propert
   const attributed = prove(properties);
   if (!state) return { cause: attributed.cause, words: causeWords(attributed) };
   return { cause: attributed.cause, words: attributed.cause ? `${causeWords(attributed)}; ${state.words} too` : `not attributed: ${state.words}` };
+}
+
+/** Whether a style line (`background-color: #eef;`) sets a changed property to the value the element shows now. */
+function setsShownValue(line: string, changes: readonly PropertyChange[]): boolean {
+  const declared = line.match(/^\s*([\w-]+)\s*:\s*([^;{}]+?)\s*;?\s*$/);
+  if (!declared) return false;
+  const [property, value] = [recordedBy(declared[1]), declared[2].toLowerCase()];
+  return changes.some((change) => property.includes(change.property) && [change.after, valueWord(change.after)].some((shown) => shown.toLowerCase() === value));
 }
 
 /** The changed properties a state rule does not set, a size aside (a box follows its styles). */
@@ -206,17 +232,32 @@ export function explainChange(
   if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length, ...stateWords };
   const { matching, moved } = pairMoved(base, current, matchElements(base, current));
   const page = [...base.elements, ...current.elements].map((element) => element.path);
-  const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {
+  const hiddenOn = hiddenPaths();
+  const naming = namingOf([base, current], code.flatMap(({ file, classes }) => (classes ? [{ file, classes }] : [])));
+  const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, found: PropertyChange[]): ElementChange => {
     const element = record.elements[index];
-    const name = elementName(element.path);
+    const name = elementName(element.path, naming, element.text);
+    // An element that came or went while a style hid it on the other side changed its display: that is what is named and proven.
+    const toggled = kind === 'changed' ? null : hiddenOn(kind === 'removed' ? current : base, element.path);
+    const display = record.styles[element.style]?.display ?? 'block';
+    const properties = toggled ? [{ property: 'display', before: kind === 'removed' ? display : 'none', after: kind === 'removed' ? 'none' : display }] : found;
     const texts = [element.text, ...properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after])].filter(Boolean);
-    const basePath = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1]?.path : undefined;
-    const paths = [...new Set([basePath ?? element.path, element.path])];
+    const baseElement = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1] : undefined;
+    const otherPath = kind === 'changed' ? baseElement?.path : (toggled ?? undefined);
+    const paths = [...new Set(kind === 'removed' ? [element.path, otherPath ?? element.path] : [otherPath ?? element.path, element.path])];
     const changedProperties = properties.map((p) => p.property);
-    const state = stateCause({ kind, paths, properties: changedProperties }, interaction, states);
-    const { cause, words, interaction: byState } = causeOf(state, changedProperties, (proven) => attribute({ kind, paths, texts, properties: proven }, code, page));
+    const clueKind = toggled ? 'changed' : kind;
+    const state = stateCause({ kind: clueKind, paths, properties: changedProperties }, interaction, states);
+    const pictures = [record.styles[element.style]?.src, baseElement && base.styles[baseElement.style]?.src].filter((src): src is string => Boolean(src));
+    const { cause, words, interaction: byState } = causeOf(state, properties, (proven) => attribute({ kind: clueKind, paths, texts, properties: proven, pictures }, code, page));
     const [w, h] = [element.box[2], element.box[3]];
-    const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index) : ''}`;
+    const place = kind === 'added' ? placeWords(record, index, naming) : '';
+    const what =
+      kind === 'changed'
+        ? `${name}: ${propertyWords(properties)}`
+        : toggled
+          ? `${name} ${kind === 'removed' ? 'hidden' : 'shown'}: ${propertyWords(properties)} (${w}×${h})${place}`
+          : `${name} ${kind} (${w}×${h})${place}`;
     const box = boxOf(element);
     return { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
   };

@@ -51,8 +51,8 @@ export interface Approval {
   by: string;
   at: string;
   reason: string | null;
-  /** The change's fingerprint (compare/fingerprint.ts); null in an approval of the first format, which matched exact images only. */
-  change: string | null;
+  /** The change's fingerprint (compare/fingerprint.ts). */
+  change: string;
   /**
    * For a change decided in more than one Playwright project (the same words, other pixels: a
    * desktop and a mobile viewport), by project: its fingerprint as that project showed it. Absent:
@@ -94,26 +94,9 @@ export function approvalsPath(configDir: string): string {
   return path.join(configDir, APPROVALS_FILE);
 }
 
-/** An entry of the first format: one checkpoint, its exact pair. */
-interface FirstFormatApproval {
-  test: string;
-  checkpoint: string;
-  baseline: string;
-  current: string;
-  by: string;
-  at: string;
-  reason: string | null;
-}
-
 interface ApprovalsFile {
   version: number;
-  approvals: (StoredApproval | FirstFormatApproval)[];
-}
-
-function upgrade(entry: StoredApproval | FirstFormatApproval): Approval {
-  if ('verdict' in entry) return fromFile(entry);
-  const { test, checkpoint, baseline, current, by, at, reason } = entry;
-  return { decision: 'approved', scope: 'checkpoints', checkpoints: [{ test, checkpoint, baseline, current }], by, at, reason, change: null };
+  approvals: StoredApproval[];
 }
 
 /** Why a parsed approvals file does not read, in one line with the fix; null when it reads. */
@@ -147,7 +130,7 @@ export function readApprovals(configDir: string): Approval[] {
   }
   const problem = fileProblem(file, parsed);
   if (problem) throw new ApprovalsFileError(problem);
-  return (parsed as ApprovalsFile).approvals.map(upgrade);
+  return (parsed as ApprovalsFile).approvals.map(fromFile);
 }
 
 function byCheckpoint(a: ApprovalCheckpoint, b: ApprovalCheckpoint): number {

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath, olderCacheSeal, outputPath } from '../config/paths';
+import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath, outputPath } from '../config/paths';
 import { ENV } from '../config/environment';
 import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from '../types';
 import { readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
+import { readCheckedJson } from '../util/schema';
 
 /**
  * The run folder: the files a run keeps for its checkpoints, read and written here only. The run
@@ -22,15 +23,15 @@ export interface BaselineSide {
   layout: string | null;
 }
 
-/** The run context the global setup wrote for this run's processes (null outside a run it set up). */
+/** The run context the global setup wrote for this run's processes (null outside a run it set up, or one that does not read: docs/run-context.schema.json). */
 export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext | null {
   const file = ENV.contextFile.read(env);
-  return file ? readJsonFile<RunContext>(file) : null;
+  return file ? readCheckedJson<RunContext>(file, 'run-context') : null;
 }
 
-/** What a baseline pass captured: its tests, their status and checkpoints (written by the baseline role's reporter). */
+/** What a baseline pass captured: its tests, their status and checkpoints (written by the baseline role's reporter; null: none, or one that does not read, docs/baseline-manifest.schema.json). */
 export function readManifest(entry: string): BaselineManifest | null {
-  return readJsonFile<BaselineManifest>(manifestPath(entry));
+  return readCheckedJson<BaselineManifest>(manifestPath(entry), 'baseline-manifest');
 }
 
 export function writeManifest(entry: string, manifest: BaselineManifest): void {
@@ -80,7 +81,7 @@ export function readBaselineImage(baselineRoot: string | null, folder: string, n
   return fs.existsSync(file) ? fs.readFileSync(file) : null;
 }
 
-/** A test's earlier render of its checkpoints (see baseline/baseline-store earlierRender): a store entry, and those of its checkpoints that held still. */
+/** A test's earlier render of its checkpoints (see store/entry earlierRender): a store entry, and those of its checkpoints that held still. */
 export interface EarlierRender {
   entry: string;
   settled: string[];
@@ -157,7 +158,7 @@ export function clearEarlierBaselines(outputDir: string, keep: string): void {
     const commitDir = path.join(root, commit);
     for (const name of subfolders(commitDir)) {
       const dir = path.join(commitDir, name);
-      if (dir !== keep && name !== 'merged' && (fs.existsSync(manifestPath(dir)) || fs.existsSync(olderCacheSeal(dir)))) fs.rmSync(dir, { recursive: true, force: true });
+      if (dir !== keep && name !== 'merged' && fs.existsSync(manifestPath(dir))) fs.rmSync(dir, { recursive: true, force: true });
     }
     try {
       fs.rmdirSync(commitDir);

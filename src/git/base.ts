@@ -1,6 +1,7 @@
 import type { NamedBase } from '../config/settings';
 import { plural } from '../util/text';
-import { runGit, SetupError, type Repo } from './index';
+import { runGit, type Repo } from './index';
+import { SetupError } from '../util/errors';
 
 /**
  * Which branch is the base, and its merge-base with HEAD. A setting that names a branch wins (see

@@ -5,10 +5,9 @@ import type { CodeChange } from '../types';
 import { COMMIT_MARK, parseDiff } from './diff';
 import { readSource } from './source-lines';
 import { ENV } from '../config/environment';
+import { SetupError } from '../util/errors';
 
 /** Every git call is `git` with an argv array, never a shell: a branch name is never interpreted. */
-
-export class SetupError extends Error {}
 
 export interface Repo {
   root: string;

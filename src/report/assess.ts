@@ -24,14 +24,10 @@ export function imagesOf(compared: Pick<Compared, 'pair' | 'comparison'>): { bas
   return { baseline: comparison.kind === 'same-code' ? pair.current : pair.baseline, current: pair.current };
 }
 
-/**
- * Why a compared base side has no layout record, from what the base pass recorded of its capture:
- * said to come from an older version only when its record does not say (see BaselineTestRecord.layouts).
- */
+/** Why a compared base side has no layout record, from what the base pass recorded of its capture (see BaselineTestRecord.layouts). */
 export function baseLayoutGap(capture: BaseCapture | null, file: string | null): LayoutGap {
   if (file) return 'unreadable';
   if (!capture) return 'unknown';
-  if (capture.layout === null) return 'older-version';
   if (capture.layout) return 'file-missing';
   return capture.testStatus === 'passed' ? 'page-unreadable' : 'base-test-failed';
 }

@@ -3,7 +3,7 @@ import type { FullConfig, FullResult, Suite } from '@playwright/test/reporter';
 import { readApprovals } from '../approve';
 import { releaseRunLock } from '../baseline/lock';
 import { changedPath } from '../baseline/app-files';
-import { forgetSuite } from '../baseline/baseline-store';
+import { forgetSuite } from '../store/prune';
 import { optionsFromEnv, resolveSettings, type Settings } from '../config/settings';
 import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evaluate';
 import { readEvalRecord } from '../trust/eval-record';

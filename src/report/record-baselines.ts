@@ -1,8 +1,10 @@
 import type { FullConfig, TestCase } from '@playwright/test/reporter';
-import { captureOptions } from '../baseline/capture-inputs';
-import { SourceGraph } from '../baseline/source-graph';
-import { projectCaptures, pruneStore, sizeText, storeSize, storeTest, testDirData, testSource } from '../baseline/baseline-store';
-import { STORE_OPTION } from '../baseline/store-home';
+import { captureOptions } from '../sources/capture-inputs';
+import { SourceGraph } from '../sources/source-graph';
+import { projectCaptures, testDirData, testSource } from '../store/key';
+import { storeTest } from '../store/entry';
+import { pruneStore, sizeText, storeSize } from '../store/prune';
+import { STORE_OPTION } from '../store/home';
 import { errorCode } from '../util/fs';
 import { testsIsolated } from '../config/isolation';
 import { identityOfTestCase } from '../config/test-identity';
@@ -13,7 +15,7 @@ import type { CollectedTest } from './collect';
 
 /**
  * A run on the base itself (see RunContext.record) stores each test's current checkpoints as the
- * baselines of its commit, keyed as a pull request's run looks them up (see baseline/baseline-store):
+ * baselines of its commit, keyed as a pull request's run looks them up (see store/entry):
  * only tests that passed with every checkpoint's image, since a failure may not last. A test that
  * passed and took no checkpoint is stored too, with none: a run that renders every listed test the
  * store lacks (a shard writing blobs) need not render it on the base. Returns the line that says

@@ -1,13 +1,20 @@
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject } from 'ajv/dist/2020';
 import approvalsSchema from '../../docs/approvals.schema.json';
+import manifestSchema from '../../docs/baseline-manifest.schema.json';
 import labelCaseSchema from '../../docs/label-case.schema.json';
 import resultsSchema from '../../docs/results.schema.json';
+import runContextSchema from '../../docs/run-context.schema.json';
+import storeEntrySchema from '../../docs/store-entry.schema.json';
+import journalSchema from '../../docs/store-journal.schema.json';
+import suiteIndexSchema from '../../docs/suite-index.schema.json';
+import { readJsonFile } from './fs';
 import { lazy } from './lazy';
 
 /**
  * The JSON Schemas in docs/ are the one definition of the files visual-uat reads back (results,
- * approvals, labelled cases): readers check against them here, and a unit test checks the
+ * approvals, labelled cases; the run context and a baseline entry's manifest; the store's seals,
+ * suite indexes and journal): readers check against them here, on every read, and a unit test checks the
  * TypeScript types against them, so a new field is taught in one place and a drift fails a test.
  */
 
@@ -15,16 +22,21 @@ import { lazy } from './lazy';
 const validators = lazy(() => {
   const { default: Validators } = require('ajv/dist/2020') as { default: typeof Ajv2020 };
   // verbose: each error carries the value it refused, which the message quotes.
-  return new Validators({ strict: false, verbose: true }).addSchema([resultsSchema, approvalsSchema, labelCaseSchema]);
+  return new Validators({ strict: false, verbose: true }).addSchema([resultsSchema, approvalsSchema, labelCaseSchema, manifestSchema, runContextSchema, storeEntrySchema, suiteIndexSchema, journalSchema]);
 });
 
-export type SchemaName = 'results' | 'approvals' | 'approval-entry' | 'label-case';
+export type SchemaName = 'results' | 'approvals' | 'approval-entry' | 'label-case' | 'baseline-manifest' | 'run-context' | 'store-entry' | 'suite-index' | 'store-journal';
 
 const IDS: Record<SchemaName, string> = {
   results: resultsSchema.$id,
   approvals: approvalsSchema.$id,
   'approval-entry': `${approvalsSchema.$id}#/$defs/entry`,
   'label-case': labelCaseSchema.$id,
+  'baseline-manifest': manifestSchema.$id,
+  'run-context': runContextSchema.$id,
+  'store-entry': storeEntrySchema.$id,
+  'suite-index': suiteIndexSchema.$id,
+  'store-journal': journalSchema.$id,
 };
 
 function alternatives(values: unknown[]): string {
@@ -81,4 +93,23 @@ export function schemaProblem(name: SchemaName, value: unknown, root = 'the top 
   const deepest = errors.filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'if').sort((a, b) => b.instancePath.length - a.instancePath.length)[0] ?? errors[0];
   if (!deepest) return { path: [], text: `${root} does not match its schema` };
   return { path: deepest.instancePath.split('/').slice(1), text: describe(deepest, root) };
+}
+
+/**
+ * The format version a file names when it is newer than `known` (a newer visual-uat wrote it), else
+ * null: what the one line about a file this version does not read names as the fix.
+ */
+export function newerVersion(file: string, known: number): number | null {
+  const version = readJsonFile<{ version?: unknown }>(file)?.version;
+  return typeof version === 'number' && version > known ? version : null;
+}
+
+/**
+ * A file visual-uat wrote and reads back, checked against its schema: its value, or null when it is
+ * missing, not JSON, or not of its schema (an entry cut short, a file edited by hand): the caller
+ * treats it as absent or doubtful, never trusts a field it did not check.
+ */
+export function readCheckedJson<T>(file: string, name: SchemaName): T | null {
+  const value = readJsonFile<unknown>(file);
+  return value !== null && schemaProblem(name, value) === null ? (value as T) : null;
 }

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(__dirname, '..', '..');
 type Schema = { $id?: string; $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; $defs?: Record<string, Schema> };
 const schemas = new Map<string, Schema>(
-  ['results', 'approvals', 'label-case'].map((name) => {
+  ['results', 'approvals', 'label-case', 'baseline-manifest', 'run-context', 'store-entry', 'suite-index', 'store-journal'].map((name) => {
     const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', `${name}.schema.json`), 'utf8')) as Schema;
     return [`${name}.schema.json`, schema];
   }),
@@ -110,5 +110,15 @@ describe('the file contracts', () => {
 
   it('a LabelledCase and docs/label-case.schema.json describe the same fields', () => {
     expect(drift('src/approve/labels.ts', 'LabelledCase', 'label-case.schema.json')).toEqual([]);
+  }, 60_000);
+
+  it.each([
+    ['src/types.ts', 'BaselineManifest', 'baseline-manifest.schema.json'],
+    ['src/types.ts', 'RunContext', 'run-context.schema.json'],
+    ['src/store/entry.ts', 'Seal', 'store-entry.schema.json'],
+    ['src/store/suite-index.ts', 'SuiteIndex', 'suite-index.schema.json'],
+    ['src/store/journal.ts', 'Journal', 'store-journal.schema.json'],
+  ])('%s %s and docs/%s describe the same fields', (file, type, schema) => {
+    expect(drift(file, type, schema)).toEqual([]);
   }, 60_000);
 });

@@ -9,7 +9,7 @@ import { filesUnder } from '../support/files';
  * src/ in the order of the flow; a file may import its own folder, an earlier one, and the shared
  * types (src/types.ts). src/index.ts, the public API, sits on top.
  */
-const ORDER = ['util', 'config', 'files', 'git', 'baseline', 'capture', 'compare', 'explain', 'group', 'approve', 'evaluate', 'trust', 'oxtest', 'report', 'cli'];
+const ORDER = ['util', 'config', 'files', 'git', 'sources', 'store', 'checkout', 'baseline', 'capture', 'compare', 'explain', 'group', 'approve', 'evaluate', 'trust', 'oxtest', 'report', 'cli'];
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
 const UNIT = __dirname;

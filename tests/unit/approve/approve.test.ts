@@ -115,16 +115,6 @@ describe('classify', () => {
       expect(classify(approved, edited), `a ${size} px icon at ${x},${y}`).toEqual({ fit: 'stale' });
     }
   });
-
-  it('reads approvals of the first format, which match their exact images only', async () => {
-    const seen = await subject('contact', png('base', 120, box(20, GREY)), png('current', 120, box(20, BLUE)));
-    const first = { test: ABOUT, checkpoint: 'contact', baseline: sha256File(seen.baselineImage!), current: sha256File(seen.currentImage!), by: 'Ann', at: '2025-01-01T00:00:00Z', reason: null };
-    fs.writeFileSync(path.join(dir, APPROVALS_FILE), JSON.stringify({ version: 1, approvals: [first] }));
-    const [upgraded] = readApprovals(dir);
-    expect(upgraded).toMatchObject({ decision: 'approved', scope: 'checkpoints', change: null });
-    expect(classify(upgraded, seen)).toMatchObject({ fit: 'applies', how: 'same-images' });
-    expect(classify(upgraded, await subject('contact-noisy', seen.baselineImage!, noisy('noisy', 120, box(20, BLUE), 9)))).toEqual({ fit: 'stale' });
-  });
 });
 
 describe('recordDecisions', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { baseAppUnreachable } from '../../../src/baseline/pass-failure';
 import type { BaselineManifest } from '../../../src/types';
 
-const record = (status: string, error: string | null, checkpoints: string[] = []) => ({ folder: 'f', status, error, checkpoints });
+const record = (status: string, error: string | null, checkpoints: string[] = []) => ({ folder: 'f', status, error, checkpoints, layouts: [] });
 
 describe('baseAppUnreachable', () => {
   it('stops a pass whose tests could not reach the base app', () => {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storeOffersBase } from '../../../src/baseline/base-pass';
 import { storeEntryDir } from '../../../src/config/paths';
-import { storeTest, suiteSource, type TestSource } from '../../../src/baseline/baseline-store';
+import { suiteSource, type TestSource } from '../../../src/store/key';
+import { storeTest } from '../../../src/store/entry';
 
 const COMMIT = 'c'.repeat(40);
 const SOURCE: TestSource = { hash: 'a'.repeat(64), files: { 'tests/site.spec.ts': '1' } };

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOT_IN_STORE, STORE_UNREAD, planOnBase, planRun, planSelection, updateReason, type RunFacts, type SelectionFacts, type TestLookup } from '../../../src/baseline/plan';
 import type { ListedTest } from '../../../src/baseline/selection';
-import { lookUp, lookUpSuite, type SuiteLookup } from '../../../src/baseline/baseline-store';
+import { lookUp } from '../../../src/store/entry';
+import { lookUpSuite, type SuiteLookup } from '../../../src/store/suite-index';
 
 const BASE = { branch: 'main', commit: 'abcdef0123456789' };
 
@@ -12,12 +13,12 @@ const INDEX = '/store/abcdef0123456789/suites/0123456789abcdef.json';
 const MANIFEST = { complete: true, tests: {} };
 
 /** `problem` null: the store's index of the suite is used; `doubtful`: the index is there but not used; `lookup` null: not looked up. */
-function runFacts(change: Partial<RunFacts> & { problem?: string | null; doubtful?: boolean; lookup?: SuiteLookup | null; olderCache?: string; offersBase?: boolean; cores?: number; overlap?: string }): RunFacts {
-  const { problem = NOT_IN_STORE, doubtful = false, lookup, olderCache = null, offersBase = false, cores = 2, overlap, ...rest } = change;
+function runFacts(change: Partial<RunFacts> & { problem?: string | null; doubtful?: boolean; lookup?: SuiteLookup | null; offersBase?: boolean; cores?: number; overlap?: string }): RunFacts {
+  const { problem = NOT_IN_STORE, doubtful = false, lookup, offersBase = false, cores = 2, overlap, ...rest } = change;
   const found = lookup !== undefined ? lookup : problem === null ? { index: INDEX, manifest: MANIFEST } : { index: null, reason: problem, doubtful };
   return {
     base: BASE,
-    suite: { key: '0123456789abcdef0123', files: 7, lookup: found, olderCache },
+    suite: { key: '0123456789abcdef0123', files: 7, lookup: found },
     update: null,
     judgedBy: 'reporter',
     store: { shown: '.visual-uat/baseline-store', reads: true, writes: true, offersBase },
@@ -38,7 +39,7 @@ const pricing = listed('pricing');
 const plain = listed('plain text');
 const SOURCE = { hash: 'feed', files: { 'tests/site.spec.ts': '1' } };
 
-const hit = (checkpoints = ['page']): TestLookup => ({ source: SOURCE, found: { entry: `/store/${checkpoints.join('-')}`, source: SOURCE.hash, checkpoints } });
+const hit = (checkpoints = ['page']): TestLookup => ({ source: SOURCE, found: { entry: `/store/${checkpoints.join('-')}`, source: SOURCE.hash, checkpoints, layouts: [] } });
 const miss = (reason = NOT_IN_STORE): TestLookup => ({ source: SOURCE, found: { entry: null, reason } });
 const unread: TestLookup = { source: SOURCE, found: null };
 
@@ -67,13 +68,6 @@ describe('planRun: how a run that compares with another commit gets its baseline
       lines: [/^baselines from the store's index of this suite: main @ abcdef01, key 0123456789ab \(7 test-side files\): no worktree, no base server$/],
     },
     {
-      name: "an older visual-uat's suite cache in the run's entry is not said when the index gives the baselines",
-      facts: runFacts({ problem: null, olderCache: '/out/baselines/abcdef01/0123456789abcdef' }),
-      kind: 'indexed',
-      readsStore: true,
-      lines: [/^baselines from the store's index of this suite/],
-    },
-    {
       name: 'no entry (a cold run on 2 cores, an empty store): a listing chooses before the tests',
       facts: runFacts({}),
       kind: 'listed',
@@ -90,18 +84,6 @@ describe('planRun: how a run that compares with another commit gets its baseline
       readsStore: true,
       reason: 'the stored image of "landing" is altered',
       lines: [/^the store's index of this suite is not used: the stored image of "landing" is altered$/],
-    },
-    {
-      name: "an older visual-uat's suite cache in the run's entry is said not read, after the index's doubt",
-      facts: runFacts({ problem: 'the store entry of a › b is gone', doubtful: true, olderCache: '/out/baselines/abcdef01/0123456789abcdef' }),
-      kind: 'listed',
-      list: true,
-      readsStore: true,
-      reason: 'the store entry of a › b is gone',
-      lines: [
-        /^the store's index of this suite is not used: the store entry of a › b is gone$/,
-        /^the suite cache an older visual-uat kept in \/out\/baselines\/abcdef01\/0123456789abcdef is not read \(the baseline store replaces it\): its tests come from the store or render on the base again$/,
-      ],
     },
     {
       name: 'a store this run may not read: every test renders, for that reason',

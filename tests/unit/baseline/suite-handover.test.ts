@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { listedTests, listingOf, type ListedTest } from '../../../src/baseline/selection';
-import { SourceGraph } from '../../../src/baseline/source-graph';
+import { SourceGraph } from '../../../src/sources/source-graph';
 import { awaitSuite, handOverSuite, stopAwaitingSuite } from '../../../src/baseline/suite-handover';
 
 /** A TestCase as the runner begins with it: root and project suites, then the file, describes and title. */

@@ -137,7 +137,7 @@ describe('collectTests after a baseline pass beside the tests', () => {
     await writeTestMeta(info, TEST_META);
     await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: path.join(dir, 'current'), baselineRoot: null });
     const failed = { sameAsBase: false, baselineDir: path.join(dir, 'baseline'), baselineError: 'the baseline pass failed: the base server did not start' } as RunContext;
-    const files: RunFolder = { ...openRunFolder(failed), manifest: { complete: false, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['plans'] } } } };
+    const files: RunFolder = { ...openRunFolder(failed), manifest: { complete: false, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['plans'], layouts: [] } } } };
     const [test] = collectTests([testCase(info.attachments)], failed, files).tests;
     expect(test).toMatchObject({ baselineAvailable: false, baselineError: failed.baselineError });
   });
@@ -183,7 +183,7 @@ describe('collectTests lists every test that failed', () => {
   it('reads nothing itself: the base side and the manifest come from the run files it is given', () => {
     const context = { sameAsBase: false, baselineDir: '/nowhere', baselineError: null } as RunContext;
     const files: RunFolder = {
-      manifest: { complete: true, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['old'] } } },
+      manifest: { complete: true, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['old'], layouts: [] } } },
       baseSide: (_folder, name) => ({ image: `/entry/${name}.png`, signals: null, layout: `/entry/${name}.layout.json.gz` }),
     };
     const [test] = collectTests([testCase([], [ANSI_ERROR])], context, files).tests;
@@ -195,7 +195,7 @@ describe('collectTests lists every test that failed', () => {
         meta: null,
         baseSignals: null,
         layouts: { baseline: '/entry/old.layout.json.gz', current: null },
-        baseCapture: { testStatus: 'passed', error: null, taken: true, settled: null, layout: null },
+        baseCapture: { testStatus: 'passed', error: null, taken: true, settled: null, layout: false },
       },
     ]);
   });

@@ -72,3 +72,19 @@ describe('the pointer and focus state of a capture', () => {
     await opened.close();
   });
 });
+
+/** A header whose menu a style hides, a link the `hidden` attribute hides, and a hidden block inside a hidden one, as a capture reads them. */
+const HIDING = `<!doctype html><html><head><style>
+  body { margin: 0; } header { display: flex; height: 64px; } .menu { display: none; } .tip { display: none; }
+</style></head><body><header><strong>Harbor</strong><nav class="menu"><a>Docs</a><span class="tip">new</span></nav><a hidden>Blog</a><span></span></header></body></html>`;
+
+describe('the layout record', () => {
+  it('lists the elements a style hides under a recorded parent (still in the page), not what is inside them nor an empty element', async () => {
+    const opened = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await opened.setContent(HIDING);
+    const layout = (await takeLayout(opened as unknown as Page, { kind: 'page' }))!;
+    expect(layout.hidden).toEqual(['html>body>header>nav.menu', 'html>body>header>a']);
+    expect(layout.elements.map((element) => element.path)).not.toContain('html>body>header>nav.menu');
+    await opened.close();
+  });
+});

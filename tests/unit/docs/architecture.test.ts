@@ -179,4 +179,69 @@ describe('docs/architecture.md', () => {
       expect.stringMatching(/^index\.ts is ambiguous: name its folder/),
     ]);
   });
+
+  it('names every output path the workers write while the tests run, and no other', () => {
+    const section = doc.slice(doc.indexOf('## When a run writes under its output folder'));
+    const during = section.slice(section.indexOf('While the tests run'), section.indexOf('The runner'));
+    const claimed = [...during.matchAll(/`(\w+)` \(/g)].map((match) => match[1]);
+    expect(claimed.length).toBeGreaterThan(0);
+    expect(claimed.sort()).toEqual(workerWrittenOutputPaths());
+  });
 });
+
+/** Writes to the file system, as the code makes them. */
+const WRITE = /\b(writeFileSync|appendFileSync|writeFileAtomic|mkdirSync|copyFileSync|renameSync|rmSync)\(/;
+
+/** The modules a file reaches through its relative imports, itself included. */
+function reachedFrom(files: string[]): Set<string> {
+  const reached = new Set<string>();
+  const visit = (file: string): void => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const imported of ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles) {
+      if (!imported.fileName.startsWith('.') || imported.fileName.endsWith('.json')) continue;
+      const target = path.resolve(path.dirname(file), imported.fileName);
+      const found = [`${target}.ts`, path.join(target, 'index.ts')].find((candidate) => fs.existsSync(candidate));
+      if (found) visit(found);
+    }
+  };
+  for (const file of files) visit(file);
+  return reached;
+}
+
+/**
+ * The `outputPath` names that code running in a worker writes: starting from every function of
+ * src/capture/, each function it calls by name in the modules it reaches (a name two modules
+ * declare counts for both), and in them each `outputPath(…, 'name')` of a function that writes.
+ */
+function workerWrittenOutputPaths(): string[] {
+  const capture = SOURCES.filter((source) => source.startsWith(path.join(SRC, 'capture') + path.sep));
+  const functions = new Map<string, ts.Node[]>();
+  for (const file of reachedFrom(capture))
+    parse(file).forEachChild(function collect(node: ts.Node): void {
+      const name = (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name ? node.name.getText() : ts.isVariableDeclaration(node) && node.initializer && ts.isFunctionLike(node.initializer) ? node.name.getText() : null;
+      if (name) functions.set(name, [...(functions.get(name) ?? []), node]);
+      node.forEachChild(collect);
+    });
+  const called = new Set<ts.Node>();
+  const queue: ts.Node[] = capture.map(parse);
+  const names = new Set<string>();
+  while (queue.length) {
+    const body = queue.pop()!;
+    const writes = WRITE.test(body.getText());
+    body.forEachChild(function walk(node: ts.Node): void {
+      if (ts.isCallExpression(node)) {
+        const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name.getText() : node.expression.getText();
+        const name = node.arguments[1];
+        if (callee === 'outputPath' && writes && name && ts.isStringLiteral(name)) names.add(name.text);
+        for (const target of functions.get(callee) ?? [])
+          if (!called.has(target)) {
+            called.add(target);
+            queue.push(target);
+          }
+      }
+      node.forEachChild(walk);
+    });
+  }
+  return [...names].sort();
+}

@@ -21,7 +21,6 @@ const FIELDS = {
 const DECISION: Approval = { decision: 'rejected', ...FIELDS };
 /** DECISION as the file holds it: whether it approves or rejects under "verdict", the key every visual-uat version reads. */
 const STORED = { verdict: 'rejected', ...FIELDS };
-const FIRST_FORMAT = { test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: 'a'.repeat(64), current: 'b'.repeat(64), by: 'Ann', at: '2025-01-01T00:00:00Z', reason: null };
 
 let dir: string;
 let file: string;
@@ -71,13 +70,12 @@ describe('readApprovals', () => {
     expect(refusal(JSON.stringify({ version: 2, approvals: [STORED], reviewers: ['Ann'] }))).toBe(`visual-uat: ${file}: the top level has an unknown field "reviewers"${TOP_LEVEL_FIX}`);
   });
 
-  it('refuses an unknown field in an entry, in a checkpoint of one, and in an entry of the first format', () => {
+  it('refuses an unknown field in an entry and in a checkpoint of one', () => {
     expect(refusal(JSON.stringify({ version: 2, approvals: [STORED, { ...STORED, ticket: 'UI-12' }] }))).toMatch(
       new RegExp(`^visual-uat: entry 2 of ${file} is not an approval \\(the entry has an unknown field "ticket": \\{.*\\): fix or delete it$`),
     );
     const checkpoints = [{ ...DECISION.checkpoints[0], note: 'x' }];
     expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...STORED, checkpoints }] }))).toMatch(/^visual-uat: entry 1 of .* is not an approval \(checkpoints\.0 has an unknown field "note": /);
-    expect(refusal(JSON.stringify({ version: 1, approvals: [{ ...FIRST_FORMAT, ticket: 'UI-12' }] }))).toMatch(/^visual-uat: entry 1 of .* is not an approval \(the entry has an unknown field "ticket": /);
   });
 
   it('names the field of a broken entry and the value it holds', () => {
@@ -90,7 +88,7 @@ describe('readApprovals', () => {
 
   it('refuses a version it does not read, before looking at entries it would not understand', () => {
     expect(refusal(JSON.stringify({ version: 4, approvals: [{ decision: 'ok' }] }))).toBe(
-      `visual-uat: ${file}: version 4 is not one this visual-uat reads (1 or 2 or 3): upgrade visual-uat if a newer one wrote it, else restore the file from git`,
+      `visual-uat: ${file}: version 4 is not one this visual-uat reads (2 or 3): upgrade visual-uat if a newer one wrote it, else restore the file from git`,
     );
   });
 
@@ -114,12 +112,6 @@ describe('readApprovals', () => {
     expect(written.version).toBe(3);
     expect(Object.keys(written.approvals[1]).at(-1)).toBe('projects');
     expect(refusal(JSON.stringify({ version: 3, approvals: [{ ...STORED, projects: { mobile: 5 } }] }))).toMatch(/entry 1 of .* is not an approval \(projects\.mobile is a number, not a string: /);
-  });
-
-  it('reads a file of the first format as approvals of one checkpoint each, on their exact images', () => {
-    fs.writeFileSync(file, JSON.stringify({ version: 1, approvals: [FIRST_FORMAT] }));
-    const { test, checkpoint, baseline, current, by, at, reason } = FIRST_FORMAT;
-    expect(readApprovals(dir)).toEqual([{ decision: 'approved', scope: 'checkpoints', checkpoints: [{ test, checkpoint, baseline, current }], by, at, reason, change: null }]);
   });
 
   it('reads no file as no decisions', () => {

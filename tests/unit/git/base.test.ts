@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SetupError, openRepo, type Repo } from '../../../src/git';
+import { openRepo, type Repo } from '../../../src/git';
+import { SetupError } from '../../../src/util/errors';
 import { farBehindWarning, resolveBase } from '../../../src/git/base';
 
 /**

@@ -147,7 +147,7 @@ describe('compare stage', () => {
 describe('decide', () => {
   const change = { threshold: 0.1, regions: [], lines: [] };
   const different: PairComparison = { kind: 'different', metrics: { pixelDiffPercent: 3, changedRegions: [] }, diffImage: '/d.png', change };
-  const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [{ test: 't', checkpoint: 'c', baseline: null, current: null }], by: 'Ann', at: '2026-01-02T03:04:05Z', reason: 'intended', change: null };
+  const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [{ test: 't', checkpoint: 'c', baseline: null, current: null }], by: 'Ann', at: '2026-01-02T03:04:05Z', reason: 'intended', change: '' };
   const judged = (status: EvaluatorVerdict['status']): EvaluatorVerdict => ({ status, evaluation: { pass: status === 'changed', confidence: 0.9, reason: 'Looks intended.', needsReview: false }, reason: 'Looks intended.', cached: false });
   const one = (extra: Partial<ChangeInput> = {}): ChangeInput => ({ group: 'g1', others: 0, covering: null, resembles: null, judgement: null, ...extra });
   const input = { comparison: different, baseError: null, changes: [one()], signals: NO_SIGNALS };
@@ -204,8 +204,8 @@ describe('decide', () => {
     const fresh = (baseCapture: BaseCapture) => decide({ ...input, comparison: { kind: 'current-only' }, baseError: timeout, baseCapture }).reason;
     expect(fresh(failed({ settled: false }))).toBe('no baseline: the base test failed after this capture, which never settled (Test timeout of 30000ms exceeded.)');
     expect(fresh(failed({ settled: null }))).toBe('no baseline: the base test failed after this capture, which is not known to have settled (Test timeout of 30000ms exceeded.)');
-    expect(fresh(failed({ taken: false, settled: null, layout: null }))).toBe('no baseline: the base test failed before it took this checkpoint (Test timeout of 30000ms exceeded.)');
-    expect(fresh({ testStatus: 'skipped', error: null, taken: false, settled: null, layout: null })).toBe('no baseline: the base test was skipped before it took this checkpoint');
+    expect(fresh(failed({ taken: false, settled: null, layout: false }))).toBe('no baseline: the base test failed before it took this checkpoint (Test timeout of 30000ms exceeded.)');
+    expect(fresh({ testStatus: 'skipped', error: null, taken: false, settled: null, layout: false })).toBe('no baseline: the base test was skipped before it took this checkpoint');
     // Without a record of the test (the pass failed as a whole), its failure's first line.
     expect(decide({ ...input, comparison: { kind: 'current-only' }, baseError: timeout }).reason).toBe('no baseline: Test timeout of 30000ms exceeded.');
     // A base test that passed: nothing to say of it.
@@ -325,7 +325,7 @@ describe('the results file', () => {
 
   it("keeps a base test's failure apart from the error of a test that passed here", async () => {
     const timeout = 'Test timeout of 30000ms exceeded.\nError: locator.waitFor: Test timeout of 30000ms exceeded.';
-    const baseCapture: BaseCapture = { testStatus: 'timedOut', error: timeout, taken: false, settled: null, layout: null };
+    const baseCapture: BaseCapture = { testStatus: 'timedOut', error: timeout, taken: false, settled: null, layout: false };
     const badge = collected('badge', [pair('badge', null, images.changed, { baseCapture })], { baselineAvailable: false, baselineError: timeout });
     const runOutcome = await judgeRun({ tests: [badge], context: CONTEXT, settings: settings(), approvals: [], evaluator: null, evalRecord: null });
     const run = buildRunResult(runOutcome.outcomes, runOutcome.groups, CONTEXT, settings(), NO_USAGE, 1);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, TestCase } from '@playwright/test/reporter';
 import { describe, expect, it } from 'vitest';
-import { storeHolds } from '../../../src/baseline/baseline-store';
+import { storeHolds } from '../../../src/store/entry';
 import { recordBaselines } from '../../../src/report/record-baselines';
 import type { RunContext } from '../../../src/types';
 import { checkpointPair, collectedTest } from '../../support/collected';

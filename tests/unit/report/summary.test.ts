@@ -128,7 +128,7 @@ describe('formatTable', () => {
 describe('approvalLines', () => {
   it('counts the approvals used, the checkpoints that only resemble one, the rejected, and names each stale one with the way to drop it', () => {
     const checkpoint = { test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: 'b', current: 'c' };
-    const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: null };
+    const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: '' };
     expect(approvalLines({ applied: 3, resembling: 1, rejected: 1, stale: [{ approval, checkpoint }] })).toEqual([
       '  3 checkpoints approved earlier (visual-uat.approvals.json)',
       '  1 checkpoint shows a change approved on other checkpoints only: an approval covers what was seen, so a person must look',

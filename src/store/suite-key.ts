@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sourceFilesUnder, type Repo } from '../git';
-import type { SourceGraph } from './source-graph';
+import type { SourceGraph } from '../sources/source-graph';
 
 /**
  * Baselines are the current tests run against the base app, so they depend on the base commit and

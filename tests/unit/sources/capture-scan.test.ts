@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CaptureScan, type CaptureReach } from '../../../src/baseline/capture-scan';
-import { SourceGraph } from '../../../src/baseline/source-graph';
+import { CaptureScan, type CaptureReach } from '../../../src/sources/capture-scan';
+import { SourceGraph } from '../../../src/sources/source-graph';
 
 /** A repository with these files, and @playwright/test installed as its types resolve. */
 function repoWith(files: Record<string, string>): string {

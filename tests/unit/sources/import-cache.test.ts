@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { suiteKeyOf } from '../../../src/baseline/suite-key';
-import { ImportCache } from '../../../src/baseline/import-cache';
-import { SourceGraph } from '../../../src/baseline/source-graph';
+import { suiteKeyOf } from '../../../src/store/suite-key';
+import { ImportCache } from '../../../src/sources/import-cache';
+import { SourceGraph } from '../../../src/sources/source-graph';
 
 /** A git repository with a config, a spec that imports a helper folder outside the testDir, and app code the tests never import. */
 function repoWith(files: Record<string, string> = {}): string {

@@ -1,6 +1,6 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { specDigest } from '../../../src/baseline/test-text';
+import { specDigest } from '../../../src/sources/test-text';
 import { serialProjects, testsIsolated } from '../../../src/config/isolation';
 
 const SPEC = `import { test } from 'visual-uat';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { suiteKeyOf, type SuiteKeyInput } from '../../../src/baseline/suite-key';
-import { SourceGraph } from '../../../src/baseline/source-graph';
+import { suiteKeyOf, type SuiteKeyInput } from '../../../src/store/suite-key';
+import { SourceGraph } from '../../../src/sources/source-graph';
 import { temporaryRepository } from '../../support/files';
 
 const BASE = 'b'.repeat(40);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lockfileCovers } from '../../../src/baseline/lockfile';
+import { lockfileCovers } from '../../../src/checkout/lockfile';
 
 const npmLock = (packages: Record<string, object>) => JSON.stringify({ name: 'site', lockfileVersion: 3, requires: true, packages: { '': { name: 'site' }, ...packages } });
 const pkg = (version: string) => ({ version, resolved: `https://registry.npmjs.org/x/-/x-${version}.tgz`, integrity: `sha512-${version}`, dev: true });
