@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { checkpointStopwatch } from '../config/timing';
@@ -345,11 +347,15 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     await transitionsEnded(page, TRANSITION_WAIT_MS);
     return takeLayout(page, area);
   };
-  const look = baseline ? liveLook(target, name, testInfo.outputPath(`visual-uat-retakes-${session.names.size}`), [testOptions, options], async () => ({
+  // The live check's own files (a capture, a diff image): nobody reads them after the retakes.
+  const scratch = path.join(os.tmpdir(), `visual-uat-look-${crypto.randomUUID()}`);
+  const look = baseline ? liveLook(target, name, scratch, [testOptions, options], async () => ({
     layout: await recordedAtRest(),
     signals: { origin: originOf(page), interaction: await takeInteraction(page) },
   })) : null;
-  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look);
+  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look).finally(() =>
+    fs.rmSync(scratch, { recursive: true, force: true }),
+  );
   stopwatch.split('screenshots');
   // A page that kept changing: its ARIA tree is read again, from the page the last capture shows.
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable);
