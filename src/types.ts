@@ -269,6 +269,8 @@ export interface LayoutElement {
   text: string;
   /** Its computed styles: an index into the record's `styles`. */
   style: number;
+  /** It is inside one of the checkpoint's masks (it or an ancestor is a masked element): painted over on the image. */
+  masked?: true;
 }
 
 /** The DOM and the computed styles behind a checkpoint's image, taken in the browser at capture. */
@@ -284,6 +286,8 @@ export interface LayoutRecord {
   truncated: boolean;
   /** The paths of elements a style hides (`display: none`) whose parent is recorded: still in the page, not removed from it (absent: a record of an older version). */
   hidden?: string[];
+  /** An element capture's top-left on the page, in CSS pixels to 1/100 (absent for a page or a clip): where it sits between pixels. */
+  at?: [number, number];
 }
 
 /**

@@ -17,7 +17,11 @@ export interface Miss {
   checkpoint: string;
   expected: string;
   said: string;
+  /** What was wrong, for a labelled change: the first of the element, property, file, commit that was not right. */
+  kind?: MissKind;
 }
+
+export type MissKind = 'element not listed' | 'property not named' | 'not attributed' | 'wrong file' | 'wrong commit' | 'pointer not named';
 
 export interface Score {
   labelled: number;
@@ -49,13 +53,22 @@ function explainedChanges(results: RunResult, checkpoint: string): ElementChange
 const expectedWords = (label: LabelledChange) =>
   `${label.element} ${label.property} — ${label.cause === 'interaction state' ? 'interaction state' : `${label.cause.file} (${label.cause.commit})`}`;
 
-function isRight(change: ElementChange, label: LabelledChange): boolean {
-  const named = label.property === 'removed' || label.property === 'added' ? change.kind === label.property : change.properties.some((p) => p.property === label.property);
-  if (!named) return false;
-  if (label.cause === 'interaction state') return change.cause === null && /pointer|focus/i.test(change.words);
-  const { file, commit } = label.cause;
-  return change.cause?.file === file && (change.cause.commit ?? '').replace(/^[0-9a-f]+ /, '') === commit;
+const namesProperty = (change: ElementChange, label: LabelledChange) =>
+  label.property === 'removed' || label.property === 'added' ? change.kind === label.property : change.properties.some((p) => p.property === label.property);
+
+/** Why a listed change of the labelled element is not the labelled cause; null when it is. */
+function wrong(change: ElementChange, label: LabelledChange): MissKind | null {
+  if (!namesProperty(change, label)) return 'property not named';
+  if (label.cause === 'interaction state') return change.cause === null && /pointer|focus/i.test(change.words) ? null : 'pointer not named';
+  if (!change.cause) return 'not attributed';
+  if (change.cause.file !== label.cause.file) return 'wrong file';
+  return (change.cause.commit ?? '').replace(/^[0-9a-f]+ /, '') === label.cause.commit ? null : 'wrong commit';
 }
+
+const KIND_ORDER: MissKind[] = ['pointer not named', 'wrong commit', 'wrong file', 'not attributed', 'property not named'];
+
+/** The labelled element's listed changes: its label's pattern matches the path or the name the words give it (a source name). */
+export const labelledElement = (change: ElementChange, label: { element: string }) => new RegExp(label.element).test(change.path) || new RegExp(label.element).test(change.element);
 
 /** Whether a changed line names the element: one of its classes or its id as a whole token, or one of its texts whole. */
 function mentioned(change: ElementChange, lines: readonly string[]): boolean {
@@ -75,17 +88,22 @@ export function scoreApps(apps: readonly ScoredApp[]): Score {
     const checkpoints = new Set([...app.labels.changes, ...app.labels.invisible].map((label) => label.checkpoint));
     for (const label of app.labels.changes) {
       score.labelled++;
-      const candidates = explainedChanges(app.results, label.checkpoint).filter((change) => new RegExp(`${label.element}`).test(change.path));
-      if (candidates.some((change) => isRight(change, label))) score.right++;
-      else score.misses.push({ app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: candidates.map((change) => change.words).join(' | ') || 'not listed' });
+      const candidates = explainedChanges(app.results, label.checkpoint).filter((change) => labelledElement(change, label));
+      const kinds = candidates.map((change) => wrong(change, label));
+      if (kinds.includes(null)) score.right++;
+      else {
+        // The nearest miss: a change that got further (the property named, a file credited) says what is left to fix.
+        const kind = kinds.length ? KIND_ORDER.find((k) => kinds.includes(k))! : 'element not listed';
+        score.misses.push({ app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: candidates.map((change) => change.words).join(' | ') || 'not listed', kind });
+      }
     }
     for (const checkpoint of checkpoints)
       for (const change of explainedChanges(app.results, checkpoint)) {
-        const labels = app.labels.changes.filter((label) => label.checkpoint === checkpoint && new RegExp(label.element).test(change.path));
+        const labels = app.labels.changes.filter((label) => label.checkpoint === checkpoint && labelledElement(change, label));
         const entry = { app: app.fixture, checkpoint, expected: '', said: change.words };
         if (change.words.endsWith(NO_MENTION) && (labels.some((label) => label.cause !== 'interaction state') || mentioned(change, app.changedLines)))
           score.falseSilences.push({ ...entry, expected: 'a changed file mentions it' });
-        const invisible = app.labels.invisible.find((label) => label.checkpoint === checkpoint && new RegExp(label.element).test(change.path));
+        const invisible = app.labels.invisible.find((label) => label.checkpoint === checkpoint && labelledElement(change, label));
         if (invisible) score.invisibleListed.push({ ...entry, expected: `not listed: ${invisible.what}` });
         else if (labels.length === 0) score.unlabelled.push({ ...entry, expected: 'no label' });
       }

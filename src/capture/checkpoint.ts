@@ -345,7 +345,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const area = layoutArea(page, locator, options);
   const recordedAtRest = async () => {
     await transitionsEnded(page, TRANSITION_WAIT_MS);
-    return takeLayout(page, area);
+    return takeLayout(page, area, options.mask);
   };
   // The live check's own files (a capture, a diff image): nobody reads them after the retakes.
   const scratch = path.join(os.tmpdir(), `visual-uat-look-${crypto.randomUUID()}`);

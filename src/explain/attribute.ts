@@ -89,8 +89,10 @@ const isComponent = (tag: string) => /^[A-Z]/.test(tag);
  * whole), and its parent when the template has it. A component's tag with a `class` prop is the
  * element it renders, which carries the prop's classes beside its own. Classes many elements share
  * (`items-center`) tell nothing apart: with only those, its id, its text or its parent's own class must.
+ * A line that came or went with the element (`cameOrWent`) need only name it: a script may have
+ * added classes no line writes (`is-visible`).
  */
-function isElement(target: ElementTarget, steps: Step[], element: Element): boolean {
+function isElement(target: ElementTarget, steps: Step[], element: Element, cameOrWent = false): boolean {
   const own = steps[steps.length - 1];
   const component = isComponent(target.tag);
   if (component ? target.classes.length === 0 : target.tag !== own.tag) return false;
@@ -98,7 +100,8 @@ function isElement(target: ElementTarget, steps: Step[], element: Element): bool
   const written = new Set(target.classes);
   const classes = own.classes.filter((name) => !FRAMEWORK_CLASS.test(name));
   if (!target.classes.every((name) => classes.includes(name))) return false;
-  if (!component && !target.dynamicClasses && classes.some((name) => !written.has(name))) return false;
+  const named = target.classes.length > 0 || target.id !== null;
+  if (!component && !target.dynamicClasses && !(cameOrWent && named) && classes.some((name) => !written.has(name))) return false;
   const parent = steps[steps.length - 2];
   const parentMatches = !target.parent || !parent || (target.parent.tag === parent.tag && target.parent.classes.every((name) => parent.classes.includes(name)));
   if (!parentMatches) return false;
@@ -163,7 +166,8 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   // Its own line explains a class, a text, a picture, or its coming and going outright; a style only
   // through what the line may hold (an inline style, an attribute a rule selects), so a rule that
   // sets that style wins.
-  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element)))
+  const cameOrWent = element.kind !== 'changed' && line.added === (element.kind === 'added');
+  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent)))
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   if (optionOfRenderer(change, line, element)) return 1;
   return textProof(line, element) ? 2 : 0;

@@ -3,8 +3,11 @@ import { attribute, causeWords, type Attributed, type Attribution } from './attr
 import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
 import { recordedBy } from './properties';
 import { matchElements, type Matching } from './match';
+import { insideMask, withoutMasked } from './masks';
+import { sizesApart } from './geometry';
 import { pairMoved } from './moved';
-import { keptCovering, regionsMet, unexplainedRegions } from './regions';
+import { keptCovering, regionsMet } from './regions';
+import { shiftsBelow, shiftWords, subpixelMove } from './shift';
 import { NO_ORIGINS, sizeChanges, styleChanges, type PageOrigins, type PropertyChange } from './visible';
 import { elementName, namingOf, quotedChange, sourcePath, valueWord, type Naming } from './words';
 
@@ -230,10 +233,12 @@ export function explainChange(
   const states = oneSidedStates(interaction);
   const stateWords = states.length ? { interaction: states.map((state) => state.words) } : {};
   if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length, ...stateWords };
-  const { matching, moved } = pairMoved(base, current, matchElements(base, current));
+  const { matching, moved } = withoutMasked(base, current, pairMoved(base, current, matchElements(base, current)));
   const page = [...base.elements, ...current.elements].map((element) => element.path);
   const hiddenOn = hiddenPaths();
   const naming = namingOf([base, current], code.flatMap(({ file, classes }) => (classes ? [{ file, classes }] : [])));
+  // What each change's words say before its cause: a shift it made is said there.
+  const whatOf = new WeakMap<ElementChange, string>();
   const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, found: PropertyChange[]): ElementChange => {
     const element = record.elements[index];
     const name = elementName(element.path, naming, element.text);
@@ -259,9 +264,11 @@ export function explainChange(
           ? `${name} ${kind === 'removed' ? 'hidden' : 'shown'}: ${propertyWords(properties)} (${w}×${h})${place}`
           : `${name} ${kind} (${w}×${h})${place}`;
     const box = boxOf(element);
-    return { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
+    const change: ElementChange = { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
+    whatOf.set(change, what);
+    return change;
   };
-  const changed = changedElements(base, current, matching, origins);
+  const changed = sizesApart(changedElements(base, current, matching, origins), base, current, matching);
   // An element matching left removed and added is one element: its new size is its change.
   const movedSizes = moved
     .filter(({ current: c }) => !changed.some((change) => change.index === c))
@@ -281,12 +288,23 @@ export function explainChange(
     .filter((size) => listed.length === 0 || size.regions!.some((i) => !explained.has(i)));
   const changes = [...listed, ...sized];
   const inRegions = changes.filter((change) => change.regions?.length);
-  const shown = keptCovering(inRegions.length ? inRegions : changes, KEPT);
-  const unexplained = unexplainedRegions(regions, shown);
+  const kept = keptCovering(inRegions.length ? inRegions : changes, KEPT);
+  const met = new Set(kept.flatMap((change) => change.regions ?? []));
+  const open = regions.flatMap((region, i) => (met.has(i) || insideMask(region, base, current) ? [] : [i]));
+  const shifts = shiftsBelow(kept, base, current, matching, regions, open);
+  const shown = kept.map((change) => {
+    const shift = shifts.get(change);
+    if (!shift) return change;
+    const what = whatOf.get(change)!;
+    return { ...change, words: `${what}; ${shiftWords(shift.by)}${change.words.slice(what.length)}`, regions: [...change.regions!, ...shift.regions].sort((a, b) => a - b) };
+  });
+  const shifted = new Set([...shifts.values()].flatMap((shift) => shift.regions));
+  const subpixel = shown.length === 0 ? subpixelMove(base, current) : null;
+  const unexplained = subpixel ? [] : open.filter((i) => !shifted.has(i)).map((i) => regions[i]);
   // A state no listed change is put down to is still said: it may be what an unexplained region shows (a focus ring is an outline, which the record does not keep).
   const unsaid = states.filter((state) => !shown.some((change) => change.words.includes(state.words)));
   const notes = [
-    shown.length === 0 ? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps' : null,
+    shown.length === 0 ? (subpixel ?? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps') : null,
     base.truncated || current.truncated ? 'a layout record was cut at its element limit: an element past it is not seen' : null,
     unsaid.length ? `the captures differ in pointer or focus: ${unsaid.map((state) => state.words).join(', ')}` : null,
   ].filter((note): note is string => note !== null);

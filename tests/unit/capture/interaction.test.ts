@@ -73,6 +73,27 @@ describe('the pointer and focus state of a capture', () => {
   });
 });
 
+describe('the layout record of a masked capture', () => {
+  it('marks the elements a mask paints over, and what is inside them, and no other', async () => {
+    const opened = await page();
+    const layout = (await takeLayout(opened, { kind: 'page' }, [opened.locator('main.grid')]))!;
+    const masked = layout.elements.filter((element) => element.masked).map((element) => element.path);
+    expect(masked).toEqual(['html>body>main.grid', 'html>body>main.grid>div.card:1', 'html>body>main.grid>div.card:2', 'html>body>main.grid>div.card:3']);
+    expect((await takeLayout(opened, { kind: 'page' }))!.elements.some((element) => element.masked)).toBe(false);
+    await opened.close();
+  });
+
+  it("keeps an element capture's place on the page to a hundredth of a pixel, and none for the page", async () => {
+    const opened = await page();
+    await opened.evaluate(() => {
+      (document.querySelector('main.grid') as HTMLElement).style.marginTop = '10.5px';
+    });
+    const element = (await takeLayout(opened, { kind: 'element', locator: opened.locator('main.grid') }))!;
+    expect(element.at?.[1]).toBeCloseTo(10.5, 2);
+    expect((await takeLayout(opened, { kind: 'page' }))!.at).toBeUndefined();
+  });
+});
+
 /** A header whose menu a style hides, a link the `hidden` attribute hides, and a hidden block inside a hidden one, as a capture reads them. */
 const HIDING = `<!doctype html><html><head><style>
   body { margin: 0; } header { display: flex; height: 64px; } .menu { display: none; } .tip { display: none; }

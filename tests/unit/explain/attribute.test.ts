@@ -225,6 +225,114 @@ describe('attribution: templates and utility classes', () => {
   });
 });
 
+describe('attribution: markup deleted and inserted', () => {
+  const home = (promo: string) => `<!doctype html>
+<html>
+<body>
+  <header class="top"><a href="/">Acme</a></header>
+${promo}  <main class="page">
+    <h1>Welcome</h1>
+  </main>
+  <script src="/reveal.js"></script>
+</body>
+</html>
+`;
+  const promo = `  <section class="promo">
+    <h2>Spring sale</h2>
+    <p>30% off every annual plan</p>
+  </section>
+`;
+  // A script reveals the banner once it scrolls into view: the page's element has a class no line writes.
+  const drawn = (withPromo: boolean) =>
+    page([
+      ['html'],
+      ['html>body'],
+      ['html>body>header.top'],
+      ...(withPromo ? ([['html>body>section.promo.is-visible'], ['html>body>section.promo.is-visible>h2', {}, 'Spring sale']] as Drawn[]) : []),
+      ['html>body>main.page'],
+      ['html>body>main.page>h1', {}, 'Welcome'],
+    ]);
+
+  it('credits a removed element to the commit that deleted its tag, whatever class a script added to it on the page', async () => {
+    const code = await branch({ 'index.html': home(promo) }, [
+      { subject: 'Home: the spring sale is over', files: { 'index.html': home('') } },
+      { subject: 'Home: a warmer header', files: { 'index.html': home('').replace('class="top"', 'class="top warm"') } },
+    ]);
+    const [removed] = explainChange(drawn(true), drawn(false), ALL, code).changes;
+    expect(removed.element).toBe('.promo.is-visible');
+    expect(removed.cause).toEqual({ file: 'index.html', commit: commitOf(code, 'Home: the spring sale is over'), line: '<section class="promo">' });
+  });
+
+  it('credits an inserted element to the commit that added its tag, and not a line that only names its class', async () => {
+    const code = await branch({ 'index.html': home(''), 'src/legacy.html': '<div class="banner">old</div>\n' }, [
+      { subject: 'Home: a spring sale banner', files: { 'index.html': home(promo) } },
+      { subject: 'Legacy: promo wording', files: { 'src/legacy.html': '<div class="banner promo">old</div>\n' } },
+    ]);
+    const [added] = explainChange(drawn(false), drawn(true), ALL, code).changes;
+    expect(added.cause).toEqual({ file: 'index.html', commit: commitOf(code, 'Home: a spring sale banner'), line: '<section class="promo">' });
+  });
+});
+
+describe('attribution: geometry follows its cause', () => {
+  const route = (hero: string, background: string) => `<script>
+  import Gallery from './Gallery.svelte';
+</script>
+
+<main class="${background} min-h-screen">
+${hero}  <Gallery />
+</main>
+`;
+  const hero = `  <section class="hero h-40">
+    <h1>Ship faster</h1>
+  </section>
+`;
+
+  it('credits the height a removed hero took from its page to the commit that removed it, never to a later one that only recoloured the page', async () => {
+    const code = await branch({ 'src/routes/+page.svelte': route(hero, 'bg-white') }, [
+      { subject: 'Home: no hero', files: { 'src/routes/+page.svelte': route('', 'bg-white') } },
+      { subject: 'Home: a softer background', files: { 'src/routes/+page.svelte': route('', 'bg-gray-50') } },
+    ]);
+    const main = (background: string) => `html>body>div>main.${background}.min-h-screen.svelte-1kq9e2`;
+    const drawn = (withHero: boolean, background: string, colour: string) => {
+      const record = page([
+        ['html'],
+        ['html>body'],
+        ['html>body>div'],
+        [main(background), { 'background-color': colour }],
+        ...(withHero ? ([[`${main(background)}>section.hero.h-40.svelte-1kq9e2`], [`${main(background)}>section.hero.h-40.svelte-1kq9e2>h1`, {}, 'Ship faster']] as Drawn[]) : []),
+        [`${main(background)}>div.gallery`],
+      ]);
+      // The page is as tall as what it holds: 160 px less without the hero.
+      record.elements[3].box = [0, 0, 800, withHero ? 900 : 740];
+      return record;
+    };
+    const { changes } = explainChange(drawn(true, 'bg-white', 'rgb(255, 255, 255)'), drawn(false, 'bg-gray-50', 'rgb(249, 250, 251)'), ALL, code);
+    const recoloured = changes.find((change) => change.path === main('bg-gray-50'))!;
+    expect(recoloured.properties.map((p) => p.property)).toEqual(['background-color']);
+    expect(recoloured.cause?.commit).toBe(commitOf(code, 'Home: a softer background'));
+    expect(changes.find((change) => change.properties.some((p) => p.property === 'height'))).toBeUndefined();
+    expect(changes.find((change) => change.kind === 'removed')).toMatchObject({ path: `${main('bg-white')}>section.hero.h-40.svelte-1kq9e2`, cause: { commit: commitOf(code, 'Home: no hero') } });
+  });
+
+  it('says a new size apart from a colour that cannot make it, with its own cause', async () => {
+    const sheet = (background: string, padding: string) => `.card {\n  background-color: ${background};\n  padding: ${padding};\n}\n`;
+    const code = await branch({ 'src/card.css': sheet('#fff', '8px') }, [
+      { subject: 'Cards: roomier', files: { 'src/card.css': sheet('#fff', '16px') } },
+      { subject: 'Cards: warmer', files: { 'src/card.css': sheet('#fffbeb', '16px') } },
+    ]);
+    const drawn = (colour: string, height: number) => {
+      const record = page([['html'], ['html>body'], ['html>body>div.card', { 'background-color': colour }]]);
+      record.elements[2].box = [0, 40, 800, height];
+      return record;
+    };
+    const { changes } = explainChange(drawn('rgb(255, 255, 255)', 40), drawn('rgb(255, 251, 235)', 56), ALL, code);
+    expect(changes.map((change) => [change.properties.map((p) => p.property), change.cause?.commit])).toEqual([
+      [['background-color'], commitOf(code, 'Cards: warmer')],
+      [['height'], commitOf(code, 'Cards: roomier')],
+    ]);
+  });
+});
+
 describe('attribution: the line that renders an element', () => {
   it("credits a component's `class` prop to the element it renders, its own classes beside the prop's", async () => {
     const view = (padding: string) => `<script>
