@@ -3,6 +3,8 @@
  * (docs/api-report.txt lists them; tests/unit/api-report.test.ts fails when one appears or goes
  * unintentionally). The rest of src/ is internal.
  */
+import { useBaselineCheck } from './capture/live-check';
+
 export { mergeTests } from '@playwright/test';
 export { expect, type ToHaveScreenshotOptions, type CheckpointOptions, type VisualUatFixtures, type ScreenshotCheckpoint } from './capture';
 export { test, defineOxTests, type OxtestFixtures, type OxtestRunner } from './oxtest';
@@ -25,3 +27,8 @@ export type {
   VisualUatTestOptions,
 } from './types';
 export type { RunResult, TestResultRecord, CheckpointResult, EvaluatorUsage } from './report';
+
+// The composition root: capture compares a capture with its baseline while the page is alive by
+// compare/'s and explain/'s rules, which come after it (docs/architecture.md). Loaded on the first
+// capture that differs from its baseline, so a worker whose captures match loads neither.
+useBaselineCheck(async (input) => (await import('./explain/baseline-look')).lookAtCapture(input));

@@ -8,6 +8,8 @@ export type CheckpointStatus =
   | 'unchanged'
   | 'changed'
   | 'needs_review'
+  /** The images differ only where the test left the pointer or focus on different elements on the two sides: not a change of the app. */
+  | 'unsteady'
   | 'regression'
   | 'new'
   | 'missing'
@@ -16,7 +18,7 @@ export type CheckpointStatus =
 export type TestStatus = 'passed' | 'failed' | 'errored' | 'needs_review';
 
 /** Statuses (or signal classes) that make the run exit 1. */
-export type FailOn = 'regression' | 'needs_review' | 'new' | 'missing' | 'errored' | 'signals';
+export type FailOn = 'regression' | 'needs_review' | 'unsteady' | 'new' | 'missing' | 'errored' | 'signals';
 
 export type RegionKind = 'added' | 'removed' | 'modified';
 

@@ -1,17 +1,21 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { checkpointStopwatch } from '../config/timing';
 import type { ComparisonTolerance, Region, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
-import { readBaselineImage, readEarlierRender } from '../files/run-folder';
+import { readBaselineImage, readBaselineSide, readEarlierRender } from '../files/run-folder';
 import { writeCheckpoint, writeRunContext, writeTestMeta } from './codec';
 import { takeLayout, type LayoutArea } from './layout';
 import { validateCheckpointName } from './names';
-import { recorderFor, startSignals } from './signals';
+import { originOf, recorderFor, startSignals } from './signals';
 import { elementError, waitForElement } from './element';
 import { captureTarget, noteCapture, testMeta, type CaptureTarget } from './target';
 import { unsettledArea } from './unsettled';
+import { baselineCheck, retakeDecision, type BaselineCheckInput, type BaselineLook } from './live-check';
+import { takeInteraction } from './interaction';
 
 export interface CheckpointOptions extends ComparisonTolerance {
   /** Whole scrollable page (default true); ignored with `locator` or `clip`. */
@@ -39,6 +43,8 @@ export interface CheckpointOptions extends ComparisonTolerance {
 /** Playwright's own cadence for stable screenshots (expectScreenshot): 0, 100, 250, 500 ms, then every second. */
 const RETAKE_DELAYS_MS = [0, 100, 250, 500];
 const RETAKE_INTERVAL_MS = 1000;
+/** A running transition or animation that ends within this is waited for before a capture (settle). */
+const TRANSITION_WAIT_MS = 1000;
 /** Playwright's default expect timeout. */
 const DEFAULT_STABLE_TIMEOUT_MS = 5000;
 
@@ -64,10 +70,11 @@ function sessionFor(testInfo: TestInfo): Session {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Fonts loaded, a scroll under way finished, two frames painted. A full-page capture draws fixed
- * headers where the viewport is scrolled to, so a smooth scroll still running (a clicked anchor on
- * a page with `scroll-behavior: smooth`, as Bootstrap sets) makes each capture different until it
- * ends; waiting for the scroll position to hold still starts the retakes from the page at rest.
+ * Fonts loaded, a scroll under way finished, two frames painted, and a transition that ends soon
+ * ended. A full-page capture draws fixed headers where the viewport is scrolled to, so a smooth
+ * scroll still running (a clicked anchor on a page with `scroll-behavior: smooth`, as Bootstrap
+ * sets) makes each capture different until it ends; waiting for the scroll position to hold still
+ * starts the retakes from the page at rest.
  */
 export async function settle(page: Page, timeoutMs: number): Promise<void> {
   await page.evaluate(async (timeout) => {
@@ -83,6 +90,39 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
     await document.fonts.ready;
     await frames();
   }, timeoutMs);
+  await transitionsEnded(page, Math.max(0, timeoutMs));
+}
+
+/**
+ * Waits for the page's running transitions and animations that end within a second (bounded by
+ * `timeoutMs`); a longer or endless one is the screenshot's to stop. A transition a scroll handler
+ * just started (a navbar shrinking under a `.scrolled` class) is let run to its end rather than
+ * jumped there inside the screenshot by `animations: 'disabled'`; and every full-page screenshot
+ * resizes the viewport while it captures (width media queries flip, a transition starts), so the
+ * layout record, taken after it, waits for the page to come back to rest.
+ */
+export async function transitionsEnded(page: Page, timeoutMs: number): Promise<void> {
+  await page.evaluate(async ([timeout, soon]) => {
+    const deadline = performance.now() + timeout;
+    const endingSoon = () =>
+      document.getAnimations().some((animation) => {
+        const end = animation.effect?.getComputedTiming().endTime;
+        return animation.playState === 'running' && typeof end === 'number' && Number.isFinite(end) && end - Number(animation.currentTime ?? 0) <= soon;
+      });
+    while (endingSoon() && performance.now() < deadline) await new Promise((resolve) => requestAnimationFrame(resolve));
+  }, [timeoutMs, TRANSITION_WAIT_MS] as const);
+}
+
+/** What the retakes came to: the image kept, whether it settled, and how many captures it took. */
+export interface Settled {
+  png: Buffer;
+  stable: boolean;
+  unsettled: Region | null;
+  sameAsBaseline?: true;
+  /** How many screenshots were taken. */
+  captures: number;
+  /** What the first capture's difference from the baseline was, when a live check compared it (null: it matched, or no check ran). */
+  firstDifference: string | null;
 }
 
 /**
@@ -91,26 +131,46 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
  * same way), so an unchanged checkpoint costs one screenshot. So is one identical to the
  * checkpoint's earlier render that held still (a test the base renders again after an edit): the
  * image kept is always this capture; the earlier one only stands for the second capture.
+ *
+ * With `look` (the baseline is at hand and a check was handed in, live-check.ts), each capture that
+ * is not byte-identical to the baseline is compared with it as the report will: one that matches
+ * within tolerance ends the retakes, as does a difference the layout record explains once the page
+ * held still for it (a change retaking will not undo; no waiting out the timeout); a difference
+ * nothing explains is captured again until the timeout, like toHaveScreenshot.
  */
 export async function stableCapture(
   capture: () => Promise<Buffer>,
   timeoutMs: number,
   baseline: Buffer | null,
   earlier: Buffer | null,
-): Promise<{ png: Buffer; stable: boolean; unsettled: Region | null; sameAsBaseline?: true }> {
+  look: ((png: Buffer) => Promise<BaselineLook>) | null = null,
+): Promise<Settled> {
   const deadline = Date.now() + timeoutMs;
+  let captures = 1;
   let previous = await capture();
-  if (baseline?.equals(previous)) return { png: previous, stable: true, unsettled: null, sameAsBaseline: true };
-  if (earlier?.equals(previous)) return { png: previous, stable: true, unsettled: null };
+  if (baseline?.equals(previous)) return { png: previous, stable: true, unsettled: null, sameAsBaseline: true, captures, firstDifference: null };
+  if (earlier?.equals(previous)) return { png: previous, stable: true, unsettled: null, captures, firstDifference: null };
+  let seen = look ? await look(previous) : null;
+  const firstDifference = seen?.difference || null;
+  if (seen && retakeDecision(seen, false) === 'matched') return { png: previous, stable: true, unsettled: null, captures, firstDifference };
   let before: Buffer | null = null;
+  let still = false;
   for (let attempt = 0; Date.now() < deadline; attempt++) {
     await sleep(Math.min(RETAKE_DELAYS_MS[attempt] ?? RETAKE_INTERVAL_MS, Math.max(0, deadline - Date.now())));
     const next = await capture();
-    if (next.equals(previous)) return { png: next, stable: true, unsettled: null };
+    captures++;
+    if (baseline?.equals(next)) return { png: next, stable: true, unsettled: null, sameAsBaseline: true, captures, firstDifference };
+    still = next.equals(previous);
+    // The same image looks the same: only a new one is compared again.
+    if (look && !still) seen = await look(next);
+    // Without a check, two identical captures settle it; with one, a match or an explained difference that held still does.
+    if (seen ? retakeDecision(seen, still) !== 'retake' : still) return { png: next, stable: true, unsettled: null, captures, firstDifference };
     before = previous;
     previous = next;
   }
-  return { png: previous, stable: false, unsettled: before ? await unsettledArea(before, previous) : null };
+  // A page that held still to the end, different from its baseline in a way nothing explains, settled all the same.
+  if (still) return { png: previous, stable: true, unsettled: null, captures, firstDifference };
+  return { png: previous, stable: false, unsettled: before ? await unsettledArea(before, previous) : null, captures, firstDifference };
 }
 
 function readStyles(stylePath: string | string[] | undefined, testInfo: TestInfo): string | undefined {
@@ -146,7 +206,8 @@ async function elementShot(page: Page, locator: Locator, options: ShotOptions, t
   if (options?.style) return elementScreenshot();
   // Not scrollIntoViewIfNeeded: it waits for the element to stop moving, which an endless
   // animation never does before `animations: 'disabled'` takes effect inside the screenshot.
-  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest' }), undefined, { timeout });
+  // Instantly: under `scroll-behavior: smooth` (Bootstrap sets it) the box measured next would be one mid-scroll.
+  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' }), undefined, { timeout });
   const box = await locator.boundingBox({ timeout });
   const viewport = page.viewportSize();
   if (!box || !viewport) return elementScreenshot();
@@ -185,6 +246,37 @@ function layoutArea(page: Page, locator: Locator | undefined, options: Checkpoin
   if (options.clip) return { kind: 'clip', ...options.clip };
   const viewport = page.viewportSize();
   return options.fullPage === false && viewport ? { kind: 'clip', x: 0, y: 0, ...viewport } : { kind: 'page' };
+}
+
+/**
+ * The live check of a capture beside the checkpoint's baseline (live-check.ts), when one was handed
+ * in and the run has a baseline entry; null otherwise (captures settle by identity alone). Called
+ * only when the baseline image was read, so the entry holds it.
+ */
+function liveLook(
+  target: CaptureTarget,
+  name: string,
+  scratch: string,
+  overrides: ComparisonTolerance[],
+  currentSide: BaselineCheckInput['currentSide'],
+): ((png: Buffer) => Promise<BaselineLook>) | null {
+  const check = baselineCheck();
+  const { baselineRoot, tolerance: run } = target;
+  if (!check || !baselineRoot || !run) return null;
+  const tolerance = { run, overrides };
+  // Read on the first capture that is not byte-identical to the baseline: a match costs no read.
+  let side: ReturnType<typeof readBaselineSide> | null = null;
+  return async (current) => {
+    try {
+      side ??= readBaselineSide(baselineRoot, target.folder, name);
+      const baseline = { image: side.image!, layout: side.layout, signals: side.signals };
+      return await check({ baseline, current, scratch, tolerance, currentSide });
+    } catch (error) {
+      // A baseline that cannot be compared here (the report says why) never fails the test: the capture settles as without a check, on two alike.
+      const why = `the baseline could not be compared while the page was alive (${(error as Error).message})`;
+      return { matches: false, explained: why, difference: why };
+    }
+  };
 }
 
 /**
@@ -244,17 +336,32 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   // One budget for the element, settling and retaking: a page that never stops scrolling still gets its captures.
   const deadline = Date.now() + timeout;
   if (locator) await waitForElement(name, locator, timeout, deadline);
+  // Content that arrives after the load event (a widget's fetch) is waited for, as far as the page asked for it.
+  await recorderFor(page).requestsDone(Date.now() + (deadline - Date.now()) / 2);
   await settle(page, (deadline - Date.now()) / 2);
   stopwatch.split('settle');
   const finishSignals = startSignals(page, locator, options.mask ?? []);
   const baseline = readBaselineImage(target.baselineRoot, target.folder, name);
-  const { png, stable, unsettled, sameAsBaseline } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name));
+  const area = layoutArea(page, locator, options);
+  const recordedAtRest = async () => {
+    await transitionsEnded(page, TRANSITION_WAIT_MS);
+    return takeLayout(page, area, options.mask);
+  };
+  // The live check's own files (a capture, a diff image): nobody reads them after the retakes.
+  const scratch = path.join(os.tmpdir(), `visual-uat-look-${crypto.randomUUID()}`);
+  const look = baseline ? liveLook(target, name, scratch, [testOptions, options], async () => ({
+    layout: await recordedAtRest(),
+    signals: { origin: originOf(page), interaction: await takeInteraction(page) },
+  })) : null;
+  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(capture, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look).finally(() =>
+    fs.rmSync(scratch, { recursive: true, force: true }),
+  );
   stopwatch.split('screenshots');
   // A page that kept changing: its ARIA tree is read again, from the page the last capture shows.
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable);
   stopwatch.split('signals');
   // Only a change needs explaining: an image byte-identical to its baseline costs no record.
-  const layout = sameAsBaseline ? null : await takeLayout(page, layoutArea(page, locator, options), options.mask);
+  const layout = sameAsBaseline ? null : await recordedAtRest();
   stopwatch.split('layout');
   await writeCheckpoint(testInfo, {
     role: target.role,
@@ -268,6 +375,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
       intent: options.intent ?? null,
       stable,
       unsettled,
+      ...(look ? { captures, firstDifference } : {}),
       threshold: options.threshold,
       maxDiffPixels: options.maxDiffPixels,
       maxDiffPixelRatio: options.maxDiffPixelRatio,

@@ -59,6 +59,10 @@ export interface CheckpointMeta extends ComparisonTolerance {
   stable: boolean;
   /** A capture that never settled: where its last two captures still differed (absent in older captures). */
   unsettled?: Region | null;
+  /** How many screenshots the capture took, when it was compared with its baseline while the page was alive (absent: it was not). */
+  captures?: number;
+  /** What its first capture's difference from the baseline was (null: the first matched). */
+  firstDifference?: string | null;
   signals: CapturedSignals;
 }
 

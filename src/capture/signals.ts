@@ -11,12 +11,17 @@ import { takeInteraction } from './interaction';
 export interface SignalRecorder {
   /** Everything recorded since the last drain, emptied. */
   drain(): { consoleErrors: string[]; failedRequests: string[] };
+  /** Resolves once no fetch or XMLHttpRequest of the page is in flight, or at `deadline` (ms since the epoch). */
+  requestsDone(deadline: number): Promise<void>;
 }
+
+/** The requests whose answers a page renders when they come (content that arrives after the load event). */
+const DATA_REQUESTS = new Set(['fetch', 'xhr']);
 
 const recorders = new WeakMap<Page, SignalRecorder>();
 
 /** The page's own origin, removed from URLs and messages: base and current apps run on different ports. */
-function originOf(page: Page): string | null {
+export function originOf(page: Page): string | null {
   try {
     const url = new URL(page.url());
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
@@ -71,11 +76,33 @@ export function recorderFor(page: Page): SignalRecorder {
   page.on('response', (response: Response) => {
     if (response.status() >= 400) failed(response.request(), String(response.status()));
   });
+  const inFlight = new Set<Request>();
+  let landed: (() => void)[] = [];
+  const ended = (request: Request) => {
+    if (!inFlight.delete(request) || inFlight.size) return;
+    landed.forEach((resolve) => resolve());
+    landed = [];
+  };
+  page.on('request', (request: Request) => {
+    if (DATA_REQUESTS.has(request.resourceType())) inFlight.add(request);
+  });
+  page.on('requestfinished', ended);
   page.on('requestfailed', (request: Request) => {
+    ended(request);
     const error = request.failure()?.errorText ?? 'failed';
     if (error !== ABORTED) failed(request, error);
   });
   const recorder: SignalRecorder = {
+    requestsDone(deadline) {
+      if (inFlight.size === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+        landed.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
     drain() {
       const drained = { consoleErrors, failedRequests };
       consoleErrors = [];

@@ -6,7 +6,7 @@ import { runningCheckpointsDir } from '../config/paths';
 import { identityOfTestInfo } from '../config/test-identity';
 import { resolveSettings } from '../config/settings';
 import { readManifest, readRunContext } from '../files/run-folder';
-import type { BaselineManifest, BaselineTestRecord, RunContext, VisualUatTestOptions } from '../types';
+import type { BaselineManifest, BaselineTestRecord, ComparisonTolerance, RunContext, VisualUatTestOptions } from '../types';
 import type { BaselineInfo, TestMeta } from './codec';
 
 /** What a test's checkpoints share: where images go, what the baseline pass left for this test. */
@@ -21,6 +21,8 @@ export interface CaptureTarget {
   manifest?: BaselineManifest | null;
   /** Current role: the run's output folder, where the test notes that it took a checkpoint. */
   outputDir?: string;
+  /** Current role: the run's tolerance, which a live check of a capture beside its baseline starts from. */
+  tolerance?: Required<ComparisonTolerance>;
 }
 
 /**
@@ -36,6 +38,7 @@ export function inVisualUatRun(env: NodeJS.ProcessEnv = process.env): boolean {
 interface WorkerState {
   context: RunContext | null;
   outputDir: string;
+  tolerance: Required<ComparisonTolerance>;
   manifest: { dir: string; manifest: BaselineManifest | null } | null;
 }
 
@@ -43,9 +46,11 @@ let worker: WorkerState | null = null;
 
 function workerState(testInfo: TestInfo): WorkerState {
   if (!worker) {
+    const { outputDir, options } = resolveSettings(testInfo.config.configFile ?? null, undefined, process.env, testInfo.config.rootDir);
     worker = {
       context: readRunContext(),
-      outputDir: resolveSettings(testInfo.config.configFile ?? null, undefined, process.env, testInfo.config.rootDir).outputDir,
+      outputDir,
+      tolerance: { threshold: options.threshold, maxDiffPixels: options.maxDiffPixels, maxDiffPixelRatio: options.maxDiffPixelRatio },
       manifest: null,
     };
   }
@@ -71,7 +76,7 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   // While the baseline pass renders this test beside the current tests, there is nothing to read yet.
   if (!context || context.sameAsBase || baselinePending(context, key)) return { role, key, folder, imageRoot, baselineRoot: null, context, outputDir: state.outputDir };
   const manifest = baselineManifest(state, context.baselineDir);
-  return { role, key, folder, imageRoot, baselineRoot: context.baselineDir, context, manifest, outputDir: state.outputDir };
+  return { role, key, folder, imageRoot, baselineRoot: context.baselineDir, context, manifest, outputDir: state.outputDir, tolerance: state.tolerance };
 }
 
 /** The current run's note that a test took a checkpoint, for the check of the base pass's selection (see baseline/top-up). */

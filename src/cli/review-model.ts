@@ -65,7 +65,7 @@ export interface ReviewCheckpoint {
   unexplained: Region[];
 }
 
-const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'missing', 'new', 'changed', 'unchanged'];
+const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'missing', 'new', 'unsteady', 'changed', 'unchanged'];
 
 /**
  * Where a group's change is on a checkpoint: the regions of its fingerprint found in the

@@ -21,7 +21,7 @@ article { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; margi
 article.current { outline: 3px solid #2a6df4; }
 article h2 { font-size: 16px; margin: 0; display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
 .status { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 10px; background: #eaeef2; }
-.status.regression { background: #ffd7d5; color: #82071e; } .status.needs_review { background: #fff1c2; color: #7a4d00; }
+.status.regression { background: #ffd7d5; color: #82071e; } .status.needs_review { background: #fff1c2; color: #7a4d00; } .status.unsteady { background: #ddf4ff; color: #0a3069; }
 .status.changed { background: #d2f4dc; color: #116329; } .status.errored, .status.missing { background: #ffd7d5; color: #82071e; }
 .reason { margin: 6px 0; white-space: pre-wrap; }
 .explanation { margin: 6px 0; padding-left: 20px; font-family: ui-monospace, monospace; font-size: 13px; }

@@ -39,7 +39,7 @@ function namedBase(options: VisualUatOptions, env: NodeJS.ProcessEnv): NamedBase
   return variable ? { branch: variable.read(env)!, setting: variable.name } : null;
 }
 
-const FAIL_ON_VALUES: readonly FailOn[] = ['regression', 'needs_review', 'new', 'missing', 'errored', 'signals'];
+const FAIL_ON_VALUES: readonly FailOn[] = ['regression', 'needs_review', 'unsteady', 'new', 'missing', 'errored', 'signals'];
 
 /**
  * An unreviewed change fails the run until a person approves it, as a failing toHaveScreenshot

@@ -66,7 +66,9 @@ function holds(state: InteractionState, kind: StateKind): Set<string> {
 
 /**
  * The states one side was captured in and the other was not, base side first. Nothing when a
- * side's state is not known: a claim needs both.
+ * side's state is not known: a claim needs both. An element the other side holds by the same name
+ * (its path moved: an element added above it) is held on both sides: saying it "on the base side
+ * only" and "on the current side only" at once would contradict itself.
  */
 export function oneSidedStates(sides: InteractionSides): OneSidedState[] {
   const { base, current } = sides;
@@ -75,9 +77,11 @@ export function oneSidedStates(sides: InteractionSides): OneSidedState[] {
   for (const kind of ['pointer', 'focus', 'open'] as const)
     for (const [side, own, other] of [['base', base, current], ['current', current, base]] as const) {
       const theirs = holds(other, kind);
+      const theirNames = new Set([...theirs].map(stateName));
       const visibleDiffers = kind === 'focus' && own.focusVisible && !other.focusVisible;
       for (const path of held(own, kind))
-        if (!theirs.has(path) || visibleDiffers) states.push({ kind, side, path, words: stateWords(kind, side, path, kind === 'focus' && own.focusVisible) });
+        if ((!theirs.has(path) && !theirNames.has(stateName(path))) || visibleDiffers)
+          states.push({ kind, side, path, words: stateWords(kind, side, path, kind === 'focus' && own.focusVisible) });
     }
   return states;
 }

@@ -13,6 +13,7 @@ const ANNOTATION_BY_STATUS: Record<CheckpointStatus, string | null> = {
   unchanged: null,
   changed: 'visual-change',
   needs_review: 'needs_review',
+  unsteady: 'visual-unsteady',
   regression: 'visual-regression',
   new: 'visual-new',
   missing: 'needs_review',

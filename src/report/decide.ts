@@ -2,7 +2,7 @@ import { describeApproval, type Approval, type CoveringDecision } from '../appro
 import type { BaseCapture } from '../capture';
 import { hasNewSignals, NO_DIFF, type ChangePrint, type PairComparison } from '../compare';
 import type { EvaluatorVerdict } from '../evaluate';
-import type { Explanation } from '../explain';
+import { interactionOnly, type Explanation } from '../explain';
 import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, FailOn, Region, TestStatus } from '../types';
 import { firstLine, plural } from '../util/text';
 import { imagesOf, type Compared } from './assess';
@@ -39,6 +39,8 @@ export interface RulingInput {
   unsettled?: Region | null;
   /** What the base pass recorded of this capture (null: no record of the test). */
   baseCapture?: BaseCapture | null;
+  /** For a pair that differs only where the pointer or focus differs between the sides: those states in words (explain/ `interactionOnly`). */
+  interactionOnly?: string[] | null;
 }
 
 /** What decide rules for a checkpoint, or for one change on it: its status and the reason. */
@@ -174,10 +176,19 @@ function decideComparison(input: RulingInput): Ruling {
     case 'within-tolerance':
       return plain('unchanged', comparison.metrics.changedRegions.length ? 'within tolerance' : 'within tolerance: pixels differ, none past the colour threshold');
     case 'different': {
+      if (input.interactionOnly?.length && !input.changes.length) return plain('unsteady', unsteadyReason(input.interactionOnly));
       const ruling = input.changes.length ? decideChanges(input.changes, input.signals) : plain('needs_review', NO_EVALUATOR_REASON);
       return input.stable === false ? { ...ruling, reason: `${unsettledNote(input.unsettled ?? null)}; ${ruling.reason}` } : ruling;
     }
   }
+}
+
+/**
+ * Why a difference the test's own pointer or focus made is not the app's change, and what to do:
+ * the status the default failOn leaves out, with the fix in the test.
+ */
+export function unsteadyReason(states: readonly string[]): string {
+  return `the test left the pointer or focus on different elements on the two sides (${states.join('; ')}): not a change of the app; park the pointer before the checkpoint (\`await page.mouse.move(0, 0)\`) or move the focus away (\`await page.locator('body').focus()\`)`;
 }
 
 /**
@@ -188,6 +199,14 @@ function decideComparison(input: RulingInput): Ruling {
 export function unsettledNote(area: Region | null): string {
   const where = area ? `: the area at (${area.x}, ${area.y}), ${area.width}×${area.height} px, still changed between its last two captures` : '';
   return `the current capture never settled${where}`;
+}
+
+/** A capture compared with its baseline while the page was alive (capture/live-check.ts). */
+export interface Retakes {
+  /** How many screenshots it took. */
+  captures: number;
+  /** What the first one's difference from the baseline was, in words; null: the first matched. */
+  firstDifference: string | null;
 }
 
 /** A checkpoint as the results file, the annotations and the summary show it. */
@@ -202,6 +221,8 @@ export interface CheckpointOutcome extends Ruling {
   signals: CheckpointSignals;
   /** Whether the current capture settled (two consecutive captures matched); null when current took none. */
   stable: boolean | null;
+  /** How many screenshots the capture took beside its baseline while the page was alive, and what differed first; absent: it had none at hand. */
+  retakes?: Retakes;
   /** Its changes' groups, the dominant one first; empty when the pair does not differ. */
   groups: string[];
   /** What changed, when the pair differs. */
@@ -227,6 +248,7 @@ export function outcomeOf(checkpoint: Judged): CheckpointOutcome {
     stable: pair.meta?.stable ?? null,
     unsettled: pair.meta?.unsettled ?? null,
     baseCapture: pair.baseCapture,
+    interactionOnly: interactionOnly(checkpoint.explanation),
   });
   return {
     name: pair.name,
@@ -237,6 +259,7 @@ export function outcomeOf(checkpoint: Judged): CheckpointOutcome {
     diffMetrics: comparison.kind === 'different' || comparison.kind === 'within-tolerance' ? comparison.metrics : NO_DIFF,
     signals,
     stable: pair.meta?.stable ?? null,
+    ...(pair.meta?.captures ? { retakes: { captures: pair.meta.captures, firstDifference: pair.meta.firstDifference ?? null } } : {}),
     groups: checkpoint.changes.map((change) => change.group),
     change: comparison.kind === 'different' ? comparison.change : null,
     intent: pair.meta?.intent ?? null,

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../util/fs';
 import { encodeChange } from '../compare';
 import type { Explanation } from '../explain';
 import type { GroupOutcome, TestOutcome } from './outcome';
+import type { Retakes } from './decide';
 
 /** The results file's shape; docs/results.schema.json is its JSON Schema. */
 export interface CheckpointResult {
@@ -20,6 +21,8 @@ export interface CheckpointResult {
   signals: CheckpointSignals;
   /** Whether the current capture settled before its timeout; null when the current run took none. */
   stable: boolean | null;
+  /** When the capture was compared with its baseline while the page was alive: how many screenshots it took, and what its first one's difference was (null: the first matched). Absent: no baseline was at hand at capture. */
+  retakes?: Retakes;
   /** The group of its dominant change; null when the pair does not differ. */
   group: string | null;
   /** The groups of its other changes. */
@@ -112,6 +115,7 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
         evaluation: checkpoint.evaluation,
         signals: checkpoint.signals,
         stable: checkpoint.stable,
+        ...(checkpoint.retakes ? { retakes: checkpoint.retakes } : {}),
         group: checkpoint.groups[0] ?? null,
         otherGroups: checkpoint.groups.slice(1),
         fingerprint: checkpoint.change && encodeChange(checkpoint.change),

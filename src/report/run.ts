@@ -2,6 +2,7 @@ import { coveringDecision, resemblance, reviewApprovals, tally, type Approval, t
 import { checkpointKey } from '../config/test-identity';
 import type { Settings } from '../config/settings';
 import type { Evaluator, EvaluatorVerdict } from '../evaluate';
+import { interactionOnly } from '../explain';
 import type { EvalRecord } from '../trust/eval-record';
 import { groupChanges, type ChangeGroup, type Grouping } from '../group';
 import type { CodeChange, RunContext } from '../types';
@@ -40,7 +41,8 @@ export interface RunInput {
 
 export function approvalSubject(checkpoint: Compared): ApprovalSubject {
   const images = imagesOf(checkpoint);
-  const change = checkpoint.comparison.kind === 'different' ? checkpoint.comparison.change : null;
+  // A difference the test's pointer or focus alone makes is no change to group, judge or approve (decide: `unsteady`).
+  const change = checkpoint.comparison.kind === 'different' && !interactionOnly(checkpoint.explanation) ? checkpoint.comparison.change : null;
   return { test: checkpoint.test.key, project: checkpoint.test.project, checkpoint: checkpoint.pair.name, baselineImage: images.baseline, currentImage: images.current, change };
 }
 

@@ -11,7 +11,7 @@ import { unexplainedWords } from '../explain';
  * the approvals file's effect, where to look next. Formatting only; print.ts writes it.
  */
 
-const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'missing', 'new', 'changed', 'unchanged'];
+const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'missing', 'new', 'unsteady', 'changed', 'unchanged'];
 /** The table's width when stdout is not a terminal (CI logs, pipes). */
 export const TABLE_WIDTH = 100;
 const STATUS_WIDTH = 12;

@@ -21,6 +21,25 @@ afterAll(async () => {
 });
 
 describe('settle before a checkpoint', () => {
+  it("lets the transition a scroll handler started end, and leaves a long animation to the screenshot", async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 600 } });
+    await page.setContent(`<style>
+      body { margin: 0; height: 3000px; } .spin { width: 10px; height: 10px; animation: spin 30s linear; }
+      nav { position: fixed; top: 0; left: 0; right: 0; min-height: 86px; background: #212529; transition: min-height 900ms ease-in-out; }
+      nav.scrolled { min-height: 64px; }
+      @keyframes spin { to { transform: rotate(360deg); } }
+    </style><nav></nav><div class="spin"></div>
+    <script>addEventListener('scroll', () => document.querySelector('nav').classList.toggle('scrolled', scrollY > 100));</script>`);
+    await page.mouse.move(500, 300);
+    await page.mouse.wheel(0, 400);
+    await page.waitForFunction(() => document.querySelector('nav')!.classList.contains('scrolled'));
+    await settle(page as unknown as Page, 5000);
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('nav')!).minHeight)).toBe('64px');
+    // The 30 s animation still runs: settle did not wait it out.
+    expect(await page.evaluate(() => document.getAnimations().filter((animation) => animation.playState === 'running').length)).toBe(1);
+    await page.close();
+  });
+
   it('waits for a smooth scroll to end, so a full-page capture starts from the page at rest', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.setContent(PAGE);
@@ -58,7 +77,7 @@ describe('a stable capture', () => {
     const earlier = await page.screenshot({ animations: 'disabled' });
     const matched = await stableCapture(capture, 5000, null, earlier);
     expect(taken).toBe(1);
-    expect(matched).toEqual({ png: earlier, stable: true, unsettled: null });
+    expect(matched).toEqual({ png: earlier, stable: true, unsettled: null, captures: 1, firstDifference: null });
 
     // An earlier render of another look (the test was edited to open another plan) proves nothing.
     await page.evaluate(() => (document.querySelector('h1')!.textContent = 'Plans'));

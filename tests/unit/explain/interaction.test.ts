@@ -103,6 +103,14 @@ describe('a difference the pointer or focus state makes is put down to it', () =
     expect(states.map((one) => one.words)).toEqual(['pointer over the 2nd `.card` on the current side only']);
   });
 
+  it('never says one element is under the pointer on the base side only and on the current side only: moved, it is held on both', () => {
+    // A banner added above the navbar on the branch: the same menu item, one step further down the page's tree.
+    const item = (section: number) => `html>body>nav.navbar>div.container:${section}>ul.navbar-nav>li.dropdown>ul.dropdown-menu>li:1>a.dropdown-item`;
+    expect(oneSidedStates({ base: state({ hovered: item(1) }), current: state({ hovered: item(2) }) })).toEqual([]);
+    const focus = oneSidedStates({ base: state({ focused: item(1) }), current: state({ focused: item(2), focusVisible: true }) });
+    expect(focus.map((one) => one.words)).toEqual(['focus (shown) on `.dropdown-item` on the current side only']);
+  });
+
   it('says a state may explain a change no rule it recorded proves, and keeps a commit that proves it', () => {
     const unproven: InteractionSides = { base: state(), current: state({ hovered: `${CARD}:2` }) };
     const alone = explainChange(layoutRecord(page()), layoutRecord(page({ hovered: 2 })), REGIONS, [], {}, undefined, unproven);
