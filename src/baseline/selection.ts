@@ -4,7 +4,7 @@ import path from 'node:path';
 import { readJsonFile } from '../util/fs';
 import { testIdentity, type TestIdentity } from '../config/test-identity';
 import { CaptureScan, type TestLocation } from '../sources/capture-scan';
-import { SourceGraph } from '../sources/source-graph';
+import type { SourceGraph } from '../sources/source-graph';
 import { ENV } from '../config/environment';
 
 /**
