@@ -4,6 +4,7 @@ import type { BaselineManifest } from '../types';
 import type { RenderedTest, TestSource } from '../store/key';
 import type { Lookup } from '../store/entry';
 import type { SuiteLookup } from '../store/suite-index';
+import type { StoreUse } from '../store/home';
 import type { ListedTest, Listing } from './selection';
 
 /**
@@ -29,13 +30,6 @@ export interface Machine {
   overlap: string | undefined;
 }
 
-/** The baseline store as the run may use it (see store-home openStore). */
-export interface StoreFacts {
-  /** Its folder as a log line shows it. */
-  shown: string;
-  reads: boolean;
-  writes: boolean;
-}
 
 export interface Base {
   branch: string;
@@ -47,7 +41,7 @@ export interface OnBaseFacts {
   base: Base;
   record: boolean;
   judgedBy: Judge;
-  store: StoreFacts;
+  store: StoreUse;
   playwright: string;
 }
 
@@ -61,7 +55,7 @@ export function planOnBase(facts: OnBaseFacts): OnBasePlan {
   const judged = facts.judgedBy === 'reporter';
   if (facts.record && !judged)
     throw new SetupError('visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: run it without --reporter=blob');
-  const records = judged && facts.store.writes;
+  const records = judged && facts.store.writable;
   const unread = supportsTestList(facts.playwright) ? '' : ` (a run on Playwright ${facts.playwright} will not read them: taking tests from the store needs --test-list, Playwright 1.56 or later)`;
   const recording = records ? `; its checkpoints are recorded as the baselines of ${short(facts.base.commit)} in ${facts.store.shown}${unread}` : '';
   return { records, lines: [`HEAD is the base (${facts.base.branch} @ ${short(facts.base.commit)}) with a clean tree: nothing to compare, no baseline pass${recording}`] };
@@ -80,7 +74,7 @@ export interface RunFacts {
   /** Why the baselines must be captured again though stored (see updateReason). */
   update: string | null;
   judgedBy: Judge;
-  store: StoreFacts & {
+  store: StoreUse & {
     /** The store holds, at the base commit, a sealed entry with checkpoints (see base-pass storeOffersBase; looked at only when the suite's index is doubtful or missing). */
     offersBase: boolean;
   };
@@ -102,20 +96,20 @@ export type RunPlan =
 
 interface Planned {
   /** Whether this run takes baselines from the store (not when they must be captured again). */
-  readsStore: boolean;
+  takesBaselines: boolean;
   lines: string[];
 }
 
 export function planRun(facts: RunFacts): RunPlan {
   const { lookup } = facts.suite;
   const unused = lookup && 'reason' in lookup ? lookup : null;
-  const readsStore = facts.store.reads && !facts.update;
+  const takesBaselines = facts.store.readable && !facts.update;
   if (!facts.update && lookup && !('reason' in lookup))
     return {
       kind: 'indexed',
       index: lookup.index,
       manifest: lookup.manifest,
-      readsStore,
+      takesBaselines,
       lines: [`baselines from the store's index of this suite: ${facts.base.branch} @ ${short(facts.base.commit)}, key ${facts.suite.key.slice(0, 12)} (${plural(facts.suite.files, 'test-side file')}): no worktree, no base server`],
     };
   const reason = facts.update ?? unused?.reason ?? STORE_UNREAD;
@@ -123,14 +117,14 @@ export function planRun(facts: RunFacts): RunPlan {
   // An index of this suite that is there and doubtful is said, whoever renders in its place.
   if (!facts.update && unused?.doubtful) lines.push(`the store's index of this suite is not used: ${reason}`);
   const testList = supportsTestList(facts.playwright);
-  if (readsStore && !testList)
+  if (takesBaselines && !testList)
     lines.push(`the baseline store is not read: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test; upgrade @playwright/test to 1.56 or later to take tests from ${facts.store.shown}`);
   const selects = facts.judgedBy === 'reporter';
   // Without a listing, the store predicts whether few tests need the base: it offers tests of this
   // base commit (a spec edited since the last run). A wrong guess costs time, never a baseline.
-  const workers = selects && testList ? besideWorkers(facts, readsStore && facts.store.offersBase) : null;
-  if (workers) return { kind: 'deferred', workers, reason, readsStore, lines };
-  return { kind: 'listed', list: testList && (selects || readsStore), reason, readsStore, lines };
+  const workers = selects && testList ? besideWorkers(facts, takesBaselines && facts.store.offersBase) : null;
+  if (workers) return { kind: 'deferred', workers, reason, takesBaselines, lines };
+  return { kind: 'listed', list: testList && (selects || takesBaselines), reason, takesBaselines, lines };
 }
 
 /** What the store gave for a listed test: its sources (null: its file is outside the repository) and the look-up (null: the store is not read). */
@@ -157,7 +151,7 @@ export interface SelectionFacts {
   /** Why the store's index of the suite is not used, or the update reason (see planRun). */
   reason: string;
   judgedBy: Judge;
-  store: StoreFacts;
+  store: StoreUse;
   args: readonly string[];
   machine: Machine;
   /** The workers of a pass already set to run beside the tests (a deferred run); null: the plan chooses. */
@@ -242,7 +236,7 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
 /** The reason `lookUp` gives for a test the store has never rendered at this base commit (and `lookUpSuite` for a suite it never indexed). */
 export const NOT_IN_STORE = 'not in the store';
 
-/** Why the suite's baselines do not come from the store when the run may not read it (see store-home openStore). */
+/** Why the suite's baselines do not come from the store when the run may not read it (see store/home.ts openStore). */
 export const STORE_UNREAD = 'the baseline store is not read';
 
 /**

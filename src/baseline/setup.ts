@@ -16,7 +16,8 @@ import { acquireRunLock, releaseRunLock } from './lock';
 import { planOnBase, type Judge, type OnBasePlan } from './plan';
 import { gitContext, writeRunContext } from './run-context';
 import { say, shownPath } from './say';
-import { openStore } from '../store/home';
+import { openStore, type StoreUse } from '../store/home';
+import { resolvePassScope } from './pass-scope';
 import { clearCapturingTests } from './top-up';
 import { lap, startTiming } from '../config/timing';
 import { removeEmptyHome, removeWorktreesIn, worktreesHome } from '../checkout/worktrees';
@@ -115,9 +116,10 @@ async function prepareBaselines(
   const { base, context } = await gitContext(repo, config, options);
   clearCapturingTests(outputDir);
   lap('git');
-  const storeAccess = openStore(store, repo.root);
-  if (storeAccess.warning) say(`warning: ${storeAccess.warning}`);
-  if (storeAccess.writes) resumeLeftStoring(outputDir, store);
+  const { warning, ...access } = openStore(store, repo.root);
+  if (warning) say(`warning: ${warning}`);
+  if (access.writable) resumeLeftStoring(outputDir, store);
+  const storeUse: StoreUse = { ...access, shown: shownPath(store) };
 
   const worktrees = worktreesHome(outputDir, repo.root);
   // Worktrees a killed run left behind (we hold the lock: no other run uses them); the one of this
@@ -125,10 +127,10 @@ async function prepareBaselines(
   if (!options.keepWorktrees)
     for (const home of Object.values(worktreeHomes(outputDir)))
       await removeWorktreesIn(repo, home, home === worktrees ? worktreeName(base.commit) : null, (name) => say(`removing the worktree ${name} left by an earlier run`));
-  const storeFacts = { dir: store, reads: storeAccess.reads, writes: storeAccess.writes };
+  const judged = judgedBy(config);
   const prepared = context.sameAsBase
-    ? onBase(context, planOnBase({ base, record: options.record, judgedBy: judgedBy(config), store: { ...storeFacts, shown: shownPath(store) }, playwright: versions(configFile).playwright }), repo.root, store)
-    : await prepareBasePass({ config, configFile, configDir, outputDir, repo, base, options, store: storeFacts, judgedBy: judgedBy(config), worktrees, started }, context);
+    ? onBase(context, planOnBase({ base, record: options.record, judgedBy: judged, store: storeUse, playwright: versions(configFile).playwright }), repo.root, store)
+    : await prepareBasePass(await resolvePassScope({ config, configFile, configDir, outputDir, options, repo, base, store: storeUse, judgedBy: judged, worktrees, started }), context);
   writeRunContext(outputDir, prepared.context);
   lap('baselines');
   // worktreesHome made the home folder: a run that leaves nothing in it leaves no folder either,

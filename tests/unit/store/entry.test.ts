@@ -359,11 +359,11 @@ describe('the store folder', () => {
   it('is made with its marker, and an ignore file when it lies in the repository', () => {
     const { root } = project();
     const inside = path.join(root, 'baselines-store');
-    expect(openStore(inside, root)).toEqual({ dir: inside, reads: true, writes: true, warning: null });
+    expect(openStore(inside, root)).toEqual({ dir: inside, readable: true, writable: true, warning: null });
     expect(fs.readdirSync(inside).sort()).toEqual(['.gitignore', STORE_MARKER]);
     expect(fs.readFileSync(path.join(inside, '.gitignore'), 'utf8')).toBe('*\n');
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'store-outside-'));
-    expect(openStore(path.join(outside, 'store'), root).writes).toBe(true);
+    expect(openStore(path.join(outside, 'store'), root).writable).toBe(true);
     expect(fs.readdirSync(path.join(outside, 'store'))).toEqual([STORE_MARKER]);
   });
 
@@ -371,17 +371,17 @@ describe('the store folder', () => {
     const { root } = project();
     const file = path.join(root, 'store-file');
     fs.writeFileSync(file, 'x');
-    expect(openStore(file, root)).toEqual({ dir: file, reads: false, writes: false, warning: `the baseline store ${file} is a file, not a folder: point ${STORE_OPTION} at a folder; this run neither reads nor writes it` });
+    expect(openStore(file, root)).toEqual({ dir: file, readable: false, writable: false, warning: `the baseline store ${file} is a file, not a folder: point ${STORE_OPTION} at a folder; this run neither reads nor writes it` });
     const home = path.join(root, 'home');
     for (const name of ['.bashrc', 'projects', 'notes.txt', 'music', 'a'.repeat(40)]) fs.mkdirSync(path.join(home, name), { recursive: true });
     const refused = openStore(home, root);
-    expect(refused).toMatchObject({ reads: false, writes: false });
+    expect(refused).toMatchObject({ readable: false, writable: false });
     expect(refused.warning).toBe(`the baseline store ${home} holds files visual-uat did not write (.bashrc, music, notes.txt, and 1 more) and no ${STORE_MARKER}: point ${STORE_OPTION} at a new or empty folder (nothing in this one was read or removed); this run neither reads nor writes it`);
     expect(fs.existsSync(path.join(home, STORE_MARKER))).toBe(false);
     const older = path.join(root, 'older-store');
     fs.mkdirSync(path.join(older, 'c'.repeat(40)), { recursive: true });
     fs.writeFileSync(path.join(older, '.DS_Store'), 'finder');
-    expect(openStore(older, root).writes).toBe(true);
+    expect(openStore(older, root).writable).toBe(true);
     expect(fs.existsSync(path.join(older, STORE_MARKER))).toBe(true);
   });
 });
