@@ -15,7 +15,7 @@ import { runBaselinePass, withoutShard } from './pass';
 import { baseAppUnreachable } from './pass-failure';
 import { chosenTests, manifestSelection, type BaselinePlan, type StoredTest, type TestLookup } from './plan';
 import { unmovedOrigins } from './port-source';
-import { say, shownPath } from './say';
+import { say, shownPath } from '../util/output';
 import type { PassScope } from './pass-scope';
 import { listedTests, listingOf, listSuite, testListText, type Listing } from './selection';
 import { testSource, type KeyInputs, type RenderedTest } from '../store/key';

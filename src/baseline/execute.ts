@@ -13,8 +13,8 @@ import { pruneStore } from '../store/prune';
 import { copyStored, fillFromStore, handDown, listCapturing, logStored, lookUpTests, NO_PASS, renderOnBase, stopOrWarn, storeOffersBase, topUp, type PassOutcome } from './base-pass';
 import type { PassScope } from './pass-scope';
 import { manifestSelection, planRun, planSelection, type BaselinePlan, type RunFacts, type RunPlan, type SelectionFacts, type TestLookup } from './plan';
-import { writeRunContext } from './run-context';
-import { say } from './say';
+import { publishRunContext } from './run-context';
+import { say } from '../util/output';
 import { listingOf, type Listing } from './selection';
 import { moveTree } from '../checkout/staging';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
@@ -98,7 +98,7 @@ function awaitRunnerList(scope: PassScope, facts: RunFacts, run: Extract<RunPlan
       announce(scope, plan);
       // The plan keeps the deferred run's workers: it runs beside the tests, or not at all.
       chosen = plan.schedule.kind === 'store-only' ? fromStore(scope, plan, context) : beside(scope, plan, run.workers, context);
-      writeRunContext(scope.outputDir, chosen.context);
+      publishRunContext(scope.outputDir, chosen.context);
     } catch (error) {
       say(`warning: the tests to render on the base could not be chosen (${(error as Error).message}): each test that takes a checkpoint runs on the base after the tests`);
     }
@@ -203,6 +203,6 @@ async function finish(scope: PassScope, pass: PassOutcome, context: RunContext):
     if (stored) logStored(stored, scope.store.dir, scope.base.commit);
     if (stored?.index) final = { ...final, suiteIndex: stored.index };
   } finally {
-    writeRunContext(scope.outputDir, final);
+    publishRunContext(scope.outputDir, final);
   }
 }

@@ -14,8 +14,8 @@ import { resumeLeftStoring } from './base-pass';
 import { prepareBasePass, type Prepared } from './execute';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { planOnBase, type Judge, type OnBasePlan } from './plan';
-import { gitContext, writeRunContext } from './run-context';
-import { say, shownPath } from './say';
+import { gitContext, publishRunContext } from './run-context';
+import { say, shownPath } from '../util/output';
 import { openStore, type StoreUse } from '../store/home';
 import { resolvePassScope } from './pass-scope';
 import { clearCapturingTests } from './top-up';
@@ -26,7 +26,7 @@ import { removeEmptyHome, removeWorktreesIn, worktreesHome } from '../checkout/w
  * The global setup of the current run: the settings, the run lock, the run context from git, then
  * the baselines: none on the base itself, else the base pass planned (plan.ts) and carried out
  * (execute.ts). The context is written here before the tests; a pass beside the tests rewrites it
- * when the runner's test list comes and at teardown (see run-context.ts writeRunContext).
+ * when the runner's test list comes and at teardown (see run-context.ts publishRunContext).
  */
 
 /** The output folder hides itself from git, so the user's `git status` never changes. */
@@ -84,7 +84,7 @@ async function setup(config: FullConfig): Promise<SetUp> {
   const { options, configDir, outputDir, baselineStore } = resolveSettings(configFile);
   // The reporter judges with the approvals file after every test ran: one that does not read stops the run before them.
   readApprovals(configDir);
-  if (judgedBy(config) === 'nothing') {
+  if (whoJudges(config) === 'nothing') {
     const reporters = config.reporter.map(([name]) => name);
     say(`warning: this run has no visual-uat reporter (its reporters: ${reporters.join(', ')}), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,${reporters[0] ?? 'list'}`);
   }
@@ -127,11 +127,11 @@ async function prepareBaselines(
   if (!options.keepWorktrees)
     for (const home of Object.values(worktreeHomes(outputDir)))
       await removeWorktreesIn(repo, home, home === worktrees ? worktreeName(base.commit) : null, (name) => say(`removing the worktree ${name} left by an earlier run`));
-  const judged = judgedBy(config);
+  const judged = whoJudges(config);
   const prepared = context.sameAsBase
     ? onBase(context, planOnBase({ base, record: options.record, judgedBy: judged, store: storeUse, playwright: versions(configFile).playwright }), repo.root, store)
     : await prepareBasePass(await resolvePassScope({ config, configFile, configDir, outputDir, options, repo, base, store: storeUse, judgedBy: judged, worktrees, started }), context);
-  writeRunContext(outputDir, prepared.context);
+  publishRunContext(outputDir, prepared.context);
   lap('baselines');
   // worktreesHome made the home folder: a run that leaves nothing in it leaves no folder either,
   // nor the notes of the tests that captured, read by the top-up check by then.
@@ -156,7 +156,7 @@ function onBase(context: RunContext, plan: OnBasePlan, repoRoot: string, store: 
  * blobs later, or nothing (`--reporter=line` on the command line replaces the config's reporters,
  * visual-uat's among them).
  */
-function judgedBy(config: FullConfig): Judge {
+function whoJudges(config: FullConfig): Judge {
   const reporters = config.reporter.map(([name]) => name);
   if (reporters.includes('blob')) return 'blobs';
   return reporters.some(isVisualUatReporter) ? 'reporter' : 'nothing';

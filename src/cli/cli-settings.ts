@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ENV, type Variable } from '../config/environment';
 import { resolveSettings, type Settings } from '../config/settings';
 import type { VisualUatOptions } from '../types';
+import { printLine } from '../util/output';
 
 /** The names Playwright looks for when no --config is given, in its order. */
 const CONFIG_NAMES = ['playwright.config.ts', 'playwright.config.js', 'playwright.config.mts', 'playwright.config.mjs', 'playwright.config.cts', 'playwright.config.cjs'];
@@ -93,7 +94,7 @@ function loadOptions(configFile: string, env: NodeJS.ProcessEnv, load: typeof lo
     return load(configFile, env);
   } catch (error) {
     if (!folderGiven) throw error;
-    process.stderr.write(`visual-uat: the output folder is given, but its other options are not known (${(error as Error).message}): labelsDir, the evaluator and the tolerances take their defaults\n`);
+    printLine(`visual-uat: the output folder is given, but its other options are not known (${(error as Error).message}): labelsDir, the evaluator and the tolerances take their defaults`, 'warning');
     return {};
   }
 }
