@@ -57,7 +57,7 @@ export async function listCapturing(scope: PassScope): Promise<Listing | null> {
     env: process.env,
   }));
   if (!report) {
-    say(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all, and the baseline store is not read`);
+    say(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): ` + `the baseline pass runs them all, and the baseline store is not read`);
     return null;
   }
   return listingOf(listedTests(report), scope.suite.graph);
@@ -141,7 +141,7 @@ export async function renderOnBase(scope: PassScope, plan: BaselinePlan, storedC
       const records = storedCopied ? storedRecords(stored) : copyStored(scope.entry, stored);
       writeManifest(scope.entry, { ...outcome.manifest!, tests: { ...records, ...outcome.manifest!.tests }, selection: manifestSelection(plan) });
     }
-    say(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} in ${((Date.now() - scope.started) / 1000).toFixed(1)} s`);
+    say(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} ` + `in ${((Date.now() - scope.started) / 1000).toFixed(1)} s`);
     return { failure: null, worktree, rendered: plan.sources };
   } catch (error) {
     return { failure: (error as Error).message.replace(/^visual-uat: /, ''), worktree, rendered: [] };
@@ -166,7 +166,7 @@ function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTe
 export function stopOrWarn(failure: string, allowMissingBaselines: boolean, logFile: string): string {
   const where = `see ${path.relative(process.cwd(), logFile) || logFile}`;
   if (!allowMissingBaselines)
-    throw new SetupError(`visual-uat: ${failure}; ${where}. Nothing was compared, so the run stops (to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)`);
+    throw new SetupError(`visual-uat: ${failure}; ${where}. Nothing was compared, so the run stops ` + `(to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)`);
   say(`warning: ${failure}; ${where}. allowMissingBaselines is set: every checkpoint will be new`);
   return failure;
 }
@@ -178,8 +178,8 @@ export function stopOrWarn(failure: string, allowMissingBaselines: boolean, logF
  */
 export function logStored(stored: SuiteStored, store: string, baseCommit: string): void {
   if (stored.failure)
-    say(`warning: the baseline store ${store} could not take what this run rendered (${stored.failure.code}): ${plural(stored.failure.notStored, 'test')} not stored; free space or make it writable, or point ${STORE_OPTION} at another folder`);
-  else if (stored.added) say(`baseline store: ${plural(stored.added, 'test')} stored for ${baseCommit.slice(0, 8)} (${shownPath(store)}: ${sizeText(storeSize(store))})`);
+    say(`warning: the baseline store ${store} could not take what this run rendered (${stored.failure.code}): ` + `${plural(stored.failure.notStored, 'test')} not stored; ` + `free space or make it writable, or point ${STORE_OPTION} at another folder`);
+  else if (stored.added) say(`baseline store: ${plural(stored.added, 'test')} stored for ${baseCommit.slice(0, 8)} ` + `(${shownPath(store)}: ${sizeText(storeSize(store))})`);
 }
 
 /** A run killed while it stored what its pass rendered left those tests to this one (see baseline-store resumeStoring). */
@@ -209,7 +209,7 @@ export async function topUp(scope: PassScope, worktree: string | null): Promise<
   if (missed.length === 0 || !entry) return none;
   const started = Date.now();
   const names = missed.slice(0, 3).map((test) => test.titlePath.join(' › ')).join(', ');
-  const why = `top-up pass: ${plural(missed.length, 'test')} took a checkpoint but did not run on the base (${names}${missed.length > 3 ? ', …' : ''}): the scan of their sources missed the capture`;
+  const why = `top-up pass: ${plural(missed.length, 'test')} took a checkpoint but did not run on the base ` + `(${names}${missed.length > 3 ? ', …' : ''}): ` + `the scan of their sources missed the capture`;
   let base = worktree;
   try {
     base ??= await provideBase(scope, why);

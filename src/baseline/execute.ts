@@ -100,7 +100,7 @@ function awaitRunnerList(scope: PassScope, facts: RunFacts, run: Extract<RunPlan
       chosen = plan.schedule.kind === 'store-only' ? fromStore(scope, plan, context) : beside(scope, plan, run.workers, context);
       publishRunContext(scope.outputDir, chosen.context);
     } catch (error) {
-      say(`warning: the tests to render on the base could not be chosen (${(error as Error).message}): each test that takes a checkpoint runs on the base after the tests`);
+      say(`warning: the tests to render on the base could not be chosen (${(error as Error).message}): ` + `each test that takes a checkpoint runs on the base after the tests`);
     }
   });
   return {

@@ -41,7 +41,10 @@ export interface PassScope {
   readonly suite: { readonly key: string; readonly files: number; readonly graph: SourceGraph };
   /** The run's baseline entry the pass writes, under `root`. */
   readonly entry: string;
-  /** Where the pass writes its entry, logs, lists and Playwright output: the output folder, or besidePassRoot for a pass beside the tests. */
+  /**
+   * Where the pass writes its entry, logs, lists and Playwright output: the output folder, or
+   * besidePassRoot for a pass beside the tests.
+   */
   readonly root: string;
   /** The nested run's arguments (see pass.ts nestedArgs). */
   readonly args: string[];
@@ -51,7 +54,10 @@ export interface PassScope {
   readonly playwright: string;
   /** Why the baselines are captured again though stored (see plan.ts updateReason); null: they are not. */
   readonly update: string | null;
-  /** What a test of a project takes into its store key besides its own closure, worked out by the first step that keys a test (a warm run keys none). */
+  /**
+   * What a test of a project takes into its store key besides its own closure, worked out by the
+   * first step that keys a test (a warm run keys none).
+   */
   readonly keyInputs: () => Promise<(project: string) => KeyInputs>;
 }
 

@@ -54,11 +54,11 @@ export interface OnBasePlan {
 export function planOnBase(facts: OnBaseFacts): OnBasePlan {
   const judged = facts.judgedBy === 'reporter';
   if (facts.record && !judged)
-    throw new SetupError('visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: run it without --reporter=blob');
+    throw new SetupError('visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: ' + 'run it without --reporter=blob');
   const records = judged && facts.store.writable;
-  const unread = supportsTestList(facts.playwright) ? '' : ` (a run on Playwright ${facts.playwright} will not read them: taking tests from the store needs --test-list, Playwright 1.56 or later)`;
+  const unread = supportsTestList(facts.playwright) ? '' : ` (a run on Playwright ${facts.playwright} will not read them: ` + `taking tests from the store needs --test-list, Playwright 1.56 or later)`;
   const recording = records ? `; its checkpoints are recorded as the baselines of ${short(facts.base.commit)} in ${facts.store.shown}${unread}` : '';
-  return { records, lines: [`HEAD is the base (${facts.base.branch} @ ${short(facts.base.commit)}) with a clean tree: nothing to compare, no baseline pass${recording}`] };
+  return { records, lines: [`HEAD is the base (${facts.base.branch} @ ${short(facts.base.commit)}) with a clean tree: ` + `nothing to compare, no baseline pass${recording}`] };
 }
 
 /** A run that compares with another commit: the store's index of its suite, and what else decides how its baselines come. */
@@ -68,14 +68,20 @@ export interface RunFacts {
     key: string;
     /** The test-side files the key hashes. */
     files: number;
-    /** The store's index of the suite, each entry it names checked (see baseline-store lookUpSuite); null: not looked up (the baselines are updated, or the store is not read). */
+    /**
+     * The store's index of the suite, each entry it names checked (see baseline-store lookUpSuite);
+     * null: not looked up (the baselines are updated, or the store is not read).
+     */
     lookup: SuiteLookup | null;
   };
   /** Why the baselines must be captured again though stored (see updateReason). */
   update: string | null;
   judgedBy: Judge;
   store: StoreUse & {
-    /** The store holds, at the base commit, a sealed entry with checkpoints (see base-pass storeOffersBase; looked at only when the suite's index is doubtful or missing). */
+    /**
+     * The store holds, at the base commit, a sealed entry with checkpoints (see base-pass
+     * storeOffersBase; looked at only when the suite's index is doubtful or missing).
+     */
     offersBase: boolean;
   };
   playwright: string;
@@ -110,7 +116,7 @@ export function planRun(facts: RunFacts): RunPlan {
       index: lookup.index,
       manifest: lookup.manifest,
       takesBaselines,
-      lines: [`baselines from the store's index of this suite: ${facts.base.branch} @ ${short(facts.base.commit)}, key ${facts.suite.key.slice(0, 12)} (${plural(facts.suite.files, 'test-side file')}): no worktree, no base server`],
+      lines: [`baselines from the store's index of this suite: ${facts.base.branch} @ ${short(facts.base.commit)}, ` + `key ${facts.suite.key.slice(0, 12)} ` + `(${plural(facts.suite.files, 'test-side file')}): no worktree, no base server`],
     };
   const reason = facts.update ?? unused?.reason ?? STORE_UNREAD;
   const lines: string[] = [];
@@ -118,7 +124,7 @@ export function planRun(facts: RunFacts): RunPlan {
   if (!facts.update && unused?.doubtful) lines.push(`the store's index of this suite is not used: ${reason}`);
   const testList = supportsTestList(facts.playwright);
   if (takesBaselines && !testList)
-    lines.push(`the baseline store is not read: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test; upgrade @playwright/test to 1.56 or later to take tests from ${facts.store.shown}`);
+    lines.push(`the baseline store is not read: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), ` + `so the baseline pass renders every test; ` + `upgrade @playwright/test to 1.56 or later to take tests from ${facts.store.shown}`);
   const selects = facts.judgedBy === 'reporter';
   // Without a listing, the store predicts whether few tests need the base: it offers tests of this
   // base commit (a spec edited since the last run). A wrong guess costs time, never a baseline.
@@ -127,7 +133,10 @@ export function planRun(facts: RunFacts): RunPlan {
   return { kind: 'listed', list: testList && (selects || takesBaselines), reason, takesBaselines, lines };
 }
 
-/** What the store gave for a listed test: its sources (null: its file is outside the repository) and the look-up (null: the store is not read). */
+/**
+ * What the store gave for a listed test: its sources (null: its file is outside the repository) and
+ * the look-up (null: the store is not read).
+ */
 export interface TestLookup {
   source: TestSource | null;
   found: Lookup | null;
@@ -178,7 +187,10 @@ export interface BaselinePlan {
   lines: string[];
 }
 
-/** The tests the pass may render: those that can capture, or every listed test in a run that writes blobs (it has no top-up after its tests). */
+/**
+ * The tests the pass may render: those that can capture, or every listed test in a run that writes
+ * blobs (it has no top-up after its tests).
+ */
 export function chosenTests(listing: Listing, judgedBy: Judge): ReadonlySet<ListedTest> {
   return new Set(judgedBy === 'reporter' ? listing.selected : listing.tests);
 }
@@ -222,18 +234,21 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
   const lines: string[] = [];
   const first = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
   const why = [...reasons].map(([reason, titles]) => `${reason}: ${first(titles)}`).join('; ');
-  if (render.length + stored.length) lines.push(`baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`);
+  if (render.length + stored.length) lines.push(`baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} ` + `rendered on the base${render.length ? ` (${why})` : ''}; ` + `${stored.length} from the store`);
   // Said only of a pass that runs: with every test from the store, none does.
   if (facts.judgedBy === 'reporter' && render.length && listing.selected.length < listing.total) {
     const fromStore = stored.length ? `${stored.length} come from the store, ` : '';
-    lines.push(`the baseline pass runs ${render.length} of ${listing.total} tests: ${fromStore}the others have no checkpoint call in their sources (checked after the run)`);
+    lines.push(`the baseline pass runs ${render.length} of ${listing.total} tests: ${fromStore}` + `the others have no checkpoint call in their sources (checked after the run)`);
   }
   const schedule = scheduleOf(facts, render, stored);
   lines.push(scheduleLine(facts, schedule, render, stored, listing.total));
   return { listed: listing.total, stored, render, sources, schedule, passReason: passReason(facts.reason, render, stored, [...reasons.keys()]), lines };
 }
 
-/** The reason `lookUp` gives for a test the store has never rendered at this base commit (and `lookUpSuite` for a suite it never indexed). */
+/**
+ * The reason `lookUp` gives for a test the store has never rendered at this base commit (and
+ * `lookUpSuite` for a suite it never indexed).
+ */
 export const NOT_IN_STORE = 'not in the store';
 
 /** Why the suite's baselines do not come from the store when the run may not read it (see store/home.ts openStore). */
@@ -259,7 +274,7 @@ function scheduleOf(facts: SelectionFacts, render: readonly ListedTest[] | null,
 
 function scheduleLine(facts: SelectionFacts, schedule: Schedule, render: readonly ListedTest[] | null, stored: readonly StoredTest[], listed?: number): string {
   const rendered = render ? plural(render.length, 'test') : 'every test';
-  if (schedule.kind === 'beside') return `the baseline pass runs beside the current tests (${rendered}, ${plural(schedule.workers, 'worker')}, on ${facts.machine.cores} cores)`;
+  if (schedule.kind === 'beside') return `the baseline pass runs beside the current tests ` + `(${rendered}, ${plural(schedule.workers, 'worker')}, on ${facts.machine.cores} cores)`;
   if (schedule.kind === 'before') return `the baseline pass runs before the current tests (${rendered})`;
   if (stored.length) return `baselines from the store (${facts.store.shown}): no worktree, no base server`;
   return `no baseline pass needed: none of the ${listed} tests can capture a checkpoint (no checkpoint call in their sources)`;

@@ -119,7 +119,8 @@ export function testListText(selected: readonly Pick<ListedTest, 'project' | 're
   const lines = selected.map((test) => {
     const project = test.project ? `[${test.project}] › ` : '';
     const file = test.relativeFile.split(path.sep).join('/');
-    return test.titlePath.some((title) => title.includes('›')) ? `${project}${file}` : [`${project}${file}`, ...test.titlePath].join(' › ');
+    const inFile = `${project}${file}`;
+    return test.titlePath.some((title) => title.includes('›')) ? inFile : [inFile, ...test.titlePath].join(' › ');
   });
   return `${[...new Set(lines)].join('\n')}\n`;
 }

@@ -86,7 +86,7 @@ async function setup(config: FullConfig): Promise<SetUp> {
   readApprovals(configDir);
   if (whoJudges(config) === 'nothing') {
     const reporters = config.reporter.map(([name]) => name);
-    say(`warning: this run has no visual-uat reporter (its reporters: ${reporters.join(', ')}), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,${reporters[0] ?? 'list'}`);
+    say(`warning: this run has no visual-uat reporter (its reporters: ${reporters.join(', ')}), ` + `so nothing will compare the checkpoints it takes: ` + `add it, e.g. --reporter=visual-uat/reporter,${reporters[0] ?? 'list'}`);
   }
   prepareOutputDir(outputDir);
   ENV.outputDir.write(outputDir);

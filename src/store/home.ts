@@ -93,7 +93,7 @@ export function openStore(dir: string, repoRoot: string): StoreAccess {
     fs.accessSync(dir, fs.constants.W_OK);
     markStore(dir, repoRoot);
   } catch (error) {
-    return { dir, readable: true, writable: false, warning: `the baseline store ${dir} is read-only (${errorCode(error)}): its baselines are read, and this run stores none; make it writable, or point ${STORE_OPTION} at a folder this run can write, to keep what it renders` };
+    return { dir, readable: true, writable: false, warning: `the baseline store ${dir} is read-only (${errorCode(error)}): its baselines are read, and this run stores none; ` + `make it writable, or point ${STORE_OPTION} at a folder this run can write, ` + `to keep what it renders` };
   }
   return { dir, readable: true, writable: true, warning: null };
 }

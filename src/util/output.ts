@@ -28,7 +28,10 @@ export function printWarning(line: string): void {
   printLine(line, 'warning');
 }
 
-/** One line of the run's own log, under visual-uat's name; a warning says so in its words (`warning: …`), on the same stream as the log. */
+/**
+ * One line of the run's own log, under visual-uat's name; a warning says so in its words
+ * (`warning: …`), on the same stream as the log.
+ */
 export function say(message: string): void {
   printLine(`${RUN_LOG_PREFIX}${message}`);
 }
