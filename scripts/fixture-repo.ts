@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { ENV } from '../src/config/environment';
+import { assertNoRepeatedLines } from '../tests/support/repeated-lines';
 
 /**
  * Builds real git repositories from fixtures/<name>: `base/` is committed on main, each entry of
@@ -214,10 +215,12 @@ export function visualUatCli(dir: string): string {
 }
 
 export function runPlaywright(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, [playwrightCli(dir), ...args], {
+  const run = spawnSync(process.execPath, [playwrightCli(dir), ...args], {
     cwd: dir,
     env: fixtureEnv(env),
     encoding: 'utf8',
     timeout: 300_000,
   });
+  assertNoRepeatedLines(`playwright ${args.join(' ')}`, run);
+  return run;
 }

@@ -267,6 +267,8 @@ export interface LayoutElement {
   text: string;
   /** Its computed styles: an index into the record's `styles`. */
   style: number;
+  /** It is inside one of the checkpoint's masks (it or an ancestor is a masked element): painted over on the image. */
+  masked?: true;
 }
 
 /** The DOM and the computed styles behind a checkpoint's image, taken in the browser at capture. */
@@ -280,6 +282,10 @@ export interface LayoutRecord {
   styles: Record<string, string>[];
   /** More elements were visible than a record keeps (see capture/layout). */
   truncated: boolean;
+  /** The paths of elements a style hides (`display: none`) whose parent is recorded: still in the page, not removed from it (absent: a record of an older version). */
+  hidden?: string[];
+  /** An element capture's top-left on the page, in CSS pixels to 1/100 (absent for a page or a clip): where it sits between pixels. */
+  at?: [number, number];
 }
 
 /**
@@ -343,4 +349,11 @@ export interface CodeChange {
   uses: VariableUse[];
   /** Why its lines were not all read by a parser, as words after its name (`does not parse (…)`); null: read whole. */
   unread: string | null;
+  /** A CSS Module's classes, as its rules write them on either side: what the page's generated names are read back to. */
+  classes?: string[];
+  /** A component's HTML elements as its template writes them on either side: where an option changed in its script shows. */
+  rendered?: Written[];
 }
+
+/** An element as a template writes it: its tag, id and classes. */
+export type Written = Pick<ElementTarget, 'tag' | 'id' | 'classes'>;

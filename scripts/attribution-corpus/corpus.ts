@@ -13,7 +13,7 @@ import { FIXTURES_DIR, createFixtureRepo, git, pluginTarball, runPlaywright } fr
 export interface LabelledChange {
   /** `test title › checkpoint name`. */
   checkpoint: string;
-  /** A regular expression the element's path ends with (`>nav$`, `>header\._navbar_\w+_\d+`). */
+  /** A regular expression the element's path or its name in the words matches (`>nav$`, `^\.label \(nav-item\.module\.scss\)`). */
   element: string;
   /** A property the explanation lists for it (`background-color`, `text`, `width`), or `removed` / `added`. */
   property: string;

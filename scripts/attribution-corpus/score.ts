@@ -17,7 +17,13 @@ export interface Miss {
   checkpoint: string;
   expected: string;
   said: string;
+  /** What was wrong, for a labelled change: the first of the element, property, file, commit that was not right. */
+  kind?: MissKind;
+  /** For an element named by a CSS Module's generated class only: what was wrong besides its name, or `right` (its words are `said`). */
+  behindTheName?: MissKind | 'right';
 }
+
+export type MissKind = 'element not listed' | 'property not named' | 'not attributed' | 'wrong file' | 'wrong commit' | 'pointer not named';
 
 export interface Score {
   labelled: number;
@@ -49,13 +55,28 @@ function explainedChanges(results: RunResult, checkpoint: string): ElementChange
 const expectedWords = (label: LabelledChange) =>
   `${label.element} ${label.property} — ${label.cause === 'interaction state' ? 'interaction state' : `${label.cause.file} (${label.cause.commit})`}`;
 
-function isRight(change: ElementChange, label: LabelledChange): boolean {
-  const named = label.property === 'removed' || label.property === 'added' ? change.kind === label.property : change.properties.some((p) => p.property === label.property);
-  if (!named) return false;
-  if (label.cause === 'interaction state') return change.cause === null && /pointer|focus/i.test(change.words);
-  const { file, commit } = label.cause;
-  return change.cause?.file === file && (change.cause.commit ?? '').replace(/^[0-9a-f]+ /, '') === commit;
+const namesProperty = (change: ElementChange, label: LabelledChange) =>
+  label.property === 'removed' || label.property === 'added' ? change.kind === label.property : change.properties.some((p) => p.property === label.property);
+
+/** Why a listed change of the labelled element is not the labelled cause; null when it is. */
+function wrong(change: ElementChange, label: LabelledChange): MissKind | null {
+  if (!namesProperty(change, label)) return 'property not named';
+  if (label.cause === 'interaction state') return change.cause === null && /pointer|focus/i.test(change.words) ? null : 'pointer not named';
+  if (!change.cause) return 'not attributed';
+  if (change.cause.file !== label.cause.file) return 'wrong file';
+  return (change.cause.commit ?? '').replace(/^[0-9a-f]+ /, '') === label.cause.commit ? null : 'wrong commit';
 }
+
+const KIND_ORDER: MissKind[] = ['pointer not named', 'wrong commit', 'wrong file', 'not attributed', 'property not named'];
+
+/** The nearest miss: a change that got further (the property named, a file credited) says what is left to fix. */
+const nearest = (kinds: (MissKind | null)[]) => KIND_ORDER.find((k) => kinds.includes(k))!;
+
+/** A path or name with each CSS Module class (`._label_cs8t7_1`, as Vite generates it) written as its source class (`.label`). */
+const withModuleNames = (text: string) => text.replace(/\._([A-Za-z][\w-]*)_[a-z0-9]{5}_\d+/g, '.$1');
+
+/** The labelled element's listed changes: its label's pattern matches the path or the name the words give it (a source name). */
+export const labelledElement = (change: Pick<ElementChange, 'path' | 'element'>, label: { element: string }) => new RegExp(label.element).test(change.path) || new RegExp(label.element).test(change.element);
 
 /** Whether a changed line names the element: one of its classes or its id as a whole token, or one of its texts whole. */
 function mentioned(change: ElementChange, lines: readonly string[]): boolean {
@@ -75,17 +96,28 @@ export function scoreApps(apps: readonly ScoredApp[]): Score {
     const checkpoints = new Set([...app.labels.changes, ...app.labels.invisible].map((label) => label.checkpoint));
     for (const label of app.labels.changes) {
       score.labelled++;
-      const candidates = explainedChanges(app.results, label.checkpoint).filter((change) => new RegExp(`${label.element}`).test(change.path));
-      if (candidates.some((change) => isRight(change, label))) score.right++;
-      else score.misses.push({ app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: candidates.map((change) => change.words).join(' | ') || 'not listed' });
+      const listed = explainedChanges(app.results, label.checkpoint);
+      const candidates = listed.filter((change) => labelledElement(change, label));
+      const kinds = candidates.map((change) => wrong(change, label));
+      if (kinds.includes(null)) score.right++;
+      else if (kinds.length) {
+        score.misses.push({ app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: candidates.map((change) => change.words).join(' | '), kind: nearest(kinds) });
+      } else {
+        // Named by a CSS Module's generated class only: what else was wrong says what is left once it is named as its source names it.
+        const hashed = listed.filter((change) => labelledElement({ path: withModuleNames(change.path), element: withModuleNames(change.element) }, label));
+        const behind = hashed.map((change) => wrong(change, label));
+        const miss: Miss = { app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: hashed.map((change) => change.words).join(' | ') || 'not listed', kind: 'element not listed' };
+        if (behind.length) miss.behindTheName = behind.includes(null) ? 'right' : nearest(behind);
+        score.misses.push(miss);
+      }
     }
     for (const checkpoint of checkpoints)
       for (const change of explainedChanges(app.results, checkpoint)) {
-        const labels = app.labels.changes.filter((label) => label.checkpoint === checkpoint && new RegExp(label.element).test(change.path));
+        const labels = app.labels.changes.filter((label) => label.checkpoint === checkpoint && labelledElement(change, label));
         const entry = { app: app.fixture, checkpoint, expected: '', said: change.words };
         if (change.words.endsWith(NO_MENTION) && (labels.some((label) => label.cause !== 'interaction state') || mentioned(change, app.changedLines)))
           score.falseSilences.push({ ...entry, expected: 'a changed file mentions it' });
-        const invisible = app.labels.invisible.find((label) => label.checkpoint === checkpoint && new RegExp(label.element).test(change.path));
+        const invisible = app.labels.invisible.find((label) => label.checkpoint === checkpoint && labelledElement(change, label));
         if (invisible) score.invisibleListed.push({ ...entry, expected: `not listed: ${invisible.what}` });
         else if (labels.length === 0) score.unlabelled.push({ ...entry, expected: 'no label' });
       }

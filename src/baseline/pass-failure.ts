@@ -90,7 +90,20 @@ function giveBaseCommand(servers: ServerEntry[], index: number): string {
 
 /** The fix for an entry whose baseWebServer did not start the server on the base's port: never the setting it has. */
 function fixBaseWebServer(entry: ServerEntry): string {
-  return `make baseWebServer's command start the server on {port}; reading process.env.PORT in ${entry.portSetIn ?? 'the server'} works once that change is in the base commit (the base runs the base commit's files)`;
+  const known = entry.portCommand && entry.portCommand !== entry.baseWebServer ? ` (e.g. baseWebServer: { command: '${entry.portCommand}' })` : '';
+  return `make baseWebServer's command start the server on {port}${known}; reading process.env.PORT in ${entry.portSetIn ?? 'the server'} works once that change is in the base commit (the base runs the base commit's files)`;
+}
+
+/** What a crashed server printed last, where its error and the lines after it are. */
+function lastPrinted(output: string[]): string {
+  if (output.length === 0) return 'the base server printed nothing';
+  const last = output.slice(-SHOWN_OUTPUT_LINES).map((line) => JSON.stringify(line.length > 160 ? `${line.slice(0, 159)}…` : line));
+  return `the base server's last ${last.length === 1 ? 'line' : `${last.length} lines`}: ${last.join(', ')}`;
+}
+
+/** Whether a server printed an address on the port it was given: it started there. */
+function printedItsPort(output: string[], port: number | undefined): boolean {
+  return port !== undefined && output.some((line) => new RegExp(`\\bhttps?://[^\\s/]+:${port}(?!\\d)`).test(line));
 }
 
 /** Where a base server said it listens, on a port that is not the one it was given. */
@@ -110,13 +123,13 @@ export function explainPassFailure({ log, basePorts, servers }: PassFailureInput
   const inUse = text.map((line) => /EADDRINUSE\b.*?:(\d+)\s*$/.exec(line)).find((match) => match && !basePorts.includes(Number(match[1])));
   if (inUse) return portInUse(servers, basePorts, output, Number(inUse[1]));
   const timedOut = text.find((line) => /^Error: Timed out waiting \d+ms from config\.webServer/.test(line));
-  if (timedOut) return timeoutReason(servers, basePorts, output);
+  if (timedOut) return timeoutReason(servers, basePorts, output, Number(/(\d+)ms/.exec(timedOut)![1]));
   const exited = text.find((line) => /^Error: Process from config\.webServer (was not able to start|exited early)/.test(line));
   if (exited) {
     const cause = text.find((line) => /^(\w*Error|error):/.test(line) && line !== exited);
     const entry = servers.length === 1 ? servers[0] : null;
-    const because = `the base app's server${entry ? named(servers, 0, basePorts) : ''} exited before it answered${cause ? ` (${cause.slice(0, 200)})` : ''}`;
-    if (entry?.baseWebServer != null) return `${because}, though baseWebServer is set: check that its command starts the base app; ${printed(output)}`;
+    const because = `the base app's server${entry ? named(servers, 0, basePorts) : ''} exited before it answered${cause ? ` (${cause.slice(0, 200)})` : ''}; ${lastPrinted(output)}`;
+    if (entry?.baseWebServer != null) return `${because}: baseWebServer is set, check that its command starts the base app`;
     return `${because}: check that the base commit starts with this webServer`;
   }
   const errorLine = text.find((line) => /Error:|error:|Timed out|already used/.test(line));
@@ -139,11 +152,15 @@ function portInUse(servers: ServerEntry[], basePorts: number[], output: string[]
  * file, a constant) and, finding the current app there, moved to the next free one. Its output
  * says where it listened; the fix that works for the server comes first.
  */
-function timeoutReason(servers: ServerEntry[], basePorts: number[], output: string[]): string {
+function timeoutReason(servers: ServerEntry[], basePorts: number[], output: string[], timeoutMs: number): string {
   // Playwright starts the entries in order and names none: with one entry, it is that one.
   const at = servers.length === 1 ? 0 : -1;
   const entry = servers[at] ?? null;
   const listened = listenedAt(output, basePorts);
+  const basePort = basePorts[at === -1 ? 0 : at];
+  // It said it listens on the port it was given: it started, and was slow (a loaded machine, a first build).
+  if (!listened && printedItsPort(output, basePort))
+    return `the base app's server${named(servers, at, basePorts)} printed that it listens on the base's port (${basePort}) but did not answer within ${timeoutMs / 1000} s: it started and was slow; give it longer with timeout in its webServer entry (e.g. timeout: ${timeoutMs * 2}; the base server has the same entry's timeout)`;
   const where = listened ? `: it listened on port ${listened.port} instead (${listened.url})` : ' within the webServer timeout';
   // Without a sign of where the port comes from, the message does not guess.
   const knownSource = entry?.portSetIn ? `set in ${entry.portSetIn}` : listened ? 'chosen by the server' : null;

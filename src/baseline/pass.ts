@@ -127,7 +127,7 @@ export async function runBaselinePass(input: BaselinePassInput): Promise<Baselin
   fs.closeSync(log);
   const manifest = readManifest(input.baselineDir);
   if (manifest?.complete) return { manifest, error: null, exitCode };
-  const servers = input.servers.map((server) => ({ ...server, ...portSource(baseConfigDir, server) }));
+  const servers = input.servers.map((server) => ({ ...server, ...portSource(baseConfigDir, server, input.servers.length === 1) }));
   const reason = explainPassFailure({ log: fs.readFileSync(input.logFile, 'utf8'), basePorts: ports, servers });
   return { manifest: null, error: `the baseline pass failed: ${reason}`, exitCode };
 }

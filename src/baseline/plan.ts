@@ -123,8 +123,11 @@ export function planRun(facts: RunFacts): RunPlan {
   // An index of this suite that is there and doubtful is said, whoever renders in its place.
   if (!facts.update && unused?.doubtful) lines.push(`the store's index of this suite is not used: ${reason}`);
   const testList = supportsTestList(facts.playwright);
-  if (takesBaselines && !testList)
-    lines.push(`the baseline store is not read: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), ` + `so the baseline pass renders every test; ` + `upgrade @playwright/test to 1.56 or later to take tests from ${facts.store.shown}`);
+  // Without a list of tests the store gives a suite whole (its index) or nothing: say which this run leaves the next.
+  if (takesBaselines && !testList) {
+    const next = facts.store.writable ? `, then stores them as this suite's index, which the next run of the same test files on ${short(facts.base.commit)} takes whole` : '';
+    lines.push(`the baseline store gives no single test here: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test${next}; upgrade @playwright/test to 1.56 or later to take single tests from ${facts.store.shown}`);
+  }
   const selects = facts.judgedBy === 'reporter';
   // Without a listing, the store predicts whether few tests need the base: it offers tests of this
   // base commit (a spec edited since the last run). A wrong guess costs time, never a baseline.

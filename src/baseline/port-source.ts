@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { packageScripts, portCommand, scriptPort, serverScript, startedBy, withArgs } from '../config/dev-servers';
+import { packageScripts, portCommand, scriptCommand, scriptPort, serverScript, startedBy, withArgs } from '../config/dev-servers';
 import type { WebServerEntry } from '../config/with-visual-uat';
 
 /**
@@ -27,18 +27,22 @@ export interface PortSource {
    * names it, the server script that calls listen with it, else a dev server's config or an env file.
    */
   portSetIn: string | null;
-  /** The command that starts the server on `{port}`, where the command shows how (see portCommand), else null. */
+  /** The command that starts the server on `{port}`, where the command shows how (see portCommand) or a script of package.json runs a server the table knows (see scriptCommand), else null. */
   portCommand: string | null;
 }
 
-/** The entry's port source in `dir`, the base checkout's config folder. */
-export function portSource(dir: string, server: WebServerEntry): PortSource {
+/**
+ * The entry's port source in `dir`, the base checkout's config folder. `alone`: the config's one
+ * webServer, which serves its app: a server of package.json's scripts is then a fair example even
+ * where the entry's command runs none (beside others, an API, it would be a guess).
+ */
+export function portSource(dir: string, server: WebServerEntry, alone: boolean): PortSource {
   const scripts = packageScripts(dir);
   const started = startedBy(server.command, scripts);
   const script = serverScript(started);
   const reads = script ? scriptPort(path.resolve(dir, script), server.port) : null;
   const takesPortArg = reads?.readsPortArg && !/(^|\s)--port\b/.test(server.command) ? withArgs(server.command, '--port {port}') : null;
-  return { portSetIn: server.port === null ? null : setIn(dir, server.port, started.script ? (scripts[started.script] ?? null) : null, reads?.fixes ? script : null), portCommand: portCommand(server.command, started) ?? takesPortArg };
+  return { portSetIn: server.port === null ? null : setIn(dir, server.port, started.script ? (scripts[started.script] ?? null) : null, reads?.fixes ? script : null), portCommand: portCommand(server.command, started) ?? takesPortArg ?? (alone || started.script ? scriptCommand(scripts, started.script) : null) };
 }
 
 function setIn(dir: string, port: number, scriptText: string | null, listeningScript: string | null): string | null {

@@ -22,7 +22,7 @@ export async function gitContext(repo: Repo, config: FullConfig, options: Pick<R
   const base = options.record ? recordedBase(state) : await resolveBase(repo, options.baseBranch);
   const sameAsBase = base.commit === state.commit && !state.dirty;
   if (!options.record) {
-    say(`base ${base.branch} (${base.chosenBy}) @ ${base.commit.slice(0, 8)}, merge-base of HEAD`);
+    say(`base ${base.branch} (${base.chosenBy}) @ ${base.commit.slice(0, 8)}, merge-base of HEAD${base.commit === state.commit && state.dirty ? HEAD_IS_BASE : ''}`);
     const farBehind = sameAsBase ? null : await farBehindWarning(repo, base);
     if (farBehind) say(`warning: ${farBehind}`);
   }
@@ -48,6 +48,12 @@ export async function gitContext(repo: Repo, config: FullConfig, options: Pick<R
   };
   return { base, context };
 }
+
+/**
+ * A branch merged into the base (or the base branch itself) has HEAD as its merge-base: what was
+ * committed is the base, which a user who meant to compare a commit may not expect.
+ */
+const HEAD_IS_BASE = ", which is HEAD itself: only uncommitted changes are compared (to compare with the commit before HEAD: VISUAL_UAT_BASE=HEAD~1 npx playwright test)";
 
 /**
  * Publishes the run context to the run's processes: its file, and the variable that names it (see

@@ -254,7 +254,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable);
   stopwatch.split('signals');
   // Only a change needs explaining: an image byte-identical to its baseline costs no record.
-  const layout = sameAsBaseline ? null : await takeLayout(page, layoutArea(page, locator, options));
+  const layout = sameAsBaseline ? null : await takeLayout(page, layoutArea(page, locator, options), options.mask);
   stopwatch.split('layout');
   await writeCheckpoint(testInfo, {
     role: target.role,

@@ -7,6 +7,7 @@ import { ENV, type Variable } from '../config/environment';
 import { resolveSettings, type Settings } from '../config/settings';
 import type { VisualUatOptions } from '../types';
 import { printLine } from '../util/output';
+import type { ProbedConfig } from './config-probe';
 
 /** The names Playwright looks for when no --config is given, in its order. */
 const CONFIG_NAMES = ['playwright.config.ts', 'playwright.config.js', 'playwright.config.mts', 'playwright.config.mjs', 'playwright.config.cts', 'playwright.config.cjs'];
@@ -52,19 +53,22 @@ function probeModule(): string {
   return fs.existsSync(compiled) ? compiled : path.join(__dirname, 'config-probe.ts');
 }
 
+/** Why Playwright could not load a config: its first line of output. */
+export class ConfigLoadError extends Error {}
+
 /**
- * The options the config gives withVisualUat, learnt the way a run learns them: Playwright's own
- * CLI loads the config (TypeScript or JavaScript, CommonJS or ESM, whatever its version), with a
- * reporter that records them. `playwright test --list` starts no server and no global setup, and
- * with a filter that matches no file it loads no test either (it then exits 1, "No tests found":
- * only the probe's file says whether the config loaded).
+ * The config as a run sees it, learnt the way a run learns it: Playwright's own CLI loads the
+ * config (TypeScript or JavaScript, CommonJS or ESM, whatever its version), with a reporter that
+ * records withVisualUat's options and the webServer entries. `playwright test --list` starts no
+ * server and no global setup, and with a filter that matches no file it loads no test either (it
+ * then exits 1, "No tests found": only the probe's file says whether the config loaded).
  */
-export function loadConfigOptions(configFile: string, env: NodeJS.ProcessEnv = process.env): VisualUatOptions {
+export function probeConfig(configFile: string, env: NodeJS.ProcessEnv = process.env): ProbedConfig {
   let cli: string;
   try {
     cli = createRequire(configFile).resolve('@playwright/test/cli');
   } catch {
-    throw new Error(`visual-uat: @playwright/test is not installed beside ${configFile}: run npm install, or pass --dir <output folder>`);
+    throw new ConfigLoadError('@playwright/test is not installed beside it');
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-config-'));
   const file = path.join(scratch, 'options.json');
@@ -75,13 +79,21 @@ export function loadConfigOptions(configFile: string, env: NodeJS.ProcessEnv = p
       encoding: 'utf8',
       timeout: PROBE_TIMEOUT_MS,
     });
-    if (!fs.existsSync(file)) {
-      const why = `${probe.stderr ?? ''}\n${probe.stdout ?? ''}`.split('\n').map((line) => line.trim()).find(Boolean) ?? probe.error?.message ?? 'no output';
-      throw new Error(`visual-uat: could not load ${path.basename(configFile)} to find its output folder (${why}): fix the config, or pass --dir <output folder>`);
-    }
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as VisualUatOptions;
+    if (!fs.existsSync(file)) throw new ConfigLoadError(`${probe.stderr ?? ''}\n${probe.stdout ?? ''}`.split('\n').map((line) => line.trim()).find(Boolean) ?? probe.error?.message ?? 'no output');
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as ProbedConfig;
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The options the config gives withVisualUat (see probeConfig). */
+export function loadConfigOptions(configFile: string, env: NodeJS.ProcessEnv = process.env): VisualUatOptions {
+  try {
+    return probeConfig(configFile, env).options;
+  } catch (error) {
+    if (!(error instanceof ConfigLoadError)) throw error;
+    if (error.message.startsWith('@playwright/test is not installed')) throw new Error(`visual-uat: @playwright/test is not installed beside ${configFile}: run npm install, or pass --dir <output folder>`);
+    throw new Error(`visual-uat: could not load ${path.basename(configFile)} to find its output folder (${error.message}): fix the config, or pass --dir <output folder>`);
   }
 }
 

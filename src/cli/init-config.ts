@@ -1,12 +1,15 @@
 import ts from 'typescript';
 import type { BaseWebServer } from '../types';
+import { serverPort, type WebServer } from '../config/base-server';
 import { ENV } from '../config/environment';
+import type { ProbedConfig } from './config-probe';
 
 /**
  * The edit `visual-uat init` makes to a Playwright config: the exported config wrapped in
  * `withVisualUat(…)` and its import added, as two insertions the user can review, found with the
  * TypeScript compiler's syntax tree (never a pattern over the text). Anything the tree does not
- * show plainly (no exported config, a config function, a re-export) is refused.
+ * show plainly (no exported config, a config function, a re-export) is refused. What the config
+ * holds (its webServer entries) is read from the config as Playwright evaluates it instead.
  */
 
 export type ConfigEdit =
@@ -156,13 +159,13 @@ export function describeEdit(text: string, insertions: Insertion[]): string {
     .join('\n');
 }
 
-/** One webServer entry as the config's text shows it. */
+/** One webServer entry as Playwright evaluated the config. */
 export interface ConfigWebServer {
-  /** Its command where the file writes it as a plain string, else null. */
+  /** Its command, where it is a string. */
   command: string | null;
-  /** The current app's port, of a plain `url` or `port`, else null. */
+  /** The current app's port, of its `url` or `port`, else null. */
   port: number | null;
-  /** Its `cwd` where written as a plain string. */
+  /** Its `cwd`, where it is a string. */
   cwd: string | null;
   /** Whether its `env` sets PORT. */
   envSetsPort: boolean;
@@ -170,63 +173,38 @@ export interface ConfigWebServer {
 
 export type ConfigWebServers = { kind: 'none' } | { kind: 'one' | 'array'; servers: ConfigWebServer[] } | { kind: 'unclear'; reason: string };
 
-function nameOf(name: ts.PropertyName): string | null {
-  return ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : null;
+function portOf(server: WebServer): number | null {
+  if (server.url && !URL.canParse(server.url)) return null;
+  return serverPort(server);
 }
 
-function plainString(node: ts.Expression | undefined): string | null {
-  return node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : null;
-}
-
-function properties(object: ts.ObjectLiteralExpression): Map<string, ts.Expression> {
-  const found = new Map<string, ts.Expression>();
-  for (const property of object.properties) {
-    const name = ts.isPropertyAssignment(property) ? nameOf(property.name) : null;
-    if (name && ts.isPropertyAssignment(property)) found.set(name, property.initializer);
-  }
-  return found;
-}
-
-function portOf(fields: Map<string, ts.Expression>): number | null {
-  const port = fields.get('port');
-  if (port && ts.isNumericLiteral(port)) return Number(port.text);
-  const url = plainString(fields.get('url'));
-  if (!url || !URL.canParse(url)) return null;
-  const parsed = new URL(url);
-  return parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
-}
-
-function webServerOf(node: ts.Expression): ConfigWebServer | null {
-  if (!ts.isObjectLiteralExpression(node)) return null;
-  const fields = properties(node);
-  const env = fields.get('env');
-  const envSetsPort = !!env && ts.isObjectLiteralExpression(env) && properties(env).has(ENV.port.name);
-  return { command: plainString(fields.get('command')), port: portOf(fields), cwd: plainString(fields.get('cwd')), envSetsPort };
-}
-
-/** The values of every property of that name in the file, in any object. */
-function propertyValues(source: ts.SourceFile, name: string): ts.Expression[] {
-  const found: ts.Expression[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAssignment(node) && nameOf(node.name) === name) found.push(node.initializer);
-    ts.forEachChild(node, visit);
+function webServerOf(server: WebServer): ConfigWebServer {
+  return {
+    command: typeof server.command === 'string' ? server.command : null,
+    port: portOf(server),
+    cwd: typeof server.cwd === 'string' ? server.cwd : null,
+    envSetsPort: !!server.env && Object.hasOwn(server.env, ENV.port.name),
   };
-  visit(source);
-  return found;
 }
 
-/** Whether the config gives withVisualUat a baseWebServer already (a property of that name). */
-export function setsBaseWebServer(fileName: string, text: string): boolean {
-  return propertyValues(parsed(fileName, text), 'baseWebServer').length > 0;
+/** Whether the file names a webServer anywhere (`webServer: …`, `config.webServer = …`), found in its syntax tree. */
+function namesWebServer(fileName: string, text: string): boolean {
+  const visit = (node: ts.Node): boolean =>
+    ((ts.isPropertyAssignment(node) || ts.isPropertyAccessExpression(node)) && ts.isIdentifier(node.name) && node.name.text === 'webServer') || !!ts.forEachChild(node, (child) => visit(child) || undefined);
+  return visit(parsed(fileName, text));
 }
 
-/** The config's webServer entries, from the one `webServer` property of the file (the syntax tree, never patterns over the text). */
-export function configWebServers(fileName: string, text: string): ConfigWebServers {
-  const found = propertyValues(parsed(fileName, text), 'webServer');
-  if (found.length === 0) return { kind: 'none' };
-  if (found.length > 1) return { kind: 'unclear', reason: `it sets webServer ${found.length} times` };
-  const [value] = found;
-  const entries = ts.isArrayLiteralExpression(value) ? value.elements.map((element) => webServerOf(element)) : [webServerOf(value)];
-  if (entries.some((entry) => entry === null)) return { kind: 'unclear', reason: 'its webServer is not written as objects' };
-  return { kind: ts.isArrayLiteralExpression(value) ? 'array' : 'one', servers: entries as ConfigWebServer[] };
+/**
+ * The config's webServer entries as Playwright evaluated it (see cli-settings probeConfig): a
+ * server set in a branch, built by a function or with a template literal is seen as a run sees
+ * it. A config Playwright could not load, or that names a webServer it did not set here, is unclear.
+ */
+export function configWebServers(fileName: string, text: string, probed: ProbedConfig | { failed: string }): ConfigWebServers {
+  if ('failed' in probed) return { kind: 'unclear', reason: `Playwright could not load the config here: ${probed.failed}` };
+  const { webServer } = probed;
+  if (!webServer || (Array.isArray(webServer) && webServer.length === 0)) {
+    if (namesWebServer(fileName, text)) return { kind: 'unclear', reason: 'Playwright loads it here without one, though the file sets webServer under a condition; run init where that condition holds' };
+    return { kind: 'none' };
+  }
+  return Array.isArray(webServer) ? { kind: 'array', servers: webServer.map(webServerOf) } : { kind: 'one', servers: [webServerOf(webServer)] };
 }

@@ -6,8 +6,9 @@ import { defaultBranch, type DefaultBranch } from '../git/base';
 import semver from 'semver';
 import { versions } from '../sources/capture-inputs';
 import { ownManifest } from '../util/own-package';
-import { findConfig } from './cli-settings';
-import { configWebServers, describeEdit, setsBaseWebServer, wrapConfig } from './init-config';
+import { ConfigLoadError, findConfig, probeConfig } from './cli-settings';
+import type { ProbedConfig } from './config-probe';
+import { configWebServers, describeEdit, wrapConfig } from './init-config';
 import { planBaseServers } from './init-servers';
 import { errorCode } from '../util/fs';
 
@@ -158,6 +159,16 @@ jobs:
 `;
 }
 
+/** The config as Playwright loads it here, or why it could not (init still wraps it: the edit reads its syntax alone). */
+function loaded(configFile: string): ProbedConfig | { failed: string } {
+  try {
+    return probeConfig(configFile);
+  } catch (error) {
+    if (error instanceof ConfigLoadError) return { failed: error.message };
+    throw error;
+  }
+}
+
 /** A file init writes: where, what, and the line that says so. */
 interface Write {
   file: string;
@@ -177,7 +188,8 @@ export async function init(cwd: string, options: InitOptions): Promise<InitOutco
   if (tooOld) return refuse(tooOld);
   const { branch: base, line: baseLine } = await baseToWrite(configDir, options.base);
   const text = fs.readFileSync(configFile, 'utf8');
-  const found = configWebServers(configFile, text);
+  const probed = loaded(configFile);
+  const found = configWebServers(configFile, text, probed);
   const servers = planBaseServers(found, configDir, true);
   const edit = wrapConfig(configFile, text, { baseBranch: base, baseWebServer: servers.baseWebServer });
   if (edit.kind === 'refused') return refuse(`${configName} cannot be edited safely: ${edit.reason}. Add these lines yourself:\n${byHand(configName, base)}`);
@@ -222,7 +234,7 @@ export async function init(cwd: string, options: InitOptions): Promise<InitOutco
   }
   // A config wired before keeps its options: the lines say what to add there, unless it sets baseWebServer already.
   if (edit.kind === 'edit') lines.push(...servers.lines);
-  else if (!setsBaseWebServer(configFile, text)) lines.push(...planBaseServers(found, configDir, false).lines);
+  else if ('failed' in probed || probed.options.baseWebServer === undefined) lines.push(...planBaseServers(found, configDir, false).lines);
   lines.push(...adoptionHint(configDir));
   if (!options.dryRun) lines.push('', 'Next:', ...NEXT_COMMANDS.map((command) => `  ${command}`));
   else lines.push('', 'Nothing was written (--dry-run).');

@@ -3,7 +3,7 @@ import { approvalsPath, readApprovals, reviewApprovals, tally, type DecisionRequ
 import type { Settings } from '../config/settings';
 import type { RunResult } from '../report';
 import type { GroupRecord } from '../report/results';
-import { approvalLines, countsLine, formatTable, groupProjects, groupTitle } from '../report/summary';
+import { approvalLines, countsLine, formatTable, groupTitle } from '../report/summary';
 import { projectsLabel } from '../config/test-identity';
 import { plural } from '../util/text';
 import { checkpointDecision, groupCheckpoints, groupDecision, groupsShownBy, readLatestRun, recordRunDecisions, reviewer, runCheckpoints, runHeading, type Decider, type RunCheckpoint } from './latest-run';
@@ -35,10 +35,17 @@ function matching(checkpoints: RunCheckpoint[], filters: string[]): RunCheckpoin
   );
 }
 
-/** What a decision is on: a group's change (every checkpoint that shows it) or one checkpoint (--only). */
+/** What a decision is on: a group's change (every checkpoint that shows it) or one checkpoint (--only); its notes are said once for all decisions. */
 interface Chosen {
   request: DecisionRequest;
   lines: string[];
+  notes: string[];
+}
+
+/** A checkpoint as approve's lines name it: with its project where the run has several (as the run's table does). */
+function checkpointNamer(run: RunResult): (c: RunCheckpoint) => string {
+  const projects = new Set(run.tests.map((test) => test.project)).size > 1;
+  return (c) => (projects ? `${projectsLabel([c.test.project])} › ${c.title}` : c.title);
 }
 
 function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: string[], options: DecideOptions, decision: DecisionKind, decider: Decider): Chosen[] {
@@ -58,23 +65,22 @@ function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: str
       (named.length ? named : shown).forEach((group) => add(group.id));
     }
   else if (options.all) run.groups.filter((group) => group.status === 'needs_review').forEach((group) => add(group.id));
+  const named = checkpointNamer(run);
   return wanted.map((group) => {
     const shown = groupCheckpoints(group, checkpoints);
-    // A group seen in several projects names each checkpoint's project.
-    const projects = groupProjects(group).length > 0;
-    const named = (c: RunCheckpoint) => (projects ? `${projectsLabel([c.test.project])} › ${c.title}` : c.title);
-    const lines = shown.length === 1 ? [`${shown[0].title} (${group.status})`] : [`${groupTitle(group)} (${group.status}):`, ...shown.map((c) => `  ${named(c)}`)];
-    const others = shown.flatMap((c) =>
+    const lines = shown.length === 1 ? [`${named(shown[0])} (${group.status})`] : [`${groupTitle(group)} (${group.status}):`, ...shown.map((c) => `  ${named(c)}`)];
+    const notes = shown.flatMap((c) =>
       [c.checkpoint.group, ...c.checkpoint.otherGroups]
         .filter((id) => id && id !== group.id && groups.get(id)?.status !== 'changed' && !wanted.some((w) => w.id === id))
-        .map((id) => `  note: ${c.title} also shows group ${id} (${groups.get(id!)?.status}), not part of this decision: npx visual-uat ${decision === 'approved' ? 'approve' : 'reject'} ${id}`),
+        .map((id) => `  note: ${named(c)} also shows group ${id} (${groups.get(id!)?.status}), not part of this decision: npx visual-uat ${decision === 'approved' ? 'approve' : 'reject'} ${id}`),
     );
-    return { request: groupDecision(group, checkpoints, decision, decider), lines: [...lines, ...others] };
+    return { request: groupDecision(group, checkpoints, decision, decider), lines, notes };
   });
 }
 
-function chooseCheckpoints(checkpoints: RunCheckpoint[], filters: string[], decision: DecisionKind, decider: Decider): Chosen[] {
-  return matching(checkpoints, filters).map((c) => ({ request: checkpointDecision(c, decision, decider), lines: [`${c.title} (${c.checkpoint.status}), this checkpoint only`] }));
+function chooseCheckpoints(run: RunResult, checkpoints: RunCheckpoint[], filters: string[], decision: DecisionKind, decider: Decider): Chosen[] {
+  const named = checkpointNamer(run);
+  return matching(checkpoints, filters).map((c) => ({ request: checkpointDecision(c, decision, decider), lines: [`${named(c)} (${c.checkpoint.status}), this checkpoint only`], notes: [] }));
 }
 
 /**
@@ -91,19 +97,25 @@ export async function approveOrReject(settings: Settings, filters: string[], opt
   const run = readLatestRun(settings.outputDir);
   const checkpoints = runCheckpoints(run, settings.outputDir);
   const decider = { by: await reviewer(settings.configDir), at: new Date().toISOString(), reason: options.reason ?? null };
-  const chosen = options.only ? chooseCheckpoints(checkpoints, filters, decision, decider) : chooseGroups(run, checkpoints, filters, options, decision, decider);
+  const chosen = options.only ? chooseCheckpoints(run, checkpoints, filters, decision, decider) : chooseGroups(run, checkpoints, filters, options, decision, decider);
   if ((filters.length || options.all) && chosen.length === 0)
     throw new Error(`visual-uat: nothing to ${command}: no changed checkpoint of the latest run matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : '--all'} (see npx visual-uat report)`);
 
   const recorded = recordRunDecisions(settings, run, checkpoints, chosen.map((c) => c.request), { dryRun: options.dryRun });
   const done = options.dryRun ? `would ${command === 'approve' ? 'approve' : 'reject'}` : decision;
   // A checkpoint whose words left regions unexplained is decided on its images there: said, and kept in the file.
+  const named = checkpointNamer(run);
   const partly = chosen.flatMap(({ request }) =>
-    request.checkpoints.flatMap((target) => (target.unexplained ? [`  note: ${checkpoints.find((c) => c.subject === target.subject)?.title ?? target.subject.checkpoint}: ${target.unexplained}`] : [])),
+    request.checkpoints.flatMap((target) => {
+      const decided = checkpoints.find((c) => c.subject === target.subject);
+      return target.unexplained ? [`  note: ${decided ? named(decided) : target.subject.checkpoint}: ${target.unexplained}`] : [];
+    }),
   );
+  // A checkpoint in two decided groups would get the same note from each.
+  const notes = new Set([...chosen.flatMap((c) => c.notes), ...partly]);
   const lines = [
     ...chosen.flatMap(({ lines: [first, ...rest] }) => [`${done}: ${first}`, ...rest]),
-    ...partly,
+    ...notes,
     ...recorded.dropped.map(({ approval, checkpoint }) => `${options.dryRun ? 'would drop' : 'dropped'} stale ${approval.decision === 'rejected' ? 'rejection' : 'approval'}: ${checkpoint.test} › ${checkpoint.checkpoint} (no longer shows the ${approval.decision} change)`),
   ];
   if (recorded.replaced.length) lines.push(`${options.dryRun ? 'would replace' : 'replaced'} ${plural(recorded.replaced.length, 'earlier decision')} on the same checkpoints`);

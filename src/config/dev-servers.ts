@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse } from 'shell-quote';
+import { parse, quote } from 'shell-quote';
 import { readJsonFile } from '../util/fs';
 import { PORT_PLACEHOLDER } from './base-server';
 
@@ -163,6 +163,48 @@ export function withArgs(command: string, args: string): string {
 export function portCommand(command: string, started: StartedServer): string | null {
   if (!started.server?.portArgs || setsPort(started)) return null;
   return withArgs(command, started.server.portArgs);
+}
+
+/** The index of the argument that holds the port (`-p 4321`: the 4321; `--port=4321`, `-p4321`: that argument), or -1. */
+function portArgIndex(started: StartedServer): number {
+  const server = started.server;
+  if (!server) return -1;
+  return started.args.findIndex(
+    (arg, index) =>
+      server.portFlags.some((flag) => arg.startsWith(`${flag}=`) || (/^-\w$/.test(flag) && new RegExp(`^${flag}\\d+$`).test(arg)) || (index > 0 && started.args[index - 1] === flag && /^\d+$/.test(arg))) ||
+      (server.positionalPort && index > 1 && /^\d+$/.test(arg)),
+  );
+}
+
+/** The server's own command with the port it sets replaced by `{port}` (`http-server -p 4321 -c-1 .` → `npx http-server -p {port} -c-1 .`), or null. */
+function withPortReplaced(started: StartedServer): string | null {
+  const at = portArgIndex(started);
+  if (at === -1) return null;
+  const args = started.args.map((arg, index) => (index === at ? arg.replace(/\d+$/, PORT_PLACEHOLDER) : arg));
+  // A package's binary runs through npx outside a script; Python is a program of its own.
+  const runner = started.server!.positionalPort ? [] : ['npx'];
+  return [...runner, started.program, ...args].map((word) => (word.includes(PORT_PLACEHOLDER) ? word : quote([word]))).join(' ');
+}
+
+/** Scripts a project starts its site with, looked at first. */
+const SERVE_SCRIPTS = ['serve', 'start', 'dev', 'preview'];
+
+/**
+ * A command that starts one of the project's own servers on `{port}`, from its package.json
+ * scripts: the script `preferred` first (the one the webServer runs), then the usual names. A
+ * script that fixes its port gets the server's command with `{port}` in its place; one that does
+ * not gets the server's port arguments after it. Null where no script runs a server the table knows.
+ */
+export function scriptCommand(scripts: Scripts, preferred: string | null): string | null {
+  const names = [...new Set([preferred, ...SERVE_SCRIPTS, ...Object.keys(scripts)])].filter((name): name is string => !!name && name in scripts);
+  for (const name of names) {
+    const run = `npm run ${name}`;
+    const started = startedBy(run, scripts);
+    if (!started.server) continue;
+    const command = setsPort(started) ? withPortReplaced(started) : portCommand(run, started);
+    if (command) return command;
+  }
+  return null;
 }
 
 /** The file a `node`-like program runs (`node scripts/start.js`, `nodemon server.js`), relative to the command's folder, or null. */

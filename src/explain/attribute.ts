@@ -1,4 +1,4 @@
-import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse } from '../types';
+import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse, Written } from '../types';
 import { escapeRegExp } from '../util/text';
 import { cssInJsClass } from './css-in-js';
 import { generatedBy, generatedFrom, isModuleFile } from './css-modules';
@@ -22,6 +22,8 @@ export interface ElementClues {
   texts: string[];
   /** The properties that changed (`padding`, `text`, `width`); none for an added or removed element. */
   properties: string[];
+  /** The addresses of the picture it shows on either side (`/logo.svg`), if it is one. */
+  pictures?: string[];
 }
 
 /** The cause the diff proves; else none, and why in words (null: the whole diff was read and no changed file mentions the element). */
@@ -38,7 +40,13 @@ interface Element {
   sides: Step[][];
   texts: string[];
   properties: string[];
+  pictures: string[];
+  /** Whether a class is on many elements of the page (`flex`, `items-center`): on a changed line, no evidence on its own. */
+  shared: (name: string) => boolean;
 }
+
+/** More elements of the page (both sides) than this carrying a class make it a shared one: about three on each side. */
+const SHARED_BY = 4;
 
 const classTest = (file: string): ClassTest => (isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file) : cssInJsClass);
 
@@ -74,19 +82,57 @@ function styleProof(target: StyleTarget, file: string, element: Element, uses: r
   return element.sides.some((steps) => styledBy(target.selectors, file, steps)) ? related(target.properties, element) : 0;
 }
 
-/** Whether a template's element is the page's element: the same tag, id and class list (each token whole), and its parent when the template has it. */
-function isElement(target: ElementTarget, steps: Step[]): boolean {
+const isComponent = (tag: string) => /^[A-Z]/.test(tag);
+
+/**
+ * Whether a template's element is the page's element: the same tag, id and class list (each token
+ * whole), and its parent when the template has it. A component's tag with a `class` prop is the
+ * element it renders, which carries the prop's classes beside its own. Classes many elements share
+ * (`items-center`) tell nothing apart: with only those, its id, its text or its parent's own class must.
+ * A line that came or went with the element (`cameOrWent`) need only name it: a script may have
+ * added classes no line writes (`is-visible`).
+ */
+function isElement(target: ElementTarget, steps: Step[], element: Element, cameOrWent = false): boolean {
   const own = steps[steps.length - 1];
-  if (target.tag !== own.tag) return false;
+  const component = isComponent(target.tag);
+  if (component ? target.classes.length === 0 : target.tag !== own.tag) return false;
   if (target.id && target.id !== own.id) return false;
   const written = new Set(target.classes);
   const classes = own.classes.filter((name) => !FRAMEWORK_CLASS.test(name));
   if (!target.classes.every((name) => classes.includes(name))) return false;
-  if (!target.dynamicClasses && classes.some((name) => !written.has(name))) return false;
+  const named = target.classes.length > 0 || target.id !== null;
+  if (!component && !target.dynamicClasses && !(cameOrWent && named) && classes.some((name) => !written.has(name))) return false;
   const parent = steps[steps.length - 2];
-  if (!target.parent || !parent) return true;
-  return target.parent.tag === parent.tag && target.parent.classes.every((name) => parent.classes.includes(name));
+  const parentMatches = !target.parent || !parent || (target.parent.tag === parent.tag && target.parent.classes.every((name) => parent.classes.includes(name)));
+  if (!parentMatches) return false;
+  if (target.id || target.classes.length === 0 || target.classes.some((name) => !element.shared(name))) return true;
+  const ownText = target.text.length >= 3 && element.texts.includes(target.text);
+  return ownText || (target.parent?.classes.some((name) => !element.shared(name)) ?? false);
 }
+
+/** A changed option or prop: `glyphMargin: true,`, `width={180}`, `lineNumbers="off"`. */
+const OPTION = /^\s*[\w$.-]+\s*[:=]/;
+
+/**
+ * Whether a changed line is an option or prop set in a component's script or on a component's tag
+ * (`glyphMargin: true,` in `DesktopEditor.svelte`), where that file's template writes the element or
+ * one it sits in, by a class that tells it apart: a widget's option that widened its gutter. Weaker
+ * than a rule: the option's way to the style is not read.
+ */
+function optionOfRenderer(change: CodeChange, line: ChangedLine, element: Element): boolean {
+  if (element.kind !== 'changed' || !change.rendered?.length || !OPTION.test(line.text)) return false;
+  if (line.target && !(line.target.kind === 'element' && isComponent(line.target.tag))) return false;
+  const writes = (written: Written, step: Step) =>
+    written.tag === step.tag && (written.id ? written.id === step.id : written.classes.some((name) => !element.shared(name))) && written.classes.every((name) => step.classes.includes(name));
+  return element.sides.some((steps) => steps.slice(2).some((step) => change.rendered!.some((written) => writes(written, step))));
+}
+
+/** A picture's file name without its query or a bundler's hash (`/assets/logo-3fA2b1c9.svg` → `logo.svg`). */
+const pictureName = (address: string) =>
+  (address.split(/[?#]/)[0].split('/').pop() ?? '').replace(/-[\w]{8}(\.\w+)$/, '$1').toLowerCase();
+
+/** Whether a changed file is the picture the element shows (an SVG, an image). */
+const showsFile = (element: Element, file: string) => element.pictures.some((address) => pictureName(address) === pictureName(file));
 
 /** A word or class as a whole token of a line: not a piece of a longer one (`flex` in `flex-col`, `#1E1A2E` in `bg-[#1E1A2E]`). */
 const token = (word: string) => new RegExp(`(^|[\\s"'\`{}(),>=])${escapeRegExp(word)}(?=$|[\\s"'\`{}(),<=])`);
@@ -114,13 +160,16 @@ function componentOption(target: ElementTarget, line: ChangedLine, element: Elem
 
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
   const target = line.target;
+  if (showsFile(element, change.file)) return 2;
   if (target?.kind === 'style') return styleProof(target, change.file, element, uses);
   if (target?.kind === 'element' && componentOption(target, line, element)) return 1;
   // Its own line explains a class, a text, a picture, or its coming and going outright; a style only
   // through what the line may hold (an inline style, an attribute a rule selects), so a rule that
   // sets that style wins.
-  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps)))
+  const cameOrWent = element.kind !== 'changed' && line.added === (element.kind === 'added');
+  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent)))
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
+  if (optionOfRenderer(change, line, element)) return 1;
   return textProof(line, element) ? 2 : 0;
 }
 
@@ -130,7 +179,7 @@ function mentionedName(line: ChangedLine, element: Element): string | null {
     const own = steps[steps.length - 1];
     return [...own.classes.filter((name) => !FRAMEWORK_CLASS.test(name)), ...(own.id ? [own.id] : [])];
   });
-  return names.find((name) => name.length >= 3 && token(name).test(line.text)) ?? null;
+  return names.find((name) => name.length >= 3 && !element.shared(name) && token(name).test(line.text)) ?? null;
 }
 
 const commitWords = (commit: string | null) => (commit ? `commit ${commit.length > 70 ? `${commit.slice(0, 69)}…` : commit}` : 'uncommitted changes');
@@ -150,7 +199,10 @@ function whyNot(element: Element, code: readonly CodeChange[], page: readonly st
       const name = mentionedName(line, element);
       if (name) return `not attributed: ${change.file} changes a line with \`${name}\`, but not this element's own rule, tag, attributes or text`;
     }
-  const variable = [...code].reverse().flatMap((change) => change.lines.flatMap((line) => (line.target?.kind === 'style' && line.target.defines ? [{ change, name: line.target.defines }] : [])))[0];
+  const variable = [...code]
+    .reverse()
+    .flatMap((change) => change.lines.flatMap((line) => (line.target?.kind === 'style' && line.target.defines ? [{ change, name: line.target.defines, target: line.target }] : [])))
+    .find(({ change, name, target }) => mayStyle(name, target, change.file, element, code));
   if (variable)
     return `not attributed: ${variable.change.file} changes ${variable.name}, and no rule read on the branch applies it to this element (the layout record does not say which elements use a variable or mixin)`;
   const module = [...code].reverse().find((change) => isModuleFile(change.file) && element.sides.some((steps) => steps[steps.length - 1].classes.some((name) => generatedBy(name, change.file))));
@@ -163,22 +215,57 @@ function whyNot(element: Element, code: readonly CodeChange[], page: readonly st
   return null;
 }
 
+/**
+ * Whether a changed variable may be what changed on the element though no rule read applies it: a
+ * use read on the branch sets a property that can make such a change (anywhere: the record does not
+ * say which elements use it), or, with no use read, a custom property defined on the element or
+ * above it. A `--gradient-angle` only a background uses cannot widen a gutter.
+ */
+function mayStyle(name: string, target: StyleTarget, file: string, element: Element, code: readonly CodeChange[]): boolean {
+  const uses = usesOf(
+    name,
+    code.flatMap((change) => change.uses.map((use) => ({ ...use, file: change.file }))),
+  );
+  if (uses.length) return uses.some((use) => related([use.property], element) > 0);
+  if (!name.startsWith('--') || target.selectors.length === 0) return true;
+  return element.sides.some((steps) => steps.some((_, i) => styledBy(target.selectors, file, steps.slice(0, i + 1))));
+}
+
 const pageSteps = new WeakMap<readonly string[], Step[][]>();
+
+/** The elements of the page, as selector steps, read once per page. */
+function stepsOfPage(page: readonly string[]): Step[][] {
+  let steps = pageSteps.get(page);
+  if (!steps) {
+    steps = page.map(stepsOf);
+    pageSteps.set(page, steps);
+  }
+  return steps;
+}
+
+const pageClasses = new WeakMap<readonly string[], Map<string, number>>();
+
+/** How many elements of the page (both sides) carry each class. */
+function classCounts(page: readonly string[]): Map<string, number> {
+  let counts = pageClasses.get(page);
+  if (!counts) {
+    counts = new Map();
+    for (const steps of stepsOfPage(page)) for (const name of steps[steps.length - 1]?.classes ?? []) counts.set(name, (counts.get(name) ?? 0) + 1);
+    pageClasses.set(page, counts);
+  }
+  return counts;
+}
 
 /**
  * The CSS Modules files whose changed rules apply to no element of the page: their generated
  * names may follow a pattern not recognised (a hash alone), so their silence proves nothing.
  */
 function unmatchedModules(code: readonly CodeChange[], page: readonly string[]): string[] {
-  let steps = pageSteps.get(page);
-  if (!steps) {
-    steps = page.map(stepsOf);
-    pageSteps.set(page, steps);
-  }
+  const steps = stepsOfPage(page);
   const modules = [...new Set(code.filter((change) => isModuleFile(change.file)).map((change) => change.file))];
   return modules.filter((file) => {
     const selectors = code.filter((change) => change.file === file).flatMap((change) => change.lines.flatMap((line) => (line.target?.kind === 'style' ? line.target.selectors : [])));
-    return selectors.length > 0 && !steps!.some((element) => styledBy(selectors, file, element));
+    return selectors.length > 0 && !steps.some((element) => styledBy(selectors, file, element));
   });
 }
 
@@ -191,7 +278,9 @@ function unmatchedModules(code: readonly CodeChange[], page: readonly string[]):
  * `page`: the paths of every element of both records, to tell a CSS Module whose rules match none.
  */
 export function attribute(clues: ElementClues, code: readonly CodeChange[], page: readonly string[] = []): Attributed {
-  const element: Element = { kind: clues.kind, sides: clues.paths.map(stepsOf), texts: clues.texts, properties: clues.properties };
+  const counts = page.length ? classCounts(page) : null;
+  const shared = (name: string) => (counts?.get(name) ?? 0) > SHARED_BY;
+  const element: Element = { kind: clues.kind, sides: clues.paths.map(stepsOf), texts: clues.texts, properties: clues.properties, pictures: clues.pictures ?? [], shared };
   const uses = code.flatMap((change) => change.uses.map((use) => ({ ...use, file: change.file })));
   let found: { attribution: Attribution; rank: number } | null = null;
   for (const change of code)

@@ -1,4 +1,7 @@
+import { MODULE_FILE } from '../git/source-lines';
 import { escapeRegExp } from '../util/text';
+
+export { isModuleFile } from '../git/source-lines';
 
 /**
  * CSS Modules: the class a page carries is generated from the class a module file names (its
@@ -6,10 +9,6 @@ import { escapeRegExp } from '../util/text';
  * pure hash (css-loader's default `[hash:base64]`) cannot, and nothing here pretends it can. The
  * docs/explanations-and-signals.md ("What changed, in words") lists the patterns recognised.
  */
-
-const MODULE_FILE = /\.module\.(css|scss|sass|less|pcss|styl)$/i;
-
-export const isModuleFile = (file: string): boolean => MODULE_FILE.test(file);
 
 const made = new Map<string, RegExp[]>();
 
@@ -34,6 +33,51 @@ function patterns(file: string, local: string): RegExp[] {
   ];
   made.set(key, list);
   return list;
+}
+
+/** A CSS Module file of the branch's diff and the classes its rules write (CodeChange.classes). */
+export interface ModuleClasses {
+  file: string;
+  classes: readonly string[];
+}
+
+/**
+ * The shapes a generated class has whatever its module, the local name captured: Vite and
+ * postcss-modules (`_label_cs8t7_1`), Turbopack in development (`Header-module__8aZ1qW__navbar`),
+ * css-loader (`Header-module__navbar___x1Y2z`), Next.js and CRA (`Header_navbar__x1Y2z`, a hash
+ * with a digit or a capital). Lightning CSS's `[hash]_[local]` is read only with its file: alone,
+ * it is a plain `Button2_primary`.
+ */
+const SHAPES = [
+  /^_([\w-]+)_[a-z0-9]{1,5}_\d+$/,
+  /^[\w-]+?[-_]module__[\w-]+__([\w-]+)$/,
+  /^[\w-]+?[-_]module__([\w-]+?)(?:___[\w-]+)?$/,
+  /^[A-Za-z][\w-]*?_([A-Za-z][\w-]*)__(?=[\w-]{0,4}[A-Z0-9])[\w-]{5}$/,
+];
+
+/** A page's class read back to the class its module writes, and that module's file where one module of the diff writes it. */
+export interface SourceClass {
+  local: string;
+  file: string | null;
+}
+
+const readBack = new WeakMap<readonly ModuleClasses[], Map<string, SourceClass | null>>();
+
+/**
+ * The source class behind a generated one (`_label_cs8t7_1` → `.label` in nav-item.module.scss):
+ * first through the modules the diff read (the file then known when only one writes that class),
+ * else by the shape alone; null for a class no pattern made.
+ */
+export function sourceClass(generated: string, modules: readonly ModuleClasses[]): SourceClass | null {
+  let known = readBack.get(modules);
+  if (!known) readBack.set(modules, (known = new Map()));
+  if (known.has(generated)) return known.get(generated)!;
+  const found = modules.flatMap(({ file, classes }) => classes.filter((local) => generatedFrom(generated, local, file)).map((local) => ({ local, file })));
+  const files = new Set(found.map(({ file }) => file));
+  const shaped = SHAPES.map((shape) => generated.match(shape)?.[1]).find(Boolean);
+  const read = found.length ? { local: found[0].local, file: files.size === 1 ? found[0].file : null } : shaped ? { local: shaped, file: null } : null;
+  known.set(generated, read);
+  return read;
 }
 
 /**

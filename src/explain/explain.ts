@@ -3,10 +3,13 @@ import { attribute, causeWords, type Attributed, type Attribution } from './attr
 import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
 import { recordedBy } from './properties';
 import { matchElements, type Matching } from './match';
+import { insideMask, withoutMasked } from './masks';
+import { sizesApart } from './geometry';
 import { pairMoved } from './moved';
-import { keptCovering, regionsMet, unexplainedRegions } from './regions';
+import { keptCovering, regionsMet } from './regions';
+import { shiftsBelow, shiftWords, subpixelMove } from './shift';
 import { NO_ORIGINS, sizeChanges, styleChanges, type PageOrigins, type PropertyChange } from './visible';
-import { elementName, quotedChange, valueWord } from './words';
+import { elementName, namingOf, quotedChange, sourcePath, valueWord, type Naming } from './words';
 
 export type { PageOrigins, PropertyChange } from './visible';
 export type { InteractionSides } from './interaction';
@@ -72,11 +75,11 @@ function propertyWords(changes: PropertyChange[]): string {
   return parts.filter(Boolean).join('; ');
 }
 
-function placeWords(record: LayoutRecord, index: number): string {
+function placeWords(record: LayoutRecord, index: number, naming: Naming): string {
   const element = record.elements[index];
   const next = record.elements.findIndex((other, i) => i > index && other.parent === element.parent && !other.path.startsWith(`${element.path}>`));
-  if (next >= 0) return ` above ${elementName(record.elements[next].path)}`;
-  return element.parent >= 0 ? ` in ${elementName(record.elements[element.parent].path)}` : '';
+  if (next >= 0) return ` above ${elementName(record.elements[next].path, naming, record.elements[next].text)}`;
+  return element.parent >= 0 ? ` in ${elementName(record.elements[element.parent].path, naming, record.elements[element.parent].text)}` : '';
 }
 
 /** Each matched element's own changes, those its parent already explains (an inherited value) left out. */
@@ -90,6 +93,20 @@ function changedElements(base: LayoutRecord, current: LayoutRecord, matching: Ma
     const properties = own.get(c)!.filter((change) => !inherited(change));
     return properties.length ? [{ index: c, properties: [...properties, ...sizeChanges(base.elements[b], current.elements[c])] }] : [];
   });
+}
+
+/**
+ * The path an element has on a side whose style hides it (`display: none`, LayoutRecord.hidden),
+ * its CSS Module classes read back (an edit of the module renamed them); null: the side lost it.
+ */
+function hiddenPaths(): (record: LayoutRecord, path: string) => string | null {
+  const read = new Map<LayoutRecord, Map<string, string>>();
+  return (record, path) => {
+    if (!record.hidden?.length) return null;
+    let paths = read.get(record);
+    if (!paths) read.set(record, (paths = new Map(record.hidden.map((hidden) => [sourcePath(hidden), hidden]))));
+    return paths.get(sourcePath(path)) ?? null;
+  };
 }
 
 /**
@@ -164,9 +181,14 @@ function missingNote(base: LayoutRecord | null, current: LayoutRecord | null, ga
  * page so, the code did not change it; what else changed is the diff's to prove (`prove`). A state
  * only near the element is said as one that may explain it.
  */
-function causeOf(state: StateCause | null, properties: string[], prove: (properties: string[]) => Attributed): { cause: Attribution | null; words: string; interaction?: string } {
+function causeOf(state: StateCause | null, changes: PropertyChange[], prove: (properties: string[]) => Attributed): { cause: Attribution | null; words: string; interaction?: string } {
+  const properties = changes.map((change) => change.property);
   if (state?.rule) {
     const rest = unsetBy(state.rule, properties);
+    // A changed line that sets what the rule sets to the value now shown is the diff's proof: the state is then said beside it.
+    const proven = prove(properties);
+    const byRule = changes.filter((change) => !rest.includes(change.property));
+    if (proven.cause && setsShownValue(proven.cause.line, byRule)) return { cause: proven.cause, words: `${causeWords(proven)}; ${state.words} too`, interaction: state.state.words };
     if (rest.length === 0) return { cause: null, words: state.words, interaction: state.state.words };
     const attributed = prove(rest);
     return { cause: attributed.cause, words: `${state.words}; ${rest.join(', ')}: ${causeWords(attributed)}`, interaction: state.state.words };
@@ -174,6 +196,14 @@ function causeOf(state: StateCause | null, properties: string[], prove: (propert
   const attributed = prove(properties);
   if (!state) return { cause: attributed.cause, words: causeWords(attributed) };
   return { cause: attributed.cause, words: attributed.cause ? `${causeWords(attributed)}; ${state.words} too` : `not attributed: ${state.words}` };
+}
+
+/** Whether a style line (`background-color: #eef;`) sets a changed property to the value the element shows now. */
+function setsShownValue(line: string, changes: readonly PropertyChange[]): boolean {
+  const declared = line.match(/^\s*([\w-]+)\s*:\s*([^;{}]+?)\s*;?\s*$/);
+  if (!declared) return false;
+  const [property, value] = [recordedBy(declared[1]), declared[2].toLowerCase()];
+  return changes.some((change) => property.includes(change.property) && [change.after, valueWord(change.after)].some((shown) => shown.toLowerCase() === value));
 }
 
 /** The changed properties a state rule does not set, a size aside (a box follows its styles). */
@@ -203,23 +233,42 @@ export function explainChange(
   const states = oneSidedStates(interaction);
   const stateWords = states.length ? { interaction: states.map((state) => state.words) } : {};
   if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length, ...stateWords };
-  const { matching, moved } = pairMoved(base, current, matchElements(base, current));
+  const { matching, moved } = withoutMasked(base, current, pairMoved(base, current, matchElements(base, current)));
   const page = [...base.elements, ...current.elements].map((element) => element.path);
-  const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, properties: PropertyChange[]): ElementChange => {
+  const hiddenOn = hiddenPaths();
+  const naming = namingOf([base, current], code.flatMap(({ file, classes }) => (classes ? [{ file, classes }] : [])));
+  // What each change's words say before its cause: a shift it made is said there.
+  const whatOf = new WeakMap<ElementChange, string>();
+  const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, found: PropertyChange[]): ElementChange => {
     const element = record.elements[index];
-    const name = elementName(element.path);
+    const name = elementName(element.path, naming, element.text);
+    // An element that came or went while a style hid it on the other side changed its display: that is what is named and proven.
+    const toggled = kind === 'changed' ? null : hiddenOn(kind === 'removed' ? current : base, element.path);
+    const display = record.styles[element.style]?.display ?? 'block';
+    const properties = toggled ? [{ property: 'display', before: kind === 'removed' ? display : 'none', after: kind === 'removed' ? 'none' : display }] : found;
     const texts = [element.text, ...properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after])].filter(Boolean);
-    const basePath = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1]?.path : undefined;
-    const paths = [...new Set([basePath ?? element.path, element.path])];
+    const baseElement = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1] : undefined;
+    const otherPath = kind === 'changed' ? baseElement?.path : (toggled ?? undefined);
+    const paths = [...new Set(kind === 'removed' ? [element.path, otherPath ?? element.path] : [otherPath ?? element.path, element.path])];
     const changedProperties = properties.map((p) => p.property);
-    const state = stateCause({ kind, paths, properties: changedProperties }, interaction, states);
-    const { cause, words, interaction: byState } = causeOf(state, changedProperties, (proven) => attribute({ kind, paths, texts, properties: proven }, code, page));
+    const clueKind = toggled ? 'changed' : kind;
+    const state = stateCause({ kind: clueKind, paths, properties: changedProperties }, interaction, states);
+    const pictures = [record.styles[element.style]?.src, baseElement && base.styles[baseElement.style]?.src].filter((src): src is string => Boolean(src));
+    const { cause, words, interaction: byState } = causeOf(state, properties, (proven) => attribute({ kind: clueKind, paths, texts, properties: proven, pictures }, code, page));
     const [w, h] = [element.box[2], element.box[3]];
-    const what = kind === 'changed' ? `${name}: ${propertyWords(properties)}` : `${name} ${kind} (${w}×${h})${kind === 'added' ? placeWords(record, index) : ''}`;
+    const place = kind === 'added' ? placeWords(record, index, naming) : '';
+    const what =
+      kind === 'changed'
+        ? `${name}: ${propertyWords(properties)}`
+        : toggled
+          ? `${name} ${kind === 'removed' ? 'hidden' : 'shown'}: ${propertyWords(properties)} (${w}×${h})${place}`
+          : `${name} ${kind} (${w}×${h})${place}`;
     const box = boxOf(element);
-    return { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
+    const change: ElementChange = { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
+    whatOf.set(change, what);
+    return change;
   };
-  const changed = changedElements(base, current, matching, origins);
+  const changed = sizesApart(changedElements(base, current, matching, origins), base, current, matching);
   // An element matching left removed and added is one element: its new size is its change.
   const movedSizes = moved
     .filter(({ current: c }) => !changed.some((change) => change.index === c))
@@ -239,12 +288,23 @@ export function explainChange(
     .filter((size) => listed.length === 0 || size.regions!.some((i) => !explained.has(i)));
   const changes = [...listed, ...sized];
   const inRegions = changes.filter((change) => change.regions?.length);
-  const shown = keptCovering(inRegions.length ? inRegions : changes, KEPT);
-  const unexplained = unexplainedRegions(regions, shown);
+  const kept = keptCovering(inRegions.length ? inRegions : changes, KEPT);
+  const met = new Set(kept.flatMap((change) => change.regions ?? []));
+  const open = regions.flatMap((region, i) => (met.has(i) || insideMask(region, base, current) ? [] : [i]));
+  const shifts = shiftsBelow(kept, base, current, matching, regions, open);
+  const shown = kept.map((change) => {
+    const shift = shifts.get(change);
+    if (!shift) return change;
+    const what = whatOf.get(change)!;
+    return { ...change, words: `${what}; ${shiftWords(shift.by)}${change.words.slice(what.length)}`, regions: [...change.regions!, ...shift.regions].sort((a, b) => a - b) };
+  });
+  const shifted = new Set([...shifts.values()].flatMap((shift) => shift.regions));
+  const subpixel = shown.length === 0 ? subpixelMove(base, current) : null;
+  const unexplained = subpixel ? [] : open.filter((i) => !shifted.has(i)).map((i) => regions[i]);
   // A state no listed change is put down to is still said: it may be what an unexplained region shows (a focus ring is an outline, which the record does not keep).
   const unsaid = states.filter((state) => !shown.some((change) => change.words.includes(state.words)));
   const notes = [
-    shown.length === 0 ? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps' : null,
+    shown.length === 0 ? (subpixel ?? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps') : null,
     base.truncated || current.truncated ? 'a layout record was cut at its element limit: an element past it is not seen' : null,
     unsaid.length ? `the captures differ in pointer or focus: ${unsaid.map((state) => state.words).join(', ')}` : null,
   ].filter((note): note is string => note !== null);

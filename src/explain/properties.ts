@@ -34,6 +34,9 @@ export function recordedBy(declared: string): string[] {
 const LOOKS_ONLY =
   /^(color|background(-.*)?|box-shadow|text-shadow|opacity|cursor|transition(-.*)?|animation(-.*)?|outline(-.*)?|border(-.*)?-color|border(-.*)?-radius|filter|backdrop-filter|text-decoration(-.*)?|z-index|pointer-events|fill|stroke(-.*)?|caret-color|accent-color|will-change|user-select|mix-blend-mode|scroll-behavior)$/;
 
+/** Whether a recorded change of `property` can change the size of an element's box (a colour cannot; a padding, a font or a text can). */
+export const movesBox = (property: string) => !LOOKS_ONLY.test(property);
+
 /**
  * How strongly setting `declared` explains the element's change: 2 when it sets a property that
  * changed; 1 when it can move the box (the element changed size) or decide whether it shows (it
@@ -44,11 +47,11 @@ export function related(declared: readonly string[], element: { kind: 'added' | 
     0,
     ...declared.map((property) => {
       if (property === '*') return 1;
-      if (element.kind !== 'changed') return LOOKS_ONLY.test(property) ? 0 : 1;
+      if (element.kind !== 'changed') return movesBox(property) ? 1 : 0;
       const recorded = recordedBy(property);
       if (element.properties.some((changed) => recorded.includes(changed))) return 2;
       const resized = element.properties.includes('width') || element.properties.includes('height');
-      return resized && !LOOKS_ONLY.test(property) ? 1 : 0;
+      return resized && movesBox(property) ? 1 : 0;
     }),
   );
 }

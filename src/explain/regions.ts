@@ -37,12 +37,6 @@ export function keptCovering<T extends { regions?: number[] }>(changes: readonly
   return changes.filter((change) => chosen.has(change));
 }
 
-/** The regions none of `changes` meets, in their order. */
-export function unexplainedRegions(regions: readonly Region[], changes: readonly { regions?: number[] }[]): Region[] {
-  const met = new Set(changes.flatMap((change) => change.regions ?? []));
-  return regions.filter((_, i) => !met.has(i));
-}
-
 /** "3 of 7 changed regions not explained: at (12, 40) 300×20, …"; '' when every region is explained, or the explanation predates the count. */
 export function unexplainedWords(explanation: { unexplained?: Region[]; regionCount?: number } | null | undefined): string {
   const unexplained = explanation?.unexplained ?? [];

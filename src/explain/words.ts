@@ -1,4 +1,7 @@
-/** How values and elements read in an explanation: CSS as a person writes it. */
+import type { LayoutRecord } from '../types';
+import { sourceClass, type ModuleClasses } from './css-modules';
+
+/** How values and elements read in an explanation: CSS as a person writes it, elements as their source names them. */
 
 const hex = (n: number) => Math.round(n).toString(16).padStart(2, '0');
 
@@ -67,23 +70,124 @@ export function stepParts(path: string): { tag: string; id: string | null; class
   return { tag, id, classes };
 }
 
-/** The last step of a path, as a person names an element: `#id`, `.class.other`, else the tag. */
-export function elementWord(path: string): string {
-  const { id, classes } = stepParts(path);
-  if (id) return `#${id}`;
-  if (classes.length) return classes.map((name) => `.${name}`).join('');
-  return (pathSteps(path).pop() ?? path).replace(/:(\d+)$/, ':nth-of-type($1)');
+/** What naming an element needs beyond its path: the branch's CSS Modules, the ids that change from run to run, how common each class is on the page. */
+export interface Naming {
+  modules: readonly ModuleClasses[];
+  unstableIds: ReadonlySet<string>;
+  /** How many elements of the records carry a class (counted when first asked). */
+  classCount: (name: string) => number;
 }
+
+export const PLAIN_NAMING: Naming = { modules: [], unstableIds: new Set(), classCount: () => 0 };
+
+/**
+ * An id made at run time: a timestamp or counter (`viewport-1764309471123`), React's `useId`
+ * (`:r3:`, `«r3»`), a hex run of a uuid. Such an id names a different element on every capture.
+ */
+const GENERATED_ID = /\d{5,}|[:«»]|(?=[0-9a-f]{0,7}\d)(?=[0-9a-f]{0,7}[a-f])[0-9a-f]{8,}/i;
+
+/** The last step of a path with its id taken out, and that id (`div#pane-7f3a.editor` → `div.editor`, `pane-7f3a`). */
+function withoutId(path: string): { key: string; id: string } | null {
+  const last = path.lastIndexOf('>');
+  if (path.indexOf('#', last) < 0) return null;
+  const { id } = stepParts(path);
+  return id ? { key: path.replace(`#${id}`, ''), id } : null;
+}
+
+/**
+ * How the elements of these records are named: with the classes the branch's CSS Modules write,
+ * and without the ids that differ between the records at the same place (a pane numbered on each
+ * start) or look generated.
+ */
+export function namingOf(records: readonly LayoutRecord[], modules: readonly ModuleClasses[] = []): Naming {
+  const idsAt = new Map<string, Set<string>>();
+  for (const record of records)
+    for (const element of record.elements) {
+      const found = withoutId(element.path);
+      if (found) idsAt.set(found.key, (idsAt.get(found.key) ?? new Set()).add(found.id));
+    }
+  const unstableIds = new Set([...idsAt.values()].filter((ids) => ids.size > 1).flatMap((ids) => [...ids]));
+  let counts: Map<string, number> | null = null;
+  const classCount = (name: string) => {
+    if (!counts) {
+      counts = new Map();
+      for (const record of records) for (const element of record.elements) for (const own of stepParts(element.path).classes) counts.set(own, (counts.get(own) ?? 0) + 1);
+    }
+    return counts.get(name) ?? 0;
+  };
+  return { modules, unstableIds, classCount };
+}
+
+/**
+ * A path with each CSS Module class read back to the class its module writes
+ * (`nav._menu_1goyx_41` → `nav.menu`): the same element whichever hash an edit of its module gave it.
+ */
+export function sourcePath(path: string): string {
+  return pathSteps(path)
+    .map((step) => {
+      const { tag, id, classes } = stepParts(step);
+      const nth = step.match(/:\d+$/)?.[0] ?? '';
+      return `${tag}${id ? `#${id}` : ''}${classes.map((name) => `.${sourceClass(name, [])?.local ?? name}`).join('')}${nth}`;
+    })
+    .join('>');
+}
+
+/** How many classes a name keeps: past it (a utility-class list), the ones that tell the element apart. */
+const NAMED_CLASSES = 3;
+
+/**
+ * The classes a name shows: a CSS Module's as its source writes them, with its file; of a longer
+ * list, the three rarest on the page (a variant such as `hover:` or `md:` last), in their order.
+ */
+function namedClasses(classes: string[], naming: Naming): { shown: string[]; files: string[]; cut: boolean } {
+  const read = classes.map((name) => sourceClass(name, naming.modules));
+  const shown = classes.map((name, i) => read[i]?.local ?? name);
+  const files = [...new Set(read.flatMap((source) => (source?.file ? [source.file.split('/').pop()!] : [])))];
+  if (shown.length <= NAMED_CLASSES) return { shown, files, cut: false };
+  const rank = (name: string) => naming.classCount(name) + (name.includes(':') ? 1e6 : 0);
+  const kept = new Set(
+    shown
+      .map((name, i) => ({ name, i, rank: rank(classes[i]) }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
+      .slice(0, NAMED_CLASSES)
+      .map(({ i }) => i),
+  );
+  return { shown: shown.filter((_, i) => kept.has(i)), files, cut: true };
+}
+
+/**
+ * The last step of a path, as a person names an element: `#id` (one that stays from run to run),
+ * else its classes as its source writes them (`.label (nav-item.module.scss)`; a long utility
+ * list as its tag, three classes that tell it apart and its text), else the tag.
+ */
+export function elementWord(path: string, naming: Naming = PLAIN_NAMING, text = ''): string {
+  const { tag, id, classes } = stepParts(path);
+  if (id && !naming.unstableIds.has(id) && !GENERATED_ID.test(id)) return `#${id}`;
+  if (classes.length) {
+    const { shown, files, cut } = namedClasses(classes, naming);
+    const written = shown.map((name) => `.${name}`).join('');
+    const from = files.length ? ` (${files.join(', ')})` : '';
+    return cut ? `${tag}${written}${from}${text ? ` ${quoted(text.length > SHORT_TEXT ? `${text.slice(0, SHORT_TEXT - 1)}…` : text)}` : ''}` : `${written}${from}`;
+  }
+  const step = (pathSteps(path).pop() ?? path).replace(/:(\d+)$/, ':nth-of-type($1)');
+  return id ? step.replace(`#${id}`, '') : step;
+}
+
+/** How much of its text names a utility-class element. */
+const SHORT_TEXT = 24;
 
 /** Tags that say little alone: named with their parent's name. */
 const GENERIC = new Set(['div', 'span', 'p', 'li', 'a', 'img', 'svg', 'td', 'th', 'tr', 'section', 'article', 'strong', 'em', 'b', 'i', 'button', 'label', 'input', 'h2', 'h3', 'h4']);
 
-/** An element's name, with its parent's when it is a bare generic tag (`footer span:nth-of-type(2)`). */
-export function elementName(path: string): string {
-  const own = elementWord(path);
+/**
+ * An element's name, as its source names it, with its parent's when it is a bare generic tag
+ * (`footer span:nth-of-type(2)`). The one place the words name an element.
+ */
+export function elementName(path: string, naming: Naming = PLAIN_NAMING, text = ''): string {
+  const own = elementWord(path, naming, text);
   if (!GENERIC.has(own.replace(/:.*$/, ''))) return own;
   const steps = pathSteps(path);
-  return steps.length > 1 ? `${elementWord(steps.slice(0, -1).join('>'))} ${own}` : own;
+  return steps.length > 1 ? `${elementWord(steps.slice(0, -1).join('>'), naming)} ${own}` : own;
 }
 
 /** How much of a text an explanation quotes, and how much of what both sides share it keeps before the first difference. */

@@ -1,6 +1,6 @@
 import type { ChangedLine, CodeChange } from '../types';
 import { withoutQueryValues } from '../util/text';
-import { readSource, unparsedKind, type ReadSource } from './source-lines';
+import { classesWritten, elementsWritten, isComponentFile, isModuleFile, readSource, unparsedKind, type ReadSource } from './source-lines';
 
 /** Marks a commit's header line in `git log -p --format=` output. */
 export const COMMIT_MARK = '\u0001';
@@ -52,7 +52,10 @@ function readPatch(file: string, commit: string | null, patch: PatchLine[], skip
     const side = line.sign === '+' ? read.after : read.before;
     return { text: line.text, added: line.sign === '+', target: side?.targets.get(numbers[i]) ?? null };
   });
-  return { file, commit, lines, uses: [...(read.before?.uses ?? []), ...(read.after?.uses ?? [])], unread };
+  const sides = [read.before, read.after].filter((side): side is ReadSource => side !== null);
+  const classes = isModuleFile(file) && sides.length ? { classes: [...new Set(sides.flatMap(classesWritten))] } : {};
+  const rendered = isComponentFile(file) && sides.length ? { rendered: elementsWritten(sides) } : {};
+  return { file, commit, lines, uses: sides.flatMap((side) => side.uses), unread, ...classes, ...rendered };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { sameRegion, type ChangePrint, type RegionPrint } from '../compare';
 import type { Explanation } from '../explain';
+import type { Region } from '../types';
+import { partCauses } from './causes';
 import { wordsKey } from './words';
 
 /**
@@ -19,6 +21,12 @@ import { wordsKey } from './words';
  * causes, every changed region accounted for) and that are seen in more than one project are one
  * change. Where the words do not account for a checkpoint's whole change, or it shows more than
  * one change, its pixels alone group it, as within a project.
+ *
+ * One edit is one change: changes whose every checkpoint's words put them down to the same cause
+ * (file, commit and line) are one, across checkpoints, tests and projects, whatever their pixels
+ * and other words (a token recolouring a header on one page and a button on another). A change put
+ * down to two causes is in each one's group, unless the two always come together (two lines of
+ * one commit's rule): those are one edit.
  */
 export interface ChangeGroup {
   /** `g1`, `g2`, …: the change on most checkpoints first. */
@@ -39,6 +47,8 @@ export interface ChangeGroup {
 export interface Seen {
   project: string;
   explanation: Explanation | null;
+  /** Its changed regions (diffMetrics'), which the words' region indexes name; absent: its causes are not read. */
+  regions?: readonly Region[];
 }
 
 export interface Grouping {
@@ -186,6 +196,46 @@ function mergedByWords(found: Change[], changes: (ChangePrint | null)[], seen: S
   return merged;
 }
 
+/** One change made of several: every checkpoint's parts together, its regions largest first. */
+function joined(changes: Change[]): Change {
+  if (changes.length === 1) return changes[0];
+  const parts = new Map<number, ChangePrint>();
+  for (const change of changes)
+    for (const [input, part] of change.parts) {
+      const had = parts.get(input);
+      if (!had) parts.set(input, part);
+      else
+        parts.set(input, {
+          threshold: had.threshold,
+          regions: [...new Set([...had.regions, ...part.regions])].sort((a, b) => b.width * b.height - a.width * a.height),
+          lines: [...new Set([...had.lines, ...part.lines])].sort(),
+        });
+    }
+  return { inputs: [...parts.keys()].sort((a, b) => a - b), parts };
+}
+
+/**
+ * The changes one edit made, one each. A change's causes are those every checkpoint's part of it
+ * is put down to (each region met by an element with a cause); causes shared by the same changes
+ * are one edit. A change without causes stays as it is.
+ */
+function mergedByCause(found: Change[], changes: (ChangePrint | null)[], seen: Seen[]): Change[] {
+  const causesOf = (change: Change): string[] => {
+    const each = change.inputs.map((input) => partCauses(change.parts.get(input)!, changes[input]!, seen[input].explanation, seen[input].regions));
+    if (each.some((causes) => causes === null)) return [];
+    return [...each[0]!].filter((cause) => each.every((causes) => causes!.has(cause)));
+  };
+  const byCause = new Map<string, number[]>();
+  const uncaused: Change[] = [];
+  found.forEach((change, i) => {
+    const causes = causesOf(change);
+    if (causes.length === 0) uncaused.push(change);
+    for (const cause of causes) byCause.set(cause, [...(byCause.get(cause) ?? []), i]);
+  });
+  const edits = new Map([...byCause.values()].map((members) => [members.join(','), members]));
+  return [...uncaused, ...[...edits.values()].map((members) => joined(members.map((i) => found[i])))];
+}
+
 const NOT_SEEN: Seen = { project: '', explanation: null };
 
 /**
@@ -194,7 +244,7 @@ const NOT_SEEN: Seen = { project: '', explanation: null };
  * words (none: one project, pixels alone).
  */
 export function groupChanges(changes: (ChangePrint | null)[], seen: Seen[] = changes.map(() => NOT_SEEN)): Grouping {
-  const found = mergedByWords(changesOf(changes), changes, seen);
+  const found = mergedByCause(mergedByWords(changesOf(changes), changes, seen), changes, seen);
   const changesOfInput = changes.map((_, input) => found.filter((change) => change.parts.has(input)));
   const dominant = (input: number): Change =>
     changesOfInput[input].reduce((best, change) => {

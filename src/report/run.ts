@@ -94,7 +94,7 @@ export async function judgeRun(input: RunInput): Promise<RunOutcome> {
   const subjects = compared.map(approvalSubject);
   const grouping = groupChanges(
     subjects.map((subject) => subject.change),
-    compared.map((checkpoint) => ({ project: checkpoint.test.project, explanation: checkpoint.explanation })),
+    compared.map((checkpoint) => ({ project: checkpoint.test.project, explanation: checkpoint.explanation, regions: checkpoint.comparison.kind === 'different' ? checkpoint.comparison.metrics.changedRegions : undefined })),
   );
   lap('group');
   const { review, covering, resembles } = decidedParts(grouping, subjects, input.approvals);

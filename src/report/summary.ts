@@ -49,14 +49,17 @@ export function groupSize(group: GroupRecord): number {
   return group.members.length + group.alsoIn.length;
 }
 
-/** Groups of two or more checkpoints get a line of their own; their members without other changes are not repeated. */
+/** Groups of two or more checkpoints get a line of their own; their members are named there, and get no row of their own unless their status differs. */
 function rows(run: RunResult, onlyAttention: boolean): Row[] {
   const byStatus = (a: { status: CheckpointStatus }, b: { status: CheckpointStatus }) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status);
   const shared = new Set(run.groups.filter((group) => groupSize(group) > 1).map((group) => group.id));
   const groups = run.groups.filter((group) => shared.has(group.id) && (!onlyAttention || group.status !== 'unchanged')).sort(byStatus);
+  // A member whose group has a row, with the group's status, is named there only: a row of its own
+  // would say the same again. One with a status of its own (an approval it only resembles) keeps its row.
+  const shownUnder = new Set(groups.map((group) => `${group.id}\u0000${group.status}`));
   const single = run.tests
     .flatMap((test) => test.checkpoints.map((checkpoint) => ({ test, checkpoint })))
-    .filter(({ checkpoint }) => !(checkpoint.group && shared.has(checkpoint.group) && checkpoint.otherGroups.length === 0))
+    .filter(({ checkpoint }) => !shownUnder.has(`${checkpoint.group}\u0000${checkpoint.status}`))
     .filter(({ checkpoint }) => !onlyAttention || checkpoint.status !== 'unchanged')
     .sort((a, b) => byStatus(a.checkpoint, b.checkpoint));
   return [...groups.map((group) => ({ group })), ...single];
@@ -106,11 +109,6 @@ function headline(run: RunResult, onBase: string | null | undefined): string {
   if (taken === 0) return 'no test took a checkpoint: nothing compared';
   if (!onBase) return countsLine(run);
   return `${plural(taken, 'checkpoint')} taken on the base itself (${onBase}, clean tree): nothing compared`;
-}
-
-function oneLine(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length <= width ? flat.padEnd(width) : `${flat.slice(0, width - 1)}…`;
 }
 
 /**
@@ -209,7 +207,7 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   return [
     line('status', header, 'changed', 'reason'),
     ...table.flatMap((entry) => {
-      if (entry.group) return [...row(entry.group.status, [oneLine(groupTitle(entry.group), titleWidth)], '', entry.group.reason), ...members(entry.group), ...explained(entry.group.explanation)];
+      if (entry.group) return [...row(entry.group.status, wrapParts([groupTitle(entry.group)], titleWidth), '', entry.group.reason), ...members(entry.group), ...explained(entry.group.explanation)];
       const project = projectOf(entry.test);
       const titles = titleLines(entry.test.titlePath, entry.checkpoint.name, titleWidth - project.length).map((title, i) => (i ? ' '.repeat(project.length) : project) + title);
       return [...row(entry.checkpoint.status, titles, percent(entry.checkpoint), entry.checkpoint.reason), ...explained(entry.checkpoint.explanation)];
@@ -233,11 +231,12 @@ export function approvalLines(approvals: ApprovalTally): string[] {
   if (approvals.resembling)
     lines.push(`  ${plural(approvals.resembling, 'checkpoint')} ${approvals.resembling === 1 ? 'shows' : 'show'} a change approved on other checkpoints only: an approval covers what was seen, so a person must look`);
   if (approvals.rejected) lines.push(`  ${plural(approvals.rejected, 'checkpoint')} rejected earlier (visual-uat.approvals.json): a regression until the change is gone`);
-  for (const { approval, checkpoint } of approvals.stale) {
+  // Two decisions on one checkpoint (a group's and a later one of its own) that no longer hold are one line.
+  const stale = approvals.stale.map(({ approval, checkpoint }) => {
     const what = approval.decision === 'rejected' ? 'rejection' : 'approval';
-    lines.push(`  stale ${what} ignored: ${checkpoint.test} › ${checkpoint.checkpoint} no longer shows the ${approval.decision} change; npx visual-uat approve --prune drops it`);
-  }
-  return lines;
+    return `  stale ${what} ignored: ${checkpoint.test} › ${checkpoint.checkpoint} no longer shows the ${approval.decision} change; npx visual-uat approve --prune drops it`;
+  });
+  return [...lines, ...new Set(stale)];
 }
 
 /** The end-of-run summary: counts, a table of what needs a look, where to look, how to review. */

@@ -147,10 +147,10 @@ test('a config init cannot edit safely gets the reason and the lines to add, and
 
 /**
  * A Vite app as a team has it (fixtures/vite-app's page and test, its port in vite.config.js, `npm
- * run dev` running plain `vite`) with Playwright's init template and its webServer filled in: the
- * base's Vite, started the same way, would find the current app on that port and move to the next.
+ * run dev` running plain `vite`) with `config` as its Playwright config: the base's Vite, started
+ * the same way, would find the current app on that port and move to the next.
  */
-function viteAppRepo(): string {
+function viteAppRepo(config: string): string {
   return createFixtureRepo({
     fixture: 'vite-app',
     branch: 'feature/cards',
@@ -159,18 +159,33 @@ function viteAppRepo(): string {
       fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, 'utf8')), scripts: { dev: 'vite' } }, null, 2));
       fs.writeFileSync(path.join(dir, 'vite.config.js'), "export default { server: { port: Number(process.env.DEMO_PORT ?? 5173) } };\n");
       fs.rmSync(path.join(dir, 'http-server.config.ts'));
-      fs.writeFileSync(
-        path.join(dir, 'playwright.config.ts'),
-        template
-          .replace("// baseURL: 'http://localhost:3000',", 'baseURL: `http://localhost:${process.env.DEMO_PORT ?? 5173}`,')
-          .replace(/\/\/ webServer: \{[\s\S]*?\/\/ \},/, "webServer: { command: 'npm run dev', url: `http://localhost:${process.env.DEMO_PORT ?? 5173}`, reuseExistingServer: !process.env.CI },"),
-      );
+      fs.writeFileSync(path.join(dir, 'playwright.config.ts'), config);
     },
   });
 }
 
+/** Playwright's init template with its webServer filled in for the Vite app. */
+function viteTemplate(): string {
+  return template
+    .replace("// baseURL: 'http://localhost:3000',", 'baseURL: `http://localhost:${process.env.DEMO_PORT ?? 5173}`,')
+    .replace(/\/\/ webServer: \{[\s\S]*?\/\/ \},/, "webServer: { command: 'npm run dev', url: `http://localhost:${process.env.DEMO_PORT ?? 5173}`, reuseExistingServer: !process.env.CI },");
+}
+
+/** init on the Vite app: the line for its server (`label`), the config it writes (`wired`), then a first run that compares with no hand edit. */
+function initThenCompare(vite: string, label: string, wired: string): void {
+  const done = init([], vite);
+  expect(done.status, done.stderr).toBe(0);
+  expect(done.stdout).toContain(
+    `${label} (\`npm run dev\`): Vite, through package.json's "dev" script: baseWebServer starts the base with \`npm run dev -- --port {port} --strictPort\`, {port} being the base's port`,
+  );
+  expect(fs.readFileSync(path.join(vite, 'playwright.config.ts'), 'utf8')).toContain(wired);
+  const run = runPlaywright(vite, ['test']);
+  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(vite)));
+  expect(statuses(readLatest(vite))).toEqual({ 'overview › metrics': 'needs_review', 'overview › header': 'unchanged' });
+}
+
 test('a Vite app: init writes the base its own dev server command, and the first run compares with no hand edit; a read-only .gitignore first changes nothing', async () => {
-  const vite = viteAppRepo();
+  const vite = viteAppRepo(viteTemplate());
   const config = fs.readFileSync(path.join(vite, 'playwright.config.ts'), 'utf8');
   expect(config).toContain("webServer: { command: 'npm run dev'");
 
@@ -180,16 +195,44 @@ test('a Vite app: init writes the base its own dev server command, and the first
   expect(refused.stderr).toBe('visual-uat init: changed nothing: .gitignore cannot be written (EROFS): make it writable, then run init again\n');
   expect(status(vite)).toBe('');
 
-  const wired = init([], vite);
-  expect(wired.status, wired.stderr).toBe(0);
-  expect(wired.stdout).toContain(
-    "webServer (`npm run dev`): Vite, through package.json's \"dev\" script: baseWebServer starts the base with `npm run dev -- --port {port} --strictPort`, {port} being the base's port",
-  );
-  expect(fs.readFileSync(path.join(vite, 'playwright.config.ts'), 'utf8')).toContain("}), { baseBranch: 'main', baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' } });");
+  initThenCompare(vite, 'webServer', "}), { baseBranch: 'main', baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' } });");
+});
 
-  const run = runPlaywright(vite, ['test']);
-  expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(vite)));
-  expect(statuses(readLatest(vite))).toEqual({ 'overview › metrics': 'needs_review', 'overview › header': 'unchanged' });
+/**
+ * A config as teams write it when the tests also run against a deployed site: the object built
+ * first, its webServer array assigned in an `if`, the command a template literal. Only loading
+ * the config, as Playwright does, shows the server.
+ */
+const CONDITIONAL_CONFIG = `import { defineConfig, devices } from '@playwright/test';
+
+const port = Number(process.env.DEMO_PORT ?? 5173);
+const packageManager = 'npm';
+
+const config = defineConfig({
+  testDir: 'tests',
+  use: { baseURL: process.env.SITE_URL ?? \`http://localhost:\${port}\` },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+});
+
+// Against a deployed site (SITE_URL) the tests start no server.
+if (!process.env.SITE_URL) {
+  config.webServer = [{ command: \`\${packageManager} run dev\`, url: \`http://localhost:\${port}\`, reuseExistingServer: !process.env.CI }];
+}
+
+export default config;
+`;
+
+test('a webServer array set in an if, its command a template literal: init reads the config as Playwright loads it, writes the base its command, and the first run compares', async () => {
+  const vite = viteAppRepo(CONDITIONAL_CONFIG);
+
+  // Where the condition does not hold, the server is not there to wire: one line says so and what to add.
+  const elsewhere = spawnSync(process.execPath, [visualUatCli(vite), 'init', '--dry-run'], { cwd: vite, env: fixtureEnv({ SITE_URL: 'https://shop.example' }), encoding: 'utf8' });
+  expect(elsewhere.status, elsewhere.stderr).toBe(0);
+  expect(elsewhere.stdout.split('\n').filter((line) => line.startsWith('webServer'))).toEqual([
+    "webServer: init cannot tell its entries (Playwright loads it here without one, though the file sets webServer under a condition; run init where that condition holds): if the base run stops on its port, add baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' } (a server of your package.json scripts: check it serves this app) to withVisualUat's options (README: \"Your web server\")",
+  ]);
+
+  initThenCompare(vite, 'webServer[0]', "export default withVisualUat(config, { baseBranch: 'main', baseWebServer: [{ command: 'npm run dev -- --port {port} --strictPort' }] });");
 });
 
 test('a project whose Playwright is older than visual-uat needs: init says what to install, in one line, and changes nothing', async () => {

@@ -13,6 +13,10 @@ import type { RunResult } from '../../src/report';
  * dashboard-app's branch recolours the title in the banner (styles.css) and corrects one day of
  * the sales a canvas draws (chart.js): the bar's pixels change, and no element's styles, box or
  * text do. The banner's background picture is served by each side's own server, on its own port.
+ * A second commit deletes the sale notice (which notice.js makes dismissible) from the orders
+ * page (orders.html), above nine order cards drawn over a fixed pattern (they move up and are
+ * redrawn where they land), and recolours the bar around a live ticker the checkpoint masks
+ * (ticker.js adds an order every 250 ms).
  */
 
 test.describe('a checkpoint with a region nothing explains', () => {
@@ -50,6 +54,22 @@ test.describe('a checkpoint with a region nothing explains', () => {
     expect(stdout).toContain(`↳ ${explanation.unexplained!.length} of ${regions.length} changed regions not explained: at (${first.x}, ${first.y}) ${first.width}×${first.height}`);
   });
 
+  test('the orders page: the notice from the commit that deleted it, the cards it moved said as its shift, and no word of what the mask covers', () => {
+    const { checkpoint: orders } = checkpoint(results, 'orders', 'orders');
+    const explanation = orders.explanation!;
+    const said = JSON.stringify(explanation, null, 2);
+    // notice.js gave the notice a class no line writes (`is-dismissible`): the deleted tag is still its own.
+    const notice = explanation.changes.find((change) => change.kind === 'removed' && change.path.endsWith('>section.notice.is-dismissible'))!;
+    expect(notice, said).toMatchObject({ cause: { file: 'public/orders.html', commit: expect.stringContaining('the spring sale notice is over'), line: '<section class="notice">' } });
+    expect(notice.words).toMatch(/ removed \(\d+×\d+\); what is below it moved up \d+ px — public\/orders\.html \(commit /);
+    // The cards below the notice's old place are redrawn over their fixed pattern: the notice's shift, not regions nobody explains.
+    expect(explanation.unexplained, said).toEqual([]);
+    expect(notice.regions!.length, said).toBeGreaterThan(1);
+    const bar = explanation.changes.find((change) => change.path.endsWith('>div.ticker-bar'))!;
+    expect(bar, said).toMatchObject({ properties: [{ property: 'background-color' }], cause: { file: 'public/styles.css' } });
+    expect(explanation.changes.filter((change) => change.path.includes('>div.ticker')).map((change) => change.path), said).toEqual([bar.path]);
+  });
+
   test('the HTML report names the unexplained regions in an annotation of their own', async ({ page }) => {
     await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
     await page.getByRole('link', { name: 'sales' }).click();
@@ -79,7 +99,7 @@ test.describe('a checkpoint with a region nothing explains', () => {
     const [first] = explanation!.unexplained!;
     const words = `${explanation!.unexplained!.length} of ${explanation!.regionCount} changed regions not explained: at (${first.x}, ${first.y}) ${first.width}×${first.height}`;
     expect(approved.stdout).toContain(`note: dashboard.spec.ts › sales › dashboard: ${words}`);
-    const [approval] = readApprovals(repo);
+    const approval = readApprovals(repo).find((decision) => decision.checkpoints.some((c) => c.checkpoint === 'dashboard'))!;
     expect(approval.checkpoints).toEqual([expect.objectContaining({ checkpoint: 'dashboard', unexplained: expect.stringMatching(new RegExp(`^${words.replace(/[()]/g, '\\$&')}`)) })]);
     expect(fs.readFileSync(path.join(repo, 'visual-uat.approvals.json'), 'utf8')).toContain('"unexplained":');
   });

@@ -243,7 +243,7 @@ test('a store set inside the repository ignores itself: git status stays clean, 
   expect(second.stdout).toMatch(/visual-uat: recorded the baselines of [0-9a-f]{8}: 0 tests stored, \d+ there already/);
 });
 
-test('on Playwright before 1.56, record and a pull request\'s run each say in one line that the store will not be read', () => {
+test('on Playwright before 1.56, record says a run will not read what it stores; a pull request\'s run says it renders every test and stores the suite\'s index, and the next run takes it', () => {
   const repo = createFixtureRepo({ fixture: 'demo-app', modules: false });
   provideModules(repo, installOnce({ '@playwright/test': '1.52.0', openai: '6.49.0' }, pluginTarball()));
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-store-'));
@@ -251,6 +251,12 @@ test('on Playwright before 1.56, record and a pull request\'s run each say in on
   expect(record(main, store)).toContain('(a run on Playwright 1.52.0 will not read them: taking tests from the store needs --test-list, Playwright 1.56 or later)');
   const run = runPlaywright(repo, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
-  expect(run.stdout).toContain(`visual-uat: the baseline store is not read: Playwright 1.52.0 cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test; upgrade @playwright/test to 1.56 or later to take tests from ${store}`);
+  expect(run.stdout).toContain(
+    `visual-uat: the baseline store gives no single test here: Playwright 1.52.0 cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test, then stores them as this suite's index, which the next run of the same test files on `,
+  );
+  expect(run.stdout).toContain(`; upgrade @playwright/test to 1.56 or later to take single tests from ${store}`);
+  expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
+  const next = runPlaywright(repo, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
+  expect(next.stdout).toContain("visual-uat: baselines from the store's index of this suite");
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
 });

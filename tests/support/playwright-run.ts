@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { fixtureEnv, playwrightCli, visualUatCli } from '../../scripts/fixture-repo';
+import { assertNoRepeatedLines } from './repeated-lines';
 
 export interface AsyncRun {
   status: number | null;
@@ -45,6 +47,12 @@ function runNodeAsync(dir: string, entry: string, args: string[], env: NodeJS.Pr
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(killer);
+      try {
+        assertNoRepeatedLines(`${path.basename(entry)} ${args.join(' ')}`, { stdout, stderr });
+      } catch (error) {
+        reject(error);
+        return;
+      }
       resolve({ status, stdout, stderr, durationMs: Date.now() - started });
     });
   });

@@ -221,6 +221,10 @@ describe('a decision on a change shown in two Playwright projects', () => {
     expect(await approveOrReject(settings, ['g1'], {})).toContain(
       ['approved: group g1 · 2 checkpoints in [desktop, mobile] (needs_review):', '  [desktop] › site.spec.ts › site › about › contact', '  [mobile] › site.spec.ts › site › about › contact'].join('\n'),
     );
+    // One checkpoint at a time, each is named with its project, as the run's table names it.
+    expect(await approveOrReject(settings, ['contact'], { only: true, dryRun: true })).toMatch(
+      /^would approve: \[desktop\] › site\.spec\.ts › site › about › contact \(needs_review\), this checkpoint only\nwould approve: \[mobile\] › site\.spec\.ts › site › about › contact \(needs_review\), this checkpoint only\n/,
+    );
     const [approved] = readApprovals(settings.configDir);
     expect(approved.projects).toEqual(projects);
     expect(approved.checkpoints.map((c) => c.change)).toEqual([undefined, undefined]);

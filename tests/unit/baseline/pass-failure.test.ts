@@ -65,7 +65,23 @@ describe('explainPassFailure', () => {
     expect(timedOut).toContain('the base server printed: "ready on http://localhost:5174/"');
     expect(timedOut).not.toContain('e.g. baseWebServer');
     const exited = explainPassFailure({ log: 'Error: Process from config.webServer exited early.\n', basePorts: [41001], servers });
-    expect(exited).toBe("the base app's server (baseWebServer: `npm run dev -- --port 41001`) exited before it answered, though baseWebServer is set: check that its command starts the base app; the base server printed nothing");
+    expect(exited).toBe("the base app's server (baseWebServer: `npm run dev -- --port 41001`) exited before it answered; the base server printed nothing: baseWebServer is set, check that its command starts the base app");
+  });
+
+  it('a server that printed its own port and did not answer in time is called slow, with the timeout to raise', () => {
+    const servers = [entry({ command: 'npm run dev', port: 5173, baseWebServer: 'npm run dev -- --port {port}' })];
+    const slow = explainPassFailure({ log: '[WebServer]   ➜  Local:   http://localhost:41001/\nError: Timed out waiting 60000ms from config.webServer.\n', basePorts: [41001], servers });
+    expect(slow).toBe(
+      "the base app's server (baseWebServer: `npm run dev -- --port 41001`) printed that it listens on the base's port (41001) but did not answer within 60 s: it started and was slow; give it longer with timeout in its webServer entry (e.g. timeout: 120000; the base server has the same entry's timeout)",
+    );
+  });
+
+  it('a crash shows the last lines the server printed', () => {
+    const servers = [entry({ command: 'node server.js', port: 3000 })];
+    const log = ['[WebServer] starting', '[WebServer] TypeError: Cannot read properties of undefined', '[WebServer]     at main (server.js:4:9)', '[WebServer] Node.js v20.19.0', 'Error: Process from config.webServer exited early.'].join('\n');
+    expect(explainPassFailure({ log, basePorts: [41001], servers })).toBe(
+      'the base app\'s server (`node server.js`) exited before it answered (TypeError: Cannot read properties of undefined); the base server\'s last 4 lines: "starting", "TypeError: Cannot read properties of undefined", "at main (server.js:4:9)", "Node.js v20.19.0": check that the base commit starts with this webServer',
+    );
   });
 });
 
@@ -87,7 +103,7 @@ describe('portSource', () => {
       'package.json': JSON.stringify({ scripts: { start: 'node scripts/start-server.js', 'lighthouse': 'lhci collect --url http://localhost:4321' } }),
       'scripts/start-server.js': "require('node:http').createServer(() => {}).listen(4321);\n",
     });
-    expect(portSource(at, { command: 'npm start', port: 4321, baseWebServer: null })).toEqual({ portSetIn: path.join('scripts', 'start-server.js'), portCommand: null });
+    expect(portSource(at, { command: 'npm start', port: 4321, baseWebServer: null }, true)).toEqual({ portSetIn: path.join('scripts', 'start-server.js'), portCommand: null });
   });
 
   it('a script that reads --port gets it in the example; package.json where the started script names the port', () => {
@@ -95,8 +111,16 @@ describe('portSource', () => {
       'package.json': JSON.stringify({ scripts: { dev: 'vite --port 5173' } }),
       'server.js': "const port = process.argv.includes('--port') ? Number(process.argv[process.argv.indexOf('--port') + 1]) : 4321;\nrequire('node:http').createServer(() => {}).listen(port);\n",
     });
-    expect(portSource(at, { command: 'node server.js', port: 4321, baseWebServer: null })).toEqual({ portSetIn: 'server.js', portCommand: 'node server.js --port {port}' });
-    // Vite given its port twice takes the last, but not every server does: no example where a port is set.
-    expect(portSource(at, { command: 'npm run dev', port: 5173, baseWebServer: null })).toEqual({ portSetIn: 'package.json', portCommand: null });
+    expect(portSource(at, { command: 'node server.js', port: 4321, baseWebServer: null }, true)).toEqual({ portSetIn: 'server.js', portCommand: 'node server.js --port {port}' });
+    // Vite given its port twice takes the last, but not every server does: the port the script sets is replaced instead.
+    expect(portSource(at, { command: 'npm run dev', port: 5173, baseWebServer: null }, true)).toEqual({ portSetIn: 'package.json', portCommand: 'npx vite --port {port}' });
+  });
+
+  it("a serve script that fixes its port gives the server's own command with {port} in its place, whichever command the webServer runs", () => {
+    const at = checkout({ 'package.json': JSON.stringify({ scripts: { test: 'playwright test', serve: 'http-server -p 4321 -c-1 .' } }) });
+    expect(portSource(at, { command: 'npm run serve', port: 4321, baseWebServer: null }, true)).toEqual({ portSetIn: 'package.json', portCommand: 'npx http-server -p {port} -c-1 .' });
+    expect(portSource(at, { command: 'node tools/serve.js', port: 4321, baseWebServer: 'node tools/serve.js' }, true).portCommand).toBe('npx http-server -p {port} -c-1 .');
+    // Beside other servers, an entry that runs no script is not given another server's command.
+    expect(portSource(at, { command: 'node api.js', port: 4000, baseWebServer: null }, false).portCommand).toBeNull();
   });
 });

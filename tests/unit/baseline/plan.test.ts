@@ -113,13 +113,13 @@ describe('planRun: how a run that compares with another commit gets its baseline
       lines: [],
     },
     {
-      name: 'Playwright before 1.56 (no --test-list): every test renders, the store is said unread',
+      name: 'Playwright before 1.56 (no --test-list): every test renders, and is stored as the index the next run takes whole',
       facts: runFacts({ playwright: '1.52.0', cores: 8, offersBase: true }),
       kind: 'listed',
       list: false,
       takesBaselines: true,
       reason: NOT_IN_STORE,
-      lines: [/^the baseline store is not read: Playwright 1\.52\.0 cannot run a list of tests \(--test-list, 1\.56 and later\), so the baseline pass renders every test; upgrade @playwright\/test to 1\.56 or later to take tests from \.visual-uat\/baseline-store$/],
+      lines: [/^the baseline store gives no single test here: Playwright 1\.52\.0 cannot run a list of tests \(--test-list, 1\.56 and later\), so the baseline pass renders every test, then stores them as this suite's index, which the next run of the same test files on [0-9a-f]{8} takes whole; upgrade @playwright\/test to 1\.56 or later to take single tests from \.visual-uat\/baseline-store$/],
     },
     {
       name: 'a blob run (a shard of CI): before the tests, the listing still reads the store',

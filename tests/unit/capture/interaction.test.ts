@@ -72,3 +72,40 @@ describe('the pointer and focus state of a capture', () => {
     await opened.close();
   });
 });
+
+describe('the layout record of a masked capture', () => {
+  it('marks the elements a mask paints over, and what is inside them, and no other', async () => {
+    const opened = await page();
+    const layout = (await takeLayout(opened, { kind: 'page' }, [opened.locator('main.grid')]))!;
+    const masked = layout.elements.filter((element) => element.masked).map((element) => element.path);
+    expect(masked).toEqual(['html>body>main.grid', 'html>body>main.grid>div.card:1', 'html>body>main.grid>div.card:2', 'html>body>main.grid>div.card:3']);
+    expect((await takeLayout(opened, { kind: 'page' }))!.elements.some((element) => element.masked)).toBe(false);
+    await opened.close();
+  });
+
+  it("keeps an element capture's place on the page to a hundredth of a pixel, and none for the page", async () => {
+    const opened = await page();
+    await opened.evaluate(() => {
+      (document.querySelector('main.grid') as HTMLElement).style.marginTop = '10.5px';
+    });
+    const element = (await takeLayout(opened, { kind: 'element', locator: opened.locator('main.grid') }))!;
+    expect(element.at?.[1]).toBeCloseTo(10.5, 2);
+    expect((await takeLayout(opened, { kind: 'page' }))!.at).toBeUndefined();
+  });
+});
+
+/** A header whose menu a style hides, a link the `hidden` attribute hides, and a hidden block inside a hidden one, as a capture reads them. */
+const HIDING = `<!doctype html><html><head><style>
+  body { margin: 0; } header { display: flex; height: 64px; } .menu { display: none; } .tip { display: none; }
+</style></head><body><header><strong>Harbor</strong><nav class="menu"><a>Docs</a><span class="tip">new</span></nav><a hidden>Blog</a><span></span></header></body></html>`;
+
+describe('the layout record', () => {
+  it('lists the elements a style hides under a recorded parent (still in the page), not what is inside them nor an empty element', async () => {
+    const opened = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await opened.setContent(HIDING);
+    const layout = (await takeLayout(opened as unknown as Page, { kind: 'page' }))!;
+    expect(layout.hidden).toEqual(['html>body>header>nav.menu', 'html>body>header>a']);
+    expect(layout.elements.map((element) => element.path)).not.toContain('html>body>header>nav.menu');
+    await opened.close();
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ProbedConfig } from '../../../src/cli/config-probe';
 import { configWebServers, describeEdit, wrapConfig } from '../../../src/cli/init-config';
 import { planBaseServers } from '../../../src/cli/init-servers';
 
@@ -94,7 +95,9 @@ describe('wrapConfig keeps the file as it was written', () => {
 });
 
 describe('configWebServers and planBaseServers', () => {
-  const servers = (webServer: string) => configWebServers('playwright.config.ts', `import { defineConfig } from '@playwright/test';\nexport default defineConfig({ webServer: ${webServer} });\n`);
+  const CONFIG = "import { defineConfig } from '@playwright/test';\nconst config = defineConfig({});\nif (!process.env.BASE_URL) config.webServer = servers();\nexport default config;\n";
+  const evaluated = (webServer: ProbedConfig['webServer']) => configWebServers('playwright.config.ts', CONFIG, { options: {}, webServer });
+  const servers = (webServer: string) => evaluated(new Function(`return ${webServer}`)() as ProbedConfig['webServer']);
   let dir: string;
 
   function project(scripts: Record<string, string>): string {
@@ -103,16 +106,21 @@ describe('configWebServers and planBaseServers', () => {
     return dir;
   }
 
-  it('reads plain strings from the syntax tree, and says what it cannot read', () => {
+  it('reads the entries Playwright evaluated: one or an array, their commands, ports, cwd and PORT', () => {
     expect(servers("{ command: 'npm run dev', url: 'http://localhost:5173', env: { PORT: '5173' } }")).toEqual({ kind: 'one', servers: [{ command: 'npm run dev', port: 5173, cwd: null, envSetsPort: true }] });
-    expect(servers('[{ command: `node api.js`, port: 4000, cwd: "api" }, { command: `node ${"web"}.js`, url: base }]')).toEqual({
+    expect(servers('[{ command: `node api.js`, port: 4000, cwd: "api" }, { command: `node ${"web"}.js`, url: "https://shop.test" }]')).toEqual({
       kind: 'array',
-      servers: [{ command: 'node api.js', port: 4000, cwd: 'api', envSetsPort: false }, { command: null, port: null, cwd: null, envSetsPort: false }],
+      servers: [{ command: 'node api.js', port: 4000, cwd: 'api', envSetsPort: false }, { command: 'node web.js', port: 443, cwd: null, envSetsPort: false }],
     });
-    expect(servers('process.env.CI ? a : b')).toEqual({ kind: 'unclear', reason: 'its webServer is not written as objects' });
   });
 
-  it('a Vite behind npm run dev gets its port flags; Next.js reading PORT, a flag already in the command, an unknown server: nothing written, one line each', () => {
+  it('says why it cannot tell: a config Playwright could not load, one that sets its webServer under a condition not met here', () => {
+    expect(configWebServers('playwright.config.ts', CONFIG, { failed: 'SyntaxError: Unexpected token' })).toEqual({ kind: 'unclear', reason: 'Playwright could not load the config here: SyntaxError: Unexpected token' });
+    expect(evaluated(null)).toEqual({ kind: 'unclear', reason: expect.stringMatching(/^Playwright loads it here without one, though the file sets webServer under a condition/) });
+    expect(configWebServers('playwright.config.ts', "export default { testDir: 'tests' };\n", { options: {}, webServer: null })).toEqual({ kind: 'none' });
+  });
+
+  it("a Vite behind npm run dev gets its port flags; Next.js reading PORT, a flag already in the command: nothing written; a script that fixes its port: the server's own command on {port}; an unknown server: one line, with the command of a script where it is the config's one server", () => {
     const at = project({ dev: 'vite', next: 'next dev', fixed: 'vite --port 5173' });
     try {
       const vite = planBaseServers(servers("{ command: 'npm run dev', url: 'http://localhost:5173' }"), at, true);
@@ -125,12 +133,16 @@ describe('configWebServers and planBaseServers', () => {
         at,
         true,
       );
-      expect(others.baseWebServer).toBeUndefined();
+      expect(others.baseWebServer).toEqual([null, null, { command: 'npx vite --port {port}' }, null]);
       expect(others.lines).toEqual([
         "webServer[0] (`npm run next`): Next.js, through package.json's \"next\" script, takes its port from PORT, which the base run sets to the base's port: nothing to add",
         "webServer[1] (`npm run dev -- --port 5173`): Vite, through package.json's \"dev\" script, names its port in the command, which the base run replaces with the base's: nothing to add",
-        `webServer[2] (\`npm run fixed\`): Vite, through package.json's "fixed" script, which sets a port of its own: if the base run stops on its port, add baseWebServer: { command: '<a command that starts it on {port}>' } to withVisualUat's options (README: "Your web server")`,
+        "webServer[2] (`npm run fixed`): Vite, through package.json's \"fixed\" script, which sets a port of its own: baseWebServer starts the base with `npx vite --port {port}`, {port} being the base's port",
         `webServer[3] (\`node api.js\`): not a dev server init knows: if the base run stops on its port, add baseWebServer: { command: '<a command that starts it on {port}>' } to withVisualUat's options (README: "Your web server")`,
+      ]);
+      // The config's one server serves its app: a server of the scripts is a fair example.
+      expect(planBaseServers(servers("{ command: 'node tools/serve.js', port: 4000 }"), at, true).lines).toEqual([
+        `webServer (\`node tools/serve.js\`): not a dev server init knows: if the base run stops on its port, add baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' } (a server of your package.json scripts: check it serves this app) to withVisualUat's options (README: "Your web server")`,
       ]);
       expect(planBaseServers(servers("[{ command: 'node api.js', port: 4000 }, { command: 'npm run dev', port: 5173 }]"), at, false)).toMatchObject({
         baseWebServer: [null, { command: 'npm run dev -- --port {port} --strictPort' }],

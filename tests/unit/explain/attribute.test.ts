@@ -140,6 +140,9 @@ describe('attribution: CSS Modules', () => {
     expect(navbar?.path).toBe('html>body>div#root>header._navbar_11ty5_1._gray_11ty5_5');
     expect(navbar?.cause).toEqual({ file: 'src/components/header.module.scss', commit: commitOf(code, 'Header: roomier navbar'), line: 'padding: 0 80px;' });
     expect(navbar?.words).toMatch(/padding 0px 40px → 0px 80px — src\/components\/header\.module\.scss \(commit [0-9a-f]+ Header: roomier navbar\)$/);
+    // Named as the module writes it, never by the hash a reviewer cannot search for.
+    expect(navbar?.element).toBe('.navbar.gray (header.module.scss)');
+    expect(navbar?.words).toMatch(/^\.navbar\.gray \(header\.module\.scss\): padding/);
     // Its link only took the module's new hash: nothing of it renders otherwise, so it is no change (explain/visible.ts).
     expect(changes.find((change) => change.path.endsWith('a._link_11ty5_11'))).toBeUndefined();
   });
@@ -219,6 +222,219 @@ describe('attribution: templates and utility classes', () => {
       `.bg-[#2B2540].p-4: background-color #1e1a2e → #2b2540 — src/Hero.tsx (commit ${commitOf(code, 'Hero: lighter band')})`,
     );
     expect(change.cause?.line).toBe('<section className="bg-[#2B2540] p-4">');
+  });
+});
+
+describe('attribution: markup deleted and inserted', () => {
+  const home = (promo: string) => `<!doctype html>
+<html>
+<body>
+  <header class="top"><a href="/">Acme</a></header>
+${promo}  <main class="page">
+    <h1>Welcome</h1>
+  </main>
+  <script src="/reveal.js"></script>
+</body>
+</html>
+`;
+  const promo = `  <section class="promo">
+    <h2>Spring sale</h2>
+    <p>30% off every annual plan</p>
+  </section>
+`;
+  // A script reveals the banner once it scrolls into view: the page's element has a class no line writes.
+  const drawn = (withPromo: boolean) =>
+    page([
+      ['html'],
+      ['html>body'],
+      ['html>body>header.top'],
+      ...(withPromo ? ([['html>body>section.promo.is-visible'], ['html>body>section.promo.is-visible>h2', {}, 'Spring sale']] as Drawn[]) : []),
+      ['html>body>main.page'],
+      ['html>body>main.page>h1', {}, 'Welcome'],
+    ]);
+
+  it('credits a removed element to the commit that deleted its tag, whatever class a script added to it on the page', async () => {
+    const code = await branch({ 'index.html': home(promo) }, [
+      { subject: 'Home: the spring sale is over', files: { 'index.html': home('') } },
+      { subject: 'Home: a warmer header', files: { 'index.html': home('').replace('class="top"', 'class="top warm"') } },
+    ]);
+    const [removed] = explainChange(drawn(true), drawn(false), ALL, code).changes;
+    expect(removed.element).toBe('.promo.is-visible');
+    expect(removed.cause).toEqual({ file: 'index.html', commit: commitOf(code, 'Home: the spring sale is over'), line: '<section class="promo">' });
+  });
+
+  it('credits an inserted element to the commit that added its tag, and not a line that only names its class', async () => {
+    const code = await branch({ 'index.html': home(''), 'src/legacy.html': '<div class="banner">old</div>\n' }, [
+      { subject: 'Home: a spring sale banner', files: { 'index.html': home(promo) } },
+      { subject: 'Legacy: promo wording', files: { 'src/legacy.html': '<div class="banner promo">old</div>\n' } },
+    ]);
+    const [added] = explainChange(drawn(false), drawn(true), ALL, code).changes;
+    expect(added.cause).toEqual({ file: 'index.html', commit: commitOf(code, 'Home: a spring sale banner'), line: '<section class="promo">' });
+  });
+});
+
+describe('attribution: geometry follows its cause', () => {
+  const route = (hero: string, background: string) => `<script>
+  import Gallery from './Gallery.svelte';
+</script>
+
+<main class="${background} min-h-screen">
+${hero}  <Gallery />
+</main>
+`;
+  const hero = `  <section class="hero h-40">
+    <h1>Ship faster</h1>
+  </section>
+`;
+
+  it('credits the height a removed hero took from its page to the commit that removed it, never to a later one that only recoloured the page', async () => {
+    const code = await branch({ 'src/routes/+page.svelte': route(hero, 'bg-white') }, [
+      { subject: 'Home: no hero', files: { 'src/routes/+page.svelte': route('', 'bg-white') } },
+      { subject: 'Home: a softer background', files: { 'src/routes/+page.svelte': route('', 'bg-gray-50') } },
+    ]);
+    const main = (background: string) => `html>body>div>main.${background}.min-h-screen.svelte-1kq9e2`;
+    const drawn = (withHero: boolean, background: string, colour: string) => {
+      const record = page([
+        ['html'],
+        ['html>body'],
+        ['html>body>div'],
+        [main(background), { 'background-color': colour }],
+        ...(withHero ? ([[`${main(background)}>section.hero.h-40.svelte-1kq9e2`], [`${main(background)}>section.hero.h-40.svelte-1kq9e2>h1`, {}, 'Ship faster']] as Drawn[]) : []),
+        [`${main(background)}>div.gallery`],
+      ]);
+      // The page is as tall as what it holds: 160 px less without the hero.
+      record.elements[3].box = [0, 0, 800, withHero ? 900 : 740];
+      return record;
+    };
+    const { changes } = explainChange(drawn(true, 'bg-white', 'rgb(255, 255, 255)'), drawn(false, 'bg-gray-50', 'rgb(249, 250, 251)'), ALL, code);
+    const recoloured = changes.find((change) => change.path === main('bg-gray-50'))!;
+    expect(recoloured.properties.map((p) => p.property)).toEqual(['background-color']);
+    expect(recoloured.cause?.commit).toBe(commitOf(code, 'Home: a softer background'));
+    expect(changes.find((change) => change.properties.some((p) => p.property === 'height'))).toBeUndefined();
+    expect(changes.find((change) => change.kind === 'removed')).toMatchObject({ path: `${main('bg-white')}>section.hero.h-40.svelte-1kq9e2`, cause: { commit: commitOf(code, 'Home: no hero') } });
+  });
+
+  it('says a new size apart from a colour that cannot make it, with its own cause', async () => {
+    const sheet = (background: string, padding: string) => `.card {\n  background-color: ${background};\n  padding: ${padding};\n}\n`;
+    const code = await branch({ 'src/card.css': sheet('#fff', '8px') }, [
+      { subject: 'Cards: roomier', files: { 'src/card.css': sheet('#fff', '16px') } },
+      { subject: 'Cards: warmer', files: { 'src/card.css': sheet('#fffbeb', '16px') } },
+    ]);
+    const drawn = (colour: string, height: number) => {
+      const record = page([['html'], ['html>body'], ['html>body>div.card', { 'background-color': colour }]]);
+      record.elements[2].box = [0, 40, 800, height];
+      return record;
+    };
+    const { changes } = explainChange(drawn('rgb(255, 255, 255)', 40), drawn('rgb(255, 251, 235)', 56), ALL, code);
+    expect(changes.map((change) => [change.properties.map((p) => p.property), change.cause?.commit])).toEqual([
+      [['background-color'], commitOf(code, 'Cards: warmer')],
+      [['height'], commitOf(code, 'Cards: roomier')],
+    ]);
+  });
+});
+
+describe('attribution: the line that renders an element', () => {
+  it("credits a component's `class` prop to the element it renders, its own classes beside the prop's", async () => {
+    const view = (padding: string) => `<script>
+  import Button from '$lib/Button.svelte';
+</script>
+
+<div class="actions">
+  <Button class="${padding} py-2">Save</Button>
+</div>
+`;
+    const code = await branch({ 'src/routes/+page.svelte': view('px-4') }, [{ subject: 'Actions: roomier save button', files: { 'src/routes/+page.svelte': view('px-6') } }]);
+    const button = (padding: string) => `html>body>div.actions>button.inline-flex.items-center.rounded-md.${padding}.py-2.svelte-1abc`;
+    const [base, current] = [
+      [button('px-4'), '8px 16px'],
+      [button('px-6'), '8px 24px'],
+    ].map(([path, padding]) => page([['html'], ['html>body'], ['html>body>div.actions'], [path, { padding }, 'Save']]));
+    const [change] = explainChange(base, current, ALL, code).changes;
+    expect(change.properties.map((p) => p.property)).toEqual(['padding']);
+    expect(change.cause).toEqual({ file: 'src/routes/+page.svelte', commit: commitOf(code, 'Actions: roomier save button'), line: '<Button class="px-6 py-2">Save</Button>' });
+  });
+
+  it('takes a utility class many elements share, on a changed line, for no evidence: it neither proves the element nor names that file', async () => {
+    const menu = (gap: string) => `<script>
+  export let open = false;
+</script>
+
+<ul class="items-center ${gap} {open ? 'flex' : 'hidden'}">
+  <li>Docs</li>
+</ul>
+`;
+    const code = await branch({ 'src/lib/Menu.svelte': menu('gap-2') }, [{ subject: 'Menu: wider gaps', files: { 'src/lib/Menu.svelte': menu('gap-4') } }]);
+    const shared: Drawn[] = [['html'], ['html>body'], ['html>body>header.flex.items-center'], ['html>body>main'], ['html>body>main>div.flex.items-center']];
+    const base = page([...shared, ['html>body>main>ul.flex.items-center'], ['html>body>footer.flex.items-center']]);
+    const current = page([...shared, ['html>body>footer.flex.items-center']]);
+    const [removed] = explainChange(base, current, ALL, code).changes;
+    expect(removed.path).toBe('html>body>main>ul.flex.items-center');
+    expect(removed.cause).toBeNull();
+    expect(removed.words).not.toMatch(/Menu\.svelte/);
+  });
+
+  it("credits an editor option changed in the component that renders the element's container, and names no unrelated file when nothing proves a cause", async () => {
+    const editor = (glyphs: boolean, digits: number) => `<script>
+  import { onMount } from 'svelte';
+  let container;
+  onMount(() => {
+    monaco.editor.create(container, {
+      glyphMargin: ${glyphs},
+      lineNumbersMinChars: ${digits},
+    });
+  });
+</script>
+
+<div class="desktop-editor" bind:this={container}></div>
+
+<style>
+  .desktop-editor { height: 100%; }
+</style>
+`;
+    const popup = (angle: string) => `<div class="ai-popup"><slot /></div>
+
+<style>
+  .ai-popup {
+    --gradient-angle: ${angle};
+    background: linear-gradient(var(--gradient-angle), #fff, #eee);
+  }
+</style>
+`;
+    const code = await branch({ 'src/lib/components/DesktopEditor.svelte': editor(false, 3), 'src/lib/components/AIPromptPopup.svelte': popup('45deg') }, [
+      { subject: 'Editor: glyph margin and wider line numbers', files: { 'src/lib/components/DesktopEditor.svelte': editor(true, 5) } },
+      { subject: 'Popup: steeper gradient', files: { 'src/lib/components/AIPromptPopup.svelte': popup('60deg') } },
+    ]);
+    const container = 'html>body>div.app>div.desktop-editor.svelte-1abc>div.monaco-editor';
+    const drawn = (gutter: number, sidebar: number): LayoutRecord => {
+      const record = page([['html'], ['html>body'], ['html>body>div.app'], ['html>body>div.app>aside.sidebar'], ['html>body>div.app>div.desktop-editor.svelte-1abc'], [container], [`${container}>div.margin`]]);
+      record.elements[3].box = [0, 0, sidebar, 600];
+      record.elements[6].box = [300, 0, gutter, 600];
+      return record;
+    };
+    const { changes } = explainChange(drawn(40, 240), drawn(64, 250), ALL, code);
+    const gutter = changes.find((change) => change.path.endsWith('>div.margin'))!;
+    expect(gutter.properties).toEqual([{ property: 'width', before: '40', after: '64' }]);
+    expect(gutter.cause).toMatchObject({ file: 'src/lib/components/DesktopEditor.svelte', commit: commitOf(code, 'Editor: glyph margin and wider line numbers') });
+    const sidebar = changes.find((change) => change.path.endsWith('>aside.sidebar'))!;
+    expect(sidebar.cause).toBeNull();
+    expect(sidebar.words).not.toMatch(/AIPromptPopup|gradient-angle/);
+  });
+
+  it('credits a picture to the SVG file it shows, and reads an SVG file as markup', async () => {
+    const logo = (width: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="32" viewBox="0 0 ${width} 32">
+  <g fill="#1e1a2e"><rect width="${width}" height="32" rx="6" /></g>
+</svg>
+`;
+    const code = await branch({ 'static/logo.svg': logo(120) }, [{ subject: 'Logo: the wide mark', files: { 'static/logo.svg': logo(160) } }]);
+    expect(code[0].lines.find((line) => line.added && line.text.includes('<g'))?.target).toMatchObject({ kind: 'element', tag: 'rect', parent: { tag: 'g' } });
+    const drawn = (width: number): LayoutRecord => {
+      const record = page([['html'], ['html>body'], ['html>body>header'], ['html>body>header>img.logo', { src: '/logo.svg', image: 'loaded' }]]);
+      record.elements[3].box = [0, 0, width, 32];
+      return record;
+    };
+    const [change] = explainChange(drawn(120), drawn(160), ALL, code).changes;
+    expect(change.properties).toEqual([{ property: 'width', before: '120', after: '160' }]);
+    expect(change.cause).toMatchObject({ file: 'static/logo.svg', commit: commitOf(code, 'Logo: the wide mark') });
   });
 });
 

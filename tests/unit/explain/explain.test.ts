@@ -83,6 +83,21 @@ describe('explainChange', () => {
     expect(explanation.changes.map((c) => c.words.split(' — ')[0])).toEqual(['.promo added (1280×200) above h1']);
   });
 
+  it('names the property that hid an element a style now hides (still in the page, display none) and the rule that set it; an element the page lost is removed', () => {
+    const withoutPlans = (hidden?: string[]) => ({
+      ...record([...BASE.drawn.slice(0, 3), ...BASE.drawn.slice(8).map((e) => ({ ...e, parent: e.parent === 8 ? 3 : e.parent }))]),
+      ...(hidden ? { hidden } : {}),
+    });
+    const code = parseDiff(patch('public/site.css', [' .plans {', '-  display: flex;', '+  display: none;', ' }']), 'a1 Hide the plans');
+    const [hidden] = explainChange(BASE, withoutPlans(['html>body>div.plans']), FULL, code).changes;
+    expect(hidden.words).toBe('.plans hidden: display flex → none (1280×300) — public/site.css (commit a1 Hide the plans)');
+    expect(hidden.properties).toEqual([{ property: 'display', before: 'flex', after: 'none' }]);
+    expect(hidden.cause?.line).toBe('display: none;');
+    const shown = explainChange(withoutPlans(['html>body>div.plans']), BASE, FULL, []).changes[0];
+    expect(shown.words).toBe('.plans shown: display none → flex (1280×300) above footer — no changed file mentions this element');
+    expect(explainChange(BASE, withoutPlans(), FULL, []).changes[0].words).toBe('.plans removed (1280×300) — no changed file mentions this element');
+  });
+
   it("keeps an inherited change on the element that made it: a child's equal change is its parent's", () => {
     const spaced = (e: Drawn) => ({ ...e, style: { ...e.style, 'letter-spacing': '0.4px' } });
     const current = record(BASE.drawn.map((e) => (e.path.startsWith('html>body>footer') ? spaced(e) : e)));

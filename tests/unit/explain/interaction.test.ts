@@ -90,6 +90,14 @@ describe('a difference the pointer or focus state makes is put down to it', () =
     expect(card.words).toMatch(/ — pointer over the 2nd `\.card` on the current side only \(`\.card:hover` sets background-color, box-shadow\); padding: src\/shop\.css \(commit a1b2c3d Larger title, new card colour\)$/);
   });
 
+  it('never lets a state rule replace a cause the diff proves: a changed line that sets the property to the value now shown', () => {
+    const code: CodeChange[] = [{ ...CODE[0], lines: [{ text: '  background-color: #eef;', added: true, target: { kind: 'style', selectors: ['.card'], properties: ['background-color'], defines: null } }] }];
+    const sides: InteractionSides = { base: state(), current: state({ hovered: `${CARD}:2`, rules: [HOVER_RULE] }) };
+    const card = changeOf(explainChange(layoutRecord(page()), layoutRecord(page({ hovered: 2 })), REGIONS, code, {}, undefined, sides).changes, 'div.card:2');
+    expect(card.cause).toEqual({ file: 'src/shop.css', commit: 'a1b2c3d Larger title, new card colour', line: 'background-color: #eef;' });
+    expect(card.words).toMatch(/ — src\/shop\.css \(commit a1b2c3d Larger title, new card colour\); pointer over the 2nd `\.card` on the current side only \(`\.card:hover` sets background-color, box-shadow\) too$/);
+  });
+
   it('names which of same-named siblings is under the pointer', () => {
     const states = oneSidedStates({ base: state(), current: state({ hovered: `${CARD}:2` }) });
     expect(states.map((one) => one.words)).toEqual(['pointer over the 2nd `.card` on the current side only']);

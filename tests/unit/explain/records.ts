@@ -46,6 +46,8 @@ export interface Drawn {
   box: [number, number, number, number];
   text?: string;
   style?: Record<string, string>;
+  /** Inside a mask the checkpoint paints over. */
+  masked?: boolean;
 }
 
 /** A record of a page `width` × `height`: each element's parent is the nearest earlier element whose path is a prefix of its own. */
@@ -61,7 +63,7 @@ export function layoutRecord(drawn: readonly Drawn[], width = 1280, height = 720
     }
     let parent = -1;
     for (let j = i - 1; j >= 0 && parent < 0; j--) if (element.path.startsWith(`${drawn[j].path}>`)) parent = j;
-    return { path: element.path, parent, box: element.box, text: element.text ?? '', style: keys.get(key)! };
+    return { path: element.path, parent, box: element.box, text: element.text ?? '', style: keys.get(key)!, ...(element.masked ? { masked: true as const } : {}) };
   });
   return { version: 1, width, height, elements, styles, truncated: false };
 }

@@ -80,4 +80,87 @@ describe('every changed region is accounted for', () => {
     expect(explanation.changes.at(-1)?.element).toBe('footer');
     expect(explanation.unexplained).toEqual([]);
   });
+
+  it('says nothing of what a mask covers: a marquee that moved on and re-rendered its dividers is no change', () => {
+    // The checkpoint masks `.ticker`: its track scrolls, and a divider between two items is cloned in and out as it does.
+    const page = (offset: number, dividers: number, title: string): Drawn[] => [
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      { path: 'html>body>h1', box: [40, 20, 600, 40], text: 'Release notes', style: { color: title } },
+      { path: 'html>body>div.ticker', box: [0, 80, 1280, 24], style: { overflow: 'hidden' }, masked: true },
+      { path: 'html>body>div.ticker>div.track', box: [-offset, 80, 2560, 24], style: { display: 'flex', transform: `matrix(1, 0, 0, 1, ${-offset}, 0)` }, masked: true },
+      ...Array.from({ length: dividers }, (_, i): Drawn => ({ path: `html>body>div.ticker>div.track>span.divider:${i + 1}`, box: [200 * (i + 1) - offset, 86, 14, 12], masked: true })),
+    ];
+    const regions: Region[] = [
+      { x: 40, y: 20, width: 600, height: 40, kind: 'modified' },
+      // The mask's edge, repainted where the page around it re-rendered.
+      { x: 0, y: 78, width: 1280, height: 28, kind: 'modified' },
+    ];
+    const explanation = explainChange(layoutRecord(page(0, 6, 'rgb(0, 0, 0)')), layoutRecord(page(340, 5, 'rgb(42, 109, 244)')), regions, []);
+    expect(explanation.changes.map((change) => change.element)).toEqual(['h1']);
+    expect(explanation.changes.some((change) => change.words.includes('divider'))).toBe(false);
+    // A region the mask covers is accounted for: nobody could change it, so nothing is left to read about.
+    expect(explanation.unexplained).toEqual([]);
+  });
+
+  it('puts the content a removed block moved up down to that block, not to "not explained": its pictures redrawn at their new place', () => {
+    // A 161 px notice above a gallery goes; the six pictures below move up 161 px, re-blended where they land.
+    const page = (notice: boolean): Drawn[] => {
+      const shift = notice ? 161 : 0;
+      return [
+        { path: 'html', box: [0, 0, 1280, 1200] },
+        { path: 'html>body', box: [0, 0, 1280, 1200] },
+        { path: 'html>body>header', box: [0, 0, 1280, 64], text: 'Photos' },
+        ...(notice ? [{ path: 'html>body>section.notice', box: [0, 64, 1280, 161], text: 'We moved to a new server' } as Drawn] : []),
+        { path: 'html>body>main.gallery', box: [0, 64 + shift, 1280, 620], style: { display: 'grid' } },
+        ...Array.from({ length: 6 }, (_, i): Drawn => ({ path: `html>body>main.gallery>img:${i + 1}`, box: [(i % 3) * 420, 84 + shift + Math.floor(i / 3) * 300, 400, 280], style: { src: `/photos/${i + 1}.jpg`, image: 'loaded' } })),
+        { path: 'html>body>footer', box: [0, 684 + shift, 1280, 40], text: '© Photos' },
+      ];
+    };
+    const regions: Region[] = [
+      { x: 0, y: 64, width: 1280, height: 161, kind: 'removed' },
+      ...Array.from({ length: 6 }, (_, i): Region => ({ x: (i % 3) * 420, y: 84 + Math.floor(i / 3) * 300, width: 400, height: 280, kind: 'modified' })),
+    ];
+    const explanation = explainChange(layoutRecord(page(true), 1280, 1200), layoutRecord(page(false), 1280, 1200), regions, []);
+    expect(explanation.changes.map((change) => change.words)).toEqual(['.notice removed (1280×161); what is below it moved up 161 px — no changed file mentions this element']);
+    expect(explanation.changes[0].regions).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(explanation.unexplained).toEqual([]);
+  });
+
+  it('leaves a region where nothing moved unexplained, whatever was removed above it', () => {
+    const page = (notice: boolean): Drawn[] => [
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      ...(notice ? [{ path: 'html>body>div.notice', box: [0, 0, 1280, 40], style: { position: 'fixed' } } as Drawn] : []),
+      { path: 'html>body>canvas#chart', box: [0, 100, 1280, 400] },
+    ];
+    const regions: Region[] = [
+      { x: 0, y: 0, width: 1280, height: 40, kind: 'modified' },
+      { x: 200, y: 200, width: 100, height: 100, kind: 'modified' },
+    ];
+    const explanation = explainChange(layoutRecord(page(true)), layoutRecord(page(false)), regions, []);
+    expect(explanation.unexplained).toEqual([regions[1]]);
+  });
+
+  it('says a footer capture that moved half a pixel on the page is a sub-pixel move, and counts its regions as said', () => {
+    // Content above the footer grew by half a pixel: the footer's text is drawn again at another sub-pixel place.
+    const footer = (y: number) => ({
+      ...layoutRecord([
+        { path: 'html', box: [0, -680, 1280, 720] },
+        { path: 'html>body', box: [0, -680, 1280, 720] },
+        { path: 'html>body>footer', box: [0, 0, 1280, 40] },
+        { path: 'html>body>footer>span', box: [48, 12, 200, 16], text: '© 2026 Acme' },
+      ], 1280, 40),
+      at: [0, y] as [number, number],
+    });
+    const regions: Region[] = [{ x: 48, y: 11, width: 201, height: 18, kind: 'modified' }];
+    const moved = explainChange(footer(680), footer(680.5), regions, []);
+    expect(moved.changes).toEqual([]);
+    expect(moved.note).toBe('the captured element moved 0.5 px down on the page (a sub-pixel move): its text and edges are drawn again, nothing in it changed');
+    expect(moved.unexplained).toEqual([]);
+    // At the same place on the page, the change is inside it: nothing said of a move.
+    const still = explainChange(footer(680), footer(680), regions, []);
+    expect(still.note).toMatch(/^no element was added, removed or restyled/);
+    expect(still.unexplained).toEqual(regions);
+  });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangePrint, RegionPrint } from '../../../src/compare';
+import type { ChangePrint } from '../../../src/compare';
 import { explainChange, type Explanation } from '../../../src/explain';
 import { groupChanges, type Seen } from '../../../src/group';
 import type { CodeChange, Region } from '../../../src/types';
 import { layoutRecord, type Drawn } from '../explain/records';
+import { flatRegion, grouped } from './prints';
 
 /**
  * One change across Playwright projects is one decision: the same header edit at a desktop and a
@@ -54,27 +55,13 @@ function explained(edit: Edit): { explanation: Explanation; regions: Region[] } 
   return { explanation: explainChange(base, current, regions, edit.code ?? NAVY_HEADER), regions };
 }
 
-/** A region's print with flat sides: its size and the grey of its current side (the base is white). */
-function flatRegion(width: number, height: number, level: number): RegionPrint {
-  const cell = Math.min(10, Math.max(1, Math.ceil(Math.sqrt((width * height) / 1024))));
-  const side = (value: number) => new Uint8Array(Math.ceil(width / cell) * Math.ceil(height / cell) * 3).fill(value);
-  return { kind: 'modified', width, height, cell, base: side(255), current: side(level) };
-}
-
 /** A checkpoint of a project: its change's pixels (a grey per colour) and its words. */
 function checkpoint(project: string, edit: Edit, level = 40): { change: ChangePrint; seen: Seen } {
   const { explanation, regions } = explained(edit);
-  return { change: { threshold: 0.1, regions: regions.map((r) => flatRegion(r.width, r.height, level)), lines: [] }, seen: { project, explanation } };
+  return { change: { threshold: 0.1, regions: regions.map((r) => flatRegion(r.width, r.height, level)), lines: [] }, seen: { project, explanation, regions } };
 }
 
 const navy = (viewport: Edit['viewport'], more: Partial<Edit> = {}): Edit => ({ viewport, before: { 'background-color': GREY }, after: { 'background-color': NAVY }, ...more });
-
-function grouped(...checkpoints: { change: ChangePrint; seen: Seen }[]) {
-  return groupChanges(
-    checkpoints.map((c) => c.change),
-    checkpoints.map((c) => c.seen),
-  );
-}
 
 describe('groupChanges across Playwright projects', () => {
   it('explains the header alike in both viewports (the fixture the cases below vary)', () => {
@@ -93,7 +80,13 @@ describe('groupChanges across Playwright projects', () => {
       mobile: { viewport: MOBILE, before: { padding: '16px' }, after: { padding: '24px' }, heightAfter: 92 },
       groups: [[0, 1]],
     },
-    { name: 'another value is another change', desktop: navy(DESKTOP), mobile: { ...navy(MOBILE), after: { 'background-color': GREEN } }, mobileLevel: 120, groups: [[0], [1]] },
+    {
+      name: 'another value from another line is another change',
+      desktop: navy(DESKTOP),
+      mobile: { ...navy(MOBILE), after: { 'background-color': GREEN }, code: code('a1b2c3d Navy header', 'background-color', '#0b7a3b') },
+      mobileLevel: 120,
+      groups: [[0], [1]],
+    },
     {
       name: 'the same element with another property is another change',
       desktop: navy(DESKTOP),
@@ -143,10 +136,12 @@ describe('groupChanges across Playwright projects', () => {
     ]);
   });
 
-  it('leaves the same words in one project to the pixels, as before', () => {
+  it('makes one edit one group in one project too, and leaves the same words with no cause to the pixels there', () => {
     const wide = checkpoint('desktop', navy(DESKTOP));
     const narrow = checkpoint('desktop', navy(MOBILE));
-    expect(grouped(wide, narrow).groups.map((group) => group.members)).toEqual([[0], [1]]);
+    expect(grouped(wide, narrow).groups.map((group) => group.members)).toEqual([[0, 1]]);
+    const [wideUncaused, narrowUncaused] = [checkpoint('desktop', navy(DESKTOP, { code: [] })), checkpoint('desktop', navy(MOBILE, { code: [] }))];
+    expect(grouped(wideUncaused, narrowUncaused).groups.map((group) => group.members)).toEqual([[0], [1]]);
   });
 
   it('takes the words of the checkpoints that show the change alone; one that also shows another keeps its part by pixels', () => {

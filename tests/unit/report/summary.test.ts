@@ -137,6 +137,13 @@ describe('approvalLines', () => {
     ]);
     expect(approvalLines({ applied: 0, resembling: 0, rejected: 0, stale: [] })).toEqual([]);
   });
+
+  it('names a checkpoint two stale decisions were on once', () => {
+    const checkpoint = { test: 'mobile › site.spec.ts › about', checkpoint: 'contact', baseline: 'b', current: 'c' };
+    const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: '' };
+    const lines = approvalLines({ applied: 0, resembling: 0, rejected: 0, stale: [{ approval, checkpoint }, { approval: { ...approval, at: '2025-02-01' }, checkpoint }] });
+    expect(lines).toEqual(['  stale approval ignored: mobile › site.spec.ts › about › contact no longer shows the approved change; npx visual-uat approve --prune drops it']);
+  });
 });
 
 describe('groups in the table and the step summary', () => {
@@ -203,6 +210,45 @@ describe('a group seen in several Playwright projects', () => {
       '                 on [desktop, mobile] › site.spec.ts › home › page',
     ]);
     expect(stepSummary(across)).toContain('| needs_review | group g1 · 2 checkpoints in [desktop, mobile]: [desktop, mobile] › site.spec.ts › home › page | |');
+  });
+
+  it('wraps a group title too long for its column between words, never cutting a project name', () => {
+    const named = { ...across, groups: [{ ...across.groups[0], projects: { 'Mobile Chrome': 'v1 t0.1', chromium: 'v1 t0.1', 'Desktop Safari': 'v1 t0.1' } }] };
+    const lines = formatTable(named, true, 60);
+    expect(lines.join('\n')).not.toContain('…');
+    expect(lines.slice(0, 6)).toEqual([
+      '  status       test › checkpoint  changed reason',
+      '  needs_review group g1 · 2               no evaluator',
+      '               checkpoints in             configured',
+      '               [Mobile Chrome,',
+      '               chromium, Desktop',
+      '               Safari]',
+    ]);
+    expect(lines.every((line) => line.length <= 60)).toBe(true);
+  });
+
+  it('shows a member of a group once, under its group, though it also shows another group', () => {
+    const about = checkpoint('page', 'needs_review', 'no evaluator configured', 1.1, 'g2');
+    const withOther = runOf([
+      test(['site.spec.ts', 'home'], [{ ...header, otherGroups: ['g2'] }], { project: 'desktop' }),
+      test(['site.spec.ts', 'home'], [header], { project: 'mobile' }),
+      test(['site.spec.ts', 'about'], [about], { project: 'desktop' }),
+    ]);
+    withOther.groups = [...across.groups, { ...across.groups[0], id: 'g2', projects: undefined, members: ['desktop › site.spec.ts › about › page'], alsoIn: ['desktop › site.spec.ts › home › page'] }];
+    const lines = formatTable(withOther, true, 120);
+    expect(lines.filter((line) => line.includes('site.spec.ts › home › page'))).toEqual([
+      '                 on [desktop, mobile] › site.spec.ts › home › page',
+      '                 on desktop › site.spec.ts › about › page; also on desktop › site.spec.ts › home › page',
+    ]);
+    expect(titles(lines)).toEqual([expect.stringMatching(/^group g1/), expect.stringMatching(/^group g2/)]);
+    // Its group approved, the checkpoint only resembling that approval: its own status, its own row.
+    const approvedGroup = { ...withOther, groups: [{ ...withOther.groups[0], status: 'changed' as const }, withOther.groups[1]] };
+    expect(titles(formatTable(approvedGroup, true, 120))).toEqual([
+      expect.stringMatching(/^group g2/),
+      expect.stringMatching(/^group g1/),
+      '[desktop] › site.spec.ts › home › page',
+      '[mobile] › site.spec.ts › home › page',
+    ]);
   });
 
   it('names apart the checkpoints only some projects show', () => {

@@ -49,7 +49,27 @@ describe('attribution corpus score', () => {
     });
     const score = scoreApps([{ fixture: 'app', labels, results: wrong, changedLines: [] }]);
     expect(score.right).toBe(0);
-    expect(score.misses.map((miss) => miss.checkpoint)).toEqual(['home › navbar', 'home › board']);
+    expect(score.misses.map((miss) => [miss.checkpoint, miss.kind])).toEqual([
+      ['home › navbar', 'wrong file'],
+      ['home › board', 'pointer not named'],
+    ]);
+  });
+
+  it('matches a label on the name the words give an element (its source name) as on its path, and says which part of a miss was wrong', () => {
+    const named = (element: string, property: string, cause: ElementChange['cause']) => ({ ...change('html>body>nav._navbar_1goyx_41', property, cause, ''), element });
+    const bySource = { ...labels, changes: [{ ...labels.changes[0], element: '^\\.navbar \\(Navbar\\.module\\.scss\\)$' }] };
+    const cause = { file: 'src/Navbar.jsx', commit: '1a2b3c4 Navbar: violet', line: '' };
+    const score = (navbar: ElementChange[]) => scoreApps([{ fixture: 'app', labels: bySource, results: results({ navbar }), changedLines: [] }]);
+    expect(score([named('.navbar (Navbar.module.scss)', 'background-color', cause)]).right).toBe(1);
+    expect(score([named('._navbar_1goyx_41', 'background-color', cause)]).misses[0].kind).toBe('element not listed');
+    // A label on the source class: a change named by the module's generated class only is still a miss, and says what else was wrong.
+    const byClass = { ...labels, changes: [{ ...labels.changes[0], element: '>nav\\.navbar$' }] };
+    const hashedOnly = (cause: ElementChange['cause']) => scoreApps([{ fixture: 'app', labels: byClass, results: results({ navbar: [change('html>body>nav._navbar_1goyx_41', 'background-color', cause, '')] }), changedLines: [] }]).misses[0];
+    expect(hashedOnly(cause)).toMatchObject({ kind: 'element not listed', behindTheName: 'right' });
+    expect(hashedOnly({ ...cause, file: 'src/Footer.jsx' })).toMatchObject({ kind: 'element not listed', behindTheName: 'wrong file' });
+    expect(score([named('.navbar (Navbar.module.scss)', 'color', cause)]).misses[0].kind).toBe('property not named');
+    expect(score([named('.navbar (Navbar.module.scss)', 'background-color', null)]).misses[0].kind).toBe('not attributed');
+    expect(score([named('.navbar (Navbar.module.scss)', 'background-color', { ...cause, commit: '9f8e7d6 Footer: larger' })]).misses[0].kind).toBe('wrong commit');
   });
 
   it('finds "no changed file mentions" where a changed line names the element, and an invisible difference listed', () => {

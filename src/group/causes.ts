@@ -1,0 +1,31 @@
+import { inPrintOrder, type ChangePrint } from '../compare';
+import type { Explanation } from '../explain';
+import type { Region } from '../types';
+
+/**
+ * What a checkpoint's part of a change was caused by, as the words prove it: the file, commit and
+ * line of each listed element that meets one of the part's regions. A region is found among the
+ * checkpoint's changed regions (its diffMetrics') through the fingerprint's order, where index i of
+ * the print is index i of the regions in print order.
+ */
+
+/** A cause as a key: its file, commit and line. */
+export const causeKey = (cause: { file: string; commit: string | null; line: string }) => JSON.stringify([cause.file, cause.commit, cause.line]);
+
+/**
+ * The causes of `part` (of the checkpoint's `whole` change); null when one of its regions is met by
+ * no element with a cause (the words do not account for it all: its pixels decide), when it has no
+ * region, or when the checkpoint's regions are not known.
+ */
+export function partCauses(part: ChangePrint, whole: ChangePrint, explanation: Explanation | null, regions: readonly Region[] | undefined): Set<string> | null {
+  if (!explanation || !regions || regions.length !== whole.regions.length || part.regions.length === 0) return null;
+  const ordered = inPrintOrder(regions.map((region, index) => ({ ...region, index })));
+  const causes = new Set<string>();
+  for (const region of part.regions) {
+    const at = ordered[whole.regions.indexOf(region)]?.index;
+    const met = explanation.changes.filter((change) => change.cause && at !== undefined && change.regions?.includes(at));
+    if (met.length === 0) return null;
+    for (const change of met) causes.add(causeKey(change.cause!));
+  }
+  return causes;
+}

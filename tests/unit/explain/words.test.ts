@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { elementName, namingOf } from '../../../src/explain/words';
+import { layoutRecord } from './records';
+
+/**
+ * How an element is named in the words: as its source names it. A CSS Module's class by the class
+ * its module file writes (the build's hash left out), a utility-class element by its tag, text and
+ * at most three classes that tell it apart, never by an id that changes from run to run.
+ */
+
+const NAV = 'html>body>div#root>nav._nav_1goyx_1';
+
+describe('elementName', () => {
+  it("names a CSS Module's class by its source selector and file, as Vite and postcss-modules generate it", () => {
+    const naming = namingOf([], [{ file: 'src/components/nav-item.module.scss', classes: ['item', 'label'] }]);
+    expect(elementName(`${NAV}>a._item_cs8t7_5>span._label_cs8t7_1`, naming)).toBe('.label (nav-item.module.scss)');
+    expect(elementName(`${NAV}>a._item_cs8t7_5._active_cs8t7_9`, naming)).toBe('.item.active (nav-item.module.scss)');
+  });
+
+  it("reads the other recognised patterns back with the module's file: Next.js and CRA, Turbopack, Lightning CSS", () => {
+    const naming = namingOf([], [{ file: 'src/Header.module.css', classes: ['navbar', 'title'] }]);
+    expect(elementName('html>body>header.Header_navbar__x1Y2z', naming)).toBe('.navbar (Header.module.css)');
+    expect(elementName('html>body>header.Header-module__8aZ1qW__navbar', naming)).toBe('.navbar (Header.module.css)');
+    expect(elementName('html>body>header>h1.EgL3uq_title', naming)).toBe('.title (Header.module.css)');
+  });
+
+  it('never keeps a hashed class, even when no changed module names it (its file is then not known)', () => {
+    expect(elementName(`${NAV}>a._item_cs8t7_5>span._label_cs8t7_1`)).toBe('.label');
+    expect(elementName('html>body>header.Header_navbar__x1Y2z')).toBe('.navbar');
+    expect(elementName('html>body>div#root>nav._menu_1goyx_41>a:2')).toBe('.menu a:nth-of-type(2)');
+  });
+
+  it('names a utility-class element by its tag, its text and at most three classes that tell it apart', () => {
+    const classes = 'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors bg-[#1E1A2E] text-white hover:bg-[#2B2540] h-10 px-4 py-2';
+    const path = `html>body>main>div.flex.items-center.gap-2>button.${classes.split(' ').join('.')}`;
+    const other = 'html>body>main>div.flex.items-center.gap-2>span.inline-flex.items-center.gap-2.text-sm';
+    const record = layoutRecord([
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      { path: 'html>body>main', box: [0, 0, 1280, 720] },
+      { path: 'html>body>main>div.flex.items-center.gap-2', box: [0, 0, 1280, 40] },
+      { path, box: [0, 0, 100, 40], text: 'Deploy now' },
+      { path: other, box: [100, 0, 100, 40] },
+    ]);
+    const name = elementName(path, namingOf([record]), 'Deploy now');
+    expect(name).toBe("button.justify-center.whitespace-nowrap.rounded-md 'Deploy now'");
+    expect(elementName(other, namingOf([record]))).toBe('span.inline-flex.items-center.text-sm');
+    expect(elementName('html>body>main>div.flex.items-center.gap-2', namingOf([record]))).toBe('.flex.items-center.gap-2');
+  });
+
+  it('never names an element by an id that changes from run to run: one that differs between the sides, or one that looks generated', () => {
+    const base = layoutRecord([
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      { path: 'html>body>div#pane-7f3a.editor', box: [0, 0, 1280, 720] },
+    ]);
+    const current = layoutRecord([
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      { path: 'html>body>div#pane-c019.editor', box: [0, 0, 1280, 720] },
+    ]);
+    const naming = namingOf([base, current]);
+    expect(elementName('html>body>div#pane-c019.editor', naming)).toBe('.editor');
+    expect(elementName('html>body>div#viewport-1764309471123', naming)).toBe('body div');
+    expect(elementName('html>body>div#radix-:r3:', naming)).toBe('body div');
+    expect(elementName('html>body>section#pricing', naming)).toBe('#pricing');
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { ChangePrint } from '../../../src/compare';
+import { explainChange } from '../../../src/explain';
+import type { Seen } from '../../../src/group';
+import type { CodeChange, Region } from '../../../src/types';
+import { layoutRecord, type Drawn } from '../explain/records';
+import { flatRegion, grouped } from './prints';
+
+/**
+ * One edit is one group: the checkpoints whose words put their change down to the same file,
+ * commit and line are one change, whatever their pixels, the elements it shows on, or the other
+ * words. The pages are explained by the product's own explainChange; each changed element's box is
+ * its changed region.
+ */
+
+const rule = (commit: string, selector: string, property: string, value: string): CodeChange => ({
+  file: 'src/styles/theme.scss',
+  commit,
+  lines: [{ text: `${property}: ${value};`, added: true, target: { kind: 'style', selectors: [selector], properties: [property], defines: null } }],
+  uses: [],
+  unread: null,
+});
+const CODE = [rule('a1b2c3d Theme: the brand in violet', '.brand', 'background-color', '#6d28d9'), rule('e4f5a6b Footer: darker', 'footer', 'color', '#111')];
+
+interface Part {
+  path: string;
+  box: [number, number, number, number];
+  property: string;
+  before: string;
+  after: string;
+  /** The grey its region's print is drawn in (another colour, another print). */
+  level: number;
+}
+
+const HEADER = { path: 'html>body>header.brand', box: [0, 0, 1280, 64], property: 'background-color', before: 'rgb(42, 109, 244)', after: 'rgb(109, 40, 217)', level: 60 } satisfies Part;
+const BUTTON = { path: 'html>body>main>button.brand', box: [40, 300, 160, 40], property: 'background-color', before: 'rgb(42, 109, 244)', after: 'rgb(109, 40, 217)', level: 60 } satisfies Part;
+const FOOTER = { path: 'html>body>footer', box: [0, 660, 1280, 60], property: 'color', before: 'rgb(51, 51, 51)', after: 'rgb(17, 17, 17)', level: 20 } satisfies Part;
+
+/** A checkpoint of `project` whose changed parts are `parts`: its print, and its words with its regions. */
+function checkpoint(project: string, parts: Part[]): { change: ChangePrint; seen: Seen } {
+  const page = (side: 'before' | 'after'): Drawn[] => [
+    { path: 'html', box: [0, 0, 1280, 720] },
+    { path: 'html>body', box: [0, 0, 1280, 720] },
+    { path: 'html>body>main', box: [0, 64, 1280, 596] },
+    ...parts.map((part): Drawn => ({ path: part.path, box: part.box, style: { [part.property]: part[side] } })),
+  ];
+  const regions: Region[] = parts.map(({ box: [x, y, width, height] }) => ({ x, y, width, height, kind: 'modified' }));
+  const explanation = explainChange(layoutRecord(page('before')), layoutRecord(page('after')), regions, CODE);
+  const prints = parts.map((part) => flatRegion(part.box[2], part.box[3], part.level)).sort((a, b) => b.width * b.height - a.width * a.height);
+  return { change: { threshold: 0.1, regions: prints, lines: [] }, seen: { project, explanation, regions } };
+}
+
+describe('one edit, one group', () => {
+  it('is what the fixture says: each element put down to its own line', () => {
+    const { seen } = checkpoint('desktop', [HEADER, BUTTON, FOOTER]);
+    expect(seen.explanation!.changes.map((change) => [change.path, change.cause?.commit, change.regions])).toEqual([
+      [HEADER.path, 'a1b2c3d Theme: the brand in violet', [0]],
+      [BUTTON.path, 'a1b2c3d Theme: the brand in violet', [1]],
+      [FOOTER.path, 'e4f5a6b Footer: darker', [2]],
+    ]);
+  });
+
+  it('makes a token that recolours a header on one page, a button on another and both on a third one group, each checkpoint once', () => {
+    const { groups, groupsOf, partsOf } = grouped(checkpoint('desktop', [HEADER]), checkpoint('desktop', [BUTTON]), checkpoint('desktop', [HEADER, BUTTON]));
+    expect(groups.map((group) => [group.id, group.members, group.alsoIn])).toEqual([['g1', [0, 1, 2], []]]);
+    expect(groupsOf).toEqual([['g1'], ['g1'], ['g1']]);
+    // The third checkpoint's part is its whole change: both regions.
+    expect(partsOf[2].get('g1')!.regions).toHaveLength(2);
+  });
+
+  it('makes one group of one edit seen in two projects on other elements, whatever the pixels', () => {
+    const { groups } = grouped(checkpoint('desktop', [HEADER]), checkpoint('mobile', [{ ...BUTTON, box: [16, 400, 358, 48] }]));
+    expect(groups.map((group) => [group.members, [...group.projects.keys()]])).toEqual([[[0, 1], ['desktop', 'mobile']]]);
+  });
+
+  it("puts a checkpoint with two edits in each edit's group, and keeps two edits apart", () => {
+    const { groups, groupsOf } = grouped(checkpoint('desktop', [HEADER]), checkpoint('desktop', [FOOTER]), checkpoint('desktop', [HEADER, FOOTER]), checkpoint('desktop', [BUTTON]));
+    expect(groups.map((group) => [...group.members, ...group.alsoIn].sort())).toEqual([
+      [0, 2, 3],
+      [1, 2],
+    ]);
+    expect(groupsOf[2]).toHaveLength(2);
+  });
+
+  it('leaves a part that no cause accounts for to its pixels', () => {
+    const unexplained = checkpoint('desktop', [BUTTON]);
+    const withoutCause = { ...unexplained, seen: { ...unexplained.seen, explanation: explainChange(null, null, unexplained.seen.regions!, CODE) } };
+    expect(grouped(checkpoint('desktop', [HEADER]), withoutCause).groups.map((group) => group.members)).toEqual([[0], [1]]);
+  });
+});
