@@ -20,6 +20,7 @@ import { init, type InitOptions } from './init';
 import { approveOrReject, report, type DecideOptions } from './review';
 import { portOption, serveReview, type ServeOptions } from './review-server';
 import { cliSettings, type CliFlags } from './cli-settings';
+import { printLine, printText } from '../util/output';
 
 function playwrightCli(cwd: string): string {
   try {
@@ -148,7 +149,7 @@ export function buildProgram(): Command {
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (flags: CliFlags & { keepCommits?: number }) => {
-      for (const line of await clean(cliSettings(flags), flags.keepCommits)) process.stdout.write(`${line}\n`);
+      for (const line of await clean(cliSettings(flags), flags.keepCommits)) printLine(line);
     });
   program
     .command('approve')
@@ -162,7 +163,7 @@ export function buildProgram(): Command {
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (filters: string[], options: DecideOptions & CliFlags) => {
-      process.stdout.write(await approveOrReject(cliSettings(options), filters, options, 'approved'));
+      printText(await approveOrReject(cliSettings(options), filters, options, 'approved'));
     });
   program
     .command('reject')
@@ -174,7 +175,7 @@ export function buildProgram(): Command {
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (filters: string[], options: DecideOptions & CliFlags) => {
-      process.stdout.write(await approveOrReject(cliSettings(options), filters, options, 'rejected'));
+      printText(await approveOrReject(cliSettings(options), filters, options, 'rejected'));
     });
   program
     .command('review')
@@ -194,7 +195,7 @@ export function buildProgram(): Command {
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (options: { json?: boolean } & CliFlags) => {
-      process.stdout.write(await report(cliSettings(options, 'output-folder'), !!options.json));
+      printText(await report(cliSettings(options, 'output-folder'), !!options.json));
     });
   program
     .command('generate')
@@ -226,7 +227,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
+    printLine((error as Error).message, 'error');
     process.exitCode = 1;
   }
 }

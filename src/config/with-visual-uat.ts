@@ -11,6 +11,7 @@ import { outputPath } from './paths';
 import { gatedReporters, REPORTER_NAME } from './reporters';
 import { resolveOptions, withoutSecrets } from './settings';
 import { screenshotDefaultsByProject } from './screenshot-defaults';
+import { say } from '../util/output';
 
 /** Playwright loads these by path: the compiled .js beside this file, or the .ts source under a TS loader. */
 function ownModule(relative: string): string {
@@ -161,7 +162,7 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
     const port = freePorts[index];
     const { server: base, moved } = moveOrigins(baseServer(server, port, baseOverride(options.baseWebServer, index), checkout), ports);
     // The runner's output is the pass's log; workers load the config too, and say nothing.
-    if (moved.length && !ENV.testWorkerIndex.read(env)) console.log(`visual-uat: webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
+    if (moved.length && !ENV.testWorkerIndex.read(env)) say(`webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
     return {
       ...base,
       ...guarded(base),
