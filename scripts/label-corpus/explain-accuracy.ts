@@ -66,7 +66,7 @@ function replaceChecks(replace: [string, string][]): Check[] {
           }),
       };
     }
-    if (before.length === 0 && !/[<>]/.test(from) && /["\/=]/.test(from))
+    if (before.length === 0 && !/[<>]/.test(from) && /["/=]/.test(from))
       return { what: `attribute ${from}`, named: (explanation) => explanation.changes.some((change) => change.properties.some((p) => p.before.includes(from) || p.after.includes(to))) };
     if (tagsOf(to).length < before.length || to.trim() === '') return { what: `${from.slice(0, 40)} removed`, named: (explanation) => explanation.changes.some((change) => change.kind === 'removed') };
     const fresh = [...wordsOf(to)].filter((word) => !wordsOf(from).has(word));

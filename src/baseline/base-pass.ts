@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { outputPath, storeCommitDir, worktreeName } from '../config/paths';
-import type { WebServerEntry } from '../config/with-visual-uat';
-import { provideWorktree, type Repo } from '../git';
+import { provideWorktree } from '../git';
 import { SetupError } from '../util/errors';
 import { handDownEarlierRenders, readManifest, writeManifest, type EarlierRenders } from '../files/run-folder';
 import type { BaselineTestRecord } from '../types';
@@ -14,11 +13,11 @@ import { plural } from '../util/text';
 import { provideDependencies } from '../checkout/dependencies';
 import { runBaselinePass, withoutShard } from './pass';
 import { baseAppUnreachable } from './pass-failure';
-import { chosenTests, manifestSelection, type Base, type BaselinePlan, type Judge, type StoredTest, type TestLookup } from './plan';
+import { chosenTests, manifestSelection, type BaselinePlan, type StoredTest, type TestLookup } from './plan';
 import { unmovedOrigins } from './port-source';
-import { say, shownPath } from './say';
+import { say, shownPath } from '../util/output';
+import type { PassScope } from './pass-scope';
 import { listedTests, listingOf, listSuite, testListText, type Listing } from './selection';
-import type { SourceGraph } from '../sources/source-graph';
 import { testSource, type KeyInputs, type RenderedTest } from '../store/key';
 import { copyEntry, earlierRender, lookUp, readSeal, storedRecord, storeHolds } from '../store/entry';
 import { resumeStoring, type SuiteStored } from '../store/journal';
@@ -31,38 +30,6 @@ import { mergeTopUp, testsWithoutBaseRecord } from './top-up';
  * listing and looking up the tests, the base checkout, the nested run, the store's copies, the
  * top-up and the line that says what the store took.
  */
-
-/** What every step of the base pass works with, built once per run (see execute.ts prepareBasePass). */
-export interface PassScope {
-  repo: Repo;
-  configFile: string;
-  configDir: string;
-  outputDir: string;
-  base: Base;
-  /** The run's baseline entry the pass writes, under `root`. */
-  entry: string;
-  /** Where the pass writes its entry, logs, lists and Playwright output: the output folder, or besidePassRoot for a pass beside the tests. */
-  root: string;
-  /** Playwright's rootDir, which a test's note names its file from (see top-up.ts). */
-  rootDir: string;
-  suiteKey: string;
-  /** The test side's modules, parsed once (see suiteKeyOf). */
-  graph: SourceGraph;
-  args: string[];
-  started: number;
-  servers: WebServerEntry[];
-  /** Where base worktrees go (see worktrees.ts). */
-  worktrees: string;
-  judgedBy: Judge;
-  /**
-   * The baseline store: its folder, whether it can be read at all (its earlier renders prove
-   * settling even when the baselines are captured again), whether this run takes baselines from it
-   * (see RunPlan readsStore), whether it may write it.
-   */
-  store: { dir: string; readable: boolean; reads: boolean; writes: boolean };
-  /** What a test of a project takes into its store key besides its own closure, read by the first step that keys a test (a warm run keys none). */
-  keyInputs: () => Promise<(project: string) => KeyInputs>;
-}
 
 export interface PassOutcome {
   /** Why the pass failed as a whole (a single base test that fails is recorded in the manifest, not here). */
@@ -90,10 +57,10 @@ export async function listCapturing(scope: PassScope): Promise<Listing | null> {
     env: process.env,
   }));
   if (!report) {
-    say(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): the baseline pass runs them all, and the baseline store is not read`);
+    say(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): ` + `the baseline pass runs them all, and the baseline store is not read`);
     return null;
   }
-  return listingOf(listedTests(report), scope.graph);
+  return listingOf(listedTests(report), scope.suite.graph);
 }
 
 /**
@@ -101,13 +68,13 @@ export async function listCapturing(scope: PassScope): Promise<Listing | null> {
  * checkpoint (a cheap look at its seals first, before the sources of a test the scan leaves out
  * are hashed). Synchronous: a pass beside the tests chooses inside the reporter's onBegin.
  */
-export function lookUpTests(scope: PassScope, inputs: (project: string) => KeyInputs, listing: Listing): Map<string, TestLookup> {
+export function lookUpTests(scope: PassScope, takesBaselines: boolean, inputs: (project: string) => KeyInputs, listing: Listing): Map<string, TestLookup> {
   const chosen = chosenTests(listing, scope.judgedBy);
   const lookups = new Map<string, TestLookup>();
   for (const test of listing.tests) {
-    if (!chosen.has(test) && !(scope.store.reads && storeHolds(scope.store.dir, scope.base.commit, test.key))) continue;
-    const source = testSource(scope.graph, test, inputs(test.project));
-    lookups.set(test.key, { source, found: source && scope.store.reads ? lookUp(scope.store.dir, scope.base.commit, test.key, source) : null });
+    if (!chosen.has(test) && !(takesBaselines && storeHolds(scope.store.dir, scope.base.commit, test.key))) continue;
+    const source = testSource(scope.suite.graph, test, inputs(test.project));
+    lookups.set(test.key, { source, found: source && takesBaselines ? lookUp(scope.store.dir, scope.base.commit, test.key, source) : null });
   }
   return lookups;
 }
@@ -174,7 +141,7 @@ export async function renderOnBase(scope: PassScope, plan: BaselinePlan, storedC
       const records = storedCopied ? storedRecords(stored) : copyStored(scope.entry, stored);
       writeManifest(scope.entry, { ...outcome.manifest!, tests: { ...records, ...outcome.manifest!.tests }, selection: manifestSelection(plan) });
     }
-    say(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} in ${((Date.now() - scope.started) / 1000).toFixed(1)} s`);
+    say(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} ` + `in ${((Date.now() - scope.started) / 1000).toFixed(1)} s`);
     return { failure: null, worktree, rendered: plan.sources };
   } catch (error) {
     return { failure: (error as Error).message.replace(/^visual-uat: /, ''), worktree, rendered: [] };
@@ -199,7 +166,7 @@ function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTe
 export function stopOrWarn(failure: string, allowMissingBaselines: boolean, logFile: string): string {
   const where = `see ${path.relative(process.cwd(), logFile) || logFile}`;
   if (!allowMissingBaselines)
-    throw new SetupError(`visual-uat: ${failure}; ${where}. Nothing was compared, so the run stops (to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)`);
+    throw new SetupError(`visual-uat: ${failure}; ${where}. Nothing was compared, so the run stops ` + `(to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)`);
   say(`warning: ${failure}; ${where}. allowMissingBaselines is set: every checkpoint will be new`);
   return failure;
 }
@@ -211,8 +178,8 @@ export function stopOrWarn(failure: string, allowMissingBaselines: boolean, logF
  */
 export function logStored(stored: SuiteStored, store: string, baseCommit: string): void {
   if (stored.failure)
-    say(`warning: the baseline store ${store} could not take what this run rendered (${stored.failure.code}): ${plural(stored.failure.notStored, 'test')} not stored; free space or make it writable, or point ${STORE_OPTION} at another folder`);
-  else if (stored.added) say(`baseline store: ${plural(stored.added, 'test')} stored for ${baseCommit.slice(0, 8)} (${shownPath(store)}: ${sizeText(storeSize(store))})`);
+    say(`warning: the baseline store ${store} could not take what this run rendered (${stored.failure.code}): ` + `${plural(stored.failure.notStored, 'test')} not stored; ` + `free space or make it writable, or point ${STORE_OPTION} at another folder`);
+  else if (stored.added) say(`baseline store: ${plural(stored.added, 'test')} stored for ${baseCommit.slice(0, 8)} ` + `(${shownPath(store)}: ${sizeText(storeSize(store))})`);
 }
 
 /** A run killed while it stored what its pass rendered left those tests to this one (see baseline-store resumeStoring). */
@@ -242,14 +209,14 @@ export async function topUp(scope: PassScope, worktree: string | null): Promise<
   if (missed.length === 0 || !entry) return none;
   const started = Date.now();
   const names = missed.slice(0, 3).map((test) => test.titlePath.join(' › ')).join(', ');
-  const why = `top-up pass: ${plural(missed.length, 'test')} took a checkpoint but did not run on the base (${names}${missed.length > 3 ? ', …' : ''}): the scan of their sources missed the capture`;
+  const why = `top-up pass: ${plural(missed.length, 'test')} took a checkpoint but did not run on the base ` + `(${names}${missed.length > 3 ? ', …' : ''}): ` + `the scan of their sources missed the capture`;
   let base = worktree;
   try {
     base ??= await provideBase(scope, why);
     if (worktree) say(why);
     const inputs = await scope.keyInputs();
     const rendered = missed.flatMap(({ key, project, relativeFile, line, column }) => {
-      const source = testSource(scope.graph, { file: path.resolve(scope.rootDir, relativeFile), line, column }, inputs(project));
+      const source = testSource(scope.suite.graph, { file: path.resolve(scope.config.rootDir, relativeFile), line, column }, inputs(project));
       return source ? [{ key, source }] : [];
     });
     const list = outputPath(scope.outputDir, 'topUpTestList');

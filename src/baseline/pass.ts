@@ -73,7 +73,10 @@ export interface BaselinePassInput {
   configDir: string;
   repoRoot: string;
   worktree: string;
-  /** Where the nested run keeps its Playwright output and component build: the output folder, or a pass beside the tests' root outside the project. */
+  /**
+   * Where the nested run keeps its Playwright output and component build: the output folder, or a
+   * pass beside the tests' root outside the project.
+   */
   outputDir: string;
   baselineDir: string;
   /** The outer run's arguments as the nested run takes them (see nestedArgs). */

@@ -4,6 +4,7 @@ import type { BaselineManifest } from '../types';
 import type { RenderedTest, TestSource } from '../store/key';
 import type { Lookup } from '../store/entry';
 import type { SuiteLookup } from '../store/suite-index';
+import type { StoreUse } from '../store/home';
 import type { ListedTest, Listing } from './selection';
 
 /**
@@ -29,13 +30,6 @@ export interface Machine {
   overlap: string | undefined;
 }
 
-/** The baseline store as the run may use it (see store-home openStore). */
-export interface StoreFacts {
-  /** Its folder as a log line shows it. */
-  shown: string;
-  reads: boolean;
-  writes: boolean;
-}
 
 export interface Base {
   branch: string;
@@ -47,7 +41,7 @@ export interface OnBaseFacts {
   base: Base;
   record: boolean;
   judgedBy: Judge;
-  store: StoreFacts;
+  store: StoreUse;
   playwright: string;
 }
 
@@ -60,11 +54,11 @@ export interface OnBasePlan {
 export function planOnBase(facts: OnBaseFacts): OnBasePlan {
   const judged = facts.judgedBy === 'reporter';
   if (facts.record && !judged)
-    throw new SetupError('visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: run it without --reporter=blob');
-  const records = judged && facts.store.writes;
-  const unread = supportsTestList(facts.playwright) ? '' : ` (a run on Playwright ${facts.playwright} will not read them: taking tests from the store needs --test-list, Playwright 1.56 or later)`;
+    throw new SetupError('visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: ' + 'run it without --reporter=blob');
+  const records = judged && facts.store.writable;
+  const unread = supportsTestList(facts.playwright) ? '' : ` (a run on Playwright ${facts.playwright} will not read them: ` + `taking tests from the store needs --test-list, Playwright 1.56 or later)`;
   const recording = records ? `; its checkpoints are recorded as the baselines of ${short(facts.base.commit)} in ${facts.store.shown}${unread}` : '';
-  return { records, lines: [`HEAD is the base (${facts.base.branch} @ ${short(facts.base.commit)}) with a clean tree: nothing to compare, no baseline pass${recording}`] };
+  return { records, lines: [`HEAD is the base (${facts.base.branch} @ ${short(facts.base.commit)}) with a clean tree: ` + `nothing to compare, no baseline pass${recording}`] };
 }
 
 /** A run that compares with another commit: the store's index of its suite, and what else decides how its baselines come. */
@@ -74,14 +68,20 @@ export interface RunFacts {
     key: string;
     /** The test-side files the key hashes. */
     files: number;
-    /** The store's index of the suite, each entry it names checked (see baseline-store lookUpSuite); null: not looked up (the baselines are updated, or the store is not read). */
+    /**
+     * The store's index of the suite, each entry it names checked (see baseline-store lookUpSuite);
+     * null: not looked up (the baselines are updated, or the store is not read).
+     */
     lookup: SuiteLookup | null;
   };
   /** Why the baselines must be captured again though stored (see updateReason). */
   update: string | null;
   judgedBy: Judge;
-  store: StoreFacts & {
-    /** The store holds, at the base commit, a sealed entry with checkpoints (see base-pass storeOffersBase; looked at only when the suite's index is doubtful or missing). */
+  store: StoreUse & {
+    /**
+     * The store holds, at the base commit, a sealed entry with checkpoints (see base-pass
+     * storeOffersBase; looked at only when the suite's index is doubtful or missing).
+     */
     offersBase: boolean;
   };
   playwright: string;
@@ -102,21 +102,21 @@ export type RunPlan =
 
 interface Planned {
   /** Whether this run takes baselines from the store (not when they must be captured again). */
-  readsStore: boolean;
+  takesBaselines: boolean;
   lines: string[];
 }
 
 export function planRun(facts: RunFacts): RunPlan {
   const { lookup } = facts.suite;
   const unused = lookup && 'reason' in lookup ? lookup : null;
-  const readsStore = facts.store.reads && !facts.update;
+  const takesBaselines = facts.store.readable && !facts.update;
   if (!facts.update && lookup && !('reason' in lookup))
     return {
       kind: 'indexed',
       index: lookup.index,
       manifest: lookup.manifest,
-      readsStore,
-      lines: [`baselines from the store's index of this suite: ${facts.base.branch} @ ${short(facts.base.commit)}, key ${facts.suite.key.slice(0, 12)} (${plural(facts.suite.files, 'test-side file')}): no worktree, no base server`],
+      takesBaselines,
+      lines: [`baselines from the store's index of this suite: ${facts.base.branch} @ ${short(facts.base.commit)}, ` + `key ${facts.suite.key.slice(0, 12)} ` + `(${plural(facts.suite.files, 'test-side file')}): no worktree, no base server`],
     };
   const reason = facts.update ?? unused?.reason ?? STORE_UNREAD;
   const lines: string[] = [];
@@ -124,19 +124,22 @@ export function planRun(facts: RunFacts): RunPlan {
   if (!facts.update && unused?.doubtful) lines.push(`the store's index of this suite is not used: ${reason}`);
   const testList = supportsTestList(facts.playwright);
   // Without a list of tests the store gives a suite whole (its index) or nothing: say which this run leaves the next.
-  if (readsStore && !testList) {
-    const next = facts.store.writes ? `, then stores them as this suite's index, which the next run of the same test files on ${short(facts.base.commit)} takes whole` : '';
+  if (takesBaselines && !testList) {
+    const next = facts.store.writable ? `, then stores them as this suite's index, which the next run of the same test files on ${short(facts.base.commit)} takes whole` : '';
     lines.push(`the baseline store gives no single test here: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test${next}; upgrade @playwright/test to 1.56 or later to take single tests from ${facts.store.shown}`);
   }
   const selects = facts.judgedBy === 'reporter';
   // Without a listing, the store predicts whether few tests need the base: it offers tests of this
   // base commit (a spec edited since the last run). A wrong guess costs time, never a baseline.
-  const workers = selects && testList ? besideWorkers(facts, readsStore && facts.store.offersBase) : null;
-  if (workers) return { kind: 'deferred', workers, reason, readsStore, lines };
-  return { kind: 'listed', list: testList && (selects || readsStore), reason, readsStore, lines };
+  const workers = selects && testList ? besideWorkers(facts, takesBaselines && facts.store.offersBase) : null;
+  if (workers) return { kind: 'deferred', workers, reason, takesBaselines, lines };
+  return { kind: 'listed', list: testList && (selects || takesBaselines), reason, takesBaselines, lines };
 }
 
-/** What the store gave for a listed test: its sources (null: its file is outside the repository) and the look-up (null: the store is not read). */
+/**
+ * What the store gave for a listed test: its sources (null: its file is outside the repository) and
+ * the look-up (null: the store is not read).
+ */
 export interface TestLookup {
   source: TestSource | null;
   found: Lookup | null;
@@ -160,7 +163,7 @@ export interface SelectionFacts {
   /** Why the store's index of the suite is not used, or the update reason (see planRun). */
   reason: string;
   judgedBy: Judge;
-  store: StoreFacts;
+  store: StoreUse;
   args: readonly string[];
   machine: Machine;
   /** The workers of a pass already set to run beside the tests (a deferred run); null: the plan chooses. */
@@ -187,7 +190,10 @@ export interface BaselinePlan {
   lines: string[];
 }
 
-/** The tests the pass may render: those that can capture, or every listed test in a run that writes blobs (it has no top-up after its tests). */
+/**
+ * The tests the pass may render: those that can capture, or every listed test in a run that writes
+ * blobs (it has no top-up after its tests).
+ */
 export function chosenTests(listing: Listing, judgedBy: Judge): ReadonlySet<ListedTest> {
   return new Set(judgedBy === 'reporter' ? listing.selected : listing.tests);
 }
@@ -231,21 +237,24 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
   const lines: string[] = [];
   const first = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
   const why = [...reasons].map(([reason, titles]) => `${reason}: ${first(titles)}`).join('; ');
-  if (render.length + stored.length) lines.push(`baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`);
+  if (render.length + stored.length) lines.push(`baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} ` + `rendered on the base${render.length ? ` (${why})` : ''}; ` + `${stored.length} from the store`);
   // Said only of a pass that runs: with every test from the store, none does.
   if (facts.judgedBy === 'reporter' && render.length && listing.selected.length < listing.total) {
     const fromStore = stored.length ? `${stored.length} come from the store, ` : '';
-    lines.push(`the baseline pass runs ${render.length} of ${listing.total} tests: ${fromStore}the others have no checkpoint call in their sources (checked after the run)`);
+    lines.push(`the baseline pass runs ${render.length} of ${listing.total} tests: ${fromStore}` + `the others have no checkpoint call in their sources (checked after the run)`);
   }
   const schedule = scheduleOf(facts, render, stored);
   lines.push(scheduleLine(facts, schedule, render, stored, listing.total));
   return { listed: listing.total, stored, render, sources, schedule, passReason: passReason(facts.reason, render, stored, [...reasons.keys()]), lines };
 }
 
-/** The reason `lookUp` gives for a test the store has never rendered at this base commit (and `lookUpSuite` for a suite it never indexed). */
+/**
+ * The reason `lookUp` gives for a test the store has never rendered at this base commit (and
+ * `lookUpSuite` for a suite it never indexed).
+ */
 export const NOT_IN_STORE = 'not in the store';
 
-/** Why the suite's baselines do not come from the store when the run may not read it (see store-home openStore). */
+/** Why the suite's baselines do not come from the store when the run may not read it (see store/home.ts openStore). */
 export const STORE_UNREAD = 'the baseline store is not read';
 
 /**
@@ -268,7 +277,7 @@ function scheduleOf(facts: SelectionFacts, render: readonly ListedTest[] | null,
 
 function scheduleLine(facts: SelectionFacts, schedule: Schedule, render: readonly ListedTest[] | null, stored: readonly StoredTest[], listed?: number): string {
   const rendered = render ? plural(render.length, 'test') : 'every test';
-  if (schedule.kind === 'beside') return `the baseline pass runs beside the current tests (${rendered}, ${plural(schedule.workers, 'worker')}, on ${facts.machine.cores} cores)`;
+  if (schedule.kind === 'beside') return `the baseline pass runs beside the current tests ` + `(${rendered}, ${plural(schedule.workers, 'worker')}, on ${facts.machine.cores} cores)`;
   if (schedule.kind === 'before') return `the baseline pass runs before the current tests (${rendered})`;
   if (stored.length) return `baselines from the store (${facts.store.shown}): no worktree, no base server`;
   return `no baseline pass needed: none of the ${listed} tests can capture a checkpoint (no checkpoint call in their sources)`;

@@ -10,7 +10,7 @@ import { farBehindWarning, resolveBase, type BaseResolution } from '../git/base'
 import type { RunContext } from '../types';
 import { writeFileAtomic } from '../util/fs';
 import { appFilesChanged, changedManifests, runtimeDependenciesDiffer } from './app-files';
-import { say } from './say';
+import { say } from '../util/output';
 
 /**
  * The run's context from git: the base (the merge-base of HEAD, or HEAD itself for `visual-uat
@@ -56,12 +56,13 @@ export async function gitContext(repo: Repo, config: FullConfig, options: Pick<R
 const HEAD_IS_BASE = ", which is HEAD itself: only uncommitted changes are compared (to compare with the commit before HEAD: VISUAL_UAT_BASE=HEAD~1 npx playwright test)";
 
 /**
- * Writes the run context where the workers and the reporter read it. Three moments write it: the
+ * Publishes the run context to the run's processes: its file, and the variable that names it (see
+ * capture/codec.ts writeRunContext for the copy each test result carries). Three moments write it: the
  * setup before the tests; the runner's test list reaching a pass beside the tests (which tests
  * wait for it, before the first starts); the teardown once the pass and the top-up are done (the
  * reporter, whose onEnd comes after, reads that final one).
  */
-export function writeRunContext(outputDir: string, context: RunContext): void {
+export function publishRunContext(outputDir: string, context: RunContext): void {
   const contextFile = outputPath(outputDir, 'runContext');
   writeFileAtomic(contextFile, JSON.stringify(context, null, 2));
   ENV.contextFile.write(contextFile);

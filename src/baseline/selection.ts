@@ -4,7 +4,7 @@ import path from 'node:path';
 import { readJsonFile } from '../util/fs';
 import { testIdentity, type TestIdentity } from '../config/test-identity';
 import { CaptureScan, type TestLocation } from '../sources/capture-scan';
-import { SourceGraph } from '../sources/source-graph';
+import type { SourceGraph } from '../sources/source-graph';
 import { ENV } from '../config/environment';
 
 /**
@@ -119,7 +119,8 @@ export function testListText(selected: readonly Pick<ListedTest, 'project' | 're
   const lines = selected.map((test) => {
     const project = test.project ? `[${test.project}] › ` : '';
     const file = test.relativeFile.split(path.sep).join('/');
-    return test.titlePath.some((title) => title.includes('›')) ? `${project}${file}` : [`${project}${file}`, ...test.titlePath].join(' › ');
+    const inFile = `${project}${file}`;
+    return test.titlePath.some((title) => title.includes('›')) ? inFile : [inFile, ...test.titlePath].join(' › ');
   });
   return `${[...new Set(lines)].join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { ENV } from '../config/environment';
 import { processAlive } from '../util/process';
+import { printLine } from '../util/output';
 
 /**
  * Runs the base app's server command (the baseline pass's webServer) and ends it when the nested
@@ -25,7 +26,7 @@ function main(): void {
   const command = ENV.guardedCommand.read();
   const runner = ENV.guardPid.read();
   if (!command || !runner) {
-    console.error(`visual-uat: the server guard needs ${ENV.guardedCommand.name} and ${ENV.guardPid.name}: it is started by withVisualUat, not by hand`);
+    printLine(`visual-uat: the server guard needs ${ENV.guardedCommand.name} and ${ENV.guardPid.name}: it is started by withVisualUat, not by hand`, 'error');
     process.exit(2);
   }
   const group = ownProcessGroup();

@@ -5,6 +5,7 @@ import { ENV } from '../config/environment';
 import { resolveSettings, type ResolvedOptions } from '../config/settings';
 import { missingChromium } from '../config/browser';
 import { isVisualUatReporter } from '../config/with-visual-uat';
+import { ungatedRunError } from '../config/reporters';
 import { openRepo } from '../git';
 import { SetupError } from '../util/errors';
 import { ApprovalsFileError, readApprovals } from '../files/approvals-file';
@@ -14,9 +15,10 @@ import { resumeLeftStoring } from './base-pass';
 import { prepareBasePass, type Prepared } from './execute';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { planOnBase, type Judge, type OnBasePlan } from './plan';
-import { gitContext, writeRunContext } from './run-context';
-import { say, shownPath } from './say';
-import { openStore } from '../store/home';
+import { gitContext, publishRunContext } from './run-context';
+import { say, shownPath } from '../util/output';
+import { openStore, type StoreUse } from '../store/home';
+import { resolvePassScope } from './pass-scope';
 import { clearCapturingTests } from './top-up';
 import { lap, startTiming } from '../config/timing';
 import { removeEmptyHome, removeWorktreesIn, worktreesHome } from '../checkout/worktrees';
@@ -25,7 +27,7 @@ import { removeEmptyHome, removeWorktreesIn, worktreesHome } from '../checkout/w
  * The global setup of the current run: the settings, the run lock, the run context from git, then
  * the baselines: none on the base itself, else the base pass planned (plan.ts) and carried out
  * (execute.ts). The context is written here before the tests; a pass beside the tests rewrites it
- * when the runner's test list comes and at teardown (see run-context.ts writeRunContext).
+ * when the runner's test list comes and at teardown (see run-context.ts publishRunContext).
  */
 
 /** The output folder hides itself from git, so the user's `git status` never changes. */
@@ -83,10 +85,8 @@ async function setup(config: FullConfig): Promise<SetUp> {
   const { options, configDir, outputDir, baselineStore } = resolveSettings(configFile);
   // The reporter judges with the approvals file after every test ran: one that does not read stops the run before them.
   readApprovals(configDir);
-  if (judgedBy(config) === 'nothing') {
-    const reporters = config.reporter.map(([name]) => name);
-    say(`warning: this run has no visual-uat reporter (its reporters: ${reporters.join(', ')}), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,${reporters[0] ?? 'list'}`);
-  }
+  // Before any test: a run nothing judges would pass with its changes unseen.
+  if (whoJudges(config) === 'nothing') throw new SetupError(ungatedRunError(config.reporter));
   prepareOutputDir(outputDir);
   ENV.outputDir.write(outputDir);
   const staleLock = acquireRunLock(outputDir);
@@ -115,9 +115,10 @@ async function prepareBaselines(
   const { base, context } = await gitContext(repo, config, options);
   clearCapturingTests(outputDir);
   lap('git');
-  const storeAccess = openStore(store, repo.root);
-  if (storeAccess.warning) say(`warning: ${storeAccess.warning}`);
-  if (storeAccess.writes) resumeLeftStoring(outputDir, store);
+  const { warning, ...access } = openStore(store, repo.root);
+  if (warning) say(`warning: ${warning}`);
+  if (access.writable) resumeLeftStoring(outputDir, store);
+  const storeUse: StoreUse = { ...access, shown: shownPath(store) };
 
   const worktrees = worktreesHome(outputDir, repo.root);
   // Worktrees a killed run left behind (we hold the lock: no other run uses them); the one of this
@@ -125,11 +126,11 @@ async function prepareBaselines(
   if (!options.keepWorktrees)
     for (const home of Object.values(worktreeHomes(outputDir)))
       await removeWorktreesIn(repo, home, home === worktrees ? worktreeName(base.commit) : null, (name) => say(`removing the worktree ${name} left by an earlier run`));
-  const storeFacts = { dir: store, reads: storeAccess.reads, writes: storeAccess.writes };
+  const judged = whoJudges(config);
   const prepared = context.sameAsBase
-    ? onBase(context, planOnBase({ base, record: options.record, judgedBy: judgedBy(config), store: { ...storeFacts, shown: shownPath(store) }, playwright: versions(configFile).playwright }), repo.root, store)
-    : await prepareBasePass({ config, configFile, configDir, outputDir, repo, base, options, store: storeFacts, judgedBy: judgedBy(config), worktrees, started }, context);
-  writeRunContext(outputDir, prepared.context);
+    ? onBase(context, planOnBase({ base, record: options.record, judgedBy: judged, store: storeUse, playwright: versions(configFile).playwright }), repo.root, store)
+    : await prepareBasePass(await resolvePassScope({ config, configFile, configDir, outputDir, options, repo, base, store: storeUse, judgedBy: judged, worktrees, started }), context);
+  publishRunContext(outputDir, prepared.context);
   lap('baselines');
   // worktreesHome made the home folder: a run that leaves nothing in it leaves no folder either,
   // nor the notes of the tests that captured, read by the top-up check by then.
@@ -152,9 +153,9 @@ function onBase(context: RunContext, plan: OnBasePlan, repoRoot: string, store: 
 /**
  * What compares this run's checkpoints: visual-uat's reporter in this run, `merge-reports` of its
  * blobs later, or nothing (`--reporter=line` on the command line replaces the config's reporters,
- * visual-uat's among them).
+ * visual-uat's among them: the setup stops such a run).
  */
-function judgedBy(config: FullConfig): Judge {
+function whoJudges(config: FullConfig): Judge {
   const reporters = config.reporter.map(([name]) => name);
   if (reporters.includes('blob')) return 'blobs';
   return reporters.some(isVisualUatReporter) ? 'reporter' : 'nothing';

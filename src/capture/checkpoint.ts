@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { checkpointStopwatch } from '../config/timing';
@@ -207,7 +209,8 @@ async function elementShot(page: Page, locator: Locator, options: ShotOptions, t
   if (options?.style) return elementScreenshot();
   // Not scrollIntoViewIfNeeded: it waits for the element to stop moving, which an endless
   // animation never does before `animations: 'disabled'` takes effect inside the screenshot.
-  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest' }), undefined, { timeout });
+  // Instantly: under `scroll-behavior: smooth` (Bootstrap sets it) the box measured next would be one mid-scroll.
+  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' }), undefined, { timeout });
   const box = await locator.boundingBox({ timeout });
   const viewport = page.viewportSize();
   if (!box || !viewport) return elementScreenshot();
@@ -250,7 +253,8 @@ function layoutArea(page: Page, locator: Locator | undefined, options: Checkpoin
 
 /**
  * The live check of a capture beside the checkpoint's baseline (live-check.ts), when one was handed
- * in and the baseline entry holds the image; null otherwise (captures settle by identity alone).
+ * in and the run has a baseline entry; null otherwise (captures settle by identity alone). Called
+ * only when the baseline image was read, so the entry holds it.
  */
 function liveLook(
   target: CaptureTarget,
@@ -260,12 +264,22 @@ function liveLook(
   currentSide: BaselineCheckInput['currentSide'],
 ): ((png: Buffer) => Promise<BaselineLook>) | null {
   const check = baselineCheck();
-  if (!check || !target.baselineRoot || !target.tolerance) return null;
-  const side = readBaselineSide(target.baselineRoot, target.folder, name);
-  if (!side.image) return null;
-  const baseline = { image: side.image, layout: side.layout, signals: side.signals };
-  const tolerance = { run: target.tolerance, overrides };
-  return (current) => check({ baseline, current, scratch, tolerance, currentSide });
+  const { baselineRoot, tolerance: run } = target;
+  if (!check || !baselineRoot || !run) return null;
+  const tolerance = { run, overrides };
+  // Read on the first capture that is not byte-identical to the baseline: a match costs no read.
+  let side: ReturnType<typeof readBaselineSide> | null = null;
+  return async (current) => {
+    try {
+      side ??= readBaselineSide(baselineRoot, target.folder, name);
+      const baseline = { image: side.image!, layout: side.layout, signals: side.signals };
+      return await check({ baseline, current, scratch, tolerance, currentSide });
+    } catch (error) {
+      // A baseline that cannot be compared here (the report says why) never fails the test: the capture settles as without a check, on two alike.
+      const why = `the baseline could not be compared while the page was alive (${(error as Error).message})`;
+      return { matches: false, explained: why, difference: why };
+    }
+  };
 }
 
 /**
@@ -336,10 +350,12 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     await transitionsEnded(page, TRANSITION_WAIT_MS);
     return takeLayout(page, area, options.mask);
   };
+  // The live check's own files (a capture, a diff image): nobody reads them after the retakes.
+  const scratch = path.join(os.tmpdir(), `visual-uat-look-${crypto.randomUUID()}`);
   // The record the live look took of a capture: the image kept, when it is that capture's bytes, needs no second one.
   const looked: { png?: Buffer; layout?: LayoutRecord | null } = {};
   let lookingAt: Buffer | undefined;
-  const check = baseline ? liveLook(target, name, testInfo.outputPath(`visual-uat-retakes-${session.names.size}`), [testOptions, options], async () => {
+  const check = baseline ? liveLook(target, name, scratch, [testOptions, options], async () => {
     const layout = await recordedAtRest();
     Object.assign(looked, { png: lookingAt, layout });
     return { layout, signals: { origin: originOf(page), interaction: await takeInteraction(page) } };
@@ -354,7 +370,9 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
     firstShot ??= shot;
     return shot;
   };
-  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(shoot, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look);
+  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(shoot, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look).finally(() =>
+    fs.rmSync(scratch, { recursive: true, force: true }),
+  );
   stopwatch.split('screenshots');
   // A page that changed between captures: its ARIA tree and pointer state are read again, from the page the last capture shows.
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable || firstShot?.equals(png) !== true);

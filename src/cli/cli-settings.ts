@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ENV, type Variable } from '../config/environment';
 import { resolveSettings, type Settings } from '../config/settings';
 import type { VisualUatOptions } from '../types';
+import { printLine } from '../util/output';
 import type { ProbedConfig } from './config-probe';
 
 /** The names Playwright looks for when no --config is given, in its order. */
@@ -105,7 +106,7 @@ function loadOptions(configFile: string, env: NodeJS.ProcessEnv, load: typeof lo
     return load(configFile, env);
   } catch (error) {
     if (!folderGiven) throw error;
-    process.stderr.write(`visual-uat: the output folder is given, but its other options are not known (${(error as Error).message}): labelsDir, the evaluator and the tolerances take their defaults\n`);
+    printLine(`visual-uat: the output folder is given, but its other options are not known (${(error as Error).message}): labelsDir, the evaluator and the tolerances take their defaults`, 'warning');
     return {};
   }
 }

@@ -4,6 +4,7 @@ import type { Settings } from '../config/settings';
 import { evalExitCode, formatEval, runEval, shippedCorpus, type EvalRecord } from '../trust';
 import type { EvaluatorOptions } from '../types';
 import { cliSettings, type CliFlags } from './cli-settings';
+import { printLine, printText } from '../util/output';
 
 export interface EvalCliOptions extends CliFlags {
   model?: string;
@@ -34,7 +35,7 @@ function evaluatorSetup(options: EvalCliOptions, settings: Settings): { evaluato
  * approved a labelled regression, 2 when the eval could not run or is incomplete.
  */
 export async function evalCommand(options: EvalCliOptions): Promise<number> {
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = (line: string) => printLine(line, 'diagnostic');
   try {
     const settings = cliSettings(options);
     const { evaluator, env } = evaluatorSetup(options, settings);
@@ -49,7 +50,7 @@ export async function evalCommand(options: EvalCliOptions): Promise<number> {
       log,
     });
     const file = path.relative(process.cwd(), result.file) || result.file;
-    process.stdout.write(options.json ? `${JSON.stringify(result.record, null, 2)}\n` : formatEval(result.record, file));
+    printText(options.json ? `${JSON.stringify(result.record, null, 2)}\n` : formatEval(result.record, file));
     return evalExitCode(result.record);
   } catch (error) {
     log((error as Error).message);

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { isOutputName, outputPath, worktreeHomes } from '../config/paths';
 import { ENV } from '../config/environment';
+import { gatedReporterFlags } from '../config/reporters';
+import { isVisualUatReporter } from '../config/with-visual-uat';
 import type { Settings } from '../config/settings';
 import { openRepo } from '../git';
 import { removeWorktreesIn } from '../checkout/worktrees';
@@ -18,6 +20,7 @@ import { init, type InitOptions } from './init';
 import { approveOrReject, report, type DecideOptions } from './review';
 import { portOption, serveReview, type ServeOptions } from './review-server';
 import { cliSettings, type CliFlags } from './cli-settings';
+import { printLine, printText } from '../util/output';
 
 function playwrightCli(cwd: string): string {
   try {
@@ -27,14 +30,18 @@ function playwrightCli(cwd: string): string {
   }
 }
 
-/** `visual-uat test`: `playwright test` with visual-uat's options set through the environment. */
+/**
+ * `visual-uat test`: `playwright test` with visual-uat's options set through the environment; a
+ * `--reporter` list keeps visual-uat's reporter first, so the run still compares and gates.
+ */
 export function runTest(playwrightArgs: string[], options: { base?: string; updateBaselines?: boolean; keepWorktrees?: boolean; record?: boolean }, cwd = process.cwd()): number {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (options.record) ENV.record.write(true, env);
   if (options.base) ENV.base.write(options.base, env);
   if (options.updateBaselines) ENV.updateBaselines.write(true, env);
   if (options.keepWorktrees) ENV.keepWorktrees.write(true, env);
-  const result = spawnSync(process.execPath, [playwrightCli(cwd), 'test', ...playwrightArgs], { cwd, env, stdio: 'inherit' });
+  const args = gatedReporterFlags(playwrightArgs, isVisualUatReporter, env);
+  const result = spawnSync(process.execPath, [playwrightCli(cwd), 'test', ...args], { cwd, env, stdio: 'inherit' });
   return result.status ?? 1;
 }
 
@@ -142,7 +149,7 @@ export function buildProgram(): Command {
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (flags: CliFlags & { keepCommits?: number }) => {
-      for (const line of await clean(cliSettings(flags), flags.keepCommits)) process.stdout.write(`${line}\n`);
+      for (const line of await clean(cliSettings(flags), flags.keepCommits)) printLine(line);
     });
   program
     .command('approve')
@@ -156,7 +163,7 @@ export function buildProgram(): Command {
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (filters: string[], options: DecideOptions & CliFlags) => {
-      process.stdout.write(await approveOrReject(cliSettings(options), filters, options, 'approved'));
+      printText(await approveOrReject(cliSettings(options), filters, options, 'approved'));
     });
   program
     .command('reject')
@@ -168,7 +175,7 @@ export function buildProgram(): Command {
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (filters: string[], options: DecideOptions & CliFlags) => {
-      process.stdout.write(await approveOrReject(cliSettings(options), filters, options, 'rejected'));
+      printText(await approveOrReject(cliSettings(options), filters, options, 'rejected'));
     });
   program
     .command('review')
@@ -188,7 +195,7 @@ export function buildProgram(): Command {
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
     .action(async (options: { json?: boolean } & CliFlags) => {
-      process.stdout.write(await report(cliSettings(options, 'output-folder'), !!options.json));
+      printText(await report(cliSettings(options, 'output-folder'), !!options.json));
     });
   program
     .command('generate')
@@ -220,7 +227,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
+    printLine((error as Error).message, 'error');
     process.exitCode = 1;
   }
 }

@@ -10,6 +10,7 @@ import { ApprovalsFileError } from '../files/approvals-file';
 import { groupCheckpoints, groupDecision, groupsShownBy, readLatestRun, recordRunDecisions, reviewer, runCheckpoints } from './latest-run';
 import { imageFile, reviewModel, type ReviewDecision } from './review-model';
 import { reviewPage } from './review-page';
+import { printLine } from '../util/output';
 
 /**
  * `npx visual-uat review`: a page over the latest run with Approve and Reject, served on loopback.
@@ -117,7 +118,7 @@ async function decide(settings: Settings, body: DecisionBody): Promise<ReviewDec
   if (groups.some((g) => groupCheckpoints(g, checkpoints).length === 0)) throw new Refused(409, `the images of ${body.entry} are gone from the output folder: run the tests again`);
   const requests = groups.map((g) => groupDecision(g, checkpoints, body.decision, decider));
   const recorded = recordRunDecisions(settings, run, checkpoints, requests);
-  recorded.labelProblems.forEach((problem) => process.stderr.write(`${problem}\n`));
+  for (const problem of recorded.labelProblems) printLine(problem, 'warning');
   return { decision: body.decision, by: decider.by, at: decider.at, reason: decider.reason };
 }
 
@@ -133,7 +134,7 @@ function openBrowser(url: string): void {
     process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]] : ['xdg-open', [url]];
   // cmd's `start` takes the URL as it is written, its `&` escaped for cmd.
   const child = spawn(command, args, { stdio: 'ignore', detached: true, windowsVerbatimArguments: process.platform === 'win32' });
-  child.on('error', () => process.stdout.write(`visual-uat review: could not open a browser (${command}): open the URL above yourself\n`));
+  child.on('error', () => printLine(`visual-uat review: could not open a browser (${command}): open the URL above yourself`));
   child.unref();
 }
 
@@ -198,11 +199,10 @@ export async function startReviewServer(settings: Settings, options: ServeOption
 /** Serves until Ctrl-C. */
 export async function serveReview(settings: Settings, options: ServeOptions): Promise<void> {
   const server = await startReviewServer(settings, options);
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  out(`visual-uat review: ${server.url}`);
-  if (options.host && options.host !== LOOPBACK && options.host !== 'localhost') out(`visual-uat review: listening on ${options.host}: anyone who can reach it and has the URL can approve`);
-  if (!fs.existsSync(outputPath(settings.outputDir, 'latestResults'))) out('visual-uat review: no run yet: the page says so until one has finished (then reload it)');
-  out('visual-uat review: Ctrl-C stops it');
+  printLine(`visual-uat review: ${server.url}`);
+  if (options.host && options.host !== LOOPBACK && options.host !== 'localhost') printLine(`visual-uat review: listening on ${options.host}: anyone who can reach it and has the URL can approve`);
+  if (!fs.existsSync(outputPath(settings.outputDir, 'latestResults'))) printLine('visual-uat review: no run yet: the page says so until one has finished (then reload it)');
+  printLine('visual-uat review: Ctrl-C stops it');
   if (options.open !== false) openBrowser(server.url);
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -213,5 +213,5 @@ export async function serveReview(settings: Settings, options: ServeOptions): Pr
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  out('visual-uat review: stopped');
+  printLine('visual-uat review: stopped');
 }

@@ -13,7 +13,7 @@ export async function report(settings: Settings, json: boolean): Promise<string>
   if (json) return `${JSON.stringify(run, null, 2)}\n`;
   const subjects = runCheckpoints(run, settings.outputDir).map((c) => c.subject);
   const approvals = approvalLines(tally(reviewApprovals(readApprovals(settings.configDir), subjects), subjects));
-  return [`visual-uat run of ${runHeading(run)}`, countsLine(run), ...formatTable(run, false), ...approvals].join('\n') + '\n';
+  return `${[`visual-uat run of ${runHeading(run)}`, countsLine(run), ...formatTable(run, false), ...approvals].join('\n')}\n`;
 }
 
 export interface DecideOptions {

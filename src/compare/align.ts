@@ -141,7 +141,10 @@ function pushVerified(segments: Segment[], images: Images, baseStart: number, cu
     const bytes = length * width * 4;
     const a = Buffer.from(base.data.buffer, base.data.byteOffset + baseStart * width * 4, bytes);
     const b = Buffer.from(current.data.buffer, current.data.byteOffset + currentStart * width * 4, bytes);
-    if (a.equals(b)) return push(segments, 'equal', baseStart, length, currentStart, length);
+    if (a.equals(b)) {
+      push(segments, 'equal', baseStart, length, currentStart, length);
+      return;
+    }
   }
   for (let i = 0; i < length; i++) {
     const equal = verified(images, baseStart + i, currentStart + i);

@@ -8,8 +8,10 @@ import { baselineComponentBuild } from './component-tests';
 import { currentRole, ENV } from './environment';
 import { serialProjects } from './isolation';
 import { outputPath } from './paths';
+import { gatedReporters, REPORTER_NAME } from './reporters';
 import { resolveOptions, withoutSecrets } from './settings';
 import { screenshotDefaultsByProject } from './screenshot-defaults';
+import { say } from '../util/output';
 
 /** Playwright loads these by path: the compiled .js beside this file, or the .ts source under a TS loader. */
 function ownModule(relative: string): string {
@@ -25,7 +27,7 @@ const SERVER_GUARD = ownModule('../baseline/server-guard');
 
 /** Whether a configured reporter is visual-uat's own (it releases the run lock when it ends). */
 export function isVisualUatReporter(name: string): boolean {
-  return name === REPORTER || name === 'visual-uat/reporter';
+  return name === REPORTER || name === REPORTER_NAME;
 }
 
 type UseOptions = NonNullable<PlaywrightTestConfig['use']>;
@@ -43,8 +45,9 @@ function normaliseReporters(reporter: PlaywrightTestConfig['reporter']): Reporte
 
 /**
  * Wires visual-uat into a Playwright config: the global setup (before the user's own) and the
- * reporter (first, so the HTML and blob reporters see what it adds). In the nested baseline pass
- * it rewrites the config so the base app runs from the base worktree on a port of its own.
+ * reporter (first, so every other reporter sees the tests its gate failed and what it adds; see
+ * reporters.ts). In the nested baseline pass it rewrites the config so the base app runs from the
+ * base worktree on a port of its own.
  */
 export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options: VisualUatOptions = {}): T {
   resolveOptions(options);
@@ -56,7 +59,7 @@ export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options
   const wired = {
     ...config,
     globalSetup: [GLOBAL_SETUP, ...userSetups],
-    reporter: [[REPORTER, options], ...normaliseReporters(config.reporter)] as ReporterDescription[],
+    reporter: gatedReporters([REPORTER, options], normaliseReporters(config.reporter)),
   };
   const withBrowser = applySystemChromium(wired);
   return currentRole() === 'baseline' ? baselineRole(withBrowser, options) : withBrowser;
@@ -159,7 +162,7 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
     const port = freePorts[index];
     const { server: base, moved } = moveOrigins(baseServer(server, port, baseOverride(options.baseWebServer, index), checkout), ports);
     // The runner's output is the pass's log; workers load the config too, and say nothing.
-    if (moved.length && !ENV.testWorkerIndex.read(env)) console.log(`visual-uat: webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
+    if (moved.length && !ENV.testWorkerIndex.read(env)) say(`webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
     return {
       ...base,
       ...guarded(base),

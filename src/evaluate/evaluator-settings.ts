@@ -52,7 +52,7 @@ function positiveInteger(name: string, value: number | string | undefined, fallb
 
 /** `instructions` is text, or the path of a file beside the Playwright config. */
 function readInstructions(value: string | undefined, configDir: string): string | null {
-  if (!value || !value.trim()) return null;
+  if (!value?.trim()) return null;
   const looksLikePath = !value.includes('\n') && value.length < 260;
   if (looksLikePath) {
     const file = path.resolve(configDir, value);

@@ -14,6 +14,7 @@ import type { EvaluationRequest, EvaluatorVerdict } from './request';
 import { resolveEvaluatorSettings, type EvaluatorSettings, type ResolvedAutoApprove } from './evaluator-settings';
 import { statusOf, type Thresholds } from './status';
 import { writeTranscript, type Transcript } from './transcript';
+import { printLine } from '../util/output';
 
 export interface EvaluatorRuntime {
   outputDir: string;
@@ -118,7 +119,7 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
   if (!settings) return null;
   const { outputDir } = runtime;
   const useCache = runtime.cache !== false;
-  const log = runtime.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const log = runtime.log ?? ((line: string) => printLine(line));
   const model = createModelClient(settings, runtime.callPolicy);
   const { client, policy, modes, redact } = model;
   const limit = pLimit(settings.concurrency);

@@ -42,7 +42,7 @@ function check(value: unknown): Parsed {
 
 /** The model's reply as an Evaluation, or what is wrong with it (fed back for one repair). */
 export function parseVerdict(content: string | null | undefined): Parsed {
-  if (!content || !content.trim()) return { ok: false, error: 'the reply was empty' };
+  if (!content?.trim()) return { ok: false, error: 'the reply was empty' };
   const json = extractJsonObject(content);
   if (!json) return { ok: false, error: 'the reply contains no JSON object' };
   try {

@@ -33,6 +33,12 @@ export async function lookAtCapture(input: BaselineCheckInput): Promise<Baseline
   const amount = `${outcome.metrics.pixelDiffPercent}% of pixels in ${plural(outcome.metrics.changedRegions.length, 'region')}`;
   const states = interactionOnly(explanation);
   if (states) return { matches: false, explained: states.join('; '), difference: `${amount}: ${states.join('; ')}` };
-  if (explanation.changes.length) return { matches: false, explained: explanation.summary, difference: `${amount}: ${explanation.summary}` };
+  if (explanation.changes.length) {
+    // What changed, without the attribution: no branch diffs were read here, so "not attributed" would mislead.
+    const what = explanation.changes.slice(0, 3).map((change) => change.words.split(' — ')[0]);
+    const more = explanation.changes.length > 3 ? ` (and ${explanation.changes.length - 3} more)` : '';
+    const words = `${what.join(' · ')}${more}`;
+    return { matches: false, explained: words, difference: `${amount}: ${words}` };
+  }
   return { matches: false, explained: null, difference: `${amount}, which no element added, removed, moved or restyled explains` };
 }

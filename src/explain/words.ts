@@ -127,7 +127,7 @@ export function sourcePath(path: string): string {
     .map((step) => {
       const { tag, id, classes } = stepParts(step);
       const nth = step.match(/:\d+$/)?.[0] ?? '';
-      return `${tag}${id ? `#${id}` : ''}${classes.map((name) => `.${sourceClass(name, [])?.local ?? name}`).join('')}${nth}`;
+      return `${tag}${id ? `#${id}` : ''}${classes.map((name) => `.${sourceClass(name, PLAIN_NAMING.modules)?.local ?? name}`).join('')}${nth}`;
     })
     .join('>');
 }

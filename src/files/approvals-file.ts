@@ -83,7 +83,10 @@ const CHECKPOINT_KEY_ORDER: (keyof ApprovalCheckpoint)[] = ['test', 'checkpoint'
 
 /** The versions this visual-uat reads (the schema's). */
 const READ_VERSIONS: number[] = approvalsSchema.properties.version.enum;
-/** Decisions; and decisions some of which keep each project's print, written only then so that visual-uat versions before it still read the others. */
+/**
+ * Decisions; and decisions some of which keep each project's print, written only then so that
+ * visual-uat versions before it still read the others.
+ */
 const DECISIONS_VERSION = 2;
 const PROJECTS_VERSION = 3;
 
@@ -106,14 +109,14 @@ function fileProblem(file: string, parsed: unknown): string | null {
   const [field, index] = problem.path;
   if (field === 'version' && problem.path.length === 1) {
     const version = JSON.stringify((parsed as { version: unknown }).version);
-    return `visual-uat: ${file}: version ${version} is not one this visual-uat reads (${READ_VERSIONS.join(' or ')}): upgrade visual-uat if a newer one wrote it, else restore the file from git`;
+    return `visual-uat: ${file}: version ${version} is not one this visual-uat reads (${READ_VERSIONS.join(' or ')}): ` + `upgrade visual-uat if a newer one wrote it, else restore the file from git`;
   }
   if (field === 'approvals' && index !== undefined) {
     const entry = (parsed as ApprovalsFile).approvals[Number(index)];
     const inEntry = schemaProblem('approval-entry', entry, 'the entry')!.text;
-    return `visual-uat: entry ${Number(index) + 1} of ${file} is not an approval (${inEntry}: ${JSON.stringify(entry).slice(0, 120)}): fix or delete it`;
+    return `visual-uat: entry ${Number(index) + 1} of ${file} is not an approval (${inEntry}: ${JSON.stringify(entry).slice(0, 120)}): ` + `fix or delete it`;
   }
-  return `visual-uat: ${file}: ${problem.text}: fix it to {"version": ${DECISIONS_VERSION}, "approvals": [...]} as visual-uat's docs/approvals.schema.json describes, or restore it from git`;
+  return `visual-uat: ${file}: ${problem.text}: fix it to {"version": ${DECISIONS_VERSION}, "approvals": [...]} ` + `as visual-uat's docs/approvals.schema.json describes, or restore it from git`;
 }
 
 /** The decisions in the approvals file ([] when there is none); throws ApprovalsFileError when it does not read. */

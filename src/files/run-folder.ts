@@ -23,13 +23,19 @@ export interface BaselineSide {
   layout: string | null;
 }
 
-/** The run context the global setup wrote for this run's processes (null outside a run it set up, or one that does not read: docs/run-context.schema.json). */
+/**
+ * The run context the global setup wrote for this run's processes (null outside a run it set up, or
+ * one that does not read: docs/run-context.schema.json).
+ */
 export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext | null {
   const file = ENV.contextFile.read(env);
   return file ? readCheckedJson<RunContext>(file, 'run-context') : null;
 }
 
-/** What a baseline pass captured: its tests, their status and checkpoints (written by the baseline role's reporter; null: none, or one that does not read, docs/baseline-manifest.schema.json). */
+/**
+ * What a baseline pass captured: its tests, their status and checkpoints (written by the baseline
+ * role's reporter; null: none, or one that does not read, docs/baseline-manifest.schema.json).
+ */
 export function readManifest(entry: string): BaselineManifest | null {
   return readCheckedJson<BaselineManifest>(manifestPath(entry), 'baseline-manifest');
 }
@@ -81,7 +87,10 @@ export function readBaselineImage(baselineRoot: string | null, folder: string, n
   return fs.existsSync(file) ? fs.readFileSync(file) : null;
 }
 
-/** A test's earlier render of its checkpoints (see store/entry earlierRender): a store entry, and those of its checkpoints that held still. */
+/**
+ * A test's earlier render of its checkpoints (see store/entry earlierRender): a store entry, and
+ * those of its checkpoints that held still.
+ */
 export interface EarlierRender {
   entry: string;
   settled: string[];

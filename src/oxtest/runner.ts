@@ -7,6 +7,7 @@ import { executeCommand, type OxContext } from './commands';
 import { parseOxtest } from './parser';
 import { createVariables } from './variables';
 import type { CallSite } from '../util/call-site';
+import { printLine } from '../util/output';
 
 /** Annotation type of a fallback selector that was used: the primary needs fixing. */
 export const FALLBACK_ANNOTATION = 'oxtest-fallback';
@@ -32,7 +33,7 @@ export async function runOxtestFile(page: Page, testInfo: TestInfo, file: string
       testInfo.annotations.push({ type: FALLBACK_ANNOTATION, description: message });
     },
     log(message) {
-      process.stdout.write(`${message}\n`);
+      printLine(message);
     },
   };
   let current: CallSite = { file, line: 1, column: 1 };

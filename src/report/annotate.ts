@@ -92,13 +92,15 @@ function annotateCheckpoint(test: TestCase, result: TestResult, checkpoint: Chec
 }
 
 /**
- * A checkpoint with a status (or a new signal) in failOn fails its test in the report, as
- * toHaveScreenshot fails its test: the report and the exit code tell the same story. The reason
- * becomes the test's error.
+ * A checkpoint with a status (or a new signal) in failOn fails its test, as toHaveScreenshot fails
+ * its test. The reason becomes the test's error (`error` is the first of `errors`, as Playwright
+ * keeps them). Every reporter after visual-uat's reads the result as failed: the HTML report, the
+ * terminal summary, the JSON and JUnit reports and the exit code tell the same story.
  */
 export function failTest({ test: { result, titlePath } }: TestOutcome, failing: readonly CheckpointOutcome[]): void {
   if (failing.length === 0) return;
   for (const checkpoint of failing) result.errors.push({ message: `visual-uat: checkpoint "${checkpoint.name}" is ${checkpoint.status} (in failOn): ${checkpoint.reason}${settledBy(checkpoint.status, [...titlePath, checkpoint.name].join(' › '))}` });
+  result.error ??= result.errors[0];
   if (result.status === 'passed') result.status = 'failed';
 }
 

@@ -71,7 +71,7 @@ function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folde
     const capture = baseCapture(record, name);
     // A checkpoint only the base took travels in no attachment: its image is in the baseline entry.
     // A checkpoint only the base took, or any taken while the base pass ran beside, has its base side on disk only.
-    const onDisk = !checkpoint || !checkpoint.baseline.image;
+    const onDisk = !checkpoint?.baseline.image;
     const found = (onDisk ? files.baseSide(folder, name) : null) ?? checkpoint?.baseline;
     // The image a failed base test left unsettled is no baseline; one only the base took still shows what went missing.
     const base = !checkpoint || baseImageUsable(capture) ? found : null;

@@ -11,6 +11,7 @@ import { codeChanges, openRepo } from '../git';
 import { readRunContext, openRunFolder } from '../files/run-folder';
 import type { CodeChange, RunContext, VisualUatOptions } from '../types';
 import { faultPoint } from '../config/fault-point';
+import { isMergeReports } from '../config/reporters';
 import { lap, timed, timingReport } from '../config/timing';
 import { APPROVALS_FILE } from '../files/approvals-file';
 import { plural } from '../util/text';
@@ -18,17 +19,14 @@ import { annotate, failTest } from './annotate';
 import { collectTests, runContextOf } from './collect';
 import { failingCheckpoints } from './decide';
 import { baselineHome, placeImages } from './place';
-import { htmlReportPath, printLine, printSummary, printWarning } from './print';
+import { htmlReportPath, printSummary } from './print';
+import { printLine, printWarning } from '../util/output';
 import { buildRunResult, NO_USAGE, writeRunResult } from './results';
 import { judgeRun, type RunOutcome } from './run';
 import { recordBaselines } from './record-baselines';
 import { sameAppWarning } from './sanity';
 
 export type EndResult = { status?: FullResult['status'] } | undefined;
-
-function isMergeReports(): boolean {
-  return process.argv.includes('merge-reports');
-}
 
 /**
  * The end of a current run (see reporter.ts): collect the checkpoints from the results, put their

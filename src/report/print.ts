@@ -4,8 +4,9 @@ import type { FullConfig } from '@playwright/test/reporter';
 import type { RunResult } from './results';
 import { stepSummary, summaryLines, workflowAnnotations, type SummaryPaths } from './summary';
 import { ENV } from '../config/environment';
+import { printLine } from '../util/output';
 
-/** Where the reporter's words go: stdout, stderr, and GitHub Actions' summary and annotations. */
+/** Where the reporter's summary goes besides the terminal (util/output.ts): GitHub Actions' job summary and annotations. */
 
 /** Where the HTML reporter writes, if the run has one: its outputFolder, else beside the nearest package.json. */
 export function htmlReportPath(config: FullConfig, configDir: string): string | null {
@@ -23,16 +24,8 @@ export function htmlReportPath(config: FullConfig, configDir: string): string | 
 
 /** The end-of-run summary on stdout; in GitHub Actions also the job summary and the annotations. */
 export function printSummary(run: RunResult, paths: SummaryPaths, env: NodeJS.ProcessEnv = process.env): void {
-  process.stdout.write(`\n${summaryLines(run, paths).join('\n')}\n`);
+  printLine(`\n${summaryLines(run, paths).join('\n')}`);
   const stepSummaryFile = ENV.githubStepSummary.read(env);
   if (stepSummaryFile) fs.appendFileSync(stepSummaryFile, stepSummary(run, paths.onBase));
-  if (ENV.githubActions.read(env)) for (const line of workflowAnnotations(run)) process.stdout.write(`${line}\n`);
-}
-
-export function printLine(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
-
-export function printWarning(line: string): void {
-  process.stderr.write(`${line}\n`);
+  if (ENV.githubActions.read(env)) for (const line of workflowAnnotations(run)) printLine(line);
 }

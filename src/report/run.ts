@@ -5,7 +5,7 @@ import type { Evaluator, EvaluatorVerdict } from '../evaluate';
 import { interactionOnly } from '../explain';
 import type { EvalRecord } from '../trust/eval-record';
 import { groupChanges, type ChangeGroup, type Grouping } from '../group';
-import type { CodeChange, RunContext } from '../types';
+import type { RunContext } from '../types';
 import { compareCheckpoints, imagesOf, type BranchCode, type Compared } from './assess';
 import type { CollectedTest } from './collect';
 import { baseFailed, baseFailureNote, decideChange, mostSevere, testStatus, unsettledNote, outcomeOf, type ChangeInput, type CheckpointOutcome } from './decide';

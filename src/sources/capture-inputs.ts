@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { FullProject } from '@playwright/test';
 import { withoutSecrets } from '../config/settings';

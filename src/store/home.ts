@@ -45,11 +45,24 @@ export function commitsByAge(store: string): string[] {
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
 }
 
-/** What this run may do with the store, and the one line that says why it may do less. */
-export interface StoreAccess {
+/**
+ * The baseline store as a run may use it: the one shape every step takes, each field one meaning.
+ * Whether this run also takes its baselines from it (not when they are captured again) is the
+ * plan's decision (plan.ts RunPlan takesBaselines).
+ */
+export interface StoreUse {
+  /** Its folder. */
   dir: string;
-  reads: boolean;
-  writes: boolean;
+  /** Its folder as a log line shows it. */
+  shown: string;
+  /** Whether the run may read it (its earlier renders prove settling even when baselines are captured again). */
+  readable: boolean;
+  /** Whether the run may write it. */
+  writable: boolean;
+}
+
+/** What this run may do with the store, and the one line that says why it may do less. */
+export interface StoreAccess extends Omit<StoreUse, 'shown'> {
   /** Why the store is not used, or only read (null: read and written). */
   warning: string | null;
 }
@@ -62,7 +75,7 @@ export interface StoreAccess {
  * goes on: its verdicts never depend on the store.
  */
 export function openStore(dir: string, repoRoot: string): StoreAccess {
-  const unused = (why: string, fix: string): StoreAccess => ({ dir, reads: false, writes: false, warning: `the baseline store ${dir} ${why}: ${fix}; this run neither reads nor writes it` });
+  const unused = (why: string, fix: string): StoreAccess => ({ dir, readable: false, writable: false, warning: `the baseline store ${dir} ${why}: ${fix}; this run neither reads nor writes it` });
   let stat: fs.Stats | null = null;
   try {
     stat = fs.statSync(dir);
@@ -80,9 +93,9 @@ export function openStore(dir: string, repoRoot: string): StoreAccess {
     fs.accessSync(dir, fs.constants.W_OK);
     markStore(dir, repoRoot);
   } catch (error) {
-    return { dir, reads: true, writes: false, warning: `the baseline store ${dir} is read-only (${errorCode(error)}): its baselines are read, and this run stores none; make it writable, or point ${STORE_OPTION} at a folder this run can write, to keep what it renders` };
+    return { dir, readable: true, writable: false, warning: `the baseline store ${dir} is read-only (${errorCode(error)}): its baselines are read, and this run stores none; ` + `make it writable, or point ${STORE_OPTION} at a folder this run can write, ` + `to keep what it renders` };
   }
-  return { dir, reads: true, writes: true, warning: null };
+  return { dir, readable: true, writable: true, warning: null };
 }
 
 /**

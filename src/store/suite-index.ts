@@ -62,7 +62,7 @@ export function lookUpSuite(store: string, baseCommit: string, suiteKey: string)
   const index = readSuiteIndex(file);
   if (!index) {
     const newer = newerVersion(file, INDEX_VERSION);
-    const reason = newer === null ? "the store's index of this suite does not read" : `the store's index of this suite is of format ${newer}, which a newer visual-uat wrote: upgrade visual-uat to take baselines from it`;
+    const reason = newer === null ? "the store's index of this suite does not read" : `the store's index of this suite is of format ${newer}, which a newer visual-uat wrote: ` + `upgrade visual-uat to take baselines from it`;
     return { index: null, reason, doubtful: true };
   }
   if (index.key !== suiteKey) return { index: null, reason: "the store's index of this suite is keyed otherwise", doubtful: true };

@@ -92,7 +92,7 @@ export function scoreOutcomes(outcomes: CaseOutcome[]): EvalFigures {
 
 /** A "pass" the model did not hedge: what becomes `changed` once its confidence reaches approveAt. */
 function confidentPass(evaluation: Evaluation | null): evaluation is Evaluation {
-  return evaluation !== null && evaluation.pass && !evaluation.needsReview;
+  return evaluation?.pass === true && !evaluation.needsReview;
 }
 
 /** Labelled regressions the model would have approved at `approveAt` = `confidence`. */

@@ -40,7 +40,10 @@ export function subfolders(dir: string): string[] {
   }
 }
 
-/** A hard link of `from` at `to` (replacing what is there, unless it is that link already), or a copy where links cannot be made (another file system). */
+/**
+ * A hard link of `from` at `to` (replacing what is there, unless it is that link already), or a
+ * copy where links cannot be made (another file system).
+ */
 export function linkOrCopy(from: string, to: string): void {
   const there = fs.statSync(to, { throwIfNoEntry: false });
   if (there) {

@@ -88,7 +88,8 @@ export interface SchemaProblem {
 export function schemaProblem(name: SchemaName, value: unknown, root = 'the top level'): SchemaProblem | null {
   const validate = validators().getSchema(IDS[name])!;
   if (validate(value)) return null;
-  // anyOf reports each branch's failure, then its own (if/then its branch's, then its own); the deepest error names the field that is wrong.
+  // anyOf reports each branch's failure, then its own (if/then its branch's, then its own); the
+  // deepest error names the field that is wrong.
   const errors = validate.errors ?? [];
   const deepest = errors.filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'if').sort((a, b) => b.instancePath.length - a.instancePath.length)[0] ?? errors[0];
   if (!deepest) return { path: [], text: `${root} does not match its schema` };

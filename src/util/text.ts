@@ -31,7 +31,7 @@ export function firstLine(text: string): string {
 }
 
 /** `?key=value` and `&key=value` in a URL, wherever it stands in a text (a line of code, an address). */
-const QUERY_VALUE = /([?&][\w.\[\]%-]+=)[^&#\s'"`<>)]+/g;
+const QUERY_VALUE = /([?&][\w.[\]%-]+=)[^&#\s'"`<>)]+/g;
 
 /**
  * A text with every URL query value replaced by `…`: tokens live there, and nothing visual-uat

@@ -40,7 +40,7 @@ test('a base test that fails records the base error, makes its checkpoints new a
   // The row, its reason wrapped in its column onto the lines under it: the base's error's first line is in it.
   for (const stdout of [run.stdout, visualUat(repo, ['report']).stdout]) {
     const row = tableRow(stdout, 'no baseline:');
-    expect(row.first).toMatch(/^  new +badge\.spec\.ts › badge › badge +no baseline: the base test/);
+    expect(row.first).toMatch(/^ {2}new +badge\.spec\.ts › badge › badge +no baseline: the base test/);
     expect(row.reason).toBe(badge.checkpoint.reason);
   }
   expect(statuses(results)['home › landing']).toBe('unchanged');

@@ -95,7 +95,7 @@ wait duration=50
   await expect(page.locator('#plan')).toHaveValue('pro');
   await expect(page.locator('#hover-target')).toHaveText('hovered');
 
-  await oxtest.run(script('more', 'check css=#terms\npress key=Escape\nassertText css=#keys text=escape\nclick css=\"#send button\"\nassertUrl pattern=/done\\?email=ann\nassertTitle text=Thanks'));
+  await oxtest.run(script('more', 'check css=#terms\npress key=Escape\nassertText css=#keys text=escape\nclick css="#send button"\nassertUrl pattern=/done\\?email=ann\nassertTitle text=Thanks'));
   expect(page.url()).toBe(`${ORIGIN}/done?email=ann%40example.com`);
 });
 

@@ -68,9 +68,9 @@ function expectComparedWithItsCapture(repo: string, stdout: string): void {
   const fresh = `no baseline: the base test failed before it took this checkpoint (${TIMED_OUT})`;
   expect(checkpoint(results, 'recommended', 'badge').checkpoint).toMatchObject({ status: 'new', baselineImage: null, reason: fresh });
   // The table names the base failure by its first line; the call log stays in the results and the log.
-  expect(tableRow(stdout, 'the base test failed after').first).toMatch(/^  needs_review +group g1 · 2 checkpoints +the base test failed after/);
+  expect(tableRow(stdout, 'the base test failed after').first).toMatch(/^ {2}needs_review +group g1 · 2 checkpoints +the base test failed after/);
   expect(tableRow(stdout, 'the base test failed after').reason).toBe(grouped);
-  expect(tableRow(stdout, 'no baseline:').first).toMatch(/^  new +recommended\.spec\.ts › recommended › badge +no baseline:/);
+  expect(tableRow(stdout, 'no baseline:').first).toMatch(/^ {2}new +recommended\.spec\.ts › recommended › badge +no baseline:/);
   expect(tableRow(stdout, 'no baseline:').reason).toBe(fresh);
   expect(stdout).not.toContain('waiting for locator');
 }
@@ -115,6 +115,6 @@ test('a base test that fails after a capture that never settled, or in the middl
   const cut = checkpoint(results, 'cut', 'clock');
   expect(cut.test).toMatchObject({ status: 'passed', error: null, baselineAvailable: false, baseError: expect.stringContaining('Test timeout of 4000ms exceeded.') });
   expect(cut.checkpoint).toMatchObject({ status: 'new', baselineImage: null, reason: 'no baseline: the base test failed before it took this checkpoint (Test timeout of 4000ms exceeded.)' });
-  expect(tableRow(run.stdout, 'no baseline: the base test failed after').first).toMatch(/^  new +clock\.spec\.ts › ticker › clock +no baseline:/);
+  expect(tableRow(run.stdout, 'no baseline: the base test failed after').first).toMatch(/^ {2}new +clock\.spec\.ts › ticker › clock +no baseline:/);
   expect(tableRow(run.stdout, 'no baseline: the base test failed before').reason).toBe('no baseline: the base test failed before it took this checkpoint (Test timeout of 4000ms exceeded.)');
 });

@@ -110,12 +110,3 @@ test('a second run started while one is in progress is refused with a clear mess
   const again = runPlaywright(repo, ['test']);
   expect(again.status, again.stdout + again.stderr).toBe(gateExit(readLatest(repo)));
 });
-
-test('a run without visual-uat\'s reporter (--reporter on the command line) says nothing will compare its checkpoints, and releases its lock at teardown', async () => {
-  const repo = createFixtureRepo({ fixture: 'demo-app' });
-  const run = runPlaywright(repo, ['test', '--reporter=dot']);
-  // Nothing judges the run, so nothing fails it: the warning says so.
-  expect(run.status, run.stdout + run.stderr).toBe(0);
-  expect(run.stdout).toContain('visual-uat: warning: this run has no visual-uat reporter (its reporters: dot), so nothing will compare the checkpoints it takes: add it, e.g. --reporter=visual-uat/reporter,dot');
-  expect(fs.existsSync(lockOf(repo))).toBe(false);
-});

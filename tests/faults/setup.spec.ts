@@ -55,7 +55,7 @@ test('a base app that fails to start stops the run before the current tests; all
   const stopped = runPlaywright(repo, ['test']);
   expect(stopped.status).toBe(1);
   expect(stopped.stdout + stopped.stderr).toMatch(
-    /visual-uat: the baseline pass failed: the base app's server \(`node server\.js`\) exited before it answered: check that the base commit starts with this webServer; see \.visual-uat\/logs\/baseline\.log\. Nothing was compared, so the run stops/,
+    /visual-uat: the baseline pass failed: the base app's server \(`node server\.js`\) exited before it answered; the base server's last line: "base server: cannot start": check that the base commit starts with this webServer; see \.visual-uat\/logs\/baseline\.log\. Nothing was compared, so the run stops/,
   );
   expect(stopped.stdout).not.toMatch(/✓|passed/);
   expect(fs.existsSync(path.join(repo, '.visual-uat', 'results', 'latest.json'))).toBe(false);

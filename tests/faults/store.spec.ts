@@ -176,7 +176,7 @@ test.describe('a store that cannot be written', () => {
       expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(pr)));
       expect(run.stdout).toContain(`visual-uat: warning: the baseline store ${readOnly} is read-only (EROFS): its baselines are read, and this run stores none`);
       expect(run.stdout).toMatch(/visual-uat: baseline: \d+ of \d+ tests rendered on the base \(tests\/flows\.spec\.ts changed: pricing\); [1-9]\d* from the store/);
-      expect(run.stdout + run.stderr).not.toMatch(/ENOENT|EROFS: read-only file system|    at /);
+      expect(run.stdout + run.stderr).not.toMatch(/ENOENT|EROFS: read-only file system| {4}at /);
       const results = readLatest(pr);
       expect(results.timestamp).toBeGreaterThan(started);
       expect(statuses(results)).toEqual(DEMO_STATUSES);

@@ -14,6 +14,7 @@ import { createVariables, type Variables } from '../variables';
 import { pageView } from './page-view';
 import { NEXT_STEP_FORMAT, SYSTEM_PROMPT, userPrompt, type NextStep } from './prompt';
 import { readSpec, type GenerateJob, type GenerateSpec } from './spec';
+import { printLine } from '../../util/output';
 
 /** Three identical errors in a row: the model is not going to find its way. */
 const STUCK_AFTER = 3;
@@ -147,7 +148,7 @@ async function generateJob(browser: Browser, model: ModelClient, spec: GenerateS
  */
 export async function generate(specFiles: string[], options: GenerateOptions = {}): Promise<JobResult[]> {
   const env = options.env ?? process.env;
-  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const log = options.log ?? ((line: string) => printLine(line));
   const settings = resolveEvaluatorSettings(undefined, env, process.cwd());
   if (!settings) throw new Error('visual-uat generate: no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for a server other than OpenAI)');
   const specs = specFiles.map((file) => readSpec(path.resolve(file)));

@@ -32,7 +32,7 @@ export async function pageView(page: Page): Promise<string> {
         const aria = el.getAttribute('aria-label');
         if (aria) return clip(aria);
         const labels = (el as HTMLInputElement).labels;
-        if (labels && labels.length) return clip(Array.from(labels).map((l) => l.textContent).join(' '));
+        if (labels?.length) return clip(Array.from(labels).map((l) => l.textContent).join(' '));
         return clip((el as HTMLElement).innerText || el.getAttribute('title') || el.getAttribute('alt'));
       };
       const out: string[] = [];

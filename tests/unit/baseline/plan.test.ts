@@ -21,7 +21,7 @@ function runFacts(change: Partial<RunFacts> & { problem?: string | null; doubtfu
     suite: { key: '0123456789abcdef0123', files: 7, lookup: found },
     update: null,
     judgedBy: 'reporter',
-    store: { shown: '.visual-uat/baseline-store', reads: true, writes: true, offersBase },
+    store: { dir: '/repo/.visual-uat/baseline-store', shown: '.visual-uat/baseline-store', readable: true, writable: true, offersBase },
     playwright: '1.56.0',
     args: [],
     machine: { cores, overlap },
@@ -50,7 +50,7 @@ function selection(change: Partial<SelectionFacts> & { tests?: ListedTest[]; sel
     lookups: new Map(found.map(([test, lookup]) => [test.key, lookup])),
     reason: NOT_IN_STORE,
     judgedBy: 'reporter',
-    store: { shown: '.visual-uat/baseline-store', reads: true, writes: true },
+    store: { dir: '/repo/.visual-uat/baseline-store', shown: '.visual-uat/baseline-store', readable: true, writable: true },
     args: [],
     machine: { cores, overlap: undefined },
     workers: null,
@@ -59,12 +59,12 @@ function selection(change: Partial<SelectionFacts> & { tests?: ListedTest[]; sel
 }
 
 describe('planRun: how a run that compares with another commit gets its baselines', () => {
-  const cases: { name: string; facts: RunFacts; kind: string; workers?: number; list?: boolean; readsStore: boolean; reason?: string; lines: RegExp[] }[] = [
+  const cases: { name: string; facts: RunFacts; kind: string; workers?: number; list?: boolean; takesBaselines: boolean; reason?: string; lines: RegExp[] }[] = [
     {
       name: "the store's index of this suite, every entry it names sealed (a warm run): no pass",
       facts: runFacts({ problem: null }),
       kind: 'indexed',
-      readsStore: true,
+      takesBaselines: true,
       lines: [/^baselines from the store's index of this suite: main @ abcdef01, key 0123456789ab \(7 test-side files\): no worktree, no base server$/],
     },
     {
@@ -72,7 +72,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({}),
       kind: 'listed',
       list: true,
-      readsStore: true,
+      takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
     },
@@ -81,16 +81,16 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ problem: 'the stored image of "landing" is altered', doubtful: true }),
       kind: 'listed',
       list: true,
-      readsStore: true,
+      takesBaselines: true,
       reason: 'the stored image of "landing" is altered',
       lines: [/^the store's index of this suite is not used: the stored image of "landing" is altered$/],
     },
     {
       name: 'a store this run may not read: every test renders, for that reason',
-      facts: runFacts({ lookup: null, store: { shown: 'x', reads: false, writes: false, offersBase: false } }),
+      facts: runFacts({ lookup: null, store: { dir: '/x', shown: 'x', readable: false, writable: false, offersBase: false } }),
       kind: 'listed',
       list: true,
-      readsStore: false,
+      takesBaselines: false,
       reason: STORE_UNREAD,
       lines: [],
     },
@@ -99,7 +99,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ lookup: null, update: updateReason(false, 'all') }),
       kind: 'listed',
       list: true,
-      readsStore: false,
+      takesBaselines: false,
       reason: '--update-snapshots=all',
       lines: [],
     },
@@ -108,7 +108,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ update: updateReason(true, 'missing'), cores: 4 }),
       kind: 'deferred',
       workers: 2,
-      readsStore: false,
+      takesBaselines: false,
       reason: 'updateBaselines is set',
       lines: [],
     },
@@ -117,7 +117,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ playwright: '1.52.0', cores: 8, offersBase: true }),
       kind: 'listed',
       list: false,
-      readsStore: true,
+      takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [/^the baseline store gives no single test here: Playwright 1\.52\.0 cannot run a list of tests \(--test-list, 1\.56 and later\), so the baseline pass renders every test, then stores them as this suite's index, which the next run of the same test files on [0-9a-f]{8} takes whole; upgrade @playwright\/test to 1\.56 or later to take single tests from \.visual-uat\/baseline-store$/],
     },
@@ -126,16 +126,16 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ judgedBy: 'blobs', cores: 8, offersBase: true, args: ['--shard=1/2'] }),
       kind: 'listed',
       list: true,
-      readsStore: true,
+      takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
     },
     {
       name: 'a blob run with nothing to read from the store lists nothing',
-      facts: runFacts({ lookup: null, judgedBy: 'blobs', store: { shown: 'x', reads: false, writes: false, offersBase: false } }),
+      facts: runFacts({ lookup: null, judgedBy: 'blobs', store: { dir: '/x', shown: 'x', readable: false, writable: false, offersBase: false } }),
       kind: 'listed',
       list: false,
-      readsStore: false,
+      takesBaselines: false,
       reason: STORE_UNREAD,
       lines: [],
     },
@@ -144,7 +144,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ offersBase: true }),
       kind: 'deferred',
       workers: 1,
-      readsStore: true,
+      takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
     },
@@ -153,7 +153,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ offersBase: false }),
       kind: 'listed',
       list: true,
-      readsStore: true,
+      takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
     },
@@ -162,7 +162,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ offersBase: true, update: '--update-snapshots=changed' }),
       kind: 'listed',
       list: true,
-      readsStore: false,
+      takesBaselines: false,
       reason: '--update-snapshots=changed',
       lines: [],
     },
@@ -171,7 +171,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ cores: 8, overlap: '0' }),
       kind: 'listed',
       list: true,
-      readsStore: true,
+      takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
     },
@@ -180,7 +180,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ overlap: '1' }),
       kind: 'deferred',
       workers: 1,
-      readsStore: true,
+      takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
     },
@@ -189,16 +189,16 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ cores: 8, args: ['--shard=2/3'] }),
       kind: 'listed',
       list: true,
-      readsStore: true,
+      takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
     },
   ];
 
-  it.each(cases)('$name', ({ facts, kind, workers, list, readsStore, reason, lines }) => {
+  it.each(cases)('$name', ({ facts, kind, workers, list, takesBaselines, reason, lines }) => {
     const plan = planRun(facts);
     expect(plan.kind).toBe(kind);
-    expect(plan.readsStore).toBe(readsStore);
+    expect(plan.takesBaselines).toBe(takesBaselines);
     if (plan.kind === 'deferred') expect(plan.workers).toBe(workers);
     if (plan.kind === 'listed') expect(plan.list).toBe(list);
     if (plan.kind === 'indexed') expect({ index: plan.index, manifest: plan.manifest }).toEqual({ index: INDEX, manifest: MANIFEST });
@@ -419,7 +419,7 @@ describe('planSelection: which tests come from the store, which render, and when
 });
 
 describe('planOnBase: a run on the base itself', () => {
-  const facts = { base: BASE, record: false, judgedBy: 'reporter' as const, store: { shown: 'store', reads: true, writes: true }, playwright: '1.56.0' };
+  const facts = { base: BASE, record: false, judgedBy: 'reporter' as const, store: { dir: '/repo/store', shown: 'store', readable: true, writable: true }, playwright: '1.56.0' };
 
   it('records into a store it may write, and says where', () => {
     expect(planOnBase(facts)).toEqual({
@@ -429,7 +429,7 @@ describe('planOnBase: a run on the base itself', () => {
   });
 
   it('records nothing into a read-only store, and says only that nothing compares', () => {
-    expect(planOnBase({ ...facts, store: { ...facts.store, writes: false } })).toEqual({ records: false, lines: ['HEAD is the base (main @ abcdef01) with a clean tree: nothing to compare, no baseline pass'] });
+    expect(planOnBase({ ...facts, store: { ...facts.store, writable: false } })).toEqual({ records: false, lines: ['HEAD is the base (main @ abcdef01) with a clean tree: nothing to compare, no baseline pass'] });
   });
 
   it('says a run on Playwright before 1.56 will not read what it records', () => {

@@ -67,4 +67,10 @@ describe('captures compared with their baseline while the page is alive', () => 
     expect(page.taken()).toBeGreaterThan(2);
     expect(settled).toMatchObject({ stable: true, firstDifference: UNEXPLAINED.difference });
   });
+
+  it('settles on two alike, as without a check, when the baseline cannot be compared', async () => {
+    const page = frames('current');
+    const settled = await stableCapture(page.capture, 5000, baseline, null, async () => ({ matches: false, explained: 'the baseline could not be compared', difference: 'the baseline could not be compared' }));
+    expect([page.taken(), settled.stable]).toEqual([2, true]);
+  });
 });

@@ -36,7 +36,7 @@ describe('resolveOptions', () => {
 });
 
 describe('withVisualUat', () => {
-  it('puts the global setup before the user one and the reporter first', () => {
+  it('puts the global setup before the user one, the reporter first and, for an html-only config, the terminal reporter after it', () => {
     delete process.env.VISUAL_UAT_ROLE;
     const input: PlaywrightTestConfig = { globalSetup: './setup.ts', reporter: [['html', { open: 'never' }]] };
     const config = withVisualUat(input, { baseBranch: 'main' });
@@ -47,7 +47,7 @@ describe('withVisualUat', () => {
     const reporters = config.reporter as [string, unknown][];
     expect(reporters[0][0]).toMatch(/reporter[\\/]index/);
     expect(reporters[0][1]).toEqual({ baseBranch: 'main' });
-    expect(reporters[1]).toEqual(['html', { open: 'never' }]);
+    expect(reporters.slice(1)).toEqual([[process.env.CI ? 'dot' : 'line'], ['html', { open: 'never' }]]);
     expect(JSON.parse(process.env.VISUAL_UAT_OPTIONS!)).toEqual({ baseBranch: 'main' });
   });
 

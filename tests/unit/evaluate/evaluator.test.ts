@@ -487,7 +487,11 @@ describe('concurrency and progress', () => {
   it('keeps at most `concurrency` calls in flight and reports progress', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const s = await fake({ responder: async () => (await gate, reply.verdict()) });
+    const s = await fake({ responder: async () => {
+        await gate;
+        return reply.verdict();
+      },
+    });
     const dir = tempDir();
     let heartbeat!: () => void;
     const heartbeatSeen = new Promise<void>((resolve) => (heartbeat = resolve));

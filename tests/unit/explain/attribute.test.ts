@@ -160,6 +160,8 @@ describe('attribution: CSS Modules', () => {
     const hashed = explained('Xk3f9q');
     expect(hashed.cause).toBeNull();
     expect(hashed.words).toMatch(/ — not attributed: the changed rules in src\/components\/header\.module\.scss match no element here$/);
+    // An element with readable classes is not one a hash-only pattern made: the module is no lead for it.
+    expect(explained('sidebar').words).not.toMatch(/header\.module\.scss/);
   });
 });
 
@@ -352,6 +354,20 @@ describe('attribution: the line that renders an element', () => {
     const [change] = explainChange(base, current, ALL, code).changes;
     expect(change.properties.map((p) => p.property)).toEqual(['padding']);
     expect(change.cause).toEqual({ file: 'src/routes/+page.svelte', commit: commitOf(code, 'Actions: roomier save button'), line: '<Button class="px-6 py-2">Save</Button>' });
+  });
+
+  it('credits the component tag that renders an element named after it (`<Badge>` renders `span.badge`)', async () => {
+    const view = (tone: string) => `<script>
+  import Badge from '$lib/Badge.svelte';
+</script>
+
+<h2>Plans <Badge tone="${tone}" /></h2>
+`;
+    const code = await branch({ 'src/routes/pricing/+page.svelte': view('new') }, [{ subject: 'Pricing: a sale badge', files: { 'src/routes/pricing/+page.svelte': view('sale') } }]);
+    const [base, current] = ['rgb(224, 242, 254)', 'rgb(254, 226, 226)'].map((background) => page([['html'], ['html>body'], ['html>body>h2', {}, 'Plans'], ['html>body>h2>span.badge.svelte-9xk2', { 'background-color': background }]]));
+    const [change] = explainChange(base, current, ALL, code).changes;
+    expect(change.properties.map((p) => p.property)).toEqual(['background-color']);
+    expect(change.cause).toEqual({ file: 'src/routes/pricing/+page.svelte', commit: commitOf(code, 'Pricing: a sale badge'), line: '<h2>Plans <Badge tone="sale" /></h2>' });
   });
 
   it('takes a utility class many elements share, on a changed line, for no evidence: it neither proves the element nor names that file', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elementName, namingOf } from '../../../src/explain/words';
+import { elementName, namingOf, sourcePath } from '../../../src/explain/words';
 import { layoutRecord } from './records';
 
 /**
@@ -28,6 +28,9 @@ describe('elementName', () => {
     expect(elementName(`${NAV}>a._item_cs8t7_5>span._label_cs8t7_1`)).toBe('.label');
     expect(elementName('html>body>header.Header_navbar__x1Y2z')).toBe('.navbar');
     expect(elementName('html>body>div#root>nav._menu_1goyx_41>a:2')).toBe('.menu a:nth-of-type(2)');
+    // The same element whichever hash an edit of its module gave it.
+    expect(sourcePath('html>body>div#root>nav._menu_1goyx_41>a._link_1goyx_7:2')).toBe(sourcePath('html>body>div#root>nav._menu_11ty5_41>a._link_11ty5_7:2'));
+    expect(sourcePath('html>body>div#root>nav._menu_1goyx_41>a._link_1goyx_7:2')).toBe('html>body>div#root>nav.menu>a.link:2');
   });
 
   it('names a utility-class element by its tag, its text and at most three classes that tell it apart', () => {

@@ -99,6 +99,18 @@ describe('failTest', () => {
       'visual-uat: checkpoint "hero" is needs_review (in failOn): no evaluator configured. If the change is intended: npx visual-uat approve "pricing.spec.ts › pricing › plans › hero" (or npx visual-uat review), then commit visual-uat.approvals.json',
       'visual-uat: checkpoint "cart" is errored (in failOn): image unreadable',
     ]);
+    // JSON's `error` and JUnit's message read the first error, as Playwright keeps it.
+    expect(run.test.result.error).toBe(run.test.result.errors[0]);
+  });
+
+  it("keeps a test's own first error as its error, and its failure", () => {
+    const run = outcome([CHANGED]);
+    const own = { message: 'Timeout 5000ms exceeded' };
+    Object.assign(run.test.result, { status: 'failed', errors: [own], error: own });
+    failTest(run, [CHANGED]);
+    expect(run.test.result.status).toBe('failed');
+    expect(run.test.result.error).toBe(own);
+    expect(run.test.result.errors).toHaveLength(2);
   });
 
   it('leaves a test alone when nothing fails', () => {

@@ -89,7 +89,7 @@ describe('formatTable', () => {
       const shown = titles(lines).join('\n');
       expect(shown).toContain('plans › plans');
       expect(shown).toMatch(/engineering team landing page › hero section renders the hiring banner › engineering-page/);
-      expect(lines[1]).toMatch(/^  needs_review /);
+      expect(lines[1]).toMatch(/^ {2}needs_review /);
       expect(lines[1]).toMatch(/ 1\.48% no evaluator/);
     });
   }
@@ -147,7 +147,7 @@ describe('approvalLines', () => {
 });
 
 describe('groups in the table and the step summary', () => {
-  const footer = (page: string, others: string[] = []) => checkpoint('full', 'needs_review', 'no evaluator configured — same change as 2 other checkpoints (group g1)', 2.5, others.length ? 'g2' : 'g1', others);
+  const footer = (_page: string, others: string[] = []) => checkpoint('full', 'needs_review', 'no evaluator configured — same change as 2 other checkpoints (group g1)', 2.5, others.length ? 'g2' : 'g1', others);
   const grouped = runOf([
     test(['site.spec.ts', 'home'], [footer('home')]),
     test(['site.spec.ts', 'about'], [footer('about')]),
