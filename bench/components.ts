@@ -93,7 +93,9 @@ export async function benchComponents(): Promise<void> {
   for (const kind of ['plain', 'warm', 'cold'] as const) {
     const { ms, peakRssMb } = result[kind];
     rows.push({ case: `gallery-${kind}`, engine: kind === 'plain' ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
-    lines.push(`  ${kind.padEnd(6)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×  ${(ms / TESTS).toFixed(0).padStart(4)} ms/story  runner peak RSS ${peakRssMb} MB`);
+    lines.push(
+      `  ${kind.padEnd(6)}${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / result.plain.ms).toFixed(2)}×  ${(ms / TESTS).toFixed(0).padStart(4)} ms/story  runner peak RSS ${peakRssMb} MB`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   writeBenchSection('components', 'Component tests: a story gallery (bench/components.ts)', lines);

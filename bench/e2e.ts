@@ -97,13 +97,13 @@ function specFile(plain: boolean, first: number, sparse: boolean): string {
     sparse && n % 5 !== 0
       ? functionalTest(n)
       : plain
-      ? `test('page ${n}', async ({ page }) => {
+        ? `test('page ${n}', async ({ page }) => {
   await page.goto('/page/${n}');
   await expect(page).toHaveScreenshot('${n}-top.png');
   await expect(page.locator('.card')).toHaveScreenshot('${n}-card.png');
   await expect(page).toHaveScreenshot('${n}-full.png', { fullPage: true });
 });`
-      : `test('page ${n}', async ({ page, screenshotCheckpoint }) => {
+        : `test('page ${n}', async ({ page, screenshotCheckpoint }) => {
   await page.goto('/page/${n}');
   await screenshotCheckpoint('top', { fullPage: false });
   await screenshotCheckpoint('card', { locator: page.locator('.card') });
@@ -155,7 +155,11 @@ export interface Measured {
  */
 export function run(dir: string, args: string[], env: NodeJS.ProcessEnv = {}, expectedFailures = 0): Promise<Measured> {
   const started = performance.now();
-  const child = spawn(process.execPath, [playwrightCli(dir), 'test', ...args], { cwd: dir, env: fixtureEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [playwrightCli(dir), 'test', ...args], {
+    cwd: dir,
+    env: fixtureEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -208,8 +212,8 @@ const CASE_NAMES: Record<Kind, string> = {
   cold: 'pages changed, cold',
   overlap: 'pages changed, cold, overlap',
   edit: 'one test of 1 spec edited, warm',
-  editFile: 'the code a spec\'s 5 tests share edited, warm',
-  store: 'pull request with main\'s store',
+  editFile: "the code a spec's 5 tests share edited, warm",
+  store: "pull request with main's store",
 };
 
 /** The pages whose tests take checkpoints: all of them, or 1 in 5 in the sparse suite. */
@@ -227,7 +231,10 @@ function editSpec(file: string, round: number, where: 'test' | 'file'): void {
   const before = fs.readFileSync(file, 'utf8');
   const after =
     where === 'test'
-      ? before.replace(/(test\('page \d+', async \(\{ page, screenshotCheckpoint \}\) => \{\n)/, `$1  test.setTimeout(${30_000 + round});\n`)
+      ? before.replace(
+          /(test\('page \d+', async \(\{ page, screenshotCheckpoint \}\) => \{\n)/,
+          `$1  test.setTimeout(${30_000 + round});\n`,
+        )
       : before.replace(/(\n\ntest\()/, `\n\ntest.describe.configure({ timeout: ${30_000 + round} });$1`);
   if (after === before) throw new Error(`the bench's edit found nothing to edit in ${file}`);
   fs.writeFileSync(file, after);
@@ -321,7 +328,12 @@ function suites(): Suite[] {
 /** A comma-separated knob's words, or null when it is not set. */
 function knob(name: string): string[] | null {
   const value = process.env[name];
-  return value === undefined ? null : value.split(',').map((word) => word.trim()).filter(Boolean);
+  return value === undefined
+    ? null
+    : value
+        .split(',')
+        .map((word) => word.trim())
+        .filter(Boolean);
 }
 
 /** The timing block a run printed (see config/timing). */
@@ -359,7 +371,8 @@ async function measureSuite(suite: Suite, cases: readonly Case[], runs: number):
   try {
     await run(dir, ['-c', 'plain.config.ts', '--update-snapshots']);
     const recorded = fs.existsSync(path.join(dir, 'snapshots')) ? fs.readdirSync(path.join(dir, 'snapshots')).length : 0;
-    if (recorded !== suite.checkpoints) throw new Error(`plain Playwright recorded ${recorded} snapshots instead of ${suite.checkpoints}: see ${dir}`);
+    if (recorded !== suite.checkpoints)
+      throw new Error(`plain Playwright recorded ${recorded} snapshots instead of ${suite.checkpoints}: see ${dir}`);
     // main's CI: HEAD is the base, so the run records its checkpoints into the store.
     if (cases.includes('store')) await run(dir, [], ENV.baselineStore.entry(store));
     git(dir, ['checkout', '-q', '-b', 'quiet']);
@@ -383,9 +396,21 @@ async function measureSuite(suite: Suite, cases: readonly Case[], runs: number):
         if (onFeature.includes('cold')) await measure('cold', ENV.overlap.entry('0'), failing, cleared);
         if (onFeature.includes('warm')) await measure('warm', {}, failing);
         if (onFeature.includes('edit'))
-          await measure('edit', {}, failing, () => editSpec(edited, round, 'test'), () => git(dir, ['checkout', '-q', '--', edited]));
+          await measure(
+            'edit',
+            {},
+            failing,
+            () => editSpec(edited, round, 'test'),
+            () => git(dir, ['checkout', '-q', '--', edited]),
+          );
         if (onFeature.includes('editFile'))
-          await measure('editFile', {}, failing, () => editSpec(edited, round, 'file'), () => git(dir, ['checkout', '-q', '--', edited]));
+          await measure(
+            'editFile',
+            {},
+            failing,
+            () => editSpec(edited, round, 'file'),
+            () => git(dir, ['checkout', '-q', '--', edited]),
+          );
         if (onFeature.includes('store')) await measure('store', ENV.baselineStore.entry(store), failing, cleared);
         if (onFeature.includes('overlap')) await measure('overlap', ENV.overlap.entry('1'), failing, cleared);
       }
@@ -419,23 +444,32 @@ function suiteLines(suite: Suite, runs: number, { medians, timings }: SuiteMeasu
   const lines = [
     `${suite.title} on ${os.cpus().length} cores, median of ${runs} run${runs === 1 ? '' : 's'}, alternated with the peers:`,
     '  × passing: to plain Playwright passing (toHaveScreenshot against snapshots of the same pages: the floor)',
-    '  × failing: to plain Playwright failing (the changed pages fail and wait out toHaveScreenshot\'s retries)',
+    "  × failing: to plain Playwright failing (the changed pages fail and wait out toHaveScreenshot's retries)",
   ];
   const rows: BenchRow[] = [];
   for (const kind of ['plainPassing', 'plainFailing', ...CASES] as const) {
     const result = medians[kind];
     if (!result) continue;
     const { ms, peakRssMb } = result;
-    rows.push({ case: `e2e-${suite.id}-${kind}`, engine: kind.startsWith('plain') ? 'playwright' : 'visual-uat', medianMs: Math.round(ms) });
+    rows.push({
+      case: `e2e-${suite.id}-${kind}`,
+      engine: kind.startsWith('plain') ? 'playwright' : 'visual-uat',
+      medianMs: Math.round(ms),
+    });
     const changed = kind !== 'plainPassing' && kind !== 'quiet';
-    const ratios = [`${(ms / passing.ms).toFixed(2)}× passing`, changed && failing ? `${(ms / failing.ms).toFixed(2)}× failing` : '', kind.startsWith('edit') && medians.warm ? `${(ms / medians.warm.ms).toFixed(2)}× warm` : '']
+    const ratios = [
+      `${(ms / passing.ms).toFixed(2)}× passing`,
+      changed && failing ? `${(ms / failing.ms).toFixed(2)}× failing` : '',
+      kind.startsWith('edit') && medians.warm ? `${(ms / medians.warm.ms).toFixed(2)}× warm` : '',
+    ]
       .filter(Boolean)
       .join('  ');
     lines.push(
       `  ${CASE_NAMES[kind].padEnd(46)}${(ms / 1000).toFixed(1).padStart(7)} s  ${ratios.padEnd(44)}${(ms / suite.checkpoints).toFixed(0).padStart(5)} ms/checkpoint  runner peak RSS ${peakRssMb} MB`,
     );
   }
-  for (const [kind, block] of Object.entries(timings)) lines.push(block.replace(/^visual-uat timing/, `  ${CASE_NAMES[kind as Case]}: visual-uat timing`));
+  for (const [kind, block] of Object.entries(timings))
+    lines.push(block.replace(/^visual-uat timing/, `  ${CASE_NAMES[kind as Case]}: visual-uat timing`));
   return { lines, rows };
 }
 
@@ -471,7 +505,11 @@ function groupsSuite(): string {
   fs.writeFileSync(path.join(dir, 'playwright.config.ts'), config(false));
   fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\ntest-results/\n');
   fs.mkdirSync(path.join(dir, 'tests-uat'));
-  const tests = Array.from({ length: GROUPS_PAGES }, (_, n) => `test('page ${n}', async ({ page, screenshotCheckpoint }) => {\n  await page.goto('/page/${n}');\n  await screenshotCheckpoint('page');\n});`);
+  const tests = Array.from(
+    { length: GROUPS_PAGES },
+    (_, n) =>
+      `test('page ${n}', async ({ page, screenshotCheckpoint }) => {\n  await page.goto('/page/${n}');\n  await screenshotCheckpoint('page');\n});`,
+  );
   fs.writeFileSync(path.join(dir, 'tests-uat', 'pages.spec.ts'), `import { test } from 'visual-uat';\n\n${tests.join('\n\n')}\n`);
   provideModules(dir, fixtureModules(undefined, undefined, ['openai']));
   initRepo(dir, 'Generated site');
@@ -513,8 +551,14 @@ export async function benchEndToEnd(): Promise<void> {
   // the visual-uat cases (default each suite's own; the peers they are measured against run with them); BENCH_E2E_RUNS=n the rounds.
   const chosen = knob('BENCH_E2E_SUITES');
   const chosenCases = knob('BENCH_E2E_CASES');
-  const unknown = [...(chosen ?? []).filter((id) => id !== 'groups' && !suites().some((suite) => suite.id === id)), ...(chosenCases ?? []).filter((kind) => !(CASES as readonly string[]).includes(kind))];
-  if (unknown.length) throw new Error(`BENCH_E2E_SUITES or BENCH_E2E_CASES names ${unknown.join(', ')}: the suites are small, 20, 100, sparse, groups; the cases ${CASES.join(', ')}`);
+  const unknown = [
+    ...(chosen ?? []).filter((id) => id !== 'groups' && !suites().some((suite) => suite.id === id)),
+    ...(chosenCases ?? []).filter((kind) => !(CASES as readonly string[]).includes(kind)),
+  ];
+  if (unknown.length)
+    throw new Error(
+      `BENCH_E2E_SUITES or BENCH_E2E_CASES names ${unknown.join(', ')}: the suites are small, 20, 100, sparse, groups; the cases ${CASES.join(', ')}`,
+    );
   const runsKnob = process.env.BENCH_E2E_RUNS ? Number(process.env.BENCH_E2E_RUNS) : null;
   for (const suite of suites().filter((candidate) => !chosen || chosen.includes(candidate.id))) {
     const cases = suite.cases.filter((kind) => !chosenCases || chosenCases.includes(kind));
@@ -523,7 +567,12 @@ export async function benchEndToEnd(): Promise<void> {
     rows.push(...measured.rows);
     output.push(...measured.lines);
     // A look at some cases (BENCH_E2E_CASES) leaves bench/RESULTS.md to the run that measured them all.
-    if (!chosenCases) writeBenchSection(`end-to-end-${suite.id}`, `End to end: ${suite.title}, against plain Playwright passing and failing (bench/e2e.ts)`, measured.lines);
+    if (!chosenCases)
+      writeBenchSection(
+        `end-to-end-${suite.id}`,
+        `End to end: ${suite.title}, against plain Playwright passing and failing (bench/e2e.ts)`,
+        measured.lines,
+      );
   }
   if (!chosen || chosen.includes('groups')) {
     const figures = await measureGroups();

@@ -30,7 +30,12 @@ function timed<T>(work: () => T): { value: T; ms: number } {
 function currentLayout(repo: string, currentImage: string, name: string): string | null {
   const folder = path.basename(path.dirname(currentImage));
   const root = path.join(repo, 'test-results', 'visual-uat');
-  const found = fs.existsSync(root) ? fs.readdirSync(root).map((project) => path.join(root, project, folder, `${name}.layout.json.gz`)).find((file) => fs.existsSync(file)) : undefined;
+  const found = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .map((project) => path.join(root, project, folder, `${name}.layout.json.gz`))
+        .find((file) => fs.existsSync(file))
+    : undefined;
   return found ?? null;
 }
 
@@ -38,7 +43,9 @@ async function main(): Promise<void> {
   const perCheckpoint: number[] = [];
   const diffReads: number[] = [];
   for (const run of runCorpus()) {
-    const files = git(run.repo, ['diff', '--name-only', `${run.results.baseCommit}...HEAD`]).split('\n').filter(Boolean);
+    const files = git(run.repo, ['diff', '--name-only', `${run.results.baseCommit}...HEAD`])
+      .split('\n')
+      .filter(Boolean);
     const started = performance.now();
     const code = await codeChanges(await openRepo(run.repo), run.results.baseCommit!, files);
     diffReads.push(performance.now() - started);

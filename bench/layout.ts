@@ -15,7 +15,8 @@ const RUNS = 21;
 function page(): string {
   const card = (i: number) =>
     `<article class="card${i % 7 === 0 ? ' sale' : ''}"><img alt="" width="160" height="100" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><h3 class="name">Product ${i}</h3><p class="blurb">A fine product, number ${i}, <em>in stock</em>.</p><div class="row"><span class="price">$${i}.00</span><button class="buy">Add to cart</button></div></article>`;
-  const row = (i: number) => `<tr><td>${i}</td><td><a href="#${i}">Order ${i}</a></td><td class="status">shipped</td><td>$${i * 3}.00</td></tr>`;
+  const row = (i: number) =>
+    `<tr><td>${i}</td><td><a href="#${i}">Order ${i}</a></td><td class="status">shipped</td><td>$${i * 3}.00</td></tr>`;
   return `<!doctype html><html><head><style>
 body{font-family:sans-serif;margin:0}header{display:flex;justify-content:space-between;padding:16px 48px;background:#123;color:#fff}
 nav a{color:#fff;margin-left:16px}.grid{display:grid;grid-template-columns:repeat(4,1fr);gap:16px;padding:24px 48px}
@@ -51,7 +52,9 @@ async function main(): Promise<void> {
         size = encoded.length;
         kept = record!.elements.length;
       }
-      lines.push(`${what}: ${elements} elements on the page, ${kept} recorded, median ${median(times).toFixed(1)} ms of ${RUNS} (min ${Math.min(...times).toFixed(1)}), ${(size / 1024).toFixed(1)} KiB gzip`);
+      lines.push(
+        `${what}: ${elements} elements on the page, ${kept} recorded, median ${median(times).toFixed(1)} ms of ${RUNS} (min ${Math.min(...times).toFixed(1)}), ${(size / 1024).toFixed(1)} KiB gzip`,
+      );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
     writeBenchSection('layout', 'The layout record: a shop page (bench/layout.ts)', lines);

@@ -41,10 +41,17 @@ async function main(): Promise<void> {
       lines.push(`  image ${i + 1}: ${kib(url.length)} as a data URL (${format} ${width}×${height}, ${kib(bytes.length)})`);
       // To look at what the model gets: is the text still legible at this scale and quality?
       const keep = process.env.BENCH_REQUEST_IMAGES;
-      if (keep) await sharp(bytes).png().toFile(path.join(keep, `image-${i + 1}.png`));
+      if (keep)
+        await sharp(bytes)
+          .png()
+          .toFile(path.join(keep, `image-${i + 1}.png`));
     }
     process.stdout.write(`${lines.join('\n')}\n`);
-    writeBenchSection('request-size', "An evaluator request: the promo-app's home page without its style sheet, 1280×1448 (bench/request-size.ts)", lines);
+    writeBenchSection(
+      'request-size',
+      "An evaluator request: the promo-app's home page without its style sheet, 1280×1448 (bench/request-size.ts)",
+      lines,
+    );
     fs.rmSync(repo, { recursive: true, force: true });
   } finally {
     await server.close();

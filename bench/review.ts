@@ -40,7 +40,11 @@ async function syntheticRun(count: number): Promise<string> {
   };
   const tests = Array.from({ length: count }, (_, n) => {
     const cells = new Uint8Array(64 * 3).map((_, i) => (i * 7 + n * 13) % 256);
-    const fingerprint = encodeChange({ threshold: 0.1, regions: [{ kind: 'modified', width: 64, height: 8, cell: 8, base: cells, current: cells.map((v) => 255 - v) }], lines: [] });
+    const fingerprint = encodeChange({
+      threshold: 0.1,
+      regions: [{ kind: 'modified', width: 64, height: 8, cell: 8, base: cells, current: cells.map((v) => 255 - v) }],
+      lines: [],
+    });
     const full = checkpointResult({
       name: 'full',
       reason: 'no evaluator configured',
@@ -48,7 +52,12 @@ async function syntheticRun(count: number): Promise<string> {
       currentImage: file(`${n}-current.png`),
       diffImage: file(`${n}-diff.png`),
       diffMetrics: { pixelDiffPercent: 1.2, changedRegions: [{ x: 90, y: 200, width: 1100, height: 300, kind: 'modified' }] },
-      signals: { ariaDiff: '@@ -1 +1 @@\n-- heading "Old"\n+- heading "New"', newConsoleErrors: [], newFailedRequests: [], newA11yViolations: [] },
+      signals: {
+        ariaDiff: '@@ -1 +1 @@\n-- heading "Old"\n+- heading "New"',
+        newConsoleErrors: [],
+        newFailedRequests: [],
+        newA11yViolations: [],
+      },
       group: `g${n + 1}`,
       fingerprint,
     });
@@ -99,7 +108,9 @@ async function load(browser: Browser, url: string): Promise<Paint> {
         }).observe({ type: 'paint', buffered: true }),
       ),
   );
-  const firstByteMs = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart);
+  const firstByteMs = await page.evaluate(
+    () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart,
+  );
   await context.close();
   return { firstByteMs, firstPaintMs, images };
 }
@@ -115,7 +126,11 @@ async function measure(browser: Browser, count: number): Promise<Paint> {
     await load(browser, server.url);
     const loads: Paint[] = [];
     for (let i = 0; i < LOADS; i++) loads.push(await load(browser, server.url));
-    return { firstByteMs: median(loads.map((l) => l.firstByteMs)), firstPaintMs: median(loads.map((l) => l.firstPaintMs)), images: median(loads.map((l) => l.images)) };
+    return {
+      firstByteMs: median(loads.map((l) => l.firstByteMs)),
+      firstPaintMs: median(loads.map((l) => l.firstPaintMs)),
+      images: median(loads.map((l) => l.images)),
+    };
   } finally {
     await server.close();
     fs.rmSync(dir, { recursive: true, force: true });

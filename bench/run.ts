@@ -42,9 +42,12 @@ const SIZES = [
 ];
 
 function html(sections: number, spec: PageSpec): string {
-  const background = (i: number) => (spec.tinted ? '#eef6ff' : spec.gradient ? `linear-gradient(${i % 2 ? 180 : 90}deg, #f6f9fc, #dde7f7)` : '#fff');
-  const rows = Array.from({ length: sections }, (_, i) =>
-    `<section style="height:200px;padding:12px;border-bottom:1px solid #ccd;background:${background(i)}"><h2>Section ${i}</h2><p>Paragraph ${i}: the quick brown fox jumps over the lazy dog. ${'Lorem ipsum dolor sit amet. '.repeat(3)}</p></section>`,
+  const background = (i: number) =>
+    spec.tinted ? '#eef6ff' : spec.gradient ? `linear-gradient(${i % 2 ? 180 : 90}deg, #f6f9fc, #dde7f7)` : '#fff';
+  const rows = Array.from(
+    { length: sections },
+    (_, i) =>
+      `<section style="height:200px;padding:12px;border-bottom:1px solid #ccd;background:${background(i)}"><h2>Section ${i}</h2><p>Paragraph ${i}: the quick brown fox jumps over the lazy dog. ${'Lorem ipsum dolor sit amet. '.repeat(3)}</p></section>`,
   ).join('');
   const banner = spec.banner ? `<div style="height:${spec.banner}px;background:#ffd34d;font-size:40px">Spring sale: 20% off</div>` : '';
   return `<html><body style="margin:0;font-family:DejaVu Sans,sans-serif"><header style="height:60px;background:#14213d;color:#fff;font-size:28px;padding:10px">Acme</header>${banner}<button style="margin:16px;padding:12px 24px;background:${spec.buttonColour ?? '#2a6df4'};color:#fff;border:0">Buy now</button>${rows}</body></html>`;
@@ -111,7 +114,9 @@ function engines(): Record<string, Engine | string> {
     },
   };
   try {
-    const blazediff = requirePeer('@blazediff/core') as { diff: (a: Uint8Array, b: Uint8Array, out: null, w: number, h: number, o: object) => number };
+    const blazediff = requirePeer('@blazediff/core') as {
+      diff: (a: Uint8Array, b: Uint8Array, out: null, w: number, h: number, o: object) => number;
+    };
     available['@blazediff/core'] = async (baseline, current) => {
       const { a, b, width, height } = paddedPair(baseline, current);
       return blazediff.diff(a, b, null, width, height, { threshold: 0.1 });
@@ -120,15 +125,20 @@ function engines(): Record<string, Engine | string> {
     available['@blazediff/core'] = `not loadable (${(error as Error).message.split('\n')[0]})`;
   }
   try {
-    const resemble = requirePeer('resemblejs') as (data: Buffer) => { compareTo(other: Buffer): { ignoreAntialiasing(): { onComplete(cb: (data: unknown) => void): void } } };
+    const resemble = requirePeer('resemblejs') as (data: Buffer) => {
+      compareTo(other: Buffer): { ignoreAntialiasing(): { onComplete(cb: (data: unknown) => void): void } };
+    };
     available.resemblejs = (baseline, current) =>
-      new Promise((resolve) => resemble(fs.readFileSync(baseline)).compareTo(fs.readFileSync(current)).ignoreAntialiasing().onComplete(resolve));
+      new Promise((resolve) =>
+        resemble(fs.readFileSync(baseline)).compareTo(fs.readFileSync(current)).ignoreAntialiasing().onComplete(resolve),
+      );
   } catch (error) {
     available.resemblejs = `not loadable: it needs a native canvas (${(error as Error).message.split('\n')[0]})`;
   }
   try {
     const odiff = requirePeer('odiff-bin') as { compare(a: string, b: string, out: string, options: object): Promise<unknown> };
-    available['odiff-bin'] = (baseline, current, diffOutput) => odiff.compare(baseline, current, diffOutput, { threshold: 0.1, antialiasing: true });
+    available['odiff-bin'] = (baseline, current, diffOutput) =>
+      odiff.compare(baseline, current, diffOutput, { threshold: 0.1, antialiasing: true });
   } catch (error) {
     available['odiff-bin'] = `not loadable (${(error as Error).message.split('\n')[0]})`;
   }
@@ -166,9 +176,14 @@ async function main(): Promise<void> {
   const pairs = await screenshots(dir);
   const all = engines();
   const rows: BenchRow[] = [];
-  const lines: string[] = [`diff engines on ${os.cpus().length} cores, Node ${process.version} (median ms; ratio to pixelmatch in this run)`];
+  const lines: string[] = [
+    `diff engines on ${os.cpus().length} cores, Node ${process.version} (median ms; ratio to pixelmatch in this run)`,
+  ];
   for (const [name, note] of Object.entries(all)) if (typeof note === 'string') lines.push(`  ${name}: skipped, ${note}`);
-  const header = `${'case'.padEnd(30)}${Object.keys(all).filter((n) => typeof all[n] !== 'string').map((n) => n.padStart(20)).join('')}`;
+  const header = `${'case'.padEnd(30)}${Object.keys(all)
+    .filter((n) => typeof all[n] !== 'string')
+    .map((n) => n.padStart(20))
+    .join('')}`;
   lines.push(header);
   for (const size of SIZES)
     for (const { name: variant } of CASES) {
@@ -190,7 +205,10 @@ async function main(): Promise<void> {
       const outcome = await compareInProcess({ baseline, current, diffOutput: path.join(dir, 'report-diff.png'), tolerance });
       const { a, b, width, height } = paddedPair(baseline, current);
       const share = (pixelmatch(a, b, null, width, height, { threshold: 0.1 }) / (width * height)) * 100;
-      const ours = outcome.kind === 'identical' ? 'identical' : `${outcome.metrics.pixelDiffPercent}%, ${outcome.metrics.changedRegions.map((r) => `${r.kind} ${r.width}×${r.height}@${r.y}`).join(', ')}`;
+      const ours =
+        outcome.kind === 'identical'
+          ? 'identical'
+          : `${outcome.metrics.pixelDiffPercent}%, ${outcome.metrics.changedRegions.map((r) => `${r.kind} ${r.width}×${r.height}@${r.y}`).join(', ')}`;
       lines.push(`  ${`${variant} ${size.name}`.padEnd(28)}visual-uat ${ours}; pixelmatch ${share.toFixed(2)}%`);
     }
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -49,23 +49,35 @@ function main(name = 'site'): void {
   const dir = path.join(PACKAGE_ROOT, '.demo', demo.folder);
   fs.rmSync(dir, { recursive: true, force: true });
   createFixtureRepo({ fixture: demo.fixture, dir, branch: demo.branch });
-  process.stdout.write(`demo repository: ${dir}\n  main: ${' '.repeat(demo.branch.length - 4)}the ${name === 'site' ? 'site' : 'library'} as it was\n  ${demo.branch}: ${demo.commits}\n\n`);
+  process.stdout.write(
+    `demo repository: ${dir}\n  main: ${' '.repeat(demo.branch.length - 4)}the ${name === 'site' ? 'site' : 'library'} as it was\n  ${demo.branch}: ${demo.commits}\n\n`,
+  );
   // cleanEnv keeps this shell's variables out of the run but for the evaluator's.
-  const evaluatorEnv = Object.fromEntries([ENV.openaiApiKey, ENV.openaiBaseUrl, ENV.model].map((variable) => [variable.name, variable.read()]));
+  const evaluatorEnv = Object.fromEntries(
+    [ENV.openaiApiKey, ENV.openaiBaseUrl, ENV.model].map((variable) => [variable.name, variable.read()]),
+  );
   const run = runPlaywright(dir, ['test'], evaluatorEnv);
   process.stdout.write(run.stdout);
   process.stderr.write(run.stderr);
   const report = path.join(dir, 'playwright-report', 'index.html');
   const results = path.join(dir, '.visual-uat', 'results', 'latest.json');
-  process.stdout.write(`\nHTML report:  ${report}\n  open it with: npx playwright show-report ${path.relative(process.cwd(), path.dirname(report))}\nresults file: ${results}\n`);
+  process.stdout.write(
+    `\nHTML report:  ${report}\n  open it with: npx playwright show-report ${path.relative(process.cwd(), path.dirname(report))}\nresults file: ${results}\n`,
+  );
   if (!fs.existsSync(report) || !fs.existsSync(results)) {
     process.exitCode = 1;
     return;
   }
   // The demo's changes await a person: the gate holds them (exit 1), which is what it shows.
   const outcome = JSON.parse(fs.readFileSync(results, 'utf8')) as RunResult;
-  const held = failingCheckpoints(outcome.tests.flatMap((test) => test.checkpoints), DEFAULT_FAIL_ON).length;
-  if (held && run.status === 1) process.stdout.write(`the run exited 1: the gate holds ${plural(held, 'checkpoint')} with an unreviewed change until a person approves it (in ${dir}: npx visual-uat review)\n`);
+  const held = failingCheckpoints(
+    outcome.tests.flatMap((test) => test.checkpoints),
+    DEFAULT_FAIL_ON,
+  ).length;
+  if (held && run.status === 1)
+    process.stdout.write(
+      `the run exited 1: the gate holds ${plural(held, 'checkpoint')} with an unreviewed change until a person approves it (in ${dir}: npx visual-uat review)\n`,
+    );
   process.exitCode = run.status === (held ? 1 : 0) ? 0 : 1;
 }
 

@@ -26,7 +26,13 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     // A CI's variables too: its target branch (GITHUB_BASE_REF, CI_MERGE_REQUEST_…, BITBUCKET_PR_…) would choose the fixture's base.
-    if (/^(PLAYWRIGHT_|PW_|TEST_|VISUAL_UAT_|VITEST|GITHUB_|CI_MERGE_REQUEST_|BITBUCKET_)/.test(key) || key === 'NODE_OPTIONS' || key === ENV.openaiApiKey.name || key === ENV.openaiBaseUrl.name) continue;
+    if (
+      /^(PLAYWRIGHT_|PW_|TEST_|VISUAL_UAT_|VITEST|GITHUB_|CI_MERGE_REQUEST_|BITBUCKET_)/.test(key) ||
+      key === 'NODE_OPTIONS' ||
+      key === ENV.openaiApiKey.name ||
+      key === ENV.openaiBaseUrl.name
+    )
+      continue;
     env[key] = value;
   }
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
@@ -65,8 +71,13 @@ export function packPlugin(): string {
   const dir = path.join(PACKAGE_ROOT, '.tmp', 'pack');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  if (!fs.existsSync(path.join(PACKAGE_ROOT, 'dist', 'src', 'index.js'))) throw new Error('dist/ is missing: run npm run build before packing');
-  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: PACKAGE_ROOT, encoding: 'utf8', env: cleanEnv() });
+  if (!fs.existsSync(path.join(PACKAGE_ROOT, 'dist', 'src', 'index.js')))
+    throw new Error('dist/ is missing: run npm run build before packing');
+  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+    cwd: PACKAGE_ROOT,
+    encoding: 'utf8',
+    env: cleanEnv(),
+  });
   if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr.trim().split('\n').pop()}`);
   const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
   return path.join(dir, filename);
@@ -99,8 +110,15 @@ export function installOnce(devDependencies: Record<string, string>, tarball: st
   fs.rmSync(staging, { recursive: true, force: true });
   fs.mkdirSync(staging, { recursive: true });
   fs.writeFileSync(path.join(staging, 'package.json'), text);
-  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: staging, encoding: 'utf8', env: cleanEnv() });
-  if (install.status !== 0) throw new Error(`npm install of ${Object.keys(manifest.devDependencies).join(', ')} failed: ${install.stderr.trim().split('\n').pop()}`);
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: staging,
+    encoding: 'utf8',
+    env: cleanEnv(),
+  });
+  if (install.status !== 0)
+    throw new Error(
+      `npm install of ${Object.keys(manifest.devDependencies).join(', ')} failed: ${install.stderr.trim().split('\n').pop()}`,
+    );
   try {
     fs.renameSync(staging, target);
   } catch {
@@ -179,7 +197,10 @@ export function packageManagerCli(name: string, version: string, bin: string): s
   const staging = `${target}.${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.mkdirSync(staging, { recursive: true });
-  const install = spawnSync('npm', ['install', '--prefix', staging, '--no-audit', '--no-fund', '--loglevel=error', `${name}@${version}`], { encoding: 'utf8', env: cleanEnv() });
+  const install = spawnSync('npm', ['install', '--prefix', staging, '--no-audit', '--no-fund', '--loglevel=error', `${name}@${version}`], {
+    encoding: 'utf8',
+    env: cleanEnv(),
+  });
   if (install.status !== 0) throw new Error(`npm install ${name}@${version} failed: ${install.stderr.trim().split('\n').pop()}`);
   try {
     fs.renameSync(staging, target);
@@ -191,7 +212,8 @@ export function packageManagerCli(name: string, version: string, bin: string): s
 
 /** A port nobody listens on now, so parallel runs of the fixture apps never meet. */
 export function freePortSync(): number {
-  const probe = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  const probe =
+    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
   const port = Number(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: cleanEnv() }).stdout.trim());
   if (!Number.isInteger(port) || port <= 0) throw new Error('could not find a free port on 127.0.0.1');
   return port;

@@ -52,7 +52,10 @@ export function corpusApps(): CorpusApp[] {
     .readdirSync(FIXTURES_DIR)
     .filter((fixture) => fs.existsSync(path.join(FIXTURES_DIR, fixture, 'attribution.json')))
     .sort()
-    .map((fixture) => ({ fixture, labels: JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, fixture, 'attribution.json'), 'utf8')) as CorpusLabels }));
+    .map((fixture) => ({
+      fixture,
+      labels: JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, fixture, 'attribution.json'), 'utf8')) as CorpusLabels,
+    }));
 }
 
 /** The branch's added and removed lines, without the diff's own headers. */
@@ -74,7 +77,10 @@ export function runCorpus(apps: CorpusApp[] = corpusApps()): CorpusRun[] {
     const started = Date.now();
     const run = runPlaywright(repo, ['test']);
     const latest = path.join(repo, '.visual-uat', 'results', 'latest.json');
-    if (!fs.existsSync(latest)) throw new Error(`${app.fixture}: the run wrote no results (exit ${run.status}): ${(run.stdout + run.stderr).trim().split('\n').slice(-5).join(' / ')}`);
+    if (!fs.existsSync(latest))
+      throw new Error(
+        `${app.fixture}: the run wrote no results (exit ${run.status}): ${(run.stdout + run.stderr).trim().split('\n').slice(-5).join(' / ')}`,
+      );
     const results = JSON.parse(fs.readFileSync(latest, 'utf8')) as RunResult;
     return { ...app, repo, results, changedLines: branchLines(repo), durationMs: Date.now() - started };
   });

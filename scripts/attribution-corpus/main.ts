@@ -15,9 +15,12 @@ const runs = runCorpus(apps);
 const score = scoreApps(runs);
 const line = (miss: Miss) => `  ${miss.app} › ${miss.checkpoint}\n    expected: ${miss.expected}\n    said:     ${miss.said}`;
 
-for (const run of runs) console.log(`${run.fixture}: ${run.labels.changes.length} labelled changes, run in ${(run.durationMs / 1000).toFixed(1)} s`);
+for (const run of runs)
+  console.log(`${run.fixture}: ${run.labels.changes.length} labelled changes, run in ${(run.durationMs / 1000).toFixed(1)} s`);
 const share = score.labelled ? score.right / score.labelled : 0;
-console.log(`\ncause right (element, property, file, commit): ${score.right} of ${score.labelled} (${Math.round(share * 100)} %; target ≥ ${TARGET * 100} %)`);
+console.log(
+  `\ncause right (element, property, file, commit): ${score.right} of ${score.labelled} (${Math.round(share * 100)} %; target ≥ ${TARGET * 100} %)`,
+);
 console.log(`"no changed file mentions" where a changed file does: ${score.falseSilences.length}`);
 console.log(`invisible differences listed: ${score.invisibleListed.length}`);
 for (const [title, list] of [

@@ -53,12 +53,21 @@ const LABELS = path.join(PACKAGE_ROOT, 'scripts', 'attribution-corpus', 'real-co
 export function realCases(file = LABELS): RealCase[] {
   const cases = (JSON.parse(fs.readFileSync(file, 'utf8')) as { cases: RealCase[] }).cases;
   for (const change of cases.flatMap((c) => c.changes))
-    if (change.set !== setOf(change.id)) throw new Error(`${file}: ${change.id} is marked ${change.set}, but its hash puts it in ${setOf(change.id)}: set it back`);
+    if (change.set !== setOf(change.id))
+      throw new Error(`${file}: ${change.id} is marked ${change.set}, but its hash puts it in ${setOf(change.id)}: set it back`);
   return cases;
 }
 
 /** Class names a build generated (CSS Modules, styled-components, emotion, Svelte and Vue scoping): a reviewer cannot search the source for them. */
-const HASHED = [/\b_[A-Za-z][\w-]*_[a-z0-9]{5}_\d+\b/, /\bs-[A-Za-z0-9_-]{10,}\b/, /\b[A-Z]\w*_[\w-]+__[\w-]{5}\b/, /\bsc-[A-Za-z]{5,}\b/, /\bcss-[a-z0-9]{5,}\b/, /\bsvelte-[a-z0-9]{6,}\b/, /\bdata-v-[0-9a-f]{8}\b/];
+const HASHED = [
+  /\b_[A-Za-z][\w-]*_[a-z0-9]{5}_\d+\b/,
+  /\bs-[A-Za-z0-9_-]{10,}\b/,
+  /\b[A-Z]\w*_[\w-]+__[\w-]{5}\b/,
+  /\bsc-[A-Za-z]{5,}\b/,
+  /\bcss-[a-z0-9]{5,}\b/,
+  /\bsvelte-[a-z0-9]{6,}\b/,
+  /\bdata-v-[0-9a-f]{8}\b/,
+];
 const FILE_NAMED = /((?:[\w.@+-]+\/)*[\w.@+-]+\.(?:css|scss|sass|less|jsx?|tsx?|vue|svelte|html|svg))\b/g;
 
 export interface RealScore extends Score {
@@ -85,18 +94,35 @@ function checkpointResult(results: RunResult, checkpoint: string) {
  * left out, so scoring (and printing) the working set never shows the held-out changes' words.
  */
 function withoutOtherSet(results: RunResult, mine: readonly RealChange[], others: readonly RealChange[]): RunResult {
-  const labelledBy = (labels: readonly RealChange[], checkpoint: string, listed: ElementChange) => labels.some((label) => label.checkpoint === checkpoint && labelledElement(listed, label));
+  const labelledBy = (labels: readonly RealChange[], checkpoint: string, listed: ElementChange) =>
+    labels.some((label) => label.checkpoint === checkpoint && labelledElement(listed, label));
   for (const test of results.tests)
     for (const checkpoint of test.checkpoints) {
       const name = `${test.title} › ${checkpoint.name}`;
       if (checkpoint.explanation)
-        checkpoint.explanation.changes = checkpoint.explanation.changes.filter((listed) => labelledBy(mine, name, listed) || !labelledBy(others, name, listed));
+        checkpoint.explanation.changes = checkpoint.explanation.changes.filter(
+          (listed) => labelledBy(mine, name, listed) || !labelledBy(others, name, listed),
+        );
     }
   return results;
 }
 
 export function scoreRealCases(cases: readonly RealCase[], folder: string, set: CorpusSet): RealScore {
-  const score: RealScore = { set, cases: 0, notRun: [], labelled: 0, right: 0, misses: [], falseSilences: [], invisibleListed: [], unlabelled: [], hashedNames: [], unrelatedFiles: [], multiCheckpoint: 0, splitGroups: [] };
+  const score: RealScore = {
+    set,
+    cases: 0,
+    notRun: [],
+    labelled: 0,
+    right: 0,
+    misses: [],
+    falseSilences: [],
+    invisibleListed: [],
+    unlabelled: [],
+    hashedNames: [],
+    unrelatedFiles: [],
+    multiCheckpoint: 0,
+    splitGroups: [],
+  };
   for (const c of cases) {
     const changes = c.changes.filter((change) => change.set === set);
     if (changes.length === 0) continue;
@@ -105,10 +131,18 @@ export function scoreRealCases(cases: readonly RealCase[], folder: string, set: 
       score.notRun.push(`${c.id} (${changes.length} labelled changes): no results at ${latest}`);
       continue;
     }
-    const results = withoutOtherSet(JSON.parse(fs.readFileSync(latest, 'utf8')) as RunResult, changes, c.changes.filter((change) => change.set !== set));
+    const results = withoutOtherSet(
+      JSON.parse(fs.readFileSync(latest, 'utf8')) as RunResult,
+      changes,
+      c.changes.filter((change) => change.set !== set),
+    );
     const diff = path.join(folder, c.id, 'branch.diff');
     const changedLines = fs.existsSync(diff)
-      ? fs.readFileSync(diff, 'utf8').split('\n').filter((line) => /^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line)).map((line) => line.slice(1))
+      ? fs
+          .readFileSync(diff, 'utf8')
+          .split('\n')
+          .filter((line) => /^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line))
+          .map((line) => line.slice(1))
       : [];
     const invisible = c.invisible.filter((label) => changes.some((change) => change.checkpoint === label.checkpoint));
     const scored = scoreApps([{ fixture: c.id, labels: { branch: 'corpus', changes, invisible }, results, changedLines }]);
@@ -121,7 +155,11 @@ export function scoreRealCases(cases: readonly RealCase[], folder: string, set: 
     score.unlabelled.push(...scored.unlabelled);
 
     for (const checkpoint of new Set(changes.map((change) => change.checkpoint))) {
-      const credited = new Set(c.changes.filter((change) => change.checkpoint === checkpoint && change.cause !== 'interaction state').map((change) => (change.cause as { file: string }).file));
+      const credited = new Set(
+        c.changes
+          .filter((change) => change.checkpoint === checkpoint && change.cause !== 'interaction state')
+          .map((change) => (change.cause as { file: string }).file),
+      );
       for (const listed of checkpointResult(results, checkpoint)?.explanation?.changes ?? []) {
         const entry = { app: c.id, checkpoint, said: listed.words };
         if (HASHED.some((pattern) => pattern.test(listed.words))) score.hashedNames.push({ ...entry, expected: 'no generated class name' });
@@ -150,13 +188,25 @@ export function scoreRealCases(cases: readonly RealCase[], folder: string, set: 
       });
       const shared = [...groupsOf[0]].filter((group) => groupsOf.every((groups) => groups.has(group)));
       if (shared.length === 0)
-        score.splitGroups.push({ app: c.id, checkpoint: checkpoints.join(', '), expected: `one group for ${cause}`, said: groupsOf.map((groups, i) => `${checkpoints[i]}: ${[...groups].join(' ') || 'no group'}`).join('; ') });
+        score.splitGroups.push({
+          app: c.id,
+          checkpoint: checkpoints.join(', '),
+          expected: `one group for ${cause}`,
+          said: groupsOf.map((groups, i) => `${checkpoints[i]}: ${[...groups].join(' ') || 'no group'}`).join('; '),
+        });
     }
   }
   return score;
 }
 
-const MISS_KINDS: MissKind[] = ['element not listed', 'property not named', 'not attributed', 'wrong file', 'wrong commit', 'pointer not named'];
+const MISS_KINDS: MissKind[] = [
+  'element not listed',
+  'property not named',
+  'not attributed',
+  'wrong file',
+  'wrong commit',
+  'pointer not named',
+];
 
 export function report(score: RealScore): string {
   const line = (miss: Miss) =>

@@ -56,7 +56,9 @@ const expectedWords = (label: LabelledChange) =>
   `${label.element} ${label.property} — ${label.cause === 'interaction state' ? 'interaction state' : `${label.cause.file} (${label.cause.commit})`}`;
 
 const namesProperty = (change: ElementChange, label: LabelledChange) =>
-  label.property === 'removed' || label.property === 'added' ? change.kind === label.property : change.properties.some((p) => p.property === label.property);
+  label.property === 'removed' || label.property === 'added'
+    ? change.kind === label.property
+    : change.properties.some((p) => p.property === label.property);
 
 /** Why a listed change of the labelled element is not the labelled cause; null when it is. */
 function wrong(change: ElementChange, label: LabelledChange): MissKind | null {
@@ -76,13 +78,17 @@ const nearest = (kinds: (MissKind | null)[]) => KIND_ORDER.find((k) => kinds.inc
 const withModuleNames = (text: string) => text.replace(/\._([A-Za-z][\w-]*)_[a-z0-9]{5}_\d+/g, '.$1');
 
 /** The labelled element's listed changes: its label's pattern matches the path or the name the words give it (a source name). */
-export const labelledElement = (change: Pick<ElementChange, 'path' | 'element'>, label: { element: string }) => new RegExp(label.element).test(change.path) || new RegExp(label.element).test(change.element);
+export const labelledElement = (change: Pick<ElementChange, 'path' | 'element'>, label: { element: string }) =>
+  new RegExp(label.element).test(change.path) || new RegExp(label.element).test(change.element);
 
 /** Whether a changed line names the element: one of its classes or its id as a whole token, or one of its texts whole. */
 function mentioned(change: ElementChange, lines: readonly string[]): boolean {
   const { id, classes } = stepParts(change.path);
   const names = [...classes, ...(id ? [id] : [])].filter((name) => name.length >= 3);
-  const texts = change.properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after]).filter((text) => text.length >= 3);
+  const texts = change.properties
+    .filter((p) => p.property === 'text')
+    .flatMap((p) => [p.before, p.after])
+    .filter((text) => text.length >= 3);
   const whole = (word: string, line: string) => {
     const at = line.indexOf(word);
     return at >= 0 && !/[\w-]/.test(line[at - 1] ?? ' ') && !/[\w-]/.test(line[at + word.length] ?? ' ');
@@ -101,12 +107,26 @@ export function scoreApps(apps: readonly ScoredApp[]): Score {
       const kinds = candidates.map((change) => wrong(change, label));
       if (kinds.includes(null)) score.right++;
       else if (kinds.length) {
-        score.misses.push({ app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: candidates.map((change) => change.words).join(' | '), kind: nearest(kinds) });
+        score.misses.push({
+          app: app.fixture,
+          checkpoint: label.checkpoint,
+          expected: expectedWords(label),
+          said: candidates.map((change) => change.words).join(' | '),
+          kind: nearest(kinds),
+        });
       } else {
         // Named by a CSS Module's generated class only: what else was wrong says what is left once it is named as its source names it.
-        const hashed = listed.filter((change) => labelledElement({ path: withModuleNames(change.path), element: withModuleNames(change.element) }, label));
+        const hashed = listed.filter((change) =>
+          labelledElement({ path: withModuleNames(change.path), element: withModuleNames(change.element) }, label),
+        );
         const behind = hashed.map((change) => wrong(change, label));
-        const miss: Miss = { app: app.fixture, checkpoint: label.checkpoint, expected: expectedWords(label), said: hashed.map((change) => change.words).join(' | ') || 'not listed', kind: 'element not listed' };
+        const miss: Miss = {
+          app: app.fixture,
+          checkpoint: label.checkpoint,
+          expected: expectedWords(label),
+          said: hashed.map((change) => change.words).join(' | ') || 'not listed',
+          kind: 'element not listed',
+        };
         if (behind.length) miss.behindTheName = behind.includes(null) ? 'right' : nearest(behind);
         score.misses.push(miss);
       }
@@ -115,7 +135,10 @@ export function scoreApps(apps: readonly ScoredApp[]): Score {
       for (const change of explainedChanges(app.results, checkpoint)) {
         const labels = app.labels.changes.filter((label) => label.checkpoint === checkpoint && labelledElement(change, label));
         const entry = { app: app.fixture, checkpoint, expected: '', said: change.words };
-        if (change.words.endsWith(NO_MENTION) && (labels.some((label) => label.cause !== 'interaction state') || mentioned(change, app.changedLines)))
+        if (
+          change.words.endsWith(NO_MENTION) &&
+          (labels.some((label) => label.cause !== 'interaction state') || mentioned(change, app.changedLines))
+        )
           score.falseSilences.push({ ...entry, expected: 'a changed file mentions it' });
         const invisible = app.labels.invisible.find((label) => label.checkpoint === checkpoint && labelledElement(change, label));
         if (invisible) score.invisibleListed.push({ ...entry, expected: `not listed: ${invisible.what}` });

@@ -43,18 +43,102 @@ export interface CaseSpec {
 }
 
 export const PAGES: PageSpec[] = [
-  { name: 'pricing', test: 'pricing', checkpoint: 'plans', scope: '.plans', viewport: { width: 800, height: 600 }, intent: 'Pricing shows three plans with their price and a call to action each' },
-  { name: 'signup', test: 'sign-up form', checkpoint: 'form', scope: 'form.signup', viewport: { width: 800, height: 600 }, intent: 'The sign-up form asks for a name, a work email and a password, and has a Sign up button' },
-  { name: 'blog', test: 'launch post', checkpoint: 'article', scope: null, viewport: { width: 800, height: 440 }, intent: 'A blog post with its headline, the author and their photo, and readable paragraphs' },
-  { name: 'products', test: 'shop', checkpoint: 'grid', scope: null, viewport: { width: 800, height: 460 }, intent: 'The shop shows six products in a three-column grid, each with a photo, a name and a price' },
-  { name: 'header', test: 'home', checkpoint: 'header', scope: 'header', viewport: { width: 800, height: 300 }, intent: 'The header shows the logo, the main navigation, a search box and a Sign in button on one line' },
-  { name: 'footer', test: 'about', checkpoint: 'closing', scope: null, viewport: { width: 800, height: 400 }, intent: 'The page ends with a call to action and a footer with Product, Company and Support links and the legal line' },
-  { name: 'dashboard', test: 'dashboard', checkpoint: 'key figures', scope: '.stats', viewport: { width: 800, height: 600 }, intent: 'The dashboard shows visitors, sign-ups and churn with their weekly trend, and a chart of sign-ups per day' },
-  { name: 'checkout', test: 'checkout', checkpoint: 'summary', scope: '.summary', viewport: { width: 800, height: 600 }, intent: 'The order summary lists the items, shipping and the total, with a Pay button for the total' },
-  { name: 'profile', test: 'profile', checkpoint: 'card', scope: '.profile', viewport: { width: 800, height: 400 }, intent: "The profile card shows the person's photo, name, role, bio and the Message and Follow buttons" },
-  { name: 'hero', test: 'landing', checkpoint: 'hero', scope: null, viewport: { width: 800, height: 430 }, intent: 'The landing page shows the headline, the pitch, a Start free trial button and a picture of the board, then the customer logos' },
-  { name: 'settings', test: 'settings', checkpoint: 'panel', scope: '.settings', viewport: { width: 800, height: 600 }, intent: 'Settings list the notification switches, each with a label and an explanation, and a Save changes button' },
-  { name: 'docs', test: 'installation', checkpoint: 'page', scope: null, viewport: { width: 800, height: 460 }, intent: 'The installation page shows the docs navigation on the left and the install steps with a code block' },
+  {
+    name: 'pricing',
+    test: 'pricing',
+    checkpoint: 'plans',
+    scope: '.plans',
+    viewport: { width: 800, height: 600 },
+    intent: 'Pricing shows three plans with their price and a call to action each',
+  },
+  {
+    name: 'signup',
+    test: 'sign-up form',
+    checkpoint: 'form',
+    scope: 'form.signup',
+    viewport: { width: 800, height: 600 },
+    intent: 'The sign-up form asks for a name, a work email and a password, and has a Sign up button',
+  },
+  {
+    name: 'blog',
+    test: 'launch post',
+    checkpoint: 'article',
+    scope: null,
+    viewport: { width: 800, height: 440 },
+    intent: 'A blog post with its headline, the author and their photo, and readable paragraphs',
+  },
+  {
+    name: 'products',
+    test: 'shop',
+    checkpoint: 'grid',
+    scope: null,
+    viewport: { width: 800, height: 460 },
+    intent: 'The shop shows six products in a three-column grid, each with a photo, a name and a price',
+  },
+  {
+    name: 'header',
+    test: 'home',
+    checkpoint: 'header',
+    scope: 'header',
+    viewport: { width: 800, height: 300 },
+    intent: 'The header shows the logo, the main navigation, a search box and a Sign in button on one line',
+  },
+  {
+    name: 'footer',
+    test: 'about',
+    checkpoint: 'closing',
+    scope: null,
+    viewport: { width: 800, height: 400 },
+    intent: 'The page ends with a call to action and a footer with Product, Company and Support links and the legal line',
+  },
+  {
+    name: 'dashboard',
+    test: 'dashboard',
+    checkpoint: 'key figures',
+    scope: '.stats',
+    viewport: { width: 800, height: 600 },
+    intent: 'The dashboard shows visitors, sign-ups and churn with their weekly trend, and a chart of sign-ups per day',
+  },
+  {
+    name: 'checkout',
+    test: 'checkout',
+    checkpoint: 'summary',
+    scope: '.summary',
+    viewport: { width: 800, height: 600 },
+    intent: 'The order summary lists the items, shipping and the total, with a Pay button for the total',
+  },
+  {
+    name: 'profile',
+    test: 'profile',
+    checkpoint: 'card',
+    scope: '.profile',
+    viewport: { width: 800, height: 400 },
+    intent: "The profile card shows the person's photo, name, role, bio and the Message and Follow buttons",
+  },
+  {
+    name: 'hero',
+    test: 'landing',
+    checkpoint: 'hero',
+    scope: null,
+    viewport: { width: 800, height: 430 },
+    intent: 'The landing page shows the headline, the pitch, a Start free trial button and a picture of the board, then the customer logos',
+  },
+  {
+    name: 'settings',
+    test: 'settings',
+    checkpoint: 'panel',
+    scope: '.settings',
+    viewport: { width: 800, height: 600 },
+    intent: 'Settings list the notification switches, each with a label and an explanation, and a Save changes button',
+  },
+  {
+    name: 'docs',
+    test: 'installation',
+    checkpoint: 'page',
+    scope: null,
+    viewport: { width: 800, height: 460 },
+    intent: 'The installation page shows the docs navigation on the left and the install steps with a code block',
+  },
 ];
 
 const DEPENDENCY_FILES = ['M package.json', 'M package-lock.json'];
@@ -109,7 +193,12 @@ export const CASES: CaseSpec[] = [
     commits: ['Ask for the company name on sign-up'],
     changedFiles: ['M src/pages/signup.tsx', 'M src/api/accounts.ts'],
     intent: 'The sign-up form asks for a name, a work email, the company and a password, and has a Sign up button',
-    replace: [['<label for="password">', '<label for="company">Company</label><input id="company" value="Analytical Engines Ltd">\n  <label for="password">']],
+    replace: [
+      [
+        '<label for="password">',
+        '<label for="company">Company</label><input id="company" value="Analytical Engines Ltd">\n  <label for="password">',
+      ],
+    ],
     note: 'A Company field sits between the email and the password.',
   },
   {
@@ -183,7 +272,12 @@ export const CASES: CaseSpec[] = [
     label: 'regression',
     commits: ['Tidy lint warnings in the blog module', 'Link the full changelog from the launch post'],
     changedFiles: ['M src/blog/render.ts', 'M content/blog/acme-3.md'],
-    replace: [['acme.example/changelog.', '<a href="https://acme.example/changelog/releases/2024/acme-3-0-full-list-of-changes-fixes-and-migration-notes-for-teams">https://acme.example/changelog/releases/2024/acme-3-0-full-list-of-changes-fixes-and-migration-notes-for-teams</a>.']],
+    replace: [
+      [
+        'acme.example/changelog.',
+        '<a href="https://acme.example/changelog/releases/2024/acme-3-0-full-list-of-changes-fixes-and-migration-notes-for-teams">https://acme.example/changelog/releases/2024/acme-3-0-full-list-of-changes-fixes-and-migration-notes-for-teams</a>.',
+      ],
+    ],
     css: 'article a { white-space: nowrap; }',
     note: 'The long link runs out of the article column and off the page.',
   },
@@ -194,7 +288,8 @@ export const CASES: CaseSpec[] = [
     label: 'intended',
     commits: ['Show a Sale badge on discounted products'],
     changedFiles: ['M src/components/ProductCard.tsx', 'M src/styles/shop.css'],
-    intent: 'The shop shows six products in a three-column grid, each with a photo, a name and a price; discounted products carry a red Sale badge',
+    intent:
+      'The shop shows six products in a three-column grid, each with a photo, a name and a price; discounted products carry a red Sale badge',
     css: ".sale { position: relative; } .sale::before { content: 'Sale'; position: absolute; top: 16px; left: 16px; background: #dc2626; color: #fff; font-size: 12px; font-weight: bold; padding: 2px 8px; border-radius: 999px; }",
     note: 'The two discounted products carry a red Sale badge.',
   },
@@ -233,7 +328,8 @@ export const CASES: CaseSpec[] = [
     label: 'intended',
     commits: ['Add Docs to the main navigation'],
     changedFiles: ['M src/components/Header.tsx'],
-    intent: 'The header shows the logo, the main navigation (Product, Pricing, Customers, Blog, Docs), a search box and a Sign in button on one line',
+    intent:
+      'The header shows the logo, the main navigation (Product, Pricing, Customers, Blog, Docs), a search box and a Sign in button on one line',
     replace: [['<a href="/blog">Blog</a>', '<a href="/blog">Blog</a><a href="/docs">Docs</a>']],
     note: 'A Docs link after Blog.',
   },
@@ -276,7 +372,12 @@ export const CASES: CaseSpec[] = [
     changedFiles: ['M src/components/Footer.tsx'],
     intent: 'The page ends with a call to action and a footer with Product, Company, Follow us and Support links and the legal line',
     css: '.columns { grid-template-columns: repeat(4, 1fr); }',
-    replace: [['<div><h4>Support</h4>', '<div><h4>Follow us</h4><a href="https://github.com/acme">GitHub</a><a href="https://mastodon.social/@acme">Mastodon</a><a href="https://www.linkedin.com/company/acme">LinkedIn</a></div><div><h4>Support</h4>']],
+    replace: [
+      [
+        '<div><h4>Support</h4>',
+        '<div><h4>Follow us</h4><a href="https://github.com/acme">GitHub</a><a href="https://mastodon.social/@acme">Mastodon</a><a href="https://www.linkedin.com/company/acme">LinkedIn</a></div><div><h4>Support</h4>',
+      ],
+    ],
     note: 'A Follow us column with three social links.',
   },
   {
@@ -324,9 +425,15 @@ export const CASES: CaseSpec[] = [
     label: 'intended',
     commits: ['Add a conversion rate card to the dashboard'],
     changedFiles: ['M src/pages/dashboard.tsx', 'M src/api/stats.ts'],
-    intent: 'The dashboard shows visitors, sign-ups, churn and the conversion rate with their weekly trend, and a chart of sign-ups per day',
+    intent:
+      'The dashboard shows visitors, sign-ups, churn and the conversion rate with their weekly trend, and a chart of sign-ups per day',
     css: '.stats { grid-template-columns: repeat(4, 1fr); }',
-    replace: [['<div class="card chart">', '<div class="card stat"><div class="muted">Conversion</div><div class="value">2.7%</div><div class="trend up">▲ 0.3 pts vs last week</div></div>\n  <div class="card chart">']],
+    replace: [
+      [
+        '<div class="card chart">',
+        '<div class="card stat"><div class="muted">Conversion</div><div class="value">2.7%</div><div class="trend up">▲ 0.3 pts vs last week</div></div>\n  <div class="card chart">',
+      ],
+    ],
     note: 'A fourth card, Conversion 2.7 %.',
   },
   {
@@ -335,7 +442,8 @@ export const CASES: CaseSpec[] = [
     label: 'intended',
     commits: ['Colour the weekly trends: green when up, red when down'],
     changedFiles: ['M src/styles/dashboard.css'],
-    intent: 'The dashboard shows visitors, sign-ups and churn with their weekly trend (green when up, red when down), and a chart of sign-ups per day',
+    intent:
+      'The dashboard shows visitors, sign-ups and churn with their weekly trend (green when up, red when down), and a chart of sign-ups per day',
     css: '.trend.up { color: #059669; } .trend.down { color: #dc2626; }',
     note: 'Trends are green and red.',
   },
@@ -368,7 +476,12 @@ export const CASES: CaseSpec[] = [
     commits: ['Show the estimated delivery date in the order summary'],
     changedFiles: ['M src/pages/checkout.tsx'],
     intent: 'The order summary lists the items, shipping, the estimated delivery date and the total, with a Pay button for the total',
-    replace: [['<div class="total">', '<div class="line"><span class="name">Estimated delivery</span><span>Tue, Mar 12</span></div>\n  <div class="total">']],
+    replace: [
+      [
+        '<div class="total">',
+        '<div class="line"><span class="name">Estimated delivery</span><span>Tue, Mar 12</span></div>\n  <div class="total">',
+      ],
+    ],
     note: 'An Estimated delivery line above the total.',
   },
   {
@@ -451,7 +564,8 @@ export const CASES: CaseSpec[] = [
     label: 'intended',
     commits: ['New hero copy for the spring campaign'],
     changedFiles: ['M src/pages/index.tsx'],
-    intent: 'The landing page shows the spring headline "Ship your spring roadmap on time", the pitch, a Start free trial button and a picture of the board, then the customer logos',
+    intent:
+      'The landing page shows the spring headline "Ship your spring roadmap on time", the pitch, a Start free trial button and a picture of the board, then the customer logos',
     replace: [
       ['Plan, build and ship in one place', 'Ship your spring roadmap on time'],
       ['so the whole team sees what ships next.', 'so nothing slips between planning and release.'],
@@ -464,7 +578,8 @@ export const CASES: CaseSpec[] = [
     label: 'intended',
     commits: ['Add a testimonials section under the customer logos'],
     changedFiles: ['A src/components/Testimonials.tsx', 'M src/pages/index.tsx'],
-    intent: 'The landing page shows the headline, the pitch, a Start free trial button and a picture of the board, then the customer logos and two testimonials',
+    intent:
+      'The landing page shows the headline, the pitch, a Start free trial button and a picture of the board, then the customer logos and two testimonials',
     replace: [
       [
         '<span>UMBRELLA</span></section>',
@@ -498,7 +613,8 @@ export const CASES: CaseSpec[] = [
     label: 'intended',
     commits: ['Add a dark mode switch to settings'],
     changedFiles: ['M src/pages/settings.tsx', 'A src/theme/dark.css'],
-    intent: 'Settings list the notification switches and a Dark mode switch, each with a label and an explanation, and a Save changes button',
+    intent:
+      'Settings list the notification switches and a Dark mode switch, each with a label and an explanation, and a Save changes button',
     replace: [
       [
         '<div class="save">',
@@ -514,7 +630,12 @@ export const CASES: CaseSpec[] = [
     commits: ['Group the notification settings under a heading'],
     changedFiles: ['M src/pages/settings.tsx'],
     checkpointIntent: 'The notification switches are grouped under a "Notifications" heading',
-    replace: [['<div class="row">', '<h3 style="margin:14px 0 0;font-size:12px;text-transform:uppercase;color:#6b7280;letter-spacing:.5px">Notifications</h3><div class="row">']],
+    replace: [
+      [
+        '<div class="row">',
+        '<h3 style="margin:14px 0 0;font-size:12px;text-transform:uppercase;color:#6b7280;letter-spacing:.5px">Notifications</h3><div class="row">',
+      ],
+    ],
     note: 'A NOTIFICATIONS heading above the switches.',
   },
   {
@@ -548,7 +669,8 @@ export const CASES: CaseSpec[] = [
     label: 'intended',
     commits: ['Add a "Was this page helpful?" widget to docs pages'],
     changedFiles: ['A src/components/Feedback.tsx', 'M src/layouts/Docs.tsx'],
-    intent: 'The installation page shows the docs navigation on the left, the install steps with a code block, and a "Was this page helpful?" widget',
+    intent:
+      'The installation page shows the docs navigation on the left, the install steps with a code block, and a "Was this page helpful?" widget',
     replace: [
       [
         '</main>',

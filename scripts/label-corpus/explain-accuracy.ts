@@ -36,15 +36,27 @@ function cssChecks(css: string): Check[] {
         what: `${selector.trim()} { ${declared.join(', ')} }`,
         named: (explanation: Explanation) =>
           explanation.changes.some(
-            (change) => selectorNames(selector, change.path) && (change.properties.some((p) => properties.includes(p.property)) || (hides && change.kind === 'removed')),
+            (change) =>
+              selectorNames(selector, change.path) &&
+              (change.properties.some((p) => properties.includes(p.property)) || (hides && change.kind === 'removed')),
           ),
       },
     ];
   });
 }
 
-const tagsOf = (html: string) => [...html.matchAll(/<([a-z][\w-]*)([^>]*)>/gi)].map((m) => ({ tag: m[1].toLowerCase(), classes: (m[2].match(/class="([^"]*)"/)?.[1] ?? '').split(/\s+/).filter(Boolean) }));
-const wordsOf = (html: string) => new Set(html.replace(/<[^>]*>/g, ' ').split(/[^\p{L}\p{N}$%.,:-]+/u).filter((word) => word.length > 1));
+const tagsOf = (html: string) =>
+  [...html.matchAll(/<([a-z][\w-]*)([^>]*)>/gi)].map((m) => ({
+    tag: m[1].toLowerCase(),
+    classes: (m[2].match(/class="([^"]*)"/)?.[1] ?? '').split(/\s+/).filter(Boolean),
+  }));
+const wordsOf = (html: string) =>
+  new Set(
+    html
+      .replace(/<[^>]*>/g, ' ')
+      .split(/[^\p{L}\p{N}$%.,:-]+/u)
+      .filter((word) => word.length > 1),
+  );
 
 function replaceChecks(replace: [string, string][]): Check[] {
   return replace.map(([from, to]) => {
@@ -62,21 +74,37 @@ function replaceChecks(replace: [string, string][]): Check[] {
         named: (explanation) =>
           explanation.changes.some((change) => {
             const parts = stepParts(change.path);
-            return change.kind === 'added' && added.some((t) => parts.tag === t.tag || t.classes.some((name) => parts.classes.includes(name)));
+            return (
+              change.kind === 'added' && added.some((t) => parts.tag === t.tag || t.classes.some((name) => parts.classes.includes(name)))
+            );
           }),
       };
     }
     if (before.length === 0 && !/[<>]/.test(from) && /["/=]/.test(from))
-      return { what: `attribute ${from}`, named: (explanation) => explanation.changes.some((change) => change.properties.some((p) => p.before.includes(from) || p.after.includes(to))) };
-    if (tagsOf(to).length < before.length || to.trim() === '') return { what: `${from.slice(0, 40)} removed`, named: (explanation) => explanation.changes.some((change) => change.kind === 'removed') };
+      return {
+        what: `attribute ${from}`,
+        named: (explanation) =>
+          explanation.changes.some((change) => change.properties.some((p) => p.before.includes(from) || p.after.includes(to))),
+      };
+    if (tagsOf(to).length < before.length || to.trim() === '')
+      return {
+        what: `${from.slice(0, 40)} removed`,
+        named: (explanation) => explanation.changes.some((change) => change.kind === 'removed'),
+      };
     const fresh = [...wordsOf(to)].filter((word) => !wordsOf(from).has(word));
     if (fresh.length)
       return {
         what: `text → ${fresh.join(' ')}`,
-        named: (explanation) => explanation.changes.some((change) => change.properties.some((p) => p.property === 'text' && fresh.some((word) => p.after.includes(word)))),
+        named: (explanation) =>
+          explanation.changes.some((change) =>
+            change.properties.some((p) => p.property === 'text' && fresh.some((word) => p.after.includes(word))),
+          ),
       };
     const edited = before[0]?.tag ?? null;
-    return { what: `attribute of <${edited ?? '?'}>`, named: (explanation) => explanation.changes.some((change) => edited !== null && stepParts(change.path).tag === edited) };
+    return {
+      what: `attribute of <${edited ?? '?'}>`,
+      named: (explanation) => explanation.changes.some((change) => edited !== null && stepParts(change.path).tag === edited),
+    };
   });
 }
 
@@ -93,10 +121,13 @@ function main(): void {
     const checks = [...cssChecks(spec.css ?? ''), ...replaceChecks(spec.replace ?? [])];
     const named = checks.some((check) => check.named(explanation));
     process.stdout.write(`${named ? 'named ' : 'MISSED'} ${spec.id}: ${explanation.summary || explanation.note}\n`);
-    if (!named) misses.push(`- \`${spec.id}\`: expected ${checks.map((c) => c.what).join(' or ')}; said: ${explanation.summary || explanation.note}`);
+    if (!named)
+      misses.push(`- \`${spec.id}\`: expected ${checks.map((c) => c.what).join(' or ')}; said: ${explanation.summary || explanation.note}`);
   }
   const correct = CASES.length - misses.length;
-  process.stdout.write(`\n${correct} of ${CASES.length} cases named (${((100 * correct) / CASES.length).toFixed(1)} %)\n${misses.join('\n')}\n`);
+  process.stdout.write(
+    `\n${correct} of ${CASES.length} cases named (${((100 * correct) / CASES.length).toFixed(1)} %)\n${misses.join('\n')}\n`,
+  );
   if (misses.some((miss) => miss.includes('no stored explanation'))) process.exitCode = 1;
 }
 

@@ -42,7 +42,11 @@ async function capture(browser: Browser, page: PageSpec, spec: CaseSpec | null):
     // Lossless, at the strongest deflate: less than half of Chromium's own PNG size.
     const png = await sharp(raw).png({ compressionLevel: 9, adaptiveFiltering: true, effort: 10 }).toBuffer();
     const signals = await finish(false);
-    return { png, signals, layout: await takeLayout(tab, locator ? { kind: 'element', locator } : { kind: 'clip', x: 0, y: 0, ...page.viewport }) };
+    return {
+      png,
+      signals,
+      layout: await takeLayout(tab, locator ? { kind: 'element', locator } : { kind: 'clip', x: 0, y: 0, ...page.viewport }),
+    };
   } finally {
     await context.close();
   }
@@ -50,7 +54,10 @@ async function capture(browser: Browser, page: PageSpec, spec: CaseSpec | null):
 
 /** Named after the change as its author would name it: never after the case, whose id gives the label away. */
 function branchFor(spec: CaseSpec): string {
-  const words = spec.commits[0].toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const words = spec.commits[0]
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   return `feature/${words.length > 40 ? words.slice(0, 40).replace(/-[^-]*$/, '') : words}`;
 }
 
@@ -75,11 +82,21 @@ function codeOf(spec: CaseSpec): CodeChange[] {
   const files = spec.changedFiles.map((line) => line.replace(/^[A-Z]\s+/, ''));
   const sheet = files.find((file) => STYLE_SHEET.test(file)) ?? files.find((file) => COMPONENT.test(file));
   const markup = files.find((file) => MARKUP.test(file)) ?? files.find((file) => CONTENT.test(file));
-  const patch = (file: string, lines: string[]) => `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n${lines.join('\n')}\n`;
-  const lines = (text: string, sign: string) => text.split('\n').filter((line) => line.trim()).map((line) => `${sign}${line}`);
+  const patch = (file: string, lines: string[]) =>
+    `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n${lines.join('\n')}\n`;
+  const lines = (text: string, sign: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => `${sign}${line}`);
   const patches = [
     sheet && spec.css ? patch(sheet, lines(spec.css, '+')) : '',
-    markup && spec.replace?.length ? patch(markup, spec.replace.flatMap(([from, to]) => [...lines(from, '-'), ...lines(to, '+')])) : '',
+    markup && spec.replace?.length
+      ? patch(
+          markup,
+          spec.replace.flatMap(([from, to]) => [...lines(from, '-'), ...lines(to, '+')]),
+        )
+      : '',
   ];
   return parseDiff(patches.join(''), commitLine(spec, spec.commits[0]));
 }
@@ -92,7 +109,8 @@ async function buildCase(browser: Browser, spec: CaseSpec, work: string): Promis
   fs.writeFileSync(images.baseline, base.png);
   fs.writeFileSync(images.current, current.png);
   const outcome = await compareImages({ ...images, diffOutput: path.join(work, `${spec.id}-diff.png`), tolerance: TOLERANCE });
-  if (outcome.kind !== 'different') throw new Error(`case ${spec.id}: the edit changes nothing visible (${outcome.kind}): fix its css or replace`);
+  if (outcome.kind !== 'different')
+    throw new Error(`case ${spec.id}: the edit changes nothing visible (${outcome.kind}): fix its css or replace`);
   const labelled = labelledCase(
     {
       project: 'chromium',
@@ -131,7 +149,8 @@ function readme(cases: LabelledCase[], bytes: number): string {
   const count = (label: string) => cases.filter((c) => c.label === label).length;
   const plausible = CASES.filter((spec) => spec.plausible).map((spec) => spec.id);
   const rows = cases.map(
-    (c) => `| \`${c.id}\` | ${c.label} | ${c.test.titlePath.at(-1)} › ${c.checkpoint} | ${c.change!.commits.map((line) => line.slice(8)).join('; ')} | ${c.note} |`,
+    (c) =>
+      `| \`${c.id}\` | ${c.label} | ${c.test.titlePath.at(-1)} › ${c.checkpoint} | ${c.change!.commits.map((line) => line.slice(8)).join('; ')} | ${c.note} |`,
   );
   return [
     '# The labelled corpus',
@@ -177,8 +196,16 @@ async function main(only: string[]): Promise<void> {
   const store = readLabels(CASES_DIR);
   if (store.problems.length) throw new Error(`the corpus does not read back:\n${store.problems.join('\n')}`);
   const bytes = sizeOf(CASES_DIR);
-  fs.writeFileSync(path.join(CORPUS_DIR, 'README.md'), readme(store.cases.map((c) => c.case), bytes));
-  process.stdout.write(`${store.cases.length} cases written to ${path.relative(process.cwd(), CASES_DIR)} (${(bytes / 1024).toFixed(0)} KiB)\n`);
+  fs.writeFileSync(
+    path.join(CORPUS_DIR, 'README.md'),
+    readme(
+      store.cases.map((c) => c.case),
+      bytes,
+    ),
+  );
+  process.stdout.write(
+    `${store.cases.length} cases written to ${path.relative(process.cwd(), CASES_DIR)} (${(bytes / 1024).toFixed(0)} KiB)\n`,
+  );
 }
 
 main(process.argv.slice(2)).catch((error) => {

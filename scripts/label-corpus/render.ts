@@ -39,13 +39,22 @@ function editedHtml(spec: CaseSpec | null, html: string): string {
 }
 
 /** The page loaded (fonts ready) in a context of its own; `beforeLoad` runs on the tab before it navigates. The caller closes the context. */
-export async function openCase(browser: Browser, page: PageSpec, spec: CaseSpec | null, beforeLoad: (tab: Page) => void = () => undefined): Promise<{ context: BrowserContext; tab: Page }> {
+export async function openCase(
+  browser: Browser,
+  page: PageSpec,
+  spec: CaseSpec | null,
+  beforeLoad: (tab: Page) => void = () => undefined,
+): Promise<{ context: BrowserContext; tab: Page }> {
   const context = await browser.newContext({ viewport: page.viewport, deviceScaleFactor: 1 });
   await context.route(`${ORIGIN}/**`, async (route) => {
     const { pathname } = new URL(route.request().url());
     const image = /^\/img\/([a-z]+)-(\d+)x(\d+)\.png$/.exec(pathname);
     if (image) return route.fulfill({ contentType: 'image/png', body: await illustration(image[1], Number(image[2]), Number(image[3])) });
-    if (pathname === `/${page.name}.html`) return route.fulfill({ contentType: 'text/html', body: editedHtml(spec, fs.readFileSync(path.join(PAGES_DIR, `${page.name}.html`), 'utf8')) });
+    if (pathname === `/${page.name}.html`)
+      return route.fulfill({
+        contentType: 'text/html',
+        body: editedHtml(spec, fs.readFileSync(path.join(PAGES_DIR, `${page.name}.html`), 'utf8')),
+      });
     if (pathname === '/site.css') return route.fulfill({ contentType: 'text/css', path: path.join(PAGES_DIR, 'site.css') });
     return route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' });
   });

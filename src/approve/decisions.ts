@@ -1,5 +1,12 @@
 import { decodeChange, encodeChange, findShown, partOf, type ChangePrint, type Found } from '../compare';
-import { readApprovals, writeApprovals, type Approval, type ApprovalCheckpoint, type Scope, type DecisionKind } from '../files/approvals-file';
+import {
+  readApprovals,
+  writeApprovals,
+  type Approval,
+  type ApprovalCheckpoint,
+  type Scope,
+  type DecisionKind,
+} from '../files/approvals-file';
 import { classify, decidedIn, memoHasher, names, reviewApprovals, type ApprovalSubject, type Hasher, type StaleCheckpoint } from './rule';
 
 /** A checkpoint a decision is taken on; `whole`: the decided change is all that changed there. */
@@ -72,7 +79,12 @@ function overlaps(a: Found | 'all', b: Found | 'all'): boolean {
  * (the latest run's) whose decision no longer applies is dropped, by the rule the run uses.
  * Written atomically, at once, unless `dryRun`.
  */
-export function recordDecisions(configDir: string, subjects: ApprovalSubject[], requests: DecisionRequest[], options: { dryRun?: boolean } = {}): Recorded {
+export function recordDecisions(
+  configDir: string,
+  subjects: ApprovalSubject[],
+  requests: DecisionRequest[],
+  options: { dryRun?: boolean } = {},
+): Recorded {
   // Every image is hashed once for the whole decision: the review, the replaced decisions, the new ones.
   const hash = memoHasher();
   const existing = readApprovals(configDir);
@@ -85,13 +97,20 @@ export function recordDecisions(configDir: string, subjects: ApprovalSubject[], 
       for (const approval of existing) {
         const fit = classify(approval, subject, hash);
         const checkpoint = approval.checkpoints.find((c) => names(c, subject));
-        if (checkpoint && fit.fit === 'applies' && (found === null || overlaps(fit.covers, found)) && !replaced.some((r) => r.checkpoint === checkpoint))
+        if (
+          checkpoint &&
+          fit.fit === 'applies' &&
+          (found === null || overlaps(fit.covers, found)) &&
+          !replaced.some((r) => r.checkpoint === checkpoint)
+        )
           replaced.push({ approval, checkpoint });
       }
     }
   }
   const removed = new Set<ApprovalCheckpoint>([...stale, ...replaced].map((s) => s.checkpoint));
-  const kept = existing.map((approval) => ({ ...approval, checkpoints: approval.checkpoints.filter((c) => !removed.has(c)) })).filter((approval) => approval.checkpoints.length > 0);
+  const kept = existing
+    .map((approval) => ({ ...approval, checkpoints: approval.checkpoints.filter((c) => !removed.has(c)) }))
+    .filter((approval) => approval.checkpoints.length > 0);
   const added = requests.map(
     (request): Approval => ({
       decision: request.decision,

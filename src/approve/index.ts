@@ -1,5 +1,18 @@
 export { APPROVALS_FILE, approvalsPath, readApprovals, writeApprovals, type Approval, type DecisionKind } from '../files/approvals-file';
-export { classify, coveringDecision, coveringDecisionOfShown, decidedIn, describeApproval, names, resemblance, reviewApprovals, tally, type ApprovalSubject, type ApprovalTally, type CoveringDecision } from './rule';
+export {
+  classify,
+  coveringDecision,
+  coveringDecisionOfShown,
+  decidedIn,
+  describeApproval,
+  names,
+  resemblance,
+  reviewApprovals,
+  tally,
+  type ApprovalSubject,
+  type ApprovalTally,
+  type CoveringDecision,
+} from './rule';
 export { recordDecisions, type DecisionRequest, type Recorded } from './decisions';
 export {
   caseId,

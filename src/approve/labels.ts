@@ -24,7 +24,6 @@ export type Label = 'intended' | 'regression';
 /** Where a label came from: an Approve, a Reject, or the corpus shipped with visual-uat. */
 export type LabelSource = 'approve' | 'reject' | 'corpus';
 
-
 /** The git side of the decision: the parts of the run's context the evaluator is shown. */
 export interface LabelledChange {
   baseBranch: string;
@@ -104,7 +103,12 @@ export interface LabelStore {
  * Readable, and the same for the same checkpoint and images: deciding the same pair again (an
  * Approve after a Reject) replaces the label instead of adding a second, contradictory one.
  */
-export function caseId(project: string, titlePath: readonly string[], checkpoint: string, imageHashes: { baseline: string; current: string }): string {
+export function caseId(
+  project: string,
+  titlePath: readonly string[],
+  checkpoint: string,
+  imageHashes: { baseline: string; current: string },
+): string {
   const hash = crypto
     .createHash('sha256')
     .update([testKey(project, titlePath), checkpoint, imageHashes.baseline, imageHashes.current].join('\0'))
@@ -177,7 +181,9 @@ export function caseProblem(value: unknown): string | null {
 
 function assertSafeId(id: string): void {
   if (!id || id.startsWith('.') || /[\\/\x00-\x1f]/.test(id) || id.length > 120)
-    throw new Error(`visual-uat: the labelled case id ${JSON.stringify(id)} cannot name a folder: use letters, digits, dashes (at most 120)`);
+    throw new Error(
+      `visual-uat: the labelled case id ${JSON.stringify(id)} cannot name a folder: use letters, digits, dashes (at most 120)`,
+    );
 }
 
 /**
@@ -220,16 +226,19 @@ function readCase(folder: string): LoadedCase | string {
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no case.json' : `case.json is not valid JSON (${(error as Error).message})`;
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no case.json' : `case.json is not valid JSON (${(error as Error).message})`;
     return `${folder}: ${reason}: fix it or delete the folder`;
   }
   const problem = caseProblem(parsed);
   if (problem) return `${file}: ${problem}: fix it or delete the folder`;
   const labelled = parsed as LabelledCase;
-  if (labelled.id !== path.basename(folder)) return `${file}: id "${labelled.id}" does not match its folder "${path.basename(folder)}": rename one of them`;
+  if (labelled.id !== path.basename(folder))
+    return `${file}: id "${labelled.id}" does not match its folder "${path.basename(folder)}": rename one of them`;
   const images = { baseline: path.join(folder, BASELINE_IMAGE), current: path.join(folder, CURRENT_IMAGE) };
   const missing = Object.values(images).filter((image) => !fs.existsSync(image));
-  if (missing.length) return `${folder}: ${missing.map((image) => path.basename(image)).join(' and ')} missing: a label needs both images; delete the folder`;
+  if (missing.length)
+    return `${folder}: ${missing.map((image) => path.basename(image)).join(' and ')} missing: a label needs both images; delete the folder`;
   return { case: labelled, folder, images };
 }
 

@@ -55,7 +55,10 @@ export interface ApprovalSubject {
 }
 
 /** Whether a decided checkpoint is this subject. */
-export function names(decided: Pick<ApprovalCheckpoint, 'test' | 'checkpoint'>, subject: Pick<ApprovalSubject, 'test' | 'checkpoint'>): boolean {
+export function names(
+  decided: Pick<ApprovalCheckpoint, 'test' | 'checkpoint'>,
+  subject: Pick<ApprovalSubject, 'test' | 'checkpoint'>,
+): boolean {
   return decided.test === subject.test && decided.checkpoint === subject.checkpoint;
 }
 
@@ -102,10 +105,13 @@ export function classify(approval: Approval, subject: ApprovalSubject, hash: Has
   const change = decided ? (decodedOnce(decided.change) ?? inProject) : inProject;
   const found = change && subject.change && (decided || approval.scope === 'change') ? findChange(change, subject.change) : null;
   if (found && decided) return { fit: 'applies', how: 'same-checkpoint', covers: found };
-  if (found) return approval.decision === 'rejected' ? { fit: 'applies', how: 'same-change', covers: found } : { fit: 'resembles', covers: found };
+  if (found)
+    return approval.decision === 'rejected' ? { fit: 'applies', how: 'same-change', covers: found } : { fit: 'resembles', covers: found };
   if (!decided) return { fit: 'unrelated' };
   if (!compared(subject)) return { fit: 'not-compared' };
-  return !subject.change && decided.baseline !== null && decided.baseline === hash(subject.baselineImage!) ? { fit: 'not-shown' } : { fit: 'stale' };
+  return !subject.change && decided.baseline !== null && decided.baseline === hash(subject.baselineImage!)
+    ? { fit: 'not-shown' }
+    : { fit: 'stale' };
 }
 
 /** A decision that applies to a checkpoint, and how. */
@@ -170,7 +176,10 @@ function coversLine(applied: Applied, index: number): boolean {
 
 /** Where `part`'s regions and lines (the change's own objects) are in `change`. */
 function indexesOf(change: ChangePrint, part: ChangePrint): Found {
-  return { regions: part.regions.map((region) => change.regions.indexOf(region)), lines: part.lines.map((line) => change.lines.indexOf(line)) };
+  return {
+    regions: part.regions.map((region) => change.regions.indexOf(region)),
+    lines: part.lines.map((line) => change.lines.indexOf(line)),
+  };
 }
 
 /** The approval a part of a checkpoint's change resembles (its largest region first), if any. */
@@ -191,7 +200,8 @@ export function coveringDecision(applied: Applied[], change: ChangePrint, part: 
   const rejection = applied.find((a) => a.approval.decision === 'rejected' && touches(a));
   if (rejection) return { decision: 'rejected', approval: rejection.approval, how: rejection.how };
   const approvals = applied.filter((a) => a.approval.decision === 'approved');
-  const covered = regions.every((i) => approvals.some((a) => coversRegion(a, i))) && lines.every((i) => approvals.some((a) => coversLine(a, i)));
+  const covered =
+    regions.every((i) => approvals.some((a) => coversRegion(a, i))) && lines.every((i) => approvals.some((a) => coversLine(a, i)));
   if (!covered || approvals.length === 0) return null;
   const main = approvals.find((a) => (regions.length ? coversRegion(a, regions[0]) : coversLine(a, lines[0]))) ?? approvals[0];
   return { decision: 'approved', approval: main.approval, how: main.how };
@@ -217,7 +227,9 @@ export interface ApprovalTally {
 }
 
 export function tally(review: ApprovalReview, subjects: ApprovalSubject[]): ApprovalTally {
-  const covering = subjects.map((subject, i) => (subject.change ? coveringDecision(review.applied[i], subject.change, subject.change) : null));
+  const covering = subjects.map((subject, i) =>
+    subject.change ? coveringDecision(review.applied[i], subject.change, subject.change) : null,
+  );
   const approved = covering.filter((s) => s?.decision === 'approved');
   return {
     applied: approved.length,

@@ -40,7 +40,9 @@ export function appFilesChanged(changedFiles: string[], context: AppFileContext)
   const testDirs = context.testDirs.map((dir) => path.relative(context.repoRoot, dir).split(path.sep).join('/'));
   return changedFiles
     .map(changedPath)
-    .filter((file) => (MANIFEST.test(file) ? context.manifestsWithNewDependencies.includes(file) : !NOT_APP.some((pattern) => pattern.test(file))))
+    .filter((file) =>
+      MANIFEST.test(file) ? context.manifestsWithNewDependencies.includes(file) : !NOT_APP.some((pattern) => pattern.test(file)),
+    )
     .filter((file) => !testDirs.some((dir) => dir && !dir.startsWith('..') && (file === dir || file.startsWith(`${dir}/`))));
 }
 

@@ -48,16 +48,21 @@ export const NO_PASS: PassOutcome = { failure: null, worktree: null, rendered: [
  */
 export async function listCapturing(scope: PassScope): Promise<Listing | null> {
   const logFile = outputPath(scope.root, 'baselineListLog');
-  const report = await timed('listing', () => listSuite({
-    cli: createRequire(scope.configFile).resolve('@playwright/test/cli'),
-    configFile: scope.configFile,
-    args: scope.args,
-    outputFile: outputPath(scope.root, 'baselineTestsJson'),
-    logFile,
-    env: process.env,
-  }));
+  const report = await timed('listing', () =>
+    listSuite({
+      cli: createRequire(scope.configFile).resolve('@playwright/test/cli'),
+      configFile: scope.configFile,
+      args: scope.args,
+      outputFile: outputPath(scope.root, 'baselineTestsJson'),
+      logFile,
+      env: process.env,
+    }),
+  );
   if (!report) {
-    say(`warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): ` + `the baseline pass runs them all, and the baseline store is not read`);
+    say(
+      `warning: could not list the tests to choose those with checkpoints (see ${path.relative(process.cwd(), logFile)}): ` +
+        `the baseline pass runs them all, and the baseline store is not read`,
+    );
     return null;
   }
   return listingOf(listedTests(report), scope.suite.graph);
@@ -68,13 +73,21 @@ export async function listCapturing(scope: PassScope): Promise<Listing | null> {
  * checkpoint (a cheap look at its seals first, before the sources of a test the scan leaves out
  * are hashed). Synchronous: a pass beside the tests chooses inside the reporter's onBegin.
  */
-export function lookUpTests(scope: PassScope, takesBaselines: boolean, inputs: (project: string) => KeyInputs, listing: Listing): Map<string, TestLookup> {
+export function lookUpTests(
+  scope: PassScope,
+  takesBaselines: boolean,
+  inputs: (project: string) => KeyInputs,
+  listing: Listing,
+): Map<string, TestLookup> {
   const chosen = chosenTests(listing, scope.judgedBy);
   const lookups = new Map<string, TestLookup>();
   for (const test of listing.tests) {
     if (!chosen.has(test) && !(takesBaselines && storeHolds(scope.store.dir, scope.base.commit, test.key))) continue;
     const source = testSource(scope.suite.graph, test, inputs(test.project));
-    lookups.set(test.key, { source, found: source && takesBaselines ? lookUp(scope.store.dir, scope.base.commit, test.key, source) : null });
+    lookups.set(test.key, {
+      source,
+      found: source && takesBaselines ? lookUp(scope.store.dir, scope.base.commit, test.key, source) : null,
+    });
   }
   return lookups;
 }
@@ -139,9 +152,16 @@ export async function renderOnBase(scope: PassScope, plan: BaselinePlan, storedC
     if (broken) return { failure: `the baseline pass failed: ${broken}`, worktree, rendered: [] };
     if (render) {
       const records = storedCopied ? storedRecords(stored) : copyStored(scope.entry, stored);
-      writeManifest(scope.entry, { ...outcome.manifest!, tests: { ...records, ...outcome.manifest!.tests }, selection: manifestSelection(plan) });
+      writeManifest(scope.entry, {
+        ...outcome.manifest!,
+        tests: { ...records, ...outcome.manifest!.tests },
+        selection: manifestSelection(plan),
+      });
     }
-    say(`baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} ` + `in ${((Date.now() - scope.started) / 1000).toFixed(1)} s`);
+    say(
+      `baseline pass done: ${plural(Object.keys(outcome.manifest!.tests).length, 'test')} ` +
+        `in ${((Date.now() - scope.started) / 1000).toFixed(1)} s`,
+    );
     return { failure: null, worktree, rendered: plan.sources };
   } catch (error) {
     return { failure: (error as Error).message.replace(/^visual-uat: /, ''), worktree, rendered: [] };
@@ -155,7 +175,9 @@ export function copyStored(entry: string, stored: readonly StoredTest[]): Record
 }
 
 function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTestRecord> {
-  return Object.fromEntries(stored.map(({ test, checkpoints, source, layouts }) => [test.key, storedRecord(test.folder, checkpoints, source, layouts)]));
+  return Object.fromEntries(
+    stored.map(({ test, checkpoints, source, layouts }) => [test.key, storedRecord(test.folder, checkpoints, source, layouts)]),
+  );
 }
 
 /**
@@ -166,7 +188,10 @@ function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTe
 export function stopOrWarn(failure: string, allowMissingBaselines: boolean, logFile: string): string {
   const where = `see ${path.relative(process.cwd(), logFile) || logFile}`;
   if (!allowMissingBaselines)
-    throw new SetupError(`visual-uat: ${failure}; ${where}. Nothing was compared, so the run stops ` + `(to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)`);
+    throw new SetupError(
+      `visual-uat: ${failure}; ${where}. Nothing was compared, so the run stops ` +
+        `(to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)`,
+    );
   say(`warning: ${failure}; ${where}. allowMissingBaselines is set: every checkpoint will be new`);
   return failure;
 }
@@ -178,8 +203,16 @@ export function stopOrWarn(failure: string, allowMissingBaselines: boolean, logF
  */
 export function logStored(stored: SuiteStored, store: string, baseCommit: string): void {
   if (stored.failure)
-    say(`warning: the baseline store ${store} could not take what this run rendered (${stored.failure.code}): ` + `${plural(stored.failure.notStored, 'test')} not stored; ` + `free space or make it writable, or point ${STORE_OPTION} at another folder`);
-  else if (stored.added) say(`baseline store: ${plural(stored.added, 'test')} stored for ${baseCommit.slice(0, 8)} ` + `(${shownPath(store)}: ${sizeText(storeSize(store))})`);
+    say(
+      `warning: the baseline store ${store} could not take what this run rendered (${stored.failure.code}): ` +
+        `${plural(stored.failure.notStored, 'test')} not stored; ` +
+        `free space or make it writable, or point ${STORE_OPTION} at another folder`,
+    );
+  else if (stored.added)
+    say(
+      `baseline store: ${plural(stored.added, 'test')} stored for ${baseCommit.slice(0, 8)} ` +
+        `(${shownPath(store)}: ${sizeText(storeSize(store))})`,
+    );
 }
 
 /** A run killed while it stored what its pass rendered left those tests to this one (see baseline-store resumeStoring). */
@@ -208,15 +241,25 @@ export async function topUp(scope: PassScope, worktree: string | null): Promise<
   const none: ToppedUp = { worktree, rendered: [], added: null };
   if (missed.length === 0 || !entry) return none;
   const started = Date.now();
-  const names = missed.slice(0, 3).map((test) => test.titlePath.join(' › ')).join(', ');
-  const why = `top-up pass: ${plural(missed.length, 'test')} took a checkpoint but did not run on the base ` + `(${names}${missed.length > 3 ? ', …' : ''}): ` + `the scan of their sources missed the capture`;
+  const names = missed
+    .slice(0, 3)
+    .map((test) => test.titlePath.join(' › '))
+    .join(', ');
+  const why =
+    `top-up pass: ${plural(missed.length, 'test')} took a checkpoint but did not run on the base ` +
+    `(${names}${missed.length > 3 ? ', …' : ''}): ` +
+    `the scan of their sources missed the capture`;
   let base = worktree;
   try {
     base ??= await provideBase(scope, why);
     if (worktree) say(why);
     const inputs = await scope.keyInputs();
     const rendered = missed.flatMap(({ key, project, relativeFile, line, column }) => {
-      const source = testSource(scope.suite.graph, { file: path.resolve(scope.config.rootDir, relativeFile), line, column }, inputs(project));
+      const source = testSource(
+        scope.suite.graph,
+        { file: path.resolve(scope.config.rootDir, relativeFile), line, column },
+        inputs(project),
+      );
       return source ? [{ key, source }] : [];
     });
     const list = outputPath(scope.outputDir, 'topUpTestList');
@@ -247,7 +290,8 @@ async function provideBase(scope: PassScope, why: string): Promise<string> {
   say(`${why}: ${scope.base.branch} @ ${scope.base.commit.slice(0, 8)} in ${where}`);
   say(`base dependencies: ${(await provideDependencies(scope.repo, worktree, scope.configDir, scope.base.commit)).detail}`);
   faultPoint('dependencies');
-  for (const warning of unmovedOrigins(path.join(worktree, path.relative(scope.repo.root, scope.configDir)), scope.servers)) say(`warning: ${warning}`);
+  for (const warning of unmovedOrigins(path.join(worktree, path.relative(scope.repo.root, scope.configDir)), scope.servers))
+    say(`warning: ${warning}`);
   return worktree;
 }
 

@@ -10,9 +10,31 @@ import { touch } from '../store/entry';
 import { lookUpSuite, placeSuite } from '../store/suite-index';
 import { storeSuite } from '../store/journal';
 import { pruneStore } from '../store/prune';
-import { copyStored, fillFromStore, handDown, listCapturing, logStored, lookUpTests, NO_PASS, renderOnBase, stopOrWarn, storeOffersBase, topUp, type PassOutcome } from './base-pass';
+import {
+  copyStored,
+  fillFromStore,
+  handDown,
+  listCapturing,
+  logStored,
+  lookUpTests,
+  NO_PASS,
+  renderOnBase,
+  stopOrWarn,
+  storeOffersBase,
+  topUp,
+  type PassOutcome,
+} from './base-pass';
 import type { PassScope } from './pass-scope';
-import { manifestSelection, planRun, planSelection, type BaselinePlan, type RunFacts, type RunPlan, type SelectionFacts, type TestLookup } from './plan';
+import {
+  manifestSelection,
+  planRun,
+  planSelection,
+  type BaselinePlan,
+  type RunFacts,
+  type RunPlan,
+  type SelectionFacts,
+  type TestLookup,
+} from './plan';
 import { publishRunContext } from './run-context';
 import { say } from '../util/output';
 import { listingOf, type Listing } from './selection';
@@ -63,7 +85,9 @@ async function carryOut(scope: PassScope, facts: RunFacts, run: RunPlan, context
   // Before the current tests: which tests need the base decides whether it runs beside them,
   // and the captures of the others read their stored baselines.
   const listing = run.list ? await listCapturing(scope) : null;
-  const plan = planSelection(selectionFacts(facts, run, listing, listing ? lookUpTests(scope, run.takesBaselines, await scope.keyInputs(), listing) : new Map()));
+  const plan = planSelection(
+    selectionFacts(facts, run, listing, listing ? lookUpTests(scope, run.takesBaselines, await scope.keyInputs(), listing) : new Map()),
+  );
   announce(scope, plan);
   const { schedule } = plan;
   if (schedule.kind === 'store-only') return fromStore(scope, plan, context);
@@ -71,8 +95,22 @@ async function carryOut(scope: PassScope, facts: RunFacts, run: RunPlan, context
   return before(scope, plan, context);
 }
 
-function selectionFacts(facts: RunFacts, run: Exclude<RunPlan, { kind: 'indexed' }>, listing: Listing | null, lookups: ReadonlyMap<string, TestLookup>): SelectionFacts {
-  return { listing, lookups, reason: run.reason, judgedBy: facts.judgedBy, store: facts.store, args: facts.args, machine: facts.machine, workers: run.kind === 'deferred' ? run.workers : null };
+function selectionFacts(
+  facts: RunFacts,
+  run: Exclude<RunPlan, { kind: 'indexed' }>,
+  listing: Listing | null,
+  lookups: ReadonlyMap<string, TestLookup>,
+): SelectionFacts {
+  return {
+    listing,
+    lookups,
+    reason: run.reason,
+    judgedBy: facts.judgedBy,
+    store: facts.store,
+    args: facts.args,
+    machine: facts.machine,
+    workers: run.kind === 'deferred' ? run.workers : null,
+  };
 }
 
 /** The plan's lines said, the store's commit kept fresh for pruning, the rendered tests' earlier renders handed down. */
@@ -87,7 +125,13 @@ function announce(scope: PassScope, plan: BaselinePlan): void {
  * tests start, chooses what it renders, instead of a listing run before them. Until then every
  * test's baseline is pending.
  */
-function awaitRunnerList(scope: PassScope, facts: RunFacts, run: Extract<RunPlan, { kind: 'deferred' }>, context: RunContext, inputs: (project: string) => KeyInputs): Prepared {
+function awaitRunnerList(
+  scope: PassScope,
+  facts: RunFacts,
+  run: Extract<RunPlan, { kind: 'deferred' }>,
+  context: RunContext,
+  inputs: (project: string) => KeyInputs,
+): Prepared {
   fs.rmSync(scope.entry, { recursive: true, force: true });
   writeManifest(scope.entry, { complete: false, tests: {} });
   let chosen: Prepared | null = null;
@@ -100,7 +144,10 @@ function awaitRunnerList(scope: PassScope, facts: RunFacts, run: Extract<RunPlan
       chosen = plan.schedule.kind === 'store-only' ? fromStore(scope, plan, context) : beside(scope, plan, run.workers, context);
       publishRunContext(scope.outputDir, chosen.context);
     } catch (error) {
-      say(`warning: the tests to render on the base could not be chosen (${(error as Error).message}): ` + `each test that takes a checkpoint runs on the base after the tests`);
+      say(
+        `warning: the tests to render on the base could not be chosen (${(error as Error).message}): ` +
+          `each test that takes a checkpoint runs on the base after the tests`,
+      );
     }
   });
   return {
@@ -143,8 +190,13 @@ function beside(scope: PassScope, plan: BaselinePlan, workers: number, context: 
   moveTree(outputPath(scope.outputDir, 'baselineComponentCache'), outputPath(root, 'baselineComponentCache'));
   // Their captures compare with them as in a warm run; only the tests the pass renders wait for it.
   fs.rmSync(scope.entry, { recursive: true, force: true });
-  if (plan.render) writeManifest(scope.entry, { complete: false, tests: copyStored(scope.entry, plan.stored), selection: manifestSelection(plan) });
-  const running = renderOnBase({ ...scope, root, entry: baselineEntryDir(root, scope.base.commit, scope.suite.key), args: [...scope.args, `--workers=${workers}`] }, plan, true);
+  if (plan.render)
+    writeManifest(scope.entry, { complete: false, tests: copyStored(scope.entry, plan.stored), selection: manifestSelection(plan) });
+  const running = renderOnBase(
+    { ...scope, root, entry: baselineEntryDir(root, scope.base.commit, scope.suite.key), args: [...scope.args, `--workers=${workers}`] },
+    plan,
+    true,
+  );
   return {
     context: { ...context, baselinePending: plan.render?.map((test) => test.key) ?? 'all' },
     afterRun: async () => {
@@ -191,13 +243,23 @@ async function before(scope: PassScope, plan: BaselinePlan, context: RunContext)
 async function finish(scope: PassScope, pass: PassOutcome, context: RunContext): Promise<void> {
   let final = context;
   try {
-    const toppedUp = context.baselineError || scope.judgedBy !== 'reporter' ? { worktree: pass.worktree, rendered: [], added: null } : await topUp(scope, pass.worktree);
+    const toppedUp =
+      context.baselineError || scope.judgedBy !== 'reporter'
+        ? { worktree: pass.worktree, rendered: [], added: null }
+        : await topUp(scope, pass.worktree);
     if (toppedUp.added) final = { ...context, toppedUp: toppedUp.added };
     if (toppedUp.worktree && !scope.options.keepWorktrees) await removeWorktree(scope.repo, toppedUp.worktree);
     const rendered = [...pass.rendered, ...toppedUp.rendered];
     if (context.baselineError || !scope.store.writable) return;
     const stored = storeSuite(
-      { store: scope.store.dir, baseCommit: scope.base.commit, suiteKey: scope.suite.key, entry: scope.entry, rendered, replace: scope.update !== null },
+      {
+        store: scope.store.dir,
+        baseCommit: scope.base.commit,
+        suiteKey: scope.suite.key,
+        entry: scope.entry,
+        rendered,
+        replace: scope.update !== null,
+      },
       outputPath(scope.outputDir, 'storing'),
     );
     if (stored) logStored(stored, scope.store.dir, scope.base.commit);

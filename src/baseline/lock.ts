@@ -92,7 +92,8 @@ export function acquireRunLock(outputDir: string): number | null {
       const owner = holder.record;
       if (owner && owner.pid !== process.pid && sameLiveProcess(owner.pid, owner.processStart))
         throw new SetupError(
-          `visual-uat: another run (pid ${owner.pid}, started ${owner.startedAt}) is using ${outputDir}: ` + `wait for it to finish, or give this run its own folder with VISUAL_UAT_DIR`,
+          `visual-uat: another run (pid ${owner.pid}, started ${owner.startedAt}) is using ${outputDir}: ` +
+            `wait for it to finish, or give this run its own folder with VISUAL_UAT_DIR`,
         );
       replaced = owner?.pid ?? replaced;
       fs.rmSync(holder.file, { force: true });

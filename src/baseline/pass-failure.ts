@@ -35,16 +35,24 @@ function fromBaseCommit(entry: ServerEntry | null): string {
 const WEB_SERVER_LINE = /^\[WebServer\]\s?/;
 
 function plainLines(log: string): string[] {
-  return stripVTControlCharacters(log).split('\n').map((line) => line.trim()).filter(Boolean);
+  return stripVTControlCharacters(log)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 function lines(log: string): string[] {
-  return plainLines(log).map((line) => line.replace(WEB_SERVER_LINE, '').trim()).filter(Boolean);
+  return plainLines(log)
+    .map((line) => line.replace(WEB_SERVER_LINE, '').trim())
+    .filter(Boolean);
 }
 
 /** What the base servers printed (Playwright prefixes their lines with [WebServer]). */
 function serverLines(log: string): string[] {
-  return plainLines(log).filter((line) => WEB_SERVER_LINE.test(line)).map((line) => line.replace(WEB_SERVER_LINE, '').trim()).filter(Boolean);
+  return plainLines(log)
+    .filter((line) => WEB_SERVER_LINE.test(line))
+    .map((line) => line.replace(WEB_SERVER_LINE, '').trim())
+    .filter(Boolean);
 }
 
 const SHOWN_OUTPUT_LINES = 5;
@@ -90,7 +98,8 @@ function giveBaseCommand(servers: ServerEntry[], index: number): string {
 
 /** The fix for an entry whose baseWebServer did not start the server on the base's port: never the setting it has. */
 function fixBaseWebServer(entry: ServerEntry): string {
-  const known = entry.portCommand && entry.portCommand !== entry.baseWebServer ? ` (e.g. baseWebServer: { command: '${entry.portCommand}' })` : '';
+  const known =
+    entry.portCommand && entry.portCommand !== entry.baseWebServer ? ` (e.g. baseWebServer: { command: '${entry.portCommand}' })` : '';
   return `make baseWebServer's command start the server on {port}${known}; reading process.env.PORT in ${entry.portSetIn ?? 'the server'} works once that change is in the base commit (the base runs the base commit's files)`;
 }
 
@@ -143,7 +152,8 @@ function portInUse(servers: ServerEntry[], basePorts: number[], output: string[]
   const entry = servers[at] ?? null;
   const where = entry?.portSetIn ? ` (set in ${entry.portSetIn})` : '';
   const server = `the base app's server${named(servers, at, basePorts)} listens on port ${port}${where}, the current app's port`;
-  if (entry?.baseWebServer != null) return `${server}, though baseWebServer is set: its command does not give the server its port; ${printed(output)}: ${fixBaseWebServer(entry)}`;
+  if (entry?.baseWebServer != null)
+    return `${server}, though baseWebServer is set: its command does not give the server its port; ${printed(output)}: ${fixBaseWebServer(entry)}`;
   return `${server}, so the base cannot get a port of its own: ${giveBaseCommand(servers, at)}; ${fromBaseCommit(entry)}`;
 }
 
@@ -176,7 +186,8 @@ function timeoutReason(servers: ServerEntry[], basePorts: number[], output: stri
  * A server that answers 5xx where its webServer url points never becomes ready, and stops the
  * pass as a webServer timeout instead.
  */
-const UNREACHABLE = /net::ERR_(?:CONNECTION_(?:REFUSED|RESET|CLOSED|FAILED)|EMPTY_RESPONSE|ADDRESS_UNREACHABLE|NAME_NOT_RESOLVED)|NS_ERROR_(?:CONNECTION_REFUSED|NET_RESET|UNKNOWN_HOST)|Could not connect to (?:the )?server/;
+const UNREACHABLE =
+  /net::ERR_(?:CONNECTION_(?:REFUSED|RESET|CLOSED|FAILED)|EMPTY_RESPONSE|ADDRESS_UNREACHABLE|NAME_NOT_RESOLVED)|NS_ERROR_(?:CONNECTION_REFUSED|NET_RESET|UNKNOWN_HOST)|Could not connect to (?:the )?server/;
 
 /**
  * A pass that completed but captured no checkpoint because its tests could not reach the base app:
@@ -190,6 +201,8 @@ export function baseAppUnreachable(manifest: BaselineManifest): string | null {
   const unreachable = failed.find(([, record]) => UNREACHABLE.test(record.error ?? ''));
   if (!unreachable) return null;
   const [key, record] = unreachable;
-  const error = stripVTControlCharacters(record.error ?? record.status).split('\n')[0].slice(0, 200);
+  const error = stripVTControlCharacters(record.error ?? record.status)
+    .split('\n')[0]
+    .slice(0, 200);
   return `the base app could not be reached: ${failed.length} of ${records.length} tests failed there, e.g. ${key}: ${error}`;
 }

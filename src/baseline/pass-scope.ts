@@ -62,7 +62,10 @@ export interface PassScope {
 }
 
 /** What the setup knows before the pass: the config, its settings, git's base and the store opened. */
-export type RunKnown = Pick<PassScope, 'config' | 'configFile' | 'configDir' | 'outputDir' | 'options' | 'repo' | 'base' | 'store' | 'judgedBy' | 'worktrees' | 'started'>;
+export type RunKnown = Pick<
+  PassScope,
+  'config' | 'configFile' | 'configDir' | 'outputDir' | 'options' | 'repo' | 'base' | 'store' | 'judgedBy' | 'worktrees' | 'started'
+>;
 
 /** The scope of a run's base pass: the suite keyed and everything else resolved from what the setup knows. */
 export async function resolvePassScope(known: RunKnown): Promise<PassScope> {
@@ -73,7 +76,16 @@ export async function resolvePassScope(known: RunKnown): Promise<PassScope> {
   const installed = versions(configFile);
   const testDirs = config.projects.map((project) => project.testDir);
   const selects = known.judgedBy === 'reporter';
-  const suite = await suiteKeyOf({ repo, baseCommit: base.commit, configFile, testDirs, args, options: { ...capture, selects }, versions: installed, graph });
+  const suite = await suiteKeyOf({
+    repo,
+    baseCommit: base.commit,
+    configFile,
+    testDirs,
+    args,
+    options: { ...capture, selects },
+    versions: installed,
+    graph,
+  });
   lap('suite key');
   const captures = projectCaptures(capture, config, repo.root, configFile);
   let keyInputs: Promise<(project: string) => KeyInputs> | null = null;
@@ -87,7 +99,12 @@ export async function resolvePassScope(known: RunKnown): Promise<PassScope> {
     playwright: installed.playwright,
     update: updateReason(options.updateBaselines, config.updateSnapshots),
     keyInputs: () =>
-      (keyInputs ??= testDirData(repo, testDirs).then((data) => (project: string) => ({ configFile, capture: captures(project), isolated: testsIsolated(config, project), data }))),
+      (keyInputs ??= testDirData(repo, testDirs).then((data) => (project: string) => ({
+        configFile,
+        capture: captures(project),
+        isolated: testsIsolated(config, project),
+        data,
+      }))),
   };
 }
 
@@ -98,5 +115,9 @@ export async function resolvePassScope(known: RunKnown): Promise<PassScope> {
  */
 function shownServers(configDir: string): WebServerEntry[] {
   const shown = (command: string) => command.split(`${configDir}${path.sep}`).join('');
-  return webServersFromEnv().map((server) => ({ ...server, command: shown(server.command), baseWebServer: server.baseWebServer ? shown(server.baseWebServer) : null }));
+  return webServersFromEnv().map((server) => ({
+    ...server,
+    command: shown(server.command),
+    baseWebServer: server.baseWebServer ? shown(server.baseWebServer) : null,
+  }));
 }

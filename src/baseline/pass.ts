@@ -26,7 +26,16 @@ export async function freePort(): Promise<number> {
 }
 
 /** Flags of the outer run that must not reach the nested one: it has its own reporter and output. */
-const DROPPED_WITH_VALUE = new Set(['--reporter', '--output', '-o', '--max-failures', '-x', '--ui-port', '--ui-host', '--update-source-method']);
+const DROPPED_WITH_VALUE = new Set([
+  '--reporter',
+  '--output',
+  '-o',
+  '--max-failures',
+  '-x',
+  '--ui-port',
+  '--ui-host',
+  '--update-source-method',
+]);
 const DROPPED_FLAGS = new Set(['--ui', '--debug', '--list', '-x', '--last-failed']);
 /** `-u` / `--update-snapshots` take an optional mode: the baseline pass has no snapshots to update. */
 const UPDATE_FLAGS = new Set(['-u', '--update-snapshots']);

@@ -30,7 +30,6 @@ export interface Machine {
   overlap: string | undefined;
 }
 
-
 export interface Base {
   branch: string;
   commit: string;
@@ -54,11 +53,25 @@ export interface OnBasePlan {
 export function planOnBase(facts: OnBaseFacts): OnBasePlan {
   const judged = facts.judgedBy === 'reporter';
   if (facts.record && !judged)
-    throw new SetupError('visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: ' + 'run it without --reporter=blob');
+    throw new SetupError(
+      'visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: ' +
+        'run it without --reporter=blob',
+    );
   const records = judged && facts.store.writable;
-  const unread = supportsTestList(facts.playwright) ? '' : ` (a run on Playwright ${facts.playwright} will not read them: ` + `taking tests from the store needs --test-list, Playwright 1.56 or later)`;
-  const recording = records ? `; its checkpoints are recorded as the baselines of ${short(facts.base.commit)} in ${facts.store.shown}${unread}` : '';
-  return { records, lines: [`HEAD is the base (${facts.base.branch} @ ${short(facts.base.commit)}) with a clean tree: ` + `nothing to compare, no baseline pass${recording}`] };
+  const unread = supportsTestList(facts.playwright)
+    ? ''
+    : ` (a run on Playwright ${facts.playwright} will not read them: ` +
+      `taking tests from the store needs --test-list, Playwright 1.56 or later)`;
+  const recording = records
+    ? `; its checkpoints are recorded as the baselines of ${short(facts.base.commit)} in ${facts.store.shown}${unread}`
+    : '';
+  return {
+    records,
+    lines: [
+      `HEAD is the base (${facts.base.branch} @ ${short(facts.base.commit)}) with a clean tree: ` +
+        `nothing to compare, no baseline pass${recording}`,
+    ],
+  };
 }
 
 /** A run that compares with another commit: the store's index of its suite, and what else decides how its baselines come. */
@@ -116,7 +129,11 @@ export function planRun(facts: RunFacts): RunPlan {
       index: lookup.index,
       manifest: lookup.manifest,
       takesBaselines,
-      lines: [`baselines from the store's index of this suite: ${facts.base.branch} @ ${short(facts.base.commit)}, ` + `key ${facts.suite.key.slice(0, 12)} ` + `(${plural(facts.suite.files, 'test-side file')}): no worktree, no base server`],
+      lines: [
+        `baselines from the store's index of this suite: ${facts.base.branch} @ ${short(facts.base.commit)}, ` +
+          `key ${facts.suite.key.slice(0, 12)} ` +
+          `(${plural(facts.suite.files, 'test-side file')}): no worktree, no base server`,
+      ],
     };
   const reason = facts.update ?? unused?.reason ?? STORE_UNREAD;
   const lines: string[] = [];
@@ -125,8 +142,12 @@ export function planRun(facts: RunFacts): RunPlan {
   const testList = supportsTestList(facts.playwright);
   // Without a list of tests the store gives a suite whole (its index) or nothing: say which this run leaves the next.
   if (takesBaselines && !testList) {
-    const next = facts.store.writable ? `, then stores them as this suite's index, which the next run of the same test files on ${short(facts.base.commit)} takes whole` : '';
-    lines.push(`the baseline store gives no single test here: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test${next}; upgrade @playwright/test to 1.56 or later to take single tests from ${facts.store.shown}`);
+    const next = facts.store.writable
+      ? `, then stores them as this suite's index, which the next run of the same test files on ${short(facts.base.commit)} takes whole`
+      : '';
+    lines.push(
+      `the baseline store gives no single test here: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test${next}; upgrade @playwright/test to 1.56 or later to take single tests from ${facts.store.shown}`,
+    );
   }
   const selects = facts.judgedBy === 'reporter';
   // Without a listing, the store predicts whether few tests need the base: it offers tests of this
@@ -207,7 +228,15 @@ export function chosenTests(listing: Listing, judgedBy: Judge): ReadonlySet<List
 export function planSelection(facts: SelectionFacts): BaselinePlan {
   if (!facts.listing) {
     const schedule = scheduleOf(facts, null, []);
-    return { listed: null, stored: [], render: null, sources: [], schedule, passReason: facts.reason, lines: [scheduleLine(facts, schedule, null, [])] };
+    return {
+      listed: null,
+      stored: [],
+      render: null,
+      sources: [],
+      schedule,
+      passReason: facts.reason,
+      lines: [scheduleLine(facts, schedule, null, [])],
+    };
   }
   const { listing } = facts;
   const chosen = chosenTests(listing, facts.judgedBy);
@@ -225,7 +254,8 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
     if (found?.entry) {
       // An entry with no checkpoint (a record run notes the tests that take none) spares only a
       // pass that would render the test: one that renders every listed test.
-      if (chosen.has(test) || found.checkpoints.length) stored.push({ test, entry: found.entry, source: found.source, checkpoints: found.checkpoints, layouts: found.layouts });
+      if (chosen.has(test) || found.checkpoints.length)
+        stored.push({ test, entry: found.entry, source: found.source, checkpoints: found.checkpoints, layouts: found.layouts });
       continue;
     }
     if (!chosen.has(test)) continue;
@@ -237,15 +267,31 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
   const lines: string[] = [];
   const first = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
   const why = [...reasons].map(([reason, titles]) => `${reason}: ${first(titles)}`).join('; ');
-  if (render.length + stored.length) lines.push(`baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} ` + `rendered on the base${render.length ? ` (${why})` : ''}; ` + `${stored.length} from the store`);
+  if (render.length + stored.length)
+    lines.push(
+      `baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} ` +
+        `rendered on the base${render.length ? ` (${why})` : ''}; ` +
+        `${stored.length} from the store`,
+    );
   // Said only of a pass that runs: with every test from the store, none does.
   if (facts.judgedBy === 'reporter' && render.length && listing.selected.length < listing.total) {
     const fromStore = stored.length ? `${stored.length} come from the store, ` : '';
-    lines.push(`the baseline pass runs ${render.length} of ${listing.total} tests: ${fromStore}` + `the others have no checkpoint call in their sources (checked after the run)`);
+    lines.push(
+      `the baseline pass runs ${render.length} of ${listing.total} tests: ${fromStore}` +
+        `the others have no checkpoint call in their sources (checked after the run)`,
+    );
   }
   const schedule = scheduleOf(facts, render, stored);
   lines.push(scheduleLine(facts, schedule, render, stored, listing.total));
-  return { listed: listing.total, stored, render, sources, schedule, passReason: passReason(facts.reason, render, stored, [...reasons.keys()]), lines };
+  return {
+    listed: listing.total,
+    stored,
+    render,
+    sources,
+    schedule,
+    passReason: passReason(facts.reason, render, stored, [...reasons.keys()]),
+    lines,
+  };
 }
 
 /**
@@ -275,9 +321,19 @@ function scheduleOf(facts: SelectionFacts, render: readonly ListedTest[] | null,
   return workers ? { kind: 'beside', workers } : { kind: 'before' };
 }
 
-function scheduleLine(facts: SelectionFacts, schedule: Schedule, render: readonly ListedTest[] | null, stored: readonly StoredTest[], listed?: number): string {
+function scheduleLine(
+  facts: SelectionFacts,
+  schedule: Schedule,
+  render: readonly ListedTest[] | null,
+  stored: readonly StoredTest[],
+  listed?: number,
+): string {
   const rendered = render ? plural(render.length, 'test') : 'every test';
-  if (schedule.kind === 'beside') return `the baseline pass runs beside the current tests ` + `(${rendered}, ${plural(schedule.workers, 'worker')}, on ${facts.machine.cores} cores)`;
+  if (schedule.kind === 'beside')
+    return (
+      `the baseline pass runs beside the current tests ` +
+      `(${rendered}, ${plural(schedule.workers, 'worker')}, on ${facts.machine.cores} cores)`
+    );
   if (schedule.kind === 'before') return `the baseline pass runs before the current tests (${rendered})`;
   if (stored.length) return `baselines from the store (${facts.store.shown}): no worktree, no base server`;
   return `no baseline pass needed: none of the ${listed} tests can capture a checkpoint (no checkpoint call in their sources)`;

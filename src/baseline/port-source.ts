@@ -8,9 +8,21 @@ import type { WebServerEntry } from '../config/with-visual-uat';
  * dev servers' own configs (Vite and the frameworks on it), then env files.
  */
 const CONFIG_FILES = [
-  'vite.config.js', 'vite.config.mjs', 'vite.config.cjs', 'vite.config.ts', 'vite.config.mts', 'vite.config.cts',
-  'svelte.config.js', 'astro.config.mjs', 'astro.config.ts', 'nuxt.config.ts', 'nuxt.config.js',
-  '.env.development.local', '.env.development', '.env.local', '.env',
+  'vite.config.js',
+  'vite.config.mjs',
+  'vite.config.cjs',
+  'vite.config.ts',
+  'vite.config.mts',
+  'vite.config.cts',
+  'svelte.config.js',
+  'astro.config.mjs',
+  'astro.config.ts',
+  'nuxt.config.ts',
+  'nuxt.config.js',
+  '.env.development.local',
+  '.env.development',
+  '.env.local',
+  '.env',
 ];
 
 /** Files that may name another server's origin: the configs, env files and package scripts. */
@@ -42,13 +54,23 @@ export function portSource(dir: string, server: WebServerEntry, alone: boolean):
   const script = serverScript(started);
   const reads = script ? scriptPort(path.resolve(dir, script), server.port) : null;
   const takesPortArg = reads?.readsPortArg && !/(^|\s)--port\b/.test(server.command) ? withArgs(server.command, '--port {port}') : null;
-  return { portSetIn: server.port === null ? null : setIn(dir, server.port, started.script ? (scripts[started.script] ?? null) : null, reads?.fixes ? script : null), portCommand: portCommand(server.command, started) ?? takesPortArg ?? (alone || started.script ? scriptCommand(scripts, started.script) : null) };
+  return {
+    portSetIn:
+      server.port === null
+        ? null
+        : setIn(dir, server.port, started.script ? (scripts[started.script] ?? null) : null, reads?.fixes ? script : null),
+    portCommand:
+      portCommand(server.command, started) ?? takesPortArg ?? (alone || started.script ? scriptCommand(scripts, started.script) : null),
+  };
 }
 
 function setIn(dir: string, port: number, scriptText: string | null, listeningScript: string | null): string | null {
   if (scriptText && namesPort(scriptText, port)) return 'package.json';
   if (listeningScript) return path.normalize(listeningScript);
-  return CONFIG_FILES.find((name) => fs.existsSync(path.join(dir, name)) && namesPort(fs.readFileSync(path.join(dir, name), 'utf8'), port)) ?? null;
+  return (
+    CONFIG_FILES.find((name) => fs.existsSync(path.join(dir, name)) && namesPort(fs.readFileSync(path.join(dir, name), 'utf8'), port)) ??
+    null
+  );
 }
 
 /** A local origin on `port` in a file's text: `localhost:4000`, `127.0.0.1:4000`, `[::1]:4000`. */
@@ -67,7 +89,9 @@ export function unmovedOrigins(dir: string, servers: readonly WebServerEntry[]):
   return servers.flatMap((server, index) => {
     if (server.port === null) return [];
     const origin = originPattern(server.port);
-    const file = ORIGIN_FILES.find((name) => fs.existsSync(path.join(dir, name)) && origin.test(fs.readFileSync(path.join(dir, name), 'utf8')));
+    const file = ORIGIN_FILES.find(
+      (name) => fs.existsSync(path.join(dir, name)) && origin.test(fs.readFileSync(path.join(dir, name), 'utf8')),
+    );
     if (!file) return [];
     return [
       `${file} names localhost:${server.port}, the origin of webServer[${index}] (\`${server.command}\`), and visual-uat moves origins in the config's commands and env, not in files: ` +

@@ -17,12 +17,18 @@ import { say } from '../util/output';
  * record`), the working state and what changed since the base. Said: the base, and a warning
  * when it is far behind. The base pass extends it by returning new values (see execute.ts).
  */
-export async function gitContext(repo: Repo, config: FullConfig, options: Pick<ResolvedOptions, 'record' | 'baseBranch'>): Promise<{ base: BaseResolution; context: RunContext }> {
+export async function gitContext(
+  repo: Repo,
+  config: FullConfig,
+  options: Pick<ResolvedOptions, 'record' | 'baseBranch'>,
+): Promise<{ base: BaseResolution; context: RunContext }> {
   const state = await workingState(repo);
   const base = options.record ? recordedBase(state) : await resolveBase(repo, options.baseBranch);
   const sameAsBase = base.commit === state.commit && !state.dirty;
   if (!options.record) {
-    say(`base ${base.branch} (${base.chosenBy}) @ ${base.commit.slice(0, 8)}, merge-base of HEAD${base.commit === state.commit && state.dirty ? HEAD_IS_BASE : ''}`);
+    say(
+      `base ${base.branch} (${base.chosenBy}) @ ${base.commit.slice(0, 8)}, merge-base of HEAD${base.commit === state.commit && state.dirty ? HEAD_IS_BASE : ''}`,
+    );
     const farBehind = sameAsBase ? null : await farBehindWarning(repo, base);
     if (farBehind) say(`warning: ${farBehind}`);
   }
@@ -53,7 +59,8 @@ export async function gitContext(repo: Repo, config: FullConfig, options: Pick<R
  * A branch merged into the base (or the base branch itself) has HEAD as its merge-base: what was
  * committed is the base, which a user who meant to compare a commit may not expect.
  */
-const HEAD_IS_BASE = ", which is HEAD itself: only uncommitted changes are compared (to compare with the commit before HEAD: VISUAL_UAT_BASE=HEAD~1 npx playwright test)";
+const HEAD_IS_BASE =
+  ', which is HEAD itself: only uncommitted changes are compared (to compare with the commit before HEAD: VISUAL_UAT_BASE=HEAD~1 npx playwright test)';
 
 /**
  * Publishes the run context to the run's processes: its file, and the variable that names it (see
@@ -70,7 +77,10 @@ export function publishRunContext(outputDir: string, context: RunContext): void 
 
 /** `visual-uat record`: HEAD is the base, with a clean tree (a tree's changes are no commit's baselines). */
 function recordedBase(state: WorkingState): BaseResolution {
-  if (state.dirty) throw new SetupError('visual-uat record: the working tree has changes, and the baselines it stores belong to HEAD: commit or stash them first');
+  if (state.dirty)
+    throw new SetupError(
+      'visual-uat record: the working tree has changes, and the baselines it stores belong to HEAD: commit or stash them first',
+    );
   return { branch: state.branch ?? 'HEAD', ref: 'HEAD', commit: state.commit, chosenBy: 'visual-uat record' };
 }
 

@@ -143,7 +143,10 @@ export async function listSuite(input: ListInput): Promise<JsonReport | null> {
   fs.mkdirSync(path.dirname(input.logFile), { recursive: true });
   const log = fs.openSync(input.logFile, 'w');
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, args, { env: { ...input.env, ...ENV.jsonOutputName.entry(input.outputFile), ...ENV.forceColor.entry('0') }, stdio: ['ignore', log, log] });
+    const child = spawn(process.execPath, args, {
+      env: { ...input.env, ...ENV.jsonOutputName.entry(input.outputFile), ...ENV.forceColor.entry('0') },
+      stdio: ['ignore', log, log],
+    });
     child.on('error', () => resolve(null));
     child.on('exit', resolve);
   });

@@ -26,7 +26,10 @@ function main(): void {
   const command = ENV.guardedCommand.read();
   const runner = ENV.guardPid.read();
   if (!command || !runner) {
-    printLine(`visual-uat: the server guard needs ${ENV.guardedCommand.name} and ${ENV.guardPid.name}: it is started by withVisualUat, not by hand`, 'error');
+    printLine(
+      `visual-uat: the server guard needs ${ENV.guardedCommand.name} and ${ENV.guardPid.name}: it is started by withVisualUat, not by hand`,
+      'error',
+    );
     process.exit(2);
   }
   const group = ownProcessGroup();

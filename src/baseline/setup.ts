@@ -125,11 +125,33 @@ async function prepareBaselines(
   // base commit stays, the pass reuses it when it is clean.
   if (!options.keepWorktrees)
     for (const home of Object.values(worktreeHomes(outputDir)))
-      await removeWorktreesIn(repo, home, home === worktrees ? worktreeName(base.commit) : null, (name) => say(`removing the worktree ${name} left by an earlier run`));
+      await removeWorktreesIn(repo, home, home === worktrees ? worktreeName(base.commit) : null, (name) =>
+        say(`removing the worktree ${name} left by an earlier run`),
+      );
   const judged = whoJudges(config);
   const prepared = context.sameAsBase
-    ? onBase(context, planOnBase({ base, record: options.record, judgedBy: judged, store: storeUse, playwright: versions(configFile).playwright }), repo.root, store)
-    : await prepareBasePass(await resolvePassScope({ config, configFile, configDir, outputDir, options, repo, base, store: storeUse, judgedBy: judged, worktrees, started }), context);
+    ? onBase(
+        context,
+        planOnBase({ base, record: options.record, judgedBy: judged, store: storeUse, playwright: versions(configFile).playwright }),
+        repo.root,
+        store,
+      )
+    : await prepareBasePass(
+        await resolvePassScope({
+          config,
+          configFile,
+          configDir,
+          outputDir,
+          options,
+          repo,
+          base,
+          store: storeUse,
+          judgedBy: judged,
+          worktrees,
+          started,
+        }),
+        context,
+      );
   publishRunContext(outputDir, prepared.context);
   lap('baselines');
   // worktreesHome made the home folder: a run that leaves nothing in it leaves no folder either,

@@ -45,9 +45,11 @@ export function handOverSuite(rootDir: string, tests: readonly TestCase[]): void
  * file relative to the config's rootDir, the title path without the file, no test declared skipped.
  */
 function suiteTests(rootDir: string, tests: readonly TestCase[]): ListedTest[] {
-  return tests.filter((test) => test.expectedStatus !== 'skipped').map((test) => {
-    const { project, titlePath, key, folder } = identityOfTestCase(test);
-    const { file, line, column } = test.location;
-    return { project, relativeFile: path.relative(rootDir, file), file, line, column, titlePath: titlePath.slice(1), key, folder };
-  });
+  return tests
+    .filter((test) => test.expectedStatus !== 'skipped')
+    .map((test) => {
+      const { project, titlePath, key, folder } = identityOfTestCase(test);
+      const { file, line, column } = test.location;
+      return { project, relativeFile: path.relative(rootDir, file), file, line, column, titlePath: titlePath.slice(1), key, folder };
+    });
 }

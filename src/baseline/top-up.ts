@@ -45,7 +45,12 @@ export function testsWithoutBaseRecord(outputDir: string, manifest: BaselineMani
 }
 
 /** Moves a completed top-up entry's tests into the run's entry; returns the keys it added. */
-export function mergeTopUp(entry: BaselineManifest, entryDir: string, topUp: BaselineManifest, topUpDir: string): { manifest: BaselineManifest; added: string[] } {
+export function mergeTopUp(
+  entry: BaselineManifest,
+  entryDir: string,
+  topUp: BaselineManifest,
+  topUpDir: string,
+): { manifest: BaselineManifest; added: string[] } {
   const tests = { ...entry.tests };
   const added: string[] = [];
   for (const [key, record] of Object.entries(topUp.tests)) {

@@ -105,15 +105,23 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
  * layout record, taken after it, waits for the page to come back to rest.
  */
 export async function transitionsEnded(page: Page, timeoutMs: number): Promise<void> {
-  await page.evaluate(async ([timeout, soon]) => {
-    const deadline = performance.now() + timeout;
-    const endingSoon = () =>
-      document.getAnimations().some((animation) => {
-        const end = animation.effect?.getComputedTiming().endTime;
-        return animation.playState === 'running' && typeof end === 'number' && Number.isFinite(end) && end - Number(animation.currentTime ?? 0) <= soon;
-      });
-    while (endingSoon() && performance.now() < deadline) await new Promise((resolve) => requestAnimationFrame(resolve));
-  }, [timeoutMs, TRANSITION_WAIT_MS] as const);
+  await page.evaluate(
+    async ([timeout, soon]) => {
+      const deadline = performance.now() + timeout;
+      const endingSoon = () =>
+        document.getAnimations().some((animation) => {
+          const end = animation.effect?.getComputedTiming().endTime;
+          return (
+            animation.playState === 'running' &&
+            typeof end === 'number' &&
+            Number.isFinite(end) &&
+            end - Number(animation.currentTime ?? 0) <= soon
+          );
+        });
+      while (endingSoon() && performance.now() < deadline) await new Promise((resolve) => requestAnimationFrame(resolve));
+    },
+    [timeoutMs, TRANSITION_WAIT_MS] as const,
+  );
 }
 
 /** What the retakes came to: the image kept, whether it settled, and how many captures it took. */
@@ -151,7 +159,8 @@ export async function stableCapture(
   const deadline = Date.now() + timeoutMs;
   let captures = 1;
   let previous = await capture();
-  if (baseline?.equals(previous)) return { png: previous, stable: true, unsettled: null, sameAsBaseline: true, captures, firstDifference: null };
+  if (baseline?.equals(previous))
+    return { png: previous, stable: true, unsettled: null, sameAsBaseline: true, captures, firstDifference: null };
   if (earlier?.equals(previous)) return { png: previous, stable: true, unsettled: null, captures, firstDifference: null };
   let seen = look ? await look(previous) : null;
   const firstDifference = seen?.difference || null;
@@ -167,7 +176,8 @@ export async function stableCapture(
     // The same image looks the same: only a new one is compared again.
     if (look && !still) seen = await look(next);
     // Without a check, two identical captures settle it; with one, a match or an explained difference that held still does.
-    if (seen ? retakeDecision(seen, still) !== 'retake' : still) return { png: next, stable: true, unsettled: null, captures, firstDifference };
+    if (seen ? retakeDecision(seen, still) !== 'retake' : still)
+      return { png: next, stable: true, unsettled: null, captures, firstDifference };
     before = previous;
     previous = next;
   }
@@ -210,12 +220,15 @@ async function elementShot(page: Page, locator: Locator, options: ShotOptions, t
   // Not scrollIntoViewIfNeeded: it waits for the element to stop moving, which an endless
   // animation never does before `animations: 'disabled'` takes effect inside the screenshot.
   // Instantly: under `scroll-behavior: smooth` (Bootstrap sets it) the box measured next would be one mid-scroll.
-  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' }), undefined, { timeout });
+  await locator.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' }), undefined, {
+    timeout,
+  });
   const box = await locator.boundingBox({ timeout });
   const viewport = page.viewportSize();
   if (!box || !viewport) return elementScreenshot();
   const [left, top, right, bottom] = [box.x, box.y, box.x + box.width, box.y + box.height].map(Math.round);
-  if (left < 0 || top < 0 || right > viewport.width || bottom > viewport.height || right <= left || bottom <= top) return elementScreenshot();
+  if (left < 0 || top < 0 || right > viewport.width || bottom > viewport.height || right <= left || bottom <= top)
+    return elementScreenshot();
   const shot = await page.screenshot({ ...options, clip: { x: left, y: top, width: right - left, height: bottom - top } });
   return sameBox(box, await locator.boundingBox({ timeout })) ? shot : elementScreenshot();
 }
@@ -296,10 +309,19 @@ export async function takeCheckpoint(
 ): Promise<void> {
   // One boxed step per checkpoint, at the user's line (also under pnpm's layout), not at our
   // internals: a refused name fails inside it, so its error points at the user's line too.
-  await test.step(`Checkpoint "${String(rawName)}"`, () => capture(page, testInfo, validateCheckpointName(rawName), options, testOptions), { box: true, location });
+  await test.step(`Checkpoint "${String(rawName)}"`, () => capture(page, testInfo, validateCheckpointName(rawName), options, testOptions), {
+    box: true,
+    location,
+  });
 }
 
-async function capture(page: Page, testInfo: TestInfo, name: string, options: CheckpointOptions, testOptions: VisualUatTestOptions): Promise<void> {
+async function capture(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  options: CheckpointOptions,
+  testOptions: VisualUatTestOptions,
+): Promise<void> {
   const session = sessionFor(testInfo);
   // The seed-style helper has no set-up of its own: its recording starts at the first checkpoint.
   recorderFor(page);
@@ -333,7 +355,10 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   const locator = options.locator ?? (await defaultComponent(page, options));
   const timeout = options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS;
   const capture = locator
-    ? () => elementShot(page, locator, common, timeout).catch(async (error) => Promise.reject(await elementError(error, name, locator, timeout, 'visible')))
+    ? () =>
+        elementShot(page, locator, common, timeout).catch(async (error) =>
+          Promise.reject(await elementError(error, name, locator, timeout, 'visible')),
+        )
     : () => page.screenshot({ ...common, fullPage: options.clip ? false : (options.fullPage ?? true), clip: options.clip });
 
   // One budget for the element, settling and retaking: a page that never stops scrolling still gets its captures.
@@ -355,24 +380,32 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: Ch
   // The record the live look took of a capture: the image kept, when it is that capture's bytes, needs no second one.
   const looked: { png?: Buffer; layout?: LayoutRecord | null } = {};
   let lookingAt: Buffer | undefined;
-  const check = baseline ? liveLook(target, name, scratch, [testOptions, options], async () => {
-    const layout = await recordedAtRest();
-    Object.assign(looked, { png: lookingAt, layout });
-    return { layout, signals: { origin: originOf(page), interaction: await takeInteraction(page) } };
-  }) : null;
-  const look = check && ((shot: Buffer) => {
-    lookingAt = shot;
-    return check(shot);
-  });
+  const check = baseline
+    ? liveLook(target, name, scratch, [testOptions, options], async () => {
+        const layout = await recordedAtRest();
+        Object.assign(looked, { png: lookingAt, layout });
+        return { layout, signals: { origin: originOf(page), interaction: await takeInteraction(page) } };
+      })
+    : null;
+  const look =
+    check &&
+    ((shot: Buffer) => {
+      lookingAt = shot;
+      return check(shot);
+    });
   let firstShot: Buffer | undefined;
   const shoot = async () => {
     const shot = await capture();
     firstShot ??= shot;
     return shot;
   };
-  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(shoot, Math.max(0, deadline - Date.now()), baseline, baseline ? null : readEarlierRender(target.key, name), look).finally(() =>
-    fs.rmSync(scratch, { recursive: true, force: true }),
-  );
+  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(
+    shoot,
+    Math.max(0, deadline - Date.now()),
+    baseline,
+    baseline ? null : readEarlierRender(target.key, name),
+    look,
+  ).finally(() => fs.rmSync(scratch, { recursive: true, force: true }));
   stopwatch.split('screenshots');
   // A page that changed between captures: its ARIA tree and pointer state are read again, from the page the last capture shows.
   const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable || firstShot?.equals(png) !== true);

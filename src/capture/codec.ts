@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import type { TestInfo } from '@playwright/test';
 import type { Role } from '../config/environment';
 import { readBaselineSide, writeCheckpointFiles, type BaselineSide } from '../files/run-folder';
-import type { BaselineTestRecord, CapturedSignals, ComparisonTolerance, LayoutRecord, Region, RunContext, VisualUatTestOptions } from '../types';
+import type {
+  BaselineTestRecord,
+  CapturedSignals,
+  ComparisonTolerance,
+  LayoutRecord,
+  Region,
+  RunContext,
+  VisualUatTestOptions,
+} from '../types';
 
 /**
  * The checkpoint attachment format, both ways. Capture leaves everything a comparison needs on
@@ -132,7 +140,14 @@ export function writeRunContext(testInfo: Attacher, context: RunContext): Promis
 export async function writeCheckpoint(testInfo: Attacher, checkpoint: CapturedCheckpoint): Promise<void> {
   const { name } = checkpoint.meta;
   const base = checkpoint.role === 'baseline';
-  const { image, layout } = writeCheckpointFiles(checkpoint.imageRoot, checkpoint.folder, name, checkpoint.png, base ? checkpoint.meta.signals : null, checkpoint.layout ?? null);
+  const { image, layout } = writeCheckpointFiles(
+    checkpoint.imageRoot,
+    checkpoint.folder,
+    name,
+    checkpoint.png,
+    base ? checkpoint.meta.signals : null,
+    checkpoint.layout ?? null,
+  );
   // The baseline role's manifest reads the meta too: which captures held still (see BaselineTestRecord.unsettled).
   await attachJson(testInfo, `${CHECKPOINT_META}${name}`, checkpoint.meta);
   attachFile(testInfo, `${IMAGE}${name}`, image, 'image/png');

@@ -21,9 +21,16 @@ function nowMatched(measure: ElementMeasure): string {
   return `it measures ${sizeOf(measure)} now`;
 }
 
-export function elementTimeoutMessage(name: string, locator: string, timeoutMs: number, wait: ElementWait, measure: ElementMeasure): string {
+export function elementTimeoutMessage(
+  name: string,
+  locator: string,
+  timeoutMs: number,
+  wait: ElementWait,
+  measure: ElementMeasure,
+): string {
   const subject = `checkpoint "${name}": ${locator}`;
-  if (wait === 'attached') return `${subject} matched no element within ${timeoutMs} ms: check the selector, or wait for the element before the checkpoint`;
+  if (wait === 'attached')
+    return `${subject} matched no element within ${timeoutMs} ms: check the selector, or wait for the element before the checkpoint`;
   return `${subject} matched no visible element within ${timeoutMs} ms (${nowMatched(measure)}): wait for it to be visible before the checkpoint, or check the selector`;
 }
 

@@ -36,8 +36,12 @@ function isPage(subject: Page | Locator): subject is Page {
 }
 
 /** Playwright's two call shapes, `(name?, options?)` and `(options with name?)`. */
-function splitArguments(nameOrOptions: NameOrOptions, options: ToHaveScreenshotOptions = {}): { name: SnapshotName; options: ToHaveScreenshotOptions } {
-  if (nameOrOptions === undefined || typeof nameOrOptions === 'string' || Array.isArray(nameOrOptions)) return { name: nameOrOptions, options };
+function splitArguments(
+  nameOrOptions: NameOrOptions,
+  options: ToHaveScreenshotOptions = {},
+): { name: SnapshotName; options: ToHaveScreenshotOptions } {
+  if (nameOrOptions === undefined || typeof nameOrOptions === 'string' || Array.isArray(nameOrOptions))
+    return { name: nameOrOptions, options };
   const { name, ...rest } = nameOrOptions;
   return { name, options: rest };
 }
@@ -47,7 +51,12 @@ function splitArguments(nameOrOptions: NameOrOptions, options: ToHaveScreenshotO
  * and Playwright's defaults where they differ from a checkpoint's (the viewport, not the whole page;
  * the expect timeout).
  */
-export function checkpointOptions(subject: Page | Locator, call: ToHaveScreenshotOptions, defaults: ToHaveScreenshotOptions, expectTimeout: number): CheckpointOptions {
+export function checkpointOptions(
+  subject: Page | Locator,
+  call: ToHaveScreenshotOptions,
+  defaults: ToHaveScreenshotOptions,
+  expectTimeout: number,
+): CheckpointOptions {
   const merged = { ...defaults, ...call };
   return {
     ...merged,
@@ -57,10 +66,17 @@ export function checkpointOptions(subject: Page | Locator, call: ToHaveScreensho
   };
 }
 
-async function toHaveScreenshot(this: ExpectMatcherState, subject: Page | Locator, nameOrOptions?: NameOrOptions, maybeOptions?: ToHaveScreenshotOptions) {
+async function toHaveScreenshot(
+  this: ExpectMatcherState,
+  subject: Page | Locator,
+  nameOrOptions?: NameOrOptions,
+  maybeOptions?: ToHaveScreenshotOptions,
+) {
   if (!inVisualUatRun()) return playwrightToHaveScreenshot(this, subject, nameOrOptions, maybeOptions);
   if (this.isNot)
-    throw new Error('expect(…).not.toHaveScreenshot() has no baseline branch to differ from: under visual-uat, assert what must not show with a DOM assertion instead');
+    throw new Error(
+      'expect(…).not.toHaveScreenshot() has no baseline branch to differ from: under visual-uat, assert what must not show with a DOM assertion instead',
+    );
   const testInfo = test.info();
   const { name, options } = splitArguments(nameOrOptions, maybeOptions);
   const page = isPage(subject) ? subject : subject.page();
@@ -70,7 +86,12 @@ async function toHaveScreenshot(this: ExpectMatcherState, subject: Page | Locato
 }
 
 /** Outside a visual-uat run: Playwright's matcher itself, with this assertion's timeout and negation. */
-async function playwrightToHaveScreenshot(state: ExpectMatcherState, subject: Page | Locator, nameOrOptions?: NameOrOptions, options?: ToHaveScreenshotOptions) {
+async function playwrightToHaveScreenshot(
+  state: ExpectMatcherState,
+  subject: Page | Locator,
+  nameOrOptions?: NameOrOptions,
+  options?: ToHaveScreenshotOptions,
+) {
   const assertions = playwrightExpect.configure({ timeout: state.timeout })(subject);
   try {
     // Playwright's overloads take the name and the options apart; the call passes them on as given.

@@ -20,7 +20,10 @@ interface ReadArgs {
  */
 function readInteraction(_root: Element, args: ReadArgs): InteractionState {
   const STATE = /:(hover|focus|focus-visible|focus-within|popover-open|open)\b|\[open\]/;
-  const stepName = (element: Element) => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${Array.from(element.classList).map((name) => `.${name}`).join('')}`;
+  const stepName = (element: Element) =>
+    `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${Array.from(element.classList)
+      .map((name) => `.${name}`)
+      .join('')}`;
   const pathOf = (element: Element): string => {
     const steps: string[] = [];
     for (let at: Element | null = element; at; at = at.parentElement) {
@@ -66,7 +69,8 @@ function readInteraction(_root: Element, args: ReadArgs): InteractionState {
           } catch {
             // A selector this browser cannot query (a vendor pseudo-class): it styles nothing here.
           }
-          if (elements.length) rules.push({ selector: own, properties: Array.from(rule.style), elements: elements.slice(0, args.elementLimit).map(pathOf) });
+          if (elements.length)
+            rules.push({ selector: own, properties: Array.from(rule.style), elements: elements.slice(0, args.elementLimit).map(pathOf) });
         }
       }
       if (rule instanceof CSSImportRule) readSheet(rule.styleSheet);

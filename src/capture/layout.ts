@@ -9,7 +9,10 @@ export const LAYOUT_ELEMENT_LIMIT = 3000;
 const HIDDEN_LIMIT = 500;
 
 /** The part of the page a checkpoint captures: the whole page, a clip of the viewport, or an element. */
-export type LayoutArea = { kind: 'page' } | { kind: 'clip'; x: number; y: number; width: number; height: number } | { kind: 'element'; locator: Locator };
+export type LayoutArea =
+  | { kind: 'page' }
+  | { kind: 'clip'; x: number; y: number; width: number; height: number }
+  | { kind: 'element'; locator: Locator };
 
 interface WalkArgs {
   limit: number;
@@ -33,7 +36,37 @@ interface WalkArgs {
  */
 function walkLayout(root: Element, args: WalkArgs): Omit<LayoutRecord, 'version'> {
   const SKIP = new Set(['SCRIPT', 'STYLE', 'HEAD', 'META', 'LINK', 'NOSCRIPT', 'TEMPLATE', 'TITLE', 'BR']);
-  const PLAIN = ['display', 'position', 'color', 'background-color', 'background-image', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height', 'letter-spacing', 'text-align', 'text-decoration-line', 'text-transform', 'flex-direction', 'flex-wrap', 'justify-content', 'align-items', 'gap', 'grid-template-columns', 'visibility', 'opacity', 'transform', 'box-shadow', 'border-radius', 'border-style', 'border-color', 'z-index', 'overflow'];
+  const PLAIN = [
+    'display',
+    'position',
+    'color',
+    'background-color',
+    'background-image',
+    'font-family',
+    'font-size',
+    'font-weight',
+    'font-style',
+    'line-height',
+    'letter-spacing',
+    'text-align',
+    'text-decoration-line',
+    'text-transform',
+    'flex-direction',
+    'flex-wrap',
+    'justify-content',
+    'align-items',
+    'gap',
+    'grid-template-columns',
+    'visibility',
+    'opacity',
+    'transform',
+    'box-shadow',
+    'border-radius',
+    'border-style',
+    'border-color',
+    'z-index',
+    'overflow',
+  ];
   const SIDES = ['top', 'right', 'bottom', 'left'];
   const shorthand = (values: string[]) => {
     const [t, r, b, l] = values;
@@ -42,13 +75,28 @@ function walkLayout(root: Element, args: WalkArgs): Omit<LayoutRecord, 'version'
   };
   const scrollX = window.scrollX;
   const scrollY = window.scrollY;
-  const origin = root === document.body ? (args.clip ? { x: args.clip.x + scrollX, y: args.clip.y + scrollY } : { x: 0, y: 0 }) : (() => {
-    const rect = root.getBoundingClientRect();
-    return { x: rect.x + scrollX, y: rect.y + scrollY };
-  })();
+  const origin =
+    root === document.body
+      ? args.clip
+        ? { x: args.clip.x + scrollX, y: args.clip.y + scrollY }
+        : { x: 0, y: 0 }
+      : (() => {
+          const rect = root.getBoundingClientRect();
+          return { x: rect.x + scrollX, y: rect.y + scrollY };
+        })();
   const rootRect = root.getBoundingClientRect();
-  const width = root === document.body ? (args.clip ? args.clip.width : Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)) : rootRect.width;
-  const height = root === document.body ? (args.clip ? args.clip.height : Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)) : rootRect.height;
+  const width =
+    root === document.body
+      ? args.clip
+        ? args.clip.width
+        : Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)
+      : rootRect.width;
+  const height =
+    root === document.body
+      ? args.clip
+        ? args.clip.height
+        : Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)
+      : rootRect.height;
   const elements: LayoutElement[] = [];
   const hidden: string[] = [];
   const styles: Record<string, string>[] = [];
@@ -94,16 +142,26 @@ function walkLayout(root: Element, args: WalkArgs): Omit<LayoutRecord, 'version'
         styleIndex.set(key, styles.length);
         styles.push(style);
       }
-      elements.push({ path, parent, box: [Math.round(x), Math.round(y), Math.round(rect.width), Math.round(rect.height)], text, style: styleIndex.get(key)!, ...(covered ? { masked: true as const } : {}) });
+      elements.push({
+        path,
+        parent,
+        box: [Math.round(x), Math.round(y), Math.round(rect.width), Math.round(rect.height)],
+        text,
+        style: styleIndex.get(key)!,
+        ...(covered ? { masked: true as const } : {}),
+      });
     }
     const seen = new Map<string, number>();
     const named = Array.from(element.children).map((child) => {
-      const classes = Array.from(child.classList).map((name) => `.${name}`).join('');
+      const classes = Array.from(child.classList)
+        .map((name) => `.${name}`)
+        .join('');
       const name = `${child.tagName.toLowerCase()}${child.id ? `#${child.id}` : ''}${classes}`;
       seen.set(name, (seen.get(name) ?? 0) + 1);
       return { child, name, nth: seen.get(name)! };
     });
-    for (const { child, name, nth } of named) visit(child, index, `${path}>${name}${seen.get(name)! > 1 ? `:${nth}` : ''}`, inside, covered);
+    for (const { child, name, nth } of named)
+      visit(child, index, `${path}>${name}${seen.get(name)! > 1 ? `:${nth}` : ''}`, inside, covered);
   };
   visit(document.documentElement, -1, 'html', false, false);
   const hundredths = (value: number) => Math.round(value * 100) / 100;

@@ -126,7 +126,10 @@ async function ariaSnapshot(scope: Locator): Promise<string | null> {
 /** The texts of what a checkpoint masks (at least two characters: a shorter one would blank unrelated text). */
 async function maskedTexts(masks: readonly Locator[]): Promise<string[]> {
   const texts = await Promise.all(masks.map((mask) => mask.allInnerTexts().catch(() => [])));
-  return texts.flat().map((text) => text.trim()).filter((text) => text.length >= 2);
+  return texts
+    .flat()
+    .map((text) => text.trim())
+    .filter((text) => text.length >= 2);
 }
 
 /**
@@ -195,7 +198,11 @@ async function a11yViolations(page: Page, locator: Locator | undefined): Promise
  * the settled page. A page that changed between captures is read again after the last one
  * (`readAgain`): the first reads may not be the page of the image.
  */
-export function startSignals(page: Page, locator: Locator | undefined, masks: readonly Locator[] = []): (a11y: boolean, readAgain?: boolean) => Promise<CapturedSignals> {
+export function startSignals(
+  page: Page,
+  locator: Locator | undefined,
+  masks: readonly Locator[] = [],
+): (a11y: boolean, readAgain?: boolean) => Promise<CapturedSignals> {
   const scope = locator ?? page.locator('body');
   const aria = unmaskedAriaSnapshot(scope, masks);
   const pointer = takeInteraction(page);

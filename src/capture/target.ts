@@ -67,16 +67,28 @@ export function captureTarget(testInfo: TestInfo): CaptureTarget {
   const { key, folder } = identityOfTestInfo(testInfo);
   if (role === 'baseline') {
     const baselineDir = ENV.baselineDir.read();
-    if (!baselineDir) throw new Error(`visual-uat: the baseline pass started without ${ENV.baselineDir.name}: run it through withVisualUat`);
+    if (!baselineDir)
+      throw new Error(`visual-uat: the baseline pass started without ${ENV.baselineDir.name}: run it through withVisualUat`);
     return { role, key, folder, imageRoot: baselineDir, baselineRoot: null, context: null };
   }
   const state = workerState(testInfo);
   const { context } = state;
   const imageRoot = runningCheckpointsDir(testInfo.project.outputDir);
   // While the baseline pass renders this test beside the current tests, there is nothing to read yet.
-  if (!context || context.sameAsBase || baselinePending(context, key)) return { role, key, folder, imageRoot, baselineRoot: null, context, outputDir: state.outputDir };
+  if (!context || context.sameAsBase || baselinePending(context, key))
+    return { role, key, folder, imageRoot, baselineRoot: null, context, outputDir: state.outputDir };
   const manifest = baselineManifest(state, context.baselineDir);
-  return { role, key, folder, imageRoot, baselineRoot: context.baselineDir, context, manifest, outputDir: state.outputDir, tolerance: state.tolerance };
+  return {
+    role,
+    key,
+    folder,
+    imageRoot,
+    baselineRoot: context.baselineDir,
+    context,
+    manifest,
+    outputDir: state.outputDir,
+    tolerance: state.tolerance,
+  };
 }
 
 /** The current run's note that a test took a checkpoint, for the check of the base pass's selection (see baseline/top-up). */

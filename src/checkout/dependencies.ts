@@ -71,15 +71,32 @@ export async function provideDependencies(repo: Repo, worktree: string, configDi
     if (base === null) break;
     if (current !== null && lockfileCovers(lock.file, current, base)) {
       const how = fs.existsSync(baseModules) ? 'linked' : shareModules(currentModules, baseModules);
-      return { how, detail: `${lock.file} differs from the base's only by packages it adds: ` + `the current node_modules serves the base (${how}, ${seconds(started)})` };
+      return {
+        how,
+        detail:
+          `${lock.file} differs from the base's only by packages it adds: ` +
+          `the current node_modules serves the base (${how}, ${seconds(started)})`,
+      };
     }
     const [command, ...args] = lock.install;
     const install = spawnSync(command, args, { cwd: path.dirname(baseModules), encoding: 'utf8', stdio: 'pipe' });
     if (install.status !== 0)
-      throw new Error(`visual-uat: ${lock.install.join(' ')} failed in the base worktree ` + `(${(install.stderr || install.error?.message || '').trim().split('\n').pop()}): ` + `check that the base commit's ${lock.file} installs`);
-    return { how: 'installed', detail: `${lock.file} differs from the base's: ${lock.install.join(' ')} in the base worktree took ${seconds(started)}` };
+      throw new Error(
+        `visual-uat: ${lock.install.join(' ')} failed in the base worktree ` +
+          `(${(install.stderr || install.error?.message || '').trim().split('\n').pop()}): ` +
+          `check that the base commit's ${lock.file} installs`,
+      );
+    return {
+      how: 'installed',
+      detail: `${lock.file} differs from the base's: ${lock.install.join(' ')} in the base worktree took ${seconds(started)}`,
+    };
   }
   if (fs.existsSync(baseModules)) return { how: 'linked', detail: 'node_modules of the kept worktree reused' };
   const how = shareModules(currentModules, baseModules);
-  return { how, detail: `lockfile unchanged: ` + `node_modules ${how === 'hard-linked' ? 'hard-linked' : 'symlinked'} into the base worktree in ${seconds(started)}` };
+  return {
+    how,
+    detail:
+      `lockfile unchanged: ` +
+      `node_modules ${how === 'hard-linked' ? 'hard-linked' : 'symlinked'} into the base worktree in ${seconds(started)}`,
+  };
 }

@@ -27,7 +27,13 @@ function npmCovers(currentText: string, baseText: string): boolean {
   return Object.entries(base.packages).every(([where, entry]) => {
     if (where === '') return true;
     const now = current.packages![where];
-    return !!now && now.version === entry.version && now.integrity === entry.integrity && now.resolved === entry.resolved && !!now.link === !!entry.link;
+    return (
+      !!now &&
+      now.version === entry.version &&
+      now.integrity === entry.integrity &&
+      now.resolved === entry.resolved &&
+      !!now.link === !!entry.link
+    );
   });
 }
 
@@ -51,7 +57,9 @@ function pnpmCovers(currentText: string, baseText: string): boolean {
     if (Object.keys(base[section] ?? {}).some((key) => !(key in (current[section] ?? {})))) return false;
   return Object.entries(base.importers ?? {}).every(([importer, fields]) =>
     PNPM_DEPENDENCY_FIELDS.every((field) =>
-      Object.entries(fields[field] ?? {}).every(([name, entry]) => pnpmVersion(entry) === pnpmVersion(current.importers?.[importer]?.[field]?.[name])),
+      Object.entries(fields[field] ?? {}).every(
+        ([name, entry]) => pnpmVersion(entry) === pnpmVersion(current.importers?.[importer]?.[field]?.[name]),
+      ),
     ),
   );
 }

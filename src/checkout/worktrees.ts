@@ -24,7 +24,12 @@ export function worktreesHome(outputDir: string, repoRoot: string): string {
 }
 
 /** Removes the worktrees in `dir` but the one named `keep`, unregistering each from git first; `removing` hears each name. */
-export async function removeWorktreesIn(repo: Repo, dir: string, keep: string | null = null, removing: (name: string) => void = () => {}): Promise<void> {
+export async function removeWorktreesIn(
+  repo: Repo,
+  dir: string,
+  keep: string | null = null,
+  removing: (name: string) => void = () => {},
+): Promise<void> {
   if (!fs.existsSync(dir)) return;
   for (const name of fs.readdirSync(dir)) {
     if (name === keep) continue;

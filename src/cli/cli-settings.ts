@@ -10,7 +10,14 @@ import { printLine } from '../util/output';
 import type { ProbedConfig } from './config-probe';
 
 /** The names Playwright looks for when no --config is given, in its order. */
-const CONFIG_NAMES = ['playwright.config.ts', 'playwright.config.js', 'playwright.config.mts', 'playwright.config.mjs', 'playwright.config.cts', 'playwright.config.cjs'];
+const CONFIG_NAMES = [
+  'playwright.config.ts',
+  'playwright.config.js',
+  'playwright.config.mts',
+  'playwright.config.mjs',
+  'playwright.config.cts',
+  'playwright.config.cjs',
+];
 const PROBE_TIMEOUT_MS = 60_000;
 /** A test-file filter no path matches: Playwright loads the config and builds its reporters, and loads no test file. */
 const NO_TEST_FILE = '^$';
@@ -33,7 +40,8 @@ export function findConfig(flag: string | undefined, cwd: string): string | null
   if (!fs.existsSync(resolved)) throw new Error(`visual-uat: --config ${flag} does not exist: name your Playwright config file`);
   if (!fs.statSync(resolved).isDirectory()) return resolved;
   const found = configIn(resolved);
-  if (!found) throw new Error(`visual-uat: ${flag} has no playwright.config.{ts,js,mts,mjs,cts,cjs}: name your Playwright config file with --config`);
+  if (!found)
+    throw new Error(`visual-uat: ${flag} has no playwright.config.{ts,js,mts,mjs,cts,cjs}: name your Playwright config file with --config`);
   return found;
 }
 
@@ -79,7 +87,15 @@ export function probeConfig(configFile: string, env: NodeJS.ProcessEnv = process
       encoding: 'utf8',
       timeout: PROBE_TIMEOUT_MS,
     });
-    if (!fs.existsSync(file)) throw new ConfigLoadError(`${probe.stderr ?? ''}\n${probe.stdout ?? ''}`.split('\n').map((line) => line.trim()).find(Boolean) ?? probe.error?.message ?? 'no output');
+    if (!fs.existsSync(file))
+      throw new ConfigLoadError(
+        `${probe.stderr ?? ''}\n${probe.stdout ?? ''}`
+          .split('\n')
+          .map((line) => line.trim())
+          .find(Boolean) ??
+          probe.error?.message ??
+          'no output',
+      );
     return JSON.parse(fs.readFileSync(file, 'utf8')) as ProbedConfig;
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -92,8 +108,11 @@ export function loadConfigOptions(configFile: string, env: NodeJS.ProcessEnv = p
     return probeConfig(configFile, env).options;
   } catch (error) {
     if (!(error instanceof ConfigLoadError)) throw error;
-    if (error.message.startsWith('@playwright/test is not installed')) throw new Error(`visual-uat: @playwright/test is not installed beside ${configFile}: run npm install, or pass --dir <output folder>`);
-    throw new Error(`visual-uat: could not load ${path.basename(configFile)} to find its output folder (${error.message}): fix the config, or pass --dir <output folder>`);
+    if (error.message.startsWith('@playwright/test is not installed'))
+      throw new Error(`visual-uat: @playwright/test is not installed beside ${configFile}: run npm install, or pass --dir <output folder>`);
+    throw new Error(
+      `visual-uat: could not load ${path.basename(configFile)} to find its output folder (${error.message}): fix the config, or pass --dir <output folder>`,
+    );
   }
 }
 
@@ -106,7 +125,10 @@ function loadOptions(configFile: string, env: NodeJS.ProcessEnv, load: typeof lo
     return load(configFile, env);
   } catch (error) {
     if (!folderGiven) throw error;
-    printLine(`visual-uat: the output folder is given, but its other options are not known (${(error as Error).message}): labelsDir, the evaluator and the tolerances take their defaults`, 'warning');
+    printLine(
+      `visual-uat: the output folder is given, but its other options are not known (${(error as Error).message}): labelsDir, the evaluator and the tolerances take their defaults`,
+      'warning',
+    );
     return {};
   }
 }
@@ -120,7 +142,13 @@ export type CliNeeds = 'output-folder' | 'options';
  * config is loaded unless --dir or VISUAL_UAT_DIR decides all a command needs: a command that
  * also reads options gets the config's, whichever folder it works in.
  */
-export function cliSettings(flags: CliFlags, needs: CliNeeds = 'options', cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, load = loadConfigOptions): Settings {
+export function cliSettings(
+  flags: CliFlags,
+  needs: CliNeeds = 'options',
+  cwd = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+  load = loadConfigOptions,
+): Settings {
   const configFile = findConfig(flags.config, cwd);
   const own = userEnv(env);
   const folderGiven = Boolean(flags.dir || ENV.dir.read(own));

@@ -34,7 +34,11 @@ function playwrightCli(cwd: string): string {
  * `visual-uat test`: `playwright test` with visual-uat's options set through the environment; a
  * `--reporter` list keeps visual-uat's reporter first, so the run still compares and gates.
  */
-export function runTest(playwrightArgs: string[], options: { base?: string; updateBaselines?: boolean; keepWorktrees?: boolean; record?: boolean }, cwd = process.cwd()): number {
+export function runTest(
+  playwrightArgs: string[],
+  options: { base?: string; updateBaselines?: boolean; keepWorktrees?: boolean; record?: boolean },
+  cwd = process.cwd(),
+): number {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (options.record) ENV.record.write(true, env);
   if (options.base) ENV.base.write(options.base, env);
@@ -65,15 +69,23 @@ function removeExcept(dir: string, keep: string[]): void {
 export async function clean(settings: Settings, keepCommits?: number): Promise<string[]> {
   const lines: string[] = [];
   const shown = (file: string) => path.relative(process.cwd(), file) || file;
-  const foreign = isInside(settings.baselineStore, settings.outputDir) || !fs.existsSync(settings.baselineStore) ? null : foreignContent(settings.baselineStore);
-  if (foreign) lines.push(`visual-uat clean: the baseline store ${settings.baselineStore} ${foreign}: nothing in it was removed; point ${STORE_OPTION} at the store's folder`);
+  const foreign =
+    isInside(settings.baselineStore, settings.outputDir) || !fs.existsSync(settings.baselineStore)
+      ? null
+      : foreignContent(settings.baselineStore);
+  if (foreign)
+    lines.push(
+      `visual-uat clean: the baseline store ${settings.baselineStore} ${foreign}: nothing in it was removed; point ${STORE_OPTION} at the store's folder`,
+    );
   else if (!isInside(settings.baselineStore, settings.outputDir) && fs.existsSync(settings.baselineStore)) {
     const before = storeSize(settings.baselineStore);
     pruneStore(settings.baselineStore, null, keepCommits);
     const after = storeSize(settings.baselineStore);
     const newest = `the newest ${plural(keepCommits ?? KEPT_COMMITS, 'base commit')}`;
     const pruned = after.entries < before.entries || after.bytes < before.bytes;
-    lines.push(`visual-uat clean: baseline store ${settings.baselineStore}: ${pruned ? `${sizeText(before)} before, ${sizeText(after)} kept (${newest})` : `${sizeText(before)}, nothing to prune (it keeps ${newest})`}`);
+    lines.push(
+      `visual-uat clean: baseline store ${settings.baselineStore}: ${pruned ? `${sizeText(before)} before, ${sizeText(after)} kept (${newest})` : `${sizeText(before)}, nothing to prune (it keeps ${newest})`}`,
+    );
   }
   const homes = Object.values(worktreeHomes(settings.outputDir)).filter((home) => fs.existsSync(home));
   const repo = homes.length ? await openRepo(settings.configDir) : null;
@@ -82,13 +94,18 @@ export async function clean(settings: Settings, keepCommits?: number): Promise<s
     await removeWorktreesIn(repo!, home, null, (name) => worktrees.push(name));
     fs.rmSync(home, { recursive: true, force: true });
   }
-  if (worktrees.length) lines.push(`visual-uat clean: removed ${plural(worktrees.length, 'worktree')} of the base (${worktrees.join(', ')})`);
-  if (!fs.existsSync(settings.outputDir)) return [...lines, `visual-uat clean: nothing else to remove (${shown(settings.outputDir)} does not exist)`];
+  if (worktrees.length)
+    lines.push(`visual-uat clean: removed ${plural(worktrees.length, 'worktree')} of the base (${worktrees.join(', ')})`);
+  if (!fs.existsSync(settings.outputDir))
+    return [...lines, `visual-uat clean: nothing else to remove (${shown(settings.outputDir)} does not exist)`];
   const keep = [settings.labelsDir, outputPath(settings.outputDir, 'eval')].filter(
     (dir) => dir.startsWith(`${settings.outputDir}${path.sep}`) && fs.existsSync(dir) && fs.readdirSync(dir).length > 0,
   );
   // Only what runs write there: an output folder set to a folder of the user's keeps the rest.
-  const removed = fs.readdirSync(settings.outputDir).filter((name) => isOutputName(name) && !keep.includes(path.join(settings.outputDir, name))).sort();
+  const removed = fs
+    .readdirSync(settings.outputDir)
+    .filter((name) => isOutputName(name) && !keep.includes(path.join(settings.outputDir, name)))
+    .sort();
   for (const name of removed) {
     const file = path.join(settings.outputDir, name);
     if (keep.some((kept) => kept.startsWith(`${file}${path.sep}`))) removeExcept(file, keep);
@@ -96,7 +113,10 @@ export async function clean(settings: Settings, keepCommits?: number): Promise<s
   }
   if (fs.readdirSync(settings.outputDir).length === 0) fs.rmdirSync(settings.outputDir);
   if (removed.length) lines.push(`visual-uat clean: removed ${removed.map((name) => `${shown(settings.outputDir)}/${name}`).join(', ')}`);
-  for (const dir of keep) lines.push(`visual-uat clean: kept ${shown(dir)} (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)`);
+  for (const dir of keep)
+    lines.push(
+      `visual-uat clean: kept ${shown(dir)} (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)`,
+    );
   return lines;
 }
 
@@ -107,14 +127,20 @@ function positiveInteger(value: string): number {
 }
 
 const CONFIG_FLAG = ['--config <file>', 'the Playwright config (default: the one in the current folder)'] as const;
-const DIR_FLAG = ['--dir <folder>', "output folder, relative to the config's folder (default: VISUAL_UAT_DIR, else withVisualUat's outputDir, else .visual-uat)"] as const;
+const DIR_FLAG = [
+  '--dir <folder>',
+  "output folder, relative to the config's folder (default: VISUAL_UAT_DIR, else withVisualUat's outputDir, else .visual-uat)",
+] as const;
 
 export function buildProgram(): Command {
   const program = new Command('visual-uat').description('Visual acceptance testing across git branches, inside Playwright');
   program
     .command('test')
     .description('run playwright test with the baseline pass and the comparison (arguments after -- go to playwright)')
-    .option('--base <ref>', 'base branch to compare with (default: a CI variable such as GITHUB_BASE_REF, else the remote\'s default branch, else main, else master)')
+    .option(
+      '--base <ref>',
+      "base branch to compare with (default: a CI variable such as GITHUB_BASE_REF, else the remote's default branch, else main, else master)",
+    )
     .option('--update-baselines', 'capture the baselines again even when cached')
     .option('--keep-worktrees', 'keep the base worktree after the run')
     .argument('[playwrightArgs...]', 'arguments for playwright test')
@@ -124,7 +150,9 @@ export function buildProgram(): Command {
     });
   program
     .command('record')
-    .description("run the tests and store their checkpoints as the baselines of HEAD (clean tree) in the baseline store, for later runs and other machines")
+    .description(
+      'run the tests and store their checkpoints as the baselines of HEAD (clean tree) in the baseline store, for later runs and other machines',
+    )
     .argument('[playwrightArgs...]', 'arguments for playwright test')
     .allowUnknownOption()
     .action((playwrightArgs: string[]) => {
@@ -132,9 +160,11 @@ export function buildProgram(): Command {
     });
   program
     .command('init')
-    .description('wire this Playwright project: wrap its config with withVisualUat, ignore .visual-uat/, optionally write a GitHub Actions workflow')
-    .option('--base <branch>', 'the base branch to write into the config (default: the remote\'s default branch, else main, else master)')
-    .option('--github-actions', 'also write .github/workflows/visual-uat.yml (shards, then merge-reports with visual-uat\'s reporter)')
+    .description(
+      'wire this Playwright project: wrap its config with withVisualUat, ignore .visual-uat/, optionally write a GitHub Actions workflow',
+    )
+    .option('--base <branch>', "the base branch to write into the config (default: the remote's default branch, else main, else master)")
+    .option('--github-actions', "also write .github/workflows/visual-uat.yml (shards, then merge-reports with visual-uat's reporter)")
     .option('--dry-run', 'show the edit and what would be written; write nothing')
     .option(...CONFIG_FLAG)
     .action(async (options: InitOptions) => {
@@ -144,7 +174,9 @@ export function buildProgram(): Command {
     });
   program
     .command('clean')
-    .description('remove what runs left in the output folder (baselines, screenshots, results, caches, worktrees); labelled cases and evals stay')
+    .description(
+      'remove what runs left in the output folder (baselines, screenshots, results, caches, worktrees); labelled cases and evals stay',
+    )
     .option('--keep-commits <n>', 'base commits a baseline store outside the output folder keeps (default: the newest 6)', positiveInteger)
     .option(...CONFIG_FLAG)
     .option(...DIR_FLAG)
@@ -199,7 +231,9 @@ export function buildProgram(): Command {
     });
   program
     .command('generate')
-    .description('write .ox.test scripts from YAML job specs with a model driving a real browser (OPENAI_API_KEY, OPENAI_BASE_URL, VISUAL_UAT_MODEL)')
+    .description(
+      'write .ox.test scripts from YAML job specs with a model driving a real browser (OPENAI_API_KEY, OPENAI_BASE_URL, VISUAL_UAT_MODEL)',
+    )
     .argument('<specs...>', 'spec files (YAML: baseURL, maxIterations, jobs of name, prompt, acceptance, url, checkpoints)')
     .option('--out <folder>', 'where the scripts go (default: beside each spec)')
     .option('--base-url <url>', "the running app's URL, for specs without baseURL")
@@ -209,9 +243,11 @@ export function buildProgram(): Command {
     });
   program
     .command('eval')
-    .description('replay labelled cases (reviewers\' decisions, or the shipped corpus) through the evaluator and print how far it agrees; exit 1 when it would have approved a labelled regression, 2 when it could not run')
-    .option('--model <name>', 'the model (default: VISUAL_UAT_MODEL, else the latest run\'s, else gpt-4.1-mini)')
-    .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else the latest run\'s)')
+    .description(
+      "replay labelled cases (reviewers' decisions, or the shipped corpus) through the evaluator and print how far it agrees; exit 1 when it would have approved a labelled regression, 2 when it could not run",
+    )
+    .option('--model <name>', "the model (default: VISUAL_UAT_MODEL, else the latest run's, else gpt-4.1-mini)")
+    .option('--base-url <url>', "an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else the latest run's)")
     .option('--labels <folder>', 'a folder of labelled cases (default: the labelsDir option, else <outputDir>/labels)')
     .option('--corpus', 'the labelled corpus shipped with visual-uat')
     .option('--json', 'print the eval record as JSON')

@@ -12,10 +12,7 @@ import type { ProbedConfig } from './config-probe';
  * holds (its webServer entries) is read from the config as Playwright evaluates it instead.
  */
 
-export type ConfigEdit =
-  | { kind: 'edit'; text: string; insertions: Insertion[] }
-  | { kind: 'wired' }
-  | { kind: 'refused'; reason: string };
+export type ConfigEdit = { kind: 'edit'; text: string; insertions: Insertion[] } | { kind: 'wired' } | { kind: 'refused'; reason: string };
 
 export interface Insertion {
   at: number;
@@ -33,7 +30,11 @@ function scriptKind(fileName: string): ts.ScriptKind {
 function moduleExportsValue(statement: ts.Statement): ts.Expression | null {
   if (!ts.isExpressionStatement(statement) || !ts.isBinaryExpression(statement.expression)) return null;
   const { left, operatorToken, right } = statement.expression;
-  const isModuleExports = ts.isPropertyAccessExpression(left) && ts.isIdentifier(left.expression) && left.expression.text === 'module' && left.name.text === 'exports';
+  const isModuleExports =
+    ts.isPropertyAccessExpression(left) &&
+    ts.isIdentifier(left.expression) &&
+    left.expression.text === 'module' &&
+    left.name.text === 'exports';
   return isModuleExports && operatorToken.kind === ts.SyntaxKind.EqualsToken ? right : null;
 }
 
@@ -43,7 +44,12 @@ function hasDefaultModifier(statement: ts.Statement): boolean {
 
 /** `export { x as default }` or `export { default } from '…'`. */
 function reExportsDefault(statement: ts.Statement): boolean {
-  return ts.isExportDeclaration(statement) && !!statement.exportClause && ts.isNamedExports(statement.exportClause) && statement.exportClause.elements.some((element) => element.name.text === 'default');
+  return (
+    ts.isExportDeclaration(statement) &&
+    !!statement.exportClause &&
+    ts.isNamedExports(statement.exportClause) &&
+    statement.exportClause.elements.some((element) => element.name.text === 'default')
+  );
 }
 
 function mentionsWrapper(node: ts.Node): boolean {
@@ -53,14 +59,17 @@ function mentionsWrapper(node: ts.Node): boolean {
 
 function importsFromVisualUat(source: ts.SourceFile): boolean {
   return source.statements.some((statement) => {
-    if (ts.isImportDeclaration(statement)) return ts.isStringLiteral(statement.moduleSpecifier) && statement.moduleSpecifier.text === 'visual-uat';
+    if (ts.isImportDeclaration(statement))
+      return ts.isStringLiteral(statement.moduleSpecifier) && statement.moduleSpecifier.text === 'visual-uat';
     return /require\(\s*['"]visual-uat['"]\s*\)/.test(statement.getText(source));
   });
 }
 
 /** The file's own style for the added line: its quotes and whether it ends statements with `;`. */
 function style(source: ts.SourceFile): { quote: string; semicolon: string } {
-  const first = source.statements.find((statement) => ts.isImportDeclaration(statement) || ts.isVariableStatement(statement) || ts.isExportAssignment(statement));
+  const first = source.statements.find(
+    (statement) => ts.isImportDeclaration(statement) || ts.isVariableStatement(statement) || ts.isExportAssignment(statement),
+  );
   const text = first?.getText(source) ?? '';
   return { quote: /"/.test(text) && !/'/.test(text) ? '"' : "'", semicolon: first && !text.endsWith(';') ? '' : ';' };
 }
@@ -92,7 +101,9 @@ function optionsText({ baseBranch, baseWebServer }: WrapOptions, quote: string):
   const server = (entry: BaseWebServer | null) => (entry?.command ? `{ command: ${quoted(entry.command, quote)} }` : 'null');
   const fields = [
     ...(baseBranch ? [`baseBranch: ${quoted(baseBranch, quote)}`] : []),
-    ...(baseWebServer ? [`baseWebServer: ${Array.isArray(baseWebServer) ? `[${baseWebServer.map(server).join(', ')}]` : server(baseWebServer)}`] : []),
+    ...(baseWebServer
+      ? [`baseWebServer: ${Array.isArray(baseWebServer) ? `[${baseWebServer.map(server).join(', ')}]` : server(baseWebServer)}`]
+      : []),
   ];
   return fields.length ? `, { ${fields.join(', ')} }` : '';
 }
@@ -103,20 +114,27 @@ export function wrapConfig(fileName: string, text: string, options: WrapOptions)
   if (diagnostics?.length) return refused(`it does not parse (${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, ' ')})`);
   const source = parsed(fileName, text);
   if (mentionsWrapper(source)) return importsFromVisualUat(source) ? { kind: 'wired' } : refused(`it has a ${WRAPPER} of its own`);
-  if (source.statements.some((statement) => reExportsDefault(statement))) return refused('its default export comes from another module: wire the file that defines the config');
-  if (source.statements.some((statement) => hasDefaultModifier(statement))) return refused('it exports a function or a class, not a config object');
+  if (source.statements.some((statement) => reExportsDefault(statement)))
+    return refused('its default export comes from another module: wire the file that defines the config');
+  if (source.statements.some((statement) => hasDefaultModifier(statement)))
+    return refused('it exports a function or a class, not a config object');
   const exported = source.statements.flatMap((statement) => {
     if (ts.isExportAssignment(statement) && !statement.isExportEquals) return [{ statement, value: statement.expression, esm: true }];
     const value = moduleExportsValue(statement);
     return value ? [{ statement, value, esm: false }] : [];
   });
-  if (exported.length !== 1) return refused(exported.length ? 'it exports a config more than once' : 'it has no `export default` or `module.exports =` of a config');
+  if (exported.length !== 1)
+    return refused(exported.length ? 'it exports a config more than once' : 'it has no `export default` or `module.exports =` of a config');
   const [{ value, esm }] = exported;
   if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) return refused('it exports a function, not a config object');
 
   const { quote, semicolon } = style(source);
-  const importLine = esm ? `import { ${WRAPPER} } from ${quote}visual-uat${quote}${semicolon}` : `const { ${WRAPPER} } = require(${quote}visual-uat${quote})${semicolon}`;
-  const lastImport = [...source.statements].reverse().find((statement) => (esm ? ts.isImportDeclaration(statement) : isRequireStatement(statement, source)));
+  const importLine = esm
+    ? `import { ${WRAPPER} } from ${quote}visual-uat${quote}${semicolon}`
+    : `const { ${WRAPPER} } = require(${quote}visual-uat${quote})${semicolon}`;
+  const lastImport = [...source.statements]
+    .reverse()
+    .find((statement) => (esm ? ts.isImportDeclaration(statement) : isRequireStatement(statement, source)));
   const eol = /\r?\n/.exec(text)?.[0] ?? '\n';
   const start = text.startsWith(BYTE_ORDER_MARK) ? BYTE_ORDER_MARK.length : 0;
   const insertions: Insertion[] = [
@@ -128,7 +146,9 @@ export function wrapConfig(fileName: string, text: string, options: WrapOptions)
 }
 
 export function applyInsertions(text: string, insertions: Insertion[]): string {
-  return [...insertions].sort((a, b) => b.at - a.at).reduce((result, { at, text: inserted }) => result.slice(0, at) + inserted + result.slice(at), text);
+  return [...insertions]
+    .sort((a, b) => b.at - a.at)
+    .reduce((result, { at, text: inserted }) => result.slice(0, at) + inserted + result.slice(at), text);
 }
 
 function withoutCarriageReturn(line: string): string {
@@ -153,8 +173,15 @@ export function describeEdit(text: string, insertions: Insertion[]): string {
     .sort(([a], [b]) => a - b)
     .map(([line, edits]) => {
       const start = lineStarts[line];
-      const changed = applyInsertions(oldLines[line], edits.map((edit) => ({ at: edit.at - start, text: edit.text })));
-      return [`@@ line ${line + 1}`, `- ${oldLines[line]}`, ...changed.split('\n').map((added) => `+ ${withoutCarriageReturn(added)}`)].join('\n');
+      const changed = applyInsertions(
+        oldLines[line],
+        edits.map((edit) => ({ at: edit.at - start, text: edit.text })),
+      );
+      return [
+        `@@ line ${line + 1}`,
+        `- ${oldLines[line]}`,
+        ...changed.split('\n').map((added) => `+ ${withoutCarriageReturn(added)}`),
+      ].join('\n');
     })
     .join('\n');
 }
@@ -171,7 +198,10 @@ export interface ConfigWebServer {
   envSetsPort: boolean;
 }
 
-export type ConfigWebServers = { kind: 'none' } | { kind: 'one' | 'array'; servers: ConfigWebServer[] } | { kind: 'unclear'; reason: string };
+export type ConfigWebServers =
+  | { kind: 'none' }
+  | { kind: 'one' | 'array'; servers: ConfigWebServer[] }
+  | { kind: 'unclear'; reason: string };
 
 function portOf(server: WebServer): number | null {
   if (server.url && !URL.canParse(server.url)) return null;
@@ -190,7 +220,10 @@ function webServerOf(server: WebServer): ConfigWebServer {
 /** Whether the file names a webServer anywhere (`webServer: …`, `config.webServer = …`), found in its syntax tree. */
 function namesWebServer(fileName: string, text: string): boolean {
   const visit = (node: ts.Node): boolean =>
-    ((ts.isPropertyAssignment(node) || ts.isPropertyAccessExpression(node)) && ts.isIdentifier(node.name) && node.name.text === 'webServer') || !!ts.forEachChild(node, (child) => visit(child) || undefined);
+    ((ts.isPropertyAssignment(node) || ts.isPropertyAccessExpression(node)) &&
+      ts.isIdentifier(node.name) &&
+      node.name.text === 'webServer') ||
+    !!ts.forEachChild(node, (child) => visit(child) || undefined);
   return visit(parsed(fileName, text));
 }
 
@@ -203,8 +236,15 @@ export function configWebServers(fileName: string, text: string, probed: ProbedC
   if ('failed' in probed) return { kind: 'unclear', reason: `Playwright could not load the config here: ${probed.failed}` };
   const { webServer } = probed;
   if (!webServer || (Array.isArray(webServer) && webServer.length === 0)) {
-    if (namesWebServer(fileName, text)) return { kind: 'unclear', reason: 'Playwright loads it here without one, though the file sets webServer under a condition; run init where that condition holds' };
+    if (namesWebServer(fileName, text))
+      return {
+        kind: 'unclear',
+        reason:
+          'Playwright loads it here without one, though the file sets webServer under a condition; run init where that condition holds',
+      };
     return { kind: 'none' };
   }
-  return Array.isArray(webServer) ? { kind: 'array', servers: webServer.map(webServerOf) } : { kind: 'one', servers: [webServerOf(webServer)] };
+  return Array.isArray(webServer)
+    ? { kind: 'array', servers: webServer.map(webServerOf) }
+    : { kind: 'one', servers: [webServerOf(webServer)] };
 }

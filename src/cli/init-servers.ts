@@ -30,15 +30,22 @@ function through(started: StartedServer): string {
 }
 
 /** The line for one entry and the command to write for it, if any. */
-function planOne(server: ConfigWebServer, label: string, configDir: string, writes: boolean, alone: boolean): { line: string; command: string | null } {
+function planOne(
+  server: ConfigWebServer,
+  label: string,
+  configDir: string,
+  writes: boolean,
+  alone: boolean,
+): { line: string; command: string | null } {
   const scripts = packageScripts(path.resolve(configDir, server.cwd ?? '.'));
   // The one server of a config serves its app: a script's server is a fair example. Beside others (an API), it is a guess.
   const example = alone ? scriptCommand(scripts, null) : null;
-  if (server.command === null) return { line: `${label}: its command is not a string, so init cannot tell which server it starts: ${byHand(example)}`, command: null };
+  if (server.command === null)
+    return { line: `${label}: its command is not a string, so init cannot tell which server it starts: ${byHand(example)}`, command: null };
   const named = `${label} (\`${server.command}\`)`;
   const started = startedBy(server.command, scripts);
   if (!started.server) {
-    const env = server.envSetsPort ? '; its env sets PORT, and the base run sets PORT to the base\'s port' : '';
+    const env = server.envSetsPort ? "; its env sets PORT, and the base run sets PORT to the base's port" : '';
     return { line: `${named}: not a dev server init knows${env}: ${byHand(example)}`, command: null };
   }
   const what = `${named}: ${started.server.name}${through(started)}`;
@@ -46,7 +53,10 @@ function planOne(server: ConfigWebServer, label: string, configDir: string, writ
   const namesPort = server.port === null ? setsPort(startedBy(server.command, {})) : mentionsPort(server.command, server.port);
   if (namesPort)
     return { line: `${what}, names its port in the command, which the base run replaces with the base's: nothing to add`, command: null };
-  const how = (command: string) => (writes ? `baseWebServer starts the base with \`${command}\`` : `add baseWebServer: { command: '${command}' } to withVisualUat's options`);
+  const how = (command: string) =>
+    writes
+      ? `baseWebServer starts the base with \`${command}\``
+      : `add baseWebServer: { command: '${command}' } to withVisualUat's options`;
   if (setsPort(started)) {
     // A script that fixes its port: the server's own command with {port} in that place.
     const command = started.script ? scriptCommand(scripts, started.script) : null;
@@ -54,15 +64,21 @@ function planOne(server: ConfigWebServer, label: string, configDir: string, writ
     return { line: `${what}, which sets a port of its own: ${how(command)}, {port} being the base's port`, command };
   }
   const command = portCommand(server.command, started);
-  if (started.server.readsPortEnv || !command) return { line: `${what}, takes its port from PORT, which the base run sets to the base's port: nothing to add`, command: null };
+  if (started.server.readsPortEnv || !command)
+    return { line: `${what}, takes its port from PORT, which the base run sets to the base's port: nothing to add`, command: null };
   return { line: `${what}: ${how(command)}, {port} being the base's port`, command };
 }
 
 /** The plan for the config's entries; `writes`: whether init writes the config (else the lines say what to add). */
 export function planBaseServers(found: ConfigWebServers, configDir: string, writes: boolean): BaseServerPlan {
   if (found.kind === 'none') return { lines: [] };
-  if (found.kind === 'unclear') return { lines: [`webServer: init cannot tell its entries (${found.reason}): ${byHand(scriptCommand(packageScripts(configDir), null))}`] };
-  const planned = found.servers.map((server, index) => planOne(server, found.kind === 'array' ? `webServer[${index}]` : 'webServer', configDir, writes, found.servers.length === 1));
+  if (found.kind === 'unclear')
+    return {
+      lines: [`webServer: init cannot tell its entries (${found.reason}): ${byHand(scriptCommand(packageScripts(configDir), null))}`],
+    };
+  const planned = found.servers.map((server, index) =>
+    planOne(server, found.kind === 'array' ? `webServer[${index}]` : 'webServer', configDir, writes, found.servers.length === 1),
+  );
   const lines = planned.map((one) => one.line);
   if (!planned.some((one) => one.command)) return { lines };
   const entries = planned.map((one) => (one.command ? { command: one.command } : null));

@@ -38,7 +38,7 @@ const WORKFLOW_FILE = path.join('.github', 'workflows', 'visual-uat.yml');
 
 const NEXT_COMMANDS = [
   'npx playwright test            # the base branch and your working tree, captured and compared',
-  'npx playwright show-report     # each checkpoint\'s status and why, beside Playwright\'s image diffs',
+  "npx playwright show-report     # each checkpoint's status and why, beside Playwright's image diffs",
   'npx visual-uat review          # approve or reject what changed',
 ];
 
@@ -55,7 +55,8 @@ async function baseToWrite(dir: string, flag: string | undefined): Promise<{ bra
     if (!(error instanceof SetupError)) throw error;
     found = { missing: error.message.replace(/^visual-uat: /, '') };
   }
-  if ('missing' in found) return { branch: null, line: `no baseBranch written: ${found.missing}; set baseBranch in withVisualUat once the base branch exists` };
+  if ('missing' in found)
+    return { branch: null, line: `no baseBranch written: ${found.missing}; set baseBranch in withVisualUat once the base branch exists` };
   return { branch: found.branch, line: `baseBranch '${found.branch}' (${found.chosenBy})` };
 }
 
@@ -179,7 +180,10 @@ interface Write {
 
 export async function init(cwd: string, options: InitOptions): Promise<InitOutcome> {
   const configFile = findConfig(options.config, cwd);
-  if (!configFile) throw new Error('visual-uat init: no playwright.config.{ts,js,mts,mjs,cts,cjs} here: run it in your Playwright project, or name the config with --config');
+  if (!configFile)
+    throw new Error(
+      'visual-uat init: no playwright.config.{ts,js,mts,mjs,cts,cjs} here: run it in your Playwright project, or name the config with --config',
+    );
   const configDir = path.dirname(configFile);
   const shown = (file: string) => path.relative(cwd, file) || path.basename(file);
   const configName = shown(configFile);
@@ -192,12 +196,19 @@ export async function init(cwd: string, options: InitOptions): Promise<InitOutco
   const found = configWebServers(configFile, text, probed);
   const servers = planBaseServers(found, configDir, true);
   const edit = wrapConfig(configFile, text, { baseBranch: base, baseWebServer: servers.baseWebServer });
-  if (edit.kind === 'refused') return refuse(`${configName} cannot be edited safely: ${edit.reason}. Add these lines yourself:\n${byHand(configName, base)}`);
+  if (edit.kind === 'refused')
+    return refuse(`${configName} cannot be edited safely: ${edit.reason}. Add these lines yourself:\n${byHand(configName, base)}`);
 
   const lines: string[] = [];
   const writes: Write[] = [];
   if (edit.kind === 'wired') lines.push(`${configName}: already wired with withVisualUat`);
-  else writes.push({ file: configFile, text: edit.text, done: `${configName}: wrapped with withVisualUat\n${configName}: ${baseLine}`, planned: `${configName} would become:\n${describeEdit(text, edit.insertions)}\n${configName}: ${baseLine}` });
+  else
+    writes.push({
+      file: configFile,
+      text: edit.text,
+      done: `${configName}: wrapped with withVisualUat\n${configName}: ${baseLine}`,
+      planned: `${configName} would become:\n${describeEdit(text, edit.insertions)}\n${configName}: ${baseLine}`,
+    });
 
   const gitignore = path.join(configDir, '.gitignore');
   const ignored = fs.existsSync(gitignore) ? fs.readFileSync(gitignore, 'utf8') : '';

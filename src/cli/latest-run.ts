@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { labelledCase, recordDecisions, writeLabel, type ApprovalSubject, type DecisionRequest, type LabelledChange, type Recorded, type DecisionKind } from '../approve';
+import {
+  labelledCase,
+  recordDecisions,
+  writeLabel,
+  type ApprovalSubject,
+  type DecisionRequest,
+  type LabelledChange,
+  type Recorded,
+  type DecisionKind,
+} from '../approve';
 import type { Settings } from '../config/settings';
 import { decodeChange } from '../compare';
 import { unexplainedWords } from '../explain';
@@ -21,12 +30,20 @@ import { ENV } from '../config/environment';
 /** The latest results file; one written before changes were grouped reads as a run without groups. */
 export function readLatestRun(outputDir: string): RunResult {
   const file = outputPath(outputDir, 'latestResults');
-  if (!fs.existsSync(file)) throw new Error(`visual-uat: no run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test) first`);
+  if (!fs.existsSync(file))
+    throw new Error(
+      `visual-uat: no run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test) first`,
+    );
   const run = JSON.parse(fs.readFileSync(file, 'utf8')) as RunResult;
   for (const test of run.tests) {
     test.intent ??= null;
     for (const checkpoint of test.checkpoints)
-      Object.assign(checkpoint, { group: checkpoint.group ?? null, otherGroups: checkpoint.otherGroups ?? [], fingerprint: checkpoint.fingerprint ?? null, intent: checkpoint.intent ?? null });
+      Object.assign(checkpoint, {
+        group: checkpoint.group ?? null,
+        otherGroups: checkpoint.otherGroups ?? [],
+        fingerprint: checkpoint.fingerprint ?? null,
+        intent: checkpoint.intent ?? null,
+      });
   }
   return { ...run, groups: run.groups ?? [], commits: run.commits ?? [], changedFiles: run.changedFiles ?? [] };
 }
@@ -64,7 +81,15 @@ export function runCheckpoints(run: RunResult, outputDir: string): RunCheckpoint
       if ([baselineImage, currentImage].some((image) => image && !fs.existsSync(image))) return [];
       const key = testKey(test.project, test.titlePath);
       const change = checkpoint.fingerprint ? decodeChange(checkpoint.fingerprint) : null;
-      return [{ key: checkpointKey(key, checkpoint.name), title: checkpointTitle(test, checkpoint.name), test, checkpoint, subject: { test: key, project: test.project, checkpoint: checkpoint.name, baselineImage, currentImage, change } }];
+      return [
+        {
+          key: checkpointKey(key, checkpoint.name),
+          title: checkpointTitle(test, checkpoint.name),
+          test,
+          checkpoint,
+          subject: { test: key, project: test.project, checkpoint: checkpoint.name, baselineImage, currentImage, change },
+        },
+      ];
     }),
   );
 }
@@ -102,7 +127,14 @@ export function groupDecision(group: GroupRecord, checkpoints: RunCheckpoint[], 
     whole: c.checkpoint.group === group.id && c.checkpoint.otherGroups.length === 0,
     unexplained: unexplainedWords(c.checkpoint.explanation),
   }));
-  return { decision, scope: 'change', change: group.fingerprint, ...(group.projects ? { projects: group.projects } : {}), checkpoints: targets, ...decider };
+  return {
+    decision,
+    scope: 'change',
+    change: group.fingerprint,
+    ...(group.projects ? { projects: group.projects } : {}),
+    checkpoints: targets,
+    ...decider,
+  };
 }
 
 /** A decision on one checkpoint's whole change, there only. */
@@ -131,8 +163,19 @@ export interface RecordedDecisions extends Recorded {
  * checkpoint the decided change is all of. One case per decision and not per checkpoint: forty
  * pages showing one header change are one question for the model, not forty.
  */
-export function recordRunDecisions(settings: Settings, run: RunResult, checkpoints: RunCheckpoint[], requests: DecisionRequest[], options: { dryRun?: boolean } = {}): RecordedDecisions {
-  const recorded = recordDecisions(settings.configDir, checkpoints.map((c) => c.subject), requests, options);
+export function recordRunDecisions(
+  settings: Settings,
+  run: RunResult,
+  checkpoints: RunCheckpoint[],
+  requests: DecisionRequest[],
+  options: { dryRun?: boolean } = {},
+): RecordedDecisions {
+  const recorded = recordDecisions(
+    settings.configDir,
+    checkpoints.map((c) => c.subject),
+    requests,
+    options,
+  );
   const result: RecordedDecisions = { ...recorded, labels: [], labelProblems: [] };
   if (!recorded.written) return result;
   requests.forEach((request, i) => {
@@ -154,7 +197,13 @@ export function recordRunDecisions(settings: Settings, run: RunResult, checkpoin
         explanation: checkpoint.explanation ?? null,
         imageHashes: { baseline: hashes.baseline, current: hashes.current },
       },
-      { label: request.decision === 'approved' ? 'intended' : 'regression', source: request.decision === 'approved' ? 'approve' : 'reject', by: request.by, at: request.at, note: request.reason },
+      {
+        label: request.decision === 'approved' ? 'intended' : 'regression',
+        source: request.decision === 'approved' ? 'approve' : 'reject',
+        by: request.by,
+        at: request.at,
+        note: request.reason,
+      },
     );
     try {
       result.labels.push(writeLabel(settings.labelsDir, labelled, { baseline: subject.baselineImage!, current: subject.currentImage! }));

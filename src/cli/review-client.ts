@@ -40,7 +40,11 @@
   const articles: Article[] = [];
   let current = -1;
 
-  function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attributes = {}, children: (Node | null)[] = []): HTMLElementTagNameMap[K] {
+  function el<K extends keyof HTMLElementTagNameMap>(
+    tag: K,
+    attrs: Attributes = {},
+    children: (Node | null)[] = [],
+  ): HTMLElementTagNameMap[K] {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs)) {
       if (typeof value === 'function') node.addEventListener(key.slice(2), value);
@@ -59,7 +63,10 @@
   }
   /** The regions outlined on a checkpoint's current and diff images: its change's, and (dashed) those the words do not explain. */
   function outlinesOf(checkpoint: ReviewCheckpoint): Outline[] {
-    return [...checkpoint.regions.map((r): Outline => ({ r, kind: 'region' })), ...checkpoint.unexplained.map((r): Outline => ({ r, kind: 'region unexplained' }))];
+    return [
+      ...checkpoint.regions.map((r): Outline => ({ r, kind: 'region' })),
+      ...checkpoint.unexplained.map((r): Outline => ({ r, kind: 'region unexplained' })),
+    ];
   }
   /** A tall image in a box of its own that opens where the entry's change is, its regions outlined (scaled as the image is shown). */
   function scroller(content: HTMLElement, image: HTMLImageElement, top: number, outlines: Outline[]): HTMLElement {
@@ -85,7 +92,15 @@
       box.textContent = '';
       const i = checkpoint.images;
       const buttons = VIEWS.map((name) => {
-        const button = el('button', { type: 'button', text: name, 'aria-pressed': String(state.view === name), onclick: () => { state.view = name; render(); } });
+        const button = el('button', {
+          type: 'button',
+          text: name,
+          'aria-pressed': String(state.view === name),
+          onclick: () => {
+            state.view = name;
+            render();
+          },
+        });
         button.disabled = (name === 'Diff' && !i.diff) || (name !== 'Side by side' && !(i.baseline && i.current));
         return button;
       });
@@ -97,22 +112,42 @@
         return el('figure', {}, [el('figcaption', { text: caption }), scroller(image, image, top, outlines)]);
       };
       if (state.view === 'Side by side' || !(i.baseline && i.current)) {
-        box.appendChild(el('div', { class: 'images' }, [
-          i.baseline ? side('Baseline (base branch)', i.baseline, 'baseline', []) : null,
-          i.current ? side('Current', i.current, 'current', outlinesOf(checkpoint)) : null,
-        ]));
+        box.appendChild(
+          el('div', { class: 'images' }, [
+            i.baseline ? side('Baseline (base branch)', i.baseline, 'baseline', []) : null,
+            i.current ? side('Current', i.current, 'current', outlinesOf(checkpoint)) : null,
+          ]),
+        );
       } else if (state.view === 'Diff') {
-        box.appendChild(side('Diff: changed pixels red, added rows green, a violet rule where rows were removed', i.diff!, 'diff', outlinesOf(checkpoint)));
+        box.appendChild(
+          side(
+            'Diff: changed pixels red, added rows green, a violet rule where rows were removed',
+            i.diff!,
+            'diff',
+            outlinesOf(checkpoint),
+          ),
+        );
       } else {
         const upper = img(i.current, 'current', { class: 'top' });
-        const range = el('input', { type: 'range', min: '0', max: '100', value: '50', 'aria-label': state.view === 'Slider' ? 'Slider position' : 'Overlay opacity' });
+        const range = el('input', {
+          type: 'range',
+          min: '0',
+          max: '100',
+          value: '50',
+          'aria-label': state.view === 'Slider' ? 'Slider position' : 'Overlay opacity',
+        });
         const apply = (): void => {
           if (state.view === 'Slider') upper.style.clipPath = `inset(0 ${100 - Number(range.value)}% 0 0)`;
           else upper.style.opacity = String(Number(range.value) / 100);
         };
         range.addEventListener('input', apply);
         apply();
-        box.appendChild(el('label', { class: 'range' }, [document.createTextNode(state.view === 'Slider' ? 'baseline ◀ ▶ current' : 'current opacity'), range]));
+        box.appendChild(
+          el('label', { class: 'range' }, [
+            document.createTextNode(state.view === 'Slider' ? 'baseline ◀ ▶ current' : 'current opacity'),
+            range,
+          ]),
+        );
         const lower = img(i.baseline, 'baseline');
         box.appendChild(scroller(el('div', { class: 'stack' }, [lower, upper]), lower, top, outlinesOf(checkpoint)));
       }
@@ -128,10 +163,23 @@
     const lists: [string, string[]][] = [
       ['New console errors', s.newConsoleErrors],
       ['New failed requests', s.newFailedRequests],
-      ['New accessibility violations', s.newA11yViolations.map((v) => `${v.id} (${v.impact || 'unknown impact'}): ${v.targets.join(', ')}`)],
+      [
+        'New accessibility violations',
+        s.newA11yViolations.map((v) => `${v.id} (${v.impact || 'unknown impact'}): ${v.targets.join(', ')}`),
+      ],
     ];
     for (const [title, lines] of lists) {
-      if (lines.length) parts.push(el('div', { class: 'signals' }, [el('strong', { text: title }), el('ul', {}, lines.map((line) => el('li', { text: line })))]));
+      if (lines.length)
+        parts.push(
+          el('div', { class: 'signals' }, [
+            el('strong', { text: title }),
+            el(
+              'ul',
+              {},
+              lines.map((line) => el('li', { text: line })),
+            ),
+          ]),
+        );
     }
     return parts;
   }
@@ -143,7 +191,11 @@
   function entryView(entry: ReviewEntry, index: number): Article {
     const state: EntryState = { checkpoint: 0, view: 'Side by side' };
     const node = el('article', { 'aria-label': entry.title, tabindex: '-1', 'data-entry': entry.id });
-    const decision = el('span', { class: `decision${entry.decision ? ` ${entry.decision.decision}` : ''}`, role: 'status', text: entry.decision ? decisionText(entry.decision) : '' });
+    const decision = el('span', {
+      class: `decision${entry.decision ? ` ${entry.decision.decision}` : ''}`,
+      role: 'status',
+      text: entry.decision ? decisionText(entry.decision) : '',
+    });
     const reason = el('input', { type: 'text', placeholder: 'Reason (optional)', 'aria-label': 'Reason' });
     // target: the entry (its group), or a checkpoint's key for everything that checkpoint shows.
     function decide(kind: DecisionKind, target?: string): void {
@@ -176,37 +228,107 @@
     node.appendChild(head);
     node.appendChild(el('p', { class: 'reason', text: entry.reason + confidence }));
     if (entry.decidable) {
-      node.appendChild(el('div', { class: 'actions' }, [
-        el('button', { type: 'button', class: 'approve', text: 'Approve', onclick: () => { select(index); decide('approved'); } }),
-        el('button', { type: 'button', class: 'reject', text: 'Reject', onclick: () => { select(index); decide('rejected'); } }),
-        reason,
-        decision,
-      ]));
+      node.appendChild(
+        el('div', { class: 'actions' }, [
+          el('button', {
+            type: 'button',
+            class: 'approve',
+            text: 'Approve',
+            onclick: () => {
+              select(index);
+              decide('approved');
+            },
+          }),
+          el('button', {
+            type: 'button',
+            class: 'reject',
+            text: 'Reject',
+            onclick: () => {
+              select(index);
+              decide('rejected');
+            },
+          }),
+          reason,
+          decision,
+        ]),
+      );
     }
     const body = el('div');
     function renderBody(): void {
       body.textContent = '';
       if (entry.checkpoints.length > 1) {
-        body.appendChild(el('ul', { class: 'members', 'aria-label': 'Checkpoints with this change' }, entry.checkpoints.map((c, i) =>
-          el('li', {}, [el('button', { type: 'button', 'aria-pressed': String(state.checkpoint === i), text: c.title + (c.otherGroups.length ? ` (also ${c.otherGroups.join(', ')})` : ''), onclick: () => { state.checkpoint = i; renderBody(); } })]),
-        )));
+        body.appendChild(
+          el(
+            'ul',
+            { class: 'members', 'aria-label': 'Checkpoints with this change' },
+            entry.checkpoints.map((c, i) =>
+              el('li', {}, [
+                el('button', {
+                  type: 'button',
+                  'aria-pressed': String(state.checkpoint === i),
+                  text: c.title + (c.otherGroups.length ? ` (also ${c.otherGroups.join(', ')})` : ''),
+                  onclick: () => {
+                    state.checkpoint = i;
+                    renderBody();
+                  },
+                }),
+              ]),
+            ),
+          ),
+        );
       }
       const c = entry.checkpoints[state.checkpoint];
       if (c.otherGroups.length) {
-        body.appendChild(el('p', {}, [
-          document.createTextNode(`Also changed here: group ${c.otherGroups.join(', ')}${entry.decidable ? `. The images open on this change (${entry.id}), outlined. ` : ''}`),
-          entry.decidable ? el('button', { type: 'button', class: 'approve', text: 'Approve all it shows', 'aria-label': `Approve everything ${c.title} shows`, onclick: () => { select(index); decide('approved', c.key); } }) : null,
-        ]));
+        body.appendChild(
+          el('p', {}, [
+            document.createTextNode(
+              `Also changed here: group ${c.otherGroups.join(', ')}${entry.decidable ? `. The images open on this change (${entry.id}), outlined. ` : ''}`,
+            ),
+            entry.decidable
+              ? el('button', {
+                  type: 'button',
+                  class: 'approve',
+                  text: 'Approve all it shows',
+                  'aria-label': `Approve everything ${c.title} shows`,
+                  onclick: () => {
+                    select(index);
+                    decide('approved', c.key);
+                  },
+                })
+              : null,
+          ]),
+        );
       }
-      if (c.pixelDiffPercent) body.appendChild(el('p', { class: 'help', text: `${c.pixelDiffPercent}% of pixels changed${entry.checkpoints.length > 1 ? ` on ${c.title}` : ''}` }));
-      if (c.explanation.length) body.appendChild(el('ul', { class: 'explanation', 'aria-label': 'What changed' }, c.explanation.map((line) => el('li', { text: line }))));
-      if (c.unexplained.length) body.appendChild(el('p', { class: 'help', text: 'Outlined dashed red: the changed regions the words above do not explain. Look at them before you approve.' }));
+      if (c.pixelDiffPercent)
+        body.appendChild(
+          el('p', {
+            class: 'help',
+            text: `${c.pixelDiffPercent}% of pixels changed${entry.checkpoints.length > 1 ? ` on ${c.title}` : ''}`,
+          }),
+        );
+      if (c.explanation.length)
+        body.appendChild(
+          el(
+            'ul',
+            { class: 'explanation', 'aria-label': 'What changed' },
+            c.explanation.map((line) => el('li', { text: line })),
+          ),
+        );
+      if (c.unexplained.length)
+        body.appendChild(
+          el('p', {
+            class: 'help',
+            text: 'Outlined dashed red: the changed regions the words above do not explain. Look at them before you approve.',
+          }),
+        );
       body.appendChild(viewer(c, state));
       for (const part of signals(c)) body.appendChild(part);
     }
     renderBody();
     node.appendChild(body);
-    node.addEventListener('click', () => { if (current !== index) select(index, true); });
+    node.addEventListener('click', () => {
+      if (current !== index) select(index, true);
+    });
     return { node, decide };
   }
 
@@ -232,9 +354,26 @@
   }
   header.appendChild(el('p', { text: model.run.title }));
   header.appendChild(el('p', { text: model.run.counts }));
-  header.appendChild(el('p', { class: 'help' }, [el('kbd', { text: 'j' }), document.createTextNode(' / '), el('kbd', { text: 'k' }), document.createTextNode(' next / previous · '), el('kbd', { text: 'a' }), document.createTextNode(' approve · '), el('kbd', { text: 'r' }), document.createTextNode(' reject')]));
+  header.appendChild(
+    el('p', { class: 'help' }, [
+      el('kbd', { text: 'j' }),
+      document.createTextNode(' / '),
+      el('kbd', { text: 'k' }),
+      document.createTextNode(' next / previous · '),
+      el('kbd', { text: 'a' }),
+      document.createTextNode(' approve · '),
+      el('kbd', { text: 'r' }),
+      document.createTextNode(' reject'),
+    ]),
+  );
   if (!model.entries.length) {
-    main.appendChild(el('div', { class: 'empty', role: 'status', text: `Nothing to review: all ${model.run.unchanged} checkpoints of this run are unchanged.` }));
+    main.appendChild(
+      el('div', {
+        class: 'empty',
+        role: 'status',
+        text: `Nothing to review: all ${model.run.unchanged} checkpoints of this run are unchanged.`,
+      }),
+    );
     return;
   }
   model.entries.forEach((entry, i) => {

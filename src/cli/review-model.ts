@@ -113,7 +113,12 @@ function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'test' | 'check
 }
 
 /** The decision on a group that every checkpoint showing it agrees on, by the approval rule. */
-function decisionOn(group: GroupRecord, shown: RunCheckpoint[], review: ReturnType<typeof reviewApprovals>, checkpoints: RunCheckpoint[]): ReviewDecision | null {
+function decisionOn(
+  group: GroupRecord,
+  shown: RunCheckpoint[],
+  review: ReturnType<typeof reviewApprovals>,
+  checkpoints: RunCheckpoint[],
+): ReviewDecision | null {
   if (shown.length === 0) return null;
   const covering = shown.map((c) => {
     const change = groupChangeIn(group, c.test.project);
@@ -127,14 +132,25 @@ function decisionOn(group: GroupRecord, shown: RunCheckpoint[], review: ReturnTy
 
 function entries(run: RunResult, settings: Settings): ReviewEntry[] {
   const checkpoints = runCheckpoints(run, settings.outputDir);
-  const review = reviewApprovals(readApprovals(settings.configDir), checkpoints.map((c) => c.subject));
+  const review = reviewApprovals(
+    readApprovals(settings.configDir),
+    checkpoints.map((c) => c.subject),
+  );
   const groups = run.groups.map((group): ReviewEntry => {
     const shown = groupCheckpoints(group, checkpoints);
-    const titles = byProject(shown.map((c) => c.key), groupProjects(group));
+    const titles = byProject(
+      shown.map((c) => c.key),
+      groupProjects(group),
+    );
     return {
       id: group.id,
       // One checkpoint, or one checkpoint seen in several projects, by its name.
-      title: titles.length === 1 ? (shown.length === 1 ? shown[0].title : `${projectsLabel(groupProjects(group))} › ${shown[0].title}`) : groupTitle(group),
+      title:
+        titles.length === 1
+          ? shown.length === 1
+            ? shown[0].title
+            : `${projectsLabel(groupProjects(group))} › ${shown[0].title}`
+          : groupTitle(group),
       status: group.status,
       reason: group.reason,
       evaluation: group.evaluation,
@@ -147,20 +163,47 @@ function entries(run: RunResult, settings: Settings): ReviewEntry[] {
     test.checkpoints
       .filter((checkpoint) => !checkpoint.group && checkpoint.status !== 'unchanged')
       .map((checkpoint): ReviewEntry => {
-        const view = checkpointView({ key: checkpointKey(testKey(test.project, test.titlePath), checkpoint.name), title: checkpointTitle(test, checkpoint.name), test, checkpoint }, null);
-        return { id: view.key, title: view.title, status: checkpoint.status, reason: checkpoint.reason, evaluation: checkpoint.evaluation, decidable: false, decision: null, checkpoints: [view] };
+        const view = checkpointView(
+          {
+            key: checkpointKey(testKey(test.project, test.titlePath), checkpoint.name),
+            title: checkpointTitle(test, checkpoint.name),
+            test,
+            checkpoint,
+          },
+          null,
+        );
+        return {
+          id: view.key,
+          title: view.title,
+          status: checkpoint.status,
+          reason: checkpoint.reason,
+          evaluation: checkpoint.evaluation,
+          decidable: false,
+          decision: null,
+          checkpoints: [view],
+        };
       }),
   );
-  return [...groups, ...others].sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || b.checkpoints.length - a.checkpoints.length);
+  return [...groups, ...others].sort(
+    (a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || b.checkpoints.length - a.checkpoints.length,
+  );
 }
 
 export function reviewModel(settings: Settings): ReviewModel {
   const file = outputPath(settings.outputDir, 'latestResults');
   if (!fs.existsSync(file))
-    return { run: null, message: `No run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test), then reload this page.`, entries: [] };
+    return {
+      run: null,
+      message: `No run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test), then reload this page.`,
+      entries: [],
+    };
   const run = readLatestRun(settings.outputDir);
   const unchanged = run.tests.reduce((n, test) => n + test.checkpoints.filter((c) => c.status === 'unchanged').length, 0);
-  return { run: { timestamp: run.timestamp, title: `Run of ${runHeading(run)}`, counts: countsLine(run), unchanged }, message: null, entries: entries(run, settings) };
+  return {
+    run: { timestamp: run.timestamp, title: `Run of ${runHeading(run)}`, counts: countsLine(run), unchanged },
+    message: null,
+    entries: entries(run, settings),
+  };
 }
 
 /**
@@ -169,7 +212,8 @@ export function reviewModel(settings: Settings): ReviewModel {
  * neither by `..` nor by a symbolic link.
  */
 export function imageFile(settings: Settings, requested: string): string | null {
-  if (!requested || requested.includes('\0') || path.extname(requested).toLowerCase() !== '.png' || !fs.existsSync(settings.outputDir)) return null;
+  if (!requested || requested.includes('\0') || path.extname(requested).toLowerCase() !== '.png' || !fs.existsSync(settings.outputDir))
+    return null;
   const root = fs.realpathSync.native(settings.outputDir);
   const file = path.resolve(outputPath(settings.outputDir, 'results'), requested);
   let real: string;

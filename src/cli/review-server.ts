@@ -40,7 +40,10 @@ const LOOPBACK = '127.0.0.1';
 const MAX_BODY = 64 * 1024;
 
 class Refused extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -55,12 +58,21 @@ function sameToken(given: string | null | undefined, token: string): boolean {
 /** The Host values that name this server: its address, and the loopback names when it listens there. */
 function allowedHosts(host: string, port: number): Set<string> | null {
   if (host === '0.0.0.0' || host === '::') return null;
-  const names = host === LOOPBACK || host === 'localhost' || host === '::1' ? [LOOPBACK, 'localhost', '[::1]'] : [host.includes(':') ? `[${host}]` : host];
+  const names =
+    host === LOOPBACK || host === 'localhost' || host === '::1'
+      ? [LOOPBACK, 'localhost', '[::1]']
+      : [host.includes(':') ? `[${host}]` : host];
   return new Set(names.map((name) => `${name}:${port}`));
 }
 
 function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', ...headers });
+  res.writeHead(status, {
+    'content-type': type,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    ...headers,
+  });
   res.end(body);
 }
 
@@ -97,8 +109,16 @@ function parseDecision(text: string): DecisionBody {
     throw new Refused(400, 'the body is not JSON');
   }
   if (typeof body.run !== 'number' || typeof body.entry !== 'string' || (body.decision !== 'approved' && body.decision !== 'rejected'))
-    throw new Refused(400, 'a decision needs run (the run timestamp), entry (a group id, or a checkpoint key for everything it shows) and decision (approved or rejected)');
-  return { run: body.run, entry: body.entry, decision: body.decision, reason: typeof body.reason === 'string' && body.reason.trim() ? body.reason.trim() : null };
+    throw new Refused(
+      400,
+      'a decision needs run (the run timestamp), entry (a group id, or a checkpoint key for everything it shows) and decision (approved or rejected)',
+    );
+  return {
+    run: body.run,
+    entry: body.entry,
+    decision: body.decision,
+    reason: typeof body.reason === 'string' && body.reason.trim() ? body.reason.trim() : null,
+  };
 }
 
 /**
@@ -115,7 +135,8 @@ async function decide(settings: Settings, body: DecisionBody): Promise<ReviewDec
   const groups = group ? [group] : checkpoint ? groupsShownBy(run, checkpoint) : [];
   if (groups.length === 0) throw new Refused(404, `no change ${body.entry} in the latest run`);
   const decider = { by: await reviewer(settings.configDir), at: new Date().toISOString(), reason: body.reason };
-  if (groups.some((g) => groupCheckpoints(g, checkpoints).length === 0)) throw new Refused(409, `the images of ${body.entry} are gone from the output folder: run the tests again`);
+  if (groups.some((g) => groupCheckpoints(g, checkpoints).length === 0))
+    throw new Refused(409, `the images of ${body.entry} are gone from the output folder: run the tests again`);
   const requests = groups.map((g) => groupDecision(g, checkpoints, body.decision, decider));
   const recorded = recordRunDecisions(settings, run, checkpoints, requests);
   for (const problem of recorded.labelProblems) printLine(problem, 'warning');
@@ -125,13 +146,18 @@ async function decide(settings: Settings, body: DecisionBody): Promise<ReviewDec
 /** `--port`'s value: a port number, or an error that says what to give. */
 export function portOption(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`visual-uat review: --port ${value} is not a port: give a number from 1 to 65535, or leave it out for a free one`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`visual-uat review: --port ${value} is not a port: give a number from 1 to 65535, or leave it out for a free one`);
   return port;
 }
 
 function openBrowser(url: string): void {
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]]
+        : ['xdg-open', [url]];
   // cmd's `start` takes the URL as it is written, its `&` escaped for cmd.
   const child = spawn(command, args, { stdio: 'ignore', detached: true, windowsVerbatimArguments: process.platform === 'win32' });
   child.on('error', () => printLine(`visual-uat review: could not open a browser (${command}): open the URL above yourself`));
@@ -145,13 +171,17 @@ export async function startReviewServer(settings: Settings, options: ServeOption
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://review.invalid');
-    if (hosts && !hosts.has(req.headers.host ?? '')) throw new Refused(403, `refused: Host ${req.headers.host ?? '(none)'} is not this server`);
+    if (hosts && !hosts.has(req.headers.host ?? ''))
+      throw new Refused(403, `refused: Host ${req.headers.host ?? '(none)'} is not this server`);
     const given = url.searchParams.get('token') ?? (req.headers['x-visual-uat-token'] as string | undefined);
     if (!sameToken(given, token)) throw new Refused(403, 'refused: open the URL that npx visual-uat review printed (it carries the token)');
     if (req.method === 'GET' && url.pathname === '/') {
       const nonce = crypto.randomBytes(16).toString('base64');
       const csp = `default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
-      return send(res, 200, 'text/html; charset=utf-8', reviewPage(reviewModel(settings), nonce), { 'content-security-policy': csp, 'referrer-policy': 'no-referrer' });
+      return send(res, 200, 'text/html; charset=utf-8', reviewPage(reviewModel(settings), nonce), {
+        'content-security-policy': csp,
+        'referrer-policy': 'no-referrer',
+      });
     }
     if (req.method === 'GET' && url.pathname === '/image') {
       const file = imageFile(settings, url.searchParams.get('path') ?? '');
@@ -160,8 +190,10 @@ export async function startReviewServer(settings: Settings, options: ServeOption
     }
     if (req.method === 'POST' && url.pathname === '/api/decisions') {
       const origin = req.headers.origin;
-      if (!origin || origin !== `http://${req.headers.host}`) throw new Refused(403, `refused: a decision must come from this page (Origin ${origin ?? '(none)'})`);
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new Refused(415, 'a decision is sent as application/json');
+      if (!origin || origin !== `http://${req.headers.host}`)
+        throw new Refused(403, `refused: a decision must come from this page (Origin ${origin ?? '(none)'})`);
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+        throw new Refused(415, 'a decision is sent as application/json');
       const decision = await decide(settings, parseDecision(await readBody(req)));
       return sendJson(res, 200, { decision });
     }
@@ -177,8 +209,10 @@ export async function startReviewServer(settings: Settings, options: ServeOption
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const where = `${host}:${options.port ?? 0}`;
-      if (error.code === 'EADDRINUSE') reject(new Error(`visual-uat review: ${where} is in use: pick another --port, or leave it out for a free one`));
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new Error(`visual-uat review: cannot listen on ${host} (${error.code}): give --host an address of this machine`));
+      if (error.code === 'EADDRINUSE')
+        reject(new Error(`visual-uat review: ${where} is in use: pick another --port, or leave it out for a free one`));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+        reject(new Error(`visual-uat review: cannot listen on ${host} (${error.code}): give --host an address of this machine`));
       else reject(error);
     });
     server.listen(options.port ?? 0, host, () => resolve());
@@ -200,8 +234,10 @@ export async function startReviewServer(settings: Settings, options: ServeOption
 export async function serveReview(settings: Settings, options: ServeOptions): Promise<void> {
   const server = await startReviewServer(settings, options);
   printLine(`visual-uat review: ${server.url}`);
-  if (options.host && options.host !== LOOPBACK && options.host !== 'localhost') printLine(`visual-uat review: listening on ${options.host}: anyone who can reach it and has the URL can approve`);
-  if (!fs.existsSync(outputPath(settings.outputDir, 'latestResults'))) printLine('visual-uat review: no run yet: the page says so until one has finished (then reload it)');
+  if (options.host && options.host !== LOOPBACK && options.host !== 'localhost')
+    printLine(`visual-uat review: listening on ${options.host}: anyone who can reach it and has the URL can approve`);
+  if (!fs.existsSync(outputPath(settings.outputDir, 'latestResults')))
+    printLine('visual-uat review: no run yet: the page says so until one has finished (then reload it)');
   printLine('visual-uat review: Ctrl-C stops it');
   if (options.open !== false) openBrowser(server.url);
   await new Promise<void>((resolve) => {

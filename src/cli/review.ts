@@ -6,7 +6,19 @@ import type { GroupRecord } from '../report/results';
 import { approvalLines, countsLine, formatTable, groupTitle } from '../report/summary';
 import { projectsLabel } from '../config/test-identity';
 import { plural } from '../util/text';
-import { checkpointDecision, groupCheckpoints, groupDecision, groupsShownBy, readLatestRun, recordRunDecisions, reviewer, runCheckpoints, runHeading, type Decider, type RunCheckpoint } from './latest-run';
+import {
+  checkpointDecision,
+  groupCheckpoints,
+  groupDecision,
+  groupsShownBy,
+  readLatestRun,
+  recordRunDecisions,
+  reviewer,
+  runCheckpoints,
+  runHeading,
+  type Decider,
+  type RunCheckpoint,
+} from './latest-run';
 
 export async function report(settings: Settings, json: boolean): Promise<string> {
   const run = readLatestRun(settings.outputDir);
@@ -31,7 +43,9 @@ function matching(checkpoints: RunCheckpoint[], filters: string[]): RunCheckpoin
     (c) =>
       c.checkpoint.fingerprint &&
       c.checkpoint.status !== 'unchanged' &&
-      lowered.some((filter) => c.title.toLowerCase().includes(filter) || filter === c.checkpoint.group || c.checkpoint.otherGroups.includes(filter)),
+      lowered.some(
+        (filter) => c.title.toLowerCase().includes(filter) || filter === c.checkpoint.group || c.checkpoint.otherGroups.includes(filter),
+      ),
   );
 }
 
@@ -48,7 +62,14 @@ function checkpointNamer(run: RunResult): (c: RunCheckpoint) => string {
   return (c) => (projects ? `${projectsLabel([c.test.project])} › ${c.title}` : c.title);
 }
 
-function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: string[], options: DecideOptions, decision: DecisionKind, decider: Decider): Chosen[] {
+function chooseGroups(
+  run: RunResult,
+  checkpoints: RunCheckpoint[],
+  filters: string[],
+  options: DecideOptions,
+  decision: DecisionKind,
+  decider: Decider,
+): Chosen[] {
   const groups = new Map(run.groups.map((group) => [group.id, group]));
   const wanted: GroupRecord[] = [];
   const add = (id: string | null) => {
@@ -68,19 +89,35 @@ function chooseGroups(run: RunResult, checkpoints: RunCheckpoint[], filters: str
   const named = checkpointNamer(run);
   return wanted.map((group) => {
     const shown = groupCheckpoints(group, checkpoints);
-    const lines = shown.length === 1 ? [`${named(shown[0])} (${group.status})`] : [`${groupTitle(group)} (${group.status}):`, ...shown.map((c) => `  ${named(c)}`)];
+    const lines =
+      shown.length === 1
+        ? [`${named(shown[0])} (${group.status})`]
+        : [`${groupTitle(group)} (${group.status}):`, ...shown.map((c) => `  ${named(c)}`)];
     const notes = shown.flatMap((c) =>
       [c.checkpoint.group, ...c.checkpoint.otherGroups]
         .filter((id) => id && id !== group.id && groups.get(id)?.status !== 'changed' && !wanted.some((w) => w.id === id))
-        .map((id) => `  note: ${named(c)} also shows group ${id} (${groups.get(id!)?.status}), not part of this decision: npx visual-uat ${decision === 'approved' ? 'approve' : 'reject'} ${id}`),
+        .map(
+          (id) =>
+            `  note: ${named(c)} also shows group ${id} (${groups.get(id!)?.status}), not part of this decision: npx visual-uat ${decision === 'approved' ? 'approve' : 'reject'} ${id}`,
+        ),
     );
     return { request: groupDecision(group, checkpoints, decision, decider), lines, notes };
   });
 }
 
-function chooseCheckpoints(run: RunResult, checkpoints: RunCheckpoint[], filters: string[], decision: DecisionKind, decider: Decider): Chosen[] {
+function chooseCheckpoints(
+  run: RunResult,
+  checkpoints: RunCheckpoint[],
+  filters: string[],
+  decision: DecisionKind,
+  decider: Decider,
+): Chosen[] {
   const named = checkpointNamer(run);
-  return matching(checkpoints, filters).map((c) => ({ request: checkpointDecision(c, decision, decider), lines: [`${named(c)} (${c.checkpoint.status}), this checkpoint only`], notes: [] }));
+  return matching(checkpoints, filters).map((c) => ({
+    request: checkpointDecision(c, decision, decider),
+    lines: [`${named(c)} (${c.checkpoint.status}), this checkpoint only`],
+    notes: [],
+  }));
 }
 
 /**
@@ -89,19 +126,36 @@ function chooseCheckpoints(run: RunResult, checkpoints: RunCheckpoint[], filters
  * shows, on every checkpoint of the run that shows it; or with --only that checkpoint alone. Older decisions on the same changes are replaced, and decisions that no longer
  * apply (the ones the run reported as stale) dropped, by the same rule (approve/rule.ts).
  */
-export async function approveOrReject(settings: Settings, filters: string[], options: DecideOptions, decision: DecisionKind = 'approved'): Promise<string> {
+export async function approveOrReject(
+  settings: Settings,
+  filters: string[],
+  options: DecideOptions,
+  decision: DecisionKind = 'approved',
+): Promise<string> {
   const command = decision === 'approved' ? 'approve' : 'reject';
   if (!filters.length && !options.all && !options.prune)
-    throw new Error(`visual-uat: ${command} what? name a test, checkpoint or group (g1)${decision === 'approved' ? ', or pass --all for every needs_review change' : ''}`);
+    throw new Error(
+      `visual-uat: ${command} what? name a test, checkpoint or group (g1)${decision === 'approved' ? ', or pass --all for every needs_review change' : ''}`,
+    );
   if (options.only && !filters.length) throw new Error(`visual-uat: --only needs a filter: name the checkpoint to ${command}`);
   const run = readLatestRun(settings.outputDir);
   const checkpoints = runCheckpoints(run, settings.outputDir);
   const decider = { by: await reviewer(settings.configDir), at: new Date().toISOString(), reason: options.reason ?? null };
-  const chosen = options.only ? chooseCheckpoints(run, checkpoints, filters, decision, decider) : chooseGroups(run, checkpoints, filters, options, decision, decider);
+  const chosen = options.only
+    ? chooseCheckpoints(run, checkpoints, filters, decision, decider)
+    : chooseGroups(run, checkpoints, filters, options, decision, decider);
   if ((filters.length || options.all) && chosen.length === 0)
-    throw new Error(`visual-uat: nothing to ${command}: no changed checkpoint of the latest run matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : '--all'} (see npx visual-uat report)`);
+    throw new Error(
+      `visual-uat: nothing to ${command}: no changed checkpoint of the latest run matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : '--all'} (see npx visual-uat report)`,
+    );
 
-  const recorded = recordRunDecisions(settings, run, checkpoints, chosen.map((c) => c.request), { dryRun: options.dryRun });
+  const recorded = recordRunDecisions(
+    settings,
+    run,
+    checkpoints,
+    chosen.map((c) => c.request),
+    { dryRun: options.dryRun },
+  );
   const done = options.dryRun ? `would ${command === 'approve' ? 'approve' : 'reject'}` : decision;
   // A checkpoint whose words left regions unexplained is decided on its images there: said, and kept in the file.
   const named = checkpointNamer(run);
@@ -116,12 +170,27 @@ export async function approveOrReject(settings: Settings, filters: string[], opt
   const lines = [
     ...chosen.flatMap(({ lines: [first, ...rest] }) => [`${done}: ${first}`, ...rest]),
     ...notes,
-    ...recorded.dropped.map(({ approval, checkpoint }) => `${options.dryRun ? 'would drop' : 'dropped'} stale ${approval.decision === 'rejected' ? 'rejection' : 'approval'}: ${checkpoint.test} › ${checkpoint.checkpoint} (no longer shows the ${approval.decision} change)`),
+    ...recorded.dropped.map(
+      ({ approval, checkpoint }) =>
+        `${options.dryRun ? 'would drop' : 'dropped'} stale ${approval.decision === 'rejected' ? 'rejection' : 'approval'}: ${checkpoint.test} › ${checkpoint.checkpoint} (no longer shows the ${approval.decision} change)`,
+    ),
   ];
-  if (recorded.replaced.length) lines.push(`${options.dryRun ? 'would replace' : 'replaced'} ${plural(recorded.replaced.length, 'earlier decision')} on the same checkpoints`);
+  if (recorded.replaced.length)
+    lines.push(
+      `${options.dryRun ? 'would replace' : 'replaced'} ${plural(recorded.replaced.length, 'earlier decision')} on the same checkpoints`,
+    );
   const file = path.relative(process.cwd(), approvalsPath(settings.configDir)) || approvalsPath(settings.configDir);
-  lines.push(options.dryRun ? `dry run: ${file} not written` : recorded.written ? `written: ${file} (commit it with your change)` : `nothing changed in ${file}`);
-  if (recorded.labels.length) lines.push(`labelled: ${plural(recorded.labels.length, 'case')} in ${path.relative(process.cwd(), settings.labelsDir) || '.'} (npx visual-uat eval measures the evaluator on them)`);
+  lines.push(
+    options.dryRun
+      ? `dry run: ${file} not written`
+      : recorded.written
+        ? `written: ${file} (commit it with your change)`
+        : `nothing changed in ${file}`,
+  );
+  if (recorded.labels.length)
+    lines.push(
+      `labelled: ${plural(recorded.labels.length, 'case')} in ${path.relative(process.cwd(), settings.labelsDir) || '.'} (npx visual-uat eval measures the evaluator on them)`,
+    );
   lines.push(...recorded.labelProblems);
   return `${lines.join('\n')}\n`;
 }

@@ -102,7 +102,11 @@ function rowsIdentical(images: Images, baseRow: number, currentRow: number): boo
 /** A row aligned as equal by its hash is equal byte for byte, or at least within tolerance. */
 function verified(images: Images, baseRow: number, currentRow: number): boolean {
   const { base, current } = images;
-  return base.hashes[baseRow] !== current.hashes[currentRow] || rowsIdentical(images, baseRow, currentRow) || withinTolerance(images, base, baseRow, current, currentRow);
+  return (
+    base.hashes[baseRow] !== current.hashes[currentRow] ||
+    rowsIdentical(images, baseRow, currentRow) ||
+    withinTolerance(images, base, baseRow, current, currentRow)
+  );
 }
 
 function candidateOffsets(images: Images, start: number, baseEnd: number, currentEnd: number): number[] {
@@ -115,15 +119,31 @@ function candidateOffsets(images: Images, start: number, baseEnd: number, curren
     const x = rowOfHash.get(currentHashes[y]);
     if (x !== undefined && x >= 0) votes.set(y - x, (votes.get(y - x) ?? 0) + 1);
   }
-  const voted = [...votes].filter(([, count]) => count >= MIN_VOTES).sort((a, b) => b[1] - a[1]).slice(0, MAX_OFFSETS).map(([offset]) => offset);
+  const voted = [...votes]
+    .filter(([, count]) => count >= MIN_VOTES)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, MAX_OFFSETS)
+    .map(([offset]) => offset);
   // In place, and where the suffix sits: the two offsets every alignment starts and ends at.
   return [...new Set([0, currentEnd - baseEnd, ...voted])].sort((a, b) => a - b);
 }
 
-function push(segments: Segment[], kind: SegmentKind, baseStart: number, baseLength: number, currentStart: number, currentLength: number): void {
+function push(
+  segments: Segment[],
+  kind: SegmentKind,
+  baseStart: number,
+  baseLength: number,
+  currentStart: number,
+  currentLength: number,
+): void {
   if (baseLength === 0 && currentLength === 0) return;
   const last = segments[segments.length - 1];
-  if (last && last.kind === kind && last.baseStart + last.baseLength === baseStart && last.currentStart + last.currentLength === currentStart) {
+  if (
+    last &&
+    last.kind === kind &&
+    last.baseStart + last.baseLength === baseStart &&
+    last.currentStart + last.currentLength === currentStart
+  ) {
     last.baseLength += baseLength;
     last.currentLength += currentLength;
     return;
@@ -169,7 +189,16 @@ function alignMiddle(images: Images, start: number, baseEnd: number, currentEnd:
     for (let o = 0; o < k; o++) {
       const x = y - offsets[o];
       if (x < start || x >= baseEnd) continue;
-      match[r * k + o] = offsets[o] === 0 ? (inPlaceEqual ? Match.Equal : Match.Different) : rowsEqual(images, images.base, x, images.current, y) ? Match.Equal : inPlaceEqual ? Match.InPlace : Match.Different;
+      match[r * k + o] =
+        offsets[o] === 0
+          ? inPlaceEqual
+            ? Match.Equal
+            : Match.Different
+          : rowsEqual(images, images.base, x, images.current, y)
+            ? Match.Equal
+            : inPlaceEqual
+              ? Match.InPlace
+              : Match.Different;
     }
   }
 
@@ -259,9 +288,12 @@ function centreBands(segments: Segment[], images: Images): Segment[] {
     const after = segments[i + 1];
     if ((band.kind !== 'added' && band.kind !== 'removed') || before.kind !== 'equal' || after.kind !== 'equal') continue;
     if (before.baseStart + before.baseLength !== band.baseStart || after.baseStart !== band.baseStart + band.baseLength) continue;
-    if (before.currentStart + before.currentLength !== band.currentStart || after.currentStart !== band.currentStart + band.currentLength) continue;
+    if (before.currentStart + before.currentLength !== band.currentStart || after.currentStart !== band.currentStart + band.currentLength)
+      continue;
     const [side, start, length, room] =
-      band.kind === 'added' ? [images.current, band.currentStart, band.currentLength, [before.currentLength, after.currentLength]] : [images.base, band.baseStart, band.baseLength, [before.baseLength, after.baseLength]];
+      band.kind === 'added'
+        ? [images.current, band.currentStart, band.currentLength, [before.currentLength, after.currentLength]]
+        : [images.base, band.baseStart, band.baseLength, [before.baseLength, after.baseLength]];
     let up = 0;
     while (up < room[0] && side.hashes[start - 1 - up] === side.hashes[start + length - 1 - up]) up++;
     let down = 0;

@@ -39,12 +39,18 @@ export const MAX_PIXELS = 100_000_000;
 async function decode(bytes: Buffer, file: string, side: ImageSide): Promise<RgbaImage> {
   const size = pngSize(bytes);
   if (size && size.width * size.height > MAX_PIXELS)
-    throw new CompareError(`the ${side} image ${file} is ${size.width}×${size.height} px, over the ${MAX_PIXELS / 1e6} MP limit: capture a locator or a clip instead of the whole page`, side);
+    throw new CompareError(
+      `the ${side} image ${file} is ${size.width}×${size.height} px, over the ${MAX_PIXELS / 1e6} MP limit: capture a locator or a clip instead of the whole page`,
+      side,
+    );
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch (error) {
-    throw new CompareError(`the ${side} image ${file} is not a readable PNG (${(error as Error).message}): run again with --update-baselines to capture it anew`, side);
+    throw new CompareError(
+      `the ${side} image ${file} is not a readable PNG (${(error as Error).message}): run again with --update-baselines to capture it anew`,
+      side,
+    );
   }
 }
 
@@ -52,7 +58,10 @@ function read(file: string, side: ImageSide): Buffer {
   try {
     return fs.readFileSync(file);
   } catch (error) {
-    throw new CompareError(`the ${side} image ${file} cannot be read (${(error as NodeJS.ErrnoException).code}): run again with --update-baselines`, side);
+    throw new CompareError(
+      `the ${side} image ${file} cannot be read (${(error as NodeJS.ErrnoException).code}): run again with --update-baselines`,
+      side,
+    );
   }
 }
 
@@ -61,19 +70,32 @@ export async function compareInProcess(input: CompareInput): Promise<CompareOutc
   const baselineBytes = read(input.baseline, 'baseline');
   const currentBytes = read(input.current, 'current');
   if (baselineBytes.equals(currentBytes)) return { kind: 'identical' };
-  const [baseline, current] = await Promise.all([decode(baselineBytes, input.baseline, 'baseline'), decode(currentBytes, input.current, 'current')]);
-  if (baseline.width === current.width && baseline.height === current.height && Buffer.from(baseline.data).equals(Buffer.from(current.data)))
+  const [baseline, current] = await Promise.all([
+    decode(baselineBytes, input.baseline, 'baseline'),
+    decode(currentBytes, input.current, 'current'),
+  ]);
+  if (
+    baseline.width === current.width &&
+    baseline.height === current.height &&
+    Buffer.from(baseline.data).equals(Buffer.from(current.data))
+  )
     return { kind: 'identical' };
   const result = diffImages(baseline, current, input.tolerance);
   // Pixels that differ, none past the colour threshold: not identical, and not a change either.
   if (result.changedPixels === 0) return { kind: 'within-tolerance', metrics: result.metrics };
   const area = Math.max(baseline.width * baseline.height, current.width * current.height);
   const { maxDiffPixels, maxDiffPixelRatio } = input.tolerance;
-  if (result.changedPixels <= maxDiffPixels || result.changedPixels / area <= maxDiffPixelRatio) return { kind: 'within-tolerance', metrics: result.metrics };
+  if (result.changedPixels <= maxDiffPixels || result.changedPixels / area <= maxDiffPixelRatio)
+    return { kind: 'within-tolerance', metrics: result.metrics };
   fs.mkdirSync(path.dirname(input.diffOutput), { recursive: true });
   // A diff image is looked at, not archived: the fastest deflate keeps encoding off the critical path.
   await sharp(renderDiff(current, result), { raw: { width: current.width, height: current.height, channels: 4 } })
     .png({ compressionLevel: 1, adaptiveFiltering: false })
     .toFile(input.diffOutput);
-  return { kind: 'different', metrics: result.metrics, diffImage: input.diffOutput, change: fingerprintRegions(baseline, current, result.sources, input.tolerance.threshold) };
+  return {
+    kind: 'different',
+    metrics: result.metrics,
+    diffImage: input.diffOutput,
+    change: fingerprintRegions(baseline, current, result.sources, input.tolerance.threshold),
+  };
 }

@@ -38,7 +38,15 @@ function subPixelMatch(base: RgbaImage, baseRow: number, current: RgbaImage, cur
  * row up or down (or the other way round) is fractional layout re-snapping, not a change. Returns the changed pixel count;
  * marks the mask and collects the current rows that have changed pixels.
  */
-function compareModified(base: RgbaImage, current: RgbaImage, pairs: number[], width: number, threshold: number, mask: Uint8Array, changedRows: Set<number>): number {
+function compareModified(
+  base: RgbaImage,
+  current: RgbaImage,
+  pairs: number[],
+  width: number,
+  threshold: number,
+  mask: Uint8Array,
+  changedRows: Set<number>,
+): number {
   const count = pairs.length / 3;
   if (count === 0) return 0;
   const rowBytes = width * 4;
@@ -87,7 +95,8 @@ export function diffImages(base: RgbaImage, current: RgbaImage, tolerance: Requi
   let bandPixels = 0;
   for (const segment of segments) {
     if (segment.kind === 'modified') {
-      for (let i = 0; i < segment.baseLength; i++) pairs.push(segment.baseStart + i, segment.currentStart + i, segment.baseStart === segment.currentStart ? 0 : 1);
+      for (let i = 0; i < segment.baseLength; i++)
+        pairs.push(segment.baseStart + i, segment.currentStart + i, segment.baseStart === segment.currentStart ? 0 : 1);
     } else if (segment.kind === 'added') {
       bands.push({ x: 0, y: segment.currentStart, width: current.width, height: segment.currentLength, kind: 'added' });
       bandPixels += segment.currentLength * current.width;
@@ -113,7 +122,12 @@ export function diffImages(base: RgbaImage, current: RgbaImage, tolerance: Requi
   const area = Math.max(base.width * base.height, current.width * current.height);
   const baseRowOf = new Int32Array(current.height).fill(-1);
   for (let i = 0; i < pairs.length; i += 3) baseRowOf[pairs[i + 1]] = pairs[i];
-  const boxes = mergeHorizontalMoves(regionsFromMask(mask, current.width, current.height, changedRows), { base, current, baseRowOf, maxDelta: maxColourDelta(tolerance.threshold) });
+  const boxes = mergeHorizontalMoves(regionsFromMask(mask, current.width, current.height, changedRows), {
+    base,
+    current,
+    baseRowOf,
+    maxDelta: maxColourDelta(tolerance.threshold),
+  });
   const regions = describeRegions(bands, boxes);
   return {
     changedPixels,

@@ -3,7 +3,20 @@ import { runCompare } from './pool';
 
 export { CompareError, MAX_PIXELS, type CompareInput, type CompareOutcome, type ImageSide } from './compare';
 export { comparePair, mergeTolerance, NO_DIFF, type PairComparison, type PairInput } from './pair';
-export { decodeChange, encodeChange, findChange, findShown, inPrintOrder, partOf, sameChange, sameRegion, withAriaLines, type ChangePrint, type Found, type RegionPrint } from './fingerprint';
+export {
+  decodeChange,
+  encodeChange,
+  findChange,
+  findShown,
+  inPrintOrder,
+  partOf,
+  sameChange,
+  sameRegion,
+  withAriaLines,
+  type ChangePrint,
+  type Found,
+  type RegionPrint,
+} from './fingerprint';
 export { regionsFromMask } from './regions';
 export { compareSignals, hasNewSignals, normaliseMessage, NO_SIGNALS, requestKey, testBaseSignals } from './signal-changes';
 export { unifiedDiff } from './text-diff';

@@ -53,7 +53,13 @@ function residue(input: MoveInput, box: Region, dx: number): number {
 function bounding(boxes: Region[]): Region {
   const x = Math.min(...boxes.map((b) => b.x));
   const y = Math.min(...boxes.map((b) => b.y));
-  return { x, y, width: Math.max(...boxes.map((b) => b.x + b.width)) - x, height: Math.max(...boxes.map((b) => b.y + b.height)) - y, kind: 'modified' };
+  return {
+    x,
+    y,
+    width: Math.max(...boxes.map((b) => b.x + b.width)) - x,
+    height: Math.max(...boxes.map((b) => b.y + b.height)) - y,
+    kind: 'modified',
+  };
 }
 
 /**

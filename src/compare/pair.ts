@@ -33,7 +33,10 @@ export interface PairInput {
 export const NO_DIFF: DiffMetrics = { pixelDiffPercent: 0, changedRegions: [] };
 
 /** The run's tolerance, overridden by the test's, then by the checkpoint's. */
-export function mergeTolerance(base: Required<ComparisonTolerance>, ...overrides: (ComparisonTolerance | null | undefined)[]): Required<ComparisonTolerance> {
+export function mergeTolerance(
+  base: Required<ComparisonTolerance>,
+  ...overrides: (ComparisonTolerance | null | undefined)[]
+): Required<ComparisonTolerance> {
   const merged = { ...base };
   for (const override of overrides) {
     if (!override) continue;

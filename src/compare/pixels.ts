@@ -29,14 +29,23 @@ export function yiqDistance(r1: number, g1: number, b1: number, r2: number, g2: 
  * thing to the row alignment as to the pixel comparison.
  */
 export function colourDelta(a: Uint8Array, i: number, b: Uint8Array, j: number): number {
-  let r1 = a[i], g1 = a[i + 1], b1 = a[i + 2];
-  let r2 = b[j], g2 = b[j + 1], b2 = b[j + 2];
-  const a1 = a[i + 3], a2 = b[j + 3];
+  let r1 = a[i],
+    g1 = a[i + 1],
+    b1 = a[i + 2];
+  let r2 = b[j],
+    g2 = b[j + 1],
+    b2 = b[j + 2];
+  const a1 = a[i + 3],
+    a2 = b[j + 3];
   if (a1 < 255) {
-    r1 = overWhite(r1, a1 / 255); g1 = overWhite(g1, a1 / 255); b1 = overWhite(b1, a1 / 255);
+    r1 = overWhite(r1, a1 / 255);
+    g1 = overWhite(g1, a1 / 255);
+    b1 = overWhite(b1, a1 / 255);
   }
   if (a2 < 255) {
-    r2 = overWhite(r2, a2 / 255); g2 = overWhite(g2, a2 / 255); b2 = overWhite(b2, a2 / 255);
+    r2 = overWhite(r2, a2 / 255);
+    g2 = overWhite(g2, a2 / 255);
+    b2 = overWhite(b2, a2 / 255);
   }
   return yiqDistance(r1, g1, b1, r2, g2, b2);
 }

@@ -31,7 +31,10 @@ class ComparePool {
   private readonly running = new Map<Worker, Job>();
   private nextId = 0;
 
-  constructor(private readonly script: string, private readonly size: number) {}
+  constructor(
+    private readonly script: string,
+    private readonly size: number,
+  ) {}
 
   run(input: CompareInput): Promise<CompareOutcome> {
     return new Promise((resolve, reject) => {

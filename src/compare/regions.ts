@@ -35,17 +35,24 @@ export function regionsFromMask(mask: Uint8Array, width: number, height: number,
   const stack: number[] = [];
   for (let start = 0; start < cellCount; start++) {
     if (maxX[start] < 0 || seen[start]) continue;
-    let left = width, top = height, right = -1, bottom = -1;
+    let left = width,
+      top = height,
+      right = -1,
+      bottom = -1;
     stack.push(start);
     seen[start] = 1;
     while (stack.length) {
       const cell = stack.pop()!;
-      left = Math.min(left, minX[cell]); right = Math.max(right, maxX[cell]);
-      top = Math.min(top, minY[cell]); bottom = Math.max(bottom, maxY[cell]);
-      const c = cell % cols, r = (cell - c) / cols;
+      left = Math.min(left, minX[cell]);
+      right = Math.max(right, maxX[cell]);
+      top = Math.min(top, minY[cell]);
+      bottom = Math.max(bottom, maxY[cell]);
+      const c = cell % cols,
+        r = (cell - c) / cols;
       for (let dr = -1; dr <= 1; dr++)
         for (let dc = -1; dc <= 1; dc++) {
-          const nr = r + dr, nc = c + dc;
+          const nr = r + dr,
+            nc = c + dc;
           if (nr < 0 || nc < 0 || nr >= cellRows || nc >= cols) continue;
           const next = nr * cols + nc;
           if (maxX[next] >= 0 && !seen[next]) {
@@ -63,17 +70,33 @@ export function regionsFromMask(mask: Uint8Array, width: number, height: number,
 const MERGE_GAP = 24;
 
 function near(a: Region, b: Region): boolean {
-  return a.x < b.x + b.width + MERGE_GAP && b.x < a.x + a.width + MERGE_GAP && a.y < b.y + b.height + MERGE_GAP && b.y < a.y + a.height + MERGE_GAP;
+  return (
+    a.x < b.x + b.width + MERGE_GAP &&
+    b.x < a.x + a.width + MERGE_GAP &&
+    a.y < b.y + b.height + MERGE_GAP &&
+    b.y < a.y + a.height + MERGE_GAP
+  );
 }
 
 function contains(outer: Region, inner: Region): boolean {
-  return outer.x <= inner.x && outer.y <= inner.y && outer.x + outer.width >= inner.x + inner.width && outer.y + outer.height >= inner.y + inner.height;
+  return (
+    outer.x <= inner.x &&
+    outer.y <= inner.y &&
+    outer.x + outer.width >= inner.x + inner.width &&
+    outer.y + outer.height >= inner.y + inner.height
+  );
 }
 
 function bounding(a: Region, b: Region): Region {
   const x = Math.min(a.x, b.x);
   const y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y, kind: 'modified' };
+  return {
+    x,
+    y,
+    width: Math.max(a.x + a.width, b.x + b.width) - x,
+    height: Math.max(a.y + a.height, b.y + b.height) - y,
+    kind: 'modified',
+  };
 }
 
 /** Modified boxes that overlap or nearly touch are one change: merged, pass after pass, until no two are near. */

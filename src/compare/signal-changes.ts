@@ -115,11 +115,18 @@ export function testBaseSignals(bases: (CapturedSignals | null)[]): TestBaseSign
  * Without the base's signals (a checkpoint that is new, or a baseline captured before signals
  * existed) nothing can be called new, so nothing is reported.
  */
-export function compareSignals(base: CapturedSignals | null, current: CapturedSignals | null, testBase: TestBaseSignals | null = base): CheckpointSignals {
+export function compareSignals(
+  base: CapturedSignals | null,
+  current: CapturedSignals | null,
+  testBase: TestBaseSignals | null = base,
+): CheckpointSignals {
   if (!base || !current) return NO_SIGNALS;
   const known = testBase ?? base;
   return {
-    ariaDiff: base.aria !== null && current.aria !== null ? unifiedDiff(onCurrentOrigin(base.aria, base.origin, current.origin), current.aria) : null,
+    ariaDiff:
+      base.aria !== null && current.aria !== null
+        ? unifiedDiff(onCurrentOrigin(base.aria, base.origin, current.origin), current.aria)
+        : null,
     newConsoleErrors: newItems(known.consoleErrors, current.consoleErrors, normaliseMessage),
     // Same method, path and outcome is the same request; a 404 turning into a 500 is new.
     newFailedRequests: newItems(known.failedRequests, current.failedRequests, requestKey),

@@ -25,7 +25,8 @@ function middleOps(a: string[], b: string[], aStart: number, bStart: number): Op
   let j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) ops.push({ kind: ' ', line: a[i], base: aStart + i++, current: bStart + j++ });
-    else if (j < m && (i === n || lcs[i][j + 1] > lcs[i + 1][j])) ops.push({ kind: '+', line: b[j], base: aStart + i, current: bStart + j++ });
+    else if (j < m && (i === n || lcs[i][j + 1] > lcs[i + 1][j]))
+      ops.push({ kind: '+', line: b[j], base: aStart + i, current: bStart + j++ });
     else ops.push({ kind: '-', line: a[i], base: aStart + i++, current: bStart + j });
   }
   return ops;

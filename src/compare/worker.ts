@@ -5,6 +5,11 @@ parentPort!.on('message', async ({ id, input }: { id: number; input: CompareInpu
   try {
     parentPort!.postMessage({ id, outcome: await compareInProcess(input) });
   } catch (error) {
-    parentPort!.postMessage({ id, error: (error as Error).message, compareError: error instanceof CompareError, side: error instanceof CompareError ? error.side : null });
+    parentPort!.postMessage({
+      id,
+      error: (error as Error).message,
+      compareError: error instanceof CompareError,
+      side: error instanceof CompareError ? error.side : null,
+    });
   }
 });

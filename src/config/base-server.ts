@@ -99,7 +99,12 @@ function baseCwd(cwd: string | undefined, checkout: BaseCheckout): string {
  * a running server. With a `baseWebServer` entry, its command/cwd/env replace the webServer's
  * ({port} filled in); otherwise the webServer's own mentions of its port are rewritten.
  */
-export function baseServer(server: WebServer, port: number | undefined, override: BaseWebServer | undefined, checkout: BaseCheckout): WebServer {
+export function baseServer(
+  server: WebServer,
+  port: number | undefined,
+  override: BaseWebServer | undefined,
+  checkout: BaseCheckout,
+): WebServer {
   const original = serverPort(server);
   const movesPort = !override && original !== null && port !== undefined;
   const command = mapCheckoutPaths(override?.command ?? server.command, checkout);
@@ -132,7 +137,8 @@ const ORIGIN = /(\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)|\[::1\]):(\d+)(?!\d)/g;
  * that entry's base port. Returns the server and what was moved (`command`, `env API_URL=http://localhost:41002`), for the log.
  */
 export function moveOrigins(server: WebServer, ports: Map<number, number>): { server: WebServer; moved: string[] } {
-  const move = (text: string) => text.replace(ORIGIN, (found, host: string, port: string) => (ports.has(Number(port)) ? `${host}:${ports.get(Number(port))}` : found));
+  const move = (text: string) =>
+    text.replace(ORIGIN, (found, host: string, port: string) => (ports.has(Number(port)) ? `${host}:${ports.get(Number(port))}` : found));
   const moved: string[] = [];
   const command = move(server.command);
   if (command !== server.command) moved.push('command');
@@ -177,7 +183,8 @@ export function hostResolverRules(servers: WebServer[], ports: Map<number, numbe
     const base = original === null ? undefined : ports.get(original);
     if (original === null || base === undefined) continue;
     const named = server.url ? new URL(server.url).hostname : 'localhost';
-    for (const host of new Set([named, 'localhost', '127.0.0.1', '[::1]', '0.0.0.0'])) rules.push(`MAP ${host}:${original} ${host}:${base}`);
+    for (const host of new Set([named, 'localhost', '127.0.0.1', '[::1]', '0.0.0.0']))
+      rules.push(`MAP ${host}:${original} ${host}:${base}`);
   }
   return rules.length ? `--host-resolver-rules=${rules.join(', ')}` : null;
 }

@@ -104,7 +104,12 @@ async function userViteConfig(config: CtViteConfig | undefined): Promise<ViteCon
   return config ?? {};
 }
 
-function withBaseBuild(use: CtUse, sources: BaseSources, cacheDir: string, frameworkPlugin: CtCoreSettings['frameworkPluginFactory']): CtUse {
+function withBaseBuild(
+  use: CtUse,
+  sources: BaseSources,
+  cacheDir: string,
+  frameworkPlugin: CtCoreSettings['frameworkPluginFactory'],
+): CtUse {
   const original = use.ctViteConfig;
   return {
     ...use,

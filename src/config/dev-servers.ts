@@ -29,10 +29,38 @@ const isSubcommand = (args: string[], ...names: string[]) => names.includes(args
 
 export const DEV_SERVERS: readonly DevServer[] = [
   // SvelteKit and other frameworks on Vite run `vite dev`; --strictPort stops instead of moving to the next port.
-  { name: 'Vite', starts: (program, args) => program === 'vite' && !isSubcommand(args, 'build', 'optimize'), portArgs: '--port {port} --strictPort', portFlags: ['--port'], positionalPort: false, readsPortEnv: false },
-  { name: 'Astro', starts: (program, args) => program === 'astro' && isSubcommand(args, 'dev', 'start', 'preview'), portArgs: '--port {port}', portFlags: ['--port'], positionalPort: false, readsPortEnv: false },
-  { name: 'Next.js', starts: (program, args) => program === 'next' && isSubcommand(args, 'dev', 'start'), portArgs: '--port {port}', portFlags: ['--port', '-p'], positionalPort: false, readsPortEnv: true },
-  { name: 'Create React App', starts: (program, args) => program === 'react-scripts' && isSubcommand(args, 'start'), portArgs: null, portFlags: [], positionalPort: false, readsPortEnv: true },
+  {
+    name: 'Vite',
+    starts: (program, args) => program === 'vite' && !isSubcommand(args, 'build', 'optimize'),
+    portArgs: '--port {port} --strictPort',
+    portFlags: ['--port'],
+    positionalPort: false,
+    readsPortEnv: false,
+  },
+  {
+    name: 'Astro',
+    starts: (program, args) => program === 'astro' && isSubcommand(args, 'dev', 'start', 'preview'),
+    portArgs: '--port {port}',
+    portFlags: ['--port'],
+    positionalPort: false,
+    readsPortEnv: false,
+  },
+  {
+    name: 'Next.js',
+    starts: (program, args) => program === 'next' && isSubcommand(args, 'dev', 'start'),
+    portArgs: '--port {port}',
+    portFlags: ['--port', '-p'],
+    positionalPort: false,
+    readsPortEnv: true,
+  },
+  {
+    name: 'Create React App',
+    starts: (program, args) => program === 'react-scripts' && isSubcommand(args, 'start'),
+    portArgs: null,
+    portFlags: [],
+    positionalPort: false,
+    readsPortEnv: true,
+  },
   {
     name: 'webpack-dev-server',
     starts: (program, args) => program === 'webpack-dev-server' || (program === 'webpack' && isSubcommand(args, 'serve', 'server', 's')),
@@ -41,8 +69,22 @@ export const DEV_SERVERS: readonly DevServer[] = [
     positionalPort: false,
     readsPortEnv: false,
   },
-  { name: 'http-server', starts: (program) => program === 'http-server', portArgs: '-p {port}', portFlags: ['-p', '--port'], positionalPort: false, readsPortEnv: true },
-  { name: 'serve', starts: (program) => program === 'serve', portArgs: '-l {port}', portFlags: ['-l', '--listen', '-p'], positionalPort: false, readsPortEnv: true },
+  {
+    name: 'http-server',
+    starts: (program) => program === 'http-server',
+    portArgs: '-p {port}',
+    portFlags: ['-p', '--port'],
+    positionalPort: false,
+    readsPortEnv: true,
+  },
+  {
+    name: 'serve',
+    starts: (program) => program === 'serve',
+    portArgs: '-l {port}',
+    portFlags: ['-l', '--listen', '-p'],
+    positionalPort: false,
+    readsPortEnv: true,
+  },
   {
     name: "Python's http.server",
     starts: (program, args) => /^python[\d.]*$/.test(program) && args[0] === '-m' && args[1] === 'http.server',
@@ -55,7 +97,9 @@ export const DEV_SERVERS: readonly DevServer[] = [
 
 /** A command's words, `$VAR` kept as written; operators (`&&`, `|`) as `null`. */
 function words(command: string): (string | null)[] {
-  return parse(command, (name) => `$${name}`).map((entry) => (typeof entry === 'string' ? entry : 'op' in entry && entry.op === 'glob' ? entry.pattern : null));
+  return parse(command, (name) => `$${name}`).map((entry) =>
+    typeof entry === 'string' ? entry : 'op' in entry && entry.op === 'glob' ? entry.pattern : null,
+  );
 }
 
 /** The last command of a list (`npm run build && vite preview`): the one that keeps running. */
@@ -75,8 +119,7 @@ function withoutRunners(command: string[]): string[] {
     else if (RUNNERS.includes(rest[0])) {
       rest = rest.slice(1);
       while (rest[0]?.startsWith('-')) rest = rest.slice(1);
-    }
-    else if ((rest[0] === 'pnpm' || rest[0] === 'yarn') && (rest[1] === 'exec' || rest[1] === 'dlx')) rest = rest.slice(2);
+    } else if ((rest[0] === 'pnpm' || rest[0] === 'yarn') && (rest[1] === 'exec' || rest[1] === 'dlx')) rest = rest.slice(2);
     else return rest;
   }
 }
@@ -143,7 +186,9 @@ export function setsPort(started: StartedServer): boolean {
   if (!server) return false;
   return started.args.some(
     (arg, index) =>
-      server.portFlags.some((flag) => arg === flag || arg.startsWith(`${flag}=`) || (/^-\w$/.test(flag) && new RegExp(`^${flag}\\d+$`).test(arg))) ||
+      server.portFlags.some(
+        (flag) => arg === flag || arg.startsWith(`${flag}=`) || (/^-\w$/.test(flag) && new RegExp(`^${flag}\\d+$`).test(arg)),
+      ) ||
       (server.positionalPort && index > 1 && /^\d+$/.test(arg)),
   );
 }
@@ -171,7 +216,12 @@ function portArgIndex(started: StartedServer): number {
   if (!server) return -1;
   return started.args.findIndex(
     (arg, index) =>
-      server.portFlags.some((flag) => arg.startsWith(`${flag}=`) || (/^-\w$/.test(flag) && new RegExp(`^${flag}\\d+$`).test(arg)) || (index > 0 && started.args[index - 1] === flag && /^\d+$/.test(arg))) ||
+      server.portFlags.some(
+        (flag) =>
+          arg.startsWith(`${flag}=`) ||
+          (/^-\w$/.test(flag) && new RegExp(`^${flag}\\d+$`).test(arg)) ||
+          (index > 0 && started.args[index - 1] === flag && /^\d+$/.test(arg)),
+      ) ||
       (server.positionalPort && index > 1 && /^\d+$/.test(arg)),
   );
 }
@@ -196,7 +246,9 @@ const SERVE_SCRIPTS = ['serve', 'start', 'dev', 'preview'];
  * not gets the server's port arguments after it. Null where no script runs a server the table knows.
  */
 export function scriptCommand(scripts: Scripts, preferred: string | null): string | null {
-  const names = [...new Set([preferred, ...SERVE_SCRIPTS, ...Object.keys(scripts)])].filter((name): name is string => !!name && name in scripts);
+  const names = [...new Set([preferred, ...SERVE_SCRIPTS, ...Object.keys(scripts)])].filter(
+    (name): name is string => !!name && name in scripts,
+  );
   for (const name of names) {
     const run = `npm run ${name}`;
     const started = startedBy(run, scripts);

@@ -12,7 +12,12 @@ export function serialProjects(config: PlaywrightTestConfig): string[] {
  * any of them may run in any worker, in any order, and none may depend on another. Only then may a
  * test's store key leave out the other tests of its file (see sources/test-text.ts).
  */
-export function testsIsolated(config: Pick<FullConfig, 'fullyParallel'>, project: string, env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): boolean {
+export function testsIsolated(
+  config: Pick<FullConfig, 'fullyParallel'>,
+  project: string,
+  env: NodeJS.ProcessEnv = process.env,
+  argv: readonly string[] = process.argv,
+): boolean {
   if (!config.fullyParallel) return false;
   if (argv.includes('--fully-parallel')) return true;
   return !(ENV.serialProjects.read(env) ?? []).includes(project);

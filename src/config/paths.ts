@@ -199,4 +199,3 @@ export function transcriptFile(outputDir: string, key: string, checkpoint: strin
   const slug = checkpoint.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || '_';
   return path.join(outputPath(outputDir, 'transcripts'), `${key.slice(0, 16)}-${slug}.json`);
 }
-

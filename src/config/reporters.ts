@@ -23,7 +23,10 @@ export function isMergeReports(argv: readonly string[] = process.argv): boolean 
 
 /** Whether Playwright's json or junit reporter writes a file (its resolveOutputFile), else it prints its report. */
 function writesFile(name: 'json' | 'junit', options: Record<string, unknown> | undefined, env: NodeJS.ProcessEnv): boolean {
-  const fromEnv = name === 'json' ? ENV.jsonOutputFile.read(env) ?? ENV.jsonOutputName.read(env) : ENV.junitOutputFile.read(env) ?? ENV.junitOutputName.read(env);
+  const fromEnv =
+    name === 'json'
+      ? (ENV.jsonOutputFile.read(env) ?? ENV.jsonOutputName.read(env))
+      : (ENV.junitOutputFile.read(env) ?? ENV.junitOutputName.read(env));
   return Boolean(fromEnv ?? options?.outputFile ?? options?.fileName);
 }
 
@@ -41,7 +44,12 @@ export function printsToTerminal([name, options]: ReporterDescription, env: Node
  * A run's reporters with the gate in them: visual-uat's first, then the terminal reporter
  * Playwright would have put first when none of the others prints, then the others.
  */
-export function gatedReporters(visualUat: ReporterDescription, others: readonly ReporterDescription[], env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): ReporterDescription[] {
+export function gatedReporters(
+  visualUat: ReporterDescription,
+  others: readonly ReporterDescription[],
+  env: NodeJS.ProcessEnv = process.env,
+  argv: readonly string[] = process.argv,
+): ReporterDescription[] {
   const silent = !others.some((reporter) => printsToTerminal(reporter, env));
   const terminal: ReporterDescription[] = silent && !isMergeReports(argv) ? [[ENV.ci.read(env) ? 'dot' : 'line']] : [];
   return [visualUat, ...terminal, ...others];
@@ -57,9 +65,15 @@ function shownName(name: string, cwd: string): string {
  * command line replaces the config's list): nothing would compare its checkpoints, and it would
  * pass with changes nobody judged.
  */
-export function ungatedRunError(reporters: readonly ReporterDescription[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+export function ungatedRunError(
+  reporters: readonly ReporterDescription[],
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): string {
   const named = reporters.map(([name]) => shownName(name, cwd)).join(',');
-  const gated = gatedReporters([REPORTER_NAME], reporters, env).map(([name]) => shownName(name, cwd)).join(',');
+  const gated = gatedReporters([REPORTER_NAME], reporters, env)
+    .map(([name]) => shownName(name, cwd))
+    .join(',');
   return `visual-uat: this run's reporters (${named}) leave out visual-uat's, so nothing would compare its checkpoints: run npx visual-uat test --reporter=${named}, or npx playwright test --reporter=${gated} (only --reporter=blob runs without it: merge-reports compares)`;
 }
 
@@ -67,7 +81,11 @@ export function ungatedRunError(reporters: readonly ReporterDescription[], env: 
  * `--reporter` in arguments for `playwright test`, with visual-uat's reporter kept in the list the
  * flag names (see gatedReporters). A list with blob is left as it is: merge-reports compares.
  */
-export function gatedReporterFlags(args: readonly string[], isVisualUat: (name: string) => boolean, env: NodeJS.ProcessEnv = process.env): string[] {
+export function gatedReporterFlags(
+  args: readonly string[],
+  isVisualUat: (name: string) => boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
   const out: string[] = [];
   for (let at = 0; at < args.length; at++) {
     const arg = args[at];
@@ -79,7 +97,14 @@ export function gatedReporterFlags(args: readonly string[], isVisualUat: (name: 
     }
     if (!inline) at++;
     const names = value.split(',');
-    const kept = names.includes('blob') || names.some(isVisualUat) ? names : gatedReporters([REPORTER_NAME], names.map((name): ReporterDescription => [name]), env).map(([name]) => name);
+    const kept =
+      names.includes('blob') || names.some(isVisualUat)
+        ? names
+        : gatedReporters(
+            [REPORTER_NAME],
+            names.map((name): ReporterDescription => [name]),
+            env,
+          ).map(([name]) => name);
     out.push(`--reporter=${kept.join(',')}`);
   }
   return out;

@@ -13,7 +13,9 @@ export type ScreenshotDefaults = NonNullable<NonNullable<PlaywrightTestConfig['e
 export function screenshotDefaultsByProject(config: PlaywrightTestConfig): Record<string, ScreenshotDefaults> {
   const top = config.expect?.toHaveScreenshot ?? {};
   if (!config.projects?.length) return { '': top };
-  return Object.fromEntries(config.projects.map((project) => [project.name ?? '', (project.expect ?? config.expect)?.toHaveScreenshot ?? {}]));
+  return Object.fromEntries(
+    config.projects.map((project) => [project.name ?? '', (project.expect ?? config.expect)?.toHaveScreenshot ?? {}]),
+  );
 }
 
 export function screenshotDefaults(projectName: string, env: NodeJS.ProcessEnv = process.env): ScreenshotDefaults {

@@ -74,7 +74,10 @@ export function startTiming(outputDir: string): void {
  * A worker's stopwatch for one checkpoint: `split(phase)` ends a phase (the time since the last
  * split), `finish()` appends them, and their sum as `prefix: all`, to the run's timing file.
  */
-export function checkpointStopwatch(prefix: string, env: NodeJS.ProcessEnv = process.env): { split: (phase: string) => void; finish: () => void } {
+export function checkpointStopwatch(
+  prefix: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { split: (phase: string) => void; finish: () => void } {
   const outputDir = ENV.outputDir.read(env);
   if (!timingOn(env) || !outputDir) return { split: () => undefined, finish: () => undefined };
   const started = performance.now();

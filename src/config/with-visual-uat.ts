@@ -3,7 +3,16 @@ import path from 'node:path';
 import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test';
 import type { BaseWebServer, VisualUatOptions } from '../types';
 import { applySystemChromium } from './browser';
-import { baseOverride, baseServer, hostResolverRules, moveOrigins, pathVariants, rewriteUrl, serverPort, type WebServer } from './base-server';
+import {
+  baseOverride,
+  baseServer,
+  hostResolverRules,
+  moveOrigins,
+  pathVariants,
+  rewriteUrl,
+  serverPort,
+  type WebServer,
+} from './base-server';
 import { baselineComponentBuild } from './component-tests';
 import { currentRole, ENV } from './environment';
 import { serialProjects } from './isolation';
@@ -53,7 +62,9 @@ export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options
   resolveOptions(options);
   ENV.options.write(withoutSecrets(options));
   ENV.screenshotDefaults.write(screenshotDefaultsByProject(config));
-  ENV.webServers.write(asArray(config.webServer).map((server, index): WebServerEntry => webServerEntry(server, baseOverride(options.baseWebServer, index))));
+  ENV.webServers.write(
+    asArray(config.webServer).map((server, index): WebServerEntry => webServerEntry(server, baseOverride(options.baseWebServer, index))),
+  );
   ENV.serialProjects.write(serialProjects(config));
   const userSetups = asArray(config.globalSetup);
   const wired = {
@@ -108,14 +119,19 @@ function isChromium(use: UseOptions | undefined, inherited: UseOptions | undefin
 function withChromiumArg<T extends PlaywrightTestConfig>(config: T, arg: string | null): T {
   if (!arg) return config;
   const top = config.use;
-  const withArg = (use: UseOptions | undefined): UseOptions => ({ ...use, launchOptions: { ...use?.launchOptions, args: [...(use?.launchOptions?.args ?? []), arg] } });
+  const withArg = (use: UseOptions | undefined): UseOptions => ({
+    ...use,
+    launchOptions: { ...use?.launchOptions, args: [...(use?.launchOptions?.args ?? []), arg] },
+  });
   return {
     ...config,
     use: isChromium(top, undefined) ? withArg(top) : top,
     projects: config.projects?.map((project) => {
       if (isChromium(project.use, top)) return project.use?.launchOptions ? { ...project, use: withArg(project.use) } : project;
       // A non-Chromium project inherits the top-level launch options: without the Chromium flag.
-      return project.use?.launchOptions || !isChromium(top, undefined) ? project : { ...project, use: { ...project.use, launchOptions: top?.launchOptions ?? {} } };
+      return project.use?.launchOptions || !isChromium(top, undefined)
+        ? project
+        : { ...project, use: { ...project.use, launchOptions: top?.launchOptions ?? {} } };
     }),
   };
 }
@@ -162,7 +178,8 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
     const port = freePorts[index];
     const { server: base, moved } = moveOrigins(baseServer(server, port, baseOverride(options.baseWebServer, index), checkout), ports);
     // The runner's output is the pass's log; workers load the config too, and say nothing.
-    if (moved.length && !ENV.testWorkerIndex.read(env)) say(`webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
+    if (moved.length && !ENV.testWorkerIndex.read(env))
+      say(`webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
     return {
       ...base,
       ...guarded(base),
@@ -181,7 +198,11 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
     webServer: Array.isArray(config.webServer) ? rewritten : rewritten[0],
     use: rewriteUse(withComponents.use, ports),
     expect: baseExpect(withComponents.expect),
-    projects: withComponents.projects?.map((project) => ({ ...project, use: rewriteUse(project.use, ports), ...(project.expect ? { expect: baseExpect(project.expect) } : {}) })),
+    projects: withComponents.projects?.map((project) => ({
+      ...project,
+      use: rewriteUse(project.use, ports),
+      ...(project.expect ? { expect: baseExpect(project.expect) } : {}),
+    })),
     metadata: { ...(config.metadata ?? {}), visualUatRole: 'baseline' },
   };
 }

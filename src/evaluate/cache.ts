@@ -55,7 +55,13 @@ export function changeKey(change: ChangePrint): string {
 }
 
 /** A verdict for the same change (within noise) given for every one of `shownOn`, else null. */
-export function readCachedVerdict(outputDir: string, scope: string, change: ChangePrint, shownOn: string[], model: string): Evaluation | null {
+export function readCachedVerdict(
+  outputDir: string,
+  scope: string,
+  change: ChangePrint,
+  shownOn: string[],
+  model: string,
+): Evaluation | null {
   const usable = (entry: CacheEntry | null) =>
     entry && entry.model === model && entry.evaluation && shownOn.every((key) => entry.shownOn?.includes(key)) ? entry.evaluation : null;
   const exact = usable(readJsonFile<CacheEntry>(verdictCacheFile(outputDir, scope, changeKey(change))));
@@ -70,10 +76,23 @@ export function readCachedVerdict(outputDir: string, scope: string, change: Chan
   return null;
 }
 
-export function writeCachedVerdict(outputDir: string, scope: string, change: ChangePrint, shownOn: string[], model: string, evaluation: Evaluation): void {
+export function writeCachedVerdict(
+  outputDir: string,
+  scope: string,
+  change: ChangePrint,
+  shownOn: string[],
+  model: string,
+  evaluation: Evaluation,
+): void {
   const file = verdictCacheFile(outputDir, scope, changeKey(change));
   // The same change judged for other checkpoints before: the entry keeps covering them too.
   const earlier = readJsonFile<CacheEntry>(file)?.shownOn ?? [];
-  const entry: CacheEntry = { model, change: encodeChange(change), shownOn: [...new Set([...earlier, ...shownOn])], evaluation, createdAt: new Date().toISOString() };
+  const entry: CacheEntry = {
+    model,
+    change: encodeChange(change),
+    shownOn: [...new Set([...earlier, ...shownOn])],
+    evaluation,
+    createdAt: new Date().toISOString(),
+  };
   writeFileAtomic(file, `${JSON.stringify(entry, null, 2)}\n`);
 }

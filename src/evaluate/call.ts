@@ -42,7 +42,10 @@ export interface Attempt {
 
 /** A final failure. `breaksRun`: the next calls would fail the same way (hung server, bad key, wrong URL). */
 export class EvaluatorFault extends Error {
-  constructor(message: string, readonly breaksRun: boolean) {
+  constructor(
+    message: string,
+    readonly breaksRun: boolean,
+  ) {
     super(message);
   }
 }
@@ -94,8 +97,10 @@ function classify(error: unknown, timedOut: boolean, mode: ResponseMode): Classi
   if (error instanceof openai.APIConnectionError) return { kind: 'transient', status: null, retryAfterMs: null, message: causeOf(error) };
   if (error instanceof openai.APIError && typeof error.status === 'number') {
     const { status, message } = error;
-    if (TRANSIENT_STATUSES.has(status) || status >= 500) return { kind: 'transient', status, retryAfterMs: retryAfterMs(error.headers), message };
-    if ((status === 400 || status === 415 || status === 422) && mode !== 'plain' && FORMAT_REJECTION.test(message)) return { kind: 'format', status, message };
+    if (TRANSIENT_STATUSES.has(status) || status >= 500)
+      return { kind: 'transient', status, retryAfterMs: retryAfterMs(error.headers), message };
+    if ((status === 400 || status === 415 || status === 422) && mode !== 'plain' && FORMAT_REJECTION.test(message))
+      return { kind: 'format', status, message };
     return { kind: 'final', status, message, breaksRun: status === 401 || status === 403 || status === 404 };
   }
   return { kind: 'final', status: null, message: causeOf(error), breaksRun: false };
@@ -103,7 +108,8 @@ function classify(error: unknown, timedOut: boolean, mode: ResponseMode): Classi
 
 function advice(status: number | null): string {
   if (status === 401 || status === 403) return ': check OPENAI_API_KEY (or evaluator.apiKey)';
-  if (status === 404) return ': check the model (VISUAL_UAT_MODEL / evaluator.model) and the base URL (OPENAI_BASE_URL / evaluator.baseURL)';
+  if (status === 404)
+    return ': check the model (VISUAL_UAT_MODEL / evaluator.model) and the base URL (OPENAI_BASE_URL / evaluator.baseURL)';
   return '';
 }
 
@@ -115,7 +121,10 @@ export interface AnswerFormat {
 
 export const VERDICT_FORMAT: AnswerFormat = { name: 'visual_verdict', schema: ANSWER_SCHEMA };
 
-export function responseFormat(mode: ResponseMode, format: AnswerFormat = VERDICT_FORMAT): ChatCompletionCreateParamsNonStreaming['response_format'] | undefined {
+export function responseFormat(
+  mode: ResponseMode,
+  format: AnswerFormat = VERDICT_FORMAT,
+): ChatCompletionCreateParamsNonStreaming['response_format'] | undefined {
   if (mode === 'json_schema') return { type: 'json_schema', json_schema: { name: format.name, strict: true, schema: format.schema } };
   if (mode === 'json_object') return { type: 'json_object' };
   return undefined;
@@ -136,7 +145,11 @@ function backoffMs(retry: number, policy: CallPolicy): number {
 }
 
 /** Runs one request with a hard deadline that also covers a body that never finishes. */
-async function attemptOnce(client: OpenAI, body: ChatCompletionCreateParamsNonStreaming, timeoutMs: number): Promise<{ completion: ChatCompletion } | { error: unknown; timedOut: boolean }> {
+async function attemptOnce(
+  client: OpenAI,
+  body: ChatCompletionCreateParamsNonStreaming,
+  timeoutMs: number,
+): Promise<{ completion: ChatCompletion } | { error: unknown; timedOut: boolean }> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -173,7 +186,14 @@ export async function complete(
     const body: ChatCompletionCreateParamsNonStreaming = format ? { ...request, response_format: format } : { ...request };
     const started = Date.now();
     const outcome = await attemptOnce(client, body, policy.timeoutMs);
-    const attempt: Attempt = { mode, startedAt: new Date(started).toISOString(), latencyMs: Date.now() - started, status: null, error: null, response: null };
+    const attempt: Attempt = {
+      mode,
+      startedAt: new Date(started).toISOString(),
+      latencyMs: Date.now() - started,
+      status: null,
+      error: null,
+      response: null,
+    };
     attempts.push(attempt);
     if ('completion' in outcome) {
       attempt.response = outcome.completion;
@@ -183,7 +203,10 @@ export async function complete(
     if (failure.kind === 'timeout') {
       attempt.error = `timed out after ${policy.timeoutMs} ms`;
       // Not retried: a hung or overloaded server would multiply the wait by the retry count.
-      throw new EvaluatorFault(`the evaluator did not answer within ${duration(policy.timeoutMs)} (raise evaluator.timeoutMs or VISUAL_UAT_EVAL_TIMEOUT_MS for a slow model)`, true);
+      throw new EvaluatorFault(
+        `the evaluator did not answer within ${duration(policy.timeoutMs)} (raise evaluator.timeoutMs or VISUAL_UAT_EVAL_TIMEOUT_MS for a slow model)`,
+        true,
+      );
     }
     attempt.status = failure.status;
     attempt.error = failure.message;
@@ -199,7 +222,10 @@ export async function complete(
     }
     const what = failure.status ? `HTTP ${failure.status}` : 'a network error';
     if (budget.retriesLeft <= 0)
-      throw new EvaluatorFault(`the evaluator kept failing (${what}: ${failure.message}) after ${retry} ${retry === 1 ? 'retry' : 'retries'}`, true);
+      throw new EvaluatorFault(
+        `the evaluator kept failing (${what}: ${failure.message}) after ${retry} ${retry === 1 ? 'retry' : 'retries'}`,
+        true,
+      );
     const delay = failure.retryAfterMs ?? backoffMs(retry, policy);
     if (delay > policy.maxRetryAfterMs)
       throw new EvaluatorFault(`the evaluator is rate limited (${what}) and asks to wait ${duration(delay)}: run again later`, true);

@@ -43,7 +43,15 @@ export function createModelClient(settings: EvaluatorSettings, callPolicy: Parti
   // Our own retry loop and deadline (see call.ts): the client's are switched off.
   const client = new (loadOpenAI())({ apiKey: settings.apiKey, baseURL: settings.baseURL, maxRetries: 0, timeout: settings.timeoutMs });
   const price = priceFor(settings.model, settings.prices);
-  const totals: EvaluatorUsage = { model: settings.model, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
+  const totals: EvaluatorUsage = {
+    model: settings.model,
+    calls: 0,
+    cacheHits: 0,
+    inputTokens: 0,
+    cachedInputTokens: 0,
+    outputTokens: 0,
+    costUSD: 0,
+  };
   return {
     settings,
     client,

@@ -64,10 +64,16 @@ function readInstructions(value: string | undefined, configDir: string): string 
 /** `evaluator.autoApprove` with its defaults, or null when it is off. Throws EvaluatorConfigError when malformed. */
 export function autoApprovePolicy(given: AutoApprovePolicy | false | undefined): ResolvedAutoApprove | null {
   if (given === undefined || given === false) return null;
-  if (typeof given !== 'object' || given === null) throw new EvaluatorConfigError(`visual-uat: evaluator.autoApprove must be an object { minConfidence, requireEval } (got ${JSON.stringify(given)})`);
+  if (typeof given !== 'object' || given === null)
+    throw new EvaluatorConfigError(
+      `visual-uat: evaluator.autoApprove must be an object { minConfidence, requireEval } (got ${JSON.stringify(given)})`,
+    );
   const { minConfidence = 0, requireEval = true } = given;
   const floor = unit('autoApprove.minConfidence', minConfidence, 0);
-  if (typeof requireEval !== 'boolean') throw new EvaluatorConfigError(`visual-uat: evaluator.autoApprove.requireEval must be true or false (got ${JSON.stringify(requireEval)})`);
+  if (typeof requireEval !== 'boolean')
+    throw new EvaluatorConfigError(
+      `visual-uat: evaluator.autoApprove.requireEval must be true or false (got ${JSON.stringify(requireEval)})`,
+    );
   return { minConfidence: floor, requireEval };
 }
 

@@ -68,7 +68,13 @@ interface Prepared {
 function prepare(request: EvaluationRequest, settings: EvaluatorSettings): Prepared {
   const plan = planView(pngFileSize(request.images.baseline), pngFileSize(request.images.current), request.metrics.changedRegions);
   const system = systemPrompt(settings.instructions);
-  const scope = cacheScope({ model: settings.model, promptVersion: PROMPT_VERSION, system, intent: request.intent, context: request.context });
+  const scope = cacheScope({
+    model: settings.model,
+    promptVersion: PROMPT_VERSION,
+    system,
+    intent: request.intent,
+    context: request.context,
+  });
   return { system, plan, scope, key: `${scope.slice(0, 8)}${changeKey(request.change).slice(0, 8)}` };
 }
 
@@ -81,7 +87,10 @@ function userPrompt(request: EvaluationRequest, note: string): string {
 const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text));
 
 /** The messages, with the user text and the images' note as sent (they say at which scale the images went). */
-async function messagesFor(request: EvaluationRequest, prepared: Prepared): Promise<{ messages: ChatCompletionMessageParam[]; user: string; note: string }> {
+async function messagesFor(
+  request: EvaluationRequest,
+  prepared: Prepared,
+): Promise<{ messages: ChatCompletionMessageParam[]; user: string; note: string }> {
   const { plan, system } = prepared;
   const images: ViewImage[] = [
     { file: request.images.baseline, role: 'side' },
@@ -114,7 +123,11 @@ function replyOf(completion: ChatCompletion): string {
  * `evaluator: false`): the reporter then marks every changed checkpoint as needing review.
  * Throws EvaluatorConfigError for an invalid option.
  */
-export function createEvaluator(options: EvaluatorOptions | false | undefined, env: NodeJS.ProcessEnv, runtime: EvaluatorRuntime): Evaluator | null {
+export function createEvaluator(
+  options: EvaluatorOptions | false | undefined,
+  env: NodeJS.ProcessEnv,
+  runtime: EvaluatorRuntime,
+): Evaluator | null {
   const settings = resolveEvaluatorSettings(options, env, runtime.configDir ?? process.cwd());
   if (!settings) return null;
   const { outputDir } = runtime;
@@ -128,9 +141,13 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
   /** Set by the first fault that later calls would repeat (hung server, bad key): they are skipped. */
   let broken: string | null = null;
 
-
   async function judge(request: EvaluationRequest): Promise<EvaluatorVerdict> {
-    const failed = (reason: string): EvaluatorVerdict => ({ status: 'needs_review', evaluation: null, reason: redact(reason), cached: false });
+    const failed = (reason: string): EvaluatorVerdict => ({
+      status: 'needs_review',
+      evaluation: null,
+      reason: redact(reason),
+      cached: false,
+    });
     if (broken) return failed(`not judged: the evaluator failed earlier in this run (${broken})`);
     let prepared: Prepared;
     try {
@@ -166,7 +183,10 @@ export function createEvaluator(options: EvaluatorOptions | false | undefined, e
       let parsed = parseVerdict(content);
       if (!parsed.ok) {
         repair = parsed.error;
-        const retry = { ...body, messages: [...messages, { role: 'assistant' as const, content }, { role: 'user' as const, content: repairPrompt(parsed.error) }] };
+        const retry = {
+          ...body,
+          messages: [...messages, { role: 'assistant' as const, content }, { role: 'user' as const, content: repairPrompt(parsed.error) }],
+        };
         const second = await complete(client, retry, policy, modes, budget, attempts);
         model.count(second, usage);
         content = replyOf(second);

@@ -114,11 +114,23 @@ const QUALITIES = [70, 50, 30];
 
 /** One band of the source at full size; rows or columns past the source's edge are grey. */
 async function bandOf(file: string, source: Size, band: Band, canvasWidth: number): Promise<Buffer> {
-  const inside = { left: 0, top: Math.min(band.y0, source.height), width: source.width, height: Math.max(0, Math.min(band.y1, source.height) - band.y0) };
+  const inside = {
+    left: 0,
+    top: Math.min(band.y0, source.height),
+    width: source.width,
+    height: Math.max(0, Math.min(band.y1, source.height) - band.y0),
+  };
   const [r, g, b] = OUTSIDE_RGBA;
   const grey = { r, g, b, alpha: 1 };
-  if (inside.height === 0) return sharp({ create: { width: canvasWidth, height: band.y1 - band.y0, channels: 4, background: grey } }).png().toBuffer();
-  return sharp(file).extract(inside).extend({ right: canvasWidth - source.width, bottom: band.y1 - band.y0 - inside.height, background: grey }).png().toBuffer();
+  if (inside.height === 0)
+    return sharp({ create: { width: canvasWidth, height: band.y1 - band.y0, channels: 4, background: grey } })
+      .png()
+      .toBuffer();
+  return sharp(file)
+    .extract(inside)
+    .extend({ right: canvasWidth - source.width, bottom: band.y1 - band.y0 - inside.height, background: grey })
+    .png()
+    .toBuffer();
 }
 
 interface Stacked {
@@ -152,7 +164,10 @@ async function stack(file: string, plan: ViewPlan): Promise<Stacked> {
 function resized(image: Stacked, scale: number): Promise<Buffer> {
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));
-  return sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 3 } }).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).png().toBuffer();
+  return sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .png()
+    .toBuffer();
 }
 
 export interface ViewImage {

@@ -36,7 +36,12 @@ function check(value: unknown): Parsed {
   if (problems.length) return { ok: false, error: `the JSON does not match the schema: ${problems.join('; ')}` };
   return {
     ok: true,
-    evaluation: { pass: v.pass as boolean, confidence: v.confidence as number, reason: plainText(v.reason as string).trim(), needsReview: v.needsReview as boolean },
+    evaluation: {
+      pass: v.pass as boolean,
+      confidence: v.confidence as number,
+      reason: plainText(v.reason as string).trim(),
+      needsReview: v.needsReview as boolean,
+    },
   };
 }
 

@@ -62,10 +62,12 @@ function changeSection(context: RunContext | null): string[] {
     '## The change',
     `Base: ${context.baseBranch} at ${short(context.baseCommit)}. Current: ${context.currentBranch ?? 'detached HEAD'} at ${short(context.currentCommit)}.`,
   ];
-  if (context.dirty) lines.push('The working tree has uncommitted changes: the current screenshots include work not described by any commit.');
+  if (context.dirty)
+    lines.push('The working tree has uncommitted changes: the current screenshots include work not described by any commit.');
   lines.push(context.commits.length ? `Commit subjects (${context.commits.length}):` : 'No commits between base and current.');
   lines.push(...list(context.commits, MAX_COMMITS, 'commits'));
-  if (context.changedFiles.length) lines.push(`Changed files (${context.changedFiles.length}):`, ...list(context.changedFiles, MAX_FILES, 'files'));
+  if (context.changedFiles.length)
+    lines.push(`Changed files (${context.changedFiles.length}):`, ...list(context.changedFiles, MAX_FILES, 'files'));
   return lines;
 }
 
@@ -75,7 +77,14 @@ function clip(text: string, max: number): string {
 
 function signalList(title: string, items: string[]): string[] {
   if (items.length === 0) return [];
-  return [title, ...list(items.map((item) => clip(item.replace(/\s+/g, ' '), MAX_SIGNAL_ITEM_CHARS)), MAX_SIGNAL_ITEMS, 'items')];
+  return [
+    title,
+    ...list(
+      items.map((item) => clip(item.replace(/\s+/g, ' '), MAX_SIGNAL_ITEM_CHARS)),
+      MAX_SIGNAL_ITEMS,
+      'items',
+    ),
+  ];
 }
 
 /** The ARIA diff and the new console errors, failed requests and a11y violations; nothing when there are none. */
@@ -106,7 +115,13 @@ function explanationSection(request: EvaluationRequest): string[] {
   const { explanation, code = [] } = request;
   if (!explanation) return [];
   const lines = ['', '## What changed on the page (from the DOM and computed styles both captures recorded)'];
-  lines.push(...list(explanation.changes.map((change) => change.words), MAX_REGIONS, 'changes'));
+  lines.push(
+    ...list(
+      explanation.changes.map((change) => change.words),
+      MAX_REGIONS,
+      'changes',
+    ),
+  );
   if (explanation.note) lines.push(`Not explained: ${explanation.note}.`);
   if (explanation.interaction?.length)
     lines.push(
@@ -120,7 +135,15 @@ function explanationSection(request: EvaluationRequest): string[] {
     const lines = [...new Set(change.lines.map((line) => `${line.added ? '+' : '-'} ${clip(line.text.trim(), MAX_CODE_LINE_CHARS)}`))];
     return [`${change.file} (${change.commit ? `commit ${change.commit}` : 'uncommitted'}):`, ...lines];
   });
-  if (changed.length) lines.push('', 'The changed lines of the files named above:', '```diff', ...changed.slice(0, MAX_CODE_LINES), ...(changed.length > MAX_CODE_LINES ? [`… ${changed.length - MAX_CODE_LINES} more lines`] : []), '```');
+  if (changed.length)
+    lines.push(
+      '',
+      'The changed lines of the files named above:',
+      '```diff',
+      ...changed.slice(0, MAX_CODE_LINES),
+      ...(changed.length > MAX_CODE_LINES ? [`… ${changed.length - MAX_CODE_LINES} more lines`] : []),
+      '```',
+    );
   return lines;
 }
 
@@ -154,10 +177,14 @@ export function userText(request: EvaluationRequest, viewNote: string): string {
       'regions',
     ),
     ...(request.group.shownOn.length > 1
-      ? [`The same change appears on ${request.group.shownOn.length} checkpoints (group ${request.group.id}); these images show one of them, and your verdict applies to all of them.`]
+      ? [
+          `The same change appears on ${request.group.shownOn.length} checkpoints (group ${request.group.id}); these images show one of them, and your verdict applies to all of them.`,
+        ]
       : []),
     ...(request.group.projects?.length
-      ? [`Those checkpoints are in the Playwright projects ${request.group.projects.join(', ')} (other viewports): the same elements changed the same way in each; these images are from ${request.project}.`]
+      ? [
+          `Those checkpoints are in the Playwright projects ${request.group.projects.join(', ')} (other viewports): the same elements changed the same way in each; these images are from ${request.project}.`,
+        ]
       : []),
     ...explanationSection(request),
     ...signalsSection(request.signals),

@@ -48,15 +48,27 @@ interface Element {
 /** More elements of the page (both sides) than this carrying a class make it a shared one: about three on each side. */
 const SHARED_BY = 4;
 
-const classTest = (file: string): ClassTest => (isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file) : cssInJsClass);
+const classTest = (file: string): ClassTest =>
+  isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file) : cssInJsClass;
 
-const styledBy = (selectors: readonly string[], file: string, steps: Step[]) => selectors.some((selector) => selectorMatches(selector, steps, classTest(file)));
+const styledBy = (selectors: readonly string[], file: string, steps: Step[]) =>
+  selectors.some((selector) => selectorMatches(selector, steps, classTest(file)));
 
 /** A variable's uses on the branch, followed through variables defined by it (`--link: var(--brand)`), with the file each is in. */
-function usesOf(name: string, uses: readonly (VariableUse & { file: string })[], seen = new Set<string>()): (VariableUse & { file: string })[] {
+function usesOf(
+  name: string,
+  uses: readonly (VariableUse & { file: string })[],
+  seen = new Set<string>(),
+): (VariableUse & { file: string })[] {
   if (seen.has(name)) return [];
   seen.add(name);
-  return uses.filter((use) => use.name === name).flatMap((use) => (use.property.startsWith('--') || use.property.startsWith('$') || use.property.startsWith('@') ? usesOf(use.property, uses, seen) : [use]));
+  return uses
+    .filter((use) => use.name === name)
+    .flatMap((use) =>
+      use.property.startsWith('--') || use.property.startsWith('$') || use.property.startsWith('@')
+        ? usesOf(use.property, uses, seen)
+        : [use],
+    );
 }
 
 /**
@@ -70,11 +82,14 @@ function styleProof(target: StyleTarget, file: string, element: Element, uses: r
   const best = (ranks: number[]) => Math.max(0, ...ranks);
   if (target.defines) {
     const custom = target.defines.startsWith('--');
-    const inScope = (steps: Step[]) => !custom || target.selectors.length === 0 || steps.some((_, i) => styledBy(target.selectors, file, steps.slice(0, i + 1)));
+    const inScope = (steps: Step[]) =>
+      !custom || target.selectors.length === 0 || steps.some((_, i) => styledBy(target.selectors, file, steps.slice(0, i + 1)));
     const viaUses = usesOf(target.defines, uses);
     return best(
       element.sides.flatMap((steps) =>
-        viaUses.filter((use) => styledBy(use.selectors, use.file, steps) && inScope(steps)).map((use) => related(target.defines!.startsWith('@mixin') ? target.properties : [use.property], element)),
+        viaUses
+          .filter((use) => styledBy(use.selectors, use.file, steps) && inScope(steps))
+          .map((use) => related(target.defines!.startsWith('@mixin') ? target.properties : [use.property], element)),
       ),
     );
   }
@@ -103,7 +118,8 @@ function isElement(target: ElementTarget, steps: Step[], element: Element, cameO
   const named = target.classes.length > 0 || target.id !== null;
   if (!component && !target.dynamicClasses && !(cameOrWent && named) && classes.some((name) => !written.has(name))) return false;
   const parent = steps[steps.length - 2];
-  const parentMatches = !target.parent || !parent || (target.parent.tag === parent.tag && target.parent.classes.every((name) => parent.classes.includes(name)));
+  const parentMatches =
+    !target.parent || !parent || (target.parent.tag === parent.tag && target.parent.classes.every((name) => parent.classes.includes(name)));
   if (!parentMatches) return false;
   if (target.id || target.classes.length === 0 || target.classes.some((name) => !element.shared(name))) return true;
   const ownText = target.text.length >= 3 && element.texts.includes(target.text);
@@ -123,13 +139,14 @@ function optionOfRenderer(change: CodeChange, line: ChangedLine, element: Elemen
   if (element.kind !== 'changed' || !change.rendered?.length || !OPTION.test(line.text)) return false;
   if (line.target && !(line.target.kind === 'element' && isComponent(line.target.tag))) return false;
   const writes = (written: Written, step: Step) =>
-    written.tag === step.tag && (written.id ? written.id === step.id : written.classes.some((name) => !element.shared(name))) && written.classes.every((name) => step.classes.includes(name));
+    written.tag === step.tag &&
+    (written.id ? written.id === step.id : written.classes.some((name) => !element.shared(name))) &&
+    written.classes.every((name) => step.classes.includes(name));
   return element.sides.some((steps) => steps.slice(2).some((step) => change.rendered!.some((written) => writes(written, step))));
 }
 
 /** A picture's file name without its query or a bundler's hash (`/assets/logo-3fA2b1c9.svg` → `logo.svg`). */
-const pictureName = (address: string) =>
-  (address.split(/[?#]/)[0].split('/').pop() ?? '').replace(/-[\w]{8}(\.\w+)$/, '$1').toLowerCase();
+const pictureName = (address: string) => (address.split(/[?#]/)[0].split('/').pop() ?? '').replace(/-[\w]{8}(\.\w+)$/, '$1').toLowerCase();
 
 /** Whether a changed file is the picture the element shows (an SVG, an image). */
 const showsFile = (element: Element, file: string) => element.pictures.some((address) => pictureName(address) === pictureName(file));
@@ -140,7 +157,9 @@ const token = (word: string) => new RegExp(`(^|[\\s"'\`{}(),>=])${escapeRegExp(w
 /** Whether a changed line holds one of the element's texts whole, for an element whose text is what changed, or that came (an added line) or went (a removed one). */
 function textProof(line: ChangedLine, element: Element): boolean {
   if (element.kind === 'changed' ? !element.properties.includes('text') : line.added !== (element.kind === 'added')) return false;
-  return element.texts.some((text) => text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escapeRegExp(text)}(?=$|[<"'\`\\s])`).test(line.text.trim()));
+  return element.texts.some(
+    (text) => text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escapeRegExp(text)}(?=$|[<"'\`\\s])`).test(line.text.trim()),
+  );
 }
 
 /** `DataTable` → `data-table`: the class a component's root element commonly takes from its name. */
@@ -181,14 +200,20 @@ function mentionedName(line: ChangedLine, element: Element): string | null {
   return names.find((name) => name.length >= 3 && !element.shared(name) && token(name).test(line.text)) ?? null;
 }
 
-const commitWords = (commit: string | null) => (commit ? `commit ${commit.length > 70 ? `${commit.slice(0, 69)}…` : commit}` : 'uncommitted changes');
+const commitWords = (commit: string | null) =>
+  commit ? `commit ${commit.length > 70 ? `${commit.slice(0, 69)}…` : commit}` : 'uncommitted changes';
 
 /** Why nothing proves a cause, from what comes closest; null when the whole diff was read and no changed file mentions the element. */
 function whyNot(element: Element, code: readonly CodeChange[], page: readonly string[]): string | null {
   for (const change of [...code].reverse())
     for (const line of change.lines) {
       const target = line.target;
-      if (target?.kind === 'style' && !target.defines && target.selectors.length && element.sides.some((steps) => styledBy(target.selectors, change.file, steps))) {
+      if (
+        target?.kind === 'style' &&
+        !target.defines &&
+        target.selectors.length &&
+        element.sides.some((steps) => styledBy(target.selectors, change.file, steps))
+      ) {
         const sets = target.properties.length ? target.properties.join(', ') : 'nothing';
         return `not attributed: ${change.file} changes \`${target.selectors.join(', ')}\`, which matches it, but what it sets (${sets}) is not what changed here`;
       }
@@ -196,15 +221,26 @@ function whyNot(element: Element, code: readonly CodeChange[], page: readonly st
   for (const change of [...code].reverse())
     for (const line of change.lines) {
       const name = mentionedName(line, element);
-      if (name) return `not attributed: ${change.file} changes a line with \`${name}\`, but not this element's own rule, tag, attributes or text`;
+      if (name)
+        return `not attributed: ${change.file} changes a line with \`${name}\`, but not this element's own rule, tag, attributes or text`;
     }
   const variable = [...code]
     .reverse()
-    .flatMap((change) => change.lines.flatMap((line) => (line.target?.kind === 'style' && line.target.defines ? [{ change, name: line.target.defines, target: line.target }] : [])))
+    .flatMap((change) =>
+      change.lines.flatMap((line) =>
+        line.target?.kind === 'style' && line.target.defines ? [{ change, name: line.target.defines, target: line.target }] : [],
+      ),
+    )
     .find(({ change, name, target }) => mayStyle(name, target, change.file, element, code));
   if (variable)
     return `not attributed: ${variable.change.file} changes ${variable.name}, and no rule read on the branch applies it to this element (the layout record does not say which elements use a variable or mixin)`;
-  const module = [...code].reverse().find((change) => isModuleFile(change.file) && element.sides.some((steps) => steps[steps.length - 1].classes.some((name) => generatedBy(name, change.file))));
+  const module = [...code]
+    .reverse()
+    .find(
+      (change) =>
+        isModuleFile(change.file) &&
+        element.sides.some((steps) => steps[steps.length - 1].classes.some((name) => generatedBy(name, change.file))),
+    );
   if (module)
     return `not attributed: its classes are generated by CSS Modules and ${module.file} changed (a module's generated names change with its text), but none of its changed rules applies to this element`;
   const unmatched = element.sides.some((steps) => steps[steps.length - 1].classes.some(looksHashed)) ? unmatchedModules(code, page) : [];
@@ -252,7 +288,8 @@ function classCounts(page: readonly string[]): Map<string, number> {
   let counts = pageClasses.get(page);
   if (!counts) {
     counts = new Map();
-    for (const steps of stepsOfPage(page)) for (const name of steps[steps.length - 1]?.classes ?? []) counts.set(name, (counts.get(name) ?? 0) + 1);
+    for (const steps of stepsOfPage(page))
+      for (const name of steps[steps.length - 1]?.classes ?? []) counts.set(name, (counts.get(name) ?? 0) + 1);
     pageClasses.set(page, counts);
   }
   return counts;
@@ -266,7 +303,9 @@ function unmatchedModules(code: readonly CodeChange[], page: readonly string[]):
   const steps = stepsOfPage(page);
   const modules = [...new Set(code.filter((change) => isModuleFile(change.file)).map((change) => change.file))];
   return modules.filter((file) => {
-    const selectors = code.filter((change) => change.file === file).flatMap((change) => change.lines.flatMap((line) => (line.target?.kind === 'style' ? line.target.selectors : [])));
+    const selectors = code
+      .filter((change) => change.file === file)
+      .flatMap((change) => change.lines.flatMap((line) => (line.target?.kind === 'style' ? line.target.selectors : [])));
     return selectors.length > 0 && !steps.some((element) => styledBy(selectors, file, element));
   });
 }
@@ -282,13 +321,21 @@ function unmatchedModules(code: readonly CodeChange[], page: readonly string[]):
 export function attribute(clues: ElementClues, code: readonly CodeChange[], page: readonly string[] = []): Attributed {
   const counts = page.length ? classCounts(page) : null;
   const shared = (name: string) => (counts?.get(name) ?? 0) > SHARED_BY;
-  const element: Element = { kind: clues.kind, sides: clues.paths.map(stepsOf), texts: clues.texts, properties: clues.properties, pictures: clues.pictures ?? [], shared };
+  const element: Element = {
+    kind: clues.kind,
+    sides: clues.paths.map(stepsOf),
+    texts: clues.texts,
+    properties: clues.properties,
+    pictures: clues.pictures ?? [],
+    shared,
+  };
   const uses = code.flatMap((change) => change.uses.map((use) => ({ ...use, file: change.file })));
   let found: { attribution: Attribution; rank: number } | null = null;
   for (const change of code)
     for (const line of change.lines) {
       const rank = proof(change, line, element, uses);
-      if (rank > 0 && rank >= (found?.rank ?? 0)) found = { attribution: { file: change.file, commit: change.commit, line: line.text.trim() }, rank };
+      if (rank > 0 && rank >= (found?.rank ?? 0))
+        found = { attribution: { file: change.file, commit: change.commit, line: line.text.trim() }, rank };
     }
   return found ? { cause: found.attribution, why: null } : { cause: null, why: whyNot(element, code, page) };
 }

@@ -18,7 +18,12 @@ export async function lookAtCapture(input: BaselineCheckInput): Promise<Baseline
   const current = path.join(input.scratch, 'capture.png');
   fs.writeFileSync(current, input.current);
   const tolerance = mergeTolerance(input.tolerance.run, ...input.tolerance.overrides);
-  const outcome = await compareImages({ baseline: input.baseline.image, current, diffOutput: path.join(input.scratch, 'diff.png'), tolerance });
+  const outcome = await compareImages({
+    baseline: input.baseline.image,
+    current,
+    diffOutput: path.join(input.scratch, 'diff.png'),
+    tolerance,
+  });
   if (outcome.kind !== 'different') return { matches: true, explained: null, difference: '' };
   const side = await input.currentSide();
   const explanation = explainChange(

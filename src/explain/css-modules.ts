@@ -72,10 +72,16 @@ export function sourceClass(generated: string, modules: readonly ModuleClasses[]
   let known = readBack.get(modules);
   if (!known) readBack.set(modules, (known = new Map()));
   if (known.has(generated)) return known.get(generated)!;
-  const found = modules.flatMap(({ file, classes }) => classes.filter((local) => generatedFrom(generated, local, file)).map((local) => ({ local, file })));
+  const found = modules.flatMap(({ file, classes }) =>
+    classes.filter((local) => generatedFrom(generated, local, file)).map((local) => ({ local, file })),
+  );
   const files = new Set(found.map(({ file }) => file));
   const shaped = SHAPES.map((shape) => generated.match(shape)?.[1]).find(Boolean);
-  const read = found.length ? { local: found[0].local, file: files.size === 1 ? found[0].file : null } : shaped ? { local: shaped, file: null } : null;
+  const read = found.length
+    ? { local: found[0].local, file: files.size === 1 ? found[0].file : null }
+    : shaped
+      ? { local: shaped, file: null }
+      : null;
   known.set(generated, read);
   return read;
 }

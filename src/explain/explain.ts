@@ -56,7 +56,18 @@ export interface Explanation {
 }
 
 /** Inherited properties: a child's change equal to its parent's is the parent's. */
-const INHERITED = new Set(['color', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height', 'letter-spacing', 'text-align', 'text-transform', 'visibility']);
+const INHERITED = new Set([
+  'color',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'line-height',
+  'letter-spacing',
+  'text-align',
+  'text-transform',
+  'visibility',
+]);
 /** How many element changes an explanation keeps, and how many its summary names. */
 const KEPT = 12;
 const SUMMARIZED = 3;
@@ -77,19 +88,29 @@ function propertyWords(changes: PropertyChange[]): string {
 
 function placeWords(record: LayoutRecord, index: number, naming: Naming): string {
   const element = record.elements[index];
-  const next = record.elements.findIndex((other, i) => i > index && other.parent === element.parent && !other.path.startsWith(`${element.path}>`));
+  const next = record.elements.findIndex(
+    (other, i) => i > index && other.parent === element.parent && !other.path.startsWith(`${element.path}>`),
+  );
   if (next >= 0) return ` above ${elementName(record.elements[next].path, naming, record.elements[next].text)}`;
-  return element.parent >= 0 ? ` in ${elementName(record.elements[element.parent].path, naming, record.elements[element.parent].text)}` : '';
+  return element.parent >= 0
+    ? ` in ${elementName(record.elements[element.parent].path, naming, record.elements[element.parent].text)}`
+    : '';
 }
 
 /** Each matched element's own changes, those its parent already explains (an inherited value) left out. */
-function changedElements(base: LayoutRecord, current: LayoutRecord, matching: Matching, origins: PageOrigins): { index: number; properties: PropertyChange[] }[] {
+function changedElements(
+  base: LayoutRecord,
+  current: LayoutRecord,
+  matching: Matching,
+  origins: PageOrigins,
+): { index: number; properties: PropertyChange[] }[] {
   const own = new Map<number, PropertyChange[]>();
   for (const { base: b, current: c } of matching.matched) own.set(c, styleChanges(base, b, current, c, origins));
   return matching.matched.flatMap(({ base: b, current: c }) => {
     const parentChanges = own.get(current.elements[c].parent) ?? [];
     const inherited = (change: PropertyChange) =>
-      INHERITED.has(change.property) && parentChanges.some((p) => p.property === change.property && p.before === change.before && p.after === change.after);
+      INHERITED.has(change.property) &&
+      parentChanges.some((p) => p.property === change.property && p.before === change.before && p.after === change.after);
     const properties = own.get(c)!.filter((change) => !inherited(change));
     return properties.length ? [{ index: c, properties: [...properties, ...sizeChanges(base.elements[b], current.elements[c])] }] : [];
   });
@@ -130,7 +151,12 @@ function sizeShows(base: LayoutRecord, b: LayoutElement, current: LayoutRecord, 
  * Elements that changed size where the images show it, the outermost of each nest once those
  * `passed` leaves out are gone: what a change inside an image, a font or a widget's option shows as.
  */
-function resized(base: LayoutRecord, current: LayoutRecord, matching: Matching, passed: (path: string) => boolean): { index: number; properties: PropertyChange[] }[] {
+function resized(
+  base: LayoutRecord,
+  current: LayoutRecord,
+  matching: Matching,
+  passed: (path: string) => boolean,
+): { index: number; properties: PropertyChange[] }[] {
   const sized = matching.matched.filter(({ base: b, current: c }) => {
     const [before, after] = [base.elements[b], current.elements[c]];
     return !passed(after.path) && sizeChanges(before, after).length > 0 && sizeShows(base, before, current, after);
@@ -181,21 +207,33 @@ function missingNote(base: LayoutRecord | null, current: LayoutRecord | null, ga
  * page so, the code did not change it; what else changed is the diff's to prove (`prove`). A state
  * only near the element is said as one that may explain it.
  */
-function causeOf(state: StateCause | null, changes: PropertyChange[], prove: (properties: string[]) => Attributed): { cause: Attribution | null; words: string; interaction?: string } {
+function causeOf(
+  state: StateCause | null,
+  changes: PropertyChange[],
+  prove: (properties: string[]) => Attributed,
+): { cause: Attribution | null; words: string; interaction?: string } {
   const properties = changes.map((change) => change.property);
   if (state?.rule) {
     const rest = unsetBy(state.rule, properties);
     // A changed line that sets what the rule sets to the value now shown is the diff's proof: the state is then said beside it.
     const proven = prove(properties);
     const byRule = changes.filter((change) => !rest.includes(change.property));
-    if (proven.cause && setsShownValue(proven.cause.line, byRule)) return { cause: proven.cause, words: `${causeWords(proven)}; ${state.words} too`, interaction: state.state.words };
+    if (proven.cause && setsShownValue(proven.cause.line, byRule))
+      return { cause: proven.cause, words: `${causeWords(proven)}; ${state.words} too`, interaction: state.state.words };
     if (rest.length === 0) return { cause: null, words: state.words, interaction: state.state.words };
     const attributed = prove(rest);
-    return { cause: attributed.cause, words: `${state.words}; ${rest.join(', ')}: ${causeWords(attributed)}`, interaction: state.state.words };
+    return {
+      cause: attributed.cause,
+      words: `${state.words}; ${rest.join(', ')}: ${causeWords(attributed)}`,
+      interaction: state.state.words,
+    };
   }
   const attributed = prove(properties);
   if (!state) return { cause: attributed.cause, words: causeWords(attributed) };
-  return { cause: attributed.cause, words: attributed.cause ? `${causeWords(attributed)}; ${state.words} too` : `not attributed: ${state.words}` };
+  return {
+    cause: attributed.cause,
+    words: attributed.cause ? `${causeWords(attributed)}; ${state.words} too` : `not attributed: ${state.words}`,
+  };
 }
 
 /** Whether a style line (`background-color: #eef;`) sets a changed property to the value the element shows now. */
@@ -203,7 +241,10 @@ function setsShownValue(line: string, changes: readonly PropertyChange[]): boole
   const declared = line.match(/^\s*([\w-]+)\s*:\s*([^;{}]+?)\s*;?\s*$/);
   if (!declared) return false;
   const [property, value] = [recordedBy(declared[1]), declared[2].toLowerCase()];
-  return changes.some((change) => property.includes(change.property) && [change.after, valueWord(change.after)].some((shown) => shown.toLowerCase() === value));
+  return changes.some(
+    (change) =>
+      property.includes(change.property) && [change.after, valueWord(change.after)].some((shown) => shown.toLowerCase() === value),
+  );
 }
 
 /** The changed properties a state rule does not set, a size aside (a box follows its styles). */
@@ -232,11 +273,15 @@ export function explainChange(
   const missing = missingNote(base, current, gaps);
   const states = oneSidedStates(interaction);
   const stateWords = states.length ? { interaction: states.map((state) => state.words) } : {};
-  if (!base || !current) return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length, ...stateWords };
+  if (!base || !current)
+    return { changes: [], summary: '', note: missing, unexplained: [...regions], regionCount: regions.length, ...stateWords };
   const { matching, moved } = withoutMasked(base, current, pairMoved(base, current, matchElements(base, current)));
   const page = [...base.elements, ...current.elements].map((element) => element.path);
   const hiddenOn = hiddenPaths();
-  const naming = namingOf([base, current], code.flatMap(({ file, classes }) => (classes ? [{ file, classes }] : [])));
+  const naming = namingOf(
+    [base, current],
+    code.flatMap(({ file, classes }) => (classes ? [{ file, classes }] : [])),
+  );
   // What each change's words say before its cause: a shift it made is said there.
   const whatOf = new WeakMap<ElementChange, string>();
   const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, found: PropertyChange[]): ElementChange => {
@@ -245,7 +290,9 @@ export function explainChange(
     // An element that came or went while a style hid it on the other side changed its display: that is what is named and proven.
     const toggled = kind === 'changed' ? null : hiddenOn(kind === 'removed' ? current : base, element.path);
     const display = record.styles[element.style]?.display ?? 'block';
-    const properties = toggled ? [{ property: 'display', before: kind === 'removed' ? display : 'none', after: kind === 'removed' ? 'none' : display }] : found;
+    const properties = toggled
+      ? [{ property: 'display', before: kind === 'removed' ? display : 'none', after: kind === 'removed' ? 'none' : display }]
+      : found;
     const texts = [element.text, ...properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after])].filter(Boolean);
     const baseElement = kind === 'changed' ? base.elements[matching.baseOf.get(index) ?? -1] : undefined;
     const otherPath = kind === 'changed' ? baseElement?.path : (toggled ?? undefined);
@@ -253,8 +300,14 @@ export function explainChange(
     const changedProperties = properties.map((p) => p.property);
     const clueKind = toggled ? 'changed' : kind;
     const state = stateCause({ kind: clueKind, paths, properties: changedProperties }, interaction, states);
-    const pictures = [record.styles[element.style]?.src, baseElement && base.styles[baseElement.style]?.src].filter((src): src is string => Boolean(src));
-    const { cause, words, interaction: byState } = causeOf(state, properties, (proven) => attribute({ kind: clueKind, paths, texts, properties: proven, pictures }, code, page));
+    const pictures = [record.styles[element.style]?.src, baseElement && base.styles[baseElement.style]?.src].filter((src): src is string =>
+      Boolean(src),
+    );
+    const {
+      cause,
+      words,
+      interaction: byState,
+    } = causeOf(state, properties, (proven) => attribute({ kind: clueKind, paths, texts, properties: proven, pictures }, code, page));
     const [w, h] = [element.box[2], element.box[3]];
     const place = kind === 'added' ? placeWords(record, index, naming) : '';
     const what =
@@ -264,7 +317,17 @@ export function explainChange(
           ? `${name} ${kind === 'removed' ? 'hidden' : 'shown'}: ${propertyWords(properties)} (${w}×${h})${place}`
           : `${name} ${kind} (${w}×${h})${place}`;
     const box = boxOf(element);
-    const change: ElementChange = { kind, element: name, path: element.path, box, properties, cause, ...(byState ? { interaction: byState } : {}), words: `${what} — ${words}`, regions: regionsMet(box, regions) };
+    const change: ElementChange = {
+      kind,
+      element: name,
+      path: element.path,
+      box,
+      properties,
+      cause,
+      ...(byState ? { interaction: byState } : {}),
+      words: `${what} — ${words}`,
+      regions: regionsMet(box, regions),
+    };
     whatOf.set(change, what);
     return change;
   };
@@ -296,7 +359,11 @@ export function explainChange(
     const shift = shifts.get(change);
     if (!shift) return change;
     const what = whatOf.get(change)!;
-    return { ...change, words: `${what}; ${shiftWords(shift.by)}${change.words.slice(what.length)}`, regions: [...change.regions!, ...shift.regions].sort((a, b) => a - b) };
+    return {
+      ...change,
+      words: `${what}; ${shiftWords(shift.by)}${change.words.slice(what.length)}`,
+      regions: [...change.regions!, ...shift.regions].sort((a, b) => a - b),
+    };
   });
   const shifted = new Set([...shifts.values()].flatMap((shift) => shift.regions));
   const subpixel = shown.length === 0 ? subpixelMove(base, current) : null;
@@ -304,11 +371,21 @@ export function explainChange(
   // A state no listed change is put down to is still said: it may be what an unexplained region shows (a focus ring is an outline, which the record does not keep).
   const unsaid = states.filter((state) => !shown.some((change) => change.words.includes(state.words)));
   const notes = [
-    shown.length === 0 ? (subpixel ?? 'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps') : null,
+    shown.length === 0
+      ? (subpixel ??
+        'no element was added, removed or restyled where the pixels changed: the change is inside an element (an image, a canvas, a font) or outside what the layout record keeps')
+      : null,
     base.truncated || current.truncated ? 'a layout record was cut at its element limit: an element past it is not seen' : null,
     unsaid.length ? `the captures differ in pointer or focus: ${unsaid.map((state) => state.words).join(', ')}` : null,
   ].filter((note): note is string => note !== null);
-  return { changes: shown, summary: summaryOf(shown), note: notes.length ? notes.join('; ') : null, unexplained, regionCount: regions.length, ...stateWords };
+  return {
+    changes: shown,
+    summary: summaryOf(shown),
+    note: notes.length ? notes.join('; ') : null,
+    unexplained,
+    regionCount: regions.length,
+    ...stateWords,
+  };
 }
 
 /**

@@ -20,14 +20,25 @@ export function sizesApart(
   current: LayoutRecord,
   matching: Matching,
 ): { index: number; properties: PropertyChange[] }[] {
-  const resized = new Set(changed.filter((change) => change.properties.some((p) => SIZE.has(p.property))).map((change) => current.elements[change.index].path));
-  const inside = [...matching.added.map((i) => current.elements[i].path), ...matching.removed.map((i) => base.elements[i].path), ...resized];
+  const resized = new Set(
+    changed.filter((change) => change.properties.some((p) => SIZE.has(p.property))).map((change) => current.elements[change.index].path),
+  );
+  const inside = [
+    ...matching.added.map((i) => current.elements[i].path),
+    ...matching.removed.map((i) => base.elements[i].path),
+    ...resized,
+  ];
   return changed.flatMap((change) => {
     const sizes = change.properties.filter((p) => SIZE.has(p.property));
     const styles = change.properties.filter((p) => !SIZE.has(p.property));
     if (sizes.length === 0 || styles.some((p) => movesBox(p.property))) return [change];
     const paths = [current.elements[change.index].path, base.elements[matching.baseOf.get(change.index) ?? -1]?.path];
     const explained = inside.some((other) => paths.some((path) => path && other.startsWith(`${path}>`)));
-    return explained ? [{ index: change.index, properties: styles }] : [{ index: change.index, properties: styles }, { index: change.index, properties: sizes }];
+    return explained
+      ? [{ index: change.index, properties: styles }]
+      : [
+          { index: change.index, properties: styles },
+          { index: change.index, properties: sizes },
+        ];
   });
 }

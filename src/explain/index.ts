@@ -1,4 +1,13 @@
-export { explainChange, type ElementChange, type Explanation, type LayoutGap, type InteractionSides, type LayoutGaps, type PageOrigins, type PropertyChange } from './explain';
+export {
+  explainChange,
+  type ElementChange,
+  type Explanation,
+  type LayoutGap,
+  type InteractionSides,
+  type LayoutGaps,
+  type PageOrigins,
+  type PropertyChange,
+} from './explain';
 export { unexplainedWords } from './regions';
 export type { Attribution } from './attribute';
 export { interactionOnly } from './unsteady';

@@ -40,13 +40,16 @@ const ordinal = (n: number) => `${n}${ORDINAL[n % 100 >= 11 && n % 100 <= 13 ? 0
 /** An element as the state's words name it: the 2nd of same-named siblings says which card. */
 function stateName(path: string): string {
   const name = `\`${elementName(path)}\``;
-  const place = pathSteps(path).pop()?.match(/:(\d+)$/);
+  const place = pathSteps(path)
+    .pop()
+    ?.match(/:(\d+)$/);
   return place && !name.includes('nth-of-type') ? `the ${ordinal(Number(place[1]))} ${name}` : name;
 }
 
 function stateWords(kind: StateKind, side: Side, path: string, focusVisible: boolean): string {
   const name = stateName(path);
-  const what = kind === 'pointer' ? `pointer over ${name}` : kind === 'focus' ? `focus${focusVisible ? ' (shown)' : ''} on ${name}` : `${name} open`;
+  const what =
+    kind === 'pointer' ? `pointer over ${name}` : kind === 'focus' ? `focus${focusVisible ? ' (shown)' : ''} on ${name}` : `${name} open`;
   return `${what} on the ${side} side only`;
 }
 
@@ -75,7 +78,10 @@ export function oneSidedStates(sides: InteractionSides): OneSidedState[] {
   if (!base || !current) return [];
   const states: OneSidedState[] = [];
   for (const kind of ['pointer', 'focus', 'open'] as const)
-    for (const [side, own, other] of [['base', base, current], ['current', current, base]] as const) {
+    for (const [side, own, other] of [
+      ['base', base, current],
+      ['current', current, base],
+    ] as const) {
       const theirs = holds(other, kind);
       const theirNames = new Set([...theirs].map(stateName));
       const visibleDiffers = kind === 'focus' && own.focusVisible && !other.focusVisible;
@@ -118,13 +124,19 @@ export function stateCause(clues: StateClues, sides: InteractionSides, states: r
   const proves = (properties: readonly string[]) => related(properties, clues) >= (clues.kind === 'changed' ? 2 : 1);
   for (const state of states) {
     const rules = sides[state.side]?.rules ?? [];
-    const rule = rules.find((candidate) => STATE_SELECTOR[state.kind].test(candidate.selector) && candidate.elements.some((path) => clues.paths.includes(path)) && proves(candidate.properties));
+    const rule = rules.find(
+      (candidate) =>
+        STATE_SELECTOR[state.kind].test(candidate.selector) &&
+        candidate.elements.some((path) => clues.paths.includes(path)) &&
+        proves(candidate.properties),
+    );
     if (rule) {
       const sets = rule.properties.filter((property) => proves([property]));
       return { state, rule, words: `${state.words} (\`${rule.selector}\` sets ${[...new Set(sets)].slice(0, 4).join(', ')})` };
     }
   }
-  const near = (state: OneSidedState) => !isPage(state.path) && clues.paths.some((path) => within(path, state.path) || within(state.path, path));
+  const near = (state: OneSidedState) =>
+    !isPage(state.path) && clues.paths.some((path) => within(path, state.path) || within(state.path, path));
   const close = states.find(near);
   return close ? { state: close, rule: null, words: `${close.words}; may explain this` } : null;
 }

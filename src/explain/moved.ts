@@ -25,7 +25,10 @@ function overlap(a: LayoutElement, b: LayoutElement): boolean {
 
 /** The matching with the added and removed elements that are one element paired, and those pairs. */
 export function pairMoved(base: LayoutRecord, current: LayoutRecord, matching: Matching): { matching: Matching; moved: Matched[] } {
-  const same = (b: number, c: number) => identity(base.elements[b]) !== null && identity(base.elements[b]) === identity(current.elements[c]) && overlap(base.elements[b], current.elements[c]);
+  const same = (b: number, c: number) =>
+    identity(base.elements[b]) !== null &&
+    identity(base.elements[b]) === identity(current.elements[c]) &&
+    overlap(base.elements[b], current.elements[c]);
   const moved = matching.added.flatMap((c) => {
     const candidates = matching.removed.filter((b) => same(b, c));
     const only = candidates.length === 1 && matching.added.filter((other) => same(candidates[0], other)).length === 1;

@@ -15,7 +15,9 @@ const NAMED = 4;
 
 /** The indexes of the regions a box meets (touching within 2 px counts). */
 export function regionsMet(box: Box, regions: readonly Region[]): number[] {
-  return regions.flatMap((r, i) => (box.x < r.x + r.width + 2 && r.x < box.x + box.width + 2 && box.y < r.y + r.height + 2 && r.y < box.y + box.height + 2 ? [i] : []));
+  return regions.flatMap((r, i) =>
+    box.x < r.x + r.width + 2 && r.x < box.x + box.width + 2 && box.y < r.y + r.height + 2 && r.y < box.y + box.height + 2 ? [i] : [],
+  );
 }
 
 /**

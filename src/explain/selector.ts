@@ -72,7 +72,12 @@ function complexes(selector: string): Complex[] | null {
   if (!parsed.has(selector)) {
     if (parsed.size > MEMO_LIMIT) parsed.clear();
     try {
-      parsed.set(selector, selectorParser().astSync(selector).nodes.map((node) => complexOf(node)));
+      parsed.set(
+        selector,
+        selectorParser()
+          .astSync(selector)
+          .nodes.map((node) => complexOf(node)),
+      );
     } catch {
       parsed.set(selector, null);
     }
@@ -84,7 +89,8 @@ function holds(compound: Compound, step: Step, sameClass: ClassTest): boolean {
   if (compound.root && step.tag !== 'html') return false;
   if (compound.tag && compound.tag !== '*' && compound.tag.toLowerCase() !== step.tag.toLowerCase()) return false;
   if (compound.ids.some((id) => id !== step.id)) return false;
-  if (!compound.classes.every(({ name, global }) => step.classes.some((has) => (global ? has === name : sameClass(name, has))))) return false;
+  if (!compound.classes.every(({ name, global }) => step.classes.some((has) => (global ? has === name : sameClass(name, has)))))
+    return false;
   if (compound.not.some((inner) => holds(inner, step, sameClass))) return false;
   return compound.any.every((list) => list.some((inner) => holds(inner, step, sameClass)));
 }

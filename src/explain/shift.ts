@@ -30,7 +30,14 @@ function direction(block: Block): number {
 }
 
 /** For each block that moved content into some of the `open` regions (indexes), those regions and how far the content moved (px, + down). */
-export function shiftsBelow<T extends Block>(blocks: readonly T[], base: LayoutRecord, current: LayoutRecord, matching: Matching, regions: readonly Region[], open: readonly number[]): Map<T, { regions: number[]; by: number }> {
+export function shiftsBelow<T extends Block>(
+  blocks: readonly T[],
+  base: LayoutRecord,
+  current: LayoutRecord,
+  matching: Matching,
+  regions: readonly Region[],
+  open: readonly number[],
+): Map<T, { regions: number[]; by: number }> {
   const shifts = new Map<T, { regions: number[]; by: number }>();
   const movers = blocks.filter((block) => direction(block) !== 0);
   if (movers.length === 0 || open.length === 0) return shifts;
@@ -66,6 +73,8 @@ export function subpixelMove(base: LayoutRecord, current: LayoutRecord): string 
   const [dx, dy] = [current.at[0] - base.at[0], current.at[1] - base.at[1]].map((d) => Math.round(d * 100) / 100);
   if ((dx === 0 && dy === 0) || Math.abs(dx) >= 1 || Math.abs(dy) >= 1) return null;
   if (base.elements.some((element, i) => element.box.some((edge, j) => edge !== current.elements[i].box[j]))) return null;
-  const moves = [dy ? `${Math.abs(dy)} px ${dy > 0 ? 'down' : 'up'}` : '', dx ? `${Math.abs(dx)} px ${dx > 0 ? 'right' : 'left'}` : ''].filter(Boolean).join(' and ');
+  const moves = [dy ? `${Math.abs(dy)} px ${dy > 0 ? 'down' : 'up'}` : '', dx ? `${Math.abs(dx)} px ${dx > 0 ? 'right' : 'left'}` : '']
+    .filter(Boolean)
+    .join(' and ');
   return `the captured element moved ${moves} on the page (a sub-pixel move): its text and edges are drawn again, nothing in it changed`;
 }

@@ -47,7 +47,8 @@ export function styleChanges(base: LayoutRecord, b: number, current: LayoutRecor
   const changes: PropertyChange[] = [];
   const hidden = (property: string) => property === 'border-color' && !drawsBorder(before) && !drawsBorder(after);
   for (const property of Object.keys(after))
-    if (before[property] !== undefined && before[property] !== after[property] && !hidden(property)) changes.push({ property, before: before[property], after: after[property] });
+    if (before[property] !== undefined && before[property] !== after[property] && !hidden(property))
+      changes.push({ property, before: before[property], after: after[property] });
   if (baseElement.text !== currentElement.text) changes.push({ property: 'text', before: baseElement.text, after: currentElement.text });
   return changes;
 }

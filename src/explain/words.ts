@@ -111,7 +111,9 @@ export function namingOf(records: readonly LayoutRecord[], modules: readonly Mod
   const classCount = (name: string) => {
     if (!counts) {
       counts = new Map();
-      for (const record of records) for (const element of record.elements) for (const own of stepParts(element.path).classes) counts.set(own, (counts.get(own) ?? 0) + 1);
+      for (const record of records)
+        for (const element of record.elements)
+          for (const own of stepParts(element.path).classes) counts.set(own, (counts.get(own) ?? 0) + 1);
     }
     return counts.get(name) ?? 0;
   };
@@ -167,7 +169,9 @@ export function elementWord(path: string, naming: Naming = PLAIN_NAMING, text = 
     const { shown, files, cut } = namedClasses(classes, naming);
     const written = shown.map((name) => `.${name}`).join('');
     const from = files.length ? ` (${files.join(', ')})` : '';
-    return cut ? `${tag}${written}${from}${text ? ` ${quoted(text.length > SHORT_TEXT ? `${text.slice(0, SHORT_TEXT - 1)}…` : text)}` : ''}` : `${written}${from}`;
+    return cut
+      ? `${tag}${written}${from}${text ? ` ${quoted(text.length > SHORT_TEXT ? `${text.slice(0, SHORT_TEXT - 1)}…` : text)}` : ''}`
+      : `${written}${from}`;
   }
   const step = (pathSteps(path).pop() ?? path).replace(/:(\d+)$/, ':nth-of-type($1)');
   return id ? step.replace(`#${id}`, '') : step;
@@ -177,7 +181,30 @@ export function elementWord(path: string, naming: Naming = PLAIN_NAMING, text = 
 const SHORT_TEXT = 24;
 
 /** Tags that say little alone: named with their parent's name. */
-const GENERIC = new Set(['div', 'span', 'p', 'li', 'a', 'img', 'svg', 'td', 'th', 'tr', 'section', 'article', 'strong', 'em', 'b', 'i', 'button', 'label', 'input', 'h2', 'h3', 'h4']);
+const GENERIC = new Set([
+  'div',
+  'span',
+  'p',
+  'li',
+  'a',
+  'img',
+  'svg',
+  'td',
+  'th',
+  'tr',
+  'section',
+  'article',
+  'strong',
+  'em',
+  'b',
+  'i',
+  'button',
+  'label',
+  'input',
+  'h2',
+  'h3',
+  'h4',
+]);
 
 /**
  * An element's name, as its source names it, with its parent's when it is a bare generic tag

@@ -109,14 +109,23 @@ function fileProblem(file: string, parsed: unknown): string | null {
   const [field, index] = problem.path;
   if (field === 'version' && problem.path.length === 1) {
     const version = JSON.stringify((parsed as { version: unknown }).version);
-    return `visual-uat: ${file}: version ${version} is not one this visual-uat reads (${READ_VERSIONS.join(' or ')}): ` + `upgrade visual-uat if a newer one wrote it, else restore the file from git`;
+    return (
+      `visual-uat: ${file}: version ${version} is not one this visual-uat reads (${READ_VERSIONS.join(' or ')}): ` +
+      `upgrade visual-uat if a newer one wrote it, else restore the file from git`
+    );
   }
   if (field === 'approvals' && index !== undefined) {
     const entry = (parsed as ApprovalsFile).approvals[Number(index)];
     const inEntry = schemaProblem('approval-entry', entry, 'the entry')!.text;
-    return `visual-uat: entry ${Number(index) + 1} of ${file} is not an approval (${inEntry}: ${JSON.stringify(entry).slice(0, 120)}): ` + `fix or delete it`;
+    return (
+      `visual-uat: entry ${Number(index) + 1} of ${file} is not an approval (${inEntry}: ${JSON.stringify(entry).slice(0, 120)}): ` +
+      `fix or delete it`
+    );
   }
-  return `visual-uat: ${file}: ${problem.text}: fix it to {"version": ${DECISIONS_VERSION}, "approvals": [...]} ` + `as visual-uat's docs/approvals.schema.json describes, or restore it from git`;
+  return (
+    `visual-uat: ${file}: ${problem.text}: fix it to {"version": ${DECISIONS_VERSION}, "approvals": [...]} ` +
+    `as visual-uat's docs/approvals.schema.json describes, or restore it from git`
+  );
 }
 
 /** The decisions in the approvals file ([] when there is none); throws ApprovalsFileError when it does not read. */
@@ -146,8 +155,12 @@ function ordered<T extends object>(value: T, keys: (keyof T)[]): Record<string, 
 
 /** Sorted, stable key order, one decision per line (its fingerprints last): diffs and merges of the file stay readable. */
 export function formatApprovals(approvals: Approval[]): string {
-  const normalised = approvals.filter((approval) => approval.checkpoints.length > 0).map((approval) => ({ ...approval, checkpoints: [...approval.checkpoints].sort(byCheckpoint) }));
-  const sorted = normalised.sort((a, b) => byCheckpoint(a.checkpoints[0], b.checkpoints[0]) || a.at.localeCompare(b.at) || a.decision.localeCompare(b.decision));
+  const normalised = approvals
+    .filter((approval) => approval.checkpoints.length > 0)
+    .map((approval) => ({ ...approval, checkpoints: [...approval.checkpoints].sort(byCheckpoint) }));
+  const sorted = normalised.sort(
+    (a, b) => byCheckpoint(a.checkpoints[0], b.checkpoints[0]) || a.at.localeCompare(b.at) || a.decision.localeCompare(b.decision),
+  );
   const lines = sorted.map((approval) => {
     const entry = ordered(toFile(approval), KEY_ORDER);
     entry.checkpoints = approval.checkpoints.map((checkpoint) => ({

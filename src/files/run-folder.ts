@@ -49,7 +49,14 @@ export function writeManifest(entry: string, manifest: BaselineManifest): void {
  * (that is how they reach the current pass; the current pass keeps them in its attachment). Returns
  * the image's path.
  */
-export function writeCheckpointFiles(root: string, folder: string, name: string, png: Buffer, baseSignals: CapturedSignals | null, layout: LayoutRecord | null = null): { image: string; layout: string | null } {
+export function writeCheckpointFiles(
+  root: string,
+  folder: string,
+  name: string,
+  png: Buffer,
+  baseSignals: CapturedSignals | null,
+  layout: LayoutRecord | null = null,
+): { image: string; layout: string | null } {
   const image = checkpointImage(root, folder, name);
   writeFileAtomic(image, png);
   if (baseSignals) writeFileAtomic(checkpointSignals(root, folder, name), JSON.stringify(baseSignals));

@@ -17,7 +17,8 @@ export function sealedContents(dir: string, seal: string): SealedContents {
     for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
       const file = path.join(folder, entry.name);
       if (entry.isDirectory()) walk(file);
-      else if (entry.isFile() && !strayFile(entry.name) && file !== path.join(dir, seal)) contents[path.relative(dir, file).split(path.sep).join('/')] = sha256File(file);
+      else if (entry.isFile() && !strayFile(entry.name) && file !== path.join(dir, seal))
+        contents[path.relative(dir, file).split(path.sep).join('/')] = sha256File(file);
     }
   };
   walk(dir);

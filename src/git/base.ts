@@ -86,7 +86,8 @@ export async function defaultBranch(repo: Repo, timeoutMs = REMOTE_TIMEOUT_MS): 
 /** The base is the merge-base of HEAD and the base branch: the one a setting names, else defaultBranch's. */
 export async function resolveBase(repo: Repo, named: NamedBase | null, timeoutMs = REMOTE_TIMEOUT_MS): Promise<BaseResolution> {
   const chosen = named ? { branch: named.branch, chosenBy: named.setting } : await defaultBranch(repo, timeoutMs);
-  if ('missing' in chosen) throw new SetupError(`visual-uat: no base branch found (${chosen.missing}): set baseBranch in withVisualUat or VISUAL_UAT_BASE`);
+  if ('missing' in chosen)
+    throw new SetupError(`visual-uat: no base branch found (${chosen.missing}): set baseBranch in withVisualUat or VISUAL_UAT_BASE`);
   const { branch, chosenBy } = chosen;
   const ref = await branchRef(repo, branch);
   if (!ref)
@@ -101,7 +102,9 @@ export async function resolveBase(repo: Repo, named: NamedBase | null, timeoutMs
       throw new SetupError(
         `visual-uat: this is a shallow clone without the merge-base of HEAD and ${branch}: run git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)`,
       );
-    throw new SetupError(`visual-uat: HEAD and ${branch} share no history: set baseBranch or VISUAL_UAT_BASE to a branch this one grew from`);
+    throw new SetupError(
+      `visual-uat: HEAD and ${branch} share no history: set baseBranch or VISUAL_UAT_BASE to a branch this one grew from`,
+    );
   }
   return { branch, ref, commit, chosenBy };
 }
@@ -112,7 +115,10 @@ async function countCommits(repo: Repo, range: string): Promise<number> {
 
 /** The commit times (seconds) of HEAD and the base commit, in one call: git shows a commit once, so HEAD is the line that is not the base's. */
 async function commitTimes(repo: Repo, baseCommit: string): Promise<{ head: number; base: number }> {
-  const lines = (await runGit(repo.root, ['show', '-s', '--format=%H %ct', 'HEAD', baseCommit])).trim().split('\n').map((line) => line.split(' '));
+  const lines = (await runGit(repo.root, ['show', '-s', '--format=%H %ct', 'HEAD', baseCommit]))
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' '));
   const base = Number(lines.find(([hash]) => hash === baseCommit)?.[1]);
   const head = lines.find(([hash]) => hash !== baseCommit);
   return { head: head ? Number(head[1]) : base, base };

@@ -23,8 +23,14 @@ function selectorOf(tag: ts.Expression): string | null {
     return tag.text === 'css' ? `.${CSS_IN_JS_CLASS}` : null;
   }
   // `styled.div.attrs(…)`, `styled(Button).withConfig(…)`: the component the call configures.
-  if (ts.isCallExpression(tag) && ts.isPropertyAccessExpression(tag.expression) && ['attrs', 'withConfig'].includes(tag.expression.name.text)) return selectorOf(tag.expression.expression);
-  if (ts.isPropertyAccessExpression(tag) && ts.isIdentifier(tag.expression) && tag.expression.text === 'styled') return `${tag.name.text}.${CSS_IN_JS_CLASS}`;
+  if (
+    ts.isCallExpression(tag) &&
+    ts.isPropertyAccessExpression(tag.expression) &&
+    ['attrs', 'withConfig'].includes(tag.expression.name.text)
+  )
+    return selectorOf(tag.expression.expression);
+  if (ts.isPropertyAccessExpression(tag) && ts.isIdentifier(tag.expression) && tag.expression.text === 'styled')
+    return `${tag.name.text}.${CSS_IN_JS_CLASS}`;
   if (ts.isCallExpression(tag) && ts.isIdentifier(tag.expression) && tag.expression.text === 'styled') {
     const [target] = tag.arguments;
     return target && ts.isStringLiteral(target) ? `${target.text}.${CSS_IN_JS_CLASS}` : `.${CSS_IN_JS_CLASS}`;
@@ -56,7 +62,13 @@ export function readCssInJs(text: string, file: string): { targets: Map<number, 
   const targets = new Map<number, StyleTarget>();
   const uses: VariableUse[] = [];
   if (!/`/.test(text)) return { targets, uses };
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, /\.tsx$/i.test(file) ? ts.ScriptKind.TSX : /\.ts$/i.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JSX);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    /\.tsx$/i.test(file) ? ts.ScriptKind.TSX : /\.ts$/i.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JSX,
+  );
   const visit = (node: ts.Node) => {
     if (ts.isTaggedTemplateExpression(node)) {
       const selector = selectorOf(node.tag);

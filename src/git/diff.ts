@@ -74,7 +74,12 @@ export function parseDiff(text: string, commit: string | null = null, budget = N
   const flush = () => {
     if (file) {
       read += patch.reduce((sum, line) => sum + line.text.length + 2, 0);
-      const change = readPatch(file, current, patch, read > budget ? `comes past the first ${Math.round(budget / 1024 / 1024)} MiB of the branch's diffs: not read` : null);
+      const change = readPatch(
+        file,
+        current,
+        patch,
+        read > budget ? `comes past the first ${Math.round(budget / 1024 / 1024)} MiB of the branch's diffs: not read` : null,
+      );
       if (change) changes.push(change);
     }
     patch = [];

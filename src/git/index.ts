@@ -36,7 +36,12 @@ function runGitBounded(cwd: string, args: string[], timeoutMs: number): Promise<
   return new Promise((resolve, reject) => {
     // Process groups are POSIX; on Windows git runs as a plain child and the timeout kills it alone.
     const ownSession = process.platform !== 'win32';
-    const child = spawn('git', args, { cwd, detached: ownSession, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...ENV.gitTerminalPrompt.entry('0') } });
+    const child = spawn('git', args, {
+      cwd,
+      detached: ownSession,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...ENV.gitTerminalPrompt.entry('0') },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -81,18 +86,27 @@ export async function openRepo(dir: string): Promise<Repo> {
       () => true,
       () => false,
     );
-    if (!inRepository) throw new SetupError(`visual-uat: ${dir} is not inside a git repository: run it from a git checkout (git init, or clone the project)`);
+    if (!inRepository)
+      throw new SetupError(
+        `visual-uat: ${dir} is not inside a git repository: run it from a git checkout (git init, or clone the project)`,
+      );
     throw new SetupError('visual-uat: the repository has no commit yet: commit the base version first');
   }
 }
 
 /** HEAD's commit and branch, and whether the tree differs from it: `git status` with its branch header, and the untracked files (see untrackedFiles). */
 export async function workingState(repo: Repo): Promise<WorkingState> {
-  const status = (await runGit(repo.root, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=no'])).split('\0').filter(Boolean);
+  const status = (await runGit(repo.root, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=no']))
+    .split('\0')
+    .filter(Boolean);
   const header = (name: string) => status.find((line) => line.startsWith(`# branch.${name} `))?.slice(`# branch.${name} `.length) ?? '';
   const branch = header('head');
   const tracked = status.some((line) => !line.startsWith('#'));
-  return { branch: branch === '(detached)' ? null : branch, commit: header('oid'), dirty: tracked || (await untrackedFiles(repo)).length > 0 };
+  return {
+    branch: branch === '(detached)' ? null : branch,
+    commit: header('oid'),
+    dirty: tracked || (await untrackedFiles(repo)).length > 0,
+  };
 }
 
 const untrackedByRepo = new WeakMap<Repo, Promise<string[]>>();
@@ -208,9 +222,20 @@ export async function codeChanges(repo: Repo, baseCommit: string, files: readonl
   const unread = large.map((file): CodeChange => ({ file, commit: null, lines: [], uses: [], unread: 'is larger than 1 MiB: not read' }));
   if (read.length === 0) return unread;
   const diff = ['--no-color', '--no-renames', `-U${WHOLE_FILE_CONTEXT}`];
-  const log = await runGit(repo.root, ['log', '--reverse', ...diff, `--format=${COMMIT_MARK}%h %s`, '-p', `${baseCommit}..HEAD`, '--', ...read]);
+  const log = await runGit(repo.root, [
+    'log',
+    '--reverse',
+    ...diff,
+    `--format=${COMMIT_MARK}%h %s`,
+    '-p',
+    `${baseCommit}..HEAD`,
+    '--',
+    ...read,
+  ]);
   const uncommitted = await runGit(repo.root, ['diff', ...diff, 'HEAD', '--', ...read]);
-  const untracked = (await runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ...read])).split('\0').filter(Boolean);
+  const untracked = (await runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ...read]))
+    .split('\0')
+    .filter(Boolean);
   const added = untracked.flatMap((file): CodeChange[] => {
     const full = path.join(repo.root, file);
     if (!fs.existsSync(full)) return [];

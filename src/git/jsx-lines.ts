@@ -13,9 +13,11 @@ function classesOf(initializer: ts.JsxAttributeValue | undefined): { classes: st
   if (!initializer) return { classes: [], dynamicClasses: false };
   if (ts.isStringLiteral(initializer)) return { classes: tokens(initializer.text), dynamicClasses: false };
   const expression = ts.isJsxExpression(initializer) ? initializer.expression : undefined;
-  if (expression && (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression))) return { classes: tokens(expression.text), dynamicClasses: false };
+  if (expression && (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression)))
+    return { classes: tokens(expression.text), dynamicClasses: false };
   // `${a} b`: only the words the template closes before its first expression are whole.
-  if (expression && ts.isTemplateExpression(expression)) return { classes: tokens(expression.head.text.replace(/\S+$/, '')), dynamicClasses: true };
+  if (expression && ts.isTemplateExpression(expression))
+    return { classes: tokens(expression.head.text.replace(/\S+$/, '')), dynamicClasses: true };
   return { classes: [], dynamicClasses: true };
 }
 
@@ -51,7 +53,13 @@ function elementOf(opening: Opening, parent: ElementTarget | null, text: string)
  */
 export function readJsx(text: string, file: string): Map<number, ElementTarget> {
   const ts = typescript();
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, /\.tsx$/i.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.JSX);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    /\.tsx$/i.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.JSX,
+  );
   const targets = new Map<number, ElementTarget>();
   const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;
   const mark = (node: ts.Node, target: ElementTarget) => {
@@ -61,13 +69,20 @@ export function readJsx(text: string, file: string): Map<number, ElementTarget> 
     if (ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node)) {
       const opening = ts.isJsxElement(node) ? node.openingElement : node;
       const children = ts.isJsxElement(node) ? node.children : ts.factory.createNodeArray<ts.JsxChild>();
-      const own = children.filter(ts.isJsxText).map((child) => child.text.replace(/\s+/g, ' ').trim()).filter(Boolean).join(' ');
+      const own = children
+        .filter(ts.isJsxText)
+        .map((child) => child.text.replace(/\s+/g, ' ').trim())
+        .filter(Boolean)
+        .join(' ');
       const target = elementOf(opening, parent, own);
       mark(opening, target);
       for (const child of children) {
         if (ts.isJsxText(child) && child.text.trim()) {
           // A text's own lines: not the line break and indent before it, nor the ones after it.
-          const [first, last] = [child.pos + (child.text.length - child.text.trimStart().length), child.end - (child.text.length - child.text.trimEnd().length)];
+          const [first, last] = [
+            child.pos + (child.text.length - child.text.trimStart().length),
+            child.end - (child.text.length - child.text.trimEnd().length),
+          ];
           for (let line = lineOf(first); line <= lineOf(last); line++) targets.set(line, target);
         } else if (ts.isJsxExpression(child)) mark(child, target);
       }

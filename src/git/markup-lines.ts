@@ -40,7 +40,9 @@ function masked(text: string): string {
 
 /** The element a template's element sits in, as its parent on the page: only an HTML element is one (a component renders what it likes). */
 export function parentOf(parent: ElementTarget | null): ElementTarget['parent'] {
-  return parent && /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(parent.tag) ? { tag: parent.tag, classes: parent.classes, dynamicClasses: parent.dynamicClasses } : null;
+  return parent && /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(parent.tag)
+    ? { tag: parent.tag, classes: parent.classes, dynamicClasses: parent.dynamicClasses }
+    : null;
 }
 const words = (value: string) => value.replace(EXPRESSION, ' ').split(/\s+/).filter(Boolean);
 
@@ -48,7 +50,10 @@ const words = (value: string) => value.replace(EXPRESSION, ' ').split(/\s+/).fil
 function elementOf(tag: string, attributes: Record<string, string>, parent: ElementTarget | null, kind: MarkupKind): ElementTarget {
   const classValue = attributes.class ?? attributes.className ?? '';
   const dynamicClasses =
-    classValue.includes('{') || Object.keys(attributes).some((name) => /^(class:|:class$|v-bind:class$|\[class|\[ngClass)/.test(name) || (name === 'class' && classValue.includes('{')));
+    classValue.includes('{') ||
+    Object.keys(attributes).some(
+      (name) => /^(class:|:class$|v-bind:class$|\[class|\[ngClass)/.test(name) || (name === 'class' && classValue.includes('{')),
+    );
   const id = attributes.id && !attributes.id.includes('{') ? attributes.id : null;
   return {
     kind: 'element',

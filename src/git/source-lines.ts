@@ -19,7 +19,8 @@ export const isModuleFile = (file: string): boolean => MODULE_FILE.test(file);
 export function classesWritten(read: ReadSource): string[] {
   const classes = new Set<string>();
   for (const target of read.targets.values())
-    if (target.kind === 'style') for (const selector of target.selectors) for (const [, name] of selector.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)) classes.add(name);
+    if (target.kind === 'style')
+      for (const selector of target.selectors) for (const [, name] of selector.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)) classes.add(name);
   return [...classes];
 }
 
@@ -30,7 +31,8 @@ export const isComponentFile = (file: string): boolean => /\.(svelte|vue|astro|j
 export function elementsWritten(reads: readonly ReadSource[]): Written[] {
   const written = new Map<string, Written>();
   for (const target of reads.flatMap((read) => [...read.targets.values()]))
-    if (target.kind === 'element' && /^[a-z]/.test(target.tag)) written.set(`${target.tag}#${target.id}.${target.classes.join('.')}`, { tag: target.tag, id: target.id, classes: target.classes });
+    if (target.kind === 'element' && /^[a-z]/.test(target.tag))
+      written.set(`${target.tag}#${target.id}.${target.classes.join('.')}`, { tag: target.tag, id: target.id, classes: target.classes });
   return [...written.values()];
 }
 

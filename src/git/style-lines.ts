@@ -19,7 +19,16 @@ export interface ReadStyles {
 /** At-rules whose rules style elements under a condition: a change to their line changes every rule inside. */
 const CONDITIONS = new Set(['media', 'supports', 'container', 'layer', 'scope', 'document']);
 /** At-rules whose body styles no element by a selector. */
-const NO_ELEMENT = new Set(['keyframes', '-webkit-keyframes', 'font-face', 'page', 'property', 'counter-style', 'font-feature-values', 'function']);
+const NO_ELEMENT = new Set([
+  'keyframes',
+  '-webkit-keyframes',
+  'font-face',
+  'page',
+  'property',
+  'counter-style',
+  'font-feature-values',
+  'function',
+]);
 /** At-rules that set whatever another place says: the rule they sit in may change in any property. */
 const ANY = new Set(['include', 'extend', 'apply']);
 
@@ -56,7 +65,9 @@ function resolvedSelectors(rule: Rule, memo: Map<Rule, string[]>): string[] {
   }
   const own = rule.selectors.map((selector) => selector.trim());
   const selectors = outer
-    ? resolvedSelectors(outer, memo).flatMap((around) => own.map((selector) => (selector.includes('&') ? selector.replaceAll('&', around) : `${around} ${selector}`)))
+    ? resolvedSelectors(outer, memo).flatMap((around) =>
+        own.map((selector) => (selector.includes('&') ? selector.replaceAll('&', around) : `${around} ${selector}`)),
+      )
     : own.map((selector) => selector.replaceAll('&', '').trim());
   memo.set(rule, selectors);
   return selectors;
@@ -85,7 +96,10 @@ function placeOf(node: Node, memo: Map<Rule, string[]>): Place {
 function headerLines(node: Rule | AtRule): number[] {
   const start = node.source?.start?.line;
   if (start === undefined) return [];
-  const written = node.type === 'rule' ? ((node.raws.selector as { raw?: string } | undefined)?.raw ?? node.selector) : `@${node.name}${node.raws.afterName ?? ''}${node.params}`;
+  const written =
+    node.type === 'rule'
+      ? ((node.raws.selector as { raw?: string } | undefined)?.raw ?? node.selector)
+      : `@${node.name}${node.raws.afterName ?? ''}${node.params}`;
   const span = `${written}${node.raws.between ?? ''}`.split('\n').length;
   return Array.from({ length: span }, (_, i) => start + i);
 }
@@ -110,7 +124,9 @@ function propertiesIn(container: Container): string[] {
 
 function selectorsIn(container: Container, around: string[], memo: Map<Rule, string[]>): string[] {
   // Its own selectors when it styles by itself (a declaration, an `@apply`), not only through the rules inside it.
-  const selectors = new Set<string>(container.nodes?.some((node) => node.type === 'decl' || (node.type === 'atrule' && !(node as AtRule).nodes)) ? around : []);
+  const selectors = new Set<string>(
+    container.nodes?.some((node) => node.type === 'decl' || (node.type === 'atrule' && !(node as AtRule).nodes)) ? around : [],
+  );
   container.walkRules((rule) => {
     for (const selector of resolvedSelectors(rule, memo)) selectors.add(selector);
   });
@@ -142,7 +158,12 @@ export function readStyles(text: string, syntax: StyleSyntax): ReadStyles {
       const before = targets.get(line);
       const sibling = declaredOn.get(line) === parent && before?.kind === 'style';
       declaredOn.set(line, parent);
-      targets.set(line, sibling ? { ...target, properties: [...new Set([...before.properties, ...target.properties])], defines: before.defines ?? target.defines } : target);
+      targets.set(
+        line,
+        sibling
+          ? { ...target, properties: [...new Set([...before.properties, ...target.properties])], defines: before.defines ?? target.defines }
+          : target,
+      );
     });
   // Parents before their children: a declaration's lines overwrite those of the block it sits in.
   root.walk((node: ChildNode) => {
@@ -152,26 +173,43 @@ export function readStyles(text: string, syntax: StyleSyntax): ReadStyles {
       const variable = isVariable(decl.prop);
       // Less's `&:extend(.x);` reads as a declaration: it takes whatever `.x` sets.
       const properties = variable ? [] : decl.prop.startsWith('&') ? ['*'] : [decl.prop];
-      markDeclaration(lines(decl), { kind: 'style', selectors: place.selectors, properties, defines: variable ? decl.prop : place.mixin }, decl.parent);
+      markDeclaration(
+        lines(decl),
+        { kind: 'style', selectors: place.selectors, properties, defines: variable ? decl.prop : place.mixin },
+        decl.parent,
+      );
       for (const name of variablesRead(decl.value, syntax)) uses.push({ name, selectors: place.selectors, property: decl.prop });
     } else if (node.type === 'rule') {
       const rule = node as Rule;
-      const selectors = NO_ELEMENT.has((rule.parent as AtRule | undefined)?.name ?? '') ? [] : selectorsIn(rule, resolvedSelectors(rule, memo), memo);
+      const selectors = NO_ELEMENT.has((rule.parent as AtRule | undefined)?.name ?? '')
+        ? []
+        : selectorsIn(rule, resolvedSelectors(rule, memo), memo);
       mark(headerLines(rule), { kind: 'style', selectors, properties: propertiesIn(rule), defines: place.mixin });
     } else if (node.type === 'atrule') {
       const rule = node as AtRule & { variable?: boolean; mixin?: boolean; value?: string };
       if (rule.variable) {
         // Less: `@brand: #123;`
         mark(lines(rule), { kind: 'style', selectors: place.selectors, properties: [], defines: `@${rule.name}` });
-        for (const name of variablesRead(rule.value ?? '', syntax)) uses.push({ name, selectors: place.selectors, property: `@${rule.name}` });
+        for (const name of variablesRead(rule.value ?? '', syntax))
+          uses.push({ name, selectors: place.selectors, property: `@${rule.name}` });
       } else if (ANY.has(rule.name) || rule.mixin) {
-        mark(rule.nodes ? headerLines(rule) : lines(rule), { kind: 'style', selectors: place.selectors, properties: ['*'], defines: place.mixin });
+        mark(rule.nodes ? headerLines(rule) : lines(rule), {
+          kind: 'style',
+          selectors: place.selectors,
+          properties: ['*'],
+          defines: place.mixin,
+        });
         if (rule.name === 'include') uses.push({ name: mixinName(rule.params), selectors: place.selectors, property: '*' });
         for (const name of variablesRead(rule.params, syntax)) uses.push({ name, selectors: place.selectors, property: '*' });
       } else if (rule.name === 'mixin' && rule.nodes) {
         mark(headerLines(rule), { kind: 'style', selectors: [], properties: propertiesIn(rule), defines: mixinName(rule.params) });
       } else if (CONDITIONS.has(rule.name) && rule.nodes) {
-        mark(headerLines(rule), { kind: 'style', selectors: selectorsIn(rule, place.selectors, memo), properties: propertiesIn(rule), defines: place.mixin });
+        mark(headerLines(rule), {
+          kind: 'style',
+          selectors: selectorsIn(rule, place.selectors, memo),
+          properties: propertiesIn(rule),
+          defines: place.mixin,
+        });
       }
     }
   });

@@ -10,14 +10,20 @@ import type { Region } from '../types';
  */
 
 /** A cause as a key: its file, commit and line. */
-export const causeKey = (cause: { file: string; commit: string | null; line: string }) => JSON.stringify([cause.file, cause.commit, cause.line]);
+export const causeKey = (cause: { file: string; commit: string | null; line: string }) =>
+  JSON.stringify([cause.file, cause.commit, cause.line]);
 
 /**
  * The causes of `part` (of the checkpoint's `whole` change); null when one of its regions is met by
  * no element with a cause (the words do not account for it all: its pixels decide), when it has no
  * region, or when the checkpoint's regions are not known.
  */
-export function partCauses(part: ChangePrint, whole: ChangePrint, explanation: Explanation | null, regions: readonly Region[] | undefined): Set<string> | null {
+export function partCauses(
+  part: ChangePrint,
+  whole: ChangePrint,
+  explanation: Explanation | null,
+  regions: readonly Region[] | undefined,
+): Set<string> | null {
   if (!explanation || !regions || regions.length !== whole.regions.length || part.regions.length === 0) return null;
   const ordered = inPrintOrder(regions.map((region, index) => ({ ...region, index })));
   const causes = new Set<string>();

@@ -132,7 +132,9 @@ function picturesOf(changes: (ChangePrint | null)[], classes: Occurrence[][]): P
 function claim(pictures: Picture[]): number[][] {
   const contains = (outer: Picture, inner: Picture) => inner.classes.every((c) => outer.classes.includes(c));
   const support = new Map(pictures.map((p) => [p, pictures.filter((q) => contains(q, p)).reduce((sum, q) => sum + q.inputs.length, 0)]));
-  const ordered = [...pictures].sort((a, b) => support.get(b)! - support.get(a)! || a.classes.length - b.classes.length || a.inputs[0] - b.inputs[0]);
+  const ordered = [...pictures].sort(
+    (a, b) => support.get(b)! - support.get(a)! || a.classes.length - b.classes.length || a.inputs[0] - b.inputs[0],
+  );
   const claimed = new Set<number>();
   const sets: number[][] = [];
   for (const picture of ordered) {
@@ -159,7 +161,8 @@ function changesOf(changes: (ChangePrint | null)[]): Change[] {
   });
   // A changed pair whose fingerprint is empty (nothing to tell apart) is a change of its own.
   changes.forEach((change, input) => {
-    if (change && change.regions.length === 0 && change.lines.length === 0) found.push({ inputs: [input], parts: new Map([[input, change]]) });
+    if (change && change.regions.length === 0 && change.lines.length === 0)
+      found.push({ inputs: [input], parts: new Map([[input, change]]) });
   });
   for (const change of found)
     for (const part of change.parts.values()) {
@@ -191,7 +194,11 @@ function mergedByWords(found: Change[], changes: (ChangePrint | null)[], seen: S
   for (const alike of byKey.values()) {
     const projects = new Set(alike.flatMap((change) => change.inputs.map((input) => seen[input].project)));
     if (projects.size < 2) merged.push(...alike);
-    else merged.push({ inputs: alike.flatMap((change) => change.inputs).sort((a, b) => a - b), parts: new Map(alike.flatMap((change) => [...change.parts])) });
+    else
+      merged.push({
+        inputs: alike.flatMap((change) => change.inputs).sort((a, b) => a - b),
+        parts: new Map(alike.flatMap((change) => [...change.parts])),
+      });
   }
   return merged;
 }
@@ -221,7 +228,9 @@ function joined(changes: Change[]): Change {
  */
 function mergedByCause(found: Change[], changes: (ChangePrint | null)[], seen: Seen[]): Change[] {
   const causesOf = (change: Change): string[] => {
-    const each = change.inputs.map((input) => partCauses(change.parts.get(input)!, changes[input]!, seen[input].explanation, seen[input].regions));
+    const each = change.inputs.map((input) =>
+      partCauses(change.parts.get(input)!, changes[input]!, seen[input].explanation, seen[input].regions),
+    );
     if (each.some((causes) => causes === null)) return [];
     return [...each[0]!].filter((cause) => each.every((causes) => causes!.has(cause)));
   };
@@ -255,7 +264,17 @@ export function groupChanges(changes: (ChangePrint | null)[], seen: Seen[] = cha
     inputs.reduce((best, input) => (changesOfInput[input].length < changesOfInput[best].length ? input : best));
   const projectsOf = (change: Change): Map<string, ChangePrint> => {
     const names = [...new Set(change.inputs.map((input) => seen[input].project))];
-    return new Map(names.map((name) => [name, change.parts.get(representativeOf(change, change.inputs.filter((input) => seen[input].project === name)))!]));
+    return new Map(
+      names.map((name) => [
+        name,
+        change.parts.get(
+          representativeOf(
+            change,
+            change.inputs.filter((input) => seen[input].project === name),
+          ),
+        )!,
+      ]),
+    );
   };
   const ordered = found
     .map((change) => ({ change, representative: representativeOf(change) }))
@@ -280,7 +299,13 @@ export function groupChanges(changes: (ChangePrint | null)[], seen: Seen[] = cha
   const groupsOf = changes.map((_, input) => {
     if (changesOfInput[input].length === 0) return [];
     const main = dominant(input);
-    return [ids.get(main)!, ...changesOfInput[input].filter((change) => change !== main).map((change) => ids.get(change)!).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))];
+    return [
+      ids.get(main)!,
+      ...changesOfInput[input]
+        .filter((change) => change !== main)
+        .map((change) => ids.get(change)!)
+        .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
+    ];
   });
   const partsOf = changes.map((_, input) => new Map(changesOfInput[input].map((change) => [ids.get(change)!, change.parts.get(input)!])));
   return { groups, groupsOf, partsOf };

@@ -19,7 +19,9 @@ export function wordsKey(explanation: Explanation | null, change: ChangePrint): 
   if (!explanation.unexplained || explanation.unexplained.length > 0) return null;
   const elements = explanation.changes.map((element) => {
     const styled = element.properties.some((p) => !SIZE.has(p.property));
-    const properties = element.properties.filter((p) => !styled || !SIZE.has(p.property)).map((p) => JSON.stringify([p.property, p.before, p.after]));
+    const properties = element.properties
+      .filter((p) => !styled || !SIZE.has(p.property))
+      .map((p) => JSON.stringify([p.property, p.before, p.after]));
     const cause = element.cause && [element.cause.file, element.cause.commit, element.cause.line];
     return JSON.stringify([element.kind, element.path, properties.sort(), cause]);
   });

@@ -37,7 +37,10 @@ export async function executeCommand(cmd: OxCommand, ctx: OxContext): Promise<vo
     case 'fill':
       return (await element()).fill(param('value'), { timeout });
     case 'type':
-      return (await element()).pressSequentially(param('value'), { timeout, delay: cmd.params.delay === undefined ? undefined : Number(cmd.params.delay) });
+      return (await element()).pressSequentially(param('value'), {
+        timeout,
+        delay: cmd.params.delay === undefined ? undefined : Number(cmd.params.delay),
+      });
     case 'press': {
       const locator = await target();
       return locator ? locator.press(param('key'), { timeout }) : page.keyboard.press(param('key'));

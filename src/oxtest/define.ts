@@ -28,11 +28,16 @@ function declarerAt(site: { fileName: string; line: number; column: number }): D
  */
 export function defineOxTests(folder: string): void {
   const site = rawUserCallSite();
-  if (!site && !path.isAbsolute(folder)) throw new Error('defineOxTests: could not tell which spec file called it: pass an absolute folder');
+  if (!site && !path.isAbsolute(folder))
+    throw new Error('defineOxTests: could not tell which spec file called it: pass an absolute folder');
   const specFile = site ? (site.fileName.startsWith('file://') ? fileURLToPath(site.fileName) : site.fileName) : null;
   const dir = path.isAbsolute(folder) ? folder : path.resolve(path.dirname(specFile!), folder);
-  if (!fs.existsSync(dir)) throw new Error(`defineOxTests: ${dir} does not exist: give a folder of .ox.test files, relative to the spec file`);
-  const files = fs.readdirSync(dir).filter((name) => name.endsWith(OXTEST_EXTENSION)).sort();
+  if (!fs.existsSync(dir))
+    throw new Error(`defineOxTests: ${dir} does not exist: give a folder of .ox.test files, relative to the spec file`);
+  const files = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith(OXTEST_EXTENSION))
+    .sort();
   const declare: Declare = site ? declarerAt(site) : (declareTest, title, body) => declareTest(title, body);
   for (const name of files) {
     const file = path.join(dir, name);

@@ -125,7 +125,8 @@ function fallbackFrom(raw: string): SelectorSpec {
   const inner = unquote(raw);
   const eq = inner.indexOf('=');
   const strategy = eq > 0 ? inner.slice(0, eq) : '';
-  if (!isStrategy(strategy)) throw new OxtestParseError(`fallback= needs a selector such as fallback=text="Log in" (strategies: ${SELECTOR_STRATEGIES.join(', ')})`);
+  if (!isStrategy(strategy))
+    throw new OxtestParseError(`fallback= needs a selector such as fallback=text="Log in" (strategies: ${SELECTOR_STRATEGIES.join(', ')})`);
   return selectorFrom(strategy, unquote(inner.slice(eq + 1)));
 }
 
@@ -167,7 +168,9 @@ export function parseCommandLine(text: string, line = 1): OxCommand {
       params[key] = value;
     } else {
       const allowed = [...shape.required, ...shape.optional];
-      throw new OxtestParseError(`${command} does not take ${key}= (${allowed.length ? `it takes ${allowed.join(', ')}` : 'it takes no parameters'}${shape.selector === 'none' ? '' : ' and a selector'})`);
+      throw new OxtestParseError(
+        `${command} does not take ${key}= (${allowed.length ? `it takes ${allowed.join(', ')}` : 'it takes no parameters'}${shape.selector === 'none' ? '' : ' and a selector'})`,
+      );
     }
   });
   if (fallback && !selector) throw new OxtestParseError('fallback= needs a primary selector before it');
@@ -182,7 +185,8 @@ export function parseCommandLine(text: string, line = 1): OxCommand {
 function checkValues(command: CommandName, params: Record<string, string>): void {
   for (const key of ['timeout', 'duration', 'delay']) {
     const value = params[key];
-    if (value !== undefined && !/^\d+$/.test(value)) throw new OxtestParseError(`${key}= must be a whole number of milliseconds (got "${value}")`);
+    if (value !== undefined && !/^\d+$/.test(value))
+      throw new OxtestParseError(`${key}= must be a whole number of milliseconds (got "${value}")`);
   }
   if (params.state !== undefined && !WAIT_STATES.includes(params.state))
     throw new OxtestParseError(`state= must be one of ${WAIT_STATES.join(', ')} (got "${params.state}")`);

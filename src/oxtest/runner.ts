@@ -40,13 +40,17 @@ export async function runOxtestFile(page: Page, testInfo: TestInfo, file: string
   for (const cmd of commands) {
     // Each step, and a checkpoint in it, is located at its line of the script.
     current = { file, line: cmd.line, column: 1 };
-    await test.step(cmd.source, async () => {
-      try {
-        await executeCommand(cmd, ctx);
-      } catch (error) {
-        if (error instanceof Error) error.message = `${shown}:${cmd.line}: ${error.message}`;
-        throw error;
-      }
-    }, { location: current });
+    await test.step(
+      cmd.source,
+      async () => {
+        try {
+          await executeCommand(cmd, ctx);
+        } catch (error) {
+          if (error instanceof Error) error.message = `${shown}:${cmd.line}: ${error.message}`;
+          throw error;
+        }
+      },
+      { location: current },
+    );
   }
 }

@@ -17,7 +17,10 @@ export function locate(page: Page, spec: SelectorSpec, variables: Variables): Lo
     case 'placeholder':
       return page.getByPlaceholder(value);
     case 'role':
-      return page.getByRole(value as Parameters<Page['getByRole']>[0], spec.name === undefined ? {} : { name: resolveText(spec.name, variables) });
+      return page.getByRole(
+        value as Parameters<Page['getByRole']>[0],
+        spec.name === undefined ? {} : { name: resolveText(spec.name, variables) },
+      );
   }
 }
 
@@ -37,7 +40,13 @@ export interface Target {
  * The element a command acts on. With a fallback, waits until either selector finds something,
  * then prefers the primary: the fallback is only for a primary that matches nothing.
  */
-export async function resolveTarget(page: Page, primary: SelectorSpec, fallback: SelectorSpec | null, variables: Variables, timeout?: number): Promise<Target> {
+export async function resolveTarget(
+  page: Page,
+  primary: SelectorSpec,
+  fallback: SelectorSpec | null,
+  variables: Variables,
+  timeout?: number,
+): Promise<Target> {
   const main = locate(page, primary, variables);
   if (!fallback) return { locator: main, fallbackNote: null };
   const backup = locate(page, fallback, variables);

@@ -23,7 +23,9 @@ export function resolveText(text: string, variables: Variables): string {
   return text.replace(/\$\{([^}]*)\}/g, (_match, name: string) => {
     const value = variableValue(variables, name);
     if (value === undefined)
-      throw new Error(`unresolved variable \${${name}}: set it in the environment, with set var=${name} value=…, or with getText … store_as=${name} earlier in the file`);
+      throw new Error(
+        `unresolved variable \${${name}}: set it in the environment, with set var=${name} value=…, or with getText … store_as=${name} earlier in the file`,
+      );
     return value;
   });
 }

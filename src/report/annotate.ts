@@ -24,9 +24,12 @@ export function describeCheckpoint(checkpoint: CheckpointOutcome): string {
   const parts = [`${checkpoint.name}: ${checkpoint.reason}`];
   if (checkpoint.evaluation) parts.push(`(confidence ${checkpoint.evaluation.confidence.toFixed(2)})`);
   if (checkpoint.diffImage)
-    parts.push(`— ${checkpoint.diffMetrics.pixelDiffPercent}% of pixels changed in ${plural(checkpoint.diffMetrics.changedRegions.length, 'region')}`);
+    parts.push(
+      `— ${checkpoint.diffMetrics.pixelDiffPercent}% of pixels changed in ${plural(checkpoint.diffMetrics.changedRegions.length, 'region')}`,
+    );
   // Where a person decides: the review page approves or rejects the whole group at once.
-  if (checkpoint.groups.length && (checkpoint.status === 'needs_review' || checkpoint.status === 'regression')) parts.push(`— approve or reject: ${REVIEW_COMMAND}`);
+  if (checkpoint.groups.length && (checkpoint.status === 'needs_review' || checkpoint.status === 'regression'))
+    parts.push(`— approve or reject: ${REVIEW_COMMAND}`);
   return parts.join(' ');
 }
 
@@ -64,7 +67,11 @@ function annotateSignals(test: TestCase, result: TestResult, checkpoint: Checkpo
   for (const [type, items] of lists)
     if (items.length) pushAnnotation(test, result, { type, description: `${checkpoint.name}: ${items.join(' · ')}` });
   if (signals.ariaDiff)
-    result.attachments.push({ name: `${checkpoint.name}-aria.diff`, body: Buffer.from(`${signals.ariaDiff}\n`), contentType: 'text/plain' });
+    result.attachments.push({
+      name: `${checkpoint.name}-aria.diff`,
+      body: Buffer.from(`${signals.ariaDiff}\n`),
+      contentType: 'text/plain',
+    });
 }
 
 /**
@@ -99,15 +106,20 @@ function annotateCheckpoint(test: TestCase, result: TestResult, checkpoint: Chec
  */
 export function failTest({ test: { result, titlePath } }: TestOutcome, failing: readonly CheckpointOutcome[]): void {
   if (failing.length === 0) return;
-  for (const checkpoint of failing) result.errors.push({ message: `visual-uat: checkpoint "${checkpoint.name}" is ${checkpoint.status} (in failOn): ${checkpoint.reason}${settledBy(checkpoint.status, [...titlePath, checkpoint.name].join(' › '))}` });
+  for (const checkpoint of failing)
+    result.errors.push({
+      message: `visual-uat: checkpoint "${checkpoint.name}" is ${checkpoint.status} (in failOn): ${checkpoint.reason}${settledBy(checkpoint.status, [...titlePath, checkpoint.name].join(' › '))}`,
+    });
   result.error ??= result.errors[0];
   if (result.status === 'passed') result.status = 'failed';
 }
 
 /** What a person does about a failing checkpoint, as toHaveScreenshot's failure names `--update-snapshots`. */
 function settledBy(status: CheckpointOutcome['status'], title: string): string {
-  if (status === 'needs_review') return `. If the change is intended: npx visual-uat approve "${title}" (or npx visual-uat review), then commit ${APPROVALS_FILE}`;
-  if (status === 'regression') return `. Fix it, or if it is intended after all: npx visual-uat approve "${title}", then commit ${APPROVALS_FILE}`;
+  if (status === 'needs_review')
+    return `. If the change is intended: npx visual-uat approve "${title}" (or npx visual-uat review), then commit ${APPROVALS_FILE}`;
+  if (status === 'regression')
+    return `. Fix it, or if it is intended after all: npx visual-uat approve "${title}", then commit ${APPROVALS_FILE}`;
   return '';
 }
 

@@ -41,7 +41,12 @@ const NO_CODE: BranchCode = async () => [];
  * Compares every pair of the run (the compare pool bounds how many are decoded at once), and
  * explains each pair that differs from its layout records and `code`, the branch's diffs.
  */
-export function compareCheckpoints(tests: CollectedTest[], context: RunContext | null, settings: Settings, code: BranchCode = NO_CODE): Promise<Compared[]> {
+export function compareCheckpoints(
+  tests: CollectedTest[],
+  context: RunContext | null,
+  settings: Settings,
+  code: BranchCode = NO_CODE,
+): Promise<Compared[]> {
   const { options } = settings;
   const runTolerance = { threshold: options.threshold, maxDiffPixels: options.maxDiffPixels, maxDiffPixelRatio: options.maxDiffPixelRatio };
   return Promise.all(
@@ -49,25 +54,38 @@ export function compareCheckpoints(tests: CollectedTest[], context: RunContext |
       // A console error or failed request any base checkpoint of the test had is not new at another one.
       const testBase = testBaseSignals(test.pairs.map((pair) => pair.baseSignals));
       return test.pairs.map(async (pair): Promise<Compared> => {
-        const comparison = await timed('compare a pair', () => comparePair({
-          baseline: pair.baseline,
-          current: pair.current,
-          sameCode: context?.sameAsBase ?? false,
-          diffOutput: diffImage(settings.outputDir, test.folder, pair.name),
-          tolerance: mergeTolerance(runTolerance, test.meta?.options, pair.meta),
-        }));
+        const comparison = await timed('compare a pair', () =>
+          comparePair({
+            baseline: pair.baseline,
+            current: pair.current,
+            sameCode: context?.sameAsBase ?? false,
+            diffOutput: diffImage(settings.outputDir, test.folder, pair.name),
+            tolerance: mergeTolerance(runTolerance, test.meta?.options, pair.meta),
+          }),
+        );
         const signals = compareSignals(pair.baseSignals, pair.meta?.signals ?? null, testBase);
         // The text that changed is part of what changed: two pairs whose pixels match but whose text differs are not the same change.
         if (comparison.kind !== 'different') return { test, pair, comparison, signals, explanation: null };
         const [base, current] = timed('read layout records', () => [readLayout(pair.layouts.baseline), readLayout(pair.layouts.current)]);
-        const gaps = { base: baseLayoutGap(pair.baseCapture, pair.layouts.baseline), current: pair.layouts.current ? 'unreadable' : 'page-unreadable' } as const;
+        const gaps = {
+          base: baseLayoutGap(pair.baseCapture, pair.layouts.baseline),
+          current: pair.layouts.current ? 'unreadable' : 'page-unreadable',
+        } as const;
         // Each side's page origin, so a URL in a style that differs only by the servers' ports is no change.
         const origins = { base: pair.baseSignals?.origin ?? null, current: pair.meta?.signals?.origin ?? null };
         // Each side's pointer and focus state, so a hover style the test left on one side only is put down to it, not to a commit.
         const interaction = { base: pair.baseSignals?.interaction ?? null, current: pair.meta?.signals?.interaction ?? null };
         const changes = await code();
-        const explanation = timed('explain', () => explainChange(base, current, comparison.metrics.changedRegions, changes, gaps, origins, interaction));
-        return { test, pair, comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) }, signals, explanation };
+        const explanation = timed('explain', () =>
+          explainChange(base, current, comparison.metrics.changedRegions, changes, gaps, origins, interaction),
+        );
+        return {
+          test,
+          pair,
+          comparison: { ...comparison, change: withAriaLines(comparison.change, signals.ariaDiff) },
+          signals,
+          explanation,
+        };
       });
     }),
   );

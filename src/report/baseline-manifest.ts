@@ -10,7 +10,11 @@ import { errorsText } from '../util/text';
  * pass that failed outside its tests (the base app did not start) or was interrupted is
  * incomplete: its baselines are not to be trusted.
  */
-export function baselineManifest(tests: readonly TestCase[], status: FullResult['status'], globalErrors: readonly string[]): BaselineManifest {
+export function baselineManifest(
+  tests: readonly TestCase[],
+  status: FullResult['status'],
+  globalErrors: readonly string[],
+): BaselineManifest {
   const records: BaselineManifest['tests'] = {};
   for (const test of tests) {
     const result = test.results[test.results.length - 1];

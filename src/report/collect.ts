@@ -1,5 +1,14 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { baseCapture, baseImageUsable, baselineInfo, readCheckpoints, type BaseCapture, type CheckpointMeta, type DecodedResult, type TestMeta } from '../capture';
+import {
+  baseCapture,
+  baseImageUsable,
+  baselineInfo,
+  readCheckpoints,
+  type BaseCapture,
+  type CheckpointMeta,
+  type DecodedResult,
+  type TestMeta,
+} from '../capture';
 import { identityOfTestCase } from '../config/test-identity';
 import type { RunFolder } from '../files/run-folder';
 import type { BaselineTestRecord, CapturedSignals, RunContext } from '../types';
@@ -63,7 +72,13 @@ export function runContextOf(tests: readonly TestCase[], fromSetup: RunContext |
   return null;
 }
 
-function pairsOf(decoded: DecodedResult, baselineNames: readonly string[], folder: string, files: RunFolder, record: BaselineTestRecord | null): CheckpointPair[] {
+function pairsOf(
+  decoded: DecodedResult,
+  baselineNames: readonly string[],
+  folder: string,
+  files: RunFolder,
+  record: BaselineTestRecord | null,
+): CheckpointPair[] {
   const taken = new Map(decoded.checkpoints.map((checkpoint) => [checkpoint.name, checkpoint]));
   const names = [...new Set([...taken.keys(), ...baselineNames])];
   return names.map((name) => {

@@ -82,9 +82,18 @@ export function decideChange(change: ChangeInput, signals: CheckpointSignals): R
   const { covering, resembles } = change;
   if (covering) {
     const carried = covering.how === 'same-change' ? ` (the same change on ${decidedOn(covering.approval)})` : '';
-    return { status: covering.decision === 'rejected' ? 'regression' : 'changed', reason: `${describeApproval(covering.approval)}${carried}`, evaluation: null };
+    return {
+      status: covering.decision === 'rejected' ? 'regression' : 'changed',
+      reason: `${describeApproval(covering.approval)}${carried}`,
+      evaluation: null,
+    };
   }
-  if (resembles) return { status: 'needs_review', reason: `same as the change approved in ${decidedOn(resembles)} (${describeApproval(resembles)}); not approved here: nobody saw it on this checkpoint`, evaluation: null };
+  if (resembles)
+    return {
+      status: 'needs_review',
+      reason: `same as the change approved in ${decidedOn(resembles)} (${describeApproval(resembles)}); not approved here: nobody saw it on this checkpoint`,
+      evaluation: null,
+    };
   if (change.judgement) return judged(change.judgement, signals);
   return { status: 'needs_review', reason: NO_EVALUATOR_REASON, evaluation: null };
 }
@@ -111,7 +120,10 @@ function decideChanges(changes: ChangeInput[], signals: CheckpointSignals): Ruli
   const rulings = changes.map((change) => decideChange(change, signals));
   const worst = mostSevere(rulings);
   const shared = changes[worst].others > 0 ? [groupNote(changes[worst])] : [];
-  const notes = [...shared, ...changes.flatMap((change, i) => (i === worst ? [] : [`also group ${change.group} (${rulings[i].status}: ${rulings[i].reason})`]))];
+  const notes = [
+    ...shared,
+    ...changes.flatMap((change, i) => (i === worst ? [] : [`also group ${change.group} (${rulings[i].status}: ${rulings[i].reason})`])),
+  ];
   const { status, reason, evaluation } = rulings[worst];
   return { status, reason: notes.length ? `${reason} — ${notes.join('; ')}` : reason, evaluation };
 }
@@ -174,7 +186,10 @@ function decideComparison(input: RulingInput): Ruling {
     case 'identical':
       return plain('unchanged', 'identical');
     case 'within-tolerance':
-      return plain('unchanged', comparison.metrics.changedRegions.length ? 'within tolerance' : 'within tolerance: pixels differ, none past the colour threshold');
+      return plain(
+        'unchanged',
+        comparison.metrics.changedRegions.length ? 'within tolerance' : 'within tolerance: pixels differ, none past the colour threshold',
+      );
     case 'different': {
       if (input.interactionOnly?.length && !input.changes.length) return plain('unsteady', unsteadyReason(input.interactionOnly));
       const ruling = input.changes.length ? decideChanges(input.changes, input.signals) : plain('needs_review', NO_EVALUATOR_REASON);
@@ -197,7 +212,9 @@ export function unsteadyReason(states: readonly string[]): string {
  * review page all show it.
  */
 export function unsettledNote(area: Region | null): string {
-  const where = area ? `: the area at (${area.x}, ${area.y}), ${area.width}×${area.height} px, still changed between its last two captures` : '';
+  const where = area
+    ? `: the area at (${area.x}, ${area.y}), ${area.width}×${area.height} px, still changed between its last two captures`
+    : '';
   return `the current capture never settled${where}`;
 }
 
@@ -276,8 +293,12 @@ export function testStatus(status: Compared['test']['status'], checkpoints: Chec
 }
 
 /** The checkpoints that make the run exit 1: a status in failOn, or any new signal with 'signals' in it. */
-export function failingCheckpoints<Checkpoint extends Pick<CheckpointOutcome, 'status' | 'signals'>>(checkpoints: readonly Checkpoint[], failOn: readonly FailOn[]): Checkpoint[] {
+export function failingCheckpoints<Checkpoint extends Pick<CheckpointOutcome, 'status' | 'signals'>>(
+  checkpoints: readonly Checkpoint[],
+  failOn: readonly FailOn[],
+): Checkpoint[] {
   return checkpoints.filter(
-    (checkpoint) => (failOn as readonly string[]).includes(checkpoint.status) || (failOn.includes('signals') && hasNewSignals(checkpoint.signals)),
+    (checkpoint) =>
+      (failOn as readonly string[]).includes(checkpoint.status) || (failOn.includes('signals') && hasNewSignals(checkpoint.signals)),
   );
 }

@@ -64,18 +64,30 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   const tests = placeImages(collected.tests, settings.outputDir, home, fromBlob);
   faultPoint('reporter');
   lap('place images');
-  if (context?.record && !fromBlob && settings.configFile) printLine(await recordBaselines(tests, allTests, context, config, settings.configFile));
+  if (context?.record && !fromBlob && settings.configFile)
+    printLine(await recordBaselines(tests, allTests, context, config, settings.configFile));
 
   const { evaluator, evaluatorProblem } = openEvaluator(settings);
   const evalRecord = evaluator?.autoApprove ? readEvalRecord(settings.outputDir, evaluator.model) : null;
   // Read on first need, once: a run whose checkpoints all match never reads them.
   let diffs: Promise<CodeChange[]> | null = null;
   const code = () => (diffs ??= timed('branch diffs', () => branchChanges(context, settings.configDir)));
-  const runOutcome = await judgeRun({ tests, context, settings, approvals: readApprovals(settings.configDir), evaluator, evaluatorProblem, evalRecord, code });
+  const runOutcome = await judgeRun({
+    tests,
+    context,
+    settings,
+    approvals: readApprovals(settings.configDir),
+    evaluator,
+    evaluatorProblem,
+    evalRecord,
+    code,
+  });
 
   if (runOutcome.baselineUnreadable && context?.suiteIndex) {
     forgetSuite(context.suiteIndex);
-    printWarning(`visual-uat: a baseline image of this suite in the baseline store is unreadable: the suite's store entries are dropped, the next run renders its tests on the base again`);
+    printWarning(
+      `visual-uat: a baseline image of this suite in the baseline store is unreadable: the suite's store entries are dropped, the next run renders its tests on the base again`,
+    );
   }
   const sameApp = sameAppWarning(context, runOutcome.compared);
   if (sameApp) printWarning(sameApp);
@@ -88,7 +100,12 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   const { latest } = writeRunResult(settings.outputDir, run);
   lap('results');
   const onBase = context?.sameAsBase && context.baseCommit ? `${context.baseBranch} @ ${context.baseCommit.slice(0, 8)}` : null;
-  printSummary(run, { results: path.relative(process.cwd(), latest), report: htmlReportPath(config, settings.configDir), approvals: runOutcome.approvals, onBase });
+  printSummary(run, {
+    results: path.relative(process.cwd(), latest),
+    report: htmlReportPath(config, settings.configDir),
+    approvals: runOutcome.approvals,
+    onBase,
+  });
   if (evaluator && runOutcome.judged > 0) printLine(evaluator.summary());
   lap('summary');
   return exitStatus(runOutcome, settings);
@@ -104,7 +121,9 @@ async function branchChanges(context: RunContext | null, dir: string): Promise<C
   try {
     return await codeChanges(await openRepo(dir), context.baseCommit, files);
   } catch (error) {
-    printWarning(`visual-uat: the branch's diffs could not be read (${(error as Error).message.split('\n')[0]}): the explanations name no commit`);
+    printWarning(
+      `visual-uat: the branch's diffs could not be read (${(error as Error).message.split('\n')[0]}): the explanations name no commit`,
+    );
     return [];
   }
 }
@@ -116,7 +135,10 @@ async function branchChanges(context: RunContext | null, dir: string): Promise<C
  */
 function openEvaluator(settings: Settings): { evaluator: Evaluator | null; evaluatorProblem: string | null } {
   try {
-    return { evaluator: createEvaluator(settings.options.evaluator, process.env, { outputDir: settings.outputDir, configDir: settings.configDir }), evaluatorProblem: null };
+    return {
+      evaluator: createEvaluator(settings.options.evaluator, process.env, { outputDir: settings.outputDir, configDir: settings.configDir }),
+      evaluatorProblem: null,
+    };
   } catch (error) {
     if (!(error instanceof EvaluatorConfigError)) throw error;
     printWarning(`${error.message}: changed checkpoints are left for review`);
@@ -126,11 +148,16 @@ function openEvaluator(settings: Settings): { evaluator: Evaluator | null; evalu
 
 function exitStatus(runOutcome: RunOutcome, settings: Settings): EndResult {
   const { failOn } = settings.options;
-  const hit = failingCheckpoints(runOutcome.outcomes.flatMap((outcome) => outcome.checkpoints), failOn);
+  const hit = failingCheckpoints(
+    runOutcome.outcomes.flatMap((outcome) => outcome.checkpoints),
+    failOn,
+  );
   if (hit.length === 0) return undefined;
   const what = failOn.includes('signals') ? 'with a status or a new signal in failOn' : 'with a status in failOn';
   const unreviewed = hit.some((checkpoint) => checkpoint.status === 'needs_review' || checkpoint.status === 'regression');
-  const settle = unreviewed ? `: approve the intended changes with npx visual-uat review (or npx visual-uat approve --all), commit ${APPROVALS_FILE}, and run again` : '';
+  const settle = unreviewed
+    ? `: approve the intended changes with npx visual-uat review (or npx visual-uat approve --all), commit ${APPROVALS_FILE}, and run again`
+    : '';
   const message = `visual-uat: ${plural(hit.length, 'checkpoint')} ${what} (${failOn.join(', ')})${settle}`;
   // merge-reports ignores a returned status; only a throw makes it exit 1.
   if (isMergeReports()) throw new Error(message);

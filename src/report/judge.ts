@@ -40,8 +40,17 @@ export function evaluationRequest(judge: GroupToJudge, context: RunContext | nul
  * The AI gate over the run: one verdict per group that no person settled. None without an
  * evaluator; when one was configured but could not be made, each group is not judged, and says why.
  */
-export async function judgeGroups(groups: GroupToJudge[], evaluator: Evaluator | null, context: RunContext | null, code: readonly CodeChange[] = [], problem: string | null = null): Promise<Map<string, EvaluatorVerdict>> {
-  if (!evaluator && problem) return new Map(groups.map((group) => [group.group, { status: 'needs_review', evaluation: null, reason: `not judged: ${problem}`, cached: false }]));
+export async function judgeGroups(
+  groups: GroupToJudge[],
+  evaluator: Evaluator | null,
+  context: RunContext | null,
+  code: readonly CodeChange[] = [],
+  problem: string | null = null,
+): Promise<Map<string, EvaluatorVerdict>> {
+  if (!evaluator && problem)
+    return new Map(
+      groups.map((group) => [group.group, { status: 'needs_review', evaluation: null, reason: `not judged: ${problem}`, cached: false }]),
+    );
   if (!evaluator || groups.length === 0) return new Map();
   const verdicts = await evaluator.evaluateAll(groups.map((group) => evaluationRequest(group, context, code)));
   return new Map(groups.map((group, i) => [group.group, verdicts[i]]));
@@ -52,13 +61,19 @@ export async function judgeGroups(groups: GroupToJudge[], evaluator: Evaluator |
  * model does not vouch for at its confidence needs a person, with the reason why. Cached verdicts
  * go through it too: the policy is about the model, not about when it answered.
  */
-export function trustVerdicts(verdicts: Map<string, EvaluatorVerdict>, evaluator: Evaluator | null, record: EvalRecord | null): Map<string, EvaluatorVerdict> {
+export function trustVerdicts(
+  verdicts: Map<string, EvaluatorVerdict>,
+  evaluator: Evaluator | null,
+  record: EvalRecord | null,
+): Map<string, EvaluatorVerdict> {
   const policy = evaluator?.autoApprove;
   if (!evaluator || !policy) return verdicts;
   const trusted = (verdict: EvaluatorVerdict): EvaluatorVerdict => {
     if (verdict.status !== 'changed' || !verdict.evaluation) return verdict;
     const trust = trustedVerdict(record, evaluator.model, verdict.evaluation.confidence, policy);
-    return trust.allow ? verdict : { ...verdict, status: 'needs_review', reason: `${verdict.reason} Not approved automatically: ${trust.reason}.` };
+    return trust.allow
+      ? verdict
+      : { ...verdict, status: 'needs_review', reason: `${verdict.reason} Not approved automatically: ${trust.reason}.` };
   };
   return new Map([...verdicts].map(([group, verdict]) => [group, trusted(verdict)]));
 }

@@ -35,7 +35,10 @@ export function placeImages(tests: CollectedTest[], outputDir: string, baselineD
     pairs: test.pairs.map((pair) => ({
       ...pair,
       current: pair.current && homeOf(pair.current, checkpointImage(currentRoot, test.folder, pair.name), true),
-      baseline: pair.baseline && baselineDir ? homeOf(pair.baseline, checkpointImage(baselineDir, test.folder, pair.name), fromBlob) : pair.baseline,
+      baseline:
+        pair.baseline && baselineDir
+          ? homeOf(pair.baseline, checkpointImage(baselineDir, test.folder, pair.name), fromBlob)
+          : pair.baseline,
     })),
   }));
 }

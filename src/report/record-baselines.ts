@@ -21,25 +21,42 @@ import type { CollectedTest } from './collect';
  * store lacks (a shard writing blobs) need not render it on the base. Returns the line that says
  * what it stored.
  */
-export async function recordBaselines(tests: readonly CollectedTest[], allTests: readonly TestCase[], context: RunContext, config: FullConfig, configFile: string): Promise<string> {
+export async function recordBaselines(
+  tests: readonly CollectedTest[],
+  allTests: readonly TestCase[],
+  context: RunContext,
+  config: FullConfig,
+  configFile: string,
+): Promise<string> {
   const { store, repoRoot } = context.record!;
   const graph = new SourceGraph(repoRoot);
   const options = captureOptions(optionsFromEnv());
   const capture = projectCaptures(options, config, repoRoot, configFile);
-  const data = await testDirData({ root: repoRoot }, config.projects.map((project) => project.testDir));
-  const sourceOf = (location: TestCase['location'], project: string) => testSource(graph, location, { configFile, capture: capture(project), isolated: testsIsolated(config, project), data });
+  const data = await testDirData(
+    { root: repoRoot },
+    config.projects.map((project) => project.testDir),
+  );
+  const sourceOf = (location: TestCase['location'], project: string) =>
+    testSource(graph, location, { configFile, capture: capture(project), isolated: testsIsolated(config, project), data });
   let stored = 0;
   let skipped = 0;
   let withoutCheckpoint = 0;
   const visual = new Set(tests.map((test) => test.test));
   try {
     for (const test of tests) {
-      const source = test.status === 'passed' && test.pairs.every((pair) => pair.current) ? sourceOf(test.test.location, test.project) : null;
+      const source =
+        test.status === 'passed' && test.pairs.every((pair) => pair.current) ? sourceOf(test.test.location, test.project) : null;
       if (!source) {
         skipped++;
         continue;
       }
-      const checkpoints = test.pairs.map((pair) => ({ name: pair.name, image: pair.current!, signals: pair.meta?.signals ?? null, layout: pair.layouts.current, settled: pair.meta?.stable === true }));
+      const checkpoints = test.pairs.map((pair) => ({
+        name: pair.name,
+        image: pair.current!,
+        signals: pair.meta?.signals ?? null,
+        layout: pair.layouts.current,
+        settled: pair.meta?.stable === true,
+      }));
       if (storeTest(store, context.baseCommit, test.key, source, checkpoints)) stored++;
     }
     for (const test of allTests) {
@@ -53,6 +70,8 @@ export async function recordBaselines(tests: readonly CollectedTest[], allTests:
   }
   pruneStore(store, context.baseCommit);
   const notStored = skipped ? `; ${plural(skipped, 'test')} not stored (failed, or outside the repository)` : '';
-  const functional = withoutCheckpoint ? `; ${plural(withoutCheckpoint, 'test')} that took no checkpoint noted, so a sharded run need not render ${withoutCheckpoint === 1 ? 'it' : 'them'} on the base` : '';
+  const functional = withoutCheckpoint
+    ? `; ${plural(withoutCheckpoint, 'test')} that took no checkpoint noted, so a sharded run need not render ${withoutCheckpoint === 1 ? 'it' : 'them'} on the base`
+    : '';
   return `visual-uat: recorded the baselines of ${context.baseCommit.slice(0, 8)}: ${plural(stored, 'test')} stored, ${tests.length - stored - skipped} there already${notStored}${functional} (store ${store}: ${sizeText(storeSize(store))})`;
 }

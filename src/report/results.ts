@@ -77,7 +77,15 @@ export interface RunResult {
   evaluator: EvaluatorUsage;
 }
 
-export const NO_USAGE: EvaluatorUsage = { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 };
+export const NO_USAGE: EvaluatorUsage = {
+  model: null,
+  calls: 0,
+  cacheHits: 0,
+  inputTokens: 0,
+  cachedInputTokens: 0,
+  outputTokens: 0,
+  costUSD: 0,
+};
 
 function relativeTo(dir: string, file: string | null): string | null {
   return file ? path.relative(dir, file) : null;
@@ -89,7 +97,14 @@ export function publicConfig(options: ResolvedOptions): Record<string, unknown> 
   return { ...options, evaluator };
 }
 
-export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], context: RunContext | null, settings: Settings, evaluator: EvaluatorUsage, timestamp = Date.now()): RunResult {
+export function buildRunResult(
+  outcomes: TestOutcome[],
+  groups: GroupOutcome[],
+  context: RunContext | null,
+  settings: Settings,
+  evaluator: EvaluatorUsage,
+  timestamp = Date.now(),
+): RunResult {
   const dir = outputPath(settings.outputDir, 'results');
   const tests: TestResultRecord[] = outcomes.map((outcome) => {
     const { test } = outcome;
@@ -147,7 +162,13 @@ export function buildRunResult(outcomes: TestOutcome[], groups: GroupOutcome[], 
       evaluation: group.evaluation,
       explanation: group.explanation,
     })),
-    summary: { total: tests.length, passed: count('passed'), failed: count('failed'), errored: count('errored'), needsReview: count('needs_review') },
+    summary: {
+      total: tests.length,
+      passed: count('passed'),
+      failed: count('failed'),
+      errored: count('errored'),
+      needsReview: count('needs_review'),
+    },
     evaluator,
   };
 }

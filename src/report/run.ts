@@ -1,4 +1,13 @@
-import { coveringDecision, resemblance, reviewApprovals, tally, type Approval, type ApprovalSubject, type ApprovalTally, type CoveringDecision } from '../approve';
+import {
+  coveringDecision,
+  resemblance,
+  reviewApprovals,
+  tally,
+  type Approval,
+  type ApprovalSubject,
+  type ApprovalTally,
+  type CoveringDecision,
+} from '../approve';
 import { checkpointKey } from '../config/test-identity';
 import type { Settings } from '../config/settings';
 import type { Evaluator, EvaluatorVerdict } from '../evaluate';
@@ -8,7 +17,17 @@ import { groupChanges, type ChangeGroup, type Grouping } from '../group';
 import type { RunContext } from '../types';
 import { compareCheckpoints, imagesOf, type BranchCode, type Compared } from './assess';
 import type { CollectedTest } from './collect';
-import { baseFailed, baseFailureNote, decideChange, mostSevere, testStatus, unsettledNote, outcomeOf, type ChangeInput, type CheckpointOutcome } from './decide';
+import {
+  baseFailed,
+  baseFailureNote,
+  decideChange,
+  mostSevere,
+  testStatus,
+  unsettledNote,
+  outcomeOf,
+  type ChangeInput,
+  type CheckpointOutcome,
+} from './decide';
 import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
 import type { GroupOutcome, TestOutcome } from './outcome';
 import type { ComparedCount } from './sanity';
@@ -42,18 +61,38 @@ export interface RunInput {
 export function approvalSubject(checkpoint: Compared): ApprovalSubject {
   const images = imagesOf(checkpoint);
   // A difference the test's pointer or focus alone makes is no change to group, judge or approve (decide: `unsteady`).
-  const change = checkpoint.comparison.kind === 'different' && !interactionOnly(checkpoint.explanation) ? checkpoint.comparison.change : null;
-  return { test: checkpoint.test.key, project: checkpoint.test.project, checkpoint: checkpoint.pair.name, baselineImage: images.baseline, currentImage: images.current, change };
+  const change =
+    checkpoint.comparison.kind === 'different' && !interactionOnly(checkpoint.explanation) ? checkpoint.comparison.change : null;
+  return {
+    test: checkpoint.test.key,
+    project: checkpoint.test.project,
+    checkpoint: checkpoint.pair.name,
+    baselineImage: images.baseline,
+    currentImage: images.current,
+    change,
+  };
 }
 
 /** Per checkpoint and group: the decision that covers that part of its change, or else the approval elsewhere it resembles. */
 function decidedParts(grouping: Grouping, subjects: ApprovalSubject[], approvals: Approval[]) {
   const review = reviewApprovals(approvals, subjects);
-  const covering = subjects.map((subject, i) =>
-    new Map(grouping.groupsOf[i].map((id): [string, CoveringDecision | null] => [id, coveringDecision(review.applied[i], subject.change!, grouping.partsOf[i].get(id)!)])),
+  const covering = subjects.map(
+    (subject, i) =>
+      new Map(
+        grouping.groupsOf[i].map((id): [string, CoveringDecision | null] => [
+          id,
+          coveringDecision(review.applied[i], subject.change!, grouping.partsOf[i].get(id)!),
+        ]),
+      ),
   );
-  const resembles = subjects.map((subject, i) =>
-    new Map(grouping.groupsOf[i].map((id): [string, Approval | null] => [id, covering[i].get(id) ? null : resemblance(review.resembled[i], subject.change!, grouping.partsOf[i].get(id)!)])),
+  const resembles = subjects.map(
+    (subject, i) =>
+      new Map(
+        grouping.groupsOf[i].map((id): [string, Approval | null] => [
+          id,
+          covering[i].get(id) ? null : resemblance(review.resembled[i], subject.change!, grouping.partsOf[i].get(id)!),
+        ]),
+      ),
   );
   return { review, covering, resembles };
 }
@@ -68,12 +107,19 @@ function projectsShowing(group: ChangeGroup): string[] {
  * change there, else another checkpoint with the change open, fewest other changes first. A change
  * a person approved elsewhere is not open: a person must look, whatever the model says.
  */
-function groupsToJudge(grouping: Grouping, compared: Compared[], covering: Map<string, CoveringDecision | null>[], resembles: Map<string, Approval | null>[]): GroupToJudge[] {
+function groupsToJudge(
+  grouping: Grouping,
+  compared: Compared[],
+  covering: Map<string, CoveringDecision | null>[],
+  resembles: Map<string, Approval | null>[],
+): GroupToJudge[] {
   return grouping.groups.flatMap((group: ChangeGroup) => {
     const showing = [...group.members, ...group.alsoIn];
     const open = showing.filter((i) => covering[i].get(group.id) === null && resembles[i].get(group.id) === null);
     if (open.length === 0) return [];
-    const chosen = open.includes(group.representative) ? group.representative : open.reduce((best, i) => (grouping.groupsOf[i].length < grouping.groupsOf[best].length ? i : best));
+    const chosen = open.includes(group.representative)
+      ? group.representative
+      : open.reduce((best, i) => (grouping.groupsOf[i].length < grouping.groupsOf[best].length ? i : best));
     return [
       {
         group: group.id,
@@ -96,13 +142,23 @@ export async function judgeRun(input: RunInput): Promise<RunOutcome> {
   const subjects = compared.map(approvalSubject);
   const grouping = groupChanges(
     subjects.map((subject) => subject.change),
-    compared.map((checkpoint) => ({ project: checkpoint.test.project, explanation: checkpoint.explanation, regions: checkpoint.comparison.kind === 'different' ? checkpoint.comparison.metrics.changedRegions : undefined })),
+    compared.map((checkpoint) => ({
+      project: checkpoint.test.project,
+      explanation: checkpoint.explanation,
+      regions: checkpoint.comparison.kind === 'different' ? checkpoint.comparison.metrics.changedRegions : undefined,
+    })),
   );
   lap('group');
   const { review, covering, resembles } = decidedParts(grouping, subjects, input.approvals);
   lap('approve');
   const toJudge = groupsToJudge(grouping, compared, covering, resembles);
-  const verdicts = await judgeGroups(toJudge, input.evaluator, input.context, toJudge.length && input.code ? await input.code() : [], input.evaluatorProblem);
+  const verdicts = await judgeGroups(
+    toJudge,
+    input.evaluator,
+    input.context,
+    toJudge.length && input.code ? await input.code() : [],
+    input.evaluatorProblem,
+  );
   const judgements = trustVerdicts(verdicts, input.evaluator, input.evalRecord);
   lap('evaluate');
   const sizes = new Map(grouping.groups.map((group) => [group.id, group.members.length + group.alsoIn.length]));
@@ -119,7 +175,9 @@ export async function judgeRun(input: RunInput): Promise<RunOutcome> {
 
   const byTest = new Map<CollectedTest, CheckpointOutcome[]>(input.tests.map((test) => [test, []]));
   compared.forEach((checkpoint, i) => byTest.get(checkpoint.test)!.push(outcomeOf({ ...checkpoint, changes: changesOf(i) })));
-  const outcomes = [...byTest].map(([test, checkpoints]): TestOutcome => ({ test, status: testStatus(test.status, checkpoints), checkpoints }));
+  const outcomes = [...byTest].map(
+    ([test, checkpoints]): TestOutcome => ({ test, status: testStatus(test.status, checkpoints), checkpoints }),
+  );
 
   const groups = grouping.groups.map((group): GroupOutcome => {
     const showing = [...group.members, ...group.alsoIn];

@@ -34,7 +34,9 @@ export interface SummaryPaths {
 }
 
 /** A line of the table: a group of checkpoints that share a change, or a single checkpoint. */
-type Row = { group: GroupRecord; test?: undefined; checkpoint?: undefined } | { group?: undefined; test: TestResultRecord; checkpoint: CheckpointResult };
+type Row =
+  | { group: GroupRecord; test?: undefined; checkpoint?: undefined }
+  | { group?: undefined; test: TestResultRecord; checkpoint: CheckpointResult };
 
 export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number {
   return stream.isTTY && stream.columns ? stream.columns : TABLE_WIDTH;
@@ -182,12 +184,16 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   // a reviewer's reason cut there loses its point); the row takes as many lines as the longer needs.
   const row = (status: string, titles: string[], pct: string, reason: string) => {
     const reasons = wrapParts([reason.replace(/\s+/g, ' ')], reasonWidth);
-    return Array.from({ length: Math.max(titles.length, reasons.length) }, (_, i) => line(i ? '' : status, titles[i] ?? '', i ? '' : pct, reasons[i] ?? ''));
+    return Array.from({ length: Math.max(titles.length, reasons.length) }, (_, i) =>
+      line(i ? '' : status, titles[i] ?? '', i ? '' : pct, reasons[i] ?? ''),
+    );
   };
   // Lines under a row, across the whole width after the status column, wrapped and never cut (a CI
   // log is 100 columns wide): the first after `mark`, the others aligned with it.
   const under = (text: string, mark: string) =>
-    wrapParts([text], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5)).map((part, i) => `  ${''.padEnd(STATUS_WIDTH)} ${i ? ' '.repeat(mark.length) : mark}${part}`);
+    wrapParts([text], Math.max(MIN_ROOM, width - STATUS_WIDTH - 5)).map(
+      (part, i) => `  ${''.padEnd(STATUS_WIDTH)} ${i ? ' '.repeat(mark.length) : mark}${part}`,
+    );
   // What changed, in words (the file and commit come last), then the changed regions the words do not account for.
   const explained = (explanation: CheckpointResult['explanation'] | undefined) =>
     [explanationWords(explanation), unexplainedWords(explanation)].flatMap((words) => (words ? under(words, '↳ ') : []));
@@ -207,10 +213,20 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   return [
     line('status', header, 'changed', 'reason'),
     ...table.flatMap((entry) => {
-      if (entry.group) return [...row(entry.group.status, wrapParts([groupTitle(entry.group)], titleWidth), '', entry.group.reason), ...members(entry.group), ...explained(entry.group.explanation)];
+      if (entry.group)
+        return [
+          ...row(entry.group.status, wrapParts([groupTitle(entry.group)], titleWidth), '', entry.group.reason),
+          ...members(entry.group),
+          ...explained(entry.group.explanation),
+        ];
       const project = projectOf(entry.test);
-      const titles = titleLines(entry.test.titlePath, entry.checkpoint.name, titleWidth - project.length).map((title, i) => (i ? ' '.repeat(project.length) : project) + title);
-      return [...row(entry.checkpoint.status, titles, percent(entry.checkpoint), entry.checkpoint.reason), ...explained(entry.checkpoint.explanation)];
+      const titles = titleLines(entry.test.titlePath, entry.checkpoint.name, titleWidth - project.length).map(
+        (title, i) => (i ? ' '.repeat(project.length) : project) + title,
+      );
+      return [
+        ...row(entry.checkpoint.status, titles, percent(entry.checkpoint), entry.checkpoint.reason),
+        ...explained(entry.checkpoint.explanation),
+      ];
     }),
   ];
 }
@@ -229,8 +245,13 @@ export function approvalLines(approvals: ApprovalTally): string[] {
   const lines: string[] = [];
   if (approvals.applied) lines.push(`  ${plural(approvals.applied, 'checkpoint')} approved earlier (visual-uat.approvals.json)`);
   if (approvals.resembling)
-    lines.push(`  ${plural(approvals.resembling, 'checkpoint')} ${approvals.resembling === 1 ? 'shows' : 'show'} a change approved on other checkpoints only: an approval covers what was seen, so a person must look`);
-  if (approvals.rejected) lines.push(`  ${plural(approvals.rejected, 'checkpoint')} rejected earlier (visual-uat.approvals.json): a regression until the change is gone`);
+    lines.push(
+      `  ${plural(approvals.resembling, 'checkpoint')} ${approvals.resembling === 1 ? 'shows' : 'show'} a change approved on other checkpoints only: an approval covers what was seen, so a person must look`,
+    );
+  if (approvals.rejected)
+    lines.push(
+      `  ${plural(approvals.rejected, 'checkpoint')} rejected earlier (visual-uat.approvals.json): a regression until the change is gone`,
+    );
   // Two decisions on one checkpoint (a group's and a later one of its own) that no longer hold are one line.
   const stale = approvals.stale.map(({ approval, checkpoint }) => {
     const what = approval.decision === 'rejected' ? 'rejection' : 'approval';
@@ -271,8 +292,14 @@ export function stepSummary(run: RunResult, onBase?: string | null): string {
   if (attention.length) {
     lines.push('| status | test › checkpoint | changed | reason |', '|---|---|---:|---|');
     for (const row of attention)
-      if (row.group) lines.push(`| ${row.group.status} | ${markdownCell(`${groupTitle(row.group)}: ${byProject([...row.group.members, ...row.group.alsoIn], groupProjects(row.group)).join(', ')}`)} | | ${markdownCell(withWords(row.group.reason, row.group.explanation))} |`);
-      else lines.push(`| ${row.checkpoint.status} | ${markdownCell(checkpointTitle(row.test, row.checkpoint.name))} | ${percent(row.checkpoint)} | ${markdownCell(withWords(row.checkpoint.reason, row.checkpoint.explanation))} |`);
+      if (row.group)
+        lines.push(
+          `| ${row.group.status} | ${markdownCell(`${groupTitle(row.group)}: ${byProject([...row.group.members, ...row.group.alsoIn], groupProjects(row.group)).join(', ')}`)} | | ${markdownCell(withWords(row.group.reason, row.group.explanation))} |`,
+        );
+      else
+        lines.push(
+          `| ${row.checkpoint.status} | ${markdownCell(checkpointTitle(row.test, row.checkpoint.name))} | ${percent(row.checkpoint)} | ${markdownCell(withWords(row.checkpoint.reason, row.checkpoint.explanation))} |`,
+        );
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
@@ -287,6 +314,8 @@ export function workflowAnnotations(run: RunResult): string[] {
   return checkpointRows(run).flatMap(({ test, checkpoint }) => {
     const level = checkpoint.status === 'regression' ? 'error' : checkpoint.status === 'needs_review' ? 'warning' : null;
     if (!level) return [];
-    return [`::${level} file=${test.file},title=visual-uat ${checkpoint.status}::${workflowCommandData(`${checkpointTitle(test, checkpoint.name)}: ${withWords(checkpoint.reason, checkpoint.explanation)}`)}`];
+    return [
+      `::${level} file=${test.file},title=visual-uat ${checkpoint.status}::${workflowCommandData(`${checkpointTitle(test, checkpoint.name)}: ${withWords(checkpoint.reason, checkpoint.explanation)}`)}`,
+    ];
   });
 }

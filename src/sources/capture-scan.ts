@@ -131,7 +131,13 @@ export function hasOrderedTests(source: ts.SourceFile): boolean {
   const visit = (node: ts.Node): void => {
     if (ordered) return;
     if (ts.isPropertyAccessExpression(node) && node.name.text === 'serial') ordered = true;
-    if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'mode' && ts.isStringLiteralLike(node.initializer) && ORDERED_MODES.has(node.initializer.text)) ordered = true;
+    if (
+      ts.isPropertyAssignment(node) &&
+      node.name.getText(source) === 'mode' &&
+      ts.isStringLiteralLike(node.initializer) &&
+      ORDERED_MODES.has(node.initializer.text)
+    )
+      ordered = true;
     ts.forEachChild(node, visit);
   };
   visit(source);

@@ -53,7 +53,9 @@ function compilerOptionsFor(dir: string, cache: Map<string, ts.CompilerOptions>)
   const key = configFile ?? '';
   let options = cache.get(key);
   if (!options) {
-    const parsed = configFile ? ts.getParsedCommandLineOfConfigFile(configFile, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined }) : null;
+    const parsed = configFile
+      ? ts.getParsedCommandLineOfConfigFile(configFile, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })
+      : null;
     // Playwright loads .ts and .js alike and honours `paths`; Bundler resolution reads package.json
     // `imports`/`exports` and takes extensionless relative specifiers, as Playwright's loader does.
     options = {
@@ -129,7 +131,8 @@ export class SourceGraph {
 
   /** The repository files a module imports: from the import cache when it holds for the module, else parsed (and kept there). */
   private importedFiles(file: string): string[] {
-    const parsedFiles = (parsed: ParsedModule | null) => (parsed?.imports ?? []).flatMap(({ resolved }) => (resolved.kind === 'file' ? [resolved.file] : []));
+    const parsedFiles = (parsed: ParsedModule | null) =>
+      (parsed?.imports ?? []).flatMap(({ resolved }) => (resolved.kind === 'file' ? [resolved.file] : []));
     if (!this.importCache || this.modules.has(file)) return parsedFiles(this.module(file));
     let bytes: Buffer;
     try {
@@ -173,7 +176,9 @@ export class SourceGraph {
     const folders: string[] = [];
     const add = (specifier: ts.Expression | undefined, bindings: { local: string | null; imported: string | null }[]) => {
       const resolved: Resolved =
-        specifier && ts.isStringLiteralLike(specifier) ? this.resolve(specifier.text, file) : { kind: 'unknown', specifier: specifier?.getText(source) ?? '' };
+        specifier && ts.isStringLiteralLike(specifier)
+          ? this.resolve(specifier.text, file)
+          : { kind: 'unknown', specifier: specifier?.getText(source) ?? '' };
       if (specifier && ts.isStringLiteralLike(specifier) && specifier.text.startsWith('.')) {
         const named = path.resolve(path.dirname(file), specifier.text);
         folders.push(path.dirname(named), named);
@@ -189,7 +194,8 @@ export class SourceGraph {
         const named = clause?.namedBindings;
         if (named && ts.isNamespaceImport(named)) bindings.push({ local: named.name.text, imported: '*' });
         if (named && ts.isNamedImports(named))
-          for (const element of named.elements) bindings.push({ local: element.name.text, imported: (element.propertyName ?? element.name).text });
+          for (const element of named.elements)
+            bindings.push({ local: element.name.text, imported: (element.propertyName ?? element.name).text });
         add(node.moduleSpecifier, bindings.length ? bindings : [{ local: null, imported: null }]);
         return;
       }

@@ -52,7 +52,12 @@ function otherTests(source: ts.SourceFile, own: ts.CallExpression): Set<ts.Node>
   const found = new Set<ts.Node>();
   if (!root) return found;
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && node !== own && testRoot(node.expression) === root && isBody(node.arguments[node.arguments.length - 1])) {
+    if (
+      ts.isCallExpression(node) &&
+      node !== own &&
+      testRoot(node.expression) === root &&
+      isBody(node.arguments[node.arguments.length - 1])
+    ) {
       // The whole statement goes, its semicolon too, so adding or removing a test leaves no trace.
       found.add(ts.isExpressionStatement(node.parent) ? node.parent : node);
       return;
@@ -67,7 +72,8 @@ function otherTests(source: ts.SourceFile, own: ts.CallExpression): Set<ts.Node>
 function testRoot(callee: ts.Expression): string | null {
   const ts = typescript();
   if (ts.isIdentifier(callee)) return callee.text;
-  if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && TEST_MODIFIERS.has(callee.name.text)) return callee.expression.text;
+  if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && TEST_MODIFIERS.has(callee.name.text))
+    return callee.expression.text;
   return null;
 }
 

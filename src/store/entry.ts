@@ -75,7 +75,9 @@ export function checkEntry(dir: string, key: string, source: string): { seal: Se
 function sealProblem(dir: string, seal: Seal | null, key: string, source: string): string | null {
   if (!seal) {
     const newer = newerVersion(path.join(dir, SEAL_FILE), ENTRY_VERSION);
-    return newer === null ? 'its store entry is unsealed' : `its store entry is of format ${newer}, which a newer visual-uat wrote: upgrade visual-uat to take baselines from it`;
+    return newer === null
+      ? 'its store entry is unsealed'
+      : `its store entry is of format ${newer}, which a newer visual-uat wrote: upgrade visual-uat to take baselines from it`;
   }
   if (seal.key !== key || seal.source !== source) return 'its store entry is keyed otherwise';
   const image = seal.checkpoints.find((name) => !(path.basename(checkpointImage(dir, '', name)) in seal.contents));
@@ -111,7 +113,9 @@ export function lookUp(store: string, baseCommit: string, key: string, source: T
   if (versions.length === 0) return { entry: null, reason: 'not in the store' };
   // Against the closest stored version (newest first among equals): the newest may be another
   // branch's edit of the test, against which files that did not change here differ too.
-  const differing = versions.map((seal) => [...new Set([...Object.keys(seal.files), ...Object.keys(source.files)])].filter((file) => seal.files[file] !== source.files[file]));
+  const differing = versions.map((seal) =>
+    [...new Set([...Object.keys(seal.files), ...Object.keys(source.files)])].filter((file) => seal.files[file] !== source.files[file]),
+  );
   const changed = differing.reduce((closest, files) => (files.length < closest.length ? files : closest));
   if (changed.length === 0) return { entry: null, reason: 'options, browser or versions changed' };
   return { entry: null, reason: `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''} changed` };
@@ -126,7 +130,12 @@ export function lookUp(store: string, baseCommit: string, key: string, source: T
  * checkpoints held still.
  */
 export function earlierRender(store: string, baseCommit: string, key: string): EarlierRender | null {
-  const commits = [baseCommit, ...commitsByAge(store).map((dir) => path.basename(dir)).filter((commit) => commit !== baseCommit)];
+  const commits = [
+    baseCommit,
+    ...commitsByAge(store)
+      .map((dir) => path.basename(dir))
+      .filter((commit) => commit !== baseCommit),
+  ];
   for (const commit of commits) {
     const seal = sealsOf(storeTestDir(store, commit, key)).find((found) => found.key === key);
     if (seal) return { entry: seal.dir, settled: seal.checkpoints.filter((name) => !seal.unsettled.includes(name)) };
@@ -167,7 +176,14 @@ export function copyEntry(entry: string, checkpoints: readonly string[], runEntr
  * is not set. A write that fails for another reason (a full disk, no permission) throws: it is
  * not another writer's win.
  */
-export function storeTest(store: string, baseCommit: string, key: string, source: TestSource, checkpoints: readonly StoredCheckpoint[], replace = false): boolean {
+export function storeTest(
+  store: string,
+  baseCommit: string,
+  key: string,
+  source: TestSource,
+  checkpoints: readonly StoredCheckpoint[],
+  replace = false,
+): boolean {
   const dir = storeEntryDir(store, baseCommit, key, source.hash);
   if (!replace && fs.existsSync(dir) && checkEntry(dir, key, source.hash).problem === null) return false;
   const temp = `${dir}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
@@ -217,6 +233,11 @@ export function touch(dir: string): void {
 }
 
 /** The record of a stored test in a run's baseline manifest (`layouts`: as its seal says), naming its entry. */
-export function storedRecord(folder: string, checkpoints: readonly string[], source: string, layouts: readonly string[]): BaselineTestRecord {
+export function storedRecord(
+  folder: string,
+  checkpoints: readonly string[],
+  source: string,
+  layouts: readonly string[],
+): BaselineTestRecord {
   return { folder, status: 'passed', error: null, checkpoints: [...checkpoints], layouts: [...layouts], storeEntry: source };
 }

@@ -75,7 +75,12 @@ export interface StoreAccess extends Omit<StoreUse, 'shown'> {
  * goes on: its verdicts never depend on the store.
  */
 export function openStore(dir: string, repoRoot: string): StoreAccess {
-  const unused = (why: string, fix: string): StoreAccess => ({ dir, readable: false, writable: false, warning: `the baseline store ${dir} ${why}: ${fix}; this run neither reads nor writes it` });
+  const unused = (why: string, fix: string): StoreAccess => ({
+    dir,
+    readable: false,
+    writable: false,
+    warning: `the baseline store ${dir} ${why}: ${fix}; this run neither reads nor writes it`,
+  });
   let stat: fs.Stats | null = null;
   try {
     stat = fs.statSync(dir);
@@ -93,7 +98,15 @@ export function openStore(dir: string, repoRoot: string): StoreAccess {
     fs.accessSync(dir, fs.constants.W_OK);
     markStore(dir, repoRoot);
   } catch (error) {
-    return { dir, readable: true, writable: false, warning: `the baseline store ${dir} is read-only (${errorCode(error)}): its baselines are read, and this run stores none; ` + `make it writable, or point ${STORE_OPTION} at a folder this run can write, ` + `to keep what it renders` };
+    return {
+      dir,
+      readable: true,
+      writable: false,
+      warning:
+        `the baseline store ${dir} is read-only (${errorCode(error)}): its baselines are read, and this run stores none; ` +
+        `make it writable, or point ${STORE_OPTION} at a folder this run can write, ` +
+        `to keep what it renders`,
+    };
   }
   return { dir, readable: true, writable: true, warning: null };
 }
@@ -104,7 +117,10 @@ export function openStore(dir: string, repoRoot: string): StoreAccess {
  */
 export function foreignContent(dir: string): string | null {
   if (fs.existsSync(path.join(dir, STORE_MARKER))) return null;
-  const foreign = fs.readdirSync(dir).filter((name) => !isCommitName(name) && !strayFile(name) && name !== '.gitignore').sort();
+  const foreign = fs
+    .readdirSync(dir)
+    .filter((name) => !isCommitName(name) && !strayFile(name) && name !== '.gitignore')
+    .sort();
   if (foreign.length === 0) return null;
   const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, and ${foreign.length - 3} more` : '');
   return `holds files visual-uat did not write (${shown}) and no ${STORE_MARKER}`;
@@ -112,7 +128,8 @@ export function foreignContent(dir: string): string | null {
 
 function markStore(dir: string, repoRoot: string): void {
   const marker = path.join(dir, STORE_MARKER);
-  if (!fs.existsSync(marker)) fs.writeFileSync(marker, `${JSON.stringify({ store: 'visual-uat baseline store', createdAt: new Date().toISOString() }, null, 2)}\n`);
+  if (!fs.existsSync(marker))
+    fs.writeFileSync(marker, `${JSON.stringify({ store: 'visual-uat baseline store', createdAt: new Date().toISOString() }, null, 2)}\n`);
   const ignore = path.join(dir, '.gitignore');
   if (isInside(dir, repoRoot) && !fs.existsSync(ignore)) fs.writeFileSync(ignore, '*\n');
 }

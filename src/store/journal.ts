@@ -74,7 +74,13 @@ function storeEntries(run: SuiteToStore, manifest: BaselineManifest, pending: [s
       whole = false;
       continue;
     }
-    const checkpoints = sides.map(({ name, side }) => ({ name, image: side.image!, signals: side.signals, layout: side.layout, settled: !!record.unsettled && !record.unsettled.includes(name) }));
+    const checkpoints = sides.map(({ name, side }) => ({
+      name,
+      image: side.image!,
+      signals: side.signals,
+      layout: side.layout,
+      settled: !!record.unsettled && !record.unsettled.includes(name),
+    }));
     const own = record.status === 'passed' ? sources.get(key) : undefined;
     const source = own ?? suiteSource(run.suiteKey);
     try {
@@ -100,7 +106,10 @@ function storeEntries(run: SuiteToStore, manifest: BaselineManifest, pending: [s
  * there is none to resume for this store (`baseCommit`: the one the killed run stored for). The
  * journal goes either way.
  */
-export function resumeStoring(journal: string, store: string): { stored: SuiteStored | null; baseCommit: string } | { problem: string } | null {
+export function resumeStoring(
+  journal: string,
+  store: string,
+): { stored: SuiteStored | null; baseCommit: string } | { problem: string } | null {
   const left = readCheckedJson<Journal>(journal, 'store-journal');
   if (!left || left.store !== store) {
     fs.rmSync(journal, { force: true });

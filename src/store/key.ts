@@ -54,12 +54,20 @@ export function testSource(graph: SourceGraph, test: TestLocation, inputs: KeyIn
   for (const file of graph.closure([inputs.configFile, test.file])) {
     try {
       const spec = file === test.file ? graph.module(file) : null;
-      files[path.relative(graph.repoRoot, file).split(path.sep).join('/')] = spec ? `tokens:${specDigest(spec.source, test, inputs.isolated)}` : sha256File(file);
+      files[path.relative(graph.repoRoot, file).split(path.sep).join('/')] = spec
+        ? `tokens:${specDigest(spec.source, test, inputs.isolated)}`
+        : sha256File(file);
     } catch {
       return null;
     }
   }
-  return { hash: crypto.createHash('sha256').update(JSON.stringify({ capture: inputs.capture, files })).digest('hex'), files };
+  return {
+    hash: crypto
+      .createHash('sha256')
+      .update(JSON.stringify({ capture: inputs.capture, files }))
+      .digest('hex'),
+    files,
+  };
 }
 
 /**
@@ -85,10 +93,26 @@ function captureFingerprint(options: unknown, use: string, versions: Record<stri
  * browser binary, the versions read package files): the setup's lookups and stores and a record
  * run's stores key on the same value.
  */
-export function projectCaptures(options: VisualUatOptions, config: Pick<FullConfig, 'projects'>, repoRoot: string, configFile: string): (project: string) => string {
+export function projectCaptures(
+  options: VisualUatOptions,
+  config: Pick<FullConfig, 'projects'>,
+  repoRoot: string,
+  configFile: string,
+): (project: string) => string {
   const known = new Map<string, string>();
   return (project) => {
-    if (!known.has(project)) known.set(project, captureFingerprint(options, projectUse(config.projects.find((p) => p.name === project), repoRoot), versions(configFile)));
+    if (!known.has(project))
+      known.set(
+        project,
+        captureFingerprint(
+          options,
+          projectUse(
+            config.projects.find((p) => p.name === project),
+            repoRoot,
+          ),
+          versions(configFile),
+        ),
+      );
     return known.get(project)!;
   };
 }

@@ -48,7 +48,8 @@ function pruneSuites(dir: string, dropCommit: boolean): void {
     .map((name) => path.join(dir, name))
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
   indexes.forEach((file, index) => {
-    if (dropCommit || index >= KEPT_SUITES || suiteEntries(file).some((entry) => !fs.existsSync(path.join(entry, SEAL_FILE)))) removeOwn(file);
+    if (dropCommit || index >= KEPT_SUITES || suiteEntries(file).some((entry) => !fs.existsSync(path.join(entry, SEAL_FILE))))
+      removeOwn(file);
   });
   if (dropCommit) removeIfEmpty(dir);
 }

@@ -46,7 +46,9 @@ export function suiteEntries(file: string): string[] {
   const index = readSuiteIndex(file);
   if (!index) return [];
   const { store, baseCommit } = indexedCommit(file);
-  return Object.entries(index.manifest.tests).flatMap(([key, record]) => (record.storeEntry ? [storeEntryDir(store, baseCommit, key, record.storeEntry)] : []));
+  return Object.entries(index.manifest.tests).flatMap(([key, record]) =>
+    record.storeEntry ? [storeEntryDir(store, baseCommit, key, record.storeEntry)] : [],
+  );
 }
 
 export type SuiteLookup = { index: string; manifest: BaselineManifest } | { index: null; reason: string; doubtful: boolean };
@@ -62,7 +64,11 @@ export function lookUpSuite(store: string, baseCommit: string, suiteKey: string)
   const index = readSuiteIndex(file);
   if (!index) {
     const newer = newerVersion(file, INDEX_VERSION);
-    const reason = newer === null ? "the store's index of this suite does not read" : `the store's index of this suite is of format ${newer}, which a newer visual-uat wrote: ` + `upgrade visual-uat to take baselines from it`;
+    const reason =
+      newer === null
+        ? "the store's index of this suite does not read"
+        : `the store's index of this suite is of format ${newer}, which a newer visual-uat wrote: ` +
+          `upgrade visual-uat to take baselines from it`;
     return { index: null, reason, doubtful: true };
   }
   if (index.key !== suiteKey) return { index: null, reason: "the store's index of this suite is keyed otherwise", doubtful: true };
@@ -73,7 +79,8 @@ export function lookUpSuite(store: string, baseCommit: string, suiteKey: string)
     const { seal, problem } = checkEntry(dir, key, record.storeEntry!);
     if (problem !== null) return { index: null, reason: problem.replace(/^its store entry/, `the store entry of ${key}`), doubtful: true };
     const absent = record.checkpoints.find((name) => !seal.checkpoints.includes(name));
-    if (absent !== undefined) return { index: null, reason: `the store entry of ${key} has no "${absent}" (captured again since)`, doubtful: true };
+    if (absent !== undefined)
+      return { index: null, reason: `the store entry of ${key} has no "${absent}" (captured again since)`, doubtful: true };
   }
   touch(storeCommitDir(store, baseCommit));
   return { index: file, manifest: index.manifest };
@@ -87,6 +94,7 @@ export function placeSuite(store: string, baseCommit: string, manifest: Baseline
   const same = JSON.stringify(readManifest(runEntry)) === JSON.stringify(manifest);
   if (!same) fs.rmSync(runEntry, { recursive: true, force: true });
   for (const [key, record] of Object.entries(manifest.tests))
-    if (record.storeEntry && record.checkpoints.length) copyEntry(storeEntryDir(store, baseCommit, key, record.storeEntry), record.checkpoints, runEntry, record.folder);
+    if (record.storeEntry && record.checkpoints.length)
+      copyEntry(storeEntryDir(store, baseCommit, key, record.storeEntry), record.checkpoints, runEntry, record.folder);
   if (!same) writeManifest(runEntry, manifest);
 }

@@ -48,11 +48,16 @@ export function formatEval(record: EvalRecord, recordFile: string): string {
     ...f.intendedToReview.map(caseLine),
   ];
   if (f.notJudged.length) lines.push(row('not judged', String(f.notJudged.length)), ...f.notJudged.map(caseLine));
-  if (f.unchanged.length) lines.push(row('unchanged under the current engine', `${f.unchanged.length} (never sent to the model)`), ...f.unchanged.map(caseLine));
-  if (record.unreadable.length) lines.push(row('label folders skipped', String(record.unreadable.length)), ...record.unreadable.map((line) => `      ${line}`));
+  if (f.unchanged.length)
+    lines.push(row('unchanged under the current engine', `${f.unchanged.length} (never sent to the model)`), ...f.unchanged.map(caseLine));
+  if (record.unreadable.length)
+    lines.push(row('label folders skipped', String(record.unreadable.length)), ...record.unreadable.map((line) => `      ${line}`));
   lines.push(
     row('calls', usage.calls.toLocaleString('en-US')),
-    row('tokens', `${usage.inputTokens.toLocaleString('en-US')} input (${usage.cachedInputTokens.toLocaleString('en-US')} cached), ${usage.outputTokens.toLocaleString('en-US')} output`),
+    row(
+      'tokens',
+      `${usage.inputTokens.toLocaleString('en-US')} input (${usage.cachedInputTokens.toLocaleString('en-US')} cached), ${usage.outputTokens.toLocaleString('en-US')} output`,
+    ),
     row('cost', cost),
     row('time', `${(record.timeMs / 1000).toFixed(1)} s`),
     row('auto-approve would trust', trusted(record)),

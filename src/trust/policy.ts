@@ -31,7 +31,12 @@ function describe(record: EvalRecord): string {
  * Whether a "pass" of `model` at `confidence` may become `changed` without a person. With the
  * policy off (null) everything the thresholds approve is allowed.
  */
-export function trustedVerdict(record: EvalRecord | null, model: string, confidence: number, policy: ResolvedAutoApprove | null): TrustDecision {
+export function trustedVerdict(
+  record: EvalRecord | null,
+  model: string,
+  confidence: number,
+  policy: ResolvedAutoApprove | null,
+): TrustDecision {
   if (!policy) return { allow: true };
   if (confidence < policy.minConfidence)
     return { allow: false, reason: `confidence ${confidence} is below evaluator.autoApprove.minConfidence (${policy.minConfidence})` };
@@ -42,8 +47,16 @@ export function trustedVerdict(record: EvalRecord | null, model: string, confide
     return { allow: false, reason: `${why}: run npx visual-uat eval to measure it` };
   }
   const gap = evalGap(usable);
-  if (gap?.kind === 'unjudged') return { allow: false, reason: `${describe(usable)} could not judge ${plural(gap.regressions, 'labelled regression')}: run npx visual-uat eval again` };
-  if (gap?.kind === 'no-regressions') return { allow: false, reason: `${describe(usable)} had no labelled regression to catch: label some, or run npx visual-uat eval --corpus` };
+  if (gap?.kind === 'unjudged')
+    return {
+      allow: false,
+      reason: `${describe(usable)} could not judge ${plural(gap.regressions, 'labelled regression')}: run npx visual-uat eval again`,
+    };
+  if (gap?.kind === 'no-regressions')
+    return {
+      allow: false,
+      reason: `${describe(usable)} had no labelled regression to catch: label some, or run npx visual-uat eval --corpus`,
+    };
   const letThrough = regressionsApprovedAt(usable.outcomes, confidence);
   if (letThrough.length)
     return {

@@ -44,7 +44,10 @@ type Compared = { loaded: LoadedCase; outcome: CompareOutcome } | { loaded: Load
 
 async function compare(loaded: LoadedCase, diffDir: string, tolerance: Required<ComparisonTolerance>): Promise<Compared> {
   try {
-    return { loaded, outcome: await compareImages({ ...loaded.images, diffOutput: path.join(diffDir, `${loaded.case.id}.png`), tolerance }) };
+    return {
+      loaded,
+      outcome: await compareImages({ ...loaded.images, diffOutput: path.join(diffDir, `${loaded.case.id}.png`), tolerance }),
+    };
   } catch (error) {
     return { loaded, error: `not judged: ${(error as Error).message}` };
   }
@@ -54,15 +57,29 @@ function outcome(loaded: LoadedCase, fields: Pick<CaseOutcome, 'status' | 'evalu
   return { id: loaded.case.id, title: caseTitle(loaded.case), label: loaded.case.label, ...fields };
 }
 
-export async function replayCases(cases: LoadedCase[], evaluator: Evaluator, diffDir: string, tolerance: Required<ComparisonTolerance>): Promise<CaseOutcome[]> {
+export async function replayCases(
+  cases: LoadedCase[],
+  evaluator: Evaluator,
+  diffDir: string,
+  tolerance: Required<ComparisonTolerance>,
+): Promise<CaseOutcome[]> {
   const compared = await Promise.all(cases.map((loaded) => compare(loaded, diffDir, tolerance)));
-  const different = compared.flatMap((c) => ('outcome' in c && c.outcome.kind === 'different' ? [{ loaded: c.loaded, outcome: c.outcome }] : []));
-  const verdicts = await evaluator.evaluateAll(different.map(({ loaded, outcome: o }) => requestFor(loaded, o.metrics, o.diffImage, o.change)));
+  const different = compared.flatMap((c) =>
+    'outcome' in c && c.outcome.kind === 'different' ? [{ loaded: c.loaded, outcome: c.outcome }] : [],
+  );
+  const verdicts = await evaluator.evaluateAll(
+    different.map(({ loaded, outcome: o }) => requestFor(loaded, o.metrics, o.diffImage, o.change)),
+  );
   const judged = new Map(different.map(({ loaded }, i) => [loaded, verdicts[i]]));
   return compared.map((c) => {
     if ('error' in c) return outcome(c.loaded, { status: 'not_judged', evaluation: null, reason: c.error });
     const verdict = judged.get(c.loaded);
-    if (!verdict) return outcome(c.loaded, { status: 'unchanged', evaluation: null, reason: `${c.outcome.kind === 'identical' ? 'identical' : 'within tolerance'} under the current diff engine: a run would not ask the model` });
+    if (!verdict)
+      return outcome(c.loaded, {
+        status: 'unchanged',
+        evaluation: null,
+        reason: `${c.outcome.kind === 'identical' ? 'identical' : 'within tolerance'} under the current diff engine: a run would not ask the model`,
+      });
     if (!verdict.evaluation) return outcome(c.loaded, { status: 'not_judged', evaluation: null, reason: verdict.reason });
     return outcome(c.loaded, { status: verdict.status, evaluation: verdict.evaluation, reason: verdict.reason });
   });

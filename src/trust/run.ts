@@ -33,7 +33,9 @@ export function shippedCorpus(): string {
     const candidate = path.join(dir, 'fixtures', 'label-corpus', 'cases');
     if (fs.existsSync(candidate)) return candidate;
   }
-  throw new EvalSetupError(`visual-uat eval: the shipped corpus (fixtures/label-corpus/cases) is not installed beside ${__dirname}: reinstall visual-uat`);
+  throw new EvalSetupError(
+    `visual-uat eval: the shipped corpus (fixtures/label-corpus/cases) is not installed beside ${__dirname}: reinstall visual-uat`,
+  );
 }
 
 /** Replays every labelled case through the evaluator with its cache off, scores it and keeps the record. */
@@ -47,7 +49,9 @@ export async function runEval(run: EvalRun): Promise<EvalResult> {
   const dir = outputPath(run.outputDir, 'eval');
   const evaluator = createEvaluator(run.evaluator, run.env, { outputDir: dir, configDir: run.configDir, cache: false, log: run.log });
   if (!evaluator)
-    throw new EvalSetupError('visual-uat eval: no evaluator configured: set OPENAI_API_KEY (and OPENAI_BASE_URL or --base-url for another endpoint, VISUAL_UAT_MODEL or --model for another model)');
+    throw new EvalSetupError(
+      'visual-uat eval: no evaluator configured: set OPENAI_API_KEY (and OPENAI_BASE_URL or --base-url for another endpoint, VISUAL_UAT_MODEL or --model for another model)',
+    );
   const started = Date.now();
   const outcomes = await replayCases(store.cases, evaluator, path.join(dir, 'diffs'), run.tolerance);
   const record: EvalRecord = {

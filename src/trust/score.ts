@@ -66,7 +66,13 @@ export interface ConfidenceRow {
 }
 
 function ref(outcome: CaseOutcome): CaseRef {
-  return { id: outcome.id, title: outcome.title, status: outcome.status, confidence: outcome.evaluation?.confidence ?? null, reason: outcome.reason };
+  return {
+    id: outcome.id,
+    title: outcome.title,
+    status: outcome.status,
+    confidence: outcome.evaluation?.confidence ?? null,
+    reason: outcome.reason,
+  };
 }
 
 export function scoreOutcomes(outcomes: CaseOutcome[]): EvalFigures {
@@ -105,11 +111,14 @@ export function regressionsApprovedAt(outcomes: CaseOutcome[], confidence: numbe
  * each confidence the model gave an unhedged "pass", highest first.
  */
 export function confidenceCurve(outcomes: CaseOutcome[]): ConfidenceRow[] {
-  const levels = [...new Set(outcomes.flatMap((o) => (confidentPass(o.evaluation) ? [o.evaluation.confidence] : [])))].sort((a, b) => b - a);
+  const levels = [...new Set(outcomes.flatMap((o) => (confidentPass(o.evaluation) ? [o.evaluation.confidence] : [])))].sort(
+    (a, b) => b - a,
+  );
   return levels.map((atLeast) => ({
     atLeast,
     regressionsApproved: regressionsApprovedAt(outcomes, atLeast).length,
-    intendedApproved: outcomes.filter((o) => o.label === 'intended' && confidentPass(o.evaluation) && o.evaluation.confidence >= atLeast).length,
+    intendedApproved: outcomes.filter((o) => o.label === 'intended' && confidentPass(o.evaluation) && o.evaluation.confidence >= atLeast)
+      .length,
   }));
 }
 

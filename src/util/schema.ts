@@ -22,10 +22,28 @@ import { lazy } from './lazy';
 const validators = lazy(() => {
   const { default: Validators } = require('ajv/dist/2020') as { default: typeof Ajv2020 };
   // verbose: each error carries the value it refused, which the message quotes.
-  return new Validators({ strict: false, verbose: true }).addSchema([resultsSchema, approvalsSchema, labelCaseSchema, manifestSchema, runContextSchema, storeEntrySchema, suiteIndexSchema, journalSchema]);
+  return new Validators({ strict: false, verbose: true }).addSchema([
+    resultsSchema,
+    approvalsSchema,
+    labelCaseSchema,
+    manifestSchema,
+    runContextSchema,
+    storeEntrySchema,
+    suiteIndexSchema,
+    journalSchema,
+  ]);
 });
 
-export type SchemaName = 'results' | 'approvals' | 'approval-entry' | 'label-case' | 'baseline-manifest' | 'run-context' | 'store-entry' | 'suite-index' | 'store-journal';
+export type SchemaName =
+  | 'results'
+  | 'approvals'
+  | 'approval-entry'
+  | 'label-case'
+  | 'baseline-manifest'
+  | 'run-context'
+  | 'store-entry'
+  | 'suite-index'
+  | 'store-journal';
 
 const IDS: Record<SchemaName, string> = {
   results: resultsSchema.$id,
@@ -52,12 +70,17 @@ function kindOf(value: unknown): string {
 }
 
 function typeNames(type: string | string[]): string {
-  return [type].flat().map((name) => (name === 'null' ? 'null' : `a${/^[aeiou]/.test(name) ? 'n' : ''} ${name}`)).join(' or ');
+  return [type]
+    .flat()
+    .map((name) => (name === 'null' ? 'null' : `a${/^[aeiou]/.test(name) ? 'n' : ''} ${name}`))
+    .join(' or ');
 }
 
 /** The keys of an object its schema does not name (what a misspelt key was written as). */
 function unknownKeys(data: unknown, schema: { properties?: Record<string, unknown> }): string[] {
-  return data && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data).filter((key) => !(key in (schema.properties ?? {}))) : [];
+  return data && typeof data === 'object' && !Array.isArray(data)
+    ? Object.keys(data).filter((key) => !(key in (schema.properties ?? {})))
+    : [];
 }
 
 function describe(error: ErrorObject, root: string): string {
@@ -91,7 +114,10 @@ export function schemaProblem(name: SchemaName, value: unknown, root = 'the top 
   // anyOf reports each branch's failure, then its own (if/then its branch's, then its own); the
   // deepest error names the field that is wrong.
   const errors = validate.errors ?? [];
-  const deepest = errors.filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'if').sort((a, b) => b.instancePath.length - a.instancePath.length)[0] ?? errors[0];
+  const deepest =
+    errors
+      .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'if')
+      .sort((a, b) => b.instancePath.length - a.instancePath.length)[0] ?? errors[0];
   if (!deepest) return { path: [], text: `${root} does not match its schema` };
   return { path: deepest.instancePath.split('/').slice(1), text: describe(deepest, root) };
 }

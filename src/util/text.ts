@@ -27,7 +27,12 @@ export function errorsText(errors: readonly { message?: string; value?: string }
 
 /** A text's first line that says something (an error's headline, without its call log), trimmed. */
 export function firstLine(text: string): string {
-  return text.split('\n').find((line) => line.trim())?.trim() ?? '';
+  return (
+    text
+      .split('\n')
+      .find((line) => line.trim())
+      ?.trim() ?? ''
+  );
 }
 
 /** `?key=value` and `&key=value` in a URL, wherever it stands in a text (a line of code, an address). */

@@ -2,7 +2,16 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { FIXTURES_DIR, PACKAGE_ROOT, copyTree, createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import {
+  FIXTURES_DIR,
+  PACKAGE_ROOT,
+  copyTree,
+  createFixtureRepo,
+  fixtureEnv,
+  git,
+  runPlaywright,
+  visualUatCli,
+} from '../../scripts/fixture-repo';
 import { systemChromium } from '../../src/config/browser';
 import { plainText } from '../../src/util/text';
 import { readLatest, statuses, gateExit } from '../support/results';
@@ -41,7 +50,9 @@ let teamConfig: string;
  */
 function runPlain(dir: string, args: string[]): ReturnType<typeof runPlaywright> {
   const chromium = systemChromium();
-  const config = chromium ? teamConfig.replace('use: {', `use: { launchOptions: { executablePath: ${JSON.stringify(chromium)} },`) : teamConfig;
+  const config = chromium
+    ? teamConfig.replace('use: {', `use: { launchOptions: { executablePath: ${JSON.stringify(chromium)} },`)
+    : teamConfig;
   fs.writeFileSync(path.join(dir, 'plain.config.ts'), config);
   try {
     return runPlaywright(dir, ['test', '--config', 'plain.config.ts', ...args]);
@@ -70,7 +81,15 @@ function adoptionSteps(): { init: string; from: string; to: string; remove: stri
   const init = /^1\. `([^`]+)`/m.exec(section)![1];
   const [, from, to] = /`(import [^`]+)` becomes `(import [^`]+)`/.exec(section)!;
   const shell = /^\s*```sh\n([\s\S]*?)^\s*```/m.exec(section)![1];
-  return { init, from, to, remove: shell.split('\n').map((line) => line.trim()).filter(Boolean) };
+  return {
+    init,
+    from,
+    to,
+    remove: shell
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean),
+  };
 }
 
 /** A README command, run as a user types it in the repository's root. */
@@ -87,7 +106,10 @@ function adopt(dir: string): void {
   expect(init.stdout).toContain(
     `3 spec files call toHaveScreenshot with @playwright/test's expect: import { test, expect } from 'visual-uat' there to make those calls checkpoints, then delete their -snapshots folders (README: "Adopting an existing toHaveScreenshot suite"):\n${SPEC_FILES.map((spec) => `  ${spec}`).join('\n')}\n`,
   );
-  const listed = init.stdout.split('\n').filter((line) => /^ {2}\S+\.spec\.ts$/.test(line)).map((line) => line.trim());
+  const listed = init.stdout
+    .split('\n')
+    .filter((line) => /^ {2}\S+\.spec\.ts$/.test(line))
+    .map((line) => line.trim());
   expect(listed).toEqual(SPEC_FILES);
   for (const spec of listed) {
     const file = path.join(dir, spec);
@@ -99,7 +121,11 @@ function adopt(dir: string): void {
     const removed = shell(dir, command);
     expect(removed.status, `${command}: ${removed.stderr}`).toBe(0);
   }
-  expect(git(dir, ['ls-files']).split('\n').filter((file) => file.includes('-snapshots/'))).toEqual([]);
+  expect(
+    git(dir, ['ls-files'])
+      .split('\n')
+      .filter((file) => file.includes('-snapshots/')),
+  ).toEqual([]);
   expect(snapshotFiles(dir)).toEqual([]);
 }
 
@@ -125,7 +151,11 @@ test('before: the suite runs as plain Playwright against its committed snapshots
     'pricing.spec.ts-snapshots/pricing-linux.png',
     'pricing.spec.ts-snapshots/pro-plan-linux.png',
   ]);
-  expect(git(repo, ['ls-files', 'tests']).split('\n').filter((file) => file.endsWith('.png'))).toHaveLength(6);
+  expect(
+    git(repo, ['ls-files', 'tests'])
+      .split('\n')
+      .filter((file) => file.endsWith('.png')),
+  ).toHaveLength(6);
   const plain = runPlain(repo, []);
   expect(plain.status, plain.stdout + plain.stderr).toBe(0);
   expect(plain.stdout).toContain('4 passed');
@@ -156,7 +186,7 @@ test('adopted by the documented steps, then a feature branch: toHaveScreenshot c
   expect(outputs.filter((file) => /-(actual|expected|diff|previous)\.png$/.test(file))).toEqual([]);
 });
 
-test('outside a visual-uat run, the converted spec files get Playwright\'s own toHaveScreenshot', async () => {
+test("outside a visual-uat run, the converted spec files get Playwright's own toHaveScreenshot", async () => {
   try {
     const recording = runPlain(repo, ['--update-snapshots']);
     expect(recording.status, recording.stdout + recording.stderr).toBe(0);
@@ -184,17 +214,28 @@ test('outside a visual-uat run, the converted spec files get Playwright\'s own t
   }
 });
 
-test('adopted, an unreviewed change fails the build as the failing toHaveScreenshot did, with the approve command; approved and the approvals file committed, the build passes', async ({ page }) => {
+test('adopted, an unreviewed change fails the build as the failing toHaveScreenshot did, with the approve command; approved and the approvals file committed, the build passes', async ({
+  page,
+}) => {
   const held = runPlaywright(repo, ['test']);
   expect(held.status, held.stdout + held.stderr).toBe(1);
   expect(statuses(readLatest(repo))).toEqual(ADOPTED_STATUSES);
-  expect(held.stderr).toContain('approve the intended changes with npx visual-uat review (or npx visual-uat approve --all), commit visual-uat.approvals.json, and run again');
+  expect(held.stderr).toContain(
+    'approve the intended changes with npx visual-uat review (or npx visual-uat approve --all), commit visual-uat.approvals.json, and run again',
+  );
   await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}#?q=s:failed`);
   await expect(page.getByRole('link', { name: /pricing/ }).first()).toBeVisible();
-  await page.getByRole('link', { name: /pricing/ }).first().click();
+  await page
+    .getByRole('link', { name: /pricing/ })
+    .first()
+    .click();
   await expect(page.getByText(/is needs_review \(in failOn\): .*npx visual-uat approve "pricing\.spec\.ts › /).first()).toBeVisible();
 
-  const approved = spawnSync(process.execPath, [visualUatCli(repo), 'approve', '--all'], { cwd: repo, env: fixtureEnv(), encoding: 'utf8' });
+  const approved = spawnSync(process.execPath, [visualUatCli(repo), 'approve', '--all'], {
+    cwd: repo,
+    env: fixtureEnv(),
+    encoding: 'utf8',
+  });
   expect(approved.status, approved.stdout + approved.stderr).toBe(0);
   git(repo, ['add', 'visual-uat.approvals.json']);
   git(repo, ['commit', '-q', '-m', 'Approve the new pricing page']);

@@ -3,11 +3,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createFixtureRepo, fixtureEnv, fixtureModules, git, provideModules, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import {
+  createFixtureRepo,
+  fixtureEnv,
+  fixtureModules,
+  git,
+  provideModules,
+  runPlaywright,
+  visualUatCli,
+} from '../../scripts/fixture-repo';
 import { repoState, extraWorktrees } from '../support/repo-state';
 import { DEMO_STATUSES, checkpoint, gateExit, readLatest, statuses, tableRow } from '../support/results';
 import { BADGE_SPEC } from '../support/files';
-
 
 function visualUat(dir: string, args: string[]) {
   return spawnSync(process.execPath, [visualUatCli(dir), ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
@@ -19,10 +26,7 @@ const firstLine = (stdout: string) => stdout.split('\n')[0];
 test('a base test that fails records the base error, makes its checkpoints new and never stops the current run', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   // An uncommitted test for the feature: on the base app the badge does not exist yet.
-  fs.writeFileSync(
-    path.join(repo, 'tests', 'badge.spec.ts'),
-    BADGE_SPEC,
-  );
+  fs.writeFileSync(path.join(repo, 'tests', 'badge.spec.ts'), BADGE_SPEC);
   const run = runPlaywright(repo, ['test']);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
@@ -32,7 +36,9 @@ test('a base test that fails records the base error, makes its checkpoints new a
   // It passed here: the base's error (whole, call log and all) is the base's, and the reason names its first line.
   expect(badge.test.error).toBeNull();
   expect(badge.test.baseError).toMatch(/toBeVisible.*\n/s);
-  expect(badge.checkpoint.reason).toMatch(/^no baseline: the base test failed before it took this checkpoint \(Error: expect\(locator\)\.toBeVisible\(\)[^\n]*\)$/);
+  expect(badge.checkpoint.reason).toMatch(
+    /^no baseline: the base test failed before it took this checkpoint \(Error: expect\(locator\)\.toBeVisible\(\)[^\n]*\)$/,
+  );
   // expect's message carries terminal colour codes (\u001b[2m…): reasons are plain text everywhere.
   const latest = fs.readFileSync(path.join(repo, '.visual-uat', 'results', 'latest.json'), 'utf8');
   expect(latest).toContain('toBeVisible');
@@ -53,7 +59,9 @@ test('visual-uat test passes playwright arguments through and --base chooses the
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(results.baseBranch).toBe('release');
-  expect(firstLine(run.stdout)).toBe(`visual-uat: base release (VISUAL_UAT_BASE) @ ${git(repo, ['rev-parse', 'main']).slice(0, 8)}, merge-base of HEAD`);
+  expect(firstLine(run.stdout)).toBe(
+    `visual-uat: base release (VISUAL_UAT_BASE) @ ${git(repo, ['rev-parse', 'main']).slice(0, 8)}, merge-base of HEAD`,
+  );
   expect(results.tests.map((t) => t.title)).toEqual(['home']);
   expect(statuses(results)).toEqual({ 'home › landing': 'unchanged' });
 });
@@ -91,7 +99,10 @@ function withoutBaseBranch(config: string): string {
   return config.replace(NAMED_MAIN, '  }),\n);\n');
 }
 function unwired(config: string): string {
-  const plain = config.replace("import { withVisualUat } from 'visual-uat';\n", '').replace('export default withVisualUat(\n  defineConfig({', 'export default defineConfig({').replace('  }),\n);\n', '  });\n');
+  const plain = config
+    .replace("import { withVisualUat } from 'visual-uat';\n", '')
+    .replace('export default withVisualUat(\n  defineConfig({', 'export default defineConfig({')
+    .replace('  }),\n);\n', '  });\n');
   expect(plain).not.toContain('withVisualUat');
   return plain;
 }
@@ -103,14 +114,22 @@ function unwired(config: string): string {
  * a run against main would see it.
  */
 function developClone(): { clone: string; developTip: string } {
-  const work = createFixtureRepo({ fixture: 'demo-app', modules: false, prepare: (dir) => {
-    const config = path.join(dir, 'playwright.config.ts');
-    fs.writeFileSync(config, withoutBaseBranch(fs.readFileSync(config, 'utf8')));
-  } });
+  const work = createFixtureRepo({
+    fixture: 'demo-app',
+    modules: false,
+    prepare: (dir) => {
+      const config = path.join(dir, 'playwright.config.ts');
+      fs.writeFileSync(config, withoutBaseBranch(fs.readFileSync(config, 'utf8')));
+    },
+  });
   const initial = git(work, ['rev-parse', 'main']);
   git(work, ['checkout', '-q', 'main']);
   const yearsAgo = '2021-03-01T12:00:00Z';
-  const aged = spawnSync('git', ['commit', '-q', '--amend', '--no-edit'], { cwd: work, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_DATE: yearsAgo, GIT_COMMITTER_DATE: yearsAgo } });
+  const aged = spawnSync('git', ['commit', '-q', '--amend', '--no-edit'], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_DATE: yearsAgo, GIT_COMMITTER_DATE: yearsAgo },
+  });
   expect(aged.status, aged.stderr).toBe(0);
   git(work, ['checkout', '-q', '-b', 'develop']);
   const home = path.join(work, 'public', 'index.html');
@@ -128,11 +147,13 @@ function developClone(): { clone: string; developTip: string } {
   return { clone, developTip: git(work, ['rev-parse', 'develop']) };
 }
 
-test('a clone whose remote\'s default branch is develop compares with develop, not the old main, and says so first; init writes develop', async () => {
+test("a clone whose remote's default branch is develop compares with develop, not the old main, and says so first; init writes develop", async () => {
   const { clone, developTip } = developClone();
   const run = runPlaywright(clone, ['test']);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(clone)));
-  expect(firstLine(run.stdout)).toBe(`visual-uat: base develop (origin/HEAD, the remote's default branch) @ ${developTip.slice(0, 8)}, merge-base of HEAD`);
+  expect(firstLine(run.stdout)).toBe(
+    `visual-uat: base develop (origin/HEAD, the remote's default branch) @ ${developTip.slice(0, 8)}, merge-base of HEAD`,
+  );
   expect(run.stdout).not.toContain('far behind');
   const results = readLatest(clone);
   expect(results).toMatchObject({ baseBranch: 'develop', baseCommit: developTip, currentBranch: 'feature/pricing' });
@@ -144,11 +165,15 @@ test('a clone whose remote\'s default branch is develop compares with develop, n
   git(clone, ['remote', 'set-head', 'origin', '--delete']);
   const init = visualUat(clone, ['init']);
   expect(init.status, init.stdout + init.stderr).toBe(0);
-  expect(init.stdout).toContain("playwright.config.ts: baseBranch 'develop' (the remote's default branch, as origin answered git ls-remote)");
+  expect(init.stdout).toContain(
+    "playwright.config.ts: baseBranch 'develop' (the remote's default branch, as origin answered git ls-remote)",
+  );
   expect(fs.readFileSync(config, 'utf8')).toContain("}), { baseBranch: 'develop' });");
   const wired = runPlaywright(clone, ['test']);
   expect(wired.status, wired.stdout + wired.stderr).toBe(gateExit(readLatest(clone)));
-  expect(firstLine(wired.stdout)).toBe(`visual-uat: base develop (baseBranch in withVisualUat) @ ${developTip.slice(0, 8)}, merge-base of HEAD`);
+  expect(firstLine(wired.stdout)).toBe(
+    `visual-uat: base develop (baseBranch in withVisualUat) @ ${developTip.slice(0, 8)}, merge-base of HEAD`,
+  );
   expect(readLatest(clone)).toMatchObject({ baseBranch: 'develop', baseCommit: developTip });
   expect(statuses(readLatest(clone))).toEqual(DEMO_STATUSES);
 });

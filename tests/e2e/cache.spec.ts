@@ -14,7 +14,6 @@ import { extraWorktrees } from '../support/repo-state';
  * post-checkout hook, which `git worktree add` runs and a warm run never triggers.
  */
 
-
 function countWorktreeCheckouts(repo: string): () => number {
   const hooks = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-hooks-'));
   const log = path.join(hooks, 'checkouts.log');
@@ -22,7 +21,13 @@ function countWorktreeCheckouts(repo: string): () => number {
   git(repo, ['config', 'core.hooksPath', hooks]);
   // A checkout anywhere but in the repository itself is a base worktree's.
   const own = new Set([repo, fs.realpathSync(repo)]);
-  return () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((line) => line && !own.has(line)).length : 0);
+  return () =>
+    fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((line) => line && !own.has(line)).length
+      : 0;
 }
 
 /** The run folder's baseline entries (`<commit>/<suite key>`). */
@@ -42,7 +47,8 @@ function suiteIndexes(repo: string): string[] {
     .flatMap((commit) => fs.readdirSync(path.join(store, commit, 'suites')).map((index) => path.join(store, commit, 'suites', index)));
 }
 
-const WARM = /visual-uat: baselines from the store's index of this suite: main @ \w{8}, key \w{12} \(\d+ test-side files\): no worktree, no base server/;
+const WARM =
+  /visual-uat: baselines from the store's index of this suite: main @ \w{8}, key \w{12} \(\d+ test-side files\): no worktree, no base server/;
 
 test.describe('warm runs', () => {
   test.describe.configure({ mode: 'serial' });
@@ -80,9 +86,14 @@ test.describe('warm runs', () => {
     fs.writeFileSync(spec, original.replace("await page.goto('/');", "await page.goto('/');\n    await page.waitForLoadState('load');"));
     try {
       const edited = run().stdout;
-      const rendered = /visual-uat: baseline: (\d+) of \d+ tests rendered on the base \(tests\/site\.spec\.ts changed: [^)]+\); \d+ from the store/.exec(edited);
+      const rendered =
+        /visual-uat: baseline: (\d+) of \d+ tests rendered on the base \(tests\/site\.spec\.ts changed: [^)]+\); \d+ from the store/.exec(
+          edited,
+        );
       expect(rendered, edited).not.toBeNull();
-      expect(edited).toContain(`visual-uat: baseline pass (for the ${rendered![1]} test${rendered![1] === '1' ? '' : 's'} the store lacks)`);
+      expect(edited).toContain(
+        `visual-uat: baseline pass (for the ${rendered![1]} test${rendered![1] === '1' ? '' : 's'} the store lacks)`,
+      );
       expect(worktreeCheckouts()).toBe(2);
     } finally {
       fs.writeFileSync(spec, original);
@@ -135,7 +146,9 @@ test.describe('warm runs', () => {
       }
     };
     const unfinishedWithImages = () =>
-      runEntries(repo).filter((dir) => !fs.existsSync(path.join(dir, 'manifest.json')) && filesIn(dir).some((file) => file.endsWith('.png')));
+      runEntries(repo).filter(
+        (dir) => !fs.existsSync(path.join(dir, 'manifest.json')) && filesIn(dir).some((file) => file.endsWith('.png')),
+      );
     await expect.poll(() => unfinishedWithImages().length, { timeout: 60_000, intervals: [50] }).toBe(1);
     process.kill(-killed.pid!, 'SIGKILL');
     expect(suiteIndexes(repo).map((file) => [file, fs.readFileSync(file, 'utf8')])).toEqual(indexes);
@@ -145,7 +158,12 @@ test.describe('warm runs', () => {
     killProcessesIn(repo);
     // The killed run stored nothing (tests store after the current tests); the earlier runs' store
     // entries would stand in for the pass: without them, the next run renders every test again.
-    expect(fs.readdirSync(path.join(repo, '.visual-uat', 'baseline-store'), { recursive: true }).map(String).filter((file) => file.endsWith('.tmp'))).toEqual([]);
+    expect(
+      fs
+        .readdirSync(path.join(repo, '.visual-uat', 'baseline-store'), { recursive: true })
+        .map(String)
+        .filter((file) => file.endsWith('.tmp')),
+    ).toEqual([]);
     fs.rmSync(path.join(repo, '.visual-uat', 'baseline-store'), { recursive: true });
 
     const next = run();
@@ -159,7 +177,9 @@ function runNode(cwd: string, args: string[]) {
   return spawnSync(process.execPath, args, { cwd, env: fixtureEnv(), encoding: 'utf8', timeout: 300_000 });
 }
 
-test('two shards merged by merge-reports on a machine without .visual-uat give the unsharded verdicts; shards sharing a store render nothing the next time', async ({ page }) => {
+test('two shards merged by merge-reports on a machine without .visual-uat give the unsharded verdicts; shards sharing a store render nothing the next time', async ({
+  page,
+}) => {
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-shared-store-'));
   // Each shard on a machine of its own (no .visual-uat), the store folder shared as a CI cache shares it.
@@ -168,7 +188,10 @@ test('two shards merged by merge-reports on a machine without .visual-uat give t
     for (const shard of ['1/2', '2/2']) {
       fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true, force: true });
       const out = path.join(blobs, `shard-${shard[0]}`);
-      const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: out, VISUAL_UAT_BASELINE_STORE: store });
+      const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], {
+        PLAYWRIGHT_BLOB_OUTPUT_DIR: out,
+        VISUAL_UAT_BASELINE_STORE: store,
+      });
       expect(result.status, result.stdout + result.stderr).toBe(0);
       logs.push(result.stdout);
       for (const file of fs.readdirSync(out)) fs.copyFileSync(path.join(out, file), path.join(blobs, file));
@@ -178,7 +201,8 @@ test('two shards merged by merge-reports on a machine without .visual-uat give t
     return logs;
   };
   const blobs = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-blobs-'));
-  for (const log of shards(blobs)) expect(log).toMatch(/visual-uat: baseline: (\d) of \1 tests? rendered on the base \(not in the store: [^)]+\); 0 from the store/);
+  for (const log of shards(blobs))
+    expect(log).toMatch(/visual-uat: baseline: (\d) of \1 tests? rendered on the base \(not in the store: [^)]+\); 0 from the store/);
 
   // The merge job's machine: a checkout with no output folder of any shard.
   fs.rmSync(path.join(repo, '.visual-uat'), { recursive: true });

@@ -17,7 +17,8 @@ import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 const API_KEY = 'sk-e2e-change-groups-5d20';
 const HOME = 'site.spec.ts › home › home';
 const FOOTERS = ['about', 'pricing', 'contact', 'blog'].map((page) => `site.spec.ts › ${page} footer › site-footer`);
-const FOOTER_STATUSES = (status: string) => Object.fromEntries(['about', 'pricing', 'contact', 'blog'].map((page) => [`${page} footer › site-footer`, status]));
+const FOOTER_STATUSES = (status: string) =>
+  Object.fromEntries(['about', 'pricing', 'contact', 'blog'].map((page) => [`${page} footer › site-footer`, status]));
 
 function visualUat(dir: string, args: string[]) {
   return spawnSync(process.execPath, [visualUatCli(dir), ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
@@ -41,7 +42,9 @@ test.describe('a footer change on four pages, a banner and the Pro plan, with a 
   let repo: string;
 
   test.beforeAll(async () => {
-    server = await startFakeOpenAI({ responder: () => reply.verdict({ pass: true, confidence: 0.92, reason: 'As the commits describe.' }) });
+    server = await startFakeOpenAI({
+      responder: () => reply.verdict({ pass: true, confidence: 0.92, reason: 'As the commits describe.' }),
+    });
     repo = createFixtureRepo({ fixture: 'promo-app' });
   });
 
@@ -100,7 +103,11 @@ test.describe('approvals cover what a person saw', () => {
 
     const run = await runPlaywrightAsync(repo, ['test']);
     expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
-    expect(statuses(readLatest(repo))).toEqual({ 'home › home': 'changed', 'pricing › plans': 'needs_review', ...FOOTER_STATUSES('changed') });
+    expect(statuses(readLatest(repo))).toEqual({
+      'home › home': 'changed',
+      'pricing › plans': 'needs_review',
+      ...FOOTER_STATUSES('changed'),
+    });
   });
 
   test('the banner leaked onto the about page is needs_review, naming the approval it resembles', async () => {
@@ -130,8 +137,12 @@ test.describe('approvals cover what a person saw', () => {
   test('a footer test that crashes this run is listed, its checkpoint missing; its approval is not stale, and --prune keeps it', async () => {
     // A flake of the current run only: the base pass (the same test on the base app) captures the footer.
     const spec = path.join(repo, 'tests', 'site.spec.ts');
-    const crash = "\n    if (name === 'blog' && process.env.BLOG_DOWN && (await page.locator('footer').evaluate((f) => getComputedStyle(f).flexDirection)) === 'column') throw new Error('the blog timed out');";
-    fs.writeFileSync(spec, fs.readFileSync(spec, 'utf8').replace('await page.goto(`/${name}`);', `await page.goto(\`/\${name}\`);${crash}`));
+    const crash =
+      "\n    if (name === 'blog' && process.env.BLOG_DOWN && (await page.locator('footer').evaluate((f) => getComputedStyle(f).flexDirection)) === 'column') throw new Error('the blog timed out');";
+    fs.writeFileSync(
+      spec,
+      fs.readFileSync(spec, 'utf8').replace('await page.goto(`/${name}`);', `await page.goto(\`/\${name}\`);${crash}`),
+    );
     git(repo, ['add', '-A']);
     git(repo, ['commit', '-q', '-m', 'Let the blog time out']);
     const before = approvalsOf(repo);
@@ -141,7 +152,10 @@ test.describe('approvals cover what a person saw', () => {
     const blog = results.tests.find((t) => t.title === 'blog footer');
     expect(blog, run.stdout).toBeDefined();
     expect(blog!.status).toBe('errored');
-    expect(checkpoint(results, 'blog footer', 'site-footer').checkpoint).toMatchObject({ status: 'missing', reason: 'in the baseline only: the current run did not capture it' });
+    expect(checkpoint(results, 'blog footer', 'site-footer').checkpoint).toMatchObject({
+      status: 'missing',
+      reason: 'in the baseline only: the current run did not capture it',
+    });
     expect(run.stdout).not.toContain('stale approval');
     const pruned = visualUat(repo, ['approve', '--prune']);
     expect(pruned.status, pruned.stderr).toBe(0);
@@ -198,7 +212,7 @@ test.describe('the review page shows each group its own change', () => {
     expect(await current.locator('.scroller').evaluate((box) => box.scrollTop)).toBeGreaterThan(100);
   });
 
-  test('approve site-footer: one approval for the four footers (and the home page\'s footer); the next run has them changed', async () => {
+  test("approve site-footer: one approval for the four footers (and the home page's footer); the next run has them changed", async () => {
     const approved = visualUat(repo, ['approve', 'site-footer']);
     expect(approved.status, approved.stderr).toBe(0);
     const approvals = approvalsOf(repo);
@@ -211,7 +225,9 @@ test.describe('the review page shows each group its own change', () => {
     const results = readLatest(repo);
     expect(statuses(results)).toEqual({ 'home › home': 'needs_review', 'pricing › plans': 'needs_review', ...FOOTER_STATUSES('changed') });
     // The home page's footer is approved; its banner is not.
-    expect(checkpoint(results, 'home', 'home').checkpoint.reason).toMatch(/^no evaluator configured — also group g\d \(changed: approved by /);
+    expect(checkpoint(results, 'home', 'home').checkpoint.reason).toMatch(
+      /^no evaluator configured — also group g\d \(changed: approved by /,
+    );
   });
 
   test("the page's Approve on a checkpoint approves everything it shows, as approve <checkpoint> does", async ({ page }) => {

@@ -51,13 +51,23 @@ test('the baseline pass runs only tests that can capture; every checkpoint is pa
   fs.writeFileSync(path.join(repo, 'tests', 'mixed.spec.ts'), MIXED);
   // The home test takes a second checkpoint for the first time on this branch.
   const site = path.join(repo, 'tests', 'site.spec.ts');
-  fs.writeFileSync(site, fs.readFileSync(site, 'utf8').replace("await screenshotCheckpoint('landing', { intent: 'The landing page introduces Acme' });", "await screenshotCheckpoint('landing', { intent: 'The landing page introduces Acme' });\n    await screenshotCheckpoint('landing-footer', { locator: page.locator('footer') });"));
+  fs.writeFileSync(
+    site,
+    fs
+      .readFileSync(site, 'utf8')
+      .replace(
+        "await screenshotCheckpoint('landing', { intent: 'The landing page introduces Acme' });",
+        "await screenshotCheckpoint('landing', { intent: 'The landing page introduces Acme' });\n    await screenshotCheckpoint('landing-footer', { locator: page.locator('footer') });",
+      ),
+  );
   git(repo, ['add', '-A']);
   git(repo, ['commit', '-q', '-m', 'More tests']);
 
   const run = runPlaywright(repo, ['test']);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
-  expect(run.stdout).toContain('visual-uat: the baseline pass runs 6 of 9 tests: the others have no checkpoint call in their sources (checked after the run)');
+  expect(run.stdout).toContain(
+    'visual-uat: the baseline pass runs 6 of 9 tests: the others have no checkpoint call in their sources (checked after the run)',
+  );
   const baseLog = fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
   expect(baseLog).not.toMatch(/nav links|Pro plan is recommended|contact button/);
   expect(baseLog).toContain('6 passed');
@@ -74,7 +84,9 @@ test('the baseline pass runs only tests that can capture; every checkpoint is pa
     'badge, when there is one › badge': 'new',
     'badge, when there is one › plans-again': 'needs_review',
   });
-  expect(checkpoint(results, 'badge, when there is one', 'badge').checkpoint.reason).toBe('no baseline: the base version does not take this checkpoint');
+  expect(checkpoint(results, 'badge, when there is one', 'badge').checkpoint.reason).toBe(
+    'no baseline: the base version does not take this checkpoint',
+  );
 });
 
 test('on many cores the baseline pass runs beside the current tests, with the same verdicts', async () => {

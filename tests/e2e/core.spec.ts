@@ -48,7 +48,15 @@ test('a run pairs checkpoints: unchanged page, changed page, changed element', a
     dirty: true,
     summary: { total: 4, passed: 2, failed: 0, errored: 0, needsReview: 2 },
   });
-  expect(Object.keys(results.evaluator)).toEqual(['model', 'calls', 'cacheHits', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'costUSD']);
+  expect(Object.keys(results.evaluator)).toEqual([
+    'model',
+    'calls',
+    'cacheHits',
+    'inputTokens',
+    'cachedInputTokens',
+    'outputTokens',
+    'costUSD',
+  ]);
   const timestamped = fs.readdirSync(resultsDir).filter((f) => /^\d+\.json$/.test(f));
   expect(timestamped).toHaveLength(1);
   expect(run.stdout).toContain('visual-uat: 5 checkpoints: 2 needs_review, 3 unchanged');
@@ -66,14 +74,17 @@ test('the HTML report shows the verdict and the image-diff viewer', async ({ pag
   await expect(page.getByTestId('test-case-annotations')).toContainText('needs_review');
   await expect(page.getByTestId('test-case-annotations')).toContainText('plans: no evaluator configured');
   await expect(page.getByText('Image mismatch: plans.png')).toBeVisible();
-  for (const tab of ['Diff', 'Actual', 'Expected', 'Side by side', 'Slider']) await expect(page.getByText(tab, { exact: true }).first()).toBeVisible();
+  for (const tab of ['Diff', 'Actual', 'Expected', 'Side by side', 'Slider'])
+    await expect(page.getByText(tab, { exact: true }).first()).toBeVisible();
   await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}#?q=annot:needs_review`);
   await expect(page.getByRole('link', { name: 'site › pricing › plans' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'site › about' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'site › home' })).toHaveCount(0);
 });
 
-test('the default gate fails an unreviewed change, in the exit code and in the report, with the command that settles it; failOn opts out', async ({ page }) => {
+test('the default gate fails an unreviewed change, in the exit code and in the report, with the command that settles it; failOn opts out', async ({
+  page,
+}) => {
   expect(run.status, run.stdout + run.stderr).toBe(1);
   expect(run.stderr).toContain(
     'visual-uat: 2 checkpoints with a status in failOn (regression, needs_review): approve the intended changes with npx visual-uat review (or npx visual-uat approve --all), commit visual-uat.approvals.json, and run again',
@@ -84,7 +95,9 @@ test('the default gate fails an unreviewed change, in the exit code and in the r
   await expect(page.getByRole('link', { name: 'site › home' })).toHaveCount(0);
   await page.getByRole('link', { name: 'site › pricing › plans' }).click();
   await expect(
-    page.getByText('visual-uat: checkpoint "plans" is needs_review (in failOn): no evaluator configured. If the change is intended: npx visual-uat approve "site.spec.ts › site › pricing › plans › plans" (or npx visual-uat review), then commit visual-uat.approvals.json'),
+    page.getByText(
+      'visual-uat: checkpoint "plans" is needs_review (in failOn): no evaluator configured. If the change is intended: npx visual-uat approve "site.spec.ts › site › pricing › plans › plans" (or npx visual-uat review), then commit visual-uat.approvals.json',
+    ),
   ).toBeVisible();
 
   const config = path.join(repo, 'playwright.config.ts');

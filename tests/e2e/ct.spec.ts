@@ -71,7 +71,8 @@ test('a checkpoint without a target captures the mounted component, fullPage the
 });
 
 test('the two builds keep separate caches: the current one from the checkout, the base one from the worktree', async () => {
-  const sources = (cacheDir: string) => Object.keys(JSON.parse(fs.readFileSync(path.join(repo, cacheDir, 'metainfo.json'), 'utf8')).sources);
+  const sources = (cacheDir: string) =>
+    Object.keys(JSON.parse(fs.readFileSync(path.join(repo, cacheDir, 'metainfo.json'), 'utf8')).sources);
   const button = path.join('src', 'Button.tsx');
   expect(sources('playwright/.cache')).toContain(path.join(fs.realpathSync(repo), button));
   const base = sources('.visual-uat/baseline-run/ct-cache').filter((file) => file.endsWith(button));

@@ -21,8 +21,12 @@ test('a Vite dev server with its port as a flag: the base runs on its own port, 
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual(EXPECTED);
   // A symlinked node_modules resolves outside the worktree, where Vite refuses to serve the web font.
-  expect(run.stdout).toMatch(/visual-uat: base dependencies: lockfile unchanged: node_modules hard-linked into the base worktree in \d+\.\d s/);
-  expect(fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8')).not.toContain('outside of Vite serving allow list');
+  expect(run.stdout).toMatch(
+    /visual-uat: base dependencies: lockfile unchanged: node_modules hard-linked into the base worktree in \d+\.\d s/,
+  );
+  expect(fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8')).not.toContain(
+    'outside of Vite serving allow list',
+  );
 });
 
 test('http-server reading PORT', async () => {

@@ -61,11 +61,25 @@ test('--corpus --json: a model that approves one regression is reported as letti
     unchanged: [],
   });
   expect(record.figures.regressionsApproved).toEqual([
-    { id: 'pricing-price-nan', title: 'pricing › plans', status: 'changed', confidence: 0.93, reason: 'Looks intended (pricing-price-nan).' },
+    {
+      id: 'pricing-price-nan',
+      title: 'pricing › plans',
+      status: 'changed',
+      confidence: 0.93,
+      reason: 'Looks intended (pricing-price-nan).',
+    },
   ]);
   expect(record.riskiestApproval).toBe(0.93);
   // 49 calls of 1,200 prompt and 40 completion tokens at gpt-4.1-mini's price.
-  expect(record.usage).toEqual({ model: 'gpt-4.1-mini', calls: 49, cacheHits: 0, inputTokens: 58_800, cachedInputTokens: 0, outputTokens: 1_960, costUSD: 0.026656 });
+  expect(record.usage).toEqual({
+    model: 'gpt-4.1-mini',
+    calls: 49,
+    cacheHits: 0,
+    inputTokens: 58_800,
+    cachedInputTokens: 0,
+    outputTokens: 1_960,
+    costUSD: 0.026656,
+  });
   expect(server.completions()).toHaveLength(49);
   // The record the auto-approve policy reads is what was printed.
   expect(JSON.parse(fs.readFileSync(path.join(work, '.visual-uat', 'eval', 'gpt-4.1-mini.json'), 'utf8'))).toEqual(record);
@@ -87,14 +101,17 @@ test('the table names each figure and the regression let through', async () => {
   expect(lines).toContain('  tokens                              58,800 input (0 cached), 1,960 output');
   expect(lines).toContain('  cost                                $0.0267');
   expect(lines.find((line) => line.startsWith('  time '))).toMatch(/^ {2}time {32}\d+\.\d s$/);
-  expect(lines).toContain('  auto-approve would trust            passes above confidence 0.93 (a labelled regression was approved at 0.93)');
+  expect(lines).toContain(
+    '  auto-approve would trust            passes above confidence 0.93 (a labelled regression was approved at 0.93)',
+  );
   expect(lines).toContain('record: .visual-uat/eval/gpt-4.1-mini.json');
   expect(run.stdout + run.stderr).not.toContain(API_KEY);
 });
 
 test("without --corpus it replays the project's own labels; --model and --labels pick others", async () => {
   const labels = path.join(work, '.visual-uat', 'labels');
-  for (const id of ['pricing-pill-buttons', 'footer-missing', 'checkout-apple-pay-covers-pay']) fs.cpSync(path.join(installedCorpus, id), path.join(labels, id), { recursive: true });
+  for (const id of ['pricing-pill-buttons', 'footer-missing', 'checkout-apple-pay-covers-pay'])
+    fs.cpSync(path.join(installedCorpus, id), path.join(labels, id), { recursive: true });
   const own = await runCli(work, [], env);
   expect(own.status, own.stderr).toBe(0);
   expect(own.stdout).toContain(`visual-uat eval: gpt-4.1-mini on 3 labelled cases from ${labels}`);

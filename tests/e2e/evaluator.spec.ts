@@ -18,11 +18,12 @@ const API_KEY = 'sk-e2e-NEVER-WRITTEN-6f1d2c3b4a';
 /** Approves the intended pricing change, rejects the "no visual change intended" refactor. */
 const judge: Responder = (request) => {
   const text = userTextOf(request);
-  if (text.includes('Checkpoint: plans')) return reply.verdict({ pass: true, confidence: 0.92, reason: 'The Pro plan is now highlighted, as intended.' });
-  if (text.includes('Checkpoint: contact')) return reply.verdict({ pass: false, confidence: 0.9, reason: 'The contact button lost its blue background in a refactor.' });
+  if (text.includes('Checkpoint: plans'))
+    return reply.verdict({ pass: true, confidence: 0.92, reason: 'The Pro plan is now highlighted, as intended.' });
+  if (text.includes('Checkpoint: contact'))
+    return reply.verdict({ pass: false, confidence: 0.9, reason: 'The contact button lost its blue background in a refactor.' });
   return reply.verdict({ pass: true, confidence: 0.5, needsReview: true, reason: 'Unexpected checkpoint.' });
 };
-
 
 test.describe('with an evaluator', () => {
   test.describe.configure({ mode: 'serial' });
@@ -55,11 +56,26 @@ test.describe('with an evaluator', () => {
     });
     expect(server.completions()).toHaveLength(2);
     const plans = checkpoint(results, 'plans', 'plans').checkpoint;
-    expect(plans.evaluation).toEqual({ pass: true, confidence: 0.92, needsReview: false, reason: 'The Pro plan is now highlighted, as intended.' });
+    expect(plans.evaluation).toEqual({
+      pass: true,
+      confidence: 0.92,
+      needsReview: false,
+      reason: 'The Pro plan is now highlighted, as intended.',
+    });
     expect(plans.reason).toBe('The Pro plan is now highlighted, as intended.');
-    expect(results.evaluator).toEqual({ model: 'gpt-4.1-mini', calls: 2, cacheHits: 0, inputTokens: 2400, cachedInputTokens: 0, outputTokens: 80, costUSD: 0.001088 });
+    expect(results.evaluator).toEqual({
+      model: 'gpt-4.1-mini',
+      calls: 2,
+      cacheHits: 0,
+      inputTokens: 2400,
+      cachedInputTokens: 0,
+      outputTokens: 80,
+      costUSD: 0.001088,
+    });
     expect(run.stdout).toContain('visual-uat: evaluating 2 changed checkpoints with gpt-4.1-mini');
-    expect(run.stdout).toMatch(/visual-uat: evaluator gpt-4.1-mini: 2 calls, 0 cache hits, 2,400 input tokens \(0 cached\), 80 output tokens, \$0\.0011, \d+\.\d s/);
+    expect(run.stdout).toMatch(
+      /visual-uat: evaluator gpt-4.1-mini: 2 calls, 0 cache hits, 2,400 input tokens \(0 cached\), 80 output tokens, \$0\.0011, \d+\.\d s/,
+    );
   });
 
   test('the model sees the intent, the commits, the change in words and both sides, within the request budget', async () => {
@@ -118,14 +134,20 @@ test.describe('with a server that never answers', () => {
 
   test('the run ends, nothing is approved, and the reason says what to do', async () => {
     const repo = createFixtureRepo({ fixture: 'demo-app' });
-    const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL, VISUAL_UAT_EVAL_TIMEOUT_MS: '2000' });
+    const run = await runPlaywrightAsync(repo, ['test'], {
+      OPENAI_API_KEY: API_KEY,
+      OPENAI_BASE_URL: server.baseURL,
+      VISUAL_UAT_EVAL_TIMEOUT_MS: '2000',
+    });
     console.log(`hanging-server run (2 s timeout): ${run.durationMs} ms`);
     expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const results = readLatest(repo);
     expect(statuses(results)).toMatchObject({ 'plans › plans': 'needs_review', 'about › contact': 'needs_review' });
     const plans = checkpoint(results, 'plans', 'plans').checkpoint;
     expect(plans.evaluation).toBeNull();
-    expect(plans.reason).toMatch(/^not judged: the evaluator did not answer within 2 s \(raise evaluator.timeoutMs or VISUAL_UAT_EVAL_TIMEOUT_MS/);
+    expect(plans.reason).toMatch(
+      /^not judged: the evaluator did not answer within 2 s \(raise evaluator.timeoutMs or VISUAL_UAT_EVAL_TIMEOUT_MS/,
+    );
     expect(results.evaluator.calls).toBe(0);
   });
 });
@@ -149,11 +171,19 @@ test('a project that configures an evaluator without installing openai is told t
     expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     // The run's own lines (the table's rows now carry the same words as each change's reason).
     const warnings = (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('visual-uat: ') && line.includes('openai'));
-    expect(warnings).toEqual(['visual-uat: a model needs the openai package, which is not installed: npm install -D openai: changed checkpoints are left for review']);
+    expect(warnings).toEqual([
+      'visual-uat: a model needs the openai package, which is not installed: npm install -D openai: changed checkpoints are left for review',
+    ]);
     const results = readLatest(repo);
-    expect(statuses(results)).toMatchObject({ 'plans › plans': 'needs_review', 'about › contact': 'needs_review', 'home › landing': 'unchanged' });
+    expect(statuses(results)).toMatchObject({
+      'plans › plans': 'needs_review',
+      'about › contact': 'needs_review',
+      'home › landing': 'unchanged',
+    });
     // Each change says why nobody judged it, not that no evaluator was configured: one was.
-    expect(checkpoint(results, 'plans', 'plans').checkpoint.reason).toBe('not judged: a model needs the openai package, which is not installed: npm install -D openai');
+    expect(checkpoint(results, 'plans', 'plans').checkpoint.reason).toBe(
+      'not judged: a model needs the openai package, which is not installed: npm install -D openai',
+    );
     expect(server.completions()).toHaveLength(0);
   } finally {
     await server.close();

@@ -28,7 +28,7 @@ test.describe('explanations on the promo-app branch', () => {
     results = readLatest(repo);
   });
 
-  test("the footer: its flex-direction and padding, from the commit that restyled it in styles.css", () => {
+  test('the footer: its flex-direction and padding, from the commit that restyled it in styles.css', () => {
     const footer = checkpoint(results, 'about footer', 'site-footer').checkpoint.explanation!;
     const change = footer.changes.find((c) => c.element === 'footer')!;
     expect(change, JSON.stringify(footer, null, 2)).toBeDefined();
@@ -49,7 +49,10 @@ test.describe('explanations on the promo-app branch', () => {
   test('the banner: added above the main content, from the commit that put it in index.html', () => {
     const home = checkpoint(results, 'home', 'home').checkpoint.explanation!;
     const promo = home.changes.find((c) => c.element === '.promo')!;
-    expect(promo, JSON.stringify(home, null, 2)).toMatchObject({ kind: 'added', cause: { file: 'public/index.html', commit: expect.stringContaining('promo banner') } });
+    expect(promo, JSON.stringify(home, null, 2)).toMatchObject({
+      kind: 'added',
+      cause: { file: 'public/index.html', commit: expect.stringContaining('promo banner') },
+    });
     expect(promo.words).toMatch(/^\.promo added \(\d+×\d+\) above main /);
   });
 

@@ -51,13 +51,24 @@ test('a half-pixel banner changes the page where it is; the card and the footer 
     },
   });
   const page = path.join(repo, 'public', 'sale.html');
-  fs.writeFileSync(page, PAGE.replace('<!-- banner -->', '<div style="height: 120.5px; margin: 16px; background: #fe8; font-size: 22px">Spring sale: 20% off every plan</div>'));
+  fs.writeFileSync(
+    page,
+    PAGE.replace(
+      '<!-- banner -->',
+      '<div style="height: 120.5px; margin: 16px; background: #fe8; font-size: 22px">Spring sale: 20% off every plan</div>',
+    ),
+  );
   git(repo, ['commit', '-q', '-am', 'Spring sale banner']);
 
   const run = runPlaywright(repo, ['test', 'tests/sale.spec.ts']);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
-  expect(statuses(results)).toEqual({ 'sale › page': 'needs_review', 'sale › card': 'unchanged', 'sale › footer': 'unchanged', 'sale › pulse': 'unchanged' });
+  expect(statuses(results)).toEqual({
+    'sale › page': 'needs_review',
+    'sale › card': 'unchanged',
+    'sale › footer': 'unchanged',
+    'sale › pulse': 'unchanged',
+  });
   const [banner, ...others] = checkpoint(results, 'sale', 'page').checkpoint.diffMetrics.changedRegions;
   expect(others).toEqual([]);
   expect(banner).toMatchObject({ kind: 'added', x: 0 });

@@ -29,7 +29,13 @@ function pngSize(file: string): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
-function imageSize(repo: string, results: RunResult, testTitle: string, name: string, which: 'currentImage' | 'baselineImage' = 'currentImage') {
+function imageSize(
+  repo: string,
+  results: RunResult,
+  testTitle: string,
+  name: string,
+  which: 'currentImage' | 'baselineImage' = 'currentImage',
+) {
   const image = checkpoint(results, testTitle, name).checkpoint[which];
   expect(image, `${testTitle} › ${name} has a ${which}`).toBeTruthy();
   return pngSize(path.resolve(repo, '.visual-uat', 'results', image!));
@@ -98,7 +104,9 @@ test('a gallery suite in two shards merged by merge-reports gives the unsharded 
   const blobs = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-gallery-blobs-'));
   for (const shard of ['1/2', '2/2']) {
     const out = path.join(blobs, `shard-${shard[0]}`);
-    const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: out });
+    const result = runPlaywright(repo, ['test', `--shard=${shard}`, '--fully-parallel', '--reporter=blob'], {
+      PLAYWRIGHT_BLOB_OUTPUT_DIR: out,
+    });
     expect(result.status, result.stdout + result.stderr).toBe(0);
     for (const file of fs.readdirSync(out)) fs.copyFileSync(path.join(out, file), path.join(blobs, file));
   }

@@ -33,7 +33,9 @@ function addContactPageTest(repo: string): void {
   git(repo, ['commit', '-q', '-m', 'Test the whole contact page']);
 }
 
-function approvalsOf(repo: string): { verdict: string; scope: string; checkpoints: { test: string; checkpoint: string }[]; reason: string | null }[] {
+function approvalsOf(
+  repo: string,
+): { verdict: string; scope: string; checkpoints: { test: string; checkpoint: string }[]; reason: string | null }[] {
   return JSON.parse(fs.readFileSync(path.join(repo, 'visual-uat.approvals.json'), 'utf8')).approvals;
 }
 
@@ -43,7 +45,9 @@ test.describe('a footer change on three pages, with an evaluator', () => {
   let repo: string;
 
   test.beforeAll(async () => {
-    server = await startFakeOpenAI({ responder: () => reply.verdict({ pass: true, confidence: 0.93, reason: 'The footer now uses the brand navy, as the commit says.' }) });
+    server = await startFakeOpenAI({
+      responder: () => reply.verdict({ pass: true, confidence: 0.93, reason: 'The footer now uses the brand navy, as the commit says.' }),
+    });
     repo = createFixtureRepo({ fixture: 'groups-app', commits: 1 });
   });
 
@@ -56,27 +60,50 @@ test.describe('a footer change on three pages, with an evaluator', () => {
     expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     expect(server.completions()).toHaveLength(1);
     const results = readLatest(repo);
-    expect(statuses(results)).toEqual({ 'home › page': 'changed', 'about › page': 'changed', 'pricing › page': 'changed', 'contact › form': 'unchanged', 'news › headline': 'unchanged' });
+    expect(statuses(results)).toEqual({
+      'home › page': 'changed',
+      'about › page': 'changed',
+      'pricing › page': 'changed',
+      'contact › form': 'unchanged',
+      'news › headline': 'unchanged',
+    });
     expect(results.evaluator).toMatchObject({ calls: 1, cacheHits: 0 });
     expect(results.groups).toEqual([
-      expect.objectContaining({ id: 'g1', members: KEYS, alsoIn: [], status: 'changed', reason: 'The footer now uses the brand navy, as the commit says.', evaluation: expect.objectContaining({ confidence: 0.93 }) }),
+      expect.objectContaining({
+        id: 'g1',
+        members: KEYS,
+        alsoIn: [],
+        status: 'changed',
+        reason: 'The footer now uses the brand navy, as the commit says.',
+        evaluation: expect.objectContaining({ confidence: 0.93 }),
+      }),
     ]);
     for (const title of ['home', 'about', 'pricing']) {
       const { checkpoint: page } = checkpoint(results, title, 'page');
-      expect(page).toMatchObject({ group: 'g1', otherGroups: [], reason: 'The footer now uses the brand navy, as the commit says. — same change as 2 other checkpoints (group g1)' });
+      expect(page).toMatchObject({
+        group: 'g1',
+        otherGroups: [],
+        reason: 'The footer now uses the brand navy, as the commit says. — same change as 2 other checkpoints (group g1)',
+      });
       expect(page.fingerprint).toMatch(/^v1 t0\.1 m/);
     }
     // The three footers are at three heights.
-    const footers = ['home', 'about', 'pricing'].map((title) => checkpoint(results, title, 'page').checkpoint.diffMetrics.changedRegions.at(-1)!.y);
+    const footers = ['home', 'about', 'pricing'].map(
+      (title) => checkpoint(results, title, 'page').checkpoint.diffMetrics.changedRegions.at(-1)!.y,
+    );
     expect(new Set(footers).size).toBe(3);
-    expect(userTextOf(server.completions()[0])).toContain('The same change appears on 3 checkpoints (group g1); these images show one of them, and your verdict applies to all of them.');
+    expect(userTextOf(server.completions()[0])).toContain(
+      'The same change appears on 3 checkpoints (group g1); these images show one of them, and your verdict applies to all of them.',
+    );
     expect(run.stdout).toContain('visual-uat: evaluating 1 change on 3 checkpoints with gpt-4.1-mini');
   });
 
   test('the HTML report says which group each page shares', async ({ page }) => {
     await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
     await page.getByRole('link', { name: 'about' }).first().click();
-    await expect(page.getByTestId('test-case-annotations')).toContainText('page: The footer now uses the brand navy, as the commit says. — same change as 2 other checkpoints (group g1)');
+    await expect(page.getByTestId('test-case-annotations')).toContainText(
+      'page: The footer now uses the brand navy, as the commit says. — same change as 2 other checkpoints (group g1)',
+    );
   });
 
   test('a run with one more page showing the same change (and a commit) asks again, once for the group', async () => {
@@ -104,8 +131,18 @@ test.describe('one approval per group', () => {
     const run = await runPlaywrightAsync(repo, ['test']);
     expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
     const results = readLatest(repo);
-    expect(statuses(results)).toEqual({ 'home › page': 'needs_review', 'about › page': 'needs_review', 'pricing › page': 'needs_review', 'contact › form': 'needs_review', 'news › headline': 'needs_review' });
-    expect(results.groups.map((g) => [g.id, g.members.length])).toEqual([['g1', 3], ['g2', 1], ['g3', 1]]);
+    expect(statuses(results)).toEqual({
+      'home › page': 'needs_review',
+      'about › page': 'needs_review',
+      'pricing › page': 'needs_review',
+      'contact › form': 'needs_review',
+      'news › headline': 'needs_review',
+    });
+    expect(results.groups.map((g) => [g.id, g.members.length])).toEqual([
+      ['g1', 3],
+      ['g2', 1],
+      ['g3', 1],
+    ]);
     // One line for the group with its checkpoints named under it, then the single checkpoints.
     expect(run.stdout).toMatch(/\n {2}needs_review group g1 · 3 checkpoints +no evaluator configured\n {17}on [^\n]*home › page/);
     expect(run.stdout).toMatch(/\n {2}needs_review site\.spec\.ts › contact › form +[\d.]+% no evaluator configured\n/);
@@ -115,7 +152,14 @@ test.describe('one approval per group', () => {
   test('--dry-run lists the group a filter names and writes nothing', () => {
     const dry = visualUat(repo, ['approve', 'about', '--dry-run']);
     expect(dry.status, dry.stderr).toBe(0);
-    expect(dry.stdout).toBe(['would approve: group g1 · 3 checkpoints (needs_review):', ...PAGES.map((p) => `  site.spec.ts › ${p}`), 'dry run: visual-uat.approvals.json not written', ''].join('\n'));
+    expect(dry.stdout).toBe(
+      [
+        'would approve: group g1 · 3 checkpoints (needs_review):',
+        ...PAGES.map((p) => `  site.spec.ts › ${p}`),
+        'dry run: visual-uat.approvals.json not written',
+        '',
+      ].join('\n'),
+    );
     expect(fs.existsSync(path.join(repo, 'visual-uat.approvals.json'))).toBe(false);
   });
 
@@ -130,8 +174,15 @@ test.describe('one approval per group', () => {
 
     const run = await runPlaywrightAsync(repo, ['test']);
     const results = readLatest(repo);
-    expect(statuses(results)).toMatchObject({ 'home › page': 'changed', 'about › page': 'changed', 'pricing › page': 'changed', 'contact › form': 'needs_review' });
-    expect(checkpoint(results, 'home', 'page').checkpoint.reason).toMatch(/^approved by Visual UAT Fixture <fixture@visual-uat\.test> on \d{4}-\d\d-\d\d: new footer — same change as 2 other checkpoints \(group g1\)$/);
+    expect(statuses(results)).toMatchObject({
+      'home › page': 'changed',
+      'about › page': 'changed',
+      'pricing › page': 'changed',
+      'contact › form': 'needs_review',
+    });
+    expect(checkpoint(results, 'home', 'page').checkpoint.reason).toMatch(
+      /^approved by Visual UAT Fixture <fixture@visual-uat\.test> on \d{4}-\d\d-\d\d: new footer — same change as 2 other checkpoints \(group g1\)$/,
+    );
     expect(run.stdout).toContain('3 checkpoints approved earlier (visual-uat.approvals.json)');
   });
 
@@ -163,8 +214,14 @@ test.describe('one approval per group', () => {
     expect(approved.status, approved.stderr).toBe(0);
     let run = await runPlaywrightAsync(repo, ['test']);
     let results = readLatest(repo);
-    expect(statuses(results)).toMatchObject({ 'contact › form': 'changed', 'contact page › page': 'needs_review', 'news › headline': 'needs_review' });
-    expect(checkpoint(results, 'contact page', 'page').checkpoint.reason).toMatch(/^same as the change approved in site\.spec\.ts › about › page/);
+    expect(statuses(results)).toMatchObject({
+      'contact › form': 'changed',
+      'contact page › page': 'needs_review',
+      'news › headline': 'needs_review',
+    });
+    expect(checkpoint(results, 'contact page', 'page').checkpoint.reason).toMatch(
+      /^same as the change approved in site\.spec\.ts › about › page/,
+    );
     expect(run.stdout).toContain('1 checkpoint shows a change approved on other checkpoints only');
 
     expect(visualUat(repo, ['approve', 'contact page']).status).toBe(0);

@@ -3,7 +3,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { FIXTURES_DIR, cleanEnv, createFixtureRepo, fixtureEnv, git, initRepo, installOnce, packageManagerCli, pluginTarball, provideModules, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import {
+  FIXTURES_DIR,
+  cleanEnv,
+  createFixtureRepo,
+  fixtureEnv,
+  git,
+  initRepo,
+  installOnce,
+  packageManagerCli,
+  pluginTarball,
+  provideModules,
+  runPlaywright,
+  visualUatCli,
+} from '../../scripts/fixture-repo';
 import { readLatest, statuses, gateExit } from '../support/results';
 
 /**
@@ -46,7 +59,10 @@ function fromTemplate(text: string): string {
 function withServer(config: string): string {
   return config
     .replace("// baseURL: 'http://localhost:3000',", 'baseURL: `http://127.0.0.1:${process.env.DEMO_PORT ?? 3000}`,')
-    .replace(/\/\/ webServer: \{[\s\S]*?\/\/ \},/, "webServer: { command: 'node server.js', env: { PORT: process.env.DEMO_PORT ?? '3000' }, url: `http://127.0.0.1:${process.env.DEMO_PORT ?? 3000}`, reuseExistingServer: !process.env.CI },");
+    .replace(
+      /\/\/ webServer: \{[\s\S]*?\/\/ \},/,
+      "webServer: { command: 'node server.js', env: { PORT: process.env.DEMO_PORT ?? '3000' }, url: `http://127.0.0.1:${process.env.DEMO_PORT ?? 3000}`, reuseExistingServer: !process.env.CI },",
+    );
 }
 
 function init(args: string[], dir = repo) {
@@ -81,16 +97,24 @@ test.beforeAll(async () => {
   fs.writeFileSync(path.join(repo, '.gitignore'), 'node_modules/\n/test-results/\n/playwright-report/\n');
   fs.cpSync(path.join(FIXTURES_DIR, 'snapshot-suite', 'base', 'server.js'), path.join(repo, 'server.js'));
   fs.mkdirSync(path.join(repo, 'public'));
-  fs.writeFileSync(path.join(repo, 'public', 'index.html'), '<!doctype html><html><body style="font-family: sans-serif"><h1>Shop</h1><p>Ten products.</p></body></html>\n');
+  fs.writeFileSync(
+    path.join(repo, 'public', 'index.html'),
+    '<!doctype html><html><body style="font-family: sans-serif"><h1>Shop</h1><p>Ten products.</p></body></html>\n',
+  );
   fs.mkdirSync(path.join(repo, 'tests'));
-  fs.writeFileSync(path.join(repo, 'tests', 'home.spec.ts'), "import { test, expect } from 'visual-uat';\n\ntest('home', async ({ page }) => {\n  await page.goto('/');\n  await expect(page).toHaveScreenshot();\n});\n");
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'home.spec.ts'),
+    "import { test, expect } from 'visual-uat';\n\ntest('home', async ({ page }) => {\n  await page.goto('/');\n  await expect(page).toHaveScreenshot();\n});\n",
+  );
   initRepo(repo, "Playwright's init template, a page and its test");
 });
 
 test('init --dry-run shows the edit, init makes it: config wrapped, .visual-uat/ ignored, a workflow, the next commands', async () => {
   const dry = init(['--dry-run', '--github-actions']);
   expect(dry.status, dry.stderr).toBe(0);
-  expect(dry.stdout).toContain("- import { defineConfig, devices } from '@playwright/test';\n+ import { defineConfig, devices } from '@playwright/test';\n+ import { withVisualUat } from 'visual-uat';");
+  expect(dry.stdout).toContain(
+    "- import { defineConfig, devices } from '@playwright/test';\n+ import { defineConfig, devices } from '@playwright/test';\n+ import { withVisualUat } from 'visual-uat';",
+  );
   expect(dry.stdout).toContain('- export default defineConfig({\n+ export default withVisualUat(defineConfig({');
   expect(dry.stdout).toContain("- });\n+ }), { baseBranch: 'main' });");
   expect(dry.stdout).toContain("playwright.config.ts: baseBranch 'main' (main exists, and there is no remote origin)");
@@ -108,7 +132,9 @@ test('init --dry-run shows the edit, init makes it: config wrapped, .visual-uat/
       .replace(/\}\);\s*$/, "}), { baseBranch: 'main' });\n"),
   );
   expect(fs.readFileSync(path.join(repo, '.gitignore'), 'utf8')).toBe('node_modules/\n/test-results/\n/playwright-report/\n.visual-uat/\n');
-  expect(fs.readFileSync(path.join(repo, '.github', 'workflows', 'visual-uat.yml'), 'utf8')).toContain('npx playwright merge-reports --reporter=visual-uat/reporter,html ./all-blobs');
+  expect(fs.readFileSync(path.join(repo, '.github', 'workflows', 'visual-uat.yml'), 'utf8')).toContain(
+    'npx playwright merge-reports --reporter=visual-uat/reporter,html ./all-blobs',
+  );
   expect(wired.stdout).toContain('Next:\n  npx playwright test');
   expect(wired.stdout).toContain('npx playwright show-report');
   expect(wired.stdout).toContain('npx visual-uat review');
@@ -122,7 +148,10 @@ test('a two-commit repository wired by init: npx playwright test compares the br
   git(repo, ['add', '-A']);
   git(repo, ['commit', '-qm', 'Wire visual-uat (npx visual-uat init)']);
   git(repo, ['checkout', '-qb', 'feature/catalogue']);
-  fs.writeFileSync(path.join(repo, 'public', 'index.html'), '<!doctype html><html><body style="font-family: sans-serif"><h1>Shop</h1><p>Twelve products, two of them new.</p></body></html>\n');
+  fs.writeFileSync(
+    path.join(repo, 'public', 'index.html'),
+    '<!doctype html><html><body style="font-family: sans-serif"><h1>Shop</h1><p>Twelve products, two of them new.</p></body></html>\n',
+  );
   git(repo, ['commit', '-qam', 'Two new products']);
   const run = runPlaywright(repo, ['test']);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
@@ -157,7 +186,7 @@ function viteAppRepo(config: string): string {
     prepare(dir) {
       const manifest = path.join(dir, 'package.json');
       fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, 'utf8')), scripts: { dev: 'vite' } }, null, 2));
-      fs.writeFileSync(path.join(dir, 'vite.config.js'), "export default { server: { port: Number(process.env.DEMO_PORT ?? 5173) } };\n");
+      fs.writeFileSync(path.join(dir, 'vite.config.js'), 'export default { server: { port: Number(process.env.DEMO_PORT ?? 5173) } };\n');
       fs.rmSync(path.join(dir, 'http-server.config.ts'));
       fs.writeFileSync(path.join(dir, 'playwright.config.ts'), config);
     },
@@ -168,7 +197,10 @@ function viteAppRepo(config: string): string {
 function viteTemplate(): string {
   return template
     .replace("// baseURL: 'http://localhost:3000',", 'baseURL: `http://localhost:${process.env.DEMO_PORT ?? 5173}`,')
-    .replace(/\/\/ webServer: \{[\s\S]*?\/\/ \},/, "webServer: { command: 'npm run dev', url: `http://localhost:${process.env.DEMO_PORT ?? 5173}`, reuseExistingServer: !process.env.CI },");
+    .replace(
+      /\/\/ webServer: \{[\s\S]*?\/\/ \},/,
+      "webServer: { command: 'npm run dev', url: `http://localhost:${process.env.DEMO_PORT ?? 5173}`, reuseExistingServer: !process.env.CI },",
+    );
 }
 
 /** init on the Vite app: the line for its server (`label`), the config it writes (`wired`), then a first run that compares with no hand edit. */
@@ -192,10 +224,16 @@ test('a Vite app: init writes the base its own dev server command, and the first
   const refused = readOnly(path.join(vite, '.gitignore'), () => init([], vite));
   expect(refused.status).toBe(1);
   expect(refused.stdout).toBe('');
-  expect(refused.stderr).toBe('visual-uat init: changed nothing: .gitignore cannot be written (EROFS): make it writable, then run init again\n');
+  expect(refused.stderr).toBe(
+    'visual-uat init: changed nothing: .gitignore cannot be written (EROFS): make it writable, then run init again\n',
+  );
   expect(status(vite)).toBe('');
 
-  initThenCompare(vite, 'webServer', "}), { baseBranch: 'main', baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' } });");
+  initThenCompare(
+    vite,
+    'webServer',
+    "}), { baseBranch: 'main', baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' } });",
+  );
 });
 
 /**
@@ -226,26 +264,43 @@ test('a webServer array set in an if, its command a template literal: init reads
   const vite = viteAppRepo(CONDITIONAL_CONFIG);
 
   // Where the condition does not hold, the server is not there to wire: one line says so and what to add.
-  const elsewhere = spawnSync(process.execPath, [visualUatCli(vite), 'init', '--dry-run'], { cwd: vite, env: fixtureEnv({ SITE_URL: 'https://shop.example' }), encoding: 'utf8' });
+  const elsewhere = spawnSync(process.execPath, [visualUatCli(vite), 'init', '--dry-run'], {
+    cwd: vite,
+    env: fixtureEnv({ SITE_URL: 'https://shop.example' }),
+    encoding: 'utf8',
+  });
   expect(elsewhere.status, elsewhere.stderr).toBe(0);
   expect(elsewhere.stdout.split('\n').filter((line) => line.startsWith('webServer'))).toEqual([
     "webServer: init cannot tell its entries (Playwright loads it here without one, though the file sets webServer under a condition; run init where that condition holds): if the base run stops on its port, add baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' } (a server of your package.json scripts: check it serves this app) to withVisualUat's options (README: \"Your web server\")",
   ]);
 
-  initThenCompare(vite, 'webServer[0]', "export default withVisualUat(config, { baseBranch: 'main', baseWebServer: [{ command: 'npm run dev -- --port {port} --strictPort' }] });");
+  initThenCompare(
+    vite,
+    'webServer[0]',
+    "export default withVisualUat(config, { baseBranch: 'main', baseWebServer: [{ command: 'npm run dev -- --port {port} --strictPort' }] });",
+  );
 });
 
 test('a project whose Playwright is older than visual-uat needs: init says what to install, in one line, and changes nothing', async () => {
   const old = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-init-old-'));
-  fs.writeFileSync(path.join(old, 'package.json'), `${JSON.stringify({ name: 'old', private: true, devDependencies: { '@playwright/test': '1.44.1' } }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(old, 'package.json'),
+    `${JSON.stringify({ name: 'old', private: true, devDependencies: { '@playwright/test': '1.44.1' } }, null, 2)}\n`,
+  );
   // What `npm install -D visual-uat --legacy-peer-deps` leaves: npm itself refuses the pinned version (ERESOLVE).
-  const install = spawnSync('npm', ['install', '-D', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error', pluginTarball()], { cwd: old, encoding: 'utf8', env: cleanEnv() });
+  const install = spawnSync(
+    'npm',
+    ['install', '-D', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error', pluginTarball()],
+    { cwd: old, encoding: 'utf8', env: cleanEnv() },
+  );
   expect(install.status, install.stderr).toBe(0);
   fs.writeFileSync(path.join(old, 'playwright.config.ts'), template);
   fs.writeFileSync(path.join(old, '.gitignore'), 'node_modules/\n');
   initRepo(old, 'A project on Playwright 1.44');
   const run = init([], old);
   expect(run.status).toBe(1);
-  expect(run.stderr).toBe('visual-uat init: changed nothing: @playwright/test 1.44.1 is installed: npm install -D @playwright/test@latest (visual-uat needs 1.49.0 or later), then run init again\n');
+  expect(run.stderr).toBe(
+    'visual-uat init: changed nothing: @playwright/test 1.44.1 is installed: npm install -D @playwright/test@latest (visual-uat needs 1.49.0 or later), then run init again\n',
+  );
   expect(status(old)).toBe('');
 });

@@ -22,19 +22,28 @@ function run(cli: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
 test('npm install --engine-strict of the tarball succeeds on this Node', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-npm-strict-'));
   fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "strict", "private": true }\n');
-  const install = spawnSync('npm', ['install', '--engine-strict', '--no-audit', '--no-fund', '--loglevel=error', `@playwright/test@${PLAYWRIGHT}`, pluginTarball()], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
+  const install = spawnSync(
+    'npm',
+    ['install', '--engine-strict', '--no-audit', '--no-fund', '--loglevel=error', `@playwright/test@${PLAYWRIGHT}`, pluginTarball()],
+    { cwd: dir, env: cleanEnv(), encoding: 'utf8' },
+  );
   expect(install.status, install.stderr).toBe(0);
   expect(fs.existsSync(path.join(dir, 'node_modules', 'visual-uat', 'dist', 'src', 'index.js'))).toBe(true);
 });
 
-test('pnpm with engine-strict: the branch that adopts visual-uat runs, the base shares its node_modules, locations stay in the spec files', async ({ page }) => {
+test('pnpm with engine-strict: the branch that adopts visual-uat runs, the base shares its node_modules, locations stay in the spec files', async ({
+  page,
+}) => {
   const pnpm = packageManagerCli(...PNPM);
   const repo = createFixtureRepo({
     fixture: 'demo-app',
     modules: false,
     prepare(dir) {
       const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-      fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ ...manifest, devDependencies: { '@playwright/test': PLAYWRIGHT } }, null, 2)}\n`);
+      fs.writeFileSync(
+        path.join(dir, 'package.json'),
+        `${JSON.stringify({ ...manifest, devDependencies: { '@playwright/test': PLAYWRIGHT } }, null, 2)}\n`,
+      );
       fs.writeFileSync(path.join(dir, '.npmrc'), 'engine-strict=true\n');
       const install = run(pnpm, ['install'], dir);
       expect(install.status, install.stdout + install.stderr).toBe(0);
@@ -48,7 +57,9 @@ test('pnpm with engine-strict: the branch that adopts visual-uat runs, the base 
 
   const result = run(pnpm, ['exec', 'playwright', 'test'], repo, fixtureEnv());
   expect(result.status, result.stdout + result.stderr).toBe(gateExit(readLatest(repo)));
-  expect(result.stdout).toMatch(/visual-uat: base dependencies: pnpm-lock\.yaml differs from the base's only by packages it adds: the current node_modules serves the base \(hard-linked, \d+\.\d s\)/);
+  expect(result.stdout).toMatch(
+    /visual-uat: base dependencies: pnpm-lock\.yaml differs from the base's only by packages it adds: the current node_modules serves the base \(hard-linked, \d+\.\d s\)/,
+  );
   expect(result.stdout).toContain('tests/flows.spec.ts:4:1 › pricing');
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
 

@@ -33,7 +33,9 @@ test.describe('a hover style one side only was captured in', () => {
     expect(card, JSON.stringify(explanation, null, 2)).toBeDefined();
     expect(card!.cause).toBeNull();
     expect(card!.interaction).toBe('pointer over the 1st `.card` on the current side only');
-    expect(card!.words).toMatch(/^\.card: background-color #fff → #e8efff, box-shadow none → .* — pointer over the 1st `\.card` on the current side only \(`\.card:hover` sets background-color, box-shadow\)$/);
+    expect(card!.words).toMatch(
+      /^\.card: background-color #fff → #e8efff, box-shadow none → .* — pointer over the 1st `\.card` on the current side only \(`\.card:hover` sets background-color, box-shadow\)$/,
+    );
     expect(explanation!.interaction).toEqual(['pointer over the 1st `.card` on the current side only']);
   });
 
@@ -41,18 +43,27 @@ test.describe('a hover style one side only was captured in', () => {
     const { explanation } = checkpoint(results, 'catalogue', 'cards').checkpoint;
     const title = explanation!.changes.find((change) => change.element === '.title');
     expect(title, JSON.stringify(explanation, null, 2)).toBeDefined();
-    expect(title!.cause).toMatchObject({ file: 'public/styles.css', commit: expect.stringMatching(/^[0-9a-f]{7,} Catalogue: a larger title$/) });
-    expect(title!.words).toMatch(/^\.title: font-size 28px → 48px.* — public\/styles\.css \(commit [0-9a-f]{7,} Catalogue: a larger title\)$/);
+    expect(title!.cause).toMatchObject({
+      file: 'public/styles.css',
+      commit: expect.stringMatching(/^[0-9a-f]{7,} Catalogue: a larger title$/),
+    });
+    expect(title!.words).toMatch(
+      /^\.title: font-size 28px → 48px.* — public\/styles\.css \(commit [0-9a-f]{7,} Catalogue: a larger title\)$/,
+    );
   });
 
   test("the table's words under the row say the pointer's part", () => {
-    expect(stdout.replace(/\s+/g, ' ')).toContain('pointer over the 1st `.card` on the current side only (`.card:hover` sets background-color, box-shadow)');
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      'pointer over the 1st `.card` on the current side only (`.card:hover` sets background-color, box-shadow)',
+    );
   });
 
   test("the HTML report's explanation says the pointer's part", async ({ page }) => {
     await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
     await page.getByRole('link', { name: 'catalogue', exact: true }).click();
     await expect(page.getByTestId('test-case-annotations')).toContainText('cards: .title: font-size 28px → 48px');
-    await expect(page.getByTestId('test-case-annotations')).toContainText('pointer over the 1st `.card` on the current side only (`.card:hover` sets background-color, box-shadow)');
+    await expect(page.getByTestId('test-case-annotations')).toContainText(
+      'pointer over the 1st `.card` on the current side only (`.card:hover` sets background-color, box-shadow)',
+    );
   });
 });

@@ -13,7 +13,12 @@ import { readLatest, statuses, gateExit } from '../support/results';
  * that page reloads. The branch restyles the metric cards.
  */
 
-const EXPECTED = { 'a page held open › held': 'unchanged', 'overview › metrics': 'needs_review', 'overview › header': 'unchanged', 'overview › page': 'needs_review' };
+const EXPECTED = {
+  'a page held open › held': 'unchanged',
+  'overview › metrics': 'needs_review',
+  'overview › header': 'unchanged',
+  'overview › page': 'needs_review',
+};
 const FIX = "baseWebServer: { command: 'npm run dev -- --port {port} --strictPort' }";
 
 test.describe.configure({ mode: 'parallel' });
@@ -48,7 +53,9 @@ function stable(repo: string): (boolean | null)[] {
 function explained(repo: string): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   for (const test of readLatest(repo).tests)
-    for (const c of test.checkpoints) if (c.status === 'needs_review') out[`${test.title} › ${c.name}`] = c.explanation?.note ?? (c.explanation?.changes.length ? null : 'no change named');
+    for (const c of test.checkpoints)
+      if (c.status === 'needs_review')
+        out[`${test.title} › ${c.name}`] = c.explanation?.note ?? (c.explanation?.changes.length ? null : 'no change named');
   return out;
 }
 
@@ -76,7 +83,10 @@ test('a Vite port set in vite.config.js: the stop names the port, where the base
   const run = runPlaywright(repo, ['test']);
   expect(run.status).toBe(1);
   const output = run.stdout + run.stderr;
-  const stop = /visual-uat: the baseline pass failed: the base app's server \(`npm run dev`\) did not answer on the base's port \((\d+)\): it listened on port (\d+) instead \(http:\/\/localhost:\2\/\); (.*)/.exec(output);
+  const stop =
+    /visual-uat: the baseline pass failed: the base app's server \(`npm run dev`\) did not answer on the base's port \((\d+)\): it listened on port (\d+) instead \(http:\/\/localhost:\2\/\); (.*)/.exec(
+      output,
+    );
   expect(stop, output).not.toBeNull();
   expect(Number(stop![2])).not.toBe(port);
   expect(stop![3]).toBe(

@@ -72,7 +72,9 @@ function expectStaleAfter(from: string, to: string): void {
   fs.writeFileSync(diagram, amber.replace(from, to));
   const run = runPlaywright(repo, ['test']);
   expect(diagramCheckpoint().status).toBe('needs_review');
-  expect(run.stdout).toContain('stale approval ignored: flow.spec.ts › release flow › diagram no longer shows the approved change; npx visual-uat approve --prune drops it');
+  expect(run.stdout).toContain(
+    'stale approval ignored: flow.spec.ts › release flow › diagram no longer shows the approved change; npx visual-uat approve --prune drops it',
+  );
   fs.writeFileSync(diagram, amber);
 }
 

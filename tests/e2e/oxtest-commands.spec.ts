@@ -95,7 +95,12 @@ wait duration=50
   await expect(page.locator('#plan')).toHaveValue('pro');
   await expect(page.locator('#hover-target')).toHaveText('hovered');
 
-  await oxtest.run(script('more', 'check css=#terms\npress key=Escape\nassertText css=#keys text=escape\nclick css="#send button"\nassertUrl pattern=/done\\?email=ann\nassertTitle text=Thanks'));
+  await oxtest.run(
+    script(
+      'more',
+      'check css=#terms\npress key=Escape\nassertText css=#keys text=escape\nclick css="#send button"\nassertUrl pattern=/done\\?email=ann\nassertTitle text=Thanks',
+    ),
+  );
   expect(page.url()).toBe(`${ORIGIN}/done?email=ann%40example.com`);
 });
 
@@ -128,7 +133,12 @@ click css=#gone fallback=role=button name="Save draft"
     ),
   );
   expect(await clicks(page)).toEqual(['text', 'css', 'role']);
-  expect(test.info().annotations.filter((a) => a.type === FALLBACK_ANNOTATION).map((a) => a.description)).toEqual([
+  expect(
+    test
+      .info()
+      .annotations.filter((a) => a.type === FALLBACK_ANNOTATION)
+      .map((a) => a.description),
+  ).toEqual([
     'css=button.renamed-class found nothing; used fallback text="Plain text button"',
     'css=#gone found nothing; used fallback role=button name="Save draft"',
   ]);
@@ -164,7 +174,9 @@ assertText css=.price text=\${price}
 
 test('an unresolved variable is an error naming it', async ({ oxtest }) => {
   const file = script('unresolved', 'navigate url=/form\nfill css=#email value=${NOBODY_SET_THIS}');
-  await expect(oxtest.run(file)).rejects.toThrow(/unresolved\.ox\.test:2: unresolved variable \$\{NOBODY_SET_THIS\}: set it in the environment/);
+  await expect(oxtest.run(file)).rejects.toThrow(
+    /unresolved\.ox\.test:2: unresolved variable \$\{NOBODY_SET_THIS\}: set it in the environment/,
+  );
 });
 
 test('a parse error fails before any command runs', async ({ oxtest }) => {
@@ -179,7 +191,9 @@ test('a failing command names its file and line', async ({ oxtest }) => {
 });
 
 test('checkpoint takes a visual-uat screenshot checkpoint, of the page or of an element', async ({ oxtest }) => {
-  await oxtest.run(script('checkpoint', 'navigate url=/form\ncheckpoint name=form-page\ncheckpoint name=title css=h1 intent="The sign-up title"'));
+  await oxtest.run(
+    script('checkpoint', 'navigate url=/form\ncheckpoint name=form-page\ncheckpoint name=title css=h1 intent="The sign-up title"'),
+  );
   const images = readCheckpoints(test.info().attachments).checkpoints;
   expect(images.map((c) => c.name)).toEqual(['form-page', 'title']);
   for (const image of images) expect(fs.readFileSync(image.image!).subarray(1, 4).toString()).toBe('PNG');

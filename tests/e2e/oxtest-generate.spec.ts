@@ -30,7 +30,10 @@ const model: Responder = (request) => {
 };
 
 function startApp(port: number): ChildProcess {
-  return spawn(process.execPath, [path.join(FIXTURES_DIR, 'demo-app', 'base', 'server.js')], { env: cleanEnv({ PORT: String(port) }), stdio: 'ignore' });
+  return spawn(process.execPath, [path.join(FIXTURES_DIR, 'demo-app', 'base', 'server.js')], {
+    env: cleanEnv({ PORT: String(port) }),
+    stdio: 'ignore',
+  });
 }
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<AsyncRun> {
@@ -66,8 +69,20 @@ test.beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  for (let i = 0; i < 50 && !(await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
-  run = await runCli(['generate', path.join(work, 'jobs.yaml'), '--out', path.join(work, 'flows')], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
+  for (
+    let i = 0;
+    i < 50 &&
+    !(await fetch(`http://127.0.0.1:${port}/`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 100));
+  run = await runCli(['generate', path.join(work, 'jobs.yaml'), '--out', path.join(work, 'flows')], {
+    OPENAI_API_KEY: API_KEY,
+    OPENAI_BASE_URL: server.baseURL,
+  });
 });
 
 test.afterAll(async () => {
@@ -91,7 +106,9 @@ test('a job is generated; the wrong selector is caught on the live page and the 
   );
   const pricingCalls = server.completions().filter((r) => userTextOf(r).includes('Job "to-pricing"'));
   expect(pricingCalls).toHaveLength(5);
-  expect(userTextOf(pricingCalls[1])).toContain('ERROR for "click css=.pricing-link": the selector css=.pricing-link matches 0 elements on the page: it must match exactly one');
+  expect(userTextOf(pricingCalls[1])).toContain(
+    'ERROR for "click css=.pricing-link": the selector css=.pricing-link matches 0 elements on the page: it must match exactly one',
+  );
   // The model sees the live page: the link it should use is in the view it was given.
   expect(userTextOf(pricingCalls[0])).toMatch(/- <a> role=link name="See pricing" href="\/pricing" class="button"/);
   expect(userTextOf(pricingCalls[3])).toContain('URL: http://127.0.0.1:');
@@ -102,7 +119,9 @@ test('a job is generated; the wrong selector is caught on the live page and the 
 test('a job that repeats the same error stops as stuck, with what it achieved', async () => {
   const contactCalls = server.completions().filter((r) => userTextOf(r).includes('Job "contact"'));
   expect(contactCalls).toHaveLength(3);
-  expect(run.stdout).toContain('visual-uat generate: contact: stuck: 3 identical errors in a row: the selector css=#contact-form matches 0 elements on the page');
+  expect(run.stdout).toContain(
+    'visual-uat generate: contact: stuck: 3 identical errors in a row: the selector css=#contact-form matches 0 elements on the page',
+  );
   expect(run.stdout).toContain('  achieved (1 commands): navigate url=/about');
   expect(fs.existsSync(path.join(work, 'flows', 'contact.ox.test'))).toBe(false);
   const partial = fs.readFileSync(path.join(work, 'flows', 'contact.ox.test.partial'), 'utf8');
@@ -113,7 +132,8 @@ test('a job that repeats the same error stops as stuck, with what it achieved', 
 test('token usage is printed and the API key is written nowhere', async () => {
   // 8 calls of 1,200 prompt and 40 completion tokens at gpt-4.1-mini's price.
   expect(run.stdout).toContain('visual-uat generate: gpt-4.1-mini: 8 calls, 9,600 input tokens (0 cached), 320 output tokens, $0.0044');
-  for (const file of fs.readdirSync(path.join(work, 'flows'))) expect(fs.readFileSync(path.join(work, 'flows', file), 'utf8')).not.toContain(API_KEY);
+  for (const file of fs.readdirSync(path.join(work, 'flows')))
+    expect(fs.readFileSync(path.join(work, 'flows', file), 'utf8')).not.toContain(API_KEY);
   expect(run.stdout + run.stderr).not.toContain(API_KEY);
 });
 

@@ -20,7 +20,12 @@ test.beforeAll(async () => {
   // A script the user is still writing (uncommitted): the base pass runs it against main too.
   fs.writeFileSync(
     path.join(repo, 'tests', 'flows', 'pro-plan.ox.test'),
-    ['navigate url=/pricing', 'assertVisible role=heading name=Pro', 'checkpoint name=pro-plan css=".plan:nth-child(2)" intent="The Pro plan card"', ''].join('\n'),
+    [
+      'navigate url=/pricing',
+      'assertVisible role=heading name=Pro',
+      'checkpoint name=pro-plan css=".plan:nth-child(2)" intent="The Pro plan card"',
+      '',
+    ].join('\n'),
   );
   run = runPlaywright(repo, ['test', '--grep', 'pricing|pro-plan']);
 });
@@ -53,7 +58,12 @@ test('the HTML report shows the script, one step per line, and the verdict', asy
   await expect(page.getByText('Image mismatch: pro-plan.png')).toBeVisible();
   await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
   await page.getByRole('link', { name: 'pricing', exact: true }).click();
-  for (const line of ['navigate url=/', 'assertTitle text="Acme pricing"', 'getText css=".plan:nth-child(2) .price" store_as=pro_price', 'checkpoint name=pricing-header'])
+  for (const line of [
+    'navigate url=/',
+    'assertTitle text="Acme pricing"',
+    'getText css=".plan:nth-child(2) .price" store_as=pro_price',
+    'checkpoint name=pricing-header',
+  ])
     await expect(page.getByText(line, { exact: false }).first()).toBeVisible();
 });
 
@@ -77,7 +87,10 @@ test('the report places each script step and its checkpoint at the script line',
 });
 
 test('a script error fails its test with the file and line', async () => {
-  fs.writeFileSync(path.join(repo, 'tests', 'flows', 'broken.ox.test'), 'navigate url=/pricing\nassertText css=h1 text=Pricing\nclik css=h1\n');
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'flows', 'broken.ox.test'),
+    'navigate url=/pricing\nassertText css=h1 text=Pricing\nclik css=h1\n',
+  );
   try {
     const failing = runPlaywright(repo, ['test', '--grep', 'broken']);
     expect(failing.status).toBe(1);

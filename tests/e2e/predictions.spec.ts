@@ -100,7 +100,8 @@ test('hidden', async ({ page }) => {
 
   // The top-up's test is in the store by its sources: without the suite's index, no pass at all.
   const store = path.join(repo, '.visual-uat', 'baseline-store');
-  for (const commit of fs.readdirSync(store).filter((name) => /^[0-9a-f]{40}$/.test(name))) fs.rmSync(path.join(store, commit, 'suites'), { recursive: true, force: true });
+  for (const commit of fs.readdirSync(store).filter((name) => /^[0-9a-f]{40}$/.test(name)))
+    fs.rmSync(path.join(store, commit, 'suites'), { recursive: true, force: true });
   const fromStore = runPlaywright(repo, ['test', 'tests/hidden.spec.ts', 'tests/about.spec.ts']);
   expect(fromStore.status, fromStore.stdout + fromStore.stderr).toBe(gateExit(readLatest(repo)));
   expect(fromStore.stdout).toMatch(/visual-uat: baseline: 0 of 2 tests rendered on the base; 2 from the store/);

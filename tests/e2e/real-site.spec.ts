@@ -12,11 +12,17 @@ import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
  * changes on the branch, so anything but needs_review means the base was not the base.
  */
 
-const CHANGED = { 'home › home': 'needs_review', 'pricing, by absolute URL › plans': 'needs_review', 'getting started › getting-started': 'needs_review' };
+const CHANGED = {
+  'home › home': 'needs_review',
+  'pricing, by absolute URL › plans': 'needs_review',
+  'getting started › getting-started': 'needs_review',
+};
 
 function imagesDiffer(repo: string, run = readLatest(repo)): boolean[] {
   const dir = path.join(repo, '.visual-uat', 'results');
-  return run.tests.flatMap((t) => t.checkpoints).map((c) => !fs.readFileSync(path.resolve(dir, c.baselineImage!)).equals(fs.readFileSync(path.resolve(dir, c.currentImage!))));
+  return run.tests
+    .flatMap((t) => t.checkpoints)
+    .map((c) => !fs.readFileSync(path.resolve(dir, c.baselineImage!)).equals(fs.readFileSync(path.resolve(dir, c.currentImage!))));
 }
 
 test('the base app comes from the base commit: absolute script path, port flag, test-level baseURL, absolute URL', async () => {
@@ -37,7 +43,7 @@ function fixedPortRepo(port: number): string {
       const script = path.join(dir, 'scripts', 'start-server.js');
       fs.writeFileSync(script, fs.readFileSync(script, 'utf8').replace('? 4321 :', `? ${port} :`));
       const config = path.join(dir, 'playwright.config.ts');
-      fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace(" --port ${port}`", '`'));
+      fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace(' --port ${port}`', '`'));
     },
   });
 }
@@ -60,7 +66,15 @@ test('a port fixed in the server script stops the run before the current tests, 
   expect(Object.values(statuses(readLatest(repo)))).toEqual(['new', 'new', 'new']);
 
   const config = path.join(repo, 'playwright.config.ts');
-  fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', baseWebServer: { command: 'node scripts/start-server.js --port {port}' } }"));
+  fs.writeFileSync(
+    config,
+    fs
+      .readFileSync(config, 'utf8')
+      .replace(
+        "{ baseBranch: 'main' }",
+        "{ baseBranch: 'main', baseWebServer: { command: 'node scripts/start-server.js --port {port}' } }",
+      ),
+  );
   const fixed = runPlaywright(repo, ['test'], { DEMO_PORT: String(port) });
   expect(fixed.status, fixed.stdout + fixed.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual(CHANGED);
@@ -73,11 +87,33 @@ test('a start script that fixes its port and reads no argument, run by npm start
     fixture: 'real-site',
     prepare(dir) {
       const script = path.join(dir, 'scripts', 'start-server.js');
-      fs.writeFileSync(script, fs.readFileSync(script, 'utf8').replace("const flag = process.argv.indexOf('--port');\n", '').replace('flag === -1 ? 4321 : Number(process.argv[flag + 1])', String(port)));
+      fs.writeFileSync(
+        script,
+        fs
+          .readFileSync(script, 'utf8')
+          .replace("const flag = process.argv.indexOf('--port');\n", '')
+          .replace('flag === -1 ? 4321 : Number(process.argv[flag + 1])', String(port)),
+      );
       // An unrelated script names the port too: package.json is not where the port is set.
-      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'northwind-site', private: true, scripts: { start: 'node scripts/start-server.js', audit: `lhci collect --url http://127.0.0.1:${port}` } }, null, 2));
+      fs.writeFileSync(
+        path.join(dir, 'package.json'),
+        JSON.stringify(
+          {
+            name: 'northwind-site',
+            private: true,
+            scripts: { start: 'node scripts/start-server.js', audit: `lhci collect --url http://127.0.0.1:${port}` },
+          },
+          null,
+          2,
+        ),
+      );
       const config = path.join(dir, 'playwright.config.ts');
-      fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("command: `node ${path.join(rootDir, 'scripts', 'start-server.js')} --port ${port}`", "command: 'npm start'"));
+      fs.writeFileSync(
+        config,
+        fs
+          .readFileSync(config, 'utf8')
+          .replace("command: `node ${path.join(rootDir, 'scripts', 'start-server.js')} --port ${port}`", "command: 'npm start'"),
+      );
     },
   });
   const first = runPlaywright(repo, ['test'], { DEMO_PORT: String(port) });
@@ -87,7 +123,15 @@ test('a start script that fixes its port and reads no argument, run by npm start
   );
 
   const config = path.join(repo, 'playwright.config.ts');
-  fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', baseWebServer: { command: 'node scripts/start-server.js --port {port}' } }"));
+  fs.writeFileSync(
+    config,
+    fs
+      .readFileSync(config, 'utf8')
+      .replace(
+        "{ baseBranch: 'main' }",
+        "{ baseBranch: 'main', baseWebServer: { command: 'node scripts/start-server.js --port {port}' } }",
+      ),
+  );
   const next = runPlaywright(repo, ['test'], { DEMO_PORT: String(port) });
   expect(next.status).toBe(1);
   const output = next.stdout + next.stderr;
@@ -105,9 +149,17 @@ test('a server that reads the checkout by a fixed absolute path: every page iden
     prepare(dir) {
       // Written at the site's first commit, so the base worktree's copy names the current checkout too.
       const script = path.join(dir, 'scripts', 'start-server.js');
-      fs.writeFileSync(script, fs.readFileSync(script, 'utf8').replace("path.join(__dirname, '..', 'public')", JSON.stringify(path.join(dir, 'public'))));
+      fs.writeFileSync(
+        script,
+        fs.readFileSync(script, 'utf8').replace("path.join(__dirname, '..', 'public')", JSON.stringify(path.join(dir, 'public'))),
+      );
       const spec = path.join(dir, 'tests', 'site.spec.ts');
-      fs.writeFileSync(spec, fs.readFileSync(spec, 'utf8').replace("await screenshotCheckpoint('home');", "await screenshotCheckpoint('home', { maxDiffPixels: 100 });"));
+      fs.writeFileSync(
+        spec,
+        fs
+          .readFileSync(spec, 'utf8')
+          .replace("await screenshotCheckpoint('home');", "await screenshotCheckpoint('home', { maxDiffPixels: 100 });"),
+      );
     },
   });
   // Live-status dots drawn in a random shade on every load (on the branch's page, which the server
@@ -116,11 +168,13 @@ test('a server that reads the checkout by a fixed absolute path: every page iden
   const home = path.join(repo, 'public', 'index.html');
   fs.writeFileSync(
     home,
-    fs.readFileSync(home, 'utf8').replace(
-      '</body>',
-      '<b class="live" style="position:absolute;top:4px;right:4px;z-index:20"></b><b class="live" style="position:absolute;top:4px;right:12px;z-index:20"></b><b class="live" style="position:absolute;top:4px;right:20px;z-index:20"></b>' +
-        "<script>for (const dot of document.querySelectorAll('.live')) Object.assign(dot.style, { width: '4px', height: '4px', background: `hsl(${Math.floor(Math.random() * 360)} 80% 50%)` });</script></body>",
-    ),
+    fs
+      .readFileSync(home, 'utf8')
+      .replace(
+        '</body>',
+        '<b class="live" style="position:absolute;top:4px;right:4px;z-index:20"></b><b class="live" style="position:absolute;top:4px;right:12px;z-index:20"></b><b class="live" style="position:absolute;top:4px;right:20px;z-index:20"></b>' +
+          "<script>for (const dot of document.querySelectorAll('.live')) Object.assign(dot.style, { width: '4px', height: '4px', background: `hsl(${Math.floor(Math.random() * 360)} 80% 50%)` });</script></body>",
+      ),
   );
   const run = runPlaywright(repo, ['test']);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
@@ -136,7 +190,14 @@ test('a server that reads the checkout by a fixed absolute path: every page iden
   fs.writeFileSync(path.join(quiet, 'README.md'), '# Northwind\n');
   // Adopting a tool: a devDependency and a script in package.json are not the app.
   const manifest = path.join(quiet, 'package.json');
-  fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, 'utf8')), devDependencies: { 'visual-uat': '*' }, scripts: { vt: 'playwright test' } }, null, 2));
+  fs.writeFileSync(
+    manifest,
+    JSON.stringify(
+      { ...JSON.parse(fs.readFileSync(manifest, 'utf8')), devDependencies: { 'visual-uat': '*' }, scripts: { vt: 'playwright test' } },
+      null,
+      2,
+    ),
+  );
   const docsOnly = runPlaywright(quiet, ['test']);
   expect(docsOnly.status, docsOnly.stdout + docsOnly.stderr).toBe(gateExit(readLatest(quiet)));
   expect(docsOnly.stderr).not.toContain('app files differ from the base');

@@ -29,7 +29,7 @@ test.beforeAll(() => {
     prepare: (dir) => {
       const config = path.join(dir, 'playwright.config.ts');
       const text = fs.readFileSync(config, 'utf8');
-      const reporters = "reporter: JSON.parse(process.env.FIXTURE_REPORTERS ?? '[[\"list\"]]'),";
+      const reporters = 'reporter: JSON.parse(process.env.FIXTURE_REPORTERS ?? \'[["list"]]\'),';
       fs.writeFileSync(config, text.replace(/reporter: .*,\n/, `${reporters}\n`));
       fs.appendFileSync(path.join(dir, '.gitignore'), 'test-reports/\n');
     },
@@ -60,7 +60,7 @@ function expectGatedSummaries(run: SpawnSyncReturns<string>, reporters = 1): voi
   }
 }
 
-test("an html-only config: the terminal reporter Playwright adds sums up after the gate, and counts its failures", () => {
+test('an html-only config: the terminal reporter Playwright adds sums up after the gate, and counts its failures', () => {
   const run = runWith([['html', { open: 'never' }]]);
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
   expectGatedSummaries(run);
@@ -68,17 +68,28 @@ test("an html-only config: the terminal reporter Playwright adds sums up after t
 
 test("a config that names list, line and dot, JSON and JUnit: every summary, the JSON stats and JUnit count the gate's failures, with its reason", () => {
   const reports = path.join(repo, 'test-reports');
-  const run = runWith([['html', { open: 'never' }], ['list'], ['line'], ['dot'], ['json', { outputFile: 'test-reports/results.json' }], ['junit', { outputFile: 'test-reports/junit.xml' }]]);
+  const run = runWith([
+    ['html', { open: 'never' }],
+    ['list'],
+    ['line'],
+    ['dot'],
+    ['json', { outputFile: 'test-reports/results.json' }],
+    ['junit', { outputFile: 'test-reports/junit.xml' }],
+  ]);
   expectGatedSummaries(run, 3);
 
   const json = JSON.parse(fs.readFileSync(path.join(reports, 'results.json'), 'utf8'));
   expect(json.stats).toMatchObject({ expected: 2, unexpected: 2, flaky: 0 });
-  const plans = json.suites.flatMap(function specs(suite: { specs: unknown[]; suites?: unknown[] }): unknown[] {
-    return [...suite.specs, ...(suite.suites ?? []).flatMap((inner) => specs(inner as typeof suite))];
-  }).find((spec: { title: string }) => spec.title === 'plans');
+  const plans = json.suites
+    .flatMap(function specs(suite: { specs: unknown[]; suites?: unknown[] }): unknown[] {
+      return [...suite.specs, ...(suite.suites ?? []).flatMap((inner) => specs(inner as typeof suite))];
+    })
+    .find((spec: { title: string }) => spec.title === 'plans');
   const [result] = plans.tests[0].results;
   expect(result.status).toBe('failed');
-  expect(result.error.message).toContain('visual-uat: checkpoint "plans" is needs_review (in failOn): no evaluator configured. If the change is intended: npx visual-uat approve');
+  expect(result.error.message).toContain(
+    'visual-uat: checkpoint "plans" is needs_review (in failOn): no evaluator configured. If the change is intended: npx visual-uat approve',
+  );
 
   const junit = fs.readFileSync(path.join(reports, 'junit.xml'), 'utf8');
   expect(junit).toMatch(/<testsuites [^>]*tests="4" failures="0" skipped="0" errors="2"/);
@@ -99,6 +110,11 @@ test('--reporter=line on the command line stops the run before any test, in one 
   expect(fs.existsSync(outputPath(path.join(repo, '.visual-uat'), 'lock')), 'the run lock is not left behind').toBe(false);
 
   // The command runs playwright test --reporter=visual-uat/reporter,line (tests/unit/config/reporters.test.ts).
-  const throughCli = spawnSync(process.execPath, [visualUatCli(repo), 'test', '--reporter=line'], { cwd: repo, env: fixtureEnv({ FIXTURE_REPORTERS: '[["html"]]' }), encoding: 'utf8', timeout: 300_000 });
+  const throughCli = spawnSync(process.execPath, [visualUatCli(repo), 'test', '--reporter=line'], {
+    cwd: repo,
+    env: fixtureEnv({ FIXTURE_REPORTERS: '[["html"]]' }),
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   expectGatedSummaries(throughCli);
 });

@@ -51,7 +51,9 @@ test('before any run the page says so, and Ctrl-C stops the server', async ({ pa
   review = await startReview(repo);
   expect(review.output()).toContain('visual-uat review: no run yet: the page says so until one has finished (then reload it)');
   await page.goto(review.url);
-  await expect(page.getByRole('status')).toHaveText('No run yet (.visual-uat/results/latest.json does not exist): run npx visual-uat test (or npx playwright test), then reload this page.');
+  await expect(page.getByRole('status')).toHaveText(
+    'No run yet (.visual-uat/results/latest.json does not exist): run npx visual-uat test (or npx playwright test), then reload this page.',
+  );
   expect(await review.stop()).toBe(0);
   expect(review.output()).toContain('visual-uat review: Ctrl-C stops it');
   expect(review.output()).toContain('visual-uat review: stopped');
@@ -71,15 +73,28 @@ test('a request without the token, from another origin or to another host is ref
     await request(`${origin}/`),
     await request(`${origin}/?token=wrong-${token}`),
     await request(`${origin}/api/decisions`, { method: 'POST', headers: { ...json, origin }, body }),
-    await request(`${origin}/api/decisions`, { method: 'POST', headers: { ...json, origin: 'http://evil.example', 'x-visual-uat-token': token }, body }),
+    await request(`${origin}/api/decisions`, {
+      method: 'POST',
+      headers: { ...json, origin: 'http://evil.example', 'x-visual-uat-token': token },
+      body,
+    }),
     await request(`${origin}/api/decisions`, { method: 'POST', headers: { ...json, 'x-visual-uat-token': token }, body }),
-    await request(`${origin}/api/decisions`, { method: 'POST', headers: { ...json, host: `evil.example:${url.port}`, origin: `http://evil.example:${url.port}`, 'x-visual-uat-token': token }, body }),
+    await request(`${origin}/api/decisions`, {
+      method: 'POST',
+      headers: { ...json, host: `evil.example:${url.port}`, origin: `http://evil.example:${url.port}`, 'x-visual-uat-token': token },
+      body,
+    }),
   ];
   expect(refused.map((answer) => answer.status)).toEqual([403, 403, 403, 403, 403, 403]);
   expect(refused[3].body).toContain('a decision must come from this page (Origin http://evil.example)');
   expect(fs.existsSync(approvalsFile)).toBe(false);
   // Paths never leave the output folder.
-  for (const file of ['../../../../../../etc/hosts', '../../package.json', '../results/latest.json', `${path.join(repo, 'public', 'index.html')}`])
+  for (const file of [
+    '../../../../../../etc/hosts',
+    '../../package.json',
+    '../results/latest.json',
+    `${path.join(repo, 'public', 'index.html')}`,
+  ])
     expect((await request(`${origin}/image?path=${encodeURIComponent(file)}&token=${token}`)).status).toBe(404);
   const image = readLatest(repo).tests[0].checkpoints[0].currentImage!;
   expect((await request(`${origin}/image?path=${encodeURIComponent(image)}&token=${token}`)).status).toBe(200);
@@ -113,12 +128,18 @@ test('approve a group with the button, another change with the keyboard, reject 
   // The screenshot docs/review.md shows: VISUAL_UAT_DOCS_SCREENSHOTS=1 takes it again.
   if (process.env.VISUAL_UAT_DOCS_SCREENSHOTS) {
     await expect(footer.getByRole('img', { name: 'current' })).toHaveJSProperty('complete', true);
-    await page.screenshot({ path: path.join(PACKAGE_ROOT, 'docs', 'images', 'review-page.png'), fullPage: false, clip: { x: 0, y: 0, width: 1280, height: 900 } });
+    await page.screenshot({
+      path: path.join(PACKAGE_ROOT, 'docs', 'images', 'review-page.png'),
+      fullPage: false,
+      clip: { x: 0, y: 0, width: 1280, height: 900 },
+    });
   }
 
   await footer.getByRole('textbox', { name: 'Reason' }).fill('the new footer');
   await footer.getByRole('button', { name: 'Approve' }).click();
-  await expect(footer.getByRole('status')).toHaveText(/^Approved by Visual UAT Fixture <fixture@visual-uat\.test> on \d{4}-\d\d-\d\d: the new footer \(applies from the next run\)$/);
+  await expect(footer.getByRole('status')).toHaveText(
+    /^Approved by Visual UAT Fixture <fixture@visual-uat\.test> on \d{4}-\d\d-\d\d: the new footer \(applies from the next run\)$/,
+  );
   let approvals = JSON.parse(fs.readFileSync(approvalsFile, 'utf8')).approvals;
   expect(approvals).toHaveLength(1);
   expect(approvals[0]).toMatchObject({ verdict: 'approved', scope: 'change', reason: 'the new footer' });
@@ -142,7 +163,11 @@ test('approve a group with the button, another change with the keyboard, reject 
   await expect(third).toHaveAttribute('aria-current', 'true');
 
   approvals = JSON.parse(fs.readFileSync(approvalsFile, 'utf8')).approvals;
-  const byCheckpoint = Object.fromEntries(approvals.flatMap((a: { verdict: string; checkpoints: { test: string; checkpoint: string }[] }) => a.checkpoints.map((c) => [`${c.test} › ${c.checkpoint}`, a.verdict])));
+  const byCheckpoint = Object.fromEntries(
+    approvals.flatMap((a: { verdict: string; checkpoints: { test: string; checkpoint: string }[] }) =>
+      a.checkpoints.map((c) => [`${c.test} › ${c.checkpoint}`, a.verdict]),
+    ),
+  );
   const title = (label: string | null) => `site.spec.ts › ${label!.replace(/^site\.spec\.ts › /, '')}`;
   expect(byCheckpoint).toEqual({
     'site.spec.ts › home › page': 'approved',
@@ -152,7 +177,9 @@ test('approve a group with the button, another change with the keyboard, reject 
     [title(thirdTitle)]: 'rejected',
   });
   // Each decision on the page leaves one labelled case for visual-uat eval, as approve and reject do.
-  const labels = readLabels(path.join(repo, '.visual-uat', 'labels')).cases.map(({ case: c }) => `${c.label} ${c.source} ${[...c.test.titlePath, c.checkpoint].join(' › ')}`);
+  const labels = readLabels(path.join(repo, '.visual-uat', 'labels')).cases.map(
+    ({ case: c }) => `${c.label} ${c.source} ${[...c.test.titlePath, c.checkpoint].join(' › ')}`,
+  );
   expect(labels).toHaveLength(3);
   expect(labels).toContain(`intended approve ${title(secondTitle)}`);
   expect(labels).toContain(`regression reject ${title(thirdTitle)}`);
@@ -160,7 +187,10 @@ test('approve a group with the button, another change with the keyboard, reject 
 
   // The next run: approvals make their checkpoints changed, the rejection a regression, whose image stayed the same.
   const [rejectedTest, rejectedName] = thirdTitle!.replace(/^site\.spec\.ts › /, '').split(' › ');
-  const image = () => fs.readFileSync(path.join(repo, '.visual-uat', 'results', checkpoint(readLatest(repo), rejectedTest, rejectedName).checkpoint.currentImage!));
+  const image = () =>
+    fs.readFileSync(
+      path.join(repo, '.visual-uat', 'results', checkpoint(readLatest(repo), rejectedTest, rejectedName).checkpoint.currentImage!),
+    );
   const before = image();
   const run = await runPlaywrightAsync(repo, ['test']);
   expect(run.status, 'a rejected change fails the run').toBe(1);
@@ -183,7 +213,9 @@ test('approve a group with the button, another change with the keyboard, reject 
 test('the page shows the decisions the approvals file holds, and an empty state when nothing changed', async ({ page }) => {
   review = await startReview(repo);
   await page.goto(review.url);
-  await expect(page.getByRole('article', { name: 'group g1 · 3 checkpoints' }).getByRole('status')).toHaveText(/^Approved by .*: the new footer/);
+  await expect(page.getByRole('article', { name: 'group g1 · 3 checkpoints' }).getByRole('status')).toHaveText(
+    /^Approved by .*: the new footer/,
+  );
   await expect(page.locator('article .status').first()).toHaveText('regression');
   await review.stop();
 

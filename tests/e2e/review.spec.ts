@@ -6,14 +6,15 @@ import { expect, test } from '@playwright/test';
 import { createFixtureRepo, fixtureEnv, git, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
 import { checkpoint, readLatest, statuses, gateExit } from '../support/results';
 
-
 function visualUat(dir: string, args: string[]) {
   return spawnSync(process.execPath, [visualUatCli(dir), ...args], { cwd: dir, env: fixtureEnv(), encoding: 'utf8' });
 }
 
 /** The checkpoints the approvals file's decisions were taken on. */
 function checkpointsOf(file: string): string[] {
-  return JSON.parse(fs.readFileSync(file, 'utf8')).approvals.flatMap((a: { checkpoints: { checkpoint: string }[] }) => a.checkpoints.map((c) => c.checkpoint));
+  return JSON.parse(fs.readFileSync(file, 'utf8')).approvals.flatMap((a: { checkpoints: { checkpoint: string }[] }) =>
+    a.checkpoints.map((c) => c.checkpoint),
+  );
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -29,7 +30,9 @@ test.beforeAll(() => {
 test('report says there is no run yet, with what to do', () => {
   const none = visualUat(repo, ['report']);
   expect(none.status).toBe(1);
-  expect(none.stderr.trim()).toBe('visual-uat: no run yet (.visual-uat/results/latest.json does not exist): run npx visual-uat test (or npx playwright test) first');
+  expect(none.stderr.trim()).toBe(
+    'visual-uat: no run yet (.visual-uat/results/latest.json does not exist): run npx visual-uat test (or npx playwright test) first',
+  );
 });
 
 test('a run in GitHub Actions writes a step summary and warning annotations', () => {
@@ -40,9 +43,13 @@ test('a run in GitHub Actions writes a step summary and warning annotations', ()
   expect(summary).toContain('**5 checkpoints: 2 needs_review, 3 unchanged** · base `main` @ `');
   expect(summary).toContain('| status | test › checkpoint | changed | reason |');
   // The reason, then the change in words with the file and commit behind it (#30).
-  expect(summary).toMatch(/\| needs_review \| site\.spec\.ts › site › pricing › plans › plans \| \d+\.\d\d% \| no evaluator configured — \.badge added \(\d+×\d+\) above [^|]+ — public\/styles\.css \(commit [0-9a-f]{7} Highlight the Pro plan on the pricing page\)[^|]* \|/);
+  expect(summary).toMatch(
+    /\| needs_review \| site\.spec\.ts › site › pricing › plans › plans \| \d+\.\d\d% \| no evaluator configured — \.badge added \(\d+×\d+\) above [^|]+ — public\/styles\.css \(commit [0-9a-f]{7} Highlight the Pro plan on the pricing page\)[^|]* \|/,
+  );
   expect(summary).not.toContain('landing');
-  expect(run.stdout).toContain('::warning file=tests/site.spec.ts,title=visual-uat needs_review::site.spec.ts › site › about › contact: no evaluator configured');
+  expect(run.stdout).toContain(
+    '::warning file=tests/site.spec.ts,title=visual-uat needs_review::site.spec.ts › site › about › contact: no evaluator configured',
+  );
   // visual-uat's table lines, not the list reporter's test lines (whose location can be a long path: defineOxTests).
   // Its summary only: Playwright's own report of the tests the gate failed follows it.
   const summaryBlock = run.stdout.slice(run.stdout.indexOf('visual-uat: 5 checkpoints'), run.stdout.indexOf('visual-uat: results in'));
@@ -57,7 +64,9 @@ test('a run in GitHub Actions writes a step summary and warning annotations', ()
 test('report prints the latest run as a table and as JSON', () => {
   const table = visualUat(repo, ['report']);
   expect(table.status).toBe(0);
-  expect(table.stdout).toMatch(/^visual-uat run of .* UTC: main @ [0-9a-f]{8} → feature\/pricing @ [0-9a-f]{8}\n5 checkpoints: 2 needs_review, 3 unchanged\n/);
+  expect(table.stdout).toMatch(
+    /^visual-uat run of .* UTC: main @ [0-9a-f]{8} → feature\/pricing @ [0-9a-f]{8}\n5 checkpoints: 2 needs_review, 3 unchanged\n/,
+  );
   expect(table.stdout).toMatch(/needs_review +…?.*pricing › plans › plans +\d+\.\d\d% no evaluator configured/);
   const json = visualUat(repo, ['report', '--json']);
   expect(JSON.parse(json.stdout)).toEqual(readLatest(repo));
@@ -90,9 +99,17 @@ test('approving one checkpoint changes only its status on the next run', () => {
   const run = runPlaywright(repo, ['test']);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
-  expect(statuses(results)).toEqual({ 'home › landing': 'unchanged', 'plans › plans': 'changed', 'plans › header': 'unchanged', 'about › contact': 'needs_review', 'pricing › pricing-header': 'unchanged' });
+  expect(statuses(results)).toEqual({
+    'home › landing': 'unchanged',
+    'plans › plans': 'changed',
+    'plans › header': 'unchanged',
+    'about › contact': 'needs_review',
+    'pricing › pricing-header': 'unchanged',
+  });
   const plans = results.tests.find((t) => t.title === 'plans')!.checkpoints.find((c) => c.name === 'plans')!;
-  expect(plans.reason).toMatch(/^approved by Visual UAT Fixture <fixture@visual-uat\.test> on \d{4}-\d\d-\d\d: the Pro highlight is intended$/);
+  expect(plans.reason).toMatch(
+    /^approved by Visual UAT Fixture <fixture@visual-uat\.test> on \d{4}-\d\d-\d\d: the Pro highlight is intended$/,
+  );
   expect(run.stdout).toContain('1 checkpoint approved earlier (visual-uat.approvals.json)');
 });
 
@@ -101,7 +118,13 @@ test('--all approves every needs_review checkpoint', () => {
   expect(all.status, all.stderr).toBe(0);
   expect(checkpointsOf(approvals).sort()).toEqual(['contact', 'plans']);
   const run = runPlaywright(repo, ['test']);
-  expect(statuses(readLatest(repo))).toEqual({ 'home › landing': 'unchanged', 'plans › plans': 'changed', 'plans › header': 'unchanged', 'about › contact': 'changed', 'pricing › pricing-header': 'unchanged' });
+  expect(statuses(readLatest(repo))).toEqual({
+    'home › landing': 'unchanged',
+    'plans › plans': 'changed',
+    'plans › header': 'unchanged',
+    'about › contact': 'changed',
+    'pricing › pricing-header': 'unchanged',
+  });
   expect(run.stdout).not.toContain('approve:     npx visual-uat approve');
 });
 
@@ -120,10 +143,18 @@ test('a text edited inside the approved highlight makes the approval stale: the 
 
 test('an approval whose change moved is ignored, reported, and pruned', () => {
   const styles = path.join(repo, 'public', 'styles.css');
-  fs.writeFileSync(styles, fs.readFileSync(styles, 'utf8').replace('.plan-recommended { border: 2px solid #2a6df4', '.plan-recommended { border: 2px solid #e0352b').replace('background: #2a6df4; color: #fff; border-radius: 10px', 'background: #e0352b; color: #fff; border-radius: 10px'));
+  fs.writeFileSync(
+    styles,
+    fs
+      .readFileSync(styles, 'utf8')
+      .replace('.plan-recommended { border: 2px solid #2a6df4', '.plan-recommended { border: 2px solid #e0352b')
+      .replace('background: #2a6df4; color: #fff; border-radius: 10px', 'background: #e0352b; color: #fff; border-radius: 10px'),
+  );
   const run = runPlaywright(repo, ['test']);
   expect(statuses(readLatest(repo))['plans › plans']).toBe('needs_review');
-  expect(run.stdout).toContain('stale approval ignored: site.spec.ts › site › pricing › plans › plans no longer shows the approved change; npx visual-uat approve --prune drops it');
+  expect(run.stdout).toContain(
+    'stale approval ignored: site.spec.ts › site › pricing › plans › plans no longer shows the approved change; npx visual-uat approve --prune drops it',
+  );
   const pruned = visualUat(repo, ['approve', '--prune']);
   expect(pruned.stdout).toContain('dropped stale approval: site.spec.ts › site › pricing › plans › plans');
   expect(checkpointsOf(approvals)).toEqual(['contact']);
@@ -135,14 +166,16 @@ test('an approval whose baseline moved while the current image stayed is stale f
   const run = runPlaywright(repo, ['test'], { VISUAL_UAT_BASE: 'moved' });
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))['about › contact']).toBe('unchanged');
-  expect(run.stdout).toContain('stale approval ignored: site.spec.ts › site › about › contact no longer shows the approved change; npx visual-uat approve --prune drops it');
+  expect(run.stdout).toContain(
+    'stale approval ignored: site.spec.ts › site › about › contact no longer shows the approved change; npx visual-uat approve --prune drops it',
+  );
   const pruned = visualUat(repo, ['approve', '--prune']);
   expect(pruned.status, pruned.stderr).toBe(0);
   expect(pruned.stdout).toContain('dropped stale approval: site.spec.ts › site › about › contact');
   expect(JSON.parse(fs.readFileSync(approvals, 'utf8')).approvals).toEqual([]);
 });
 
-test("the CLI finds the output folder the config gives withVisualUat, as the run does", () => {
+test('the CLI finds the output folder the config gives withVisualUat, as the run does', () => {
   const own = createFixtureRepo({ fixture: 'demo-app' });
   const config = path.join(own, 'playwright.config.ts');
   fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', outputDir: 'out' }"));

@@ -19,7 +19,6 @@ import { filesUnder } from '../support/files';
 const API_KEY = 'sk-e2e-signals-NEVER-WRITTEN';
 const QUERY_SECRET = 's3cr3t-abc';
 
-
 test.describe('signals beyond pixels', () => {
   test.describe.configure({ mode: 'serial' });
 
@@ -29,7 +28,9 @@ test.describe('signals beyond pixels', () => {
 
   test.beforeAll(async () => {
     // The model approves everything it sees, confidently.
-    server = await startFakeOpenAI({ responder: () => reply.verdict({ pass: true, confidence: 0.95, reason: 'A promotion notice was added, as intended.' }) });
+    server = await startFakeOpenAI({
+      responder: () => reply.verdict({ pass: true, confidence: 0.95, reason: 'A promotion notice was added, as intended.' }),
+    });
     repo = createFixtureRepo({ fixture: 'signals-app', branch: 'feature/notice' });
     run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
     console.log(`signals run: ${run.durationMs} ms, ${server.completions().length} calls`);
@@ -77,7 +78,11 @@ test.describe('signals beyond pixels', () => {
 
   test('an a11y violation introduced in current is reported with its rule id', async () => {
     const results = readLatest(repo);
-    expect(checkpoint(results, 'shop', 'products').checkpoint.signals.newA11yViolations).toContainEqual({ id: 'image-alt', impact: 'critical', targets: ['img'] });
+    expect(checkpoint(results, 'shop', 'products').checkpoint.signals.newA11yViolations).toContainEqual({
+      id: 'image-alt',
+      impact: 'critical',
+      targets: ['img'],
+    });
     expect(checkpoint(results, 'status', 'status').checkpoint.signals.newA11yViolations).toEqual([]);
   });
 
@@ -96,7 +101,9 @@ test.describe('signals beyond pixels', () => {
     expect(server.completions()).toHaveLength(1);
     expect(products.evaluation).toMatchObject({ pass: true, confidence: 0.95 });
     expect(products.status).toBe('needs_review');
-    expect(products.reason).toBe('A promotion notice was added, as intended. Not approved: 1 new console error, 1 new failed request, 1 new accessibility violation.');
+    expect(products.reason).toBe(
+      'A promotion notice was added, as intended. Not approved: 1 new console error, 1 new failed request, 1 new accessibility violation.',
+    );
     await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
     await page.getByRole('link', { name: 'shop', exact: true }).click();
     const annotations = page.getByTestId('test-case-annotations');

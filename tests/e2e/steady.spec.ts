@@ -31,7 +31,7 @@ test.describe('a steady gate over warm runs', () => {
     test.setTimeout(240_000);
     repo = createFixtureRepo({ fixture: 'steady-app' });
     const burner = loadCpu();
-    let first;
+    let first: Awaited<ReturnType<typeof runPlaywrightAsync>>;
     try {
       first = await runPlaywrightAsync(repo, ['test']);
     } finally {
@@ -40,7 +40,11 @@ test.describe('a steady gate over warm runs', () => {
     const results = readLatest(repo);
     expect(first.status, first.stdout + first.stderr).toBe(1);
     // The footer is the one change the images show; the menu differs only by the item under the pointer.
-    expect(statuses(results), JSON.stringify(results.tests, null, 1)).toEqual({ [CHECKPOINTS[0]]: 'needs_review', [CHECKPOINTS[1]]: 'unsteady', [CHECKPOINTS[2]]: 'unchanged' });
+    expect(statuses(results), JSON.stringify(results.tests, null, 1)).toEqual({
+      [CHECKPOINTS[0]]: 'needs_review',
+      [CHECKPOINTS[1]]: 'unsteady',
+      [CHECKPOINTS[2]]: 'unchanged',
+    });
     const menu = checkpoint(results, 'services menu', 'menu').checkpoint;
     expect(menu.reason).toContain(POINTER);
     expect(menu.reason).toContain('park the pointer before the checkpoint (`await page.mouse.move(0, 0)`)');

@@ -64,10 +64,27 @@ test.beforeAll(() => {
     prepare(dir) {
       const manifest = path.join(dir, 'package.json');
       const json = JSON.parse(fs.readFileSync(manifest, 'utf8'));
-      fs.writeFileSync(manifest, JSON.stringify({ ...json, scripts: { ...json.scripts, serve: `http-server static -p ${SERVE_PORT} -c-1 -a 127.0.0.1` } }, null, 2));
-      fs.writeFileSync(path.join(dir, 'serve.config.ts'), config(SERVE_PORT, `{ command: 'npm run serve', url: 'http://127.0.0.1:${SERVE_PORT}' }`, "{ baseBranch: 'main', outputDir: '.visual-uat-serve', baseWebServer: { command: 'npm run serve' } }"));
+      fs.writeFileSync(
+        manifest,
+        JSON.stringify({ ...json, scripts: { ...json.scripts, serve: `http-server static -p ${SERVE_PORT} -c-1 -a 127.0.0.1` } }, null, 2),
+      );
+      fs.writeFileSync(
+        path.join(dir, 'serve.config.ts'),
+        config(
+          SERVE_PORT,
+          `{ command: 'npm run serve', url: 'http://127.0.0.1:${SERVE_PORT}' }`,
+          "{ baseBranch: 'main', outputDir: '.visual-uat-serve', baseWebServer: { command: 'npm run serve' } }",
+        ),
+      );
       fs.writeFileSync(path.join(dir, 'slow-server.js'), SLOW_SERVER);
-      fs.writeFileSync(path.join(dir, 'slow.config.ts'), config(SLOW_PORT, `{ command: 'node slow-server.js', env: { PORT: '${SLOW_PORT}' }, url: 'http://127.0.0.1:${SLOW_PORT}', timeout: 3_000 }`, "{ baseBranch: 'main', outputDir: '.visual-uat-slow' }"));
+      fs.writeFileSync(
+        path.join(dir, 'slow.config.ts'),
+        config(
+          SLOW_PORT,
+          `{ command: 'node slow-server.js', env: { PORT: '${SLOW_PORT}' }, url: 'http://127.0.0.1:${SLOW_PORT}', timeout: 3_000 }`,
+          "{ baseBranch: 'main', outputDir: '.visual-uat-slow' }",
+        ),
+      );
       fs.appendFileSync(path.join(dir, '.gitignore'), '.cache/\n.visual-uat-serve/\n.visual-uat-slow/\n');
     },
   });
@@ -76,13 +93,18 @@ test.beforeAll(() => {
   fs.writeFileSync(file('.cache/ready'), '');
 });
 
-test('a serve script that fixes its port: the stop names its server\'s command on {port}, and that command compares', () => {
+test("a serve script that fixes its port: the stop names its server's command on {port}, and that command compares", () => {
   const stopped = runPlaywright(repo, ['test', '-c', 'serve.config.ts']);
   expect(stopped.status).toBe(1);
   const suggested = /e\.g\. baseWebServer: \{ command: '([^']+)' \}/.exec(stopped.stdout + stopped.stderr);
   expect(suggested?.[1], stopped.stdout + stopped.stderr).toBe('npx http-server static -p {port} -c-1 -a 127.0.0.1');
 
-  fs.writeFileSync(file('serve.config.ts'), fs.readFileSync(file('serve.config.ts'), 'utf8').replace("baseWebServer: { command: 'npm run serve' }", `baseWebServer: { command: '${suggested![1]}' }`));
+  fs.writeFileSync(
+    file('serve.config.ts'),
+    fs
+      .readFileSync(file('serve.config.ts'), 'utf8')
+      .replace("baseWebServer: { command: 'npm run serve' }", `baseWebServer: { command: '${suggested![1]}' }`),
+  );
   const run = runPlaywright(repo, ['test', '-c', 'serve.config.ts']);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo, '.visual-uat-serve')));
   expect(statuses(readLatest(repo, '.visual-uat-serve'))).toEqual(EXPECTED);
@@ -93,7 +115,9 @@ test('a base server that printed its port and answered late is called slow, with
   const stopped = runPlaywright(repo, ['test', '-c', 'slow.config.ts']);
   expect(stopped.status).toBe(1);
   const output = stopped.stdout + stopped.stderr;
-  expect(output).toMatch(/printed that it listens on the base's port \(\d+\) but did not answer within 3 s: it started and was slow; give it longer with timeout in its webServer entry \(e\.g\. timeout: 6000;/);
+  expect(output).toMatch(
+    /printed that it listens on the base's port \(\d+\) but did not answer within 3 s: it started and was slow; give it longer with timeout in its webServer entry \(e\.g\. timeout: 6000;/,
+  );
 
   // The branch is merged into main: HEAD is the merge-base, and the raised timeout is the one uncommitted change.
   git(repo, ['branch', '-f', 'main', 'HEAD']);
@@ -106,7 +130,7 @@ test('a base server that printed its port and answered late is called slow, with
   expect(new Set(Object.values(statuses(readLatest(repo, '.visual-uat-slow'))))).toEqual(new Set(['unchanged']));
 });
 
-test('the command the merged branch\'s first line names compares with the commit before HEAD', () => {
+test("the command the merged branch's first line names compares with the commit before HEAD", () => {
   const run = runPlaywright(repo, ['test', '-c', 'slow.config.ts'], { VISUAL_UAT_BASE: 'HEAD~1' });
   expect(run.stdout).toMatch(/^visual-uat: base HEAD~1 \(VISUAL_UAT_BASE\) @ [0-9a-f]{8}, merge-base of HEAD$/m);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo, '.visual-uat-slow')));

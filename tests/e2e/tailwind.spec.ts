@@ -11,24 +11,41 @@ import { checkpoint, gateExit, readLatest } from '../support/results';
  * rename that renders the same (`h-[100dvh]` → `h-dvh`).
  */
 
-test("a Tailwind class change is credited to the component whose diff changed that element, named by its tag and the classes that tell it apart, and a rename that renders the same is no change", async () => {
+test('a Tailwind class change is credited to the component whose diff changed that element, named by its tag and the classes that tell it apart, and a rename that renders the same is no change', async () => {
   const repo = createFixtureRepo({ fixture: 'tailwind-app', branch: 'feature/brand' });
   const run = await runPlaywrightAsync(repo, ['test']);
   const results = readLatest(repo);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(results));
 
   const navbar = checkpoint(results, 'home', 'navbar').checkpoint.explanation!;
-  expect(navbar.changes.map((change) => change.words), JSON.stringify(navbar, null, 2)).toEqual([
+  expect(
+    navbar.changes.map((change) => change.words),
+    JSON.stringify(navbar, null, 2),
+  ).toEqual([
     // Seven utility classes: named by its tag and the three the page's other elements carry least.
-    expect.stringMatching(/^nav\.items-center\.justify-between\.bg-\[#4C1D95\]: background-color #1e1a2e → #4c1d95 — src\/Navbar\.jsx \(commit [0-9a-f]{7,} Navbar: the brand's violet\)$/),
+    expect.stringMatching(
+      /^nav\.items-center\.justify-between\.bg-\[#4C1D95\]: background-color #1e1a2e → #4c1d95 — src\/Navbar\.jsx \(commit [0-9a-f]{7,} Navbar: the brand's violet\)$/,
+    ),
   ]);
-  expect(navbar.changes[0].cause).toEqual({ file: 'src/Navbar.jsx', commit: expect.stringMatching(/ Navbar: the brand's violet$/), line: expect.stringContaining('bg-[#4C1D95]') });
+  expect(navbar.changes[0].cause).toEqual({
+    file: 'src/Navbar.jsx',
+    commit: expect.stringMatching(/ Navbar: the brand's violet$/),
+    line: expect.stringContaining('bg-[#4C1D95]'),
+  });
 
   const footer = checkpoint(results, 'home', 'footer').checkpoint.explanation!;
-  expect(footer.changes.map((change) => change.cause?.file), JSON.stringify(footer, null, 2)).toEqual(['src/Footer.jsx']);
+  expect(
+    footer.changes.map((change) => change.cause?.file),
+    JSON.stringify(footer, null, 2),
+  ).toEqual(['src/Footer.jsx']);
 
   const hero = checkpoint(results, 'home', 'hero').checkpoint.explanation!;
-  expect(hero.changes.map((change) => change.element), JSON.stringify(hero, null, 2)).toEqual([expect.stringMatching(/^button\.rounded-md\.bg-indigo-600\.px-4 '[^']+'$/)]);
-  expect(hero.changes[0].cause).toEqual(expect.objectContaining({ file: 'src/Hero.jsx', commit: expect.stringMatching(/ Hero: a warmer call to action$/) }));
+  expect(
+    hero.changes.map((change) => change.element),
+    JSON.stringify(hero, null, 2),
+  ).toEqual([expect.stringMatching(/^button\.rounded-md\.bg-indigo-600\.px-4 '[^']+'$/)]);
+  expect(hero.changes[0].cause).toEqual(
+    expect.objectContaining({ file: 'src/Hero.jsx', commit: expect.stringMatching(/ Hero: a warmer call to action$/) }),
+  );
   for (const change of [...navbar.changes, ...footer.changes, ...hero.changes]) expect(change.element).toMatch(/^[.#a-z]/);
 });

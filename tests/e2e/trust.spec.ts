@@ -34,7 +34,10 @@ test.beforeAll(async () => {
   });
   repo = createFixtureRepo({ fixture: 'groups-app' });
   const config = path.join(repo, 'playwright.config.ts');
-  fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', evaluator: { autoApprove: {} } }"));
+  fs.writeFileSync(
+    config,
+    fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', evaluator: { autoApprove: {} } }"),
+  );
   git(repo, ['commit', '-q', '-am', 'Let the model approve what it has been measured on']);
   env = { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL };
 });
@@ -44,14 +47,21 @@ test.afterAll(async () => {
 });
 
 function groupOf(testTitle: string): string {
-  return checkpoint(readLatest(repo), testTitle, testTitle === 'contact' ? 'form' : testTitle === 'news' ? 'headline' : 'page').checkpoint.group!;
+  return checkpoint(readLatest(repo), testTitle, testTitle === 'contact' ? 'form' : testTitle === 'news' ? 'headline' : 'page').checkpoint
+    .group!;
 }
 
 test('without an eval of the model, its passes are left for review and the run says why', async () => {
   const run = await runPlaywrightAsync(repo, ['test'], env);
   expect(run.status, `the model called the button a regression:\n${run.stdout}${run.stderr}`).toBe(1);
   const results = readLatest(repo);
-  expect(statuses(results)).toEqual({ 'home › page': 'needs_review', 'about › page': 'needs_review', 'pricing › page': 'needs_review', 'contact › form': 'regression', 'news › headline': 'needs_review' });
+  expect(statuses(results)).toEqual({
+    'home › page': 'needs_review',
+    'about › page': 'needs_review',
+    'pricing › page': 'needs_review',
+    'contact › form': 'regression',
+    'news › headline': 'needs_review',
+  });
   expect(checkpoint(results, 'news', 'headline').checkpoint.reason).toBe(
     `${INTENDED} Not approved automatically: no eval of gpt-4.1-mini on this project yet: run npx visual-uat eval to measure it.`,
   );
@@ -90,19 +100,34 @@ test('approve and reject leave one labelled case per decision, with the images a
   const results = readLatest(repo);
   const shown = checkpoint(results, footerCase.test.titlePath.at(-1)!, 'page').checkpoint;
   const loaded = store.cases.find((c) => c.case.id === footerCase.id)!;
-  expect(fs.readFileSync(loaded.images.current).equals(fs.readFileSync(path.join(repo, '.visual-uat', 'results', shown.currentImage!)))).toBe(true);
+  expect(
+    fs.readFileSync(loaded.images.current).equals(fs.readFileSync(path.join(repo, '.visual-uat', 'results', shown.currentImage!))),
+  ).toBe(true);
 });
 
 test('after an eval that caught the labelled regression, a pass above its confidence is approved without a person', async () => {
   const evaluated = await runVisualUatAsync(repo, ['eval', '--json'], env);
   expect(evaluated.status, evaluated.stderr).toBe(0);
   const record = JSON.parse(evaluated.stdout) as EvalRecord;
-  expect(record.figures).toMatchObject({ cases: 2, intended: 1, regressions: 1, agreed: 2, regressionsRejected: 1, regressionsApproved: [] });
+  expect(record.figures).toMatchObject({
+    cases: 2,
+    intended: 1,
+    regressions: 1,
+    agreed: 2,
+    regressionsRejected: 1,
+    regressionsApproved: [],
+  });
 
   const run = await runPlaywrightAsync(repo, ['test'], env);
   expect(run.status, 'the rejected button is still a regression').toBe(1);
   const results = readLatest(repo);
-  expect(statuses(results)).toEqual({ 'home › page': 'changed', 'about › page': 'changed', 'pricing › page': 'changed', 'contact › form': 'regression', 'news › headline': 'changed' });
+  expect(statuses(results)).toEqual({
+    'home › page': 'changed',
+    'about › page': 'changed',
+    'pricing › page': 'changed',
+    'contact › form': 'regression',
+    'news › headline': 'changed',
+  });
   // The headline's verdict came from the cache: the policy applies to cached verdicts too.
   expect(checkpoint(results, 'news', 'headline').checkpoint.reason).toBe(INTENDED);
   expect(results.evaluator).toMatchObject({ calls: 0, cacheHits: 1 });
@@ -111,7 +136,9 @@ test('after an eval that caught the labelled regression, a pass above its confid
 test('clean removes what the runs left and keeps the labelled cases and the evals, saying so', async () => {
   const cleaned = await runVisualUatAsync(repo, ['clean'], env);
   expect(cleaned.status, cleaned.stderr).toBe(0);
-  expect(cleaned.stdout).toContain('visual-uat clean: kept .visual-uat/labels (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)');
+  expect(cleaned.stdout).toContain(
+    'visual-uat clean: kept .visual-uat/labels (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)',
+  );
   expect(cleaned.stdout).toContain('visual-uat clean: kept .visual-uat/eval (');
   expect(cleaned.stdout).toMatch(/^visual-uat clean: removed \.visual-uat\/\S+(, \.visual-uat\/\S+)*$/m);
   expect(cleaned.stdout).toContain('.visual-uat/results');

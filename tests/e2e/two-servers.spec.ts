@@ -19,11 +19,13 @@ test('an array webServer whose site names its API: the base site reaches the bas
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual({ 'plans › plans': 'needs_review' });
   const log = fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
-  expect(log).toMatch(/visual-uat: webServer\[0\] names another server's origin, moved to the base server's port: env API_URL=http:\/\/localhost:(\d+)/);
+  expect(log).toMatch(
+    /visual-uat: webServer\[0\] names another server's origin, moved to the base server's port: env API_URL=http:\/\/localhost:(\d+)/,
+  );
   expect(log).not.toContain(`API_URL=http://localhost:${apiPort}`);
 });
 
-test("an array webServer whose API fixes its port: the stop names the entry, its command and the baseWebServer example", async () => {
+test('an array webServer whose API fixes its port: the stop names the entry, its command and the baseWebServer example', async () => {
   const apiPort = freePortSync();
   // The API's port fixed in its script (on main, and over the branch's copy), the config naming it only in the url.
   const fixPort = (dir: string) => {
@@ -48,7 +50,12 @@ test("an array webServer whose API fixes its port: the stop names the entry, its
   );
 
   const config = path.join(repo, 'playwright.config.ts');
-  fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', baseWebServer: [null, { command: 'node api/server.js --port {port}' }] }"));
+  fs.writeFileSync(
+    config,
+    fs
+      .readFileSync(config, 'utf8')
+      .replace("{ baseBranch: 'main' }", "{ baseBranch: 'main', baseWebServer: [null, { command: 'node api/server.js --port {port}' }] }"),
+  );
   const fixed = runPlaywright(repo, ['test'], { API_PORT: String(apiPort) });
   expect(fixed.status, fixed.stdout + fixed.stderr).toBe(gateExit(readLatest(repo)));
   expect(statuses(readLatest(repo))).toEqual({ 'plans › plans': 'needs_review' });
@@ -61,7 +68,9 @@ test('a site that finds its API through a file (.env): the run says the origin t
     prepare(dir) {
       fs.writeFileSync(path.join(dir, '.env'), `API_URL=http://localhost:${apiPort}\n`);
       const config = path.join(dir, 'playwright.config.ts');
-      const text = fs.readFileSync(config, 'utf8').replace('`node web/server.js --port ${sitePort}`', '`node --env-file=.env web/server.js --port ${sitePort}`');
+      const text = fs
+        .readFileSync(config, 'utf8')
+        .replace('`node web/server.js --port ${sitePort}`', '`node --env-file=.env web/server.js --port ${sitePort}`');
       fs.writeFileSync(config, text.replace(', env: { API_URL: `http://localhost:${apiPort}` }', ''));
     },
   });

@@ -35,8 +35,13 @@ test.describe('a checkpoint with a region nothing explains', () => {
 
   test("the words name the title's colour from the commit that changed it, and not the banner's picture, whose URL differs only by the servers' ports", () => {
     const { explanation } = checkpoint(results, 'sales', 'dashboard').checkpoint;
-    expect(explanation!.changes.map((change) => change.words), JSON.stringify(explanation, null, 2)).toEqual([
-      expect.stringMatching(/^\.title: color #fff → #ffd166 — public\/styles\.css \(commit [0-9a-f]{7,} Dashboard: the title in the brand yellow/),
+    expect(
+      explanation!.changes.map((change) => change.words),
+      JSON.stringify(explanation, null, 2),
+    ).toEqual([
+      expect.stringMatching(
+        /^\.title: color #fff → #ffd166 — public\/styles\.css \(commit [0-9a-f]{7,} Dashboard: the title in the brand yellow/,
+      ),
     ]);
   });
 
@@ -49,9 +54,13 @@ test.describe('a checkpoint with a region nothing explains', () => {
     expect(explanation.unexplained!.length).toBeGreaterThan(0);
     for (const region of explanation.unexplained!) expect(region.y, JSON.stringify(explanation.unexplained)).toBeGreaterThanOrEqual(128);
     const explained = explanation.changes.flatMap((change) => change.regions ?? []);
-    expect(new Set([...explained.map((i) => JSON.stringify(regions[i])), ...explanation.unexplained!.map((r) => JSON.stringify(r))]).size).toBe(regions.length);
+    expect(
+      new Set([...explained.map((i) => JSON.stringify(regions[i])), ...explanation.unexplained!.map((r) => JSON.stringify(r))]).size,
+    ).toBe(regions.length);
     const [first] = explanation.unexplained!;
-    expect(stdout).toContain(`↳ ${explanation.unexplained!.length} of ${regions.length} changed regions not explained: at (${first.x}, ${first.y}) ${first.width}×${first.height}`);
+    expect(stdout).toContain(
+      `↳ ${explanation.unexplained!.length} of ${regions.length} changed regions not explained: at (${first.x}, ${first.y}) ${first.width}×${first.height}`,
+    );
   });
 
   test('the orders page: the notice from the commit that deleted it, the cards it moved said as its shift, and no word of what the mask covers', () => {
@@ -59,15 +68,26 @@ test.describe('a checkpoint with a region nothing explains', () => {
     const explanation = orders.explanation!;
     const said = JSON.stringify(explanation, null, 2);
     // notice.js gave the notice a class no line writes (`is-dismissible`): the deleted tag is still its own.
-    const notice = explanation.changes.find((change) => change.kind === 'removed' && change.path.endsWith('>section.notice.is-dismissible'))!;
-    expect(notice, said).toMatchObject({ cause: { file: 'public/orders.html', commit: expect.stringContaining('the spring sale notice is over'), line: '<section class="notice">' } });
+    const notice = explanation.changes.find(
+      (change) => change.kind === 'removed' && change.path.endsWith('>section.notice.is-dismissible'),
+    )!;
+    expect(notice, said).toMatchObject({
+      cause: {
+        file: 'public/orders.html',
+        commit: expect.stringContaining('the spring sale notice is over'),
+        line: '<section class="notice">',
+      },
+    });
     expect(notice.words).toMatch(/ removed \(\d+×\d+\); what is below it moved up \d+ px — public\/orders\.html \(commit /);
     // The cards below the notice's old place are redrawn over their fixed pattern: the notice's shift, not regions nobody explains.
     expect(explanation.unexplained, said).toEqual([]);
     expect(notice.regions!.length, said).toBeGreaterThan(1);
     const bar = explanation.changes.find((change) => change.path.endsWith('>div.ticker-bar'))!;
     expect(bar, said).toMatchObject({ properties: [{ property: 'background-color' }], cause: { file: 'public/styles.css' } });
-    expect(explanation.changes.filter((change) => change.path.includes('>div.ticker')).map((change) => change.path), said).toEqual([bar.path]);
+    expect(
+      explanation.changes.filter((change) => change.path.includes('>div.ticker')).map((change) => change.path),
+      said,
+    ).toEqual([bar.path]);
   });
 
   test('the HTML report names the unexplained regions in an annotation of their own', async ({ page }) => {
@@ -100,7 +120,12 @@ test.describe('a checkpoint with a region nothing explains', () => {
     const words = `${explanation!.unexplained!.length} of ${explanation!.regionCount} changed regions not explained: at (${first.x}, ${first.y}) ${first.width}×${first.height}`;
     expect(approved.stdout).toContain(`note: dashboard.spec.ts › sales › dashboard: ${words}`);
     const approval = readApprovals(repo).find((decision) => decision.checkpoints.some((c) => c.checkpoint === 'dashboard'))!;
-    expect(approval.checkpoints).toEqual([expect.objectContaining({ checkpoint: 'dashboard', unexplained: expect.stringMatching(new RegExp(`^${words.replace(/[()]/g, '\\$&')}`)) })]);
+    expect(approval.checkpoints).toEqual([
+      expect.objectContaining({
+        checkpoint: 'dashboard',
+        unexplained: expect.stringMatching(new RegExp(`^${words.replace(/[()]/g, '\\$&')}`)),
+      }),
+    ]);
     expect(fs.readFileSync(path.join(repo, 'visual-uat.approvals.json'), 'utf8')).toContain('"unexplained":');
   });
 });

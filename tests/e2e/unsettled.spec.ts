@@ -9,7 +9,7 @@ import { checkpoint, readLatest, gateExit } from '../support/results';
  * home page, uncommitted): its difference may be the page still moving, not the branch, and every
  * place that shows the checkpoint must say so, and where; its ARIA tree is still compared.
  */
-test('a capture that never settles: its reason, its group\'s and the table say so and where, and the ARIA comparison still runs', async () => {
+test("a capture that never settles: its reason, its group's and the table say so and where, and the ARIA comparison still runs", async () => {
   const repo = createFixtureRepo({ fixture: 'real-site', commits: 0 });
   const home = path.join(repo, 'public', 'index.html');
   const ticker =
@@ -22,7 +22,10 @@ test('a capture that never settles: its reason, its group\'s and the table say s
   const found = checkpoint(results, 'home', 'home').checkpoint;
   expect(found.stable).toBe(false);
   expect(found.status).toBe('needs_review');
-  const note = /^the current capture never settled: the area at \((\d+), (\d+)\), (\d+)×(\d+) px, still changed between its last two captures; no evaluator configured$/.exec(found.reason);
+  const note =
+    /^the current capture never settled: the area at \((\d+), (\d+)\), (\d+)×(\d+) px, still changed between its last two captures; no evaluator configured$/.exec(
+      found.reason,
+    );
   expect(note, found.reason).not.toBeNull();
   // The counter's corner: a few dozen pixels, not the page.
   expect(Number(note![3])).toBeLessThan(120);

@@ -17,7 +17,14 @@ import { gateExit, readLatest } from '../support/results';
 const API_KEY = 'sk-e2e-viewports-5d2e91';
 const MEMBERS = ['desktop › site.spec.ts › home › page', 'mobile › site.spec.ts › home › page'];
 
-function approvalsOf(repo: string): { version: number; approvals: { checkpoints: { test: string; baseline: string | null; change?: string }[]; change: string; projects?: Record<string, string> }[] } {
+function approvalsOf(repo: string): {
+  version: number;
+  approvals: {
+    checkpoints: { test: string; baseline: string | null; change?: string }[];
+    change: string;
+    projects?: Record<string, string>;
+  }[];
+} {
   return JSON.parse(fs.readFileSync(path.join(repo, 'visual-uat.approvals.json'), 'utf8'));
 }
 
@@ -27,7 +34,15 @@ test.describe('the same header change in a desktop and a mobile project', () => 
   let repo: string;
 
   test.beforeAll(async () => {
-    server = await startFakeOpenAI({ responder: () => reply.verdict({ pass: true, confidence: 0.9, needsReview: true, reason: 'The header is green now; a person should confirm the brand colour.' }) });
+    server = await startFakeOpenAI({
+      responder: () =>
+        reply.verdict({
+          pass: true,
+          confidence: 0.9,
+          needsReview: true,
+          reason: 'The header is green now; a person should confirm the brand colour.',
+        }),
+    });
     repo = createFixtureRepo({ fixture: 'viewports-app' });
   });
 
@@ -47,30 +62,54 @@ test.describe('the same header change in a desktop and a mobile project', () => 
     expect(desktop.fingerprint).not.toBe(mobile.fingerprint);
     expect(desktop.explanation!.summary).toBe(mobile.explanation!.summary);
     expect(results.commits[0]).toMatch(/ Header in the brand's green$/);
-    expect(desktop.explanation!.summary).toBe(`header: background-color #14213d → #0b6e4f — public/styles.css (commit ${results.commits[0]})`);
+    expect(desktop.explanation!.summary).toBe(
+      `header: background-color #14213d → #0b6e4f — public/styles.css (commit ${results.commits[0]})`,
+    );
     expect(results.groups).toHaveLength(1);
-    expect(results.groups[0]).toMatchObject({ id: 'g1', members: MEMBERS, alsoIn: [], status: 'needs_review', projects: { desktop: desktop.fingerprint, mobile: mobile.fingerprint } });
+    expect(results.groups[0]).toMatchObject({
+      id: 'g1',
+      members: MEMBERS,
+      alsoIn: [],
+      status: 'needs_review',
+      projects: { desktop: desktop.fingerprint, mobile: mobile.fingerprint },
+    });
     for (const checkpoint of [desktop, mobile]) {
       expect(checkpoint).toMatchObject({ status: 'needs_review', group: 'g1', otherGroups: [] });
-      expect(checkpoint.reason).toBe('The header is green now; a person should confirm the brand colour. — same change as 1 other checkpoint (group g1, in [desktop, mobile])');
+      expect(checkpoint.reason).toBe(
+        'The header is green now; a person should confirm the brand colour. — same change as 1 other checkpoint (group g1, in [desktop, mobile])',
+      );
     }
-    expect(userTextOf(server.completions()[0])).toContain('Those checkpoints are in the Playwright projects desktop, mobile (other viewports): the same elements changed the same way in each; these images are from desktop.');
+    expect(userTextOf(server.completions()[0])).toContain(
+      'Those checkpoints are in the Playwright projects desktop, mobile (other viewports): the same elements changed the same way in each; these images are from desktop.',
+    );
     // One row for the group, its one checkpoint named once with both projects.
     expect(run.stdout).toMatch(/\n {2}needs_review group g1 · 2 checkpoints in \[desktop, mobile\] +The header is green now/);
     expect(run.stdout).toMatch(/\n {17}on \[desktop, mobile\] › site\.spec\.ts › home › page\n/);
     expect(run.stdout).not.toMatch(/\n {2}needs_review \[(desktop|mobile)\] › /);
   });
 
-  test('the HTML report names the group and its projects on each project\'s test', async ({ page }) => {
+  test("the HTML report names the group and its projects on each project's test", async ({ page }) => {
     await page.goto(`file://${path.join(repo, 'playwright-report', 'index.html')}`);
     await page.getByRole('link', { name: 'home' }).first().click();
-    await expect(page.getByTestId('test-case-annotations')).toContainText('same change as 1 other checkpoint (group g1, in [desktop, mobile])');
+    await expect(page.getByTestId('test-case-annotations')).toContainText(
+      'same change as 1 other checkpoint (group g1, in [desktop, mobile])',
+    );
   });
 
   test('one approval of the group settles it in both projects, each on what it showed; the next run is green without a call', async () => {
-    const approved = spawnSync(process.execPath, [visualUatCli(repo), 'approve', 'g1', '--reason', 'brand green'], { cwd: repo, env: fixtureEnv(), encoding: 'utf8' });
+    const approved = spawnSync(process.execPath, [visualUatCli(repo), 'approve', 'g1', '--reason', 'brand green'], {
+      cwd: repo,
+      env: fixtureEnv(),
+      encoding: 'utf8',
+    });
     expect(approved.status, approved.stderr).toBe(0);
-    expect(approved.stdout).toContain(['approved: group g1 · 2 checkpoints in [desktop, mobile] (needs_review):', '  [desktop] › site.spec.ts › home › page', '  [mobile] › site.spec.ts › home › page'].join('\n'));
+    expect(approved.stdout).toContain(
+      [
+        'approved: group g1 · 2 checkpoints in [desktop, mobile] (needs_review):',
+        '  [desktop] › site.spec.ts › home › page',
+        '  [mobile] › site.spec.ts › home › page',
+      ].join('\n'),
+    );
     const file = approvalsOf(repo);
     expect(file.version).toBe(3);
     expect(file.approvals).toHaveLength(1);
@@ -90,7 +129,9 @@ test.describe('the same header change in a desktop and a mobile project', () => 
       ['desktop', 'passed', 'changed'],
       ['mobile', 'passed', 'changed'],
     ]);
-    expect(again.tests[1].checkpoints[0].reason).toMatch(/^approved by .* on \d{4}-\d\d-\d\d: brand green — same change as 1 other checkpoint \(group g1, in \[desktop, mobile\]\)$/);
+    expect(again.tests[1].checkpoints[0].reason).toMatch(
+      /^approved by .* on \d{4}-\d\d-\d\d: brand green — same change as 1 other checkpoint \(group g1, in \[desktop, mobile\]\)$/,
+    );
     expect(server.completions()).toHaveLength(1);
     expect(run.stdout).toContain('2 checkpoints approved earlier (visual-uat.approvals.json)');
   });

@@ -18,7 +18,11 @@ const BROKEN: { name: string; content: string; problem: string }[] = [
   { name: 'a bare array', content: '[]\n', problem: 'the top level is an array, not an object' },
   { name: 'an object under "approvals"', content: '{"version":2,"approvals":{}}', problem: 'approvals is an object, not an array' },
   { name: 'null', content: 'null\n', problem: 'the top level is null, not an object' },
-  { name: 'an unknown field', content: '{"version": 2, "approvals": [], "reviewers": ["Ann"]}\n', problem: 'the top level has an unknown field "reviewers"' },
+  {
+    name: 'an unknown field',
+    content: '{"version": 2, "approvals": [], "reviewers": ["Ann"]}\n',
+    problem: 'the top level has an unknown field "reviewers"',
+  },
   { name: 'version 4', content: '{"version": 4, "approvals": []}\n', problem: 'version 4 is not one this visual-uat reads (1 or 2 or 3)' },
 ];
 
@@ -51,12 +55,18 @@ for (const { name, content, problem } of BROKEN)
     const output = run.stdout + run.stderr;
     const refusal = `visual-uat: ${file}: ${problem}: `;
     // visual-uat says one thing, the refusal: no baseline pass, no result, no summary.
-    expect(output.split('\n').filter((line) => line.includes('visual-uat')), output).toEqual([expect.stringContaining(refusal)]);
+    expect(
+      output.split('\n').filter((line) => line.includes('visual-uat')),
+      output,
+    ).toEqual([expect.stringContaining(refusal)]);
     expect(run.stdout).not.toMatch(/✓|passed/);
     expect(fs.readFileSync(latest)).toEqual(results);
     expect(repoState(repo)).toEqual(before);
 
-    for (const args of [['approve', '--all'], ['reject', 'pricing › plans › plans']]) {
+    for (const args of [
+      ['approve', '--all'],
+      ['reject', 'pricing › plans › plans'],
+    ]) {
       const decided = await runVisualUatAsync(repo, args);
       expect(decided.status, `${args.join(' ')}: ${decided.stdout}`).toBe(1);
       expect(decided.stderr.split('\n'), decided.stderr).toEqual([expect.stringContaining(refusal), '']);

@@ -59,7 +59,11 @@ function expectComparedWithItsCapture(repo: string, stdout: string): void {
   expect(plans.test.baseError).toContain(TIMED_OUT);
   expect(plans.test.baseError).toContain("waiting for locator('.badge')");
   // The demo's own pricing test shows the same change: one group, whose reason leads with the base failure too.
-  expect(plans.checkpoint).toMatchObject({ status: 'needs_review', group: 'g1', reason: `${COMPARED}; no evaluator configured — same change as 1 other checkpoint (group g1)` });
+  expect(plans.checkpoint).toMatchObject({
+    status: 'needs_review',
+    group: 'g1',
+    reason: `${COMPARED}; no evaluator configured — same change as 1 other checkpoint (group g1)`,
+  });
   expect(plans.checkpoint.baselineImage).not.toBeNull();
   // Its capture completed: its layout record was written, and the change is explained.
   expect(plans.checkpoint.explanation).toMatchObject({ summary: expect.stringContaining('.badge added'), note: null });
@@ -68,7 +72,9 @@ function expectComparedWithItsCapture(repo: string, stdout: string): void {
   const fresh = `no baseline: the base test failed before it took this checkpoint (${TIMED_OUT})`;
   expect(checkpoint(results, 'recommended', 'badge').checkpoint).toMatchObject({ status: 'new', baselineImage: null, reason: fresh });
   // The table names the base failure by its first line; the call log stays in the results and the log.
-  expect(tableRow(stdout, 'the base test failed after').first).toMatch(/^ {2}needs_review +group g1 · 2 checkpoints +the base test failed after/);
+  expect(tableRow(stdout, 'the base test failed after').first).toMatch(
+    /^ {2}needs_review +group g1 · 2 checkpoints +the base test failed after/,
+  );
   expect(tableRow(stdout, 'the base test failed after').reason).toBe(grouped);
   expect(tableRow(stdout, 'no baseline:').first).toMatch(/^ {2}new +recommended\.spec\.ts › recommended › badge +no baseline:/);
   expect(tableRow(stdout, 'no baseline:').reason).toBe(fresh);
@@ -89,7 +95,8 @@ test('a base test that times out after its checkpoint is compared with the captu
 
   // The store keeps the failed test for this suite only (no other suite takes a failure as its baseline), with its record: the next run says the same.
   const image = checkpoint(readLatest(repo), 'recommended', 'plans').checkpoint.baselineImage!;
-  const record = JSON.parse(fs.readFileSync(path.resolve(repo, '.visual-uat', 'results', image, '..', '..', '..', 'manifest.json'), 'utf8')).tests['recommended.spec.ts › recommended'];
+  const record = JSON.parse(fs.readFileSync(path.resolve(repo, '.visual-uat', 'results', image, '..', '..', '..', 'manifest.json'), 'utf8'))
+    .tests['recommended.spec.ts › recommended'];
   expect(record).toMatchObject({ status: 'timedOut', checkpoints: ['plans'], unsettled: [], layouts: ['plans'] });
   const cached = runPlaywright(repo, ['test']);
   expect(cached.status, cached.stdout + cached.stderr).toBe(gateExit(readLatest(repo)));
@@ -98,7 +105,10 @@ test('a base test that times out after its checkpoint is compared with the captu
 });
 
 test('a base test that fails after a capture that never settled, or in the middle of one, leaves no baseline: the checkpoint is new and names the failure in one line', async () => {
-  const repo = createFixtureRepo({ fixture: 'demo-app', prepare: (dir) => fs.writeFileSync(path.join(dir, 'public', 'ticker.html'), TICKING) });
+  const repo = createFixtureRepo({
+    fixture: 'demo-app',
+    prepare: (dir) => fs.writeFileSync(path.join(dir, 'public', 'ticker.html'), TICKING),
+  });
   // The branch stopped the clock.
   fs.writeFileSync(path.join(repo, 'public', 'ticker.html'), STILL);
   fs.writeFileSync(path.join(repo, 'tests', 'clock.spec.ts'), CLOCK_SPEC);
@@ -111,10 +121,25 @@ test('a base test that fails after a capture that never settled, or in the middl
   expect(ticker.test.baseError).toContain('toHaveCount');
   // It took its image before it failed, but that image never held still: no baseline.
   expect(ticker.checkpoint).toMatchObject({ status: 'new', baselineImage: null });
-  expect(ticker.checkpoint.reason).toMatch(/^no baseline: the base test failed after this capture, which never settled \(Error: expect\(locator\)\.toHaveCount\([^\n]*\)$/);
+  expect(ticker.checkpoint.reason).toMatch(
+    /^no baseline: the base test failed after this capture, which never settled \(Error: expect\(locator\)\.toHaveCount\([^\n]*\)$/,
+  );
   const cut = checkpoint(results, 'cut', 'clock');
-  expect(cut.test).toMatchObject({ status: 'passed', error: null, baselineAvailable: false, baseError: expect.stringContaining('Test timeout of 4000ms exceeded.') });
-  expect(cut.checkpoint).toMatchObject({ status: 'new', baselineImage: null, reason: 'no baseline: the base test failed before it took this checkpoint (Test timeout of 4000ms exceeded.)' });
-  expect(tableRow(run.stdout, 'no baseline: the base test failed after').first).toMatch(/^ {2}new +clock\.spec\.ts › ticker › clock +no baseline:/);
-  expect(tableRow(run.stdout, 'no baseline: the base test failed before').reason).toBe('no baseline: the base test failed before it took this checkpoint (Test timeout of 4000ms exceeded.)');
+  expect(cut.test).toMatchObject({
+    status: 'passed',
+    error: null,
+    baselineAvailable: false,
+    baseError: expect.stringContaining('Test timeout of 4000ms exceeded.'),
+  });
+  expect(cut.checkpoint).toMatchObject({
+    status: 'new',
+    baselineImage: null,
+    reason: 'no baseline: the base test failed before it took this checkpoint (Test timeout of 4000ms exceeded.)',
+  });
+  expect(tableRow(run.stdout, 'no baseline: the base test failed after').first).toMatch(
+    /^ {2}new +clock\.spec\.ts › ticker › clock +no baseline:/,
+  );
+  expect(tableRow(run.stdout, 'no baseline: the base test failed before').reason).toBe(
+    'no baseline: the base test failed before it took this checkpoint (Test timeout of 4000ms exceeded.)',
+  );
 });

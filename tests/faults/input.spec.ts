@@ -60,14 +60,19 @@ test("a corrupt baseline in the store is caught by its seal before any test: the
   const first = runPlaywright(repo, ['test']);
   expect(first.status, first.stdout + first.stderr).toBe(gateExit(readLatest(repo)));
   const store = path.join(repo, '.visual-uat', 'baseline-store');
-  const [stored] = fs.readdirSync(store, { recursive: true }).map(String).filter((file) => path.basename(file) === 'landing.png');
+  const [stored] = fs
+    .readdirSync(store, { recursive: true })
+    .map(String)
+    .filter((file) => path.basename(file) === 'landing.png');
   fs.writeFileSync(path.join(store, stored), fs.readFileSync(path.join(store, stored)).subarray(0, 100));
 
   const rebuilt = runPlaywright(repo, ['test']);
   expect(rebuilt.status, rebuilt.stdout + rebuilt.stderr).toBe(gateExit(readLatest(repo)));
   expect(rebuilt.stdout).not.toContain("baselines from the store's index");
   expect(rebuilt.stdout).toContain('visual-uat: the store\'s index of this suite is not used: the stored image of "landing" is altered');
-  expect(rebuilt.stdout).toMatch(/visual-uat: baseline: 1 of \d+ tests rendered on the base \(the stored image of "landing" is altered: [^)]+\); \d+ from the store/);
+  expect(rebuilt.stdout).toMatch(
+    /visual-uat: baseline: 1 of \d+ tests rendered on the base \(the stored image of "landing" is altered: [^)]+\); \d+ from the store/,
+  );
   expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
   // The entry rendered again is stored, and the next run is warm.
   expect(runPlaywright(repo, ['test']).stdout).toContain("visual-uat: baselines from the store's index of this suite");
@@ -86,7 +91,9 @@ test('a11y', async ({ page, screenshotCheckpoint }) => {
   );
   const run = runPlaywright(repo, ['test']);
   expect(run.status).toBe(1);
-  expect(run.stdout).toContain('screenshotCheckpoint: a11y checks need @axe-core/playwright, which is not installed: npm install -D @axe-core/playwright@~4.13.0');
+  expect(run.stdout).toContain(
+    'screenshotCheckpoint: a11y checks need @axe-core/playwright, which is not installed: npm install -D @axe-core/playwright@~4.13.0',
+  );
   // The suite's other checkpoints compared as ever.
   expect(statuses(readLatest(repo))).toMatchObject(DEMO_STATUSES);
 });

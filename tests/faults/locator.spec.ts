@@ -68,7 +68,9 @@ test('a checkpoint of a missing or zero-size element fails within its own timeou
     `Error: checkpoint "spacer": locator('#empty') matched no visible element within 2000 ms (it measures 0×0: hidden or empty): wait for it to be visible before the checkpoint, or check the selector`,
   );
   expect(reported['missing element'].error).toMatch(new RegExp(`^Error: checkpoint "hero": locator\\('#missing'\\) ${missing.source}`));
-  expect(reported['missing element, toHaveScreenshot'].error).toMatch(new RegExp(`^Error: checkpoint "banner": locator\\('#missing'\\) ${missing.source}`));
+  expect(reported['missing element, toHaveScreenshot'].error).toMatch(
+    new RegExp(`^Error: checkpoint "banner": locator\\('#missing'\\) ${missing.source}`),
+  );
   for (const [title, result] of Object.entries(reported)) {
     expect(result.status, title).toBe('failed');
     // The checkpoint's 2 s plus the page load, far from the test's 30 s.

@@ -82,7 +82,10 @@ test('two runs taking over the same stale lock at once: exactly one wins each ro
         if (outcome.won) expect([gone, null]).toContain(outcome.replaced);
         else expect(outcome.error).toMatch(new RegExp(`^visual-uat: another run \\(pid ${winner.pid}, started [^)]+\\) is using `));
       }
-      expect(lockRecords(dir).map((record) => record.pid), `round ${round}`).toEqual([winner.pid]);
+      expect(
+        lockRecords(dir).map((record) => record.pid),
+        `round ${round}`,
+      ).toEqual([winner.pid]);
       expect(fs.readdirSync(path.dirname(outputPath(dir, 'lock'))), `round ${round}: nothing but the lock is left`).toEqual(['lock']);
     }
   } finally {

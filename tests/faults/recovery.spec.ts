@@ -27,7 +27,13 @@ function ownJsonFiles(outputDir: string): string[] {
   return ['results', 'run', 'baselines']
     .map((folder) => path.join(outputDir, folder))
     .filter((dir) => fs.existsSync(dir))
-    .flatMap((dir) => fs.readdirSync(dir, { recursive: true }).map(String).filter((file) => file.endsWith('.json')).map((file) => path.join(dir, file)));
+    .flatMap((dir) =>
+      fs
+        .readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter((file) => file.endsWith('.json'))
+        .map((file) => path.join(dir, file)),
+    );
 }
 
 for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
@@ -44,7 +50,8 @@ for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
     expect(afterKill).toEqual(expected);
     expect(fs.existsSync(lockOf(repo))).toBe(true);
     // Whatever JSON the killed run left is whole: every write is a temp file and a rename.
-    for (const file of ownJsonFiles(path.join(repo, '.visual-uat'))) expect(() => JSON.parse(fs.readFileSync(file, 'utf8')), file).not.toThrow();
+    for (const file of ownJsonFiles(path.join(repo, '.visual-uat')))
+      expect(() => JSON.parse(fs.readFileSync(file, 'utf8')), file).not.toThrow();
 
     const next = runPlaywright(repo, ['test']);
     expect(next.status, next.stdout + next.stderr).toBe(gateExit(readLatest(repo)));
@@ -52,7 +59,8 @@ for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
     expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
     expect(repoState(repo)).toEqual(before);
     // No process of the run lives on in the output folder or in a base worktree.
-    for (const dir of [path.join(repo, '.visual-uat'), worktreeHomes(path.join(repo, '.visual-uat')).outside]) expect(processesIn(dir)).toEqual([]);
+    for (const dir of [path.join(repo, '.visual-uat'), worktreeHomes(path.join(repo, '.visual-uat')).outside])
+      expect(processesIn(dir)).toEqual([]);
     expect(fs.existsSync(lockOf(repo))).toBe(false);
   });
 }
@@ -63,7 +71,9 @@ for (const point of ['worktree', 'dependencies', 'reporter'] as const) {
  */
 async function startZombie(): Promise<{ zombie: number; parent: ChildProcess }> {
   const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 120'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+  const zombie = await new Promise<number>((resolve) =>
+    parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+  );
   await expect.poll(() => fs.readFileSync(`/proc/${zombie}/stat`, 'utf8'), { timeout: 10_000 }).toMatch(/\) Z /);
   return { zombie, parent };
 }

@@ -4,7 +4,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { FIXTURES_DIR, createFixtureRepo, fixtureEnv, fixtureModules, git, installOnce, pluginTarball, provideModules, runPlaywright, visualUatCli } from '../../scripts/fixture-repo';
+import {
+  FIXTURES_DIR,
+  createFixtureRepo,
+  fixtureEnv,
+  fixtureModules,
+  git,
+  installOnce,
+  pluginTarball,
+  provideModules,
+  runPlaywright,
+  visualUatCli,
+} from '../../scripts/fixture-repo';
 import { cloneOn } from '../support/clones';
 import { filesUnder } from '../support/files';
 import { startDetachedRun } from '../support/playwright-run';
@@ -26,14 +37,21 @@ function demoClone(repo: string, branch: string): string {
 }
 
 function record(main: string, store: string): string {
-  const recorded = spawnSync(process.execPath, [visualUatCli(main), 'record'], { cwd: main, env: fixtureEnv({ VISUAL_UAT_BASELINE_STORE: store }), encoding: 'utf8', timeout: 300_000 });
+  const recorded = spawnSync(process.execPath, [visualUatCli(main), 'record'], {
+    cwd: main,
+    env: fixtureEnv({ VISUAL_UAT_BASELINE_STORE: store }),
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   expect(recorded.status, recorded.stdout + recorded.stderr).toBe(0);
   return recorded.stdout;
 }
 
 /** Every file under a folder, by path → SHA-256: what a run must leave as it was. */
 function treeState(dir: string): Record<string, string> {
-  return Object.fromEntries(filesUnder(dir).map((file) => [path.relative(dir, file), crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')]));
+  return Object.fromEntries(
+    filesUnder(dir).map((file) => [path.relative(dir, file), crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')]),
+  );
 }
 
 /** The store's files of one kind (`.signals.json`, `.layout.json.gz`), of the entries a record run stored. */
@@ -100,15 +118,26 @@ test.describe('a store entry with a file cut short', () => {
     expect(warm.status, warm.stdout + warm.stderr).toBe(1);
     expect(warm.stdout).not.toContain("baselines from the store's index");
     expect(warm.stdout).toContain('visual-uat: the store\'s index of this suite is not used: the stored signals of "products" are altered');
-    expect(readLatest(pr).tests.flatMap((t) => t.checkpoints.flatMap((c) => c.signals.newConsoleErrors))).toContain('console.error: checkout: widget failed to start');
+    expect(readLatest(pr).tests.flatMap((t) => t.checkpoints.flatMap((c) => c.signals.newConsoleErrors))).toContain(
+      'console.error: checkout: widget failed to start',
+    );
   });
 });
 
 test.describe('a store path that is not a store', () => {
-  test('a folder of the user\'s (commit-named folders among them) is neither read nor pruned, and clean leaves it; a file as the path: one line, and the run compares as without a store', () => {
+  test("a folder of the user's (commit-named folders among them) is neither read nor pruned, and clean leaves it; a file as the path: one line, and the run compares as without a store", () => {
     const repo = createFixtureRepo({ fixture: 'demo-app' });
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-user-folder-'));
-    for (const [index, name] of ['projects', 'photos', 'music', '.cache', 'notes', 'a'.repeat(40), 'b'.repeat(40), 'c'.repeat(40)].entries()) {
+    for (const [index, name] of [
+      'projects',
+      'photos',
+      'music',
+      '.cache',
+      'notes',
+      'a'.repeat(40),
+      'b'.repeat(40),
+      'c'.repeat(40),
+    ].entries()) {
       fs.mkdirSync(path.join(home, name, 'inner'), { recursive: true });
       fs.writeFileSync(path.join(home, name, 'inner', `file-${index}.txt`), `user data ${index}\n`);
       const old = new Date(Date.now() - (index + 1) * 86_400_000);
@@ -119,13 +148,19 @@ test.describe('a store path that is not a store', () => {
     for (let run = 0; run < 2; run++) {
       const result = runPlaywright(repo, ['test'], { VISUAL_UAT_BASELINE_STORE: home });
       expect(result.status, result.stdout + result.stderr).toBe(gateExit(readLatest(repo)));
-      expect(result.stdout).toContain(`visual-uat: warning: the baseline store ${home} holds files visual-uat did not write (.cache, music, notes, and 2 more) and no .visual-uat-store.json`);
+      expect(result.stdout).toContain(
+        `visual-uat: warning: the baseline store ${home} holds files visual-uat did not write (.cache, music, notes, and 2 more) and no .visual-uat-store.json`,
+      );
       expect(result.stdout.match(/warning: the baseline store .* this run neither reads nor writes it/g)).toHaveLength(1);
       expect(result.stdout).toMatch(STORE_LINE);
       expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
       expect(treeState(home)).toEqual(before);
     }
-    const cleaned = spawnSync(process.execPath, [visualUatCli(repo), 'clean'], { cwd: repo, env: fixtureEnv({ VISUAL_UAT_BASELINE_STORE: home }), encoding: 'utf8' });
+    const cleaned = spawnSync(process.execPath, [visualUatCli(repo), 'clean'], {
+      cwd: repo,
+      env: fixtureEnv({ VISUAL_UAT_BASELINE_STORE: home }),
+      encoding: 'utf8',
+    });
     expect(cleaned.status, cleaned.stdout + cleaned.stderr).toBe(0);
     expect(cleaned.stdout).toContain(`visual-uat clean: the baseline store ${home} holds files visual-uat did not write`);
     expect(cleaned.stdout).toContain('nothing in it was removed');
@@ -135,7 +170,9 @@ test.describe('a store path that is not a store', () => {
     const file = path.join(home, 'notes', 'inner', 'file-4.txt');
     const asFile = runPlaywright(repo, ['test'], { VISUAL_UAT_BASELINE_STORE: file });
     expect(asFile.status, asFile.stdout + asFile.stderr).toBe(gateExit(readLatest(repo)));
-    expect(asFile.stdout).toContain(`visual-uat: warning: the baseline store ${file} is a file, not a folder: point baselineStore (or VISUAL_UAT_BASELINE_STORE) at a folder; this run neither reads nor writes it`);
+    expect(asFile.stdout).toContain(
+      `visual-uat: warning: the baseline store ${file} is a file, not a folder: point baselineStore (or VISUAL_UAT_BASELINE_STORE) at a folder; this run neither reads nor writes it`,
+    );
     expect(statuses(readLatest(repo))).toEqual(DEMO_STATUSES);
     expect(treeState(home)).toEqual(before);
   });
@@ -174,8 +211,12 @@ test.describe('a store that cannot be written', () => {
       const started = Date.now();
       const run = freshRun(pr, { VISUAL_UAT_BASELINE_STORE: readOnly });
       expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(pr)));
-      expect(run.stdout).toContain(`visual-uat: warning: the baseline store ${readOnly} is read-only (EROFS): its baselines are read, and this run stores none`);
-      expect(run.stdout).toMatch(/visual-uat: baseline: \d+ of \d+ tests rendered on the base \(tests\/flows\.spec\.ts changed: pricing\); [1-9]\d* from the store/);
+      expect(run.stdout).toContain(
+        `visual-uat: warning: the baseline store ${readOnly} is read-only (EROFS): its baselines are read, and this run stores none`,
+      );
+      expect(run.stdout).toMatch(
+        /visual-uat: baseline: \d+ of \d+ tests rendered on the base \(tests\/flows\.spec\.ts changed: pricing\); [1-9]\d* from the store/,
+      );
       expect(run.stdout + run.stderr).not.toMatch(/ENOENT|EROFS: read-only file system| {4}at /);
       const results = readLatest(pr);
       expect(results.timestamp).toBeGreaterThan(started);
@@ -192,14 +233,27 @@ test.describe('a store that cannot be written', () => {
     withMount(['-t', 'tmpfs', '-o', 'size=24k', 'tmpfs'], full, () => {
       const run = freshRun(pr, { VISUAL_UAT_BASELINE_STORE: full });
       expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(pr)));
-      expect(run.stdout).toMatch(new RegExp(`visual-uat: warning: the baseline store ${full} could not take what this run rendered \\(ENOSPC\\): \\d+ tests? not stored; free space or make it writable, or point baselineStore \\(or VISUAL_UAT_BASELINE_STORE\\) at another folder`));
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `visual-uat: warning: the baseline store ${full} could not take what this run rendered \\(ENOSPC\\): \\d+ tests? not stored; free space or make it writable, or point baselineStore \\(or VISUAL_UAT_BASELINE_STORE\\) at another folder`,
+        ),
+      );
       expect(run.stdout).not.toMatch(/baseline store: \d+ tests? stored/);
       expect(statuses(readLatest(pr))).toEqual(DEMO_STATUSES);
     });
   });
 
   test('a stray .DS_Store in the store, a commit folder and a test folder is ignored', () => {
-    for (const dir of [store, ...fs.readdirSync(store).filter((name) => /^[0-9a-f]{40}$/.test(name)).flatMap((commit) => [path.join(store, commit), ...fs.readdirSync(path.join(store, commit)).map((test) => path.join(store, commit, test))])])
+    for (const dir of [
+      store,
+      ...fs
+        .readdirSync(store)
+        .filter((name) => /^[0-9a-f]{40}$/.test(name))
+        .flatMap((commit) => [
+          path.join(store, commit),
+          ...fs.readdirSync(path.join(store, commit)).map((test) => path.join(store, commit, test)),
+        ]),
+    ])
       fs.writeFileSync(path.join(dir, '.DS_Store'), 'Finder was here');
     const pr = demoClone(repo, 'feature/pricing');
     const run = freshRun(pr, { VISUAL_UAT_BASELINE_STORE: store });
@@ -234,21 +288,33 @@ test('a store set inside the repository ignores itself: git status stays clean, 
   const repo = createFixtureRepo({ fixture: 'demo-app' });
   const main = demoClone(repo, 'main');
   const env = { VISUAL_UAT_BASELINE_STORE: 'ci-baselines' };
-  const first = spawnSync(process.execPath, [visualUatCli(main), 'record'], { cwd: main, env: fixtureEnv(env), encoding: 'utf8', timeout: 300_000 });
+  const first = spawnSync(process.execPath, [visualUatCli(main), 'record'], {
+    cwd: main,
+    env: fixtureEnv(env),
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   expect(first.status, first.stdout + first.stderr).toBe(0);
   expect(fs.existsSync(path.join(main, 'ci-baselines', '.gitignore'))).toBe(true);
   expect(git(main, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
-  const second = spawnSync(process.execPath, [visualUatCli(main), 'record'], { cwd: main, env: fixtureEnv(env), encoding: 'utf8', timeout: 300_000 });
+  const second = spawnSync(process.execPath, [visualUatCli(main), 'record'], {
+    cwd: main,
+    env: fixtureEnv(env),
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   expect(second.status, second.stdout + second.stderr).toBe(0);
   expect(second.stdout).toMatch(/visual-uat: recorded the baselines of [0-9a-f]{8}: 0 tests stored, \d+ there already/);
 });
 
-test('on Playwright before 1.56, record says a run will not read what it stores; a pull request\'s run says it renders every test and stores the suite\'s index, and the next run takes it', () => {
+test("on Playwright before 1.56, record says a run will not read what it stores; a pull request's run says it renders every test and stores the suite's index, and the next run takes it", () => {
   const repo = createFixtureRepo({ fixture: 'demo-app', modules: false });
   provideModules(repo, installOnce({ '@playwright/test': '1.52.0', openai: '6.49.0' }, pluginTarball()));
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-store-'));
   const main = cloneOn(repo, 'main', installOnce({ '@playwright/test': '1.52.0', openai: '6.49.0' }, pluginTarball()));
-  expect(record(main, store)).toContain('(a run on Playwright 1.52.0 will not read them: taking tests from the store needs --test-list, Playwright 1.56 or later)');
+  expect(record(main, store)).toContain(
+    '(a run on Playwright 1.52.0 will not read them: taking tests from the store needs --test-list, Playwright 1.56 or later)',
+  );
   const run = runPlaywright(repo, ['test'], { VISUAL_UAT_BASELINE_STORE: store });
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   expect(run.stdout).toContain(

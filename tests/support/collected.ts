@@ -6,7 +6,12 @@ import type { CapturedSignals } from '../../src/types';
 export const QUIET: CapturedSignals = { aria: null, consoleErrors: [], failedRequests: [], a11y: null };
 
 /** A checkpoint as the reporter collects it: its images by path, settled unless named `unsettled`. */
-export function checkpointPair(name: string, baseline: string | null, current: string | null, extra: Partial<CheckpointPair> = {}): CheckpointPair {
+export function checkpointPair(
+  name: string,
+  baseline: string | null,
+  current: string | null,
+  extra: Partial<CheckpointPair> = {},
+): CheckpointPair {
   return {
     name,
     baseline,
@@ -34,7 +39,12 @@ export function collectedTest(title: string, pairs: CheckpointPair[], extra: Par
     file: '/repo/tests/pricing.spec.ts',
     status: 'passed',
     error: null,
-    meta: { key: '', folder: '', baseline: { available: true, error: null, checkpoints: [] }, options: { intent: 'Pricing shows three plans' } },
+    meta: {
+      key: '',
+      folder: '',
+      baseline: { available: true, error: null, checkpoints: [] },
+      options: { intent: 'Pricing shows three plans' },
+    },
     baselineAvailable: true,
     baselineError: null,
     pairs,

@@ -78,7 +78,9 @@ async function photo(): Promise<Buffer> {
       pixels[i + 1] = Math.max(0, Math.min(255, 140 + 80 * Math.sin((x + y) / 31) + grain));
       pixels[i + 2] = Math.max(0, Math.min(255, 150 + 70 * Math.cos(x / 13 - y / 29) + grain));
     }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 interface Measured {
@@ -111,7 +113,10 @@ async function measure(page: Page): Promise<Measured> {
     };
     const pinned = Array.from(document.querySelectorAll('body *'))
       .filter((element) => ['fixed', 'sticky'].includes(getComputedStyle(element).position))
-      .map((element) => ({ position: getComputedStyle(element).position as 'fixed' | 'sticky', box: box(element.getBoundingClientRect()) }));
+      .map((element) => ({
+        position: getComputedStyle(element).position as 'fixed' | 'sticky',
+        box: box(element.getBoundingClientRect()),
+      }));
     return { height: document.documentElement.scrollHeight, boxes, pinned };
   });
 }
@@ -144,7 +149,8 @@ function truthOf(variant: Variant, before: Measured, after: Measured, width: num
     const shift = after.height - before.height;
     return [{ kind: 'added', box: { x: 0, y: top, width, height: shift } }, ...unpinned(before, after, top, shift)];
   }
-  if (variant === 'removal') return [{ kind: 'removed', box: { x: 0, y: before.boxes.removal!.y, width, height: before.height - after.height } }];
+  if (variant === 'removal')
+    return [{ kind: 'removed', box: { x: 0, y: before.boxes.removal!.y, width, height: before.height - after.height } }];
   return [{ kind: 'modified', box: union(before.boxes[variant]!, after.boxes[variant]!) }];
 }
 

@@ -100,13 +100,19 @@ export function userTextOf(request: RecordedRequest): string {
   const user = [...messages].reverse().find((m) => m.role === 'user');
   if (!user) return '';
   if (typeof user.content === 'string') return user.content;
-  return user.content.filter((part: any) => part.type === 'text').map((part: any) => part.text).join('\n');
+  return user.content
+    .filter((part: any) => part.type === 'text')
+    .map((part: any) => part.text)
+    .join('\n');
 }
 
 /** The data URLs of the images in a request. */
 export function imageUrlsOf(request: RecordedRequest): string[] {
   const messages: any[] = request.body?.messages ?? [];
-  return messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p: any) => p.type === 'image_url').map((p: any) => p.image_url.url);
+  return messages
+    .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    .filter((p: any) => p.type === 'image_url')
+    .map((p: any) => p.image_url.url);
 }
 
 function completionBody(model: string, content: string, usage: Partial<FakeUsage> | undefined) {
@@ -152,7 +158,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, receivedAt: Date.now() };
     requests.push(recorded);
-    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))
+      return sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     const format = body?.response_format?.type;
     let answer: Reply;
     if (options.rejectJsonSchema && format === 'json_schema') answer = formatRejection(format);
@@ -165,7 +172,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       case 'content':
         return sendJson(res, 200, completionBody(body?.model ?? 'fake', answer.content, answer.usage));
       case 'error':
-        return sendJson(res, answer.status, { error: { message: answer.message, type: 'fake_error', code: null, param: null } }, answer.headers);
+        return sendJson(
+          res,
+          answer.status,
+          { error: { message: answer.message, type: 'fake_error', code: null, param: null } },
+          answer.headers,
+        );
       case 'hang':
         return;
       case 'hang-body':

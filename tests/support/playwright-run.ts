@@ -27,7 +27,10 @@ export function runVisualUatAsync(dir: string, args: string[], env: NodeJS.Proce
  * `playwright test` in a process group of its own, as CI starts a job: a run that kills its group
  * (VISUAL_UAT_KILL_AT) kills it and what it started, never the test process.
  */
-export function startDetachedRun(repo: string, env: NodeJS.ProcessEnv = {}): { pid: number; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> } {
+export function startDetachedRun(
+  repo: string,
+  env: NodeJS.ProcessEnv = {},
+): { pid: number; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> } {
   const child = spawn(process.execPath, [playwrightCli(repo), 'test'], { cwd: repo, env: fixtureEnv(env), detached: true });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

@@ -10,7 +10,8 @@ import { stripVTControlCharacters } from 'node:util';
  */
 
 const STATUS_ROW = /^ {2}(?:regression|needs_review|errored|missing|new|changed|unchanged) +\S/;
-const VISUAL_UAT_LINE = /^(?:visual-uat:|(?:would )?(?:approve|approved|reject|rejected|drop|dropped|replace|replaced)\b|\s+note: |\s+stale (?:approval|rejection) ignored: )/;
+const VISUAL_UAT_LINE =
+  /^(?:visual-uat:|(?:would )?(?:approve|approved|reject|rejected|drop|dropped|replace|replaced)\b|\s+note: |\s+stale (?:approval|rejection) ignored: )/;
 
 export function repeatedLines(output: string): string[] {
   const seen = new Set<string>();
@@ -27,5 +28,6 @@ export function repeatedLines(output: string): string[] {
 /** Throws where a command's output repeats a line of visual-uat's, naming the lines. */
 export function assertNoRepeatedLines(command: string, output: { stdout?: string | null; stderr?: string | null }): void {
   const repeated = repeatedLines(`${output.stdout ?? ''}\n${output.stderr ?? ''}`);
-  if (repeated.length) throw new Error(`${command} printed ${repeated.length === 1 ? 'a line' : `${repeated.length} lines`} twice:\n${repeated.join('\n')}`);
+  if (repeated.length)
+    throw new Error(`${command} printed ${repeated.length === 1 ? 'a line' : `${repeated.length} lines`} twice:\n${repeated.join('\n')}`);
 }

@@ -30,7 +30,10 @@ export function repoState(dir: string): RepoState {
     head: git(dir, ['rev-parse', 'HEAD']),
     branch: git(dir, ['rev-parse', '--abbrev-ref', 'HEAD']),
     status: git(dir, ['status', '--porcelain=v2', '--untracked-files=all']),
-    index: crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, '.git', 'index'))).digest('hex'),
+    index: crypto
+      .createHash('sha256')
+      .update(fs.readFileSync(path.join(dir, '.git', 'index')))
+      .digest('hex'),
     stash: git(dir, ['stash', 'list', '--format=%H %s']),
     worktrees: git(dir, ['worktree', 'list', '--porcelain']),
     files: hashTrackedAndUntracked(dir),

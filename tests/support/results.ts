@@ -13,7 +13,8 @@ const validate = ajv.compile(JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')));
 
 /** A results file, checked against docs/results.schema.json: the contract CI scripts rely on. */
 export function validResults(run: unknown, file: string): RunResult {
-  if (!validate(run)) throw new Error(`${file} does not match docs/results.schema.json: ${ajv.errorsText(validate.errors, { separator: '; ' })}`);
+  if (!validate(run))
+    throw new Error(`${file} does not match docs/results.schema.json: ${ajv.errorsText(validate.errors, { separator: '; ' })}`);
   return run as RunResult;
 }
 
@@ -25,7 +26,10 @@ export function readLatest(dir: string, outputDir = '.visual-uat'): RunResult {
 export function checkpoint(run: RunResult, testTitle: string, name: string) {
   const test = run.tests.find((t) => t.title === testTitle);
   const found = test?.checkpoints.find((c) => c.name === name);
-  if (!test || !found) throw new Error(`no checkpoint ${testTitle} › ${name} in ${JSON.stringify(run.tests.map((t) => [t.title, t.checkpoints.map((c) => c.name)]))}`);
+  if (!test || !found)
+    throw new Error(
+      `no checkpoint ${testTitle} › ${name} in ${JSON.stringify(run.tests.map((t) => [t.title, t.checkpoints.map((c) => c.name)]))}`,
+    );
   return { test, checkpoint: found };
 }
 
@@ -35,7 +39,12 @@ export function checkpoint(run: RunResult, testTitle: string, name: string) {
  * checks that the exit code and the results tell the same story.
  */
 export function gateExit(run: RunResult): 0 | 1 {
-  return failingCheckpoints(run.tests.flatMap((test) => test.checkpoints), DEFAULT_FAIL_ON).length > 0 ? 1 : 0;
+  return failingCheckpoints(
+    run.tests.flatMap((test) => test.checkpoints),
+    DEFAULT_FAIL_ON,
+  ).length > 0
+    ? 1
+    : 0;
 }
 
 export function statuses(run: RunResult): Record<string, string> {

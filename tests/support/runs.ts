@@ -16,7 +16,13 @@ export function runOf(tests: TestResultRecord[]): RunResult {
     config: {},
     tests,
     groups: [],
-    summary: { total: tests.length, passed: count('passed'), failed: count('failed'), errored: count('errored'), needsReview: count('needs_review') },
+    summary: {
+      total: tests.length,
+      passed: count('passed'),
+      failed: count('failed'),
+      errored: count('errored'),
+      needsReview: count('needs_review'),
+    },
     evaluator: { model: null, calls: 0, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 },
   };
 }
@@ -44,5 +50,16 @@ export function checkpointResult(fields: Pick<CheckpointResult, 'name'> & Partia
 
 /** A results-file test of `tests/<spec file>` that needs review, titled by its title path's last part. */
 export function testResult(titlePath: string[], checkpoints: CheckpointResult[], fields: Partial<TestResultRecord> = {}): TestResultRecord {
-  return { title: titlePath[titlePath.length - 1], titlePath, file: `tests/${titlePath[0]}`, project: '', status: 'needs_review', baselineAvailable: true, error: null, intent: null, checkpoints, ...fields };
+  return {
+    title: titlePath[titlePath.length - 1],
+    titlePath,
+    file: `tests/${titlePath[0]}`,
+    project: '',
+    status: 'needs_review',
+    baselineAvailable: true,
+    error: null,
+    intent: null,
+    checkpoints,
+    ...fields,
+  };
 }

@@ -22,8 +22,10 @@ export function scriptedLabeller(cases: LabelledCase[], script: Script = {}): Re
     if (!labelled) return reply.verdict({ pass: true, confidence: 0.5, needsReview: true, reason: 'Cannot place this checkpoint.' });
     if (script.fail?.includes(labelled.id)) return reply.error(400, {}, 'the image could not be decoded');
     const wrongConfidence = script.approve?.[labelled.id];
-    if (wrongConfidence !== undefined) return reply.verdict({ pass: true, confidence: wrongConfidence, reason: `Looks intended (${labelled.id}).` });
-    if (script.hedge?.includes(labelled.id)) return reply.verdict({ pass: true, confidence: 0.6, needsReview: true, reason: `Not sure (${labelled.id}).` });
+    if (wrongConfidence !== undefined)
+      return reply.verdict({ pass: true, confidence: wrongConfidence, reason: `Looks intended (${labelled.id}).` });
+    if (script.hedge?.includes(labelled.id))
+      return reply.verdict({ pass: true, confidence: 0.6, needsReview: true, reason: `Not sure (${labelled.id}).` });
     return labelled.label === 'intended'
       ? reply.verdict({ pass: true, confidence: 0.95, reason: `Matches the intent (${labelled.id}).` })
       : reply.verdict({ pass: false, confidence: 0.9, reason: `Broken layout (${labelled.id}).` });

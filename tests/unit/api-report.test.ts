@@ -13,7 +13,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const REPORT = path.join(ROOT, 'docs', 'api-report.txt');
 
 function entryPoints(): [string, string][] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { types?: string } | string> };
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, { types?: string } | string>;
+  };
   return Object.entries(manifest.exports)
     .filter((entry): entry is [string, { types: string }] => typeof entry[1] === 'object' && !!entry[1].types)
     .map(([name, target]) => [name, path.join(ROOT, target.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts'))]);
@@ -23,7 +25,14 @@ function apiReport(): string {
   const entries = entryPoints();
   const program = ts.createProgram(
     entries.map(([, file]) => file),
-    { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, moduleResolution: ts.ModuleResolutionKind.Node10, esModuleInterop: true, skipLibCheck: true, noEmit: true },
+    {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      esModuleInterop: true,
+      skipLibCheck: true,
+      noEmit: true,
+    },
   );
   const checker = program.getTypeChecker();
   const lines: string[] = [];
@@ -43,8 +52,9 @@ describe('public API', () => {
   it('is exactly what docs/api-report.txt lists', () => {
     const report = apiReport();
     if (process.env.UPDATE_API_REPORT === '1') fs.writeFileSync(REPORT, report);
-    expect(report, 'the public API changed: if on purpose, run UPDATE_API_REPORT=1 npx vitest run tests/unit/api-report.test.ts and update docs/api.md').toBe(
-      fs.readFileSync(REPORT, 'utf8'),
-    );
+    expect(
+      report,
+      'the public API changed: if on purpose, run UPDATE_API_REPORT=1 npx vitest run tests/unit/api-report.test.ts and update docs/api.md',
+    ).toBe(fs.readFileSync(REPORT, 'utf8'));
   }, 60_000);
 });

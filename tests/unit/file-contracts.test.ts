@@ -11,7 +11,17 @@ import { describe, expect, it } from 'vitest';
  */
 
 const ROOT = path.resolve(__dirname, '..', '..');
-type Schema = { $id?: string; $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; $defs?: Record<string, Schema> };
+type Schema = {
+  $id?: string;
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  $defs?: Record<string, Schema>;
+};
 const schemas = new Map<string, Schema>(
   ['results', 'approvals', 'label-case', 'baseline-manifest', 'run-context', 'store-entry', 'suite-index', 'store-journal'].map((name) => {
     const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', `${name}.schema.json`), 'utf8')) as Schema;
@@ -51,7 +61,13 @@ function arrayItems(node: Schema, within: Schema): Schema | null {
 /** `typeName` exported by `sourceFile` against the schema node at `schemaFile` (a `#/$defs/x` pointer or the root). */
 function drift(sourceFile: string, typeName: string, schemaRef: string): string[] {
   const file = path.join(ROOT, sourceFile);
-  const program = ts.createProgram([file], { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, skipLibCheck: true, noEmit: true });
+  const program = ts.createProgram([file], {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    skipLibCheck: true,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file)!;
   const runResult = checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).find((symbol) => symbol.name === typeName)!;
@@ -81,7 +97,10 @@ function drift(sourceFile: string, typeName: string, schemaRef: string): string[
         continue;
       }
       const optional = (property.flags & ts.SymbolFlags.Optional) !== 0;
-      if (optional === required.has(property.name)) problems.push(`${name}: ${optional ? 'optional in the type, required by the schema' : 'required by the type, optional in the schema'}`);
+      if (optional === required.has(property.name))
+        problems.push(
+          `${name}: ${optional ? 'optional in the type, required by the schema' : 'required by the type, optional in the schema'}`,
+        );
       walk(checker.getTypeOfSymbolAtLocation(property, source), objectNode.properties![property.name], name, holder(node, within));
     }
     for (const name of inSchema) problems.push(`${where}.${name}: in the schema, not in the type`);
@@ -118,7 +137,11 @@ describe('the file contracts', () => {
     ['src/store/entry.ts', 'Seal', 'store-entry.schema.json'],
     ['src/store/suite-index.ts', 'SuiteIndex', 'suite-index.schema.json'],
     ['src/store/journal.ts', 'Journal', 'store-journal.schema.json'],
-  ])('%s %s and docs/%s describe the same fields', (file, type, schema) => {
-    expect(drift(file, type, schema)).toEqual([]);
-  }, 60_000);
+  ])(
+    '%s %s and docs/%s describe the same fields',
+    (file, type, schema) => {
+      expect(drift(file, type, schema)).toEqual([]);
+    },
+    60_000,
+  );
 });

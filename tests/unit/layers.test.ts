@@ -9,7 +9,26 @@ import { filesUnder } from '../support/files';
  * src/ in the order of the flow; a file may import its own folder, an earlier one, and the shared
  * types (src/types.ts). src/index.ts, the public API, sits on top.
  */
-const ORDER = ['util', 'config', 'files', 'git', 'sources', 'store', 'checkout', 'baseline', 'capture', 'compare', 'explain', 'group', 'approve', 'evaluate', 'trust', 'oxtest', 'report', 'cli'];
+const ORDER = [
+  'util',
+  'config',
+  'files',
+  'git',
+  'sources',
+  'store',
+  'checkout',
+  'baseline',
+  'capture',
+  'compare',
+  'explain',
+  'group',
+  'approve',
+  'evaluate',
+  'trust',
+  'oxtest',
+  'report',
+  'cli',
+];
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
 const UNIT = __dirname;
@@ -37,8 +56,10 @@ function upwardImports(): string[] {
       if (!imported.fileName.startsWith('.')) continue;
       const to = folderOf(path.resolve(path.dirname(file), imported.fileName));
       if (to === from || to === 'types' || to.startsWith('..')) continue;
-      if (!ORDER.includes(from) || !ORDER.includes(to)) problems.push(`${path.relative(SRC, file)}: ${from} or ${to} is not in the order of the flow`);
-      else if (ORDER.indexOf(to) > ORDER.indexOf(from)) problems.push(`${path.relative(SRC, file)} imports ${imported.fileName}: ${from} comes before ${to}`);
+      if (!ORDER.includes(from) || !ORDER.includes(to))
+        problems.push(`${path.relative(SRC, file)}: ${from} or ${to} is not in the order of the flow`);
+      else if (ORDER.indexOf(to) > ORDER.indexOf(from))
+        problems.push(`${path.relative(SRC, file)} imports ${imported.fileName}: ${from} comes before ${to}`);
     }
   }
   return problems;
@@ -89,7 +110,15 @@ describe('the folders of src/', () => {
 
   it('would have a cycle found', () => {
     const [a, b, c] = ['a.ts', 'b.ts', 'c.ts'].map((name) => path.join(SRC, name));
-    expect(importCycles(new Map([[a, [b]], [b, [c]], [c, [a]]]))).toEqual(['a.ts → b.ts → c.ts → a.ts']);
+    expect(
+      importCycles(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+          [c, [a]],
+        ]),
+      ),
+    ).toEqual(['a.ts → b.ts → c.ts → a.ts']);
   });
 
   it('import only their own folder, earlier ones and the shared types', () => {
@@ -97,7 +126,10 @@ describe('the folders of src/', () => {
   });
 
   it('are all in the order of the flow', () => {
-    const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = fs
+      .readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(folders.filter((folder) => !ORDER.includes(folder))).toEqual([]);
   });
 
@@ -105,7 +137,9 @@ describe('the folders of src/', () => {
     const misplaced = sourceFiles(UNIT)
       .filter((file) => file.endsWith('.test.ts'))
       .map((file) => path.relative(UNIT, file))
-      .filter((file) => (path.dirname(file) === '.' ? !WHOLE_SOURCE_TESTS.includes(file) : !fs.existsSync(path.join(mirrored(file), path.dirname(file)))));
+      .filter((file) =>
+        path.dirname(file) === '.' ? !WHOLE_SOURCE_TESTS.includes(file) : !fs.existsSync(path.join(mirrored(file), path.dirname(file))),
+      );
     expect(misplaced).toEqual([]);
   });
 });

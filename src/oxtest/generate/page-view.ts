@@ -22,17 +22,31 @@ export async function pageView(page: Page): Promise<string> {
         if (tag === 'button') return 'button';
         if (tag === 'select') return 'combobox';
         if (tag === 'textarea') return 'textbox';
-        if (tag === 'input') return ({ checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button' } as Record<string, string>)[type] ?? 'textbox';
+        if (tag === 'input')
+          return (
+            ({ checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button' } as Record<string, string>)[type] ?? 'textbox'
+          );
         if (/^h[1-6]$/.test(tag)) return 'heading';
         return '';
       };
       const nameOf = (el: Element): string => {
         const labelled = el.getAttribute('aria-labelledby');
-        if (labelled) return clip(labelled.split(/\s+/).map((id) => document.getElementById(id)?.textContent).join(' '));
+        if (labelled)
+          return clip(
+            labelled
+              .split(/\s+/)
+              .map((id) => document.getElementById(id)?.textContent)
+              .join(' '),
+          );
         const aria = el.getAttribute('aria-label');
         if (aria) return clip(aria);
         const labels = (el as HTMLInputElement).labels;
-        if (labels?.length) return clip(Array.from(labels).map((l) => l.textContent).join(' '));
+        if (labels?.length)
+          return clip(
+            Array.from(labels)
+              .map((l) => l.textContent)
+              .join(' '),
+          );
         return clip((el as HTMLElement).innerText || el.getAttribute('title') || el.getAttribute('alt'));
       };
       const out: string[] = [];
@@ -50,7 +64,8 @@ export async function pageView(page: Page): Promise<string> {
           const value = el.getAttribute(attr);
           if (value) parts.push(`${attr === 'data-testid' ? 'testid' : attr}=${JSON.stringify(clip(value))}`);
         }
-        if ((el as HTMLInputElement).value && /^(input|select|textarea)$/i.test(el.tagName)) parts.push(`value=${JSON.stringify(clip((el as HTMLInputElement).value))}`);
+        if ((el as HTMLInputElement).value && /^(input|select|textarea)$/i.test(el.tagName))
+          parts.push(`value=${JSON.stringify(clip((el as HTMLInputElement).value))}`);
         out.push(parts.join(' '));
       }
       return out;

@@ -48,7 +48,8 @@ export function readSpec(file: string): GenerateSpec {
   if (typeof doc !== 'object' || doc === null) fail(file, 'expected a mapping with jobs:');
   const top = doc as Record<string, unknown>;
   const maxIterations = top.maxIterations ?? DEFAULT_MAX_ITERATIONS;
-  if (!Number.isInteger(maxIterations) || (maxIterations as number) < 1) fail(file, `maxIterations must be a positive whole number (got ${JSON.stringify(maxIterations)})`);
+  if (!Number.isInteger(maxIterations) || (maxIterations as number) < 1)
+    fail(file, `maxIterations must be a positive whole number (got ${JSON.stringify(maxIterations)})`);
   if (!Array.isArray(top.jobs) || top.jobs.length === 0) fail(file, 'jobs: must be a non-empty list');
   const names = new Set<string>();
   const jobs = top.jobs.map((raw: unknown, index: number): GenerateJob => {
@@ -58,7 +59,8 @@ export function readSpec(file: string): GenerateSpec {
     if (names.has(name)) fail(file, `two jobs are named "${name}"`);
     names.add(name);
     const checkpoints = job.checkpoints ?? [];
-    if (!Array.isArray(checkpoints) || checkpoints.some((c) => typeof c !== 'string' || !c.trim())) fail(file, `jobs[${index}].checkpoints must be a list of names`);
+    if (!Array.isArray(checkpoints) || checkpoints.some((c) => typeof c !== 'string' || !c.trim()))
+      fail(file, `jobs[${index}].checkpoints must be a list of names`);
     return {
       name,
       prompt: text(file, `jobs[${index}].prompt`, job.prompt, true)!,

@@ -3,7 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256File } from '../../../src/util/hash';
-import { caseId, labelledCase, readLabels, writeLabel, type DecidedCheckpoint, type Decision, type LabelledCase } from '../../../src/approve';
+import {
+  caseId,
+  labelledCase,
+  readLabels,
+  writeLabel,
+  type DecidedCheckpoint,
+  type Decision,
+  type LabelledCase,
+} from '../../../src/approve';
 import { resolveSettings } from '../../../src/config/settings';
 import { NO_SIGNALS } from '../../../src/compare';
 import type { RunContext } from '../../../src/types';
@@ -31,7 +39,9 @@ function tempDir(): string {
 function pair(dir: string, colour: number): { baseline: string; current: string } {
   return {
     baseline: writePng(path.join(dir, 'run', 'baseline.png'), 40, 30, [{ x: 5, y: 5, width: 10, height: 10, rgba: [200, 200, 200, 255] }]),
-    current: writePng(path.join(dir, 'run', `current-${colour}.png`), 40, 30, [{ x: 5, y: 5, width: 10, height: 10, rgba: [colour, 90, 220, 255] }]),
+    current: writePng(path.join(dir, 'run', `current-${colour}.png`), 40, 30, [
+      { x: 5, y: 5, width: 10, height: 10, rgba: [colour, 90, 220, 255] },
+    ]),
   };
 }
 
@@ -50,7 +60,13 @@ function decided(images: { baseline: string; current: string }): DecidedCheckpoi
   };
 }
 
-const APPROVED: Decision = { label: 'intended', source: 'approve', by: 'Ada <ada@example.com>', at: '2025-06-01T10:00:00.000Z', note: 'pill buttons, PR #42' };
+const APPROVED: Decision = {
+  label: 'intended',
+  source: 'approve',
+  by: 'Ada <ada@example.com>',
+  at: '2025-06-01T10:00:00.000Z',
+  note: 'pill buttons, PR #42',
+};
 
 describe('labelled cases', () => {
   it('keep the decision with copies of its images, so the label outlives the run', () => {
@@ -85,7 +101,22 @@ describe('labelled cases', () => {
     const images = pair(dir, 30);
     const folder = writeLabel(dir, labelledCase(decided(images), APPROVED), images);
     const text = fs.readFileSync(path.join(folder, 'case.json'), 'utf8');
-    expect(Object.keys(JSON.parse(text))).toEqual(['version', 'id', 'label', 'source', 'by', 'at', 'note', 'test', 'checkpoint', 'intent', 'change', 'diffMetrics', 'signals', 'explanation']);
+    expect(Object.keys(JSON.parse(text))).toEqual([
+      'version',
+      'id',
+      'label',
+      'source',
+      'by',
+      'at',
+      'note',
+      'test',
+      'checkpoint',
+      'intent',
+      'change',
+      'diffMetrics',
+      'signals',
+      'explanation',
+    ]);
     expect(text).toContain('\n  "label": "intended",\n');
     expect(text.endsWith('}\n')).toBe(true);
   });
@@ -135,7 +166,9 @@ describe('labelled cases', () => {
     const images = pair(dir, 30);
     const good = labelledCase(decided(images), APPROVED);
     expect(() => writeLabel(dir, { ...good, id: '../escape' }, images)).toThrow('cannot name a folder');
-    expect(() => writeLabel(dir, { ...good, label: 'maybe' } as unknown as LabelledCase, images)).toThrow('label must be "intended" or "regression" (got "maybe")');
+    expect(() => writeLabel(dir, { ...good, label: 'maybe' } as unknown as LabelledCase, images)).toThrow(
+      'label must be "intended" or "regression" (got "maybe")',
+    );
   });
 
   it('a folder that cannot be read is reported with the fix, and the others still load', () => {

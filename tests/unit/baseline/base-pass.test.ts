@@ -15,7 +15,13 @@ function storeWith(checkpoints: string[], change: (entry: string) => void = () =
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'offers-base-'));
   const image = path.join(store, 'image.png');
   fs.writeFileSync(image, 'png');
-  storeTest(store, COMMIT, 'site.spec.ts › home', source, checkpoints.map((name) => ({ name, image, signals: null, layout: null, settled: true })));
+  storeTest(
+    store,
+    COMMIT,
+    'site.spec.ts › home',
+    source,
+    checkpoints.map((name) => ({ name, image, signals: null, layout: null, settled: true })),
+  );
   change(storeEntryDir(store, COMMIT, 'site.spec.ts › home', source.hash));
   return store;
 }
@@ -25,7 +31,11 @@ describe('storeOffersBase: whether the store may give a selection tests of the b
     { name: 'a sealed entry with a checkpoint', store: () => storeWith(['home']), offers: true },
     { name: 'no entry of the commit', store: () => fs.mkdtempSync(path.join(os.tmpdir(), 'offers-base-')), offers: false },
     { name: 'only an entry a record run noted without checkpoints', store: () => storeWith([]), offers: false },
-    { name: "an entry kept for one suite only (the test failed on the base): the suite's index reaches it, no selection", store: () => storeWith(['home'], () => {}, suiteSource('e'.repeat(64))), offers: false },
+    {
+      name: "an entry kept for one suite only (the test failed on the base): the suite's index reaches it, no selection",
+      store: () => storeWith(['home'], () => {}, suiteSource('e'.repeat(64))),
+      offers: false,
+    },
     { name: 'an unsealed entry', store: () => storeWith(['home'], (entry) => fs.rmSync(path.join(entry, 'entry.json'))), offers: false },
     {
       name: 'an entry of an older visual-uat (its files unsealed)',

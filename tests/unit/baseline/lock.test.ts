@@ -20,7 +20,7 @@ function deadPid(): number {
 const startedAt = '2026-01-01T00:00:00.000Z';
 
 describe('acquireRunLock', () => {
-  it('takes a free folder: the lock holds one record, this process\'s', () => {
+  it("takes a free folder: the lock holds one record, this process's", () => {
     const dir = outputDir();
     expect(acquireRunLock(dir)).toBeNull();
     expect(lockRecords(dir)).toEqual([expect.objectContaining({ pid: process.pid, processStart: processStartTime(process.pid) })]);
@@ -63,7 +63,7 @@ describe('acquireRunLock', () => {
 });
 
 describe('releaseRunLock', () => {
-  it('removes this process\'s lock, folder and all', () => {
+  it("removes this process's lock, folder and all", () => {
     const dir = outputDir();
     acquireRunLock(dir);
     releaseRunLock(dir);
@@ -71,7 +71,7 @@ describe('releaseRunLock', () => {
     expect(acquireRunLock(dir)).toBeNull();
   });
 
-  it('leaves another process\'s lock alone', () => {
+  it("leaves another process's lock alone", () => {
     const dir = outputDir();
     const held = writeRunLock(dir, { pid: process.ppid, processStart: processStartTime(process.ppid), startedAt });
     releaseRunLock(dir);

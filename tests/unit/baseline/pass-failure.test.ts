@@ -5,14 +5,24 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { explainPassFailure, type ServerEntry } from '../../../src/baseline/pass-failure';
 import { portSource } from '../../../src/baseline/port-source';
 
-const FROM_BASE = "reading process.env.PORT in the server also works, but only once that change is in the base commit (the base runs the base commit's files)";
+const FROM_BASE =
+  "reading process.env.PORT in the server also works, but only once that change is in the base commit (the base runs the base commit's files)";
 
-const entry = (fields: Partial<ServerEntry> & Pick<ServerEntry, 'command' | 'port'>): ServerEntry => ({ baseWebServer: null, portSetIn: null, portCommand: null, ...fields });
+const entry = (fields: Partial<ServerEntry> & Pick<ServerEntry, 'command' | 'port'>): ServerEntry => ({
+  baseWebServer: null,
+  portSetIn: null,
+  portCommand: null,
+  ...fields,
+});
 
 describe('explainPassFailure', () => {
   it('a port fixed in the script of an array entry: names the entry, its command and a baseWebServer array', () => {
-    const log = '[WebServer] Error: listen EADDRINUSE: address already in use :::4000\nError: Process from config.webServer was not able to start. Exit code: 1\n';
-    const servers = [entry({ command: 'node web.js', port: 3000 }), entry({ command: 'node api.js', port: 4000, portCommand: 'node api.js --port {port}' })];
+    const log =
+      '[WebServer] Error: listen EADDRINUSE: address already in use :::4000\nError: Process from config.webServer was not able to start. Exit code: 1\n';
+    const servers = [
+      entry({ command: 'node web.js', port: 3000 }),
+      entry({ command: 'node api.js', port: 4000, portCommand: 'node api.js --port {port}' }),
+    ];
     expect(explainPassFailure({ log, basePorts: [41001, 41002], servers })).toBe(
       "the base app's server webServer[1] (`node api.js`) listens on port 4000, the current app's port, so the base cannot get a port of its own: " +
         `give the base its own command with the baseWebServer option (e.g. baseWebServer: [null, { command: 'node api.js --port {port}' }]); ${FROM_BASE}`,
@@ -26,7 +36,9 @@ describe('explainPassFailure', () => {
       '[WebServer]   ➜  Local:   http://localhost:3001/',
       'Error: Timed out waiting 60000ms from config.webServer.',
     ].join('\n');
-    const servers = [entry({ command: 'pnpm dev', port: 3000, portSetIn: 'vite.config.js', portCommand: 'pnpm dev --port {port} --strictPort' })];
+    const servers = [
+      entry({ command: 'pnpm dev', port: 3000, portSetIn: 'vite.config.js', portCommand: 'pnpm dev --port {port} --strictPort' }),
+    ];
     expect(explainPassFailure({ log, basePorts: [41001], servers })).toBe(
       "the base app's server (`pnpm dev`) did not answer on the base's port (41001): it listened on port 3001 instead (http://localhost:3001/); " +
         "the app's port, 3000, is set in vite.config.js, not read from PORT: give the base its own command with the baseWebServer option " +
@@ -48,7 +60,14 @@ describe('explainPassFailure', () => {
       '[WebServer] Error: listen EADDRINUSE: address already in use 127.0.0.1:4321',
       'Error: Process from config.webServer was not able to start. Exit code: 1',
     ].join('\n');
-    const servers = [entry({ command: 'npm start', port: 4321, baseWebServer: 'node scripts/start-server.js --port {port}', portSetIn: 'scripts/start-server.js' })];
+    const servers = [
+      entry({
+        command: 'npm start',
+        port: 4321,
+        baseWebServer: 'node scripts/start-server.js --port {port}',
+        portSetIn: 'scripts/start-server.js',
+      }),
+    ];
     const message = explainPassFailure({ log, basePorts: [41001], servers });
     expect(message).toBe(
       "the base app's server (baseWebServer: `node scripts/start-server.js --port 41001`) listens on port 4321 (set in scripts/start-server.js), the current app's port, though baseWebServer is set: " +
@@ -60,17 +79,29 @@ describe('explainPassFailure', () => {
 
   it('baseWebServer set and the base timed out or exited: says so, with what the server printed', () => {
     const servers = [entry({ command: 'npm run dev', port: 5173, baseWebServer: 'npm run dev -- --port {port}' })];
-    const timedOut = explainPassFailure({ log: '[WebServer] ready on http://localhost:5174/\nError: Timed out waiting 60000ms from config.webServer.\n', basePorts: [41001], servers });
-    expect(timedOut).toMatch(/^the base app's server \(baseWebServer: `npm run dev -- --port 41001`\) did not answer on the base's port \(41001\): it listened on port 5174 instead .*, though baseWebServer is set/);
+    const timedOut = explainPassFailure({
+      log: '[WebServer] ready on http://localhost:5174/\nError: Timed out waiting 60000ms from config.webServer.\n',
+      basePorts: [41001],
+      servers,
+    });
+    expect(timedOut).toMatch(
+      /^the base app's server \(baseWebServer: `npm run dev -- --port 41001`\) did not answer on the base's port \(41001\): it listened on port 5174 instead .*, though baseWebServer is set/,
+    );
     expect(timedOut).toContain('the base server printed: "ready on http://localhost:5174/"');
     expect(timedOut).not.toContain('e.g. baseWebServer');
     const exited = explainPassFailure({ log: 'Error: Process from config.webServer exited early.\n', basePorts: [41001], servers });
-    expect(exited).toBe("the base app's server (baseWebServer: `npm run dev -- --port 41001`) exited before it answered; the base server printed nothing: baseWebServer is set, check that its command starts the base app");
+    expect(exited).toBe(
+      "the base app's server (baseWebServer: `npm run dev -- --port 41001`) exited before it answered; the base server printed nothing: baseWebServer is set, check that its command starts the base app",
+    );
   });
 
   it('a server that printed its own port and did not answer in time is called slow, with the timeout to raise', () => {
     const servers = [entry({ command: 'npm run dev', port: 5173, baseWebServer: 'npm run dev -- --port {port}' })];
-    const slow = explainPassFailure({ log: '[WebServer]   ➜  Local:   http://localhost:41001/\nError: Timed out waiting 60000ms from config.webServer.\n', basePorts: [41001], servers });
+    const slow = explainPassFailure({
+      log: '[WebServer]   ➜  Local:   http://localhost:41001/\nError: Timed out waiting 60000ms from config.webServer.\n',
+      basePorts: [41001],
+      servers,
+    });
     expect(slow).toBe(
       "the base app's server (baseWebServer: `npm run dev -- --port 41001`) printed that it listens on the base's port (41001) but did not answer within 60 s: it started and was slow; give it longer with timeout in its webServer entry (e.g. timeout: 120000; the base server has the same entry's timeout)",
     );
@@ -78,7 +109,13 @@ describe('explainPassFailure', () => {
 
   it('a crash shows the last lines the server printed', () => {
     const servers = [entry({ command: 'node server.js', port: 3000 })];
-    const log = ['[WebServer] starting', '[WebServer] TypeError: Cannot read properties of undefined', '[WebServer]     at main (server.js:4:9)', '[WebServer] Node.js v20.19.0', 'Error: Process from config.webServer exited early.'].join('\n');
+    const log = [
+      '[WebServer] starting',
+      '[WebServer] TypeError: Cannot read properties of undefined',
+      '[WebServer]     at main (server.js:4:9)',
+      '[WebServer] Node.js v20.19.0',
+      'Error: Process from config.webServer exited early.',
+    ].join('\n');
     expect(explainPassFailure({ log, basePorts: [41001], servers })).toBe(
       'the base app\'s server (`node server.js`) exited before it answered (TypeError: Cannot read properties of undefined); the base server\'s last 4 lines: "starting", "TypeError: Cannot read properties of undefined", "at main (server.js:4:9)", "Node.js v20.19.0": check that the base commit starts with this webServer',
     );
@@ -100,26 +137,43 @@ describe('portSource', () => {
 
   it('names the server script that listens on the fixed port, not package.json where an unrelated script names it', () => {
     const at = checkout({
-      'package.json': JSON.stringify({ scripts: { start: 'node scripts/start-server.js', 'lighthouse': 'lhci collect --url http://localhost:4321' } }),
+      'package.json': JSON.stringify({
+        scripts: { start: 'node scripts/start-server.js', lighthouse: 'lhci collect --url http://localhost:4321' },
+      }),
       'scripts/start-server.js': "require('node:http').createServer(() => {}).listen(4321);\n",
     });
-    expect(portSource(at, { command: 'npm start', port: 4321, baseWebServer: null }, true)).toEqual({ portSetIn: path.join('scripts', 'start-server.js'), portCommand: null });
+    expect(portSource(at, { command: 'npm start', port: 4321, baseWebServer: null }, true)).toEqual({
+      portSetIn: path.join('scripts', 'start-server.js'),
+      portCommand: null,
+    });
   });
 
   it('a script that reads --port gets it in the example; package.json where the started script names the port', () => {
     const at = checkout({
       'package.json': JSON.stringify({ scripts: { dev: 'vite --port 5173' } }),
-      'server.js': "const port = process.argv.includes('--port') ? Number(process.argv[process.argv.indexOf('--port') + 1]) : 4321;\nrequire('node:http').createServer(() => {}).listen(port);\n",
+      'server.js':
+        "const port = process.argv.includes('--port') ? Number(process.argv[process.argv.indexOf('--port') + 1]) : 4321;\nrequire('node:http').createServer(() => {}).listen(port);\n",
     });
-    expect(portSource(at, { command: 'node server.js', port: 4321, baseWebServer: null }, true)).toEqual({ portSetIn: 'server.js', portCommand: 'node server.js --port {port}' });
+    expect(portSource(at, { command: 'node server.js', port: 4321, baseWebServer: null }, true)).toEqual({
+      portSetIn: 'server.js',
+      portCommand: 'node server.js --port {port}',
+    });
     // Vite given its port twice takes the last, but not every server does: the port the script sets is replaced instead.
-    expect(portSource(at, { command: 'npm run dev', port: 5173, baseWebServer: null }, true)).toEqual({ portSetIn: 'package.json', portCommand: 'npx vite --port {port}' });
+    expect(portSource(at, { command: 'npm run dev', port: 5173, baseWebServer: null }, true)).toEqual({
+      portSetIn: 'package.json',
+      portCommand: 'npx vite --port {port}',
+    });
   });
 
   it("a serve script that fixes its port gives the server's own command with {port} in its place, whichever command the webServer runs", () => {
     const at = checkout({ 'package.json': JSON.stringify({ scripts: { test: 'playwright test', serve: 'http-server -p 4321 -c-1 .' } }) });
-    expect(portSource(at, { command: 'npm run serve', port: 4321, baseWebServer: null }, true)).toEqual({ portSetIn: 'package.json', portCommand: 'npx http-server -p {port} -c-1 .' });
-    expect(portSource(at, { command: 'node tools/serve.js', port: 4321, baseWebServer: 'node tools/serve.js' }, true).portCommand).toBe('npx http-server -p {port} -c-1 .');
+    expect(portSource(at, { command: 'npm run serve', port: 4321, baseWebServer: null }, true)).toEqual({
+      portSetIn: 'package.json',
+      portCommand: 'npx http-server -p {port} -c-1 .',
+    });
+    expect(portSource(at, { command: 'node tools/serve.js', port: 4321, baseWebServer: 'node tools/serve.js' }, true).portCommand).toBe(
+      'npx http-server -p {port} -c-1 .',
+    );
     // Beside other servers, an entry that runs no script is not given another server's command.
     expect(portSource(at, { command: 'node api.js', port: 4000, baseWebServer: null }, false).portCommand).toBeNull();
   });

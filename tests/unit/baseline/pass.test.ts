@@ -3,7 +3,24 @@ import { nestedArgs, withoutShard } from '../../../src/baseline/pass';
 
 describe('nestedArgs', () => {
   it('keeps projects, grep, shard and files; drops reporter, output and UI flags', () => {
-    const argv = ['node', 'cli.js', 'test', 'tests/a.spec.ts', '--project=chromium', '--grep', '@visual', '--shard=1/2', '--reporter=blob', '--output', 'out', '-x', '--ui', '--workers', '1', '-u'];
+    const argv = [
+      'node',
+      'cli.js',
+      'test',
+      'tests/a.spec.ts',
+      '--project=chromium',
+      '--grep',
+      '@visual',
+      '--shard=1/2',
+      '--reporter=blob',
+      '--output',
+      'out',
+      '-x',
+      '--ui',
+      '--workers',
+      '1',
+      '-u',
+    ];
     expect(nestedArgs(argv)).toEqual(['tests/a.spec.ts', '--project=chromium', '--grep', '@visual', '--shard=1/2', '--workers', '1']);
   });
 
@@ -16,7 +33,7 @@ describe('nestedArgs', () => {
     expect(run('--update-source-method', 'overwrite', 'tests/d.spec.ts')).toEqual(['tests/d.spec.ts']);
   });
 
-  it('drops the shard beside a test list, which holds the shard\'s tests already', () => {
+  it("drops the shard beside a test list, which holds the shard's tests already", () => {
     expect(withoutShard(['--project=chromium', '--shard=1/2', '--grep', '@visual'])).toEqual(['--project=chromium', '--grep', '@visual']);
     expect(withoutShard(['--shard', '2/3', 'tests/a.spec.ts'])).toEqual(['tests/a.spec.ts']);
   });

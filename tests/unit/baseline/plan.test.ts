@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NOT_IN_STORE, STORE_UNREAD, planOnBase, planRun, planSelection, updateReason, type RunFacts, type SelectionFacts, type TestLookup } from '../../../src/baseline/plan';
+import {
+  NOT_IN_STORE,
+  STORE_UNREAD,
+  planOnBase,
+  planRun,
+  planSelection,
+  updateReason,
+  type RunFacts,
+  type SelectionFacts,
+  type TestLookup,
+} from '../../../src/baseline/plan';
 import type { ListedTest } from '../../../src/baseline/selection';
 import { lookUp } from '../../../src/store/entry';
 import { lookUpSuite, type SuiteLookup } from '../../../src/store/suite-index';
@@ -13,9 +23,19 @@ const INDEX = '/store/abcdef0123456789/suites/0123456789abcdef.json';
 const MANIFEST = { complete: true, tests: {} };
 
 /** `problem` null: the store's index of the suite is used; `doubtful`: the index is there but not used; `lookup` null: not looked up. */
-function runFacts(change: Partial<RunFacts> & { problem?: string | null; doubtful?: boolean; lookup?: SuiteLookup | null; offersBase?: boolean; cores?: number; overlap?: string }): RunFacts {
+function runFacts(
+  change: Partial<RunFacts> & {
+    problem?: string | null;
+    doubtful?: boolean;
+    lookup?: SuiteLookup | null;
+    offersBase?: boolean;
+    cores?: number;
+    overlap?: string;
+  },
+): RunFacts {
   const { problem = NOT_IN_STORE, doubtful = false, lookup, offersBase = false, cores = 2, overlap, ...rest } = change;
-  const found = lookup !== undefined ? lookup : problem === null ? { index: INDEX, manifest: MANIFEST } : { index: null, reason: problem, doubtful };
+  const found =
+    lookup !== undefined ? lookup : problem === null ? { index: INDEX, manifest: MANIFEST } : { index: null, reason: problem, doubtful };
   return {
     base: BASE,
     suite: { key: '0123456789abcdef0123', files: 7, lookup: found },
@@ -30,7 +50,16 @@ function runFacts(change: Partial<RunFacts> & { problem?: string | null; doubtfu
 }
 
 function listed(title: string, file = 'tests/site.spec.ts', project = 'chromium'): ListedTest {
-  return { project, relativeFile: file, file: `/repo/${file}`, line: 1, column: 1, titlePath: [title], key: `${project} › ${file} › ${title}`, folder: title };
+  return {
+    project,
+    relativeFile: file,
+    file: `/repo/${file}`,
+    line: 1,
+    column: 1,
+    titlePath: [title],
+    key: `${project} › ${file} › ${title}`,
+    folder: title,
+  };
 }
 
 const home = listed('home');
@@ -39,11 +68,16 @@ const pricing = listed('pricing');
 const plain = listed('plain text');
 const SOURCE = { hash: 'feed', files: { 'tests/site.spec.ts': '1' } };
 
-const hit = (checkpoints = ['page']): TestLookup => ({ source: SOURCE, found: { entry: `/store/${checkpoints.join('-')}`, source: SOURCE.hash, checkpoints, layouts: [] } });
+const hit = (checkpoints = ['page']): TestLookup => ({
+  source: SOURCE,
+  found: { entry: `/store/${checkpoints.join('-')}`, source: SOURCE.hash, checkpoints, layouts: [] },
+});
 const miss = (reason = NOT_IN_STORE): TestLookup => ({ source: SOURCE, found: { entry: null, reason } });
 const unread: TestLookup = { source: SOURCE, found: null };
 
-function selection(change: Partial<SelectionFacts> & { tests?: ListedTest[]; selected?: ListedTest[]; found?: [ListedTest, TestLookup][]; cores?: number }): SelectionFacts {
+function selection(
+  change: Partial<SelectionFacts> & { tests?: ListedTest[]; selected?: ListedTest[]; found?: [ListedTest, TestLookup][]; cores?: number },
+): SelectionFacts {
   const { tests = [home, about, pricing], selected, found = [], cores = 2, ...rest } = change;
   return {
     listing: { tests, selected: selected ?? tests, total: tests.length },
@@ -59,13 +93,24 @@ function selection(change: Partial<SelectionFacts> & { tests?: ListedTest[]; sel
 }
 
 describe('planRun: how a run that compares with another commit gets its baselines', () => {
-  const cases: { name: string; facts: RunFacts; kind: string; workers?: number; list?: boolean; takesBaselines: boolean; reason?: string; lines: RegExp[] }[] = [
+  const cases: {
+    name: string;
+    facts: RunFacts;
+    kind: string;
+    workers?: number;
+    list?: boolean;
+    takesBaselines: boolean;
+    reason?: string;
+    lines: RegExp[];
+  }[] = [
     {
       name: "the store's index of this suite, every entry it names sealed (a warm run): no pass",
       facts: runFacts({ problem: null }),
       kind: 'indexed',
       takesBaselines: true,
-      lines: [/^baselines from the store's index of this suite: main @ abcdef01, key 0123456789ab \(7 test-side files\): no worktree, no base server$/],
+      lines: [
+        /^baselines from the store's index of this suite: main @ abcdef01, key 0123456789ab \(7 test-side files\): no worktree, no base server$/,
+      ],
     },
     {
       name: 'no entry (a cold run on 2 cores, an empty store): a listing chooses before the tests',
@@ -104,7 +149,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       lines: [],
     },
     {
-      name: 'updateBaselines on 4 cores: beside the tests, the runner\'s own list chooses',
+      name: "updateBaselines on 4 cores: beside the tests, the runner's own list chooses",
       facts: runFacts({ update: updateReason(true, 'missing'), cores: 4 }),
       kind: 'deferred',
       workers: 2,
@@ -119,7 +164,9 @@ describe('planRun: how a run that compares with another commit gets its baseline
       list: false,
       takesBaselines: true,
       reason: NOT_IN_STORE,
-      lines: [/^the baseline store gives no single test here: Playwright 1\.52\.0 cannot run a list of tests \(--test-list, 1\.56 and later\), so the baseline pass renders every test, then stores them as this suite's index, which the next run of the same test files on [0-9a-f]{8} takes whole; upgrade @playwright\/test to 1\.56 or later to take single tests from \.visual-uat\/baseline-store$/],
+      lines: [
+        /^the baseline store gives no single test here: Playwright 1\.52\.0 cannot run a list of tests \(--test-list, 1\.56 and later\), so the baseline pass renders every test, then stores them as this suite's index, which the next run of the same test files on [0-9a-f]{8} takes whole; upgrade @playwright\/test to 1\.56 or later to take single tests from \.visual-uat\/baseline-store$/,
+      ],
     },
     {
       name: 'a blob run (a shard of CI): before the tests, the listing still reads the store',
@@ -132,7 +179,11 @@ describe('planRun: how a run that compares with another commit gets its baseline
     },
     {
       name: 'a blob run with nothing to read from the store lists nothing',
-      facts: runFacts({ lookup: null, judgedBy: 'blobs', store: { dir: '/x', shown: 'x', readable: false, writable: false, offersBase: false } }),
+      facts: runFacts({
+        lookup: null,
+        judgedBy: 'blobs',
+        store: { dir: '/x', shown: 'x', readable: false, writable: false, offersBase: false },
+      }),
       kind: 'listed',
       list: false,
       takesBaselines: false,
@@ -221,21 +272,39 @@ describe('planSelection: which tests come from the store, which render, and when
   }[] = [
     {
       name: 'store hit for every test: no pass, no worktree',
-      facts: selection({ found: [[home, hit()], [about, hit()], [pricing, hit()]] }),
+      facts: selection({
+        found: [
+          [home, hit()],
+          [about, hit()],
+          [pricing, hit()],
+        ],
+      }),
       stored: [home, about, pricing],
       render: [],
       schedule: 'store-only',
       passReason: NOT_IN_STORE,
-      lines: ['baseline: 0 of 3 tests rendered on the base; 3 from the store', 'baselines from the store (.visual-uat/baseline-store): no worktree, no base server'],
+      lines: [
+        'baseline: 0 of 3 tests rendered on the base; 3 from the store',
+        'baselines from the store (.visual-uat/baseline-store): no worktree, no base server',
+      ],
     },
     {
       name: 'store miss (a cold run): every test renders before the tests, for want of stored baselines',
-      facts: selection({ found: [[home, miss()], [about, miss()], [pricing, miss()]] }),
+      facts: selection({
+        found: [
+          [home, miss()],
+          [about, miss()],
+          [pricing, miss()],
+        ],
+      }),
       stored: [],
       render: [home, about, pricing],
       schedule: 'before',
       passReason: NOT_IN_STORE,
-      lines: ['baseline: 3 of 3 tests rendered on the base (not in the store: home, about, pricing); 0 from the store', 'the baseline pass runs before the current tests (3 tests)'],
+      lines: [
+        'baseline: 3 of 3 tests rendered on the base (not in the store: home, about, pricing); 0 from the store',
+        'the baseline pass runs before the current tests (3 tests)',
+      ],
     },
     {
       name: 'a doubtful store entry: the pass says the doubt, not "not in the store"',
@@ -244,11 +313,20 @@ describe('planSelection: which tests come from the store, which render, and when
       render: [home],
       schedule: 'before',
       passReason: 'the stored signals of "home" are altered',
-      lines: ['baseline: 1 of 1 test rendered on the base (the stored signals of "home" are altered: home); 0 from the store', 'the baseline pass runs before the current tests (1 test)'],
+      lines: [
+        'baseline: 1 of 1 test rendered on the base (the stored signals of "home" are altered: home); 0 from the store',
+        'the baseline pass runs before the current tests (1 test)',
+      ],
     },
     {
       name: 'entries of an older visual-uat beside missing ones: the doubt, and how many other reasons',
-      facts: selection({ found: [[home, miss('its store entry was sealed by an older visual-uat')], [about, miss('its store entry is unsealed')], [pricing, miss()]] }),
+      facts: selection({
+        found: [
+          [home, miss('its store entry was sealed by an older visual-uat')],
+          [about, miss('its store entry is unsealed')],
+          [pricing, miss()],
+        ],
+      }),
       stored: [],
       render: [home, about, pricing],
       schedule: 'before',
@@ -260,49 +338,95 @@ describe('planSelection: which tests come from the store, which render, and when
     },
     {
       name: 'edit of one spec on 2 cores: few to render, so beside the tests with 1 worker',
-      facts: selection({ found: [[home, miss('tests/site.spec.ts changed')], [about, hit()], [pricing, hit()]] }),
+      facts: selection({
+        found: [
+          [home, miss('tests/site.spec.ts changed')],
+          [about, hit()],
+          [pricing, hit()],
+        ],
+      }),
       stored: [about, pricing],
       render: [home],
       schedule: 'beside',
       workers: 1,
       passReason: 'for the 1 test the store lacks',
-      lines: ['baseline: 1 of 3 tests rendered on the base (tests/site.spec.ts changed: home); 2 from the store', 'the baseline pass runs beside the current tests (1 test, 1 worker, on 2 cores)'],
+      lines: [
+        'baseline: 1 of 3 tests rendered on the base (tests/site.spec.ts changed: home); 2 from the store',
+        'the baseline pass runs beside the current tests (1 test, 1 worker, on 2 cores)',
+      ],
     },
     {
       name: 'a serial file edited: its every test renders (their keys hold the whole file), more than the store gives, so before',
       facts: selection({
         tests: [home, about, pricing, listed('other', 'tests/other.spec.ts')],
-        found: [[home, miss('tests/site.spec.ts changed')], [about, miss('tests/site.spec.ts changed')], [pricing, miss('tests/site.spec.ts changed')], [listed('other', 'tests/other.spec.ts'), hit()]],
+        found: [
+          [home, miss('tests/site.spec.ts changed')],
+          [about, miss('tests/site.spec.ts changed')],
+          [pricing, miss('tests/site.spec.ts changed')],
+          [listed('other', 'tests/other.spec.ts'), hit()],
+        ],
       }),
       stored: [listed('other', 'tests/other.spec.ts')],
       render: [home, about, pricing],
       schedule: 'before',
       passReason: 'for the 3 tests the store lacks',
-      lines: ['baseline: 3 of 4 tests rendered on the base (tests/site.spec.ts changed: home, about, pricing); 1 from the store', 'the baseline pass runs before the current tests (3 tests)'],
+      lines: [
+        'baseline: 3 of 4 tests rendered on the base (tests/site.spec.ts changed: home, about, pricing); 1 from the store',
+        'the baseline pass runs before the current tests (3 tests)',
+      ],
     },
     {
       name: 'on 4 cores a pass with much to render still runs beside, with half the cores',
-      facts: selection({ cores: 4, found: [[home, miss()], [about, miss()], [pricing, miss()]] }),
+      facts: selection({
+        cores: 4,
+        found: [
+          [home, miss()],
+          [about, miss()],
+          [pricing, miss()],
+        ],
+      }),
       stored: [],
       render: [home, about, pricing],
       schedule: 'beside',
       workers: 2,
       passReason: NOT_IN_STORE,
-      lines: ['baseline: 3 of 3 tests rendered on the base (not in the store: home, about, pricing); 0 from the store', 'the baseline pass runs beside the current tests (3 tests, 2 workers, on 4 cores)'],
+      lines: [
+        'baseline: 3 of 3 tests rendered on the base (not in the store: home, about, pricing); 0 from the store',
+        'the baseline pass runs beside the current tests (3 tests, 2 workers, on 4 cores)',
+      ],
     },
     {
       name: 'a deferred run keeps its workers though the store gives none',
-      facts: selection({ workers: 3, cores: 2, found: [[home, miss()], [about, miss()], [pricing, miss()]] }),
+      facts: selection({
+        workers: 3,
+        cores: 2,
+        found: [
+          [home, miss()],
+          [about, miss()],
+          [pricing, miss()],
+        ],
+      }),
       stored: [],
       render: [home, about, pricing],
       schedule: 'beside',
       workers: 3,
       passReason: NOT_IN_STORE,
-      lines: ['baseline: 3 of 3 tests rendered on the base (not in the store: home, about, pricing); 0 from the store', 'the baseline pass runs beside the current tests (3 tests, 3 workers, on 2 cores)'],
+      lines: [
+        'baseline: 3 of 3 tests rendered on the base (not in the store: home, about, pricing); 0 from the store',
+        'the baseline pass runs beside the current tests (3 tests, 3 workers, on 2 cores)',
+      ],
     },
     {
       name: 'a test without a checkpoint call is left out and said so; one the store holds with checkpoints (a top-up stored it) comes from it',
-      facts: selection({ tests: [home, about, pricing, plain], selected: [home, about], found: [[home, miss()], [about, miss()], [plain, hit(['late'])]] }),
+      facts: selection({
+        tests: [home, about, pricing, plain],
+        selected: [home, about],
+        found: [
+          [home, miss()],
+          [about, miss()],
+          [plain, hit(['late'])],
+        ],
+      }),
       stored: [plain],
       render: [home, about],
       schedule: 'before',
@@ -315,21 +439,43 @@ describe('planSelection: which tests come from the store, which render, and when
     },
     {
       name: 'a stored test with no checkpoint (a record run noted it) spares a test the pass would render, not one it leaves out',
-      facts: selection({ tests: [home, plain], selected: [home], found: [[home, hit([])], [plain, hit([])]] }),
+      facts: selection({
+        tests: [home, plain],
+        selected: [home],
+        found: [
+          [home, hit([])],
+          [plain, hit([])],
+        ],
+      }),
       stored: [home],
       render: [],
       schedule: 'store-only',
       passReason: NOT_IN_STORE,
-      lines: ['baseline: 0 of 1 test rendered on the base; 1 from the store', 'baselines from the store (.visual-uat/baseline-store): no worktree, no base server'],
+      lines: [
+        'baseline: 0 of 1 test rendered on the base; 1 from the store',
+        'baselines from the store (.visual-uat/baseline-store): no worktree, no base server',
+      ],
     },
     {
       name: 'a blob run renders every listed test the store lacks, those without a checkpoint call too',
-      facts: selection({ judgedBy: 'blobs', cores: 8, tests: [home, plain], selected: [home], found: [[home, hit()], [plain, miss()]] }),
+      facts: selection({
+        judgedBy: 'blobs',
+        cores: 8,
+        tests: [home, plain],
+        selected: [home],
+        found: [
+          [home, hit()],
+          [plain, miss()],
+        ],
+      }),
       stored: [home],
       render: [plain],
       schedule: 'before',
       passReason: 'for the 1 test the store lacks',
-      lines: ['baseline: 1 of 2 tests rendered on the base (not in the store: plain text); 1 from the store', 'the baseline pass runs before the current tests (1 test)'],
+      lines: [
+        'baseline: 1 of 2 tests rendered on the base (not in the store: plain text); 1 from the store',
+        'the baseline pass runs before the current tests (1 test)',
+      ],
     },
     {
       name: 'no test can capture: no pass needed',
@@ -361,12 +507,22 @@ describe('planSelection: which tests come from the store, which render, and when
     },
     {
       name: 'the store unread (-u): each test renders for the update, as the pass says',
-      facts: selection({ reason: 'updateBaselines is set', tests: [home, about], found: [[home, unread], [about, unread]] }),
+      facts: selection({
+        reason: 'updateBaselines is set',
+        tests: [home, about],
+        found: [
+          [home, unread],
+          [about, unread],
+        ],
+      }),
       stored: [],
       render: [home, about],
       schedule: 'before',
       passReason: 'updateBaselines is set',
-      lines: ['baseline: 2 of 2 tests rendered on the base (updateBaselines is set: home, about); 0 from the store', 'the baseline pass runs before the current tests (2 tests)'],
+      lines: [
+        'baseline: 2 of 2 tests rendered on the base (updateBaselines is set: home, about); 0 from the store',
+        'the baseline pass runs before the current tests (2 tests)',
+      ],
     },
     {
       name: 'a test file outside the repository renders, said so, with no source for the store',
@@ -375,13 +531,21 @@ describe('planSelection: which tests come from the store, which render, and when
       render: [home],
       schedule: 'before',
       passReason: 'its file is outside the repository',
-      lines: ['baseline: 1 of 1 test rendered on the base (its file is outside the repository: home); 0 from the store', 'the baseline pass runs before the current tests (1 test)'],
+      lines: [
+        'baseline: 1 of 1 test rendered on the base (its file is outside the repository: home); 0 from the store',
+        'the baseline pass runs before the current tests (1 test)',
+      ],
     },
     {
       name: 'two projects: each test is named with its project; the first three named, the rest counted',
       facts: selection({
         tests: [home, about, pricing, listed('home', 'tests/site.spec.ts', 'mobile')],
-        found: [[home, miss()], [about, miss()], [pricing, miss()], [listed('home', 'tests/site.spec.ts', 'mobile'), miss()]],
+        found: [
+          [home, miss()],
+          [about, miss()],
+          [pricing, miss()],
+          [listed('home', 'tests/site.spec.ts', 'mobile'), miss()],
+        ],
       }),
       stored: [],
       render: [home, about, pricing, listed('home', 'tests/site.spec.ts', 'mobile')],
@@ -404,8 +568,16 @@ describe('planSelection: which tests come from the store, which render, and when
     expect(plan.lines).toEqual(lines);
   });
 
-  it('keeps the sources of the rendered tests for the store, and a stored test\'s layouts as its seal says', () => {
-    const plan = planSelection(selection({ found: [[home, miss()], [about, { source: null, found: null }], [pricing, { source: SOURCE, found: { entry: '/store/p', source: SOURCE.hash, checkpoints: ['a'], layouts: ['a'] } }]] }));
+  it("keeps the sources of the rendered tests for the store, and a stored test's layouts as its seal says", () => {
+    const plan = planSelection(
+      selection({
+        found: [
+          [home, miss()],
+          [about, { source: null, found: null }],
+          [pricing, { source: SOURCE, found: { entry: '/store/p', source: SOURCE.hash, checkpoints: ['a'], layouts: ['a'] } }],
+        ],
+      }),
+    );
     expect(plan.sources).toEqual([{ key: home.key, source: SOURCE }]);
     expect(plan.stored).toEqual([{ test: pricing, entry: '/store/p', source: SOURCE.hash, checkpoints: ['a'], layouts: ['a'] }]);
     expect(plan.listed).toBe(3);
@@ -419,25 +591,40 @@ describe('planSelection: which tests come from the store, which render, and when
 });
 
 describe('planOnBase: a run on the base itself', () => {
-  const facts = { base: BASE, record: false, judgedBy: 'reporter' as const, store: { dir: '/repo/store', shown: 'store', readable: true, writable: true }, playwright: '1.56.0' };
+  const facts = {
+    base: BASE,
+    record: false,
+    judgedBy: 'reporter' as const,
+    store: { dir: '/repo/store', shown: 'store', readable: true, writable: true },
+    playwright: '1.56.0',
+  };
 
   it('records into a store it may write, and says where', () => {
     expect(planOnBase(facts)).toEqual({
       records: true,
-      lines: ['HEAD is the base (main @ abcdef01) with a clean tree: nothing to compare, no baseline pass; its checkpoints are recorded as the baselines of abcdef01 in store'],
+      lines: [
+        'HEAD is the base (main @ abcdef01) with a clean tree: nothing to compare, no baseline pass; its checkpoints are recorded as the baselines of abcdef01 in store',
+      ],
     });
   });
 
   it('records nothing into a read-only store, and says only that nothing compares', () => {
-    expect(planOnBase({ ...facts, store: { ...facts.store, writable: false } })).toEqual({ records: false, lines: ['HEAD is the base (main @ abcdef01) with a clean tree: nothing to compare, no baseline pass'] });
+    expect(planOnBase({ ...facts, store: { ...facts.store, writable: false } })).toEqual({
+      records: false,
+      lines: ['HEAD is the base (main @ abcdef01) with a clean tree: nothing to compare, no baseline pass'],
+    });
   });
 
   it('says a run on Playwright before 1.56 will not read what it records', () => {
-    expect(planOnBase({ ...facts, playwright: '1.52.0' }).lines[0]).toMatch(/\(a run on Playwright 1\.52\.0 will not read them: taking tests from the store needs --test-list, Playwright 1\.56 or later\)$/);
+    expect(planOnBase({ ...facts, playwright: '1.52.0' }).lines[0]).toMatch(
+      /\(a run on Playwright 1\.52\.0 will not read them: taking tests from the store needs --test-list, Playwright 1\.56 or later\)$/,
+    );
   });
 
   it('refuses `visual-uat record` in a run that writes blobs, in one line with the fix', () => {
-    expect(() => planOnBase({ ...facts, record: true, judgedBy: 'blobs' })).toThrow('visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: run it without --reporter=blob');
+    expect(() => planOnBase({ ...facts, record: true, judgedBy: 'blobs' })).toThrow(
+      'visual-uat record: this run writes blobs (or has no visual-uat reporter), so nothing would judge or store its checkpoints: run it without --reporter=blob',
+    );
   });
 
   it('records nothing, without refusing, in a blob run on the base that is no record run', () => {

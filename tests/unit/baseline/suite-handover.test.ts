@@ -23,7 +23,11 @@ describe('handOverSuite', () => {
   it('gives the listener the tests as a --list JSON report gives them (none declared skipped: they run on neither side), once', () => {
     const heard: ListedTest[][] = [];
     awaitSuite((tests) => heard.push(tests));
-    const cases = [testCase('chromium', 'po.spec.ts', ['account', 'login'], 4), testCase('chromium', 'po.spec.ts', ['home'], 12), testCase('chromium', 'po.spec.ts', ['legacy'], 20, 'skipped')];
+    const cases = [
+      testCase('chromium', 'po.spec.ts', ['account', 'login'], 4),
+      testCase('chromium', 'po.spec.ts', ['home'], 12),
+      testCase('chromium', 'po.spec.ts', ['legacy'], 20, 'skipped'),
+    ];
     handOverSuite('/repo', cases);
     handOverSuite('/repo', cases);
     // The same suite as `playwright test --list --reporter=json` writes it.
@@ -33,10 +37,27 @@ describe('handOverSuite', () => {
         {
           title: 'po.spec.ts',
           specs: [
-            { title: 'home', file: 'tests/po.spec.ts', line: 12, column: 3, tests: [{ projectName: 'chromium', expectedStatus: 'passed' }] },
-            { title: 'legacy', file: 'tests/po.spec.ts', line: 20, column: 3, tests: [{ projectName: 'chromium', expectedStatus: 'skipped' }] },
+            {
+              title: 'home',
+              file: 'tests/po.spec.ts',
+              line: 12,
+              column: 3,
+              tests: [{ projectName: 'chromium', expectedStatus: 'passed' }],
+            },
+            {
+              title: 'legacy',
+              file: 'tests/po.spec.ts',
+              line: 20,
+              column: 3,
+              tests: [{ projectName: 'chromium', expectedStatus: 'skipped' }],
+            },
           ],
-          suites: [{ title: 'account', specs: [{ title: 'login', file: 'tests/po.spec.ts', line: 4, column: 3, tests: [{ projectName: 'chromium' }] }] }],
+          suites: [
+            {
+              title: 'account',
+              specs: [{ title: 'login', file: 'tests/po.spec.ts', line: 4, column: 3, tests: [{ projectName: 'chromium' }] }],
+            },
+          ],
         },
       ],
     });

@@ -13,7 +13,12 @@ describe('mergeTopUp', () => {
     fs.mkdirSync(path.join(topUpDir, 'default', 'hidden-1a2b3c4d'), { recursive: true });
     fs.writeFileSync(path.join(topUpDir, 'default', 'hidden-1a2b3c4d', 'header.png'), 'png');
     const record = { folder: path.join('default', 'hidden-1a2b3c4d'), status: 'passed', error: null, checkpoints: ['header'], layouts: [] };
-    const merged = mergeTopUp({ complete: true, tests: {}, selection: { listed: 2, run: 0 } }, entryDir, { complete: true, tests: { 'hidden.spec.ts › hidden': record } }, topUpDir);
+    const merged = mergeTopUp(
+      { complete: true, tests: {}, selection: { listed: 2, run: 0 } },
+      entryDir,
+      { complete: true, tests: { 'hidden.spec.ts › hidden': record } },
+      topUpDir,
+    );
     expect(merged.added).toEqual(['hidden.spec.ts › hidden']);
     expect(merged.manifest.tests['hidden.spec.ts › hidden']).toEqual(record);
     expect(fs.readFileSync(path.join(entryDir, 'default', 'hidden-1a2b3c4d', 'header.png'), 'utf8')).toBe('png');

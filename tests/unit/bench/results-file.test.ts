@@ -2,7 +2,19 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PREVIOUS_HEADING, RESULTS_FILE, withSection } from '../../../bench/results-file';
 
-const FILE = ['# Benchmark results', '', '<!-- bench:a -->', '## A', 'old figures', '<!-- /bench:a -->', '', `${PREVIOUS_HEADING}`, '', 'kept as written', ''].join('\n');
+const FILE = [
+  '# Benchmark results',
+  '',
+  '<!-- bench:a -->',
+  '## A',
+  'old figures',
+  '<!-- /bench:a -->',
+  '',
+  `${PREVIOUS_HEADING}`,
+  '',
+  'kept as written',
+  '',
+].join('\n');
 
 describe('bench/RESULTS.md sections', () => {
   it('replaces a section between its markers and leaves the rest of the file as it was', () => {
@@ -19,7 +31,10 @@ describe('bench/RESULTS.md sections', () => {
 
   it('finds, in the committed file, the markers of every section the benches write', () => {
     const text = fs.readFileSync(RESULTS_FILE, 'utf8');
-    const benches = fs.readdirSync('bench').filter((file) => file.endsWith('.ts')).map((file) => fs.readFileSync(`bench/${file}`, 'utf8'));
+    const benches = fs
+      .readdirSync('bench')
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => fs.readFileSync(`bench/${file}`, 'utf8'));
     const written = benches.flatMap((source) => [...source.matchAll(/writeBenchSection\('([\w-]+)'/g)].map((match) => match[1]));
     expect(written.sort()).toEqual(['components', 'diff-engines', 'end-to-end-groups', 'explain', 'layout', 'request-size', 'review-page']);
     // bench/e2e.ts writes one section per suite, named by the suite's id.

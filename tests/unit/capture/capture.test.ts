@@ -33,7 +33,11 @@ describe('unsettledArea', () => {
       .toBuffer();
 
   it('boxes the pixels that differ between the last two captures, or the whole image when its size changed', async () => {
-    const [black, red, taller] = await Promise.all([image({ r: 0, g: 0, b: 0 }), image({ r: 255, g: 0, b: 0 }), image({ r: 0, g: 0, b: 0 }, 44)]);
+    const [black, red, taller] = await Promise.all([
+      image({ r: 0, g: 0, b: 0 }),
+      image({ r: 255, g: 0, b: 0 }),
+      image({ r: 0, g: 0, b: 0 }, 44),
+    ]);
     expect(await unsettledArea(black, red)).toEqual({ x: 10, y: 12, width: 5, height: 6 });
     expect(await unsettledArea(black, taller)).toEqual({ x: 0, y: 0, width: 50, height: 44 });
   });
@@ -56,7 +60,9 @@ describe('elementTimeoutMessage', () => {
     [null, 'it matches no element now'],
   ])('says what the element that never showed measures: %j', (measure, now) => {
     const message = elementTimeoutMessage('hero', "locator('#hero')", 2000, 'visible', measure);
-    expect(message).toBe(`${subject} matched no visible element within 2000 ms (${now}): wait for it to be visible before the checkpoint, or check the selector`);
+    expect(message).toBe(
+      `${subject} matched no visible element within 2000 ms (${now}): wait for it to be visible before the checkpoint, or check the selector`,
+    );
     expect(message).not.toContain('\n');
   });
 });

@@ -35,7 +35,12 @@ function recorder() {
         fs.mkdirSync(path.dirname(copy), { recursive: true });
         fs.copyFileSync(options.path, copy);
       }
-      attachments.push({ name, contentType: options.contentType ?? 'application/octet-stream', path: copy, body: options.body === undefined ? undefined : Buffer.from(options.body) });
+      attachments.push({
+        name,
+        contentType: options.contentType ?? 'application/octet-stream',
+        path: copy,
+        body: options.body === undefined ? undefined : Buffer.from(options.body),
+      });
     },
   };
 }
@@ -44,7 +49,12 @@ const SIGNALS: CapturedSignals = { aria: '- heading "Pricing"', consoleErrors: [
 const BASE_SIGNALS: CapturedSignals = { ...SIGNALS, aria: '- heading "Plans"' };
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const FOLDER = path.join('default', 'pricing-plans-1234abcd');
-const TEST_META: TestMeta = { key: 'site.spec.ts › pricing › plans', folder: FOLDER, baseline: { available: true, error: null, checkpoints: ['plans', 'old'] }, options: {} };
+const TEST_META: TestMeta = {
+  key: 'site.spec.ts › pricing › plans',
+  folder: FOLDER,
+  baseline: { available: true, error: null, checkpoints: ['plans', 'old'] },
+  options: {},
+};
 const meta = (name: string): CheckpointMeta => ({ name, intent: null, stable: true, signals: SIGNALS });
 const LAYOUT: LayoutRecord = { version: 1, width: 1, height: 1, elements: [], styles: [], truncated: false };
 
@@ -60,18 +70,42 @@ describe('writeCheckpoint / readCheckpoints', () => {
     await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: root, baselineRoot: null });
     expect(fs.readFileSync(checkpointImage(root, FOLDER, 'plans'))).toEqual(PNG);
     expect(JSON.parse(fs.readFileSync(checkpointSignals(root, FOLDER, 'plans'), 'utf8'))).toEqual(SIGNALS);
-    expect(readCheckpoints(info.attachments).checkpoints).toEqual([{ name: 'plans', image: checkpointImage(root, FOLDER, 'plans'), meta: meta('plans'), layout: null, baseline: { image: null, signals: null, layout: null } }]);
+    expect(readCheckpoints(info.attachments).checkpoints).toEqual([
+      {
+        name: 'plans',
+        image: checkpointImage(root, FOLDER, 'plans'),
+        meta: meta('plans'),
+        layout: null,
+        baseline: { image: null, signals: null, layout: null },
+      },
+    ]);
   });
 
   it("in the current role carries its meta and the baseline's image, signals and layout record, writes no signals file, and names the files the run keeps, not copies", async () => {
     const baselineRoot = path.join(dir, 'baseline');
-    await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: { ...meta('plans'), signals: BASE_SIGNALS }, layout: LAYOUT, imageRoot: baselineRoot, baselineRoot: null });
+    await writeCheckpoint(recorder(), {
+      role: 'baseline',
+      folder: FOLDER,
+      png: PNG,
+      meta: { ...meta('plans'), signals: BASE_SIGNALS },
+      layout: LAYOUT,
+      imageRoot: baselineRoot,
+      baselineRoot: null,
+    });
     const info = recorder();
     const root = path.join(dir, 'current');
     const context = { baseCommit: 'a'.repeat(40) } as RunContext;
     await writeTestMeta(info, TEST_META);
     await writeRunContext(info, context);
-    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), layout: LAYOUT, imageRoot: root, baselineRoot });
+    await writeCheckpoint(info, {
+      role: 'current',
+      folder: FOLDER,
+      png: PNG,
+      meta: meta('plans'),
+      layout: LAYOUT,
+      imageRoot: root,
+      baselineRoot,
+    });
     await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('added'), imageRoot: root, baselineRoot });
     expect(fs.existsSync(checkpointSignals(root, FOLDER, 'plans'))).toBe(false);
     expect(readCheckpoints(info.attachments)).toEqual({
@@ -83,9 +117,19 @@ describe('writeCheckpoint / readCheckpoints', () => {
           image: checkpointImage(root, FOLDER, 'plans'),
           meta: meta('plans'),
           layout: checkpointLayout(root, FOLDER, 'plans'),
-          baseline: { image: checkpointImage(baselineRoot, FOLDER, 'plans'), signals: BASE_SIGNALS, layout: checkpointLayout(baselineRoot, FOLDER, 'plans') },
+          baseline: {
+            image: checkpointImage(baselineRoot, FOLDER, 'plans'),
+            signals: BASE_SIGNALS,
+            layout: checkpointLayout(baselineRoot, FOLDER, 'plans'),
+          },
         },
-        { name: 'added', image: checkpointImage(root, FOLDER, 'added'), meta: meta('added'), layout: null, baseline: { image: null, signals: null, layout: null } },
+        {
+          name: 'added',
+          image: checkpointImage(root, FOLDER, 'added'),
+          meta: meta('added'),
+          layout: null,
+          baseline: { image: null, signals: null, layout: null },
+        },
       ],
     });
   });
@@ -103,17 +147,33 @@ function testCase(attachments: Attachment[], errors: TestResult['errors'] = []):
   } as unknown as TestCase;
 }
 
-const ANSI_ERROR = { message: 'Error: \u001b[2mexpect(\u001b[22m\u001b[31mlocator\u001b[39m\u001b[2m).\u001b[22mtoBeVisible\u001b[2m()\u001b[22m failed' };
+const ANSI_ERROR = {
+  message: 'Error: \u001b[2mexpect(\u001b[22m\u001b[31mlocator\u001b[39m\u001b[2m).\u001b[22mtoBeVisible\u001b[2m()\u001b[22m failed',
+};
 
 describe('collectTests', () => {
   it('pairs what either pass took, the base-only one from the baseline entry, with plain-text errors', async () => {
     const baselineRoot = path.join(dir, 'baseline');
-    await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('old'), imageRoot: baselineRoot, baselineRoot: null });
+    await writeCheckpoint(recorder(), {
+      role: 'baseline',
+      folder: FOLDER,
+      png: PNG,
+      meta: meta('old'),
+      imageRoot: baselineRoot,
+      baselineRoot: null,
+    });
     const info = recorder();
     const context = { sameAsBase: false, baselineDir: baselineRoot, baselineError: null } as RunContext;
     await writeTestMeta(info, { ...TEST_META, baseline: { ...TEST_META.baseline!, error: 'Error: \u001b[2mthe base app\u001b[22m' } });
     await writeRunContext(info, context);
-    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: path.join(dir, 'current'), baselineRoot });
+    await writeCheckpoint(info, {
+      role: 'current',
+      folder: FOLDER,
+      png: PNG,
+      meta: meta('plans'),
+      imageRoot: path.join(dir, 'current'),
+      baselineRoot,
+    });
 
     const tests = [testCase(info.attachments, [ANSI_ERROR])];
     const runContext = runContextOf(tests, null);
@@ -135,9 +195,26 @@ describe('collectTests after a baseline pass beside the tests', () => {
   it('takes a test whose capture found its stored baseline as having none when the pass failed as a whole, as a pass that failed first gives', async () => {
     const info = recorder();
     await writeTestMeta(info, TEST_META);
-    await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('plans'), imageRoot: path.join(dir, 'current'), baselineRoot: null });
-    const failed = { sameAsBase: false, baselineDir: path.join(dir, 'baseline'), baselineError: 'the baseline pass failed: the base server did not start' } as RunContext;
-    const files: RunFolder = { ...openRunFolder(failed), manifest: { complete: false, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['plans'], layouts: [] } } } };
+    await writeCheckpoint(info, {
+      role: 'current',
+      folder: FOLDER,
+      png: PNG,
+      meta: meta('plans'),
+      imageRoot: path.join(dir, 'current'),
+      baselineRoot: null,
+    });
+    const failed = {
+      sameAsBase: false,
+      baselineDir: path.join(dir, 'baseline'),
+      baselineError: 'the baseline pass failed: the base server did not start',
+    } as RunContext;
+    const files: RunFolder = {
+      ...openRunFolder(failed),
+      manifest: {
+        complete: false,
+        tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['plans'], layouts: [] } },
+      },
+    };
     const [test] = collectTests([testCase(info.attachments)], failed, files).tests;
     expect(test).toMatchObject({ baselineAvailable: false, baselineError: failed.baselineError });
   });
@@ -146,17 +223,52 @@ describe('collectTests after a baseline pass beside the tests', () => {
 describe('collectTests after a base test that failed', () => {
   it('compares with a capture that held still before the failure, not with one that did not, and still shows one only the base took', async () => {
     const baselineRoot = path.join(dir, 'baseline');
-    for (const name of ['settled', 'restless', 'dropped']) await writeCheckpoint(recorder(), { role: 'baseline', folder: FOLDER, png: PNG, meta: meta(name), imageRoot: baselineRoot, baselineRoot: null });
-    const record = { folder: FOLDER, status: 'timedOut', error: 'Test timeout of 30000ms exceeded.\nCall log:', checkpoints: ['settled', 'restless', 'dropped'], unsettled: ['restless', 'dropped'], layouts: ['settled'] };
+    for (const name of ['settled', 'restless', 'dropped'])
+      await writeCheckpoint(recorder(), {
+        role: 'baseline',
+        folder: FOLDER,
+        png: PNG,
+        meta: meta(name),
+        imageRoot: baselineRoot,
+        baselineRoot: null,
+      });
+    const record = {
+      folder: FOLDER,
+      status: 'timedOut',
+      error: 'Test timeout of 30000ms exceeded.\nCall log:',
+      checkpoints: ['settled', 'restless', 'dropped'],
+      unsettled: ['restless', 'dropped'],
+      layouts: ['settled'],
+    };
     const context = { sameAsBase: false, baselineDir: baselineRoot, baselineError: null } as RunContext;
     const info = recorder();
-    await writeTestMeta(info, { ...TEST_META, baseline: { ...baselineInfo(context, { complete: true, tests: { [TEST_META.key]: record } }, TEST_META.key) } });
-    for (const name of ['settled', 'restless', 'fresh']) await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta(name), imageRoot: path.join(dir, 'current'), baselineRoot });
+    await writeTestMeta(info, {
+      ...TEST_META,
+      baseline: { ...baselineInfo(context, { complete: true, tests: { [TEST_META.key]: record } }, TEST_META.key) },
+    });
+    for (const name of ['settled', 'restless', 'fresh'])
+      await writeCheckpoint(info, {
+        role: 'current',
+        folder: FOLDER,
+        png: PNG,
+        meta: meta(name),
+        imageRoot: path.join(dir, 'current'),
+        baselineRoot,
+      });
     const [test] = collectTests([testCase(info.attachments)], context, openRunFolder(context)).tests;
     expect(test).toMatchObject({ status: 'passed', error: null, baselineAvailable: false, baselineError: record.error });
     const sides = (name: string) => test.pairs.find((pair) => pair.name === name)!;
-    expect(sides('settled')).toMatchObject({ baseline: checkpointImage(baselineRoot, FOLDER, 'settled'), baseSignals: SIGNALS, baseCapture: { testStatus: 'timedOut', taken: true, settled: true, layout: true } });
-    expect(sides('restless')).toMatchObject({ baseline: null, baseSignals: null, layouts: { baseline: null }, baseCapture: { settled: false, layout: false } });
+    expect(sides('settled')).toMatchObject({
+      baseline: checkpointImage(baselineRoot, FOLDER, 'settled'),
+      baseSignals: SIGNALS,
+      baseCapture: { testStatus: 'timedOut', taken: true, settled: true, layout: true },
+    });
+    expect(sides('restless')).toMatchObject({
+      baseline: null,
+      baseSignals: null,
+      layouts: { baseline: null },
+      baseCapture: { settled: false, layout: false },
+    });
     expect(sides('fresh')).toMatchObject({ baseline: null, baseCapture: { taken: false, settled: null } });
     expect(sides('dropped')).toMatchObject({ current: null, baseline: checkpointImage(baselineRoot, FOLDER, 'dropped') });
   });
@@ -164,7 +276,14 @@ describe('collectTests after a base test that failed', () => {
 
 describe('baseImageUsable', () => {
   it('takes a base image whose test passed, or failed only after it held still', () => {
-    const capture = (extra: Partial<BaseCapture>): BaseCapture => ({ testStatus: 'failed', error: 'Error: x', taken: true, settled: true, layout: true, ...extra });
+    const capture = (extra: Partial<BaseCapture>): BaseCapture => ({
+      testStatus: 'failed',
+      error: 'Error: x',
+      taken: true,
+      settled: true,
+      layout: true,
+      ...extra,
+    });
     expect(baseImageUsable(null)).toBe(true);
     expect(baseImageUsable(capture({ testStatus: 'passed', settled: false }))).toBe(true);
     expect(baseImageUsable(capture({}))).toBe(true);
@@ -183,7 +302,10 @@ describe('collectTests lists every test that failed', () => {
   it('reads nothing itself: the base side and the manifest come from the run files it is given', () => {
     const context = { sameAsBase: false, baselineDir: '/nowhere', baselineError: null } as RunContext;
     const files: RunFolder = {
-      manifest: { complete: true, tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['old'], layouts: [] } } },
+      manifest: {
+        complete: true,
+        tests: { [TEST_META.key]: { folder: FOLDER, status: 'passed', error: null, checkpoints: ['old'], layouts: [] } },
+      },
       baseSide: (_folder, name) => ({ image: `/entry/${name}.png`, signals: null, layout: `/entry/${name}.layout.json.gz` }),
     };
     const [test] = collectTests([testCase([], [ANSI_ERROR])], context, files).tests;
@@ -205,15 +327,37 @@ describe('baselineManifest', () => {
   it("records each base test's status, plain-text error and checkpoints; a pass with global errors is incomplete", async () => {
     const info = recorder();
     await writeTestMeta(info, TEST_META);
-    await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: meta('plans'), layout: LAYOUT, imageRoot: dir, baselineRoot: null });
-    await writeCheckpoint(info, { role: 'baseline', folder: FOLDER, png: PNG, meta: { ...meta('carousel'), stable: false }, imageRoot: dir, baselineRoot: null });
+    await writeCheckpoint(info, {
+      role: 'baseline',
+      folder: FOLDER,
+      png: PNG,
+      meta: meta('plans'),
+      layout: LAYOUT,
+      imageRoot: dir,
+      baselineRoot: null,
+    });
+    await writeCheckpoint(info, {
+      role: 'baseline',
+      folder: FOLDER,
+      png: PNG,
+      meta: { ...meta('carousel'), stable: false },
+      imageRoot: dir,
+      baselineRoot: null,
+    });
     const manifest = baselineManifest([testCase(info.attachments, [ANSI_ERROR])], 'passed', []);
     // A checkpoint whose capture never held still is named: its image settles no later capture. So is
     // each that wrote a layout record: a base side without one then says why.
     expect(manifest).toEqual({
       complete: true,
       tests: {
-        [TEST_META.key]: { folder: FOLDER, status: 'failed', error: 'Error: expect(locator).toBeVisible() failed', checkpoints: ['plans', 'carousel'], unsettled: ['carousel'], layouts: ['plans'] },
+        [TEST_META.key]: {
+          folder: FOLDER,
+          status: 'failed',
+          error: 'Error: expect(locator).toBeVisible() failed',
+          checkpoints: ['plans', 'carousel'],
+          unsettled: ['carousel'],
+          layouts: ['plans'],
+        },
       },
     });
     expect(baselineManifest([], 'passed', ['Error: webServer did not start']).complete).toBe(false);

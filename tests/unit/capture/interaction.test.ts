@@ -78,7 +78,12 @@ describe('the layout record of a masked capture', () => {
     const opened = await page();
     const layout = (await takeLayout(opened, { kind: 'page' }, [opened.locator('main.grid')]))!;
     const masked = layout.elements.filter((element) => element.masked).map((element) => element.path);
-    expect(masked).toEqual(['html>body>main.grid', 'html>body>main.grid>div.card:1', 'html>body>main.grid>div.card:2', 'html>body>main.grid>div.card:3']);
+    expect(masked).toEqual([
+      'html>body>main.grid',
+      'html>body>main.grid>div.card:1',
+      'html>body>main.grid>div.card:2',
+      'html>body>main.grid>div.card:3',
+    ]);
     expect((await takeLayout(opened, { kind: 'page' }))!.elements.some((element) => element.masked)).toBe(false);
     await opened.close();
   });

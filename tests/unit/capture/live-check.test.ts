@@ -3,8 +3,16 @@ import { stableCapture } from '../../../src/capture/checkpoint';
 import { retakeDecision, type BaselineLook } from '../../../src/capture/live-check';
 
 const MATCH: BaselineLook = { matches: true, explained: null, difference: '' };
-const UNEXPLAINED: BaselineLook = { matches: false, explained: null, difference: '0.4% of pixels in 1 region, which no element added, removed, moved or restyled explains' };
-const EXPLAINED: BaselineLook = { matches: false, explained: '.promo added (960×120)', difference: '6% of pixels in 1 region: .promo added (960×120)' };
+const UNEXPLAINED: BaselineLook = {
+  matches: false,
+  explained: null,
+  difference: '0.4% of pixels in 1 region, which no element added, removed, moved or restyled explains',
+};
+const EXPLAINED: BaselineLook = {
+  matches: false,
+  explained: '.promo added (960×120)',
+  difference: '6% of pixels in 1 region: .promo added (960×120)',
+};
 
 describe('what a capture beside its baseline calls for', () => {
   it('ends on a match, on a difference the layout record explains once the page held still for it, and retakes one nothing explains', () => {
@@ -30,7 +38,10 @@ describe('captures compared with their baseline while the page is alive', () => 
   it('costs one screenshot and no comparison when the first is byte-identical to the baseline', async () => {
     const page = frames('base');
     let looked = 0;
-    const settled = await stableCapture(page.capture, 5000, baseline, null, async () => (looked++, MATCH));
+    const settled = await stableCapture(page.capture, 5000, baseline, null, async () => {
+      looked++;
+      return MATCH;
+    });
     expect([page.taken(), looked, settled.captures, settled.sameAsBaseline]).toEqual([1, 0, 1, true]);
   });
 
@@ -46,7 +57,10 @@ describe('captures compared with their baseline while the page is alive', () => 
     const page = frames('with promo');
     let looked = 0;
     const started = Date.now();
-    const settled = await stableCapture(page.capture, 5000, baseline, null, async () => (looked++, EXPLAINED));
+    const settled = await stableCapture(page.capture, 5000, baseline, null, async () => {
+      looked++;
+      return EXPLAINED;
+    });
     expect([page.taken(), looked, settled.captures, settled.firstDifference]).toEqual([2, 1, 2, EXPLAINED.difference]);
     expect(Date.now() - started).toBeLessThan(1000);
   });
@@ -62,7 +76,10 @@ describe('captures compared with their baseline while the page is alive', () => 
   it('retakes a still page that differs unexplained until the timeout, without comparing the same image twice', async () => {
     const page = frames('offset by 3 px');
     let looked = 0;
-    const settled = await stableCapture(page.capture, 400, baseline, null, async () => (looked++, UNEXPLAINED));
+    const settled = await stableCapture(page.capture, 400, baseline, null, async () => {
+      looked++;
+      return UNEXPLAINED;
+    });
     expect(looked).toBe(1);
     expect(page.taken()).toBeGreaterThan(2);
     expect(settled).toMatchObject({ stable: true, firstDifference: UNEXPLAINED.difference });
@@ -70,7 +87,11 @@ describe('captures compared with their baseline while the page is alive', () => 
 
   it('settles on two alike, as without a check, when the baseline cannot be compared', async () => {
     const page = frames('current');
-    const settled = await stableCapture(page.capture, 5000, baseline, null, async () => ({ matches: false, explained: 'the baseline could not be compared', difference: 'the baseline could not be compared' }));
+    const settled = await stableCapture(page.capture, 5000, baseline, null, async () => ({
+      matches: false,
+      explained: 'the baseline could not be compared',
+      difference: 'the baseline could not be compared',
+    }));
     expect([page.taken(), settled.stable]).toEqual([2, true]);
   });
 });

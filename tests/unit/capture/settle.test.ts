@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe('settle before a checkpoint', () => {
-  it("lets the transition a scroll handler started end, and leaves a long animation to the screenshot", async () => {
+  it('lets the transition a scroll handler started end, and leaves a long animation to the screenshot', async () => {
     const page = await browser.newPage({ viewport: { width: 1000, height: 600 } });
     await page.setContent(`<style>
       body { margin: 0; height: 3000px; } .spin { width: 10px; height: 10px; animation: spin 30s linear; }
@@ -57,7 +57,9 @@ describe('settle before a checkpoint', () => {
 
   it('gives up on a page that never stops scrolling at its time budget', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.setContent(`<body style="margin:0"><div style="height:100000px"></div><script>(function step(){ scrollBy(0, 1); requestAnimationFrame(step); })()</script></body>`);
+    await page.setContent(
+      `<body style="margin:0"><div style="height:100000px"></div><script>(function step(){ scrollBy(0, 1); requestAnimationFrame(step); })()</script></body>`,
+    );
     const started = Date.now();
     await settle(page as unknown as Page, 300);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -68,7 +70,9 @@ describe('settle before a checkpoint', () => {
 describe('a stable capture', () => {
   it("takes one screenshot when the first is identical to the checkpoint's earlier render that held still, two otherwise", async () => {
     const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
-    await page.setContent('<body style="margin:0;background:linear-gradient(#fff,#cde)"><h1 style="box-shadow:0 2px 8px #0004">Pricing</h1></body>');
+    await page.setContent(
+      '<body style="margin:0;background:linear-gradient(#fff,#cde)"><h1 style="box-shadow:0 2px 8px #0004">Pricing</h1></body>',
+    );
     let taken = 0;
     const capture = () => {
       taken++;

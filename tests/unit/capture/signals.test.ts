@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { displayUrl } from '../../../src/capture/signals';
-import { compareSignals, hasNewSignals, normaliseMessage, NO_DIFF, NO_SIGNALS, requestKey, testBaseSignals, unifiedDiff } from '../../../src/compare';
+import {
+  compareSignals,
+  hasNewSignals,
+  normaliseMessage,
+  NO_DIFF,
+  NO_SIGNALS,
+  requestKey,
+  testBaseSignals,
+  unifiedDiff,
+} from '../../../src/compare';
 import { failingCheckpoints, type CheckpointOutcome } from '../../../src/report/decide';
 import type { CapturedSignals } from '../../../src/types';
 
-const ARIA = ['- banner: Shop', '- main:', '  - heading "Products" [level=1]', '  - heading "Mug" [level=2]', '  - paragraph: 12 EUR'].join('\n');
+const ARIA = ['- banner: Shop', '- main:', '  - heading "Products" [level=1]', '  - heading "Mug" [level=2]', '  - paragraph: 12 EUR'].join(
+  '\n',
+);
 
 describe('unifiedDiff', () => {
   it('is null for the same text', () => {
@@ -14,7 +25,15 @@ describe('unifiedDiff', () => {
   it('shows an insertion with three lines of context, numbered as diff -u does', () => {
     const current = ARIA.replace('[level=1]', '[level=1]\n  - paragraph: Free shipping');
     expect(unifiedDiff(ARIA, current)).toBe(
-      ['@@ -1,5 +1,6 @@', ' - banner: Shop', ' - main:', '   - heading "Products" [level=1]', '+  - paragraph: Free shipping', '   - heading "Mug" [level=2]', '   - paragraph: 12 EUR'].join('\n'),
+      [
+        '@@ -1,5 +1,6 @@',
+        ' - banner: Shop',
+        ' - main:',
+        '   - heading "Products" [level=1]',
+        '+  - paragraph: Free shipping',
+        '   - heading "Mug" [level=2]',
+        '   - paragraph: 12 EUR',
+      ].join('\n'),
     );
   });
 
@@ -72,9 +91,18 @@ describe('normaliseMessage', () => {
 
   it('matches webpack, Next and esbuild bundle names across builds, and keeps the words of a name', () => {
     const pairs = [
-      ['at Module.render (http://localhost:8080/static/js/main.3f2a1b4c.js:2:1043)', 'at Module.render (http://localhost:41873/static/js/main.9e0d7c6b.js:2:1051)'],
-      ['at t (http://127.0.0.1:3000/_next/static/chunks/pages/_app-0a1b2c3d4e5f6a7b.js:1:200)', 'at t (http://127.0.0.1:40001/_next/static/chunks/pages/_app-7f6e5d4c3b2a1908.js:1:230)'],
-      ['GET http://127.0.0.1:3000/_next/static/Hx7kq2pL9sX_aB1cD2eF3/_buildManifest.js', 'GET http://127.0.0.1:40001/_next/static/Zq8rT1mN4bV_cX2dE3fG4/_buildManifest.js'],
+      [
+        'at Module.render (http://localhost:8080/static/js/main.3f2a1b4c.js:2:1043)',
+        'at Module.render (http://localhost:41873/static/js/main.9e0d7c6b.js:2:1051)',
+      ],
+      [
+        'at t (http://127.0.0.1:3000/_next/static/chunks/pages/_app-0a1b2c3d4e5f6a7b.js:1:200)',
+        'at t (http://127.0.0.1:40001/_next/static/chunks/pages/_app-7f6e5d4c3b2a1908.js:1:230)',
+      ],
+      [
+        'GET http://127.0.0.1:3000/_next/static/Hx7kq2pL9sX_aB1cD2eF3/_buildManifest.js',
+        'GET http://127.0.0.1:40001/_next/static/Zq8rT1mN4bV_cX2dE3fG4/_buildManifest.js',
+      ],
       ['at http://localhost:5173/assets/chunk-KZ3XQ2VB.js:1:88', 'at http://localhost:5173/assets/chunk-P4LMN7RT.js:1:90'],
       ['at webpack-internal:///./src/App.js:10:11', 'at webpack-internal:///./src/App.js:12:3'],
     ];
@@ -120,8 +148,9 @@ describe('compareSignals', () => {
     });
   });
 
-  it('maps the base page\'s origin onto the current one in the ARIA snapshots, whatever local name it goes by', () => {
-    const aria = (origin: string) => `- link "Home":\n  - /url: ${origin}/\n- link "Docs":\n  - /url: http://localhost:${new URL(origin).port}/docs`;
+  it("maps the base page's origin onto the current one in the ARIA snapshots, whatever local name it goes by", () => {
+    const aria = (origin: string) =>
+      `- link "Home":\n  - /url: ${origin}/\n- link "Docs":\n  - /url: http://localhost:${new URL(origin).port}/docs`;
     const base = signals({ origin: 'http://127.0.0.1:39819', aria: aria('http://127.0.0.1:39819') });
     const current = signals({ origin: 'http://127.0.0.1:3000', aria: aria('http://127.0.0.1:3000') });
     expect(compareSignals(base, current).ariaDiff).toBeNull();
@@ -132,7 +161,10 @@ describe('compareSignals', () => {
   it('knows a console error or failed request that another checkpoint of the test saw on the base', () => {
     const first = signals({ failedRequests: ['GET /api/heartbeat → 404'], consoleErrors: ['console.error: offline'] });
     const second = signals({});
-    const current = signals({ failedRequests: ['GET /api/heartbeat → 404', 'GET /api/new → 404'], consoleErrors: ['console.error: offline'] });
+    const current = signals({
+      failedRequests: ['GET /api/heartbeat → 404', 'GET /api/new → 404'],
+      consoleErrors: ['console.error: offline'],
+    });
     const result = compareSignals(second, current, testBaseSignals([first, second, null]));
     expect(result.newFailedRequests).toEqual(['GET /api/new → 404']);
     expect(result.newConsoleErrors).toEqual([]);

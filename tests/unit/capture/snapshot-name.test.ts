@@ -4,7 +4,7 @@ import { nextSnapshotName, shortened } from '../../../src/capture/snapshot-name'
 
 const testInfo = (titlePath: string[]) => ({ titlePath }) as unknown as TestInfo;
 
-describe('nextSnapshotName (Playwright\'s snapshot names, without the extension)', () => {
+describe("nextSnapshotName (Playwright's snapshot names, without the extension)", () => {
   it('numbers unnamed snapshots after the title path without the file', () => {
     const info = testInfo(['pricing.spec.ts', 'pricing', 'shows three plans']);
     expect(nextSnapshotName(info, undefined)).toBe('pricing-shows-three-plans-1');

@@ -25,7 +25,7 @@ describe('the review page', () => {
     expect(() => new Function(client.body)).not.toThrow();
   });
 
-  it('keeps review-client.ts a script, whose names stay out of the program\'s global scope', () => {
+  it("keeps review-client.ts a script, whose names stay out of the program's global scope", () => {
     const file = path.resolve(__dirname, '..', '..', '..', 'src', 'cli', 'review-client.ts');
     const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     expect(ts.isExternalModule(source)).toBe(false);

@@ -33,7 +33,11 @@ beforeEach(async () => {
   const baseline = writePng(path.join(images, 'base.png'), 40, 20);
   const current = writePng(path.join(images, 'current.png'), 40, 20, [{ x: 0, y: 0, width: 10, height: 10, rgba: [0, 0, 200, 255] }]);
   const cells = new Uint8Array(3 * 4).fill(200);
-  const fingerprint = encodeChange({ threshold: 0.1, regions: [{ kind: 'modified', width: 10, height: 10, cell: 5, base: cells, current: cells.map(() => 30) }], lines: [] });
+  const fingerprint = encodeChange({
+    threshold: 0.1,
+    regions: [{ kind: 'modified', width: 10, height: 10, cell: 5, base: cells, current: cells.map(() => 30) }],
+    lines: [],
+  });
   const contact = checkpointResult({
     name: 'contact',
     reason: 'no evaluator configured',
@@ -43,10 +47,27 @@ beforeEach(async () => {
     diffMetrics: { pixelDiffPercent: 12.5, changedRegions: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }] },
     group: 'g1',
     fingerprint,
-    explanation: { changes: [], summary: '', note: 'no layout record on the base side', unexplained: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }], regionCount: 1 },
+    explanation: {
+      changes: [],
+      summary: '',
+      note: 'no layout record on the base side',
+      unexplained: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }],
+      regionCount: 1,
+    },
   });
   const run = runOf([testResult(['site.spec.ts', 'about'], [contact])]);
-  run.groups = [{ id: 'g1', fingerprint, members: ['site.spec.ts › about › contact'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null, explanation: null }];
+  run.groups = [
+    {
+      id: 'g1',
+      fingerprint,
+      members: ['site.spec.ts › about › contact'],
+      alsoIn: [],
+      status: 'needs_review',
+      reason: 'no evaluator configured',
+      evaluation: null,
+      explanation: null,
+    },
+  ];
   fs.mkdirSync(outputPath(settings.outputDir, 'results'), { recursive: true });
   fs.writeFileSync(outputPath(settings.outputDir, 'latestResults'), JSON.stringify({ ...run, timestamp: TIMESTAMP }));
   server = await startReviewServer(settings, {});
@@ -59,7 +80,10 @@ afterEach(async () => {
   await server.close();
 });
 
-function request(pathname: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+function request(
+  pathname: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${origin}${pathname}`, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
       let body = '';
@@ -72,7 +96,11 @@ function request(pathname: string, options: { method?: string; headers?: Record<
 }
 
 const decide = (headers: Record<string, string>, run = TIMESTAMP) =>
-  request('/api/decisions', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ run, entry: 'g1', decision: 'approved', reason: 'fine' }) });
+  request('/api/decisions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ run, entry: 'g1', decision: 'approved', reason: 'fine' }),
+  });
 
 describe('the review server', () => {
   it('shows what changed in words beside the images, and the regions the words do not explain, to outline apart', async () => {
@@ -100,8 +128,14 @@ describe('the review server', () => {
     expect(readApprovals(settings.configDir)).toEqual([]);
     const recorded = await decide(own);
     expect(recorded.status).toBe(200);
-    const decided = { test: 'site.spec.ts › about', checkpoint: 'contact', unexplained: '1 of 1 changed region not explained: at (0, 0) 10×10' };
-    expect(readApprovals(settings.configDir)).toEqual([expect.objectContaining({ decision: 'approved', scope: 'change', reason: 'fine', checkpoints: [expect.objectContaining(decided)] })]);
+    const decided = {
+      test: 'site.spec.ts › about',
+      checkpoint: 'contact',
+      unexplained: '1 of 1 changed region not explained: at (0, 0) 10×10',
+    };
+    expect(readApprovals(settings.configDir)).toEqual([
+      expect.objectContaining({ decision: 'approved', scope: 'change', reason: 'fine', checkpoints: [expect.objectContaining(decided)] }),
+    ]);
   });
 
   it('refuses a decision while the approvals file does not read, with its one line, and leaves the file as it was', async () => {
@@ -110,7 +144,9 @@ describe('the review server', () => {
     fs.writeFileSync(file, broken);
     const answer = await decide({ origin, 'x-visual-uat-token': token });
     expect(answer.status).toBe(409);
-    expect(JSON.parse(answer.body).error).toMatch(/^visual-uat: .*visual-uat\.approvals\.json: "approvals" is missing \(found "aprovals"\): fix it to /);
+    expect(JSON.parse(answer.body).error).toMatch(
+      /^visual-uat: .*visual-uat\.approvals\.json: "approvals" is missing \(found "aprovals"\): fix it to /,
+    );
     expect(fs.readFileSync(file, 'utf8')).toBe(broken);
   });
 
@@ -136,8 +172,12 @@ describe('the review server', () => {
 describe('starting the review server', () => {
   it('says what to do when the port is taken or is not a port', async () => {
     const port = Number(new URL(server.url).port);
-    await expect(startReviewServer(settings, { port })).rejects.toThrow(`visual-uat review: 127.0.0.1:${port} is in use: pick another --port, or leave it out for a free one`);
-    expect(() => portOption('eighty')).toThrow('visual-uat review: --port eighty is not a port: give a number from 1 to 65535, or leave it out for a free one');
+    await expect(startReviewServer(settings, { port })).rejects.toThrow(
+      `visual-uat review: 127.0.0.1:${port} is in use: pick another --port, or leave it out for a free one`,
+    );
+    expect(() => portOption('eighty')).toThrow(
+      'visual-uat review: --port eighty is not a port: give a number from 1 to 65535, or leave it out for a free one',
+    );
     expect(() => portOption('70000')).toThrow(/--port 70000 is not a port/);
     expect(portOption('8080')).toBe(8080);
   });

@@ -66,8 +66,12 @@ describe('alignRows', () => {
 
   it('takes rows within the threshold as equal', () => {
     const current = PAGE.map((level) => level + 1);
-    expect(alignRows(image(PAGE), image(current), WIDTH, 0).every((segment) => segment.kind === 'modified' || segment.kind === 'equal')).toBe(true);
-    expect(alignRows(image(PAGE), image(current), WIDTH, 10_000)).toEqual([{ kind: 'equal', baseStart: 0, baseLength: 8, currentStart: 0, currentLength: 8 }]);
+    expect(
+      alignRows(image(PAGE), image(current), WIDTH, 0).every((segment) => segment.kind === 'modified' || segment.kind === 'equal'),
+    ).toBe(true);
+    expect(alignRows(image(PAGE), image(current), WIDTH, 10_000)).toEqual([
+      { kind: 'equal', baseStart: 0, baseLength: 8, currentStart: 0, currentLength: 8 },
+    ]);
   });
 
   // A single row in or out between matching runs is layout re-snapping and is paired as modified.

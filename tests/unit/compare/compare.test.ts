@@ -15,7 +15,10 @@ let browser: Browser;
 function page(options: { banner?: boolean; dropSection?: number; buttonColour?: string; nudge?: string } = {}): string {
   const sections = Array.from({ length: 12 }, (_, i) => i)
     .filter((i) => i !== options.dropSection)
-    .map((i) => `<section style="height:220px;padding:16px;border-bottom:1px solid #ccd"><h2>Section ${i}</h2><p>Paragraph ${i}: the quick brown fox jumps over the lazy dog.</p></section>`)
+    .map(
+      (i) =>
+        `<section style="height:220px;padding:16px;border-bottom:1px solid #ccd"><h2>Section ${i}</h2><p>Paragraph ${i}: the quick brown fox jumps over the lazy dog.</p></section>`,
+    )
     .join('');
   const banner = options.banner ? '<div style="height:200px;background:#ffd34d;font-size:40px">Spring sale: 20% off</div>' : '';
   return `<html><body style="margin:0;font-family:DejaVu Sans,sans-serif">
@@ -111,6 +114,8 @@ describe('compareImages on real screenshots', () => {
     const corrupt = path.join(dir, 'corrupt.png');
     fs.writeFileSync(corrupt, fs.readFileSync(base).subarray(0, 200));
     await expect(compare('corrupt', corrupt, base)).rejects.toThrow(CompareError);
-    await expect(compare('corrupt', corrupt, base)).rejects.toThrow(/the baseline image .*corrupt\.png is not a readable PNG .*--update-baselines/);
+    await expect(compare('corrupt', corrupt, base)).rejects.toThrow(
+      /the baseline image .*corrupt\.png is not a readable PNG .*--update-baselines/,
+    );
   });
 });

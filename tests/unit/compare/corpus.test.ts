@@ -45,7 +45,12 @@ function grown(box: Box, by: number): Box {
 }
 
 function inside(inner: Box, outer: Box): boolean {
-  return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+  return (
+    inner.x >= outer.x &&
+    inner.y >= outer.y &&
+    inner.x + inner.width <= outer.x + outer.width &&
+    inner.y + inner.height <= outer.y + outer.height
+  );
 }
 
 function intersects(a: Box, b: Box): boolean {
@@ -92,10 +97,16 @@ describe('the diff engine on the real-rendering corpus', () => {
         const truthArea = truth.reduce((sum, change) => sum + area(change.box), 0);
         const regionArea = regions.reduce((sum, region) => sum + area(region), 0);
         expect(regionArea).toBeLessThanOrEqual(1.3 * truthArea);
-        const imageArea = corpusCase.width * Math.max(...(await Promise.all([corpusCase.baseline, corpusCase.current].map(async (f) => (await sharp(f).metadata()).height!))));
+        const imageArea =
+          corpusCase.width *
+          Math.max(...(await Promise.all([corpusCase.baseline, corpusCase.current].map(async (f) => (await sharp(f).metadata()).height!))));
         expect(outcome.metrics.pixelDiffPercent).toBeGreaterThan(0);
         expect(outcome.metrics.pixelDiffPercent).toBeLessThanOrEqual((130 * truthArea) / imageArea);
-        for (const region of regions) expect(truth.some((change) => intersects(region, grown(change.box, SHADOW_REACH))), `region ${JSON.stringify(region)} is far from any real change`).toBe(true);
+        for (const region of regions)
+          expect(
+            truth.some((change) => intersects(region, grown(change.box, SHADOW_REACH))),
+            `region ${JSON.stringify(region)} is far from any real change`,
+          ).toBe(true);
 
         const [main] = truth;
         if (main.kind === 'added') {

@@ -20,7 +20,9 @@ async function stripes(file: string, width: number, height: number, bandAt?: num
     const shade = inBand ? 40 : 120 + ((source >> 5) % 8) * 15;
     rows.fill(shade, y * width * 3, (y + 1) * width * 3);
   }
-  await sharp(rows, { raw: { width, height, channels: 3 } }).png().toFile(file);
+  await sharp(rows, { raw: { width, height, channels: 3 } })
+    .png()
+    .toFile(file);
   return file;
 }
 
@@ -36,9 +38,17 @@ describe('image limits', () => {
   });
 
   it('calls a colour shift below the threshold within tolerance, not identical: the pixels differ', async () => {
-    const flat = (file: string, shade: number) => sharp({ create: { width: 64, height: 32, channels: 3, background: { r: shade, g: shade, b: 200 } } }).png().toFile(path.join(dir, file));
+    const flat = (file: string, shade: number) =>
+      sharp({ create: { width: 64, height: 32, channels: 3, background: { r: shade, g: shade, b: 200 } } })
+        .png()
+        .toFile(path.join(dir, file));
     await Promise.all([flat('shade-base.png', 120), flat('shade-current.png', 123)]);
-    const outcome = await compareImages({ baseline: path.join(dir, 'shade-base.png'), current: path.join(dir, 'shade-current.png'), diffOutput: path.join(dir, 'shade-diff.png'), tolerance });
+    const outcome = await compareImages({
+      baseline: path.join(dir, 'shade-base.png'),
+      current: path.join(dir, 'shade-current.png'),
+      diffOutput: path.join(dir, 'shade-diff.png'),
+      tolerance,
+    });
     expect(outcome).toEqual({ kind: 'within-tolerance', metrics: { pixelDiffPercent: 0, changedRegions: [] } });
   });
 
@@ -51,6 +61,8 @@ describe('image limits', () => {
     fs.writeFileSync(hugeFile, huge);
     const refusal = compareImages({ baseline: small, current: hugeFile, diffOutput: path.join(dir, 'huge-diff.png'), tolerance });
     await expect(refusal).rejects.toThrow(CompareError);
-    await expect(refusal).rejects.toThrow(/the current image .*huge\.png is 20000×6000 px, over the 100 MP limit: capture a locator or a clip instead of the whole page/);
+    await expect(refusal).rejects.toThrow(
+      /the current image .*huge\.png is 20000×6000 px, over the 100 MP limit: capture a locator or a clip instead of the whole page/,
+    );
   });
 });

@@ -28,7 +28,10 @@ describe('basePathOf', () => {
 type Use = { ctCacheDir?: string; ctViteConfig?: () => Promise<{ plugins: { name: string }[]; build: { emptyOutDir: boolean } }> };
 
 function ctConfig(config: PlaywrightTestConfig): PlaywrightTestConfig {
-  return { ...config, '@playwright/experimental-ct-core': { frameworkPluginFactory: async () => ({ name: 'react' }) } } as PlaywrightTestConfig;
+  return {
+    ...config,
+    '@playwright/experimental-ct-core': { frameworkPluginFactory: async () => ({ name: 'react' }) },
+  } as PlaywrightTestConfig;
 }
 
 describe('baselineComponentBuild', () => {
@@ -48,7 +51,10 @@ describe('baselineComponentBuild', () => {
   it("keeps the user's own Vite plugins and settings, in the projects that set their own too", async () => {
     const userVite = { plugins: [{ name: 'user-react' }], define: { FLAG: 'true' } };
     const config = baselineComponentBuild(
-      ctConfig({ use: { ctViteConfig: userVite } as object, projects: [{ name: 'plain' }, { name: 'own', use: { ctViteConfig: async () => ({ plugins: [{ name: 'own' }] }) } as object }] }),
+      ctConfig({
+        use: { ctViteConfig: userVite } as object,
+        projects: [{ name: 'plain' }, { name: 'own', use: { ctViteConfig: async () => ({ plugins: [{ name: 'own' }] }) } as object }],
+      }),
       sources,
       '/cache',
     );

@@ -17,17 +17,38 @@ afterEach(() => {
 
 describe('resolveOptions', () => {
   it('applies defaults, then options, then the environment', () => {
-    expect(resolveOptions({}, {})).toMatchObject({ baseBranch: null, outputDir: '.visual-uat', updateBaselines: false, failOn: ['regression', 'needs_review'] });
+    expect(resolveOptions({}, {})).toMatchObject({
+      baseBranch: null,
+      outputDir: '.visual-uat',
+      updateBaselines: false,
+      failOn: ['regression', 'needs_review'],
+    });
     expect(resolveOptions({}, { GITHUB_BASE_REF: 'develop' }).baseBranch).toEqual({ branch: 'develop', setting: 'GITHUB_BASE_REF' });
-    expect(resolveOptions({}, { GITHUB_BASE_REF: '', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'stage' }).baseBranch).toEqual({ branch: 'stage', setting: 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME' });
-    expect(resolveOptions({}, { BITBUCKET_PR_DESTINATION_BRANCH: 'next' }).baseBranch).toEqual({ branch: 'next', setting: 'BITBUCKET_PR_DESTINATION_BRANCH' });
-    expect(resolveOptions({ baseBranch: 'trunk' }, { GITHUB_BASE_REF: 'develop' }).baseBranch).toEqual({ branch: 'trunk', setting: 'baseBranch in withVisualUat' });
-    expect(resolveOptions({ baseBranch: 'trunk', outputDir: 'out' }, { VISUAL_UAT_BASE: 'release', VISUAL_UAT_DIR: 'vu' })).toMatchObject({ baseBranch: { branch: 'release', setting: 'VISUAL_UAT_BASE' }, outputDir: 'vu' });
-    expect(resolveOptions({ updateBaselines: false }, { VISUAL_UAT_UPDATE_BASELINES: '1', VISUAL_UAT_KEEP_WORKTREES: 'true' })).toMatchObject({ updateBaselines: true, keepWorktrees: true });
+    expect(resolveOptions({}, { GITHUB_BASE_REF: '', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'stage' }).baseBranch).toEqual({
+      branch: 'stage',
+      setting: 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME',
+    });
+    expect(resolveOptions({}, { BITBUCKET_PR_DESTINATION_BRANCH: 'next' }).baseBranch).toEqual({
+      branch: 'next',
+      setting: 'BITBUCKET_PR_DESTINATION_BRANCH',
+    });
+    expect(resolveOptions({ baseBranch: 'trunk' }, { GITHUB_BASE_REF: 'develop' }).baseBranch).toEqual({
+      branch: 'trunk',
+      setting: 'baseBranch in withVisualUat',
+    });
+    expect(resolveOptions({ baseBranch: 'trunk', outputDir: 'out' }, { VISUAL_UAT_BASE: 'release', VISUAL_UAT_DIR: 'vu' })).toMatchObject({
+      baseBranch: { branch: 'release', setting: 'VISUAL_UAT_BASE' },
+      outputDir: 'vu',
+    });
+    expect(
+      resolveOptions({ updateBaselines: false }, { VISUAL_UAT_UPDATE_BASELINES: '1', VISUAL_UAT_KEEP_WORKTREES: 'true' }),
+    ).toMatchObject({ updateBaselines: true, keepWorktrees: true });
   });
 
   it('refuses an unknown failOn value with the list of valid ones', () => {
-    expect(() => resolveOptions({ failOn: ['regresion' as never] }, {})).toThrow(/unknown failOn value "regresion": use any of regression, needs_review/);
+    expect(() => resolveOptions({ failOn: ['regresion' as never] }, {})).toThrow(
+      /unknown failOn value "regresion": use any of regression, needs_review/,
+    );
   });
 
   it('never hands the API key to the environment', () => {
@@ -77,9 +98,26 @@ describe('withVisualUat', () => {
       reporter: 'html',
     };
     const config = withVisualUat(input);
-    const servers = config.webServer as { command: string; url?: string; port?: number; cwd: string; env: Record<string, string>; reuseExistingServer: boolean }[];
-    expect(servers[0]).toMatchObject({ url: 'http://localhost:41001', cwd: '/repo/.visual-uat/worktrees/abc/app', env: { PORT: '41001' }, reuseExistingServer: false });
-    expect(servers[1]).toMatchObject({ port: 41002, cwd: '/repo/.visual-uat/worktrees/abc/api', env: { PORT: '41002' }, reuseExistingServer: false });
+    const servers = config.webServer as {
+      command: string;
+      url?: string;
+      port?: number;
+      cwd: string;
+      env: Record<string, string>;
+      reuseExistingServer: boolean;
+    }[];
+    expect(servers[0]).toMatchObject({
+      url: 'http://localhost:41001',
+      cwd: '/repo/.visual-uat/worktrees/abc/app',
+      env: { PORT: '41001' },
+      reuseExistingServer: false,
+    });
+    expect(servers[1]).toMatchObject({
+      port: 41002,
+      cwd: '/repo/.visual-uat/worktrees/abc/api',
+      env: { PORT: '41002' },
+      reuseExistingServer: false,
+    });
     expect(config.use?.baseURL).toBe('http://localhost:41001/app/');
     expect(config.projects?.[0].use?.baseURL).toBe('http://127.0.0.1:41002');
     expect(config.globalSetup).toEqual(['./setup.ts']);
@@ -87,7 +125,7 @@ describe('withVisualUat', () => {
     expect(config.outputDir).toBe('/repo/app/.visual-uat/baseline-run/test-results');
   });
 
-  it('in the baseline role, maps the current servers\' origins onto the base ports in Chromium only', () => {
+  it("in the baseline role, maps the current servers' origins onto the base ports in Chromium only", () => {
     Object.assign(process.env, {
       VISUAL_UAT_ROLE: 'baseline',
       VISUAL_UAT_BASE_CWD: '/repo/.visual-uat/worktrees/abc',
@@ -101,9 +139,15 @@ describe('withVisualUat', () => {
       webServer: { command: 'node /repo/server.js --port 3000', url: 'http://localhost:3000' },
       expect: { timeout: 10_000, toHaveScreenshot: { threshold: 0.2 } },
       use: { launchOptions: { args: ['--lang=de'] } },
-      projects: [{ name: 'chromium' }, { name: 'firefox', use: { browserName: 'firefox' } }, { name: 'own', use: { launchOptions: { slowMo: 1 } } }],
+      projects: [
+        { name: 'chromium' },
+        { name: 'firefox', use: { browserName: 'firefox' } },
+        { name: 'own', use: { launchOptions: { slowMo: 1 } } },
+      ],
     });
-    const rule = expect.stringMatching(/^--host-resolver-rules=MAP localhost:3000 localhost:41001, MAP 127\.0\.0\.1:3000 127\.0\.0\.1:41001/);
+    const rule = expect.stringMatching(
+      /^--host-resolver-rules=MAP localhost:3000 localhost:41001, MAP 127\.0\.0\.1:3000 127\.0\.0\.1:41001/,
+    );
     expect(config.use?.launchOptions?.args).toEqual(['--lang=de', ...config.use!.launchOptions!.args!.slice(1, -1), rule]);
     expect(config.projects?.[0].use).toBeUndefined();
     expect(config.projects?.[1].use?.launchOptions?.args ?? []).not.toContainEqual(rule);
@@ -135,7 +179,9 @@ describe('resolveSettings', () => {
     expect(resolveSettings(config, {}, {})).toMatchObject({ configFile: config, configDir: app, outputDir: path.join(app, '.visual-uat') });
     expect(resolveSettings(config, { outputDir: 'out' }, {}).outputDir).toBe(path.join(app, 'out'));
     expect(resolveSettings(config, { outputDir: 'out' }, { VISUAL_UAT_DIR: 'vu' }).outputDir).toBe(path.join(app, 'vu'));
-    expect(resolveSettings(config, {}, { VISUAL_UAT_DIR: path.join(path.sep, 'elsewhere') }).outputDir).toBe(path.join(path.sep, 'elsewhere'));
+    expect(resolveSettings(config, {}, { VISUAL_UAT_DIR: path.join(path.sep, 'elsewhere') }).outputDir).toBe(
+      path.join(path.sep, 'elsewhere'),
+    );
     expect(resolveSettings(null, {}, {}, path.join(path.sep, 'cwd')).outputDir).toBe(path.join(path.sep, 'cwd', '.visual-uat'));
   });
 
@@ -170,14 +216,23 @@ describe('cliSettings', () => {
   });
 
   it("takes --dir, then VISUAL_UAT_DIR, relative to the config's folder, without loading the config when the folder is all a command needs", () => {
-    expect(cliSettings({ config: 'app/playwright.config.ts', dir: 'mine' }, 'output-folder', root, { VISUAL_UAT_DIR: 'vu' }, neverLoad).outputDir).toBe(path.join(app, 'mine'));
-    expect(cliSettings({ config: 'app/playwright.config.ts' }, 'output-folder', root, { VISUAL_UAT_DIR: 'vu' }, neverLoad).outputDir).toBe(path.join(app, 'vu'));
+    expect(
+      cliSettings({ config: 'app/playwright.config.ts', dir: 'mine' }, 'output-folder', root, { VISUAL_UAT_DIR: 'vu' }, neverLoad)
+        .outputDir,
+    ).toBe(path.join(app, 'mine'));
+    expect(cliSettings({ config: 'app/playwright.config.ts' }, 'output-folder', root, { VISUAL_UAT_DIR: 'vu' }, neverLoad).outputDir).toBe(
+      path.join(app, 'vu'),
+    );
   });
 
   it('with --dir or VISUAL_UAT_DIR still takes the other options from the config (labelsDir, the evaluator)', () => {
     const fromConfig = () => ({ outputDir: 'out', labelsDir: 'labels-kept', evaluator: { model: 'qwen2.5vl:7b' } });
     const dir = cliSettings({ config: 'app/playwright.config.ts', dir: 'mine' }, 'options', root, {}, fromConfig);
-    expect(dir).toMatchObject({ outputDir: path.join(app, 'mine'), labelsDir: path.join(app, 'labels-kept'), options: { evaluator: { model: 'qwen2.5vl:7b' } } });
+    expect(dir).toMatchObject({
+      outputDir: path.join(app, 'mine'),
+      labelsDir: path.join(app, 'labels-kept'),
+      options: { evaluator: { model: 'qwen2.5vl:7b' } },
+    });
     const env = cliSettings({ config: 'app/playwright.config.ts' }, 'options', root, { VISUAL_UAT_DIR: 'vu' }, fromConfig);
     expect(env).toMatchObject({ outputDir: path.join(app, 'vu'), labelsDir: path.join(app, 'labels-kept') });
   });
@@ -188,7 +243,10 @@ describe('cliSettings', () => {
       const broken = () => {
         throw new Error('visual-uat: could not load playwright.config.ts (SyntaxError)');
       };
-      expect(cliSettings({ config: 'app/playwright.config.ts', dir: 'mine' }, 'options', root, {}, broken)).toMatchObject({ outputDir: path.join(app, 'mine'), labelsDir: path.join(app, 'mine', 'labels') });
+      expect(cliSettings({ config: 'app/playwright.config.ts', dir: 'mine' }, 'options', root, {}, broken)).toMatchObject({
+        outputDir: path.join(app, 'mine'),
+        labelsDir: path.join(app, 'mine', 'labels'),
+      });
       expect(() => cliSettings({ config: 'app/playwright.config.ts' }, 'options', root, {}, broken)).toThrow('SyntaxError');
       expect(stderr.mock.calls.map(([text]) => text)).toEqual([
         'visual-uat: the output folder is given, but its other options are not known (visual-uat: could not load playwright.config.ts (SyntaxError)): labelsDir, the evaluator and the tolerances take their defaults\n',
@@ -200,15 +258,20 @@ describe('cliSettings', () => {
 
   it('without a config works in the current folder; a --config that is not there is refused', () => {
     expect(cliSettings({}, 'options', root, {}, neverLoad)).toMatchObject({ configFile: null, outputDir: path.join(root, '.visual-uat') });
-    expect(() => cliSettings({ config: 'nope.config.ts' }, 'options', root, {}, neverLoad)).toThrow('visual-uat: --config nope.config.ts does not exist: name your Playwright config file');
+    expect(() => cliSettings({ config: 'nope.config.ts' }, 'options', root, {}, neverLoad)).toThrow(
+      'visual-uat: --config nope.config.ts does not exist: name your Playwright config file',
+    );
   });
 
-  it("learns the options by letting Playwright load a TypeScript config", () => {
+  it('learns the options by letting Playwright load a TypeScript config', () => {
     const scratch = path.join(__dirname, '..', '..', '..', '.tmp', `cli-config-${process.pid}`);
     fs.mkdirSync(scratch, { recursive: true });
     try {
       const file = path.join(scratch, 'playwright.config.ts');
-      const source = path.relative(scratch, path.join(__dirname, '..', '..', '..', 'src', 'config')).split(path.sep).join('/');
+      const source = path
+        .relative(scratch, path.join(__dirname, '..', '..', '..', 'src', 'config'))
+        .split(path.sep)
+        .join('/');
       fs.writeFileSync(
         file,
         `import { defineConfig } from '@playwright/test';\nimport { withVisualUat } from '${source}';\nexport default withVisualUat(defineConfig({ testDir: 'tests' }), { outputDir: 'out', baseBranch: 'trunk', evaluator: { apiKey: 'sk-never-leaves' } });\n`,

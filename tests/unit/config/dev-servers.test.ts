@@ -20,7 +20,12 @@ describe('the known dev servers', () => {
   });
 
   it('follows npm, pnpm and yarn into package.json scripts, and appends the port where the script takes it', () => {
-    const scripts = { dev: 'vite', start: 'npm run serve', serve: 'cross-env NODE_ENV=development next dev', preview: 'npm run build && vite preview' };
+    const scripts = {
+      dev: 'vite',
+      start: 'npm run serve',
+      serve: 'cross-env NODE_ENV=development next dev',
+      preview: 'npm run build && vite preview',
+    };
     expect(portCommand('npm run dev', startedBy('npm run dev', scripts))).toBe('npm run dev -- --port {port} --strictPort');
     expect(portCommand('pnpm dev', startedBy('pnpm dev', scripts))).toBe('pnpm dev --port {port} --strictPort');
     expect(portCommand('yarn run preview', startedBy('yarn run preview', scripts))).toBe('yarn run preview --port {port} --strictPort');
@@ -39,6 +44,15 @@ describe('the known dev servers', () => {
     expect(startedBy('node scripts/start-server.js', {}).server).toBeNull();
     expect(serverScript(startedBy('npm start', { start: 'nodemon --watch src src/server.ts' }))).toBe('src/server.ts');
     expect(serverScript(startedBy('npm start', {}))).toBe('server.js');
-    expect(DEV_SERVERS.map((server) => server.name)).toEqual(['Vite', 'Astro', 'Next.js', 'Create React App', 'webpack-dev-server', 'http-server', 'serve', "Python's http.server"]);
+    expect(DEV_SERVERS.map((server) => server.name)).toEqual([
+      'Vite',
+      'Astro',
+      'Next.js',
+      'Create React App',
+      'webpack-dev-server',
+      'http-server',
+      'serve',
+      "Python's http.server",
+    ]);
   });
 });

@@ -9,7 +9,6 @@ const SRC = path.resolve(__dirname, '..', '..', '..', 'src');
 const ENVIRONMENT = path.join(SRC, 'config', 'environment.ts');
 const DECLARED = new Set(Object.values(ENV).map((variable) => variable.name));
 
-
 function isVariableName(name: string): boolean {
   return DECLARED.has(name) || /^VISUAL_UAT_[A-Z0-9_]+$/.test(name);
 }
@@ -25,9 +24,15 @@ function bareNames(fileName: string, text: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     const name =
-      ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text
-      : ts.isIdentifier(node) && (ts.isPropertyAccessExpression(node.parent) || ts.isPropertyAssignment(node.parent) || ts.isShorthandPropertyAssignment(node.parent) || ts.isBindingElement(node.parent)) ? node.text
-      : null;
+      ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)
+        ? node.text
+        : ts.isIdentifier(node) &&
+            (ts.isPropertyAccessExpression(node.parent) ||
+              ts.isPropertyAssignment(node.parent) ||
+              ts.isShorthandPropertyAssignment(node.parent) ||
+              ts.isBindingElement(node.parent))
+          ? node.text
+          : null;
     if (name !== null && isVariableName(name)) {
       const { line } = source.getLineAndCharacterOfPosition(node.getStart());
       found.push(`${path.relative(SRC, fileName)}:${line + 1} ${name}`);
@@ -42,7 +47,11 @@ describe('config/environment', () => {
   it('declares each variable once, with what it means', () => {
     const names = Object.values(ENV).map((variable) => variable.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(Object.values(ENV).filter((variable) => variable.meaning.length < 10).map((variable) => variable.name)).toEqual([]);
+    expect(
+      Object.values(ENV)
+        .filter((variable) => variable.meaning.length < 10)
+        .map((variable) => variable.name),
+    ).toEqual([]);
   });
 
   it('is the only module of src/ that names a variable', () => {
@@ -94,7 +103,11 @@ describe('config/environment', () => {
     expect(ENV.basePorts.entry([1, 2])).toEqual({ VISUAL_UAT_BASE_PORTS: '1,2' });
   });
 
-  it('tries the CI services\' target branches in order', () => {
-    expect(CI_BASE_VARIABLES.map((variable) => variable.name)).toEqual(['GITHUB_BASE_REF', 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME', 'BITBUCKET_PR_DESTINATION_BRANCH']);
+  it("tries the CI services' target branches in order", () => {
+    expect(CI_BASE_VARIABLES.map((variable) => variable.name)).toEqual([
+      'GITHUB_BASE_REF',
+      'CI_MERGE_REQUEST_TARGET_BRANCH_NAME',
+      'BITBUCKET_PR_DESTINATION_BRANCH',
+    ]);
   });
 });

@@ -29,12 +29,21 @@ describe('printsToTerminal', () => {
 
 describe('gatedReporters', () => {
   it("puts visual-uat's reporter first and keeps the others in their order", () => {
-    expect(gatedReporters(OWN, [['html', { open: 'never' }], ['list']], {}, TEST_ARGV)).toEqual([OWN, ['html', { open: 'never' }], ['list']]);
+    expect(gatedReporters(OWN, [['html', { open: 'never' }], ['list']], {}, TEST_ARGV)).toEqual([
+      OWN,
+      ['html', { open: 'never' }],
+      ['list'],
+    ]);
   });
 
   it("adds the terminal reporter Playwright would have put first, after visual-uat's, when no other prints", () => {
     expect(names(gatedReporters(OWN, [['html']], {}, TEST_ARGV))).toEqual([OWN[0], 'line', 'html']);
-    expect(names(gatedReporters(OWN, [['html'], ['junit', { outputFile: 'junit.xml' }]], { CI: 'true' }, TEST_ARGV))).toEqual([OWN[0], 'dot', 'html', 'junit']);
+    expect(names(gatedReporters(OWN, [['html'], ['junit', { outputFile: 'junit.xml' }]], { CI: 'true' }, TEST_ARGV))).toEqual([
+      OWN[0],
+      'dot',
+      'html',
+      'junit',
+    ]);
     expect(names(gatedReporters(OWN, [], {}, TEST_ARGV))).toEqual([OWN[0], 'line']);
   });
 
@@ -45,13 +54,22 @@ describe('gatedReporters', () => {
 
 describe('gatedReporterFlags', () => {
   it("keeps visual-uat's reporter first in the list --reporter names, either way the flag is written", () => {
-    expect(gatedReporterFlags(['--reporter=line', 'tests/a.spec.ts'], isOwn, {})).toEqual(['--reporter=visual-uat/reporter,line', 'tests/a.spec.ts']);
-    expect(gatedReporterFlags(['--workers', '1', '--reporter', 'dot,junit'], isOwn, {})).toEqual(['--workers', '1', '--reporter=visual-uat/reporter,dot,junit']);
+    expect(gatedReporterFlags(['--reporter=line', 'tests/a.spec.ts'], isOwn, {})).toEqual([
+      '--reporter=visual-uat/reporter,line',
+      'tests/a.spec.ts',
+    ]);
+    expect(gatedReporterFlags(['--workers', '1', '--reporter', 'dot,junit'], isOwn, {})).toEqual([
+      '--workers',
+      '1',
+      '--reporter=visual-uat/reporter,dot,junit',
+    ]);
   });
 
   it('adds the terminal reporter when the list prints nothing', () => {
     expect(gatedReporterFlags(['--reporter=html'], isOwn, {})).toEqual(['--reporter=visual-uat/reporter,line,html']);
-    expect(gatedReporterFlags(['--reporter=junit'], isOwn, { PLAYWRIGHT_JUNIT_OUTPUT_NAME: 'junit.xml', CI: '1' })).toEqual(['--reporter=visual-uat/reporter,dot,junit']);
+    expect(gatedReporterFlags(['--reporter=junit'], isOwn, { PLAYWRIGHT_JUNIT_OUTPUT_NAME: 'junit.xml', CI: '1' })).toEqual([
+      '--reporter=visual-uat/reporter,dot,junit',
+    ]);
   });
 
   it("leaves a list with blob (merge-reports compares) or visual-uat's reporter, and arguments without the flag, as they are", () => {

@@ -34,7 +34,11 @@ const PLAYWRIGHT_TYPES = new Set(['TestInfo', 'TestCase', 'TestResult']);
 /** What may stand between a file's span and the names that belong to it. */
 const SEPARATOR = /^[\s,/(]*(and[\s(]*)?$/;
 
-const SOURCES = fs.readdirSync(SRC, { recursive: true }).map(String).filter((file) => file.endsWith('.ts')).map((file) => path.join(SRC, file));
+const SOURCES = fs
+  .readdirSync(SRC, { recursive: true })
+  .map(String)
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => path.join(SRC, file));
 
 function isPath(span: string): boolean {
   return /^[\w.-]+(\/[\w.-]+)*\/?$/.test(span) && (span.endsWith('.ts') || (span.includes('/') && !span.startsWith('.')));
@@ -52,7 +56,12 @@ function resolvePath(span: string): { file: string } | { problem: string } {
   }
   const found = SOURCES.filter((file) => path.basename(file) === span);
   if (found.length === 1) return { file: found[0] };
-  return { problem: found.length === 0 ? `no ${span} under src/` : `${span} is ambiguous: name its folder (${found.map((file) => path.relative(SRC, file)).join(', ')})` };
+  return {
+    problem:
+      found.length === 0
+        ? `no ${span} under src/`
+        : `${span} is ambiguous: name its folder (${found.map((file) => path.relative(SRC, file)).join(', ')})`,
+  };
 }
 
 const parsed = new Map<string, ts.SourceFile>();
@@ -66,10 +75,18 @@ function declaredNames(file: string): Set<string> {
   const names = new Set<string>();
   for (const statement of parse(file).statements) {
     if (ts.isVariableStatement(statement)) {
-      for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) names.add(declaration.name.text);
+      for (const declaration of statement.declarationList.declarations)
+        if (ts.isIdentifier(declaration.name)) names.add(declaration.name.text);
     } else if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
       for (const element of statement.exportClause.elements) names.add(element.name.text);
-    } else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) {
+    } else if (
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        ts.isInterfaceDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement) ||
+        ts.isEnumDeclaration(statement)) &&
+      statement.name
+    ) {
       names.add(statement.name.text);
     }
   }
@@ -80,10 +97,20 @@ function declaredNames(file: string): Set<string> {
 function membersOf(typeName: string): Set<string> | null {
   for (const file of SOURCES)
     for (const statement of parse(file).statements) {
-      const named = (ts.isInterfaceDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.name?.text === typeName;
+      const named =
+        (ts.isInterfaceDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) &&
+        statement.name?.text === typeName;
       if (!named) continue;
-      const members = ts.isTypeAliasDeclaration(statement) ? (ts.isTypeLiteralNode(statement.type) ? statement.type.members : []) : statement.members;
-      return new Set([...members].flatMap((member) => (member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) ? [member.name.text] : [])));
+      const members = ts.isTypeAliasDeclaration(statement)
+        ? ts.isTypeLiteralNode(statement.type)
+          ? statement.type.members
+          : []
+        : statement.members;
+      return new Set(
+        [...members].flatMap((member) =>
+          member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) ? [member.name.text] : [],
+        ),
+      );
     }
   return null;
 }
@@ -137,9 +164,11 @@ function missing(markdown: string): string[] {
       if ('problem' in resolved) problems.push(resolved.problem);
     } else if (mention.kind === 'name') {
       const resolved = resolvePath(mention.file!);
-      if ('file' in resolved && !declaredNames(resolved.file).has(mention.text)) problems.push(`${mention.file} declares no ${mention.text}`);
+      if ('file' in resolved && !declaredNames(resolved.file).has(mention.text))
+        problems.push(`${mention.file} declares no ${mention.text}`);
     } else if (mention.kind === 'type') {
-      if (!SOURCES.some((file) => declaredNames(file).has(mention.text))) problems.push(`no type, class or constant ${mention.text} under src/`);
+      if (!SOURCES.some((file) => declaredNames(file).has(mention.text)))
+        problems.push(`no type, class or constant ${mention.text} under src/`);
     } else {
       const [, typeName, member] = MEMBER.exec(mention.text)!;
       const members = membersOf(typeName);
@@ -219,7 +248,12 @@ function workerWrittenOutputPaths(): string[] {
   const functions = new Map<string, ts.Node[]>();
   for (const file of reachedFrom(capture))
     parse(file).forEachChild(function collect(node: ts.Node): void {
-      const name = (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name ? node.name.getText() : ts.isVariableDeclaration(node) && node.initializer && ts.isFunctionLike(node.initializer) ? node.name.getText() : null;
+      const name =
+        (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name
+          ? node.name.getText()
+          : ts.isVariableDeclaration(node) && node.initializer && ts.isFunctionLike(node.initializer)
+            ? node.name.getText()
+            : null;
       if (name) functions.set(name, [...(functions.get(name) ?? []), node]);
       node.forEachChild(collect);
     });

@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
 function packedFiles(): Set<string> {
-  const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' })) as { files: { path: string }[] }[];
+  const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' })) as {
+    files: { path: string }[];
+  }[];
   return new Set(pack.files.map((file) => file.path));
 }
 

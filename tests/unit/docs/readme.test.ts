@@ -10,9 +10,20 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
-const PAGES = ['README.md', 'bench/RESULTS.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
+const PAGES = [
+  'README.md',
+  'bench/RESULTS.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+];
 
-const SOURCES = fs.readdirSync(path.join(ROOT, 'src'), { recursive: true }).map(String).filter((file) => file.endsWith('.ts')).map((file) => path.join('src', file));
+const SOURCES = fs
+  .readdirSync(path.join(ROOT, 'src'), { recursive: true })
+  .map(String)
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => path.join('src', file));
 
 describe('the README and docs/', () => {
   it('keeps the README within 250 lines', () => {
@@ -31,7 +42,10 @@ describe('the README and docs/', () => {
   });
 
   it('has every README section a message of the code names', () => {
-    const headings = read('README.md').split('\n').filter((line) => line.startsWith('## ')).map((line) => line.slice(3).replaceAll('`', ''));
+    const headings = read('README.md')
+      .split('\n')
+      .filter((line) => line.startsWith('## '))
+      .map((line) => line.slice(3).replaceAll('`', ''));
     const named = [...new Set(SOURCES.flatMap((file) => [...read(file).matchAll(/README:? "([^"]+)"/g)].map((match) => match[1])))];
     expect(named.length).toBeGreaterThan(0);
     expect(named.filter((section) => !headings.includes(section))).toEqual([]);

@@ -24,10 +24,18 @@ afterEach(async () => {
 describe('a verdict becomes a status', () => {
   const cases: [string, Reply, string][] = [
     ['confident pass → changed', reply.verdict({ pass: true, confidence: 0.92 }), 'changed'],
-    ['confident fail → regression', reply.verdict({ pass: false, confidence: 0.85, reason: 'The footer overlaps the plans.' }), 'regression'],
+    [
+      'confident fail → regression',
+      reply.verdict({ pass: false, confidence: 0.85, reason: 'The footer overlaps the plans.' }),
+      'regression',
+    ],
     ['unsure pass → needs_review', reply.verdict({ pass: true, confidence: 0.6 }), 'needs_review'],
     ['unsure fail → needs_review', reply.verdict({ pass: false, confidence: 0.5 }), 'needs_review'],
-    ['confident pass asking for a person → needs_review', reply.verdict({ pass: true, confidence: 0.95, needsReview: true }), 'needs_review'],
+    [
+      'confident pass asking for a person → needs_review',
+      reply.verdict({ pass: true, confidence: 0.95, needsReview: true }),
+      'needs_review',
+    ],
   ];
   for (const [title, answer, status] of cases)
     it(title, async () => {
@@ -102,7 +110,17 @@ describe('the request', () => {
     await evaluator.evaluate({
       ...request,
       explanation: {
-        changes: [{ kind: 'changed', element: '.plan.pro', path: 'html>body>div.plan.pro', box: { x: 20, y: 20, width: 100, height: 40 }, properties: [{ property: 'border-color', before: 'rgb(221, 221, 221)', after: 'rgb(42, 109, 244)' }], cause, words: '.plan.pro: border-color #ddd → #2a6df4 — src/pricing.css (commit abc1234 Highlight the Pro plan)' }],
+        changes: [
+          {
+            kind: 'changed',
+            element: '.plan.pro',
+            path: 'html>body>div.plan.pro',
+            box: { x: 20, y: 20, width: 100, height: 40 },
+            properties: [{ property: 'border-color', before: 'rgb(221, 221, 221)', after: 'rgb(42, 109, 244)' }],
+            cause,
+            words: '.plan.pro: border-color #ddd → #2a6df4 — src/pricing.css (commit abc1234 Highlight the Pro plan)',
+          },
+        ],
         summary: '',
         note: null,
       },
@@ -138,11 +156,22 @@ describe('the request', () => {
     const { evaluator } = evaluatorFor(s.baseURL, path.join(dir, 'out'));
     const request = await changedPair(dir, 'hovered');
     const state = 'pointer over the 2nd `.card` on the current side only';
-    const card = { kind: 'changed' as const, element: '.card', path: 'html>body>div.card:2', box: { x: 0, y: 0, width: 100, height: 40 }, properties: [{ property: 'background-color', before: '#fff', after: '#eef' }], cause: null, interaction: state, words: `.card: background-color #fff → #eef — ${state} (\`.card:hover\` sets background-color)` };
+    const card = {
+      kind: 'changed' as const,
+      element: '.card',
+      path: 'html>body>div.card:2',
+      box: { x: 0, y: 0, width: 100, height: 40 },
+      properties: [{ property: 'background-color', before: '#fff', after: '#eef' }],
+      cause: null,
+      interaction: state,
+      words: `.card: background-color #fff → #eef — ${state} (\`.card:hover\` sets background-color)`,
+    };
     await evaluator.evaluate({ ...request, explanation: { changes: [card], summary: card.words, note: null, interaction: [state] } });
     const text = userTextOf(s.completions()[0]);
     expect(text).toContain(`- ${card.words}`);
-    expect(text).toContain(`The two captures were taken in different pointer or focus states (${state}): a difference such a state explains comes from how the test left the page, not from the code, and is no regression of the change.`);
+    expect(text).toContain(
+      `The two captures were taken in different pointer or focus states (${state}): a difference such a state explains comes from how the test left the page, not from the code, and is no regression of the change.`,
+    );
   });
 
   it('names the changed regions the words do not explain, and sends the diff image for them', async () => {
@@ -150,9 +179,21 @@ describe('the request', () => {
     const dir = tempDir();
     const { evaluator } = evaluatorFor(s.baseURL, path.join(dir, 'out'));
     const request = await changedPair(dir, 'partly');
-    const tags = { kind: 'removed' as const, element: '.tags', path: 'html>body>div.tags', box: { x: 0, y: 0, width: 1, height: 1 }, properties: [], cause: null, words: '.tags removed (1×1) — no changed file mentions this element', regions: [] };
+    const tags = {
+      kind: 'removed' as const,
+      element: '.tags',
+      path: 'html>body>div.tags',
+      box: { x: 0, y: 0, width: 1, height: 1 },
+      properties: [],
+      cause: null,
+      words: '.tags removed (1×1) — no changed file mentions this element',
+      regions: [],
+    };
     const unexplained = request.metrics.changedRegions;
-    await evaluator.evaluate({ ...request, explanation: { changes: [tags], summary: tags.words, note: null, unexplained, regionCount: unexplained.length } });
+    await evaluator.evaluate({
+      ...request,
+      explanation: { changes: [tags], summary: tags.words, note: null, unexplained, regionCount: unexplained.length },
+    });
     const sent = s.completions()[0];
     const [first] = unexplained;
     expect(userTextOf(sent)).toContain(`${unexplained.length} of ${unexplained.length} changed region`);
@@ -167,26 +208,68 @@ describe('the request', () => {
    * x = `lineEnd`), every word recoloured on the current side (`colour` of its index): the whole
    * page is the change, described in words.
    */
-  async function pageWideChange(dir: string, lines: { lineGap: number; lineEnd: number }, colour: (word: number) => Rgba): Promise<EvaluationRequest> {
+  async function pageWideChange(
+    dir: string,
+    lines: { lineGap: number; lineEnd: number },
+    colour: (word: number) => Rgba,
+  ): Promise<EvaluationRequest> {
     const random = seeded(30);
     const words = Array.from({ length: Math.floor(1580 / lines.lineGap) }, (_, line) => {
       const boxes: { x: number; y: number; width: number; height: number }[] = [];
-      for (let x = 24; x < lines.lineEnd; x += 12 + boxes[boxes.length - 1].width) boxes.push({ x, y: 16 + line * lines.lineGap, width: 16 + Math.floor(random() * 60), height: 12 });
+      for (let x = 24; x < lines.lineEnd; x += 12 + boxes[boxes.length - 1].width)
+        boxes.push({ x, y: 16 + line * lines.lineGap, width: 16 + Math.floor(random() * 60), height: 12 });
       return boxes;
     }).flat();
     const folder = path.join(dir, 'images', 'page');
-    const baseline = writePng(path.join(folder, 'baseline.png'), 1280, 1600, words.map((w) => ({ ...w, rgba: [40, 40, 40, 255] as Rgba })));
-    const current = writePng(path.join(folder, 'current.png'), 1280, 1600, words.map((w, i) => ({ ...w, rgba: colour(i) })));
-    const outcome = await compareImages({ baseline, current, diffOutput: path.join(folder, 'diff.png'), tolerance: { threshold: 0.1, maxDiffPixels: 0, maxDiffPixelRatio: 0 } });
+    const baseline = writePng(
+      path.join(folder, 'baseline.png'),
+      1280,
+      1600,
+      words.map((w) => ({ ...w, rgba: [40, 40, 40, 255] as Rgba })),
+    );
+    const current = writePng(
+      path.join(folder, 'current.png'),
+      1280,
+      1600,
+      words.map((w, i) => ({ ...w, rgba: colour(i) })),
+    );
+    const outcome = await compareImages({
+      baseline,
+      current,
+      diffOutput: path.join(folder, 'diff.png'),
+      tolerance: { threshold: 0.1, maxDiffPixels: 0, maxDiffPixelRatio: 0 },
+    });
     if (outcome.kind !== 'different') throw new Error('the page did not change');
-    const explanation = { changes: [{ kind: 'changed' as const, element: 'p', path: 'html>body>p', box: { x: 0, y: 0, width: 1280, height: 1600 }, properties: [{ property: 'color', before: '#282828', after: '#1e3ca0' }], cause: null, words: 'p: color #282828 → #1e3ca0' }], summary: '', note: null };
-    return { ...(await changedPair(dir, 'small')), metrics: outcome.metrics, images: { baseline, current, diff: outcome.diffImage }, change: outcome.change, explanation };
+    const explanation = {
+      changes: [
+        {
+          kind: 'changed' as const,
+          element: 'p',
+          path: 'html>body>p',
+          box: { x: 0, y: 0, width: 1280, height: 1600 },
+          properties: [{ property: 'color', before: '#282828', after: '#1e3ca0' }],
+          cause: null,
+          words: 'p: color #282828 → #1e3ca0',
+        },
+      ],
+      summary: '',
+      note: null,
+    };
+    return {
+      ...(await changedPair(dir, 'small')),
+      metrics: outcome.metrics,
+      images: { baseline, current, diff: outcome.diffImage },
+      change: outcome.change,
+      explanation,
+    };
   }
 
   it('holds the request size budget on a page-wide change by scaling the images down, both alike', async () => {
     const s = await fake();
     const dir = tempDir();
-    await evaluatorFor(s.baseURL, path.join(dir, 'out')).evaluator.evaluate(await pageWideChange(dir, { lineGap: 64, lineEnd: 900 }, () => [30, 60, 160, 255]));
+    await evaluatorFor(s.baseURL, path.join(dir, 'out')).evaluator.evaluate(
+      await pageWideChange(dir, { lineGap: 64, lineEnd: 900 }, () => [30, 60, 160, 255]),
+    );
 
     const sent = s.completions()[0];
     expect(Number(sent.headers['content-length'])).toBeLessThanOrEqual(REQUEST_BUDGET_BYTES);
@@ -206,7 +289,9 @@ describe('the request', () => {
     const s = await fake();
     const dir = tempDir();
     // Lines twice as dense and long, every word another colour: too many bytes for the budget at half the size.
-    await evaluatorFor(s.baseURL, path.join(dir, 'out')).evaluator.evaluate(await pageWideChange(dir, { lineGap: 48, lineEnd: 1200 }, (i) => [(i * 37) % 256, (i * 91) % 256, (i * 53) % 256, 255]));
+    await evaluatorFor(s.baseURL, path.join(dir, 'out')).evaluator.evaluate(
+      await pageWideChange(dir, { lineGap: 48, lineEnd: 1200 }, (i) => [(i * 37) % 256, (i * 91) % 256, (i * 53) % 256, 255]),
+    );
 
     const sent = s.completions()[0];
     expect(Number(sent.headers['content-length'])).toBeLessThanOrEqual(REQUEST_BUDGET_BYTES);
@@ -227,7 +312,9 @@ describe('the request', () => {
     await evaluator.evaluate(await changedPair(dir, 'long', { width: 1280, height: 8000, changeAt: { x: 100, y: 7000 } }));
 
     const request = s.completions()[0];
-    expect(userTextOf(request)).toMatch(/The capture is 1280×8000 px; the images show only rows 6840–7200 around the changes, scaled to 80%/);
+    expect(userTextOf(request)).toMatch(
+      /The capture is 1280×8000 px; the images show only rows 6840–7200 around the changes, scaled to 80%/,
+    );
     expect(await Promise.all(imageUrlsOf(request).map(dataUrlImage))).toMatchObject([
       { width: 1024, height: 288 },
       { width: 1024, height: 288 },
@@ -272,7 +359,9 @@ describe('accounting', () => {
       outputTokens: 100,
       costUSD: Math.round(perCall * 2 * 1e6) / 1e6,
     });
-    expect(evaluator.summary()).toMatch(/^visual-uat: evaluator gpt-4o-mini: 2 calls, 0 cache hits, 2,000 input tokens \(800 cached\), 100 output tokens, \$0\.0003, \d+\.\d s$/);
+    expect(evaluator.summary()).toMatch(
+      /^visual-uat: evaluator gpt-4o-mini: 2 calls, 0 cache hits, 2,000 input tokens \(800 cached\), 100 output tokens, \$0\.0003, \d+\.\d s$/,
+    );
   });
 
   it('takes prices from evaluator.prices and says so when a model has none', async () => {
@@ -316,7 +405,10 @@ describe('the verdict cache', () => {
     expect((await evaluatorFor(s.baseURL, out).evaluator.evaluate(request)).cached).toBe(true);
     await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, context: { ...request.context!, commits: ['Something else'] } });
     await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, context: { ...request.context!, currentCommit: 'f'.repeat(40) } });
-    await evaluatorFor(s.baseURL, out).evaluator.evaluate({ ...request, intent: { ...request.intent, checkpoint: 'The Pro card is green' } });
+    await evaluatorFor(s.baseURL, out).evaluator.evaluate({
+      ...request,
+      intent: { ...request.intent, checkpoint: 'The Pro card is green' },
+    });
     await evaluatorFor(s.baseURL, out, { model: 'gpt-4.1-mini' }).evaluator.evaluate(request);
     await evaluatorFor(s.baseURL, out).evaluator.evaluate(await changedPair(dir, 'one', { colour: [0, 160, 0, 255] }));
     expect(s.completions()).toHaveLength(6);
@@ -340,7 +432,9 @@ describe('the verdict cache', () => {
     const s = await fake();
     const dir = tempDir();
     await evaluatorFor(s.baseURL, path.join(dir, 'out')).evaluator.evaluate(await changedPair(dir, 'one', { checkpoints: 3 }));
-    expect(userTextOf(s.completions()[0])).toContain('The same change appears on 3 checkpoints (group g1); these images show one of them, and your verdict applies to all of them.');
+    expect(userTextOf(s.completions()[0])).toContain(
+      'The same change appears on 3 checkpoints (group g1); these images show one of them, and your verdict applies to all of them.',
+    );
   });
 
   it('does not cache a failure', async () => {
@@ -435,7 +529,9 @@ describe('faults', () => {
     const { evaluator } = evaluatorFor(s.baseURL, path.join(dir, 'out'));
     const verdict = await evaluator.evaluate(await changedPair(dir, 'one'));
     expect(verdict).toMatchObject({ status: 'needs_review', evaluation: null });
-    expect(verdict.reason).toContain('unusable after one repair: the JSON does not match the schema: "pass" must be true or false; "confidence" must be a number from 0 to 1');
+    expect(verdict.reason).toContain(
+      'unusable after one repair: the JSON does not match the schema: "pass" must be true or false; "confidence" must be a number from 0 to 1',
+    );
     expect(userTextOf(s.completions()[1])).toMatch(/"needsReview" must be true or false/);
     expect(s.completions()).toHaveLength(2);
   });
@@ -450,7 +546,8 @@ describe('faults', () => {
   });
 
   it('falls back to plain instructions and extracts JSON from prose', async () => {
-    const answer = 'Sure! Here is my verdict:\n```json\n{"pass": false, "confidence": 0.9, "needsReview": false, "reason": "The {Pro} card lost its border."}\n```';
+    const answer =
+      'Sure! Here is my verdict:\n```json\n{"pass": false, "confidence": 0.9, "needsReview": false, "reason": "The {Pro} card lost its border."}\n```';
     const s = await fake({ rejectJsonSchema: true, rejectJsonObject: true, responder: () => reply.content(answer) });
     const dir = tempDir();
     const { evaluator } = evaluatorFor(s.baseURL, path.join(dir, 'out'));
@@ -487,7 +584,8 @@ describe('concurrency and progress', () => {
   it('keeps at most `concurrency` calls in flight and reports progress', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const s = await fake({ responder: async () => {
+    const s = await fake({
+      responder: async () => {
         await gate;
         return reply.verdict();
       },
@@ -522,13 +620,19 @@ describe('configuration', () => {
   });
 
   it('lets the environment override the options', () => {
-    const evaluator = createEvaluator({ apiKey: 'from-options', model: 'gpt-4o' }, { OPENAI_API_KEY: API_KEY, VISUAL_UAT_MODEL: 'gpt-4.1-mini' }, { outputDir: tempDir() });
+    const evaluator = createEvaluator(
+      { apiKey: 'from-options', model: 'gpt-4o' },
+      { OPENAI_API_KEY: API_KEY, VISUAL_UAT_MODEL: 'gpt-4.1-mini' },
+      { outputDir: tempDir() },
+    );
     expect(evaluator?.model).toBe('gpt-4.1-mini');
   });
 
   it('rejects invalid values with a message that says what is wrong', () => {
     const env = { OPENAI_API_KEY: API_KEY };
-    expect(() => createEvaluator({ approveAt: 80 }, env, { outputDir: tempDir() })).toThrow('evaluator.approveAt must be a number from 0 to 1 (got 80)');
+    expect(() => createEvaluator({ approveAt: 80 }, env, { outputDir: tempDir() })).toThrow(
+      'evaluator.approveAt must be a number from 0 to 1 (got 80)',
+    );
     expect(() => createEvaluator({}, { ...env, VISUAL_UAT_EVAL_TIMEOUT_MS: '10s' }, { outputDir: tempDir() })).toThrow(
       'VISUAL_UAT_EVAL_TIMEOUT_MS must be a positive whole number (got "10s")',
     );
@@ -555,7 +659,9 @@ describe('configuration', () => {
     await evaluatorFor(s.baseURL, out, { instructions: 'Ignore the footer year.' }).evaluator.evaluate(request);
     const again = await evaluatorFor(s.baseURL, out, { instructions: 'Ignore the footer year.' }).evaluator.evaluate(request);
     expect(again.cached).toBe(true);
-    const changed = await evaluatorFor(s.baseURL, out, { instructions: 'The footer must show the current year.' }).evaluator.evaluate(request);
+    const changed = await evaluatorFor(s.baseURL, out, { instructions: 'The footer must show the current year.' }).evaluator.evaluate(
+      request,
+    );
     expect(changed.cached).toBe(false);
     expect(s.completions()).toHaveLength(2);
   });
@@ -592,7 +698,10 @@ describe('transcripts and the key', () => {
     const dir = tempDir();
     const out = path.join(dir, 'out');
     const { evaluator } = evaluatorFor(s.baseURL, out);
-    const verdicts = [await evaluator.evaluate(await changedPair(dir, 'one')), await evaluator.evaluate(await changedPair(dir, 'two', { colour: [0, 160, 0, 255] }))];
+    const verdicts = [
+      await evaluator.evaluate(await changedPair(dir, 'one')),
+      await evaluator.evaluate(await changedPair(dir, 'two', { colour: [0, 160, 0, 255] })),
+    ];
     expect(verdicts[1].reason).toContain('invalid request from Bearer [redacted]');
     const files = filesUnder(out);
     expect(files.length).toBeGreaterThanOrEqual(3);

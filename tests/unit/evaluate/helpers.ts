@@ -45,8 +45,12 @@ export async function changedPair(dir: string, name: string, options: PairOption
   const height = options.height ?? 240;
   const at = options.changeAt ?? { x: 20, y: 20 };
   const folder = path.join(dir, 'images', name);
-  const baseline = writePng(path.join(folder, 'baseline.png'), width, height, [{ ...at, width: 100, height: 40, rgba: [200, 200, 200, 255] }]);
-  const current = writePng(path.join(folder, 'current.png'), width, options.currentHeight ?? height, [{ ...at, width: 100, height: 40, rgba: options.colour ?? [30, 90, 220, 255] }]);
+  const baseline = writePng(path.join(folder, 'baseline.png'), width, height, [
+    { ...at, width: 100, height: 40, rgba: [200, 200, 200, 255] },
+  ]);
+  const current = writePng(path.join(folder, 'current.png'), width, options.currentHeight ?? height, [
+    { ...at, width: 100, height: 40, rgba: options.colour ?? [30, 90, 220, 255] },
+  ]);
   const outcome = await compareImages({
     baseline,
     current,
@@ -57,7 +61,11 @@ export async function changedPair(dir: string, name: string, options: PairOption
   return {
     name,
     project: 'chromium',
-    intent: { test: 'Pricing shows three plans; the Pro plan is highlighted', checkpoint: 'The Pro card is blue', titlePath: ['pricing.spec.ts', 'pricing'] },
+    intent: {
+      test: 'Pricing shows three plans; the Pro plan is highlighted',
+      checkpoint: 'The Pro card is blue',
+      titlePath: ['pricing.spec.ts', 'pricing'],
+    },
     context: CONTEXT,
     metrics: outcome.metrics,
     signals: NO_SIGNALS,
@@ -84,4 +92,3 @@ export function evaluatorFor(baseURL: string, outputDir: string, options: Evalua
   if (!evaluator) throw new Error('expected an evaluator');
   return { evaluator, outputDir, log };
 }
-

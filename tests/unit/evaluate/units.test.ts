@@ -28,7 +28,8 @@ describe('parseVerdict', () => {
     const parsed = parseVerdict('{"pass": 1, "confidence": -0.1, "needsReview": false}');
     expect(parsed).toEqual({
       ok: false,
-      error: 'the JSON does not match the schema: "pass" must be true or false; "confidence" must be a number from 0 to 1; "reason" must be a non-empty string',
+      error:
+        'the JSON does not match the schema: "pass" must be true or false; "confidence" must be a number from 0 to 1; "reason" must be a non-empty string',
     });
   });
   it('reports empty and invalid replies', () => {
@@ -70,8 +71,13 @@ describe('planView', () => {
       { x: 0, y: 1400, width: 10, height: 10 },
       { x: 0, y: 4000, width: 10, height: 10 },
     ]);
-    expect(plan.bands).toEqual([{ y0: 840, y1: 1570 }, { y0: 3840, y1: 4170 }]);
-    expect(viewNote(plan, 1)).toBe('The capture is 1000×5000 px; the images show only rows 840–1570, 3840–4170 around the changes, stacked top to bottom and separated by a magenta line.');
+    expect(plan.bands).toEqual([
+      { y0: 840, y1: 1570 },
+      { y0: 3840, y1: 4170 },
+    ]);
+    expect(viewNote(plan, 1)).toBe(
+      'The capture is 1000×5000 px; the images show only rows 840–1570, 3840–4170 around the changes, stacked top to bottom and separated by a magenta line.',
+    );
   });
   it('stops at the height budget when changes are everywhere', () => {
     const regions = Array.from({ length: 20 }, (_, i) => ({ x: 0, y: i * 600, width: 1280, height: 100 }));

@@ -19,7 +19,8 @@ type Files = Record<string, string>;
 /** A repository with `base` on main and one commit per entry of `commits` on a feature branch; what `codeChanges` reads of it. */
 async function branch(base: Files, commits: { subject: string; files: Files }[]): Promise<CodeChange[]> {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-attribute-')));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
   const write = (files: Files) => {
     for (const [file, text] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
@@ -97,19 +98,39 @@ $ink: #1d2433;
       { subject: 'Nav: warmer hover', files: { 'src/styles/global.scss': sheet('#2b2540', '#ff5a5f') } },
     ]);
     const header = 'html>body>header.site-header';
-    const base = page([['html'], ['html>body'], [header, { display: 'flex', 'background-color': 'rgb(30, 26, 46)' }], [`${header}>a.nav-link`, {}, 'Docs'], ['html>body>footer>a.nav-link', {}, 'Blog']]);
+    const base = page([
+      ['html'],
+      ['html>body'],
+      [header, { display: 'flex', 'background-color': 'rgb(30, 26, 46)' }],
+      [`${header}>a.nav-link`, {}, 'Docs'],
+      ['html>body>footer>a.nav-link', {}, 'Blog'],
+    ]);
     // The pointer rests on the header's link in the current capture: its hover colour shows.
-    const current = page([['html'], ['html>body'], [header, { display: 'flex', 'background-color': 'rgb(43, 37, 64)' }], [`${header}>a.nav-link`, { color: 'rgb(255, 90, 95)' }, 'Docs'], ['html>body>footer>a.nav-link', { color: 'rgb(255, 90, 95)' }, 'Blog']]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      [header, { display: 'flex', 'background-color': 'rgb(43, 37, 64)' }],
+      [`${header}>a.nav-link`, { color: 'rgb(255, 90, 95)' }, 'Docs'],
+      ['html>body>footer>a.nav-link', { color: 'rgb(255, 90, 95)' }, 'Blog'],
+    ]);
     const { changes } = explainChange(base, current, ALL, code);
 
     const background = changeOf(changes, '.site-header');
     expect(background.properties.map((p) => p.property)).toEqual(['background-color']);
-    expect(background.cause).toEqual({ file: 'src/styles/global.scss', commit: commitOf(code, 'Header: lighter background'), line: 'background-color: #2b2540;' });
+    expect(background.cause).toEqual({
+      file: 'src/styles/global.scss',
+      commit: commitOf(code, 'Header: lighter background'),
+      line: 'background-color: #2b2540;',
+    });
 
     const [inHeader, inFooter] = changes.filter((change) => change.element === '.nav-link');
     expect(inHeader.path).toBe(`${header}>a.nav-link`);
     expect(inHeader.properties.map((p) => p.property)).toEqual(['color']);
-    expect(inHeader.cause).toEqual({ file: 'src/styles/global.scss', commit: commitOf(code, 'Nav: warmer hover'), line: 'color: #ff5a5f;' });
+    expect(inHeader.cause).toEqual({
+      file: 'src/styles/global.scss',
+      commit: commitOf(code, 'Nav: warmer hover'),
+      line: 'color: #ff5a5f;',
+    });
     // `.site-header .nav-link:hover` is not the footer's link: the diff does not name it.
     expect(inFooter.cause).toBeNull();
     expect(inFooter.words).toMatch(/ — no changed file mentions this element$/);
@@ -132,14 +153,34 @@ describe('attribution: CSS Modules', () => {
 `;
 
   it("reads Vite's generated names back to the module's rule, its hash changing with the file", async () => {
-    const code = await branch({ 'src/components/header.module.scss': module('0 40px') }, [{ subject: 'Header: roomier navbar', files: { 'src/components/header.module.scss': module('0 80px') } }]);
-    const base = page([['html'], ['html>body'], ['html>body>div#root'], ['html>body>div#root>header._navbar_1goyx_1._gray_1goyx_5', { display: 'flex', padding: '0px 40px' }], ['html>body>div#root>header._navbar_1goyx_1._gray_1goyx_5>a._link_1goyx_11', {}, 'Docs']]);
-    const current = page([['html'], ['html>body'], ['html>body>div#root'], ['html>body>div#root>header._navbar_11ty5_1._gray_11ty5_5', { display: 'flex', padding: '0px 80px' }], ['html>body>div#root>header._navbar_11ty5_1._gray_11ty5_5>a._link_11ty5_11', {}, 'Docs']]);
+    const code = await branch({ 'src/components/header.module.scss': module('0 40px') }, [
+      { subject: 'Header: roomier navbar', files: { 'src/components/header.module.scss': module('0 80px') } },
+    ]);
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>header._navbar_1goyx_1._gray_1goyx_5', { display: 'flex', padding: '0px 40px' }],
+      ['html>body>div#root>header._navbar_1goyx_1._gray_1goyx_5>a._link_1goyx_11', {}, 'Docs'],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>header._navbar_11ty5_1._gray_11ty5_5', { display: 'flex', padding: '0px 80px' }],
+      ['html>body>div#root>header._navbar_11ty5_1._gray_11ty5_5>a._link_11ty5_11', {}, 'Docs'],
+    ]);
     const { changes } = explainChange(base, current, ALL, code);
     const navbar = changes.find((change) => change.properties.some((p) => p.property === 'padding'));
     expect(navbar?.path).toBe('html>body>div#root>header._navbar_11ty5_1._gray_11ty5_5');
-    expect(navbar?.cause).toEqual({ file: 'src/components/header.module.scss', commit: commitOf(code, 'Header: roomier navbar'), line: 'padding: 0 80px;' });
-    expect(navbar?.words).toMatch(/padding 0px 40px → 0px 80px — src\/components\/header\.module\.scss \(commit [0-9a-f]+ Header: roomier navbar\)$/);
+    expect(navbar?.cause).toEqual({
+      file: 'src/components/header.module.scss',
+      commit: commitOf(code, 'Header: roomier navbar'),
+      line: 'padding: 0 80px;',
+    });
+    expect(navbar?.words).toMatch(
+      /padding 0px 40px → 0px 80px — src\/components\/header\.module\.scss \(commit [0-9a-f]+ Header: roomier navbar\)$/,
+    );
     // Named as the module writes it, never by the hash a reviewer cannot search for.
     expect(navbar?.element).toBe('.navbar.gray (header.module.scss)');
     expect(navbar?.words).toMatch(/^\.navbar\.gray \(header\.module\.scss\): padding/);
@@ -148,9 +189,13 @@ describe('attribution: CSS Modules', () => {
   });
 
   it('reads back the names of Next.js (webpack) and css-loader, and says so when a hash alone cannot be read', async () => {
-    const code = await branch({ 'src/components/header.module.scss': module('0 40px') }, [{ subject: 'Header: roomier navbar', files: { 'src/components/header.module.scss': module('0 80px') } }]);
+    const code = await branch({ 'src/components/header.module.scss': module('0 40px') }, [
+      { subject: 'Header: roomier navbar', files: { 'src/components/header.module.scss': module('0 80px') } },
+    ]);
     const explained = (className: string) => {
-      const [before, after] = [{ padding: '0px 40px' }, { padding: '0px 80px' }].map((style) => page([['html'], ['html>body'], [`html>body>header.${className}`, style]]));
+      const [before, after] = [{ padding: '0px 40px' }, { padding: '0px 80px' }].map((style) =>
+        page([['html'], ['html>body'], [`html>body>header.${className}`, style]]),
+      );
       return explainChange(before, after, ALL, code).changes[0];
     };
     expect(explained('header_navbar__a1B2c').cause?.file).toBe('src/components/header.module.scss');
@@ -188,18 +233,36 @@ describe('attribution: templates and utility classes', () => {
       { subject: 'Footer: smaller print', files: { 'src/lib/Footer.svelte': footer('text-xs') } },
     ]);
     const nav = (gap: string) => `html>body>div>nav.flex.items-center.${gap}.bg-[#1E1A2E].px-6.svelte-1x2y3z`;
-    const base = page([['html'], ['html>body'], ['html>body>div'], [nav('gap-4'), { display: 'flex', gap: '16px' }], ['html>body>div>main>div.flex.items-center', { display: 'flex', gap: '8px' }]]);
-    const current = page([['html'], ['html>body'], ['html>body>div'], [nav('gap-6'), { display: 'flex', gap: '24px' }], ['html>body>div>main>div.flex.items-center', { display: 'flex', gap: '12px' }]]);
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div'],
+      [nav('gap-4'), { display: 'flex', gap: '16px' }],
+      ['html>body>div>main>div.flex.items-center', { display: 'flex', gap: '8px' }],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div'],
+      [nav('gap-6'), { display: 'flex', gap: '24px' }],
+      ['html>body>div>main>div.flex.items-center', { display: 'flex', gap: '12px' }],
+    ]);
     const [navChange, cardChange] = explainChange(base, current, ALL, code).changes;
 
     expect(navChange.path).toBe(nav('gap-6'));
     // The class attribute is no change of its own: what it renders is (the gap).
     expect(navChange.properties.map((p) => p.property)).toEqual(['gap']);
-    expect(navChange.cause).toEqual({ file: 'src/lib/Navbar.svelte', commit: commitOf(code, 'Navbar: wider gaps'), line: '<nav class="flex items-center gap-6 bg-[#1E1A2E] px-6">' });
+    expect(navChange.cause).toEqual({
+      file: 'src/lib/Navbar.svelte',
+      commit: commitOf(code, 'Navbar: wider gaps'),
+      line: '<nav class="flex items-center gap-6 bg-[#1E1A2E] px-6">',
+    });
     // An element of another component that only shares `flex` with the changed lines is not theirs.
     expect(cardChange.path).toBe('html>body>div>main>div.flex.items-center');
     expect(cardChange.cause).toBeNull();
-    expect(cardChange.words).toMatch(/ — not attributed: src\/lib\/Footer\.svelte changes a line with `flex`, but not this element's own rule, tag, attributes or text$/);
+    expect(cardChange.words).toMatch(
+      / — not attributed: src\/lib\/Footer\.svelte changes a line with `flex`, but not this element's own rule, tag, attributes or text$/,
+    );
   });
 
   it('keeps an arbitrary-value class whole: `bg-[#1E1A2E]` is one class, never an id `#1E1A2E]`', async () => {
@@ -211,15 +274,27 @@ describe('attribution: templates and utility classes', () => {
   );
 }
 `;
-    const code = await branch({ 'src/Hero.tsx': hero('#1E1A2E') }, [{ subject: 'Hero: lighter band', files: { 'src/Hero.tsx': hero('#2B2540') } }]);
+    const code = await branch({ 'src/Hero.tsx': hero('#1E1A2E') }, [
+      { subject: 'Hero: lighter band', files: { 'src/Hero.tsx': hero('#2B2540') } },
+    ]);
     const section = (colour: string) => `html>body>div#root>section.bg-[${colour}].p-4`;
     const base = page([['html'], ['html>body'], ['html>body>div#root'], [section('#1E1A2E'), { 'background-color': 'rgb(30, 26, 46)' }]]);
-    const current = page([['html'], ['html>body'], ['html>body>div#root'], [section('#2B2540'), { 'background-color': 'rgb(43, 37, 64)' }]]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      [section('#2B2540'), { 'background-color': 'rgb(43, 37, 64)' }],
+    ]);
     const [change] = explainChange(base, current, ALL, code).changes;
 
     expect(stepParts(section('#2B2540'))).toEqual({ tag: 'section', id: null, classes: ['bg-[#2B2540]', 'p-4'] });
     expect(elementName(section('#2B2540'))).toBe('.bg-[#2B2540].p-4');
-    expect(stepParts('html>body>div.py-0.5.w-1/2.md:flex.[&>svg]:size-4').classes).toEqual(['py-0.5', 'w-1/2', 'md:flex', '[&>svg]:size-4']);
+    expect(stepParts('html>body>div.py-0.5.w-1/2.md:flex.[&>svg]:size-4').classes).toEqual([
+      'py-0.5',
+      'w-1/2',
+      'md:flex',
+      '[&>svg]:size-4',
+    ]);
     expect(change.words).toBe(
       `.bg-[#2B2540].p-4: background-color #1e1a2e → #2b2540 — src/Hero.tsx (commit ${commitOf(code, 'Hero: lighter band')})`,
     );
@@ -250,7 +325,9 @@ ${promo}  <main class="page">
       ['html'],
       ['html>body'],
       ['html>body>header.top'],
-      ...(withPromo ? ([['html>body>section.promo.is-visible'], ['html>body>section.promo.is-visible>h2', {}, 'Spring sale']] as Drawn[]) : []),
+      ...(withPromo
+        ? ([['html>body>section.promo.is-visible'], ['html>body>section.promo.is-visible>h2', {}, 'Spring sale']] as Drawn[])
+        : []),
       ['html>body>main.page'],
       ['html>body>main.page>h1', {}, 'Welcome'],
     ]);
@@ -262,7 +339,11 @@ ${promo}  <main class="page">
     ]);
     const [removed] = explainChange(drawn(true), drawn(false), ALL, code).changes;
     expect(removed.element).toBe('.promo.is-visible');
-    expect(removed.cause).toEqual({ file: 'index.html', commit: commitOf(code, 'Home: the spring sale is over'), line: '<section class="promo">' });
+    expect(removed.cause).toEqual({
+      file: 'index.html',
+      commit: commitOf(code, 'Home: the spring sale is over'),
+      line: '<section class="promo">',
+    });
   });
 
   it('credits an inserted element to the commit that added its tag, and not a line that only names its class', async () => {
@@ -271,7 +352,11 @@ ${promo}  <main class="page">
       { subject: 'Legacy: promo wording', files: { 'src/legacy.html': '<div class="banner promo">old</div>\n' } },
     ]);
     const [added] = explainChange(drawn(false), drawn(true), ALL, code).changes;
-    expect(added.cause).toEqual({ file: 'index.html', commit: commitOf(code, 'Home: a spring sale banner'), line: '<section class="promo">' });
+    expect(added.cause).toEqual({
+      file: 'index.html',
+      commit: commitOf(code, 'Home: a spring sale banner'),
+      line: '<section class="promo">',
+    });
   });
 });
 
@@ -301,19 +386,32 @@ ${hero}  <Gallery />
         ['html>body'],
         ['html>body>div'],
         [main(background), { 'background-color': colour }],
-        ...(withHero ? ([[`${main(background)}>section.hero.h-40.svelte-1kq9e2`], [`${main(background)}>section.hero.h-40.svelte-1kq9e2>h1`, {}, 'Ship faster']] as Drawn[]) : []),
+        ...(withHero
+          ? ([
+              [`${main(background)}>section.hero.h-40.svelte-1kq9e2`],
+              [`${main(background)}>section.hero.h-40.svelte-1kq9e2>h1`, {}, 'Ship faster'],
+            ] as Drawn[])
+          : []),
         [`${main(background)}>div.gallery`],
       ]);
       // The page is as tall as what it holds: 160 px less without the hero.
       record.elements[3].box = [0, 0, 800, withHero ? 900 : 740];
       return record;
     };
-    const { changes } = explainChange(drawn(true, 'bg-white', 'rgb(255, 255, 255)'), drawn(false, 'bg-gray-50', 'rgb(249, 250, 251)'), ALL, code);
+    const { changes } = explainChange(
+      drawn(true, 'bg-white', 'rgb(255, 255, 255)'),
+      drawn(false, 'bg-gray-50', 'rgb(249, 250, 251)'),
+      ALL,
+      code,
+    );
     const recoloured = changes.find((change) => change.path === main('bg-gray-50'))!;
     expect(recoloured.properties.map((p) => p.property)).toEqual(['background-color']);
     expect(recoloured.cause?.commit).toBe(commitOf(code, 'Home: a softer background'));
     expect(changes.find((change) => change.properties.some((p) => p.property === 'height'))).toBeUndefined();
-    expect(changes.find((change) => change.kind === 'removed')).toMatchObject({ path: `${main('bg-white')}>section.hero.h-40.svelte-1kq9e2`, cause: { commit: commitOf(code, 'Home: no hero') } });
+    expect(changes.find((change) => change.kind === 'removed')).toMatchObject({
+      path: `${main('bg-white')}>section.hero.h-40.svelte-1kq9e2`,
+      cause: { commit: commitOf(code, 'Home: no hero') },
+    });
   });
 
   it('says a new size apart from a colour that cannot make it, with its own cause', async () => {
@@ -345,7 +443,9 @@ describe('attribution: the line that renders an element', () => {
   <Button class="${padding} py-2">Save</Button>
 </div>
 `;
-    const code = await branch({ 'src/routes/+page.svelte': view('px-4') }, [{ subject: 'Actions: roomier save button', files: { 'src/routes/+page.svelte': view('px-6') } }]);
+    const code = await branch({ 'src/routes/+page.svelte': view('px-4') }, [
+      { subject: 'Actions: roomier save button', files: { 'src/routes/+page.svelte': view('px-6') } },
+    ]);
     const button = (padding: string) => `html>body>div.actions>button.inline-flex.items-center.rounded-md.${padding}.py-2.svelte-1abc`;
     const [base, current] = [
       [button('px-4'), '8px 16px'],
@@ -353,7 +453,11 @@ describe('attribution: the line that renders an element', () => {
     ].map(([path, padding]) => page([['html'], ['html>body'], ['html>body>div.actions'], [path, { padding }, 'Save']]));
     const [change] = explainChange(base, current, ALL, code).changes;
     expect(change.properties.map((p) => p.property)).toEqual(['padding']);
-    expect(change.cause).toEqual({ file: 'src/routes/+page.svelte', commit: commitOf(code, 'Actions: roomier save button'), line: '<Button class="px-6 py-2">Save</Button>' });
+    expect(change.cause).toEqual({
+      file: 'src/routes/+page.svelte',
+      commit: commitOf(code, 'Actions: roomier save button'),
+      line: '<Button class="px-6 py-2">Save</Button>',
+    });
   });
 
   it('credits the component tag that renders an element named after it (`<Badge>` renders `span.badge`)', async () => {
@@ -363,11 +467,24 @@ describe('attribution: the line that renders an element', () => {
 
 <h2>Plans <Badge tone="${tone}" /></h2>
 `;
-    const code = await branch({ 'src/routes/pricing/+page.svelte': view('new') }, [{ subject: 'Pricing: a sale badge', files: { 'src/routes/pricing/+page.svelte': view('sale') } }]);
-    const [base, current] = ['rgb(224, 242, 254)', 'rgb(254, 226, 226)'].map((background) => page([['html'], ['html>body'], ['html>body>h2', {}, 'Plans'], ['html>body>h2>span.badge.svelte-9xk2', { 'background-color': background }]]));
+    const code = await branch({ 'src/routes/pricing/+page.svelte': view('new') }, [
+      { subject: 'Pricing: a sale badge', files: { 'src/routes/pricing/+page.svelte': view('sale') } },
+    ]);
+    const [base, current] = ['rgb(224, 242, 254)', 'rgb(254, 226, 226)'].map((background) =>
+      page([
+        ['html'],
+        ['html>body'],
+        ['html>body>h2', {}, 'Plans'],
+        ['html>body>h2>span.badge.svelte-9xk2', { 'background-color': background }],
+      ]),
+    );
     const [change] = explainChange(base, current, ALL, code).changes;
     expect(change.properties.map((p) => p.property)).toEqual(['background-color']);
-    expect(change.cause).toEqual({ file: 'src/routes/pricing/+page.svelte', commit: commitOf(code, 'Pricing: a sale badge'), line: '<h2>Plans <Badge tone="sale" /></h2>' });
+    expect(change.cause).toEqual({
+      file: 'src/routes/pricing/+page.svelte',
+      commit: commitOf(code, 'Pricing: a sale badge'),
+      line: '<h2>Plans <Badge tone="sale" /></h2>',
+    });
   });
 
   it('takes a utility class many elements share, on a changed line, for no evidence: it neither proves the element nor names that file', async () => {
@@ -379,8 +496,16 @@ describe('attribution: the line that renders an element', () => {
   <li>Docs</li>
 </ul>
 `;
-    const code = await branch({ 'src/lib/Menu.svelte': menu('gap-2') }, [{ subject: 'Menu: wider gaps', files: { 'src/lib/Menu.svelte': menu('gap-4') } }]);
-    const shared: Drawn[] = [['html'], ['html>body'], ['html>body>header.flex.items-center'], ['html>body>main'], ['html>body>main>div.flex.items-center']];
+    const code = await branch({ 'src/lib/Menu.svelte': menu('gap-2') }, [
+      { subject: 'Menu: wider gaps', files: { 'src/lib/Menu.svelte': menu('gap-4') } },
+    ]);
+    const shared: Drawn[] = [
+      ['html'],
+      ['html>body'],
+      ['html>body>header.flex.items-center'],
+      ['html>body>main'],
+      ['html>body>main>div.flex.items-center'],
+    ];
     const base = page([...shared, ['html>body>main>ul.flex.items-center'], ['html>body>footer.flex.items-center']]);
     const current = page([...shared, ['html>body>footer.flex.items-center']]);
     const [removed] = explainChange(base, current, ALL, code).changes;
@@ -416,13 +541,24 @@ describe('attribution: the line that renders an element', () => {
   }
 </style>
 `;
-    const code = await branch({ 'src/lib/components/DesktopEditor.svelte': editor(false, 3), 'src/lib/components/AIPromptPopup.svelte': popup('45deg') }, [
-      { subject: 'Editor: glyph margin and wider line numbers', files: { 'src/lib/components/DesktopEditor.svelte': editor(true, 5) } },
-      { subject: 'Popup: steeper gradient', files: { 'src/lib/components/AIPromptPopup.svelte': popup('60deg') } },
-    ]);
+    const code = await branch(
+      { 'src/lib/components/DesktopEditor.svelte': editor(false, 3), 'src/lib/components/AIPromptPopup.svelte': popup('45deg') },
+      [
+        { subject: 'Editor: glyph margin and wider line numbers', files: { 'src/lib/components/DesktopEditor.svelte': editor(true, 5) } },
+        { subject: 'Popup: steeper gradient', files: { 'src/lib/components/AIPromptPopup.svelte': popup('60deg') } },
+      ],
+    );
     const container = 'html>body>div.app>div.desktop-editor.svelte-1abc>div.monaco-editor';
     const drawn = (gutter: number, sidebar: number): LayoutRecord => {
-      const record = page([['html'], ['html>body'], ['html>body>div.app'], ['html>body>div.app>aside.sidebar'], ['html>body>div.app>div.desktop-editor.svelte-1abc'], [container], [`${container}>div.margin`]]);
+      const record = page([
+        ['html'],
+        ['html>body'],
+        ['html>body>div.app'],
+        ['html>body>div.app>aside.sidebar'],
+        ['html>body>div.app>div.desktop-editor.svelte-1abc'],
+        [container],
+        [`${container}>div.margin`],
+      ]);
       record.elements[3].box = [0, 0, sidebar, 600];
       record.elements[6].box = [300, 0, gutter, 600];
       return record;
@@ -430,7 +566,10 @@ describe('attribution: the line that renders an element', () => {
     const { changes } = explainChange(drawn(40, 240), drawn(64, 250), ALL, code);
     const gutter = changes.find((change) => change.path.endsWith('>div.margin'))!;
     expect(gutter.properties).toEqual([{ property: 'width', before: '40', after: '64' }]);
-    expect(gutter.cause).toMatchObject({ file: 'src/lib/components/DesktopEditor.svelte', commit: commitOf(code, 'Editor: glyph margin and wider line numbers') });
+    expect(gutter.cause).toMatchObject({
+      file: 'src/lib/components/DesktopEditor.svelte',
+      commit: commitOf(code, 'Editor: glyph margin and wider line numbers'),
+    });
     const sidebar = changes.find((change) => change.path.endsWith('>aside.sidebar'))!;
     expect(sidebar.cause).toBeNull();
     expect(sidebar.words).not.toMatch(/AIPromptPopup|gradient-angle/);
@@ -441,10 +580,21 @@ describe('attribution: the line that renders an element', () => {
   <g fill="#1e1a2e"><rect width="${width}" height="32" rx="6" /></g>
 </svg>
 `;
-    const code = await branch({ 'static/logo.svg': logo(120) }, [{ subject: 'Logo: the wide mark', files: { 'static/logo.svg': logo(160) } }]);
-    expect(code[0].lines.find((line) => line.added && line.text.includes('<g'))?.target).toMatchObject({ kind: 'element', tag: 'rect', parent: { tag: 'g' } });
+    const code = await branch({ 'static/logo.svg': logo(120) }, [
+      { subject: 'Logo: the wide mark', files: { 'static/logo.svg': logo(160) } },
+    ]);
+    expect(code[0].lines.find((line) => line.added && line.text.includes('<g'))?.target).toMatchObject({
+      kind: 'element',
+      tag: 'rect',
+      parent: { tag: 'g' },
+    });
     const drawn = (width: number): LayoutRecord => {
-      const record = page([['html'], ['html>body'], ['html>body>header'], ['html>body>header>img.logo', { src: '/logo.svg', image: 'loaded' }]]);
+      const record = page([
+        ['html'],
+        ['html>body'],
+        ['html>body>header'],
+        ['html>body>header>img.logo', { src: '/logo.svg', image: 'loaded' }],
+      ]);
       record.elements[3].box = [0, 0, width, 32];
       return record;
     };
@@ -459,12 +609,21 @@ describe('attribution: text', () => {
     const locale = (cta: string) => `{\n  "hero": {\n    "cta": "${cta}",\n    "note": "No card needed"\n  }\n}\n`;
     const code = await branch({ 'src/locales/en.json': locale('Get started'), 'content/about.md': '# About\n\nWe help teams ship.\n' }, [
       { subject: 'Hero: clearer call to action', files: { 'src/locales/en.json': locale('Start free trial') } },
-      { subject: 'About: trials', files: { 'content/about.md': '# About\n\nWe help teams ship. Start free trials from the pricing page.\n' } },
+      {
+        subject: 'About: trials',
+        files: { 'content/about.md': '# About\n\nWe help teams ship. Start free trials from the pricing page.\n' },
+      },
     ]);
-    const [before, after] = ['Get started', 'Start free trial'].map((text) => page([['html'], ['html>body'], ['html>body>section.hero>button.cta', {}, text]]));
+    const [before, after] = ['Get started', 'Start free trial'].map((text) =>
+      page([['html'], ['html>body'], ['html>body>section.hero>button.cta', {}, text]]),
+    );
     const [change] = explainChange(before, after, ALL, code).changes;
     expect(change.properties).toEqual([{ property: 'text', before: 'Get started', after: 'Start free trial' }]);
-    expect(change.cause).toEqual({ file: 'src/locales/en.json', commit: commitOf(code, 'Hero: clearer call to action'), line: '"cta": "Start free trial",' });
+    expect(change.cause).toEqual({
+      file: 'src/locales/en.json',
+      commit: commitOf(code, 'Hero: clearer call to action'),
+      line: '"cta": "Start free trial",',
+    });
   });
 });
 
@@ -489,8 +648,20 @@ nav a {
       { subject: 'Buttons: roomier', files: { 'src/styles/buttons.css': buttons('10px 20px') } },
       { subject: 'Brand: warmer', files: { 'src/styles/tokens.css': tokens('#e4572e') } },
     ]);
-    const base = page([['html'], ['html>body'], ['html>body>button.btn-primary', { 'background-color': 'rgb(42, 109, 244)' }], ['html>body>nav>a', { color: 'rgb(42, 109, 244)' }], ['html>body>span.badge', { color: 'rgb(42, 109, 244)' }]]);
-    const current = page([['html'], ['html>body'], ['html>body>button.btn-primary', { 'background-color': 'rgb(228, 87, 46)' }], ['html>body>nav>a', { color: 'rgb(228, 87, 46)' }], ['html>body>span.badge', { color: 'rgb(228, 87, 46)' }]]);
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>button.btn-primary', { 'background-color': 'rgb(42, 109, 244)' }],
+      ['html>body>nav>a', { color: 'rgb(42, 109, 244)' }],
+      ['html>body>span.badge', { color: 'rgb(42, 109, 244)' }],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>button.btn-primary', { 'background-color': 'rgb(228, 87, 46)' }],
+      ['html>body>nav>a', { color: 'rgb(228, 87, 46)' }],
+      ['html>body>span.badge', { color: 'rgb(228, 87, 46)' }],
+    ]);
     const { changes } = explainChange(base, current, ALL, code);
     const brand = commitOf(code, 'Brand: warmer');
 
@@ -507,8 +678,18 @@ nav a {
     const code = await branch({ 'src/styles/tokens.css': tokens('#2a6df4'), 'src/styles/buttons.css': buttons('8px 16px') }, [
       { subject: 'Brand: warmer', files: { 'src/styles/tokens.css': tokens('#e4572e') } },
     ]);
-    const base = page([['html'], ['html>body'], ['html>body>button.btn-primary', { 'background-color': 'rgb(42, 109, 244)' }], ['html>body>nav>a', { color: 'rgb(42, 109, 244)' }]]);
-    const current = page([['html'], ['html>body'], ['html>body>button.btn-primary', { 'background-color': 'rgb(228, 87, 46)' }], ['html>body>nav>a', { color: 'rgb(228, 87, 46)' }]]);
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>button.btn-primary', { 'background-color': 'rgb(42, 109, 244)' }],
+      ['html>body>nav>a', { color: 'rgb(42, 109, 244)' }],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>button.btn-primary', { 'background-color': 'rgb(228, 87, 46)' }],
+      ['html>body>nav>a', { color: 'rgb(228, 87, 46)' }],
+    ]);
     const { changes } = explainChange(base, current, ALL, code);
     const brand = commitOf(code, 'Brand: warmer');
 
@@ -533,11 +714,25 @@ export default function Card({ title }) {
 
   it("credits a styled component's changed declaration on the element with the library's generated class, and not on a plain element of the same tag", async () => {
     const code = await branch({ 'src/Card.jsx': card('16px') }, [{ subject: 'Cards: roomier', files: { 'src/Card.jsx': card('24px') } }]);
-    const base = page([['html'], ['html>body'], ['html>body>article.sc-bdnzMm.fpmuDm', { padding: '16px' }], ['html>body>article.post', { padding: '16px' }]]);
-    const current = page([['html'], ['html>body'], ['html>body>article.sc-bdnzMm.kQxLzf', { padding: '24px' }], ['html>body>article.post', { padding: '24px' }]]);
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>article.sc-bdnzMm.fpmuDm', { padding: '16px' }],
+      ['html>body>article.post', { padding: '16px' }],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>article.sc-bdnzMm.kQxLzf', { padding: '24px' }],
+      ['html>body>article.post', { padding: '24px' }],
+    ]);
     const { changes } = explainChange(base, current, ALL, code);
 
-    expect(changeOf(changes, '.sc-bdnzMm.kQxLzf').cause).toEqual({ file: 'src/Card.jsx', commit: commitOf(code, 'Cards: roomier'), line: 'padding: 24px;' });
+    expect(changeOf(changes, '.sc-bdnzMm.kQxLzf').cause).toEqual({
+      file: 'src/Card.jsx',
+      commit: commitOf(code, 'Cards: roomier'),
+      line: 'padding: 24px;',
+    });
     expect(changeOf(changes, '.post').cause).toBeNull();
   });
 });
@@ -556,15 +751,31 @@ export default function App() {
 
   it("credits a widget's new size to the changed tag of the component it is named after, when that tag sets the size as a prop", async () => {
     const code = await branch({ 'src/App.jsx': app(120) }, [{ subject: 'Usage: a wider meter', files: { 'src/App.jsx': app(180) } }]);
-    const base = page([['html'], ['html>body'], ['html>body>section.usage'], ['html>body>section.usage>div.meter'], ['html>body>div.gauge']]);
-    const current = page([['html'], ['html>body'], ['html>body>section.usage'], ['html>body>section.usage>div.meter'], ['html>body>div.gauge']]);
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>section.usage'],
+      ['html>body>section.usage>div.meter'],
+      ['html>body>div.gauge'],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>section.usage'],
+      ['html>body>section.usage>div.meter'],
+      ['html>body>div.gauge'],
+    ]);
     current.elements[3].box = [0, 60, 180, 12];
     base.elements[3].box = [0, 60, 120, 12];
     current.elements[4].box = [0, 80, 300, 12];
     base.elements[4].box = [0, 80, 200, 12];
     const { changes } = explainChange(base, current, ALL, code);
 
-    expect(changeOf(changes, '.meter').cause).toEqual({ file: 'src/App.jsx', commit: commitOf(code, 'Usage: a wider meter'), line: '<Meter width={180} />' });
+    expect(changeOf(changes, '.meter').cause).toEqual({
+      file: 'src/App.jsx',
+      commit: commitOf(code, 'Usage: a wider meter'),
+      line: '<Meter width={180} />',
+    });
     // Not named after the component: its new width proves nothing here.
     expect(changeOf(changes, '.gauge').cause).toBeNull();
   });
@@ -572,16 +783,24 @@ export default function App() {
 
 describe('attribution: what is not read', () => {
   it('says a style sheet it could not parse was not read, instead of "no changed file mentions"', async () => {
-    const code = await branch({ 'src/theme.sass': '.card\n  padding: 8px\n' }, [{ subject: 'Cards: roomier', files: { 'src/theme.sass': '.card\n  padding: 12px\n' } }]);
+    const code = await branch({ 'src/theme.sass': '.card\n  padding: 8px\n' }, [
+      { subject: 'Cards: roomier', files: { 'src/theme.sass': '.card\n  padding: 12px\n' } },
+    ]);
     const [before, after] = ['8px', '12px'].map((padding) => page([['html'], ['html>body'], ['html>body>div.panel', { padding }]]));
-    expect(explainChange(before, after, ALL, code).changes[0].words).toMatch(/ — not attributed: src\/theme\.sass is in an indented style syntax \(Sass, Stylus\) no parser here reads$/);
+    expect(explainChange(before, after, ALL, code).changes[0].words).toMatch(
+      / — not attributed: src\/theme\.sass is in an indented style syntax \(Sass, Stylus\) no parser here reads$/,
+    );
   });
 
   it('says a file too large to read was not read', async () => {
     const bundle = (padding: string) => `${'.x{color:red}'.repeat(90_000)}\n.panel{padding:${padding}}\n`;
-    const code = await branch({ 'public/vendor.css': bundle('8px') }, [{ subject: 'Vendor: update', files: { 'public/vendor.css': bundle('12px') } }]);
+    const code = await branch({ 'public/vendor.css': bundle('8px') }, [
+      { subject: 'Vendor: update', files: { 'public/vendor.css': bundle('12px') } },
+    ]);
     const [before, after] = ['8px', '12px'].map((padding) => page([['html'], ['html>body'], ['html>body>div.card', { padding }]]));
     expect(code).toEqual([{ file: 'public/vendor.css', commit: null, lines: [], uses: [], unread: 'is larger than 1 MiB: not read' }]);
-    expect(explainChange(before, after, ALL, code).changes[0].words).toMatch(/ — not attributed: public\/vendor\.css is larger than 1 MiB: not read$/);
+    expect(explainChange(before, after, ALL, code).changes[0].words).toMatch(
+      / — not attributed: public\/vendor\.css is larger than 1 MiB: not read$/,
+    );
   });
 });

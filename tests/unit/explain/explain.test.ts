@@ -9,7 +9,14 @@ import { parseDiff } from '../../../src/git/diff';
 import { withoutQueryValues } from '../../../src/util/text';
 import type { CodeChange, LayoutElement, LayoutRecord } from '../../../src/types';
 
-const STYLE = { display: 'block', color: 'rgb(29, 36, 51)', 'background-color': 'rgba(0, 0, 0, 0)', 'flex-direction': 'row', padding: '0px', 'letter-spacing': 'normal' };
+const STYLE = {
+  display: 'block',
+  color: 'rgb(29, 36, 51)',
+  'background-color': 'rgba(0, 0, 0, 0)',
+  'flex-direction': 'row',
+  padding: '0px',
+  'letter-spacing': 'normal',
+};
 
 type Drawn = Omit<LayoutElement, 'style'> & { style: Record<string, string> };
 
@@ -20,7 +27,15 @@ function el(path: string, parent: number, box: [number, number, number, number],
 /** A record as capture stores it: each element's styles in the shared table. */
 function record(elements: Drawn[]): LayoutRecord & { drawn: Drawn[] } {
   const styles = elements.map((element) => element.style);
-  return { version: 1, width: 1280, height: 400, elements: elements.map((element, i) => ({ ...element, style: i })), styles, truncated: false, drawn: elements };
+  return {
+    version: 1,
+    width: 1280,
+    height: 400,
+    elements: elements.map((element, i) => ({ ...element, style: i })),
+    styles,
+    truncated: false,
+    drawn: elements,
+  };
 }
 
 const FULL = [{ x: 0, y: 0, width: 1280, height: 400 }];
@@ -43,10 +58,22 @@ const BASE = record([
 
 describe('explainChange', () => {
   it('names a restyled element, its properties as CSS reads them and its new height', () => {
-    const current = record(BASE.drawn.map((e) => (e.path === 'html>body>footer' ? { ...e, box: [0, 340, 1280, 60] as [number, number, number, number], style: { ...e.style, 'flex-direction': 'column', padding: '8px 48px' } } : e)));
+    const current = record(
+      BASE.drawn.map((e) =>
+        e.path === 'html>body>footer'
+          ? {
+              ...e,
+              box: [0, 340, 1280, 60] as [number, number, number, number],
+              style: { ...e.style, 'flex-direction': 'column', padding: '8px 48px' },
+            }
+          : e,
+      ),
+    );
     const explanation = explainChange(BASE, current, [{ x: 0, y: 340, width: 1280, height: 60 }], []);
     expect(explanation.changes).toHaveLength(1);
-    expect(explanation.changes[0].words).toBe('footer: flex-direction row → column, padding 16px 48px → 8px 48px; height 52 → 60 px — no changed file mentions this element');
+    expect(explanation.changes[0].words).toBe(
+      'footer: flex-direction row → column, padding 16px 48px → 8px 48px; height 52 → 60 px — no changed file mentions this element',
+    );
     expect(explanation.note).toBeNull();
   });
 
@@ -61,8 +88,10 @@ describe('explainChange', () => {
   it('pairs an element whose class was added, and tells its colour and text apart (the class attribute itself renders nothing)', () => {
     const current = record(
       BASE.drawn.map((e) => {
-        if (e.path === 'html>body>div.plans>div.plan:1') return { ...e, path: 'html>body>div.plans>div.plan.pro', style: { ...e.style, 'background-color': 'rgb(238, 255, 238)' } };
-        if (e.path === 'html>body>div.plans>div.plan:1>p.price') return { ...e, path: 'html>body>div.plans>div.plan.pro>p.price', text: 'Pro $15' };
+        if (e.path === 'html>body>div.plans>div.plan:1')
+          return { ...e, path: 'html>body>div.plans>div.plan.pro', style: { ...e.style, 'background-color': 'rgb(238, 255, 238)' } };
+        if (e.path === 'html>body>div.plans>div.plan:1>p.price')
+          return { ...e, path: 'html>body>div.plans>div.plan.pro>p.price', text: 'Pro $15' };
         if (e.path === 'html>body>div.plans>div.plan:2') return { ...e, path: 'html>body>div.plans>div.plan' };
         if (e.path === 'html>body>div.plans>div.plan:2>p.price') return { ...e, path: 'html>body>div.plans>div.plan>p.price' };
         return e;
@@ -95,7 +124,9 @@ describe('explainChange', () => {
     expect(hidden.cause?.line).toBe('display: none;');
     const shown = explainChange(withoutPlans(['html>body>div.plans']), BASE, FULL, []).changes[0];
     expect(shown.words).toBe('.plans shown: display none → flex (1280×300) above footer — no changed file mentions this element');
-    expect(explainChange(BASE, withoutPlans(), FULL, []).changes[0].words).toBe('.plans removed (1280×300) — no changed file mentions this element');
+    expect(explainChange(BASE, withoutPlans(), FULL, []).changes[0].words).toBe(
+      '.plans removed (1280×300) — no changed file mentions this element',
+    );
   });
 
   it("keeps an inherited change on the element that made it: a child's equal change is its parent's", () => {
@@ -105,13 +136,19 @@ describe('explainChange', () => {
   });
 
   it('attributes a change to the last commit whose diff proves it: a rule that matches the element and sets what changed', () => {
-    const current = record(BASE.drawn.map((e) => (e.path === 'html>body>footer' ? { ...e, style: { ...e.style, padding: '8px 48px' } } : e)));
+    const current = record(
+      BASE.drawn.map((e) => (e.path === 'html>body>footer' ? { ...e, style: { ...e.style, padding: '8px 48px' } } : e)),
+    );
     const code: CodeChange[] = [
       ...parseDiff(patch('public/site.css', ['+footer { padding: 8px 48px; }']), 'a1 Footer spacing'),
       ...parseDiff(patch('public/site.css', [' footer {', '+  color: #333;', ' }']), 'b2 Footer colour'),
       ...parseDiff(patch('public/index.html', ['+<div class="plans">']), 'c3 Plans'),
     ];
-    expect(explainChange(BASE, current, FULL, code).changes[0].cause).toEqual({ file: 'public/site.css', commit: 'a1 Footer spacing', line: 'footer { padding: 8px 48px; }' });
+    expect(explainChange(BASE, current, FULL, code).changes[0].cause).toEqual({
+      file: 'public/site.css',
+      commit: 'a1 Footer spacing',
+      line: 'footer { padding: 8px 48px; }',
+    });
     expect(explainChange(BASE, current, FULL, code.slice(1)).changes[0].words).toMatch(
       / — not attributed: public\/site\.css changes `footer`, which matches it, but what it sets \(color\) is not what changed here$/,
     );
@@ -121,18 +158,35 @@ describe('explainChange', () => {
   it('says why it cannot explain: no record on a side, nothing restyled where the pixels changed', () => {
     expect(explainChange(null, BASE, FULL, []).note).toMatch(/^no layout record on the base side/);
     expect(explainChange(BASE, null, FULL, []).note).toMatch(/^no layout record on the current side/);
-    expect(explainChange(BASE, BASE, FULL, [])).toEqual({ changes: [], summary: '', note: expect.stringMatching(/^no element was added, removed or restyled/), unexplained: FULL, regionCount: 1 });
+    expect(explainChange(BASE, BASE, FULL, [])).toEqual({
+      changes: [],
+      summary: '',
+      note: expect.stringMatching(/^no element was added, removed or restyled/),
+      unexplained: FULL,
+      regionCount: 1,
+    });
   });
 
   it('says what is known of why the base side has no layout record', () => {
-    const base = (capture: BaseCapture | null, file: string | null = null) => explainChange(null, BASE, FULL, [], { base: baseLayoutGap(capture, file) }).note;
-    const failed: BaseCapture = { testStatus: 'timedOut', error: 'Test timeout of 30000ms exceeded.', taken: true, settled: true, layout: false };
+    const base = (capture: BaseCapture | null, file: string | null = null) =>
+      explainChange(null, BASE, FULL, [], { base: baseLayoutGap(capture, file) }).note;
+    const failed: BaseCapture = {
+      testStatus: 'timedOut',
+      error: 'Test timeout of 30000ms exceeded.',
+      taken: true,
+      settled: true,
+      layout: false,
+    };
     expect(base(failed)).toBe('no layout record on the base side: the base test failed and its capture wrote none');
-    expect(base({ ...failed, testStatus: 'passed', error: null })).toBe('no layout record on the base side: the page could not be read after the capture');
+    expect(base({ ...failed, testStatus: 'passed', error: null })).toBe(
+      'no layout record on the base side: the page could not be read after the capture',
+    );
     expect(base({ ...failed, layout: true })).toBe('no layout record on the base side: its file is missing');
     expect(base(failed, '/entry/plans.layout.json.gz')).toBe('no layout record on the base side: its file is unreadable');
     expect(base(null)).toBe('no layout record on the base side');
-    expect(explainChange(null, null, FULL, [], { base: 'page-unreadable', current: 'page-unreadable' }).note).toBe('no layout record on either side: the page could not be read after the capture');
+    expect(explainChange(null, null, FULL, [], { base: 'page-unreadable', current: 'page-unreadable' }).note).toBe(
+      'no layout record on either side: the page could not be read after the capture',
+    );
     expect(explainChange(null, null, FULL, [], { base: 'base-test-failed', current: 'unreadable' }).note).toBe(
       'no layout record on the base side: the base test failed and its capture wrote none; none on the current side: its file is unreadable',
     );
@@ -150,11 +204,16 @@ describe('attribution and words', () => {
 
   it('quotes a text change from a little before where the texts part, so a change late in a long sentence shows', () => {
     expect(quotedChange('Pro $12', 'Pro $15')).toEqual(["'Pro $12'", "'Pro $15'"]);
-    expect(quotedChange('New in v2.3: streaming uploads and resumable downloads', 'New in v2.3: streaming uploads, resumable downloads and more')).toEqual([
-      "'…ming uploads and resumable downloads'",
-      "'…ming uploads, resumable downloads and …'",
+    expect(
+      quotedChange(
+        'New in v2.3: streaming uploads and resumable downloads',
+        'New in v2.3: streaming uploads, resumable downloads and more',
+      ),
+    ).toEqual(["'…ming uploads and resumable downloads'", "'…ming uploads, resumable downloads and …'"]);
+    expect(quotedChange('A short heading that grows much longer than forty', 'Another')).toEqual([
+      "'A short heading that grows much longer …'",
+      "'Another'",
     ]);
-    expect(quotedChange('A short heading that grows much longer than forty', 'Another')).toEqual(["'A short heading that grows much longer …'", "'Another'"]);
   });
 
   it('writes colours as hex, a transparent one as transparent', () => {
@@ -189,7 +248,11 @@ describe('attribution and words', () => {
         lines: [
           { text: '  padding: 16px 48px;', added: false, target: footer },
           { text: '  padding: 8px 48px;', added: true, target: footer },
-          { text: '.old { color: red; }', added: false, target: { kind: 'style', selectors: ['.old'], properties: ['color'], defines: null } },
+          {
+            text: '.old { color: red; }',
+            added: false,
+            target: { kind: 'style', selectors: ['.old'], properties: ['color'], defines: null },
+          },
         ],
         uses: [],
         unread: null,
@@ -197,7 +260,13 @@ describe('attribution and words', () => {
       {
         file: 'public/index.html',
         commit: 'abc1234 Restyle the footer',
-        lines: [{ text: '<div class="promo">', added: true, target: { kind: 'element', tag: 'div', id: null, classes: ['promo'], dynamicClasses: false, text: '', parent: null } }],
+        lines: [
+          {
+            text: '<div class="promo">',
+            added: true,
+            target: { kind: 'element', tag: 'div', id: null, classes: ['promo'], dynamicClasses: false, text: '', parent: null },
+          },
+        ],
         uses: [],
         unread: null,
       },
@@ -205,9 +274,17 @@ describe('attribution and words', () => {
   });
 
   it('keeps no URL query value of a changed line: tokens live there', () => {
-    const log = ['diff --git a/public/index.html b/public/index.html', '@@ -1 +1 @@', "+loadAll(['/api/recommendations?token=s3cr3t-abc&page=2#top']);"].join('\n');
-    expect(parseDiff(log, 'abc1234 Recommendations')[0].lines).toEqual([{ text: "loadAll(['/api/recommendations?token=…&page=…#top']);", added: true, target: null }]);
-    expect(withoutQueryValues('<img src="https://cdn.test/a.png?sig=AbC%2F1&w=80"> and a?b c=d')).toBe('<img src="https://cdn.test/a.png?sig=…&w=…"> and a?b c=d');
+    const log = [
+      'diff --git a/public/index.html b/public/index.html',
+      '@@ -1 +1 @@',
+      "+loadAll(['/api/recommendations?token=s3cr3t-abc&page=2#top']);",
+    ].join('\n');
+    expect(parseDiff(log, 'abc1234 Recommendations')[0].lines).toEqual([
+      { text: "loadAll(['/api/recommendations?token=…&page=…#top']);", added: true, target: null },
+    ]);
+    expect(withoutQueryValues('<img src="https://cdn.test/a.png?sig=AbC%2F1&w=80"> and a?b c=d')).toBe(
+      '<img src="https://cdn.test/a.png?sig=…&w=…"> and a?b c=d',
+    );
   });
 
   it('stores a layout record as gzip, and refuses a damaged one', () => {

@@ -20,12 +20,14 @@ function page(options: { hovered?: number; title?: string } = {}): Drawn[] {
     { path: 'html>body', box: [0, 0, 800, 600] },
     { path: 'html>body>h1.title', box: [0, 0, 800, 40], text: 'Products', style: { 'font-size': options.title ?? '24px' } },
     { path: 'html>body>main.grid', box: [0, 40, 800, 200], style: { display: 'flex' } },
-    ...[1, 2, 3].map((n): Drawn => ({
-      path: `${CARD}:${n}`,
-      box: [(n - 1) * 220, 40, 200, 120],
-      text: `Card ${n}`,
-      style: n === options.hovered ? { 'background-color': TINT, 'box-shadow': SHADOW } : { 'background-color': WHITE },
-    })),
+    ...[1, 2, 3].map(
+      (n): Drawn => ({
+        path: `${CARD}:${n}`,
+        box: [(n - 1) * 220, 40, 200, 120],
+        text: `Card ${n}`,
+        style: n === options.hovered ? { 'background-color': TINT, 'box-shadow': SHADOW } : { 'background-color': WHITE },
+      }),
+    ),
     { path: 'html>body>form>input#email', box: [0, 300, 200, 30] },
   ];
 }
@@ -47,8 +49,16 @@ const CODE: CodeChange[] = [
     file: 'src/shop.css',
     commit: 'a1b2c3d Larger title, new card colour',
     lines: [
-      { text: '  font-size: 32px;', added: true, target: { kind: 'style', selectors: ['.title'], properties: ['font-size'], defines: null } },
-      { text: '  background-color: #fafafa;', added: true, target: { kind: 'style', selectors: ['.card'], properties: ['background-color'], defines: null } },
+      {
+        text: '  font-size: 32px;',
+        added: true,
+        target: { kind: 'style', selectors: ['.title'], properties: ['font-size'], defines: null },
+      },
+      {
+        text: '  background-color: #fafafa;',
+        added: true,
+        target: { kind: 'style', selectors: ['.card'], properties: ['background-color'], defines: null },
+      },
     ],
     uses: [],
     unread: null,
@@ -59,12 +69,25 @@ const changeOf = (changes: ElementChange[], element: string) => changes.find((ch
 
 describe('a difference the pointer or focus state makes is put down to it', () => {
   it('credits the hover style of the card under the pointer on the current side only to the pointer, and the real change beside it to its commit', () => {
-    const sides: InteractionSides = { base: state({ hovered: 'html>body' }), current: state({ hovered: `${CARD}:2>p`, rules: [HOVER_RULE] }) };
-    const explanation = explainChange(layoutRecord(page()), layoutRecord(page({ hovered: 2, title: '32px' })), REGIONS, CODE, {}, undefined, sides);
+    const sides: InteractionSides = {
+      base: state({ hovered: 'html>body' }),
+      current: state({ hovered: `${CARD}:2>p`, rules: [HOVER_RULE] }),
+    };
+    const explanation = explainChange(
+      layoutRecord(page()),
+      layoutRecord(page({ hovered: 2, title: '32px' })),
+      REGIONS,
+      CODE,
+      {},
+      undefined,
+      sides,
+    );
     const card = changeOf(explanation.changes, 'div.card:2');
     expect(card.cause).toBeNull();
     expect(card.interaction).toBe('pointer over `.card p` on the current side only');
-    expect(card.words).toBe('.card: background-color #fff → #eef, box-shadow none → #00000045 0px 2px 8px 0px — pointer over `.card p` on the current side only (`.card:hover` sets background-color, box-shadow)');
+    expect(card.words).toBe(
+      '.card: background-color #fff → #eef, box-shadow none → #00000045 0px 2px 8px 0px — pointer over `.card p` on the current side only (`.card:hover` sets background-color, box-shadow)',
+    );
     const title = changeOf(explanation.changes, 'h1.title');
     expect(title.cause).toMatchObject({ file: 'src/shop.css', commit: 'a1b2c3d Larger title, new card colour' });
     expect(title.interaction).toBeUndefined();
@@ -80,22 +103,60 @@ describe('a difference the pointer or focus state makes is put down to it', () =
   });
 
   it('credits what the hover rule does not set on the same element to the commit that proves it', () => {
-    const padded = (drawn: Drawn[]) => drawn.map((one) => (one.path === `${CARD}:2` ? { ...one, style: { ...one.style, padding: '24px' } } : one));
-    const code: CodeChange[] = [{ ...CODE[0], lines: [{ text: '  padding: 24px;', added: true, target: { kind: 'style', selectors: ['.card'], properties: ['padding'], defines: null } }] }];
+    const padded = (drawn: Drawn[]) =>
+      drawn.map((one) => (one.path === `${CARD}:2` ? { ...one, style: { ...one.style, padding: '24px' } } : one));
+    const code: CodeChange[] = [
+      {
+        ...CODE[0],
+        lines: [
+          {
+            text: '  padding: 24px;',
+            added: true,
+            target: { kind: 'style', selectors: ['.card'], properties: ['padding'], defines: null },
+          },
+        ],
+      },
+    ];
     const sides: InteractionSides = { base: state(), current: state({ hovered: `${CARD}:2`, rules: [HOVER_RULE] }) };
-    const explanation = explainChange(layoutRecord(page()), layoutRecord(padded(page({ hovered: 2 }))), REGIONS, code, {}, undefined, sides);
+    const explanation = explainChange(
+      layoutRecord(page()),
+      layoutRecord(padded(page({ hovered: 2 }))),
+      REGIONS,
+      code,
+      {},
+      undefined,
+      sides,
+    );
     const card = changeOf(explanation.changes, 'div.card:2');
     expect(card.cause?.line).toBe('padding: 24px;');
     expect(card.interaction).toBe('pointer over the 2nd `.card` on the current side only');
-    expect(card.words).toMatch(/ — pointer over the 2nd `\.card` on the current side only \(`\.card:hover` sets background-color, box-shadow\); padding: src\/shop\.css \(commit a1b2c3d Larger title, new card colour\)$/);
+    expect(card.words).toMatch(
+      / — pointer over the 2nd `\.card` on the current side only \(`\.card:hover` sets background-color, box-shadow\); padding: src\/shop\.css \(commit a1b2c3d Larger title, new card colour\)$/,
+    );
   });
 
   it('never lets a state rule replace a cause the diff proves: a changed line that sets the property to the value now shown', () => {
-    const code: CodeChange[] = [{ ...CODE[0], lines: [{ text: '  background-color: #eef;', added: true, target: { kind: 'style', selectors: ['.card'], properties: ['background-color'], defines: null } }] }];
+    const code: CodeChange[] = [
+      {
+        ...CODE[0],
+        lines: [
+          {
+            text: '  background-color: #eef;',
+            added: true,
+            target: { kind: 'style', selectors: ['.card'], properties: ['background-color'], defines: null },
+          },
+        ],
+      },
+    ];
     const sides: InteractionSides = { base: state(), current: state({ hovered: `${CARD}:2`, rules: [HOVER_RULE] }) };
-    const card = changeOf(explainChange(layoutRecord(page()), layoutRecord(page({ hovered: 2 })), REGIONS, code, {}, undefined, sides).changes, 'div.card:2');
+    const card = changeOf(
+      explainChange(layoutRecord(page()), layoutRecord(page({ hovered: 2 })), REGIONS, code, {}, undefined, sides).changes,
+      'div.card:2',
+    );
     expect(card.cause).toEqual({ file: 'src/shop.css', commit: 'a1b2c3d Larger title, new card colour', line: 'background-color: #eef;' });
-    expect(card.words).toMatch(/ — src\/shop\.css \(commit a1b2c3d Larger title, new card colour\); pointer over the 2nd `\.card` on the current side only \(`\.card:hover` sets background-color, box-shadow\) too$/);
+    expect(card.words).toMatch(
+      / — src\/shop\.css \(commit a1b2c3d Larger title, new card colour\); pointer over the 2nd `\.card` on the current side only \(`\.card:hover` sets background-color, box-shadow\) too$/,
+    );
   });
 
   it('names which of same-named siblings is under the pointer', () => {
@@ -105,7 +166,8 @@ describe('a difference the pointer or focus state makes is put down to it', () =
 
   it('never says one element is under the pointer on the base side only and on the current side only: moved, it is held on both', () => {
     // A banner added above the navbar on the branch: the same menu item, one step further down the page's tree.
-    const item = (section: number) => `html>body>nav.navbar>div.container:${section}>ul.navbar-nav>li.dropdown>ul.dropdown-menu>li:1>a.dropdown-item`;
+    const item = (section: number) =>
+      `html>body>nav.navbar>div.container:${section}>ul.navbar-nav>li.dropdown>ul.dropdown-menu>li:1>a.dropdown-item`;
     expect(oneSidedStates({ base: state({ hovered: item(1) }), current: state({ hovered: item(2) }) })).toEqual([]);
     const focus = oneSidedStates({ base: state({ focused: item(1) }), current: state({ focused: item(2), focusVisible: true }) });
     expect(focus.map((one) => one.words)).toEqual(['focus (shown) on `.dropdown-item` on the current side only']);
@@ -114,21 +176,41 @@ describe('a difference the pointer or focus state makes is put down to it', () =
   it('says a state may explain a change no rule it recorded proves, and keeps a commit that proves it', () => {
     const unproven: InteractionSides = { base: state(), current: state({ hovered: `${CARD}:2` }) };
     const alone = explainChange(layoutRecord(page()), layoutRecord(page({ hovered: 2 })), REGIONS, [], {}, undefined, unproven);
-    expect(changeOf(alone.changes, 'div.card:2').words).toMatch(/ — not attributed: pointer over the 2nd `\.card` on the current side only; may explain this$/);
+    expect(changeOf(alone.changes, 'div.card:2').words).toMatch(
+      / — not attributed: pointer over the 2nd `\.card` on the current side only; may explain this$/,
+    );
     const withCommit = explainChange(layoutRecord(page()), layoutRecord(page({ hovered: 2 })), REGIONS, CODE, {}, undefined, unproven);
     const card = changeOf(withCommit.changes, 'div.card:2');
     expect(card.cause?.file).toBe('src/shop.css');
-    expect(card.words).toMatch(/ — src\/shop\.css \(commit a1b2c3d Larger title, new card colour\); pointer over the 2nd `\.card` on the current side only; may explain this too$/);
+    expect(card.words).toMatch(
+      / — src\/shop\.css \(commit a1b2c3d Larger title, new card colour\); pointer over the 2nd `\.card` on the current side only; may explain this too$/,
+    );
   });
 
   it('puts a focus ring shown on the base side only down to the focus, by the rule that draws it', () => {
-    const focused = page().map((drawn) => (drawn.path.endsWith('#email') ? { ...drawn, style: { 'box-shadow': 'rgb(0, 0, 255) 0px 0px 0px 2px' } } : drawn));
+    const focused = page().map((drawn) =>
+      drawn.path.endsWith('#email') ? { ...drawn, style: { 'box-shadow': 'rgb(0, 0, 255) 0px 0px 0px 2px' } } : drawn,
+    );
     const sides: InteractionSides = {
-      base: state({ focused: 'html>body>form>input#email', focusVisible: true, rules: [{ selector: 'input:focus-visible', properties: ['box-shadow'], elements: ['html>body>form>input#email'] }] }),
+      base: state({
+        focused: 'html>body>form>input#email',
+        focusVisible: true,
+        rules: [{ selector: 'input:focus-visible', properties: ['box-shadow'], elements: ['html>body>form>input#email'] }],
+      }),
       current: state(),
     };
-    const explanation = explainChange(layoutRecord(focused), layoutRecord(page()), [{ x: 0, y: 300, width: 200, height: 30 }], CODE, {}, undefined, sides);
-    expect(explanation.changes.map((change) => [change.cause, change.words.split(' — ')[1]])).toEqual([[null, 'focus (shown) on `#email` on the base side only (`input:focus-visible` sets box-shadow)']]);
+    const explanation = explainChange(
+      layoutRecord(focused),
+      layoutRecord(page()),
+      [{ x: 0, y: 300, width: 200, height: 30 }],
+      CODE,
+      {},
+      undefined,
+      sides,
+    );
+    expect(explanation.changes.map((change) => [change.cause, change.words.split(' — ')[1]])).toEqual([
+      [null, 'focus (shown) on `#email` on the base side only (`input:focus-visible` sets box-shadow)'],
+    ]);
     expect(explanation.note).toBeNull();
   });
 
@@ -146,8 +228,16 @@ describe('a difference the pointer or focus state makes is put down to it', () =
 
   it('puts an element a hover shows (a tooltip) down to the rule that shows it', () => {
     const tooltip: Drawn = { path: `${CARD}:2>span.tip`, box: [230, 140, 120, 20], text: 'Add to cart' };
-    const sides: InteractionSides = { base: state(), current: state({ hovered: `${CARD}:2`, rules: [{ selector: '.card:hover .tip', properties: ['display'], elements: [tooltip.path] }] }) };
+    const sides: InteractionSides = {
+      base: state(),
+      current: state({
+        hovered: `${CARD}:2`,
+        rules: [{ selector: '.card:hover .tip', properties: ['display'], elements: [tooltip.path] }],
+      }),
+    };
     const explanation = explainChange(layoutRecord(page()), layoutRecord([...page(), tooltip]), REGIONS, [], {}, undefined, sides);
-    expect(changeOf(explanation.changes, 'span.tip').words).toBe(".tip added (120×20) in .card — pointer over the 2nd `.card` on the current side only (`.card:hover .tip` sets display)");
+    expect(changeOf(explanation.changes, 'span.tip').words).toBe(
+      '.tip added (120×20) in .card — pointer over the 2nd `.card` on the current side only (`.card:hover .tip` sets display)',
+    );
   });
 });

@@ -63,8 +63,14 @@ export function layoutRecord(drawn: readonly Drawn[], width = 1280, height = 720
     }
     let parent = -1;
     for (let j = i - 1; j >= 0 && parent < 0; j--) if (element.path.startsWith(`${drawn[j].path}>`)) parent = j;
-    return { path: element.path, parent, box: element.box, text: element.text ?? '', style: keys.get(key)!, ...(element.masked ? { masked: true as const } : {}) };
+    return {
+      path: element.path,
+      parent,
+      box: element.box,
+      text: element.text ?? '',
+      style: keys.get(key)!,
+      ...(element.masked ? { masked: true as const } : {}),
+    };
   });
   return { version: 1, width, height, elements, styles, truncated: false };
 }
-

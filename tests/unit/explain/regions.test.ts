@@ -16,14 +16,24 @@ function home(withTags: boolean): Drawn[] {
     { path: 'html>body>header.site-header', box: [0, 0, 1280, 64], text: 'Photos', style: { 'font-size': '24px' } },
     ...(withTags
       ? [
-          { path: 'html>body>div.tags-container', box: [40, 80, 1200, 40], style: { position: 'absolute', display: 'flex', gap: '8px' } } as Drawn,
-          ...['street', 'night', 'people'].map((text, i): Drawn => ({ path: `html>body>div.tags-container>a.tag:${i + 1}`, box: [40 + i * 90, 88, 80, 24], text })),
+          {
+            path: 'html>body>div.tags-container',
+            box: [40, 80, 1200, 40],
+            style: { position: 'absolute', display: 'flex', gap: '8px' },
+          } as Drawn,
+          ...['street', 'night', 'people'].map(
+            (text, i): Drawn => ({ path: `html>body>div.tags-container>a.tag:${i + 1}`, box: [40 + i * 90, 88, 80, 24], text }),
+          ),
         ]
       : []),
     { path: 'html>body>section.gallery', box: [0, 140, 1280, 440] },
     { path: 'html>body>section.gallery>canvas#masonry', box: [0, 140, 1280, 440] },
     { path: 'html>body>div.carousel', box: [0, 580, 1280, 100], style: { overflow: 'hidden' } },
-    { path: 'html>body>div.carousel>div.track', box: [0, 580, 2560, 100], style: { display: 'flex', transform: 'matrix(1, 0, 0, 1, -1280, 0)' } },
+    {
+      path: 'html>body>div.carousel>div.track',
+      box: [0, 580, 2560, 100],
+      style: { display: 'flex', transform: 'matrix(1, 0, 0, 1, -1280, 0)' },
+    },
     { path: 'html>body>footer', box: [0, 680, 1280, 40] },
     { path: 'html>body>footer>canvas.sparkline', box: [1100, 690, 120, 20] },
   ];
@@ -42,16 +52,22 @@ const SEVEN: Region[] = [
 describe('every changed region is accounted for', () => {
   it('says which region the words explain and names the 6 of 7 that nothing explains', () => {
     const explanation = explainChange(layoutRecord(home(true)), layoutRecord(home(false)), SEVEN, []);
-    expect(explanation.changes.map((change) => [change.words.split(' — ')[0], change.regions])).toEqual([['.tags-container removed (1200×40)', [0]]]);
+    expect(explanation.changes.map((change) => [change.words.split(' — ')[0], change.regions])).toEqual([
+      ['.tags-container removed (1200×40)', [0]],
+    ]);
     expect(explanation.unexplained).toEqual(SEVEN.slice(1));
     expect(explanation.regionCount).toBe(7);
-    expect(unexplainedWords(explanation)).toBe('6 of 7 changed regions not explained: at (0, 140) 400×200, (420, 140) 400×200, (840, 360) 400×200, (0, 584) 640×92, and 2 more');
+    expect(unexplainedWords(explanation)).toBe(
+      '6 of 7 changed regions not explained: at (0, 140) 400×200, (420, 140) 400×200, (840, 360) 400×200, (0, 584) 640×92, and 2 more',
+    );
   });
 
   it('says nothing more when the words meet every region, and counts one region in the singular', () => {
     const explained = explainChange(layoutRecord(home(true)), layoutRecord(home(false)), SEVEN.slice(0, 1), []);
     expect([explained.unexplained, unexplainedWords(explained)]).toEqual([[], '']);
-    expect(unexplainedWords({ unexplained: [SEVEN[6]], regionCount: 1 })).toBe('1 of 1 changed region not explained: at (1100, 692) 120×18');
+    expect(unexplainedWords({ unexplained: [SEVEN[6]], regionCount: 1 })).toBe(
+      '1 of 1 changed region not explained: at (1100, 692) 120×18',
+    );
     // A results file of a version before the count: nothing to say.
     expect(unexplainedWords({})).toBe('');
   });
@@ -63,7 +79,12 @@ describe('every changed region is accounted for', () => {
 
   it('keeps, of more changes than it lists, one for each region first: a footer after 14 restyled cards is still named', () => {
     const cards = (background: string): Drawn[] =>
-      Array.from({ length: 14 }, (_, i) => ({ path: `html>body>main>div.card:${i + 1}`, box: [(i % 7) * 180, 80 + Math.floor(i / 7) * 200, 170, 190], text: `Card ${i + 1}`, style: { 'background-color': background } }));
+      Array.from({ length: 14 }, (_, i) => ({
+        path: `html>body>main>div.card:${i + 1}`,
+        box: [(i % 7) * 180, 80 + Math.floor(i / 7) * 200, 170, 190],
+        text: `Card ${i + 1}`,
+        style: { 'background-color': background },
+      }));
     const page = (background: string, footer: string): Drawn[] => [
       { path: 'html', box: [0, 0, 1280, 720] },
       { path: 'html>body', box: [0, 0, 1280, 720] },
@@ -75,7 +96,12 @@ describe('every changed region is accounted for', () => {
       { x: 0, y: 80, width: 1260, height: 390, kind: 'modified' },
       { x: 0, y: 680, width: 1280, height: 40, kind: 'modified' },
     ];
-    const explanation = explainChange(layoutRecord(page('rgb(255, 255, 255)', 'rgb(0, 0, 0)')), layoutRecord(page('rgb(238, 255, 238)', 'rgb(51, 51, 51)')), regions, []);
+    const explanation = explainChange(
+      layoutRecord(page('rgb(255, 255, 255)', 'rgb(0, 0, 0)')),
+      layoutRecord(page('rgb(238, 255, 238)', 'rgb(51, 51, 51)')),
+      regions,
+      [],
+    );
     expect(explanation.changes).toHaveLength(12);
     expect(explanation.changes.at(-1)?.element).toBe('footer');
     expect(explanation.unexplained).toEqual([]);
@@ -88,15 +114,32 @@ describe('every changed region is accounted for', () => {
       { path: 'html>body', box: [0, 0, 1280, 720] },
       { path: 'html>body>h1', box: [40, 20, 600, 40], text: 'Release notes', style: { color: title } },
       { path: 'html>body>div.ticker', box: [0, 80, 1280, 24], style: { overflow: 'hidden' }, masked: true },
-      { path: 'html>body>div.ticker>div.track', box: [-offset, 80, 2560, 24], style: { display: 'flex', transform: `matrix(1, 0, 0, 1, ${-offset}, 0)` }, masked: true },
-      ...Array.from({ length: dividers }, (_, i): Drawn => ({ path: `html>body>div.ticker>div.track>span.divider:${i + 1}`, box: [200 * (i + 1) - offset, 86, 14, 12], masked: true })),
+      {
+        path: 'html>body>div.ticker>div.track',
+        box: [-offset, 80, 2560, 24],
+        style: { display: 'flex', transform: `matrix(1, 0, 0, 1, ${-offset}, 0)` },
+        masked: true,
+      },
+      ...Array.from(
+        { length: dividers },
+        (_, i): Drawn => ({
+          path: `html>body>div.ticker>div.track>span.divider:${i + 1}`,
+          box: [200 * (i + 1) - offset, 86, 14, 12],
+          masked: true,
+        }),
+      ),
     ];
     const regions: Region[] = [
       { x: 40, y: 20, width: 600, height: 40, kind: 'modified' },
       // The mask's edge, repainted where the page around it re-rendered.
       { x: 0, y: 78, width: 1280, height: 28, kind: 'modified' },
     ];
-    const explanation = explainChange(layoutRecord(page(0, 6, 'rgb(0, 0, 0)')), layoutRecord(page(340, 5, 'rgb(42, 109, 244)')), regions, []);
+    const explanation = explainChange(
+      layoutRecord(page(0, 6, 'rgb(0, 0, 0)')),
+      layoutRecord(page(340, 5, 'rgb(42, 109, 244)')),
+      regions,
+      [],
+    );
     expect(explanation.changes.map((change) => change.element)).toEqual(['h1']);
     expect(explanation.changes.some((change) => change.words.includes('divider'))).toBe(false);
     // A region the mask covers is accounted for: nobody could change it, so nothing is left to read about.
@@ -113,16 +156,28 @@ describe('every changed region is accounted for', () => {
         { path: 'html>body>header', box: [0, 0, 1280, 64], text: 'Photos' },
         ...(notice ? [{ path: 'html>body>section.notice', box: [0, 64, 1280, 161], text: 'We moved to a new server' } as Drawn] : []),
         { path: 'html>body>main.gallery', box: [0, 64 + shift, 1280, 620], style: { display: 'grid' } },
-        ...Array.from({ length: 6 }, (_, i): Drawn => ({ path: `html>body>main.gallery>img:${i + 1}`, box: [(i % 3) * 420, 84 + shift + Math.floor(i / 3) * 300, 400, 280], style: { src: `/photos/${i + 1}.jpg`, image: 'loaded' } })),
+        ...Array.from(
+          { length: 6 },
+          (_, i): Drawn => ({
+            path: `html>body>main.gallery>img:${i + 1}`,
+            box: [(i % 3) * 420, 84 + shift + Math.floor(i / 3) * 300, 400, 280],
+            style: { src: `/photos/${i + 1}.jpg`, image: 'loaded' },
+          }),
+        ),
         { path: 'html>body>footer', box: [0, 684 + shift, 1280, 40], text: '© Photos' },
       ];
     };
     const regions: Region[] = [
       { x: 0, y: 64, width: 1280, height: 161, kind: 'removed' },
-      ...Array.from({ length: 6 }, (_, i): Region => ({ x: (i % 3) * 420, y: 84 + Math.floor(i / 3) * 300, width: 400, height: 280, kind: 'modified' })),
+      ...Array.from(
+        { length: 6 },
+        (_, i): Region => ({ x: (i % 3) * 420, y: 84 + Math.floor(i / 3) * 300, width: 400, height: 280, kind: 'modified' }),
+      ),
     ];
     const explanation = explainChange(layoutRecord(page(true), 1280, 1200), layoutRecord(page(false), 1280, 1200), regions, []);
-    expect(explanation.changes.map((change) => change.words)).toEqual(['.notice removed (1280×161); what is below it moved up 161 px — no changed file mentions this element']);
+    expect(explanation.changes.map((change) => change.words)).toEqual([
+      '.notice removed (1280×161); what is below it moved up 161 px — no changed file mentions this element',
+    ]);
     expect(explanation.changes[0].regions).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(explanation.unexplained).toEqual([]);
   });
@@ -145,18 +200,24 @@ describe('every changed region is accounted for', () => {
   it('says a footer capture that moved half a pixel on the page is a sub-pixel move, and counts its regions as said', () => {
     // Content above the footer grew by half a pixel: the footer's text is drawn again at another sub-pixel place.
     const footer = (y: number) => ({
-      ...layoutRecord([
-        { path: 'html', box: [0, -680, 1280, 720] },
-        { path: 'html>body', box: [0, -680, 1280, 720] },
-        { path: 'html>body>footer', box: [0, 0, 1280, 40] },
-        { path: 'html>body>footer>span', box: [48, 12, 200, 16], text: '© 2026 Acme' },
-      ], 1280, 40),
+      ...layoutRecord(
+        [
+          { path: 'html', box: [0, -680, 1280, 720] },
+          { path: 'html>body', box: [0, -680, 1280, 720] },
+          { path: 'html>body>footer', box: [0, 0, 1280, 40] },
+          { path: 'html>body>footer>span', box: [48, 12, 200, 16], text: '© 2026 Acme' },
+        ],
+        1280,
+        40,
+      ),
       at: [0, y] as [number, number],
     });
     const regions: Region[] = [{ x: 48, y: 11, width: 201, height: 18, kind: 'modified' }];
     const moved = explainChange(footer(680), footer(680.5), regions, []);
     expect(moved.changes).toEqual([]);
-    expect(moved.note).toBe('the captured element moved 0.5 px down on the page (a sub-pixel move): its text and edges are drawn again, nothing in it changed');
+    expect(moved.note).toBe(
+      'the captured element moved 0.5 px down on the page (a sub-pixel move): its text and edges are drawn again, nothing in it changed',
+    );
     expect(moved.unexplained).toEqual([]);
     // At the same place on the page, the change is inside it: nothing said of a move.
     const still = explainChange(footer(680), footer(680), regions, []);

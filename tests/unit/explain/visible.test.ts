@@ -6,7 +6,12 @@ import type { Region } from '../../../src/types';
 import { layoutRecord, type Drawn } from './records';
 
 /** Each change's words without its cause: what the element did. */
-const what = (base: Drawn[], current: Drawn[], regions: Region[], origins = { base: null as string | null, current: null as string | null }) =>
+const what = (
+  base: Drawn[],
+  current: Drawn[],
+  regions: Region[],
+  origins = { base: null as string | null, current: null as string | null },
+) =>
   explainChange(layoutRecord(base), layoutRecord(current), regions, [], {}, origins).changes.map((change) => change.words.split(' — ')[0]);
 
 /** A React + Vite header styled with a CSS Module: its class names carry the module's hash, which changes with any edit of the module. */
@@ -16,12 +21,33 @@ function moduleHeader(hash: string, padding = 40): Drawn[] {
     { path: 'html', box: [0, 0, 1280, 720] },
     { path: 'html>body', box: [0, 0, 1280, 720], style: { 'font-family': 'Inter, sans-serif' } },
     { path: 'html>body>div#root', box: [0, 0, 1280, 720] },
-    { path: header, box: [0, 0, 1280, 64], style: { display: 'flex', 'justify-content': 'space-between', 'align-items': 'center', padding: `0px ${padding}px`, 'background-color': 'rgb(243, 244, 246)' } },
+    {
+      path: header,
+      box: [0, 0, 1280, 64],
+      style: {
+        display: 'flex',
+        'justify-content': 'space-between',
+        'align-items': 'center',
+        padding: `0px ${padding}px`,
+        'background-color': 'rgb(243, 244, 246)',
+      },
+    },
     { path: `${header}>a._logo_${hash}_5`, box: [padding, 20, 72, 24], text: 'Acme', style: { 'font-weight': '700', 'font-size': '20px' } },
     { path: `${header}>nav._links_${hash}_9`, box: [1240 - padding - 200, 20, 200, 24], style: { display: 'flex', gap: '24px' } },
-    ...['Docs', 'Blog', 'About'].map((text, i): Drawn => ({ path: `${header}>nav._links_${hash}_9>a._link_${hash}_12:${i + 1}`, box: [1240 - padding - 200 + i * 72, 20, 48, 24], text })),
+    ...['Docs', 'Blog', 'About'].map(
+      (text, i): Drawn => ({
+        path: `${header}>nav._links_${hash}_9>a._link_${hash}_12:${i + 1}`,
+        box: [1240 - padding - 200 + i * 72, 20, 48, 24],
+        text,
+      }),
+    ),
     { path: 'html>body>div#root>main._hero_8f2ka_1', box: [0, 64, 1280, 400] },
-    { path: 'html>body>div#root>main._hero_8f2ka_1>h1._title_8f2ka_4', box: [40, 120, 600, 58], text: 'Build faster', style: { 'font-size': '48px' } },
+    {
+      path: 'html>body>div#root>main._hero_8f2ka_1>h1._title_8f2ka_4',
+      box: [40, 120, 600, 58],
+      text: 'Build faster',
+      style: { 'font-size': '48px' },
+    },
   ];
 }
 
@@ -34,9 +60,23 @@ function tailwindLayout(height: string, button = { text: 'Sign in', width: 64 })
     { path: 'html>body', box: [0, 0, 1280, 720] },
     { path: 'html>body>div', box: [0, 0, 1280, 720], style: { display: 'contents' } },
     { path: root, box: [0, 0, 1280, 720], style: { display: 'flex', 'flex-direction': 'column' } },
-    { path: nav, box: [0, 0, 1280, 56], style: { display: 'flex', 'align-items': 'center', gap: '16px', padding: '0px 24px', 'background-color': 'rgb(30, 26, 46)' } },
-    { path: `${nav}>a.font-semibold.text-white`, box: [24, 18, 44, 20], text: 'Home', style: { color: 'rgb(255, 255, 255)', 'font-weight': '600' } },
-    { path: `${nav}>button.rounded.bg-indigo-500.px-3.py-1`, box: [84, 14, button.width, 28], text: button.text, style: { 'background-color': 'rgb(99, 102, 241)', padding: '4px 12px', 'border-radius': '4px' } },
+    {
+      path: nav,
+      box: [0, 0, 1280, 56],
+      style: { display: 'flex', 'align-items': 'center', gap: '16px', padding: '0px 24px', 'background-color': 'rgb(30, 26, 46)' },
+    },
+    {
+      path: `${nav}>a.font-semibold.text-white`,
+      box: [24, 18, 44, 20],
+      text: 'Home',
+      style: { color: 'rgb(255, 255, 255)', 'font-weight': '600' },
+    },
+    {
+      path: `${nav}>button.rounded.bg-indigo-500.px-3.py-1`,
+      box: [84, 14, button.width, 28],
+      text: button.text,
+      style: { 'background-color': 'rgb(99, 102, 241)', padding: '4px 12px', 'border-radius': '4px' },
+    },
     { path: `${root}>main.flex-1`, box: [0, 56, 1280, 664] },
   ];
 }
@@ -47,8 +87,17 @@ function hero(background: string, titleSize = 48, titleHeight = 58): Drawn[] {
     { path: 'html', box: [0, 0, 1280, 720] },
     { path: 'html>body', box: [0, 0, 1280, 720] },
     { path: 'html>body>header.hero', box: [0, 0, 1280, 480], style: { 'background-image': `url("${background}")`, padding: '160px 80px' } },
-    { path: 'html>body>header.hero>h1.hero-title', box: [80, 160, 800, titleHeight], text: 'Field notes', style: { 'font-size': `${titleSize}px`, color: 'rgb(255, 255, 255)' } },
-    { path: 'html>body>header.hero>img.avatar', box: [80, 260, 64, 64], style: { src: '/images/me.jpg', image: 'loaded', 'border-radius': '50%' } },
+    {
+      path: 'html>body>header.hero>h1.hero-title',
+      box: [80, 160, 800, titleHeight],
+      text: 'Field notes',
+      style: { 'font-size': `${titleSize}px`, color: 'rgb(255, 255, 255)' },
+    },
+    {
+      path: 'html>body>header.hero>img.avatar',
+      box: [80, 260, 64, 64],
+      style: { src: '/images/me.jpg', image: 'loaded', 'border-radius': '50%' },
+    },
   ];
 }
 
@@ -58,13 +107,20 @@ const ORIGINS = { base: BASE_ORIGIN, current: CURRENT_ORIGIN };
 
 describe('only visible changes are changes', () => {
   it('lists nothing for CSS Modules hash churn alone: every class of the module renamed, nothing rendered differently', () => {
-    const explanation = explainChange(layoutRecord(moduleHeader('1goyx')), layoutRecord(moduleHeader('11ty5')), [{ x: 0, y: 0, width: 1280, height: 64 }], []);
+    const explanation = explainChange(
+      layoutRecord(moduleHeader('1goyx')),
+      layoutRecord(moduleHeader('11ty5')),
+      [{ x: 0, y: 0, width: 1280, height: 64 }],
+      [],
+    );
     expect(explanation.changes).toEqual([]);
     expect(explanation.summary).toBe('');
   });
 
   it('lists the one element whose padding the module edit changed, without the churned class names', () => {
-    expect(what(moduleHeader('1goyx'), moduleHeader('11ty5', 80), [{ x: 0, y: 0, width: 1280, height: 64 }])).toEqual(['.navbar.gray: padding 0px 40px → 0px 80px']);
+    expect(what(moduleHeader('1goyx'), moduleHeader('11ty5', 80), [{ x: 0, y: 0, width: 1280, height: 64 }])).toEqual([
+      '.navbar.gray: padding 0px 40px → 0px 80px',
+    ]);
   });
 
   it('lists nothing for a utility class renamed to one with the same computed styles (h-[100dvh] → h-dvh)', () => {
@@ -73,34 +129,54 @@ describe('only visible changes are changes', () => {
 
   it('lists the button whose text changed beside the renamed class, and only it', () => {
     const current = tailwindLayout('h-dvh', { text: 'Log in', width: 56 });
-    expect(what(tailwindLayout('h-[100dvh]'), current, [{ x: 84, y: 14, width: 64, height: 28 }])).toEqual(["button.rounded.bg-indigo-500.px-3 'Log in': text 'Sign in' → 'Log in'; width 64 → 56 px"]);
+    expect(what(tailwindLayout('h-[100dvh]'), current, [{ x: 84, y: 14, width: 64, height: 28 }])).toEqual([
+      "button.rounded.bg-indigo-500.px-3 'Log in': text 'Sign in' → 'Log in'; width 64 → 56 px",
+    ]);
   });
 
   it('lists the colour of a border only where a side draws the border: it follows the text colour (currentColor) everywhere else', () => {
     const title = (colour: string, border: Record<string, string> = {}): Drawn[] => [
       { path: 'html', box: [0, 0, 1280, 720] },
       { path: 'html>body', box: [0, 0, 1280, 720] },
-      { path: 'html>body>h1.title', box: [48, 24, 904, 38], text: 'Weekly sales', style: { color: colour, 'border-color': colour, ...border } },
+      {
+        path: 'html>body>h1.title',
+        box: [48, 24, 904, 38],
+        text: 'Weekly sales',
+        style: { color: colour, 'border-color': colour, ...border },
+      },
     ];
     const region = [{ x: 48, y: 24, width: 200, height: 38 }];
     expect(what(title('rgb(255, 255, 255)'), title('rgb(255, 209, 102)'), region)).toEqual(['.title: color #fff → #ffd166']);
     const framed = { 'border-style': 'solid', 'border-width': '1px' };
-    expect(what(title('rgb(255, 255, 255)', framed), title('rgb(255, 209, 102)', framed), region)).toEqual(['.title: color #fff → #ffd166, border-color #fff → #ffd166']);
+    expect(what(title('rgb(255, 255, 255)', framed), title('rgb(255, 209, 102)', framed), region)).toEqual([
+      '.title: color #fff → #ffd166, border-color #fff → #ffd166',
+    ]);
   });
 
   it("compares a background picture's URL without the base and current servers' origins: only the title's font size changed", () => {
     const base = hero(`${BASE_ORIGIN}/images/hero.jpg`);
     const current = hero(`${CURRENT_ORIGIN}/images/hero.jpg`, 56, 67);
-    expect(what(base, current, [{ x: 80, y: 160, width: 800, height: 67 }], ORIGINS)).toEqual(['.hero-title: font-size 48px → 56px; height 58 → 67 px']);
+    expect(what(base, current, [{ x: 80, y: 160, width: 800, height: 67 }], ORIGINS)).toEqual([
+      '.hero-title: font-size 48px → 56px; height 58 → 67 px',
+    ]);
   });
 
   it('treats any local spelling of a server’s host on its port as its origin', () => {
-    expect(what(hero('http://localhost:39507/images/hero.jpg'), hero(`${CURRENT_ORIGIN}/images/hero.jpg`), [{ x: 0, y: 0, width: 1280, height: 480 }], ORIGINS)).toEqual([]);
+    expect(
+      what(
+        hero('http://localhost:39507/images/hero.jpg'),
+        hero(`${CURRENT_ORIGIN}/images/hero.jpg`),
+        [{ x: 0, y: 0, width: 1280, height: 480 }],
+        ORIGINS,
+      ),
+    ).toEqual([]);
   });
 
   it('still lists a picture that changed, its URL as a path', () => {
     const current = hero(`${CURRENT_ORIGIN}/images/hero-2.jpg`);
-    expect(what(hero(`${BASE_ORIGIN}/images/hero.jpg`), current, [{ x: 0, y: 0, width: 1280, height: 480 }], ORIGINS)).toEqual(['.hero: background-image url("/images/hero.jpg") → url("/images/hero-2.jpg")']);
+    expect(what(hero(`${BASE_ORIGIN}/images/hero.jpg`), current, [{ x: 0, y: 0, width: 1280, height: 480 }], ORIGINS)).toEqual([
+      '.hero: background-image url("/images/hero.jpg") → url("/images/hero-2.jpg")',
+    ]);
   });
 });
 
@@ -111,16 +187,24 @@ function editor(gutter: number, titleSize = 24, titleHeight = 29): Drawn[] {
     { path: 'html', box: [0, 0, 1280, 720] },
     { path: 'html>body', box: [0, 0, 1280, 720] },
     { path: 'html>body>h1.title', box: [16, 8, 300, titleHeight], text: 'notes.ts', style: { 'font-size': `${titleSize}px` } },
-    { path: 'html>body>div.editor', box: [16, 60, 800, 400], style: { position: 'relative', overflow: 'hidden', 'font-family': 'monospace' } },
+    {
+      path: 'html>body>div.editor',
+      box: [16, 60, 800, 400],
+      style: { position: 'relative', overflow: 'hidden', 'font-family': 'monospace' },
+    },
     { path: 'html>body>div.editor>div.gutter', box: [16, 60, gutter, 400], style: { 'background-color': 'rgb(245, 245, 245)' } },
-    ...lines.map((_, i): Drawn => ({
-      path: `html>body>div.editor>div.gutter>div.line-number${i === 2 ? '.current-line' : `:${i + 1}`}`,
-      box: [16, 60 + i * 19, gutter, 19],
-      text: String(i + 1),
-      style: { 'text-align': 'right' },
-    })),
+    ...lines.map(
+      (_, i): Drawn => ({
+        path: `html>body>div.editor>div.gutter>div.line-number${i === 2 ? '.current-line' : `:${i + 1}`}`,
+        box: [16, 60 + i * 19, gutter, 19],
+        text: String(i + 1),
+        style: { 'text-align': 'right' },
+      }),
+    ),
     { path: 'html>body>div.editor>div.content', box: [16 + gutter, 60, 732, 400], style: { position: 'absolute' } },
-    ...lines.map((text, i): Drawn => ({ path: `html>body>div.editor>div.content>div.line:${i + 1}`, box: [16 + gutter, 60 + i * 19, 732, 19], text })),
+    ...lines.map(
+      (text, i): Drawn => ({ path: `html>body>div.editor>div.content>div.line:${i + 1}`, box: [16 + gutter, 60 + i * 19, 732, 19], text }),
+    ),
   ];
 }
 
@@ -130,7 +214,10 @@ describe('a resize is a change of the element that resized', () => {
       { x: 16, y: 8, width: 300, height: 34 },
       { x: 16, y: 60, width: 800, height: 57 },
     ];
-    expect(what(editor(68), editor(79, 28, 34), regions)).toEqual(['.title: font-size 24px → 28px; height 29 → 34 px', '.gutter: width 68 → 79 px']);
+    expect(what(editor(68), editor(79, 28, 34), regions)).toEqual([
+      '.title: font-size 24px → 28px; height 29 → 34 px',
+      '.gutter: width 68 → 79 px',
+    ]);
   });
 
   it('names the cards a taller neighbour stretched, where nothing else explains their regions; not the row that grew with them', () => {
@@ -141,10 +228,22 @@ describe('a resize is a change of the element that resized', () => {
       ...(['plan:1', 'plan.pro', 'plan:2'] as const).flatMap((name, i): Drawn[] => {
         const border = name === 'plan.pro' ? proBorder : 1;
         const card = `html>body>div.plans>div.card.${name}`;
-        const style = { 'border-style': 'solid', 'border-width': `${border}px`, 'border-color': name === 'plan.pro' && border === 2 ? 'rgb(37, 99, 235)' : 'rgb(229, 231, 235)', display: 'flex', 'flex-direction': 'column', 'justify-content': 'center' };
+        const style = {
+          'border-style': 'solid',
+          'border-width': `${border}px`,
+          'border-color': name === 'plan.pro' && border === 2 ? 'rgb(37, 99, 235)' : 'rgb(229, 231, 235)',
+          display: 'flex',
+          'flex-direction': 'column',
+          'justify-content': 'center',
+        };
         return [
           { path: card, box: [20 + i * 258, 20, 244, height], style },
-          { path: `${card}>h3`, box: [40 + i * 258, 43 + (height - 256) / 2, 94, 33], text: ['Free', 'Pro', 'Team'][i], style: { 'font-size': '24px' } },
+          {
+            path: `${card}>h3`,
+            box: [40 + i * 258, 43 + (height - 256) / 2, 94, 33],
+            text: ['Free', 'Pro', 'Team'][i],
+            style: { 'font-size': '24px' },
+          },
         ];
       }),
     ];
@@ -168,7 +267,9 @@ describe('a resize is a change of the element that resized', () => {
       { path: 'html>body>section.usage>div.meter', box: [32, 0, meter, 12], style: { 'background-color': 'rgb(229, 231, 235)' } },
     ];
     const [base, current] = [layoutRecord(usage(120, [-217, 424]), 1280, 12), layoutRecord(usage(180, [-249, 389]), 1280, 12)];
-    const words = explainChange(base, current, [{ x: 152, y: 0, width: 60, height: 12 }], []).changes.map((change) => change.words.split(' — ')[0]);
+    const words = explainChange(base, current, [{ x: 152, y: 0, width: 60, height: 12 }], []).changes.map(
+      (change) => change.words.split(' — ')[0],
+    );
     expect(words).toEqual(['.meter: width 120 → 180 px']);
   });
 
@@ -186,7 +287,11 @@ describe('a resize is a change of the element that resized', () => {
 
   it('leaves an element removed and another added when their boxes do not overlap, or neither has a class or id', () => {
     const base = layoutRecord(editor(68));
-    const moved = layoutRecord(editor(68).map((element) => (element.path.endsWith('.current-line') ? { ...element, box: [600, 500, 68, 19] as Drawn['box'] } : element)));
+    const moved = layoutRecord(
+      editor(68).map((element) =>
+        element.path.endsWith('.current-line') ? { ...element, box: [600, 500, 68, 19] as Drawn['box'] } : element,
+      ),
+    );
     const c = moved.elements.findIndex((element) => element.path.endsWith('.current-line'));
     const b = base.elements.findIndex((element) => element.path.endsWith('.current-line'));
     const none = { matched: [], added: [c], removed: [b], baseOf: new Map<number, number>() };

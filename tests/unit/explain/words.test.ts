@@ -29,12 +29,15 @@ describe('elementName', () => {
     expect(elementName('html>body>header.Header_navbar__x1Y2z')).toBe('.navbar');
     expect(elementName('html>body>div#root>nav._menu_1goyx_41>a:2')).toBe('.menu a:nth-of-type(2)');
     // The same element whichever hash an edit of its module gave it.
-    expect(sourcePath('html>body>div#root>nav._menu_1goyx_41>a._link_1goyx_7:2')).toBe(sourcePath('html>body>div#root>nav._menu_11ty5_41>a._link_11ty5_7:2'));
+    expect(sourcePath('html>body>div#root>nav._menu_1goyx_41>a._link_1goyx_7:2')).toBe(
+      sourcePath('html>body>div#root>nav._menu_11ty5_41>a._link_11ty5_7:2'),
+    );
     expect(sourcePath('html>body>div#root>nav._menu_1goyx_41>a._link_1goyx_7:2')).toBe('html>body>div#root>nav.menu>a.link:2');
   });
 
   it('names a utility-class element by its tag, its text and at most three classes that tell it apart', () => {
-    const classes = 'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors bg-[#1E1A2E] text-white hover:bg-[#2B2540] h-10 px-4 py-2';
+    const classes =
+      'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors bg-[#1E1A2E] text-white hover:bg-[#2B2540] h-10 px-4 py-2';
     const path = `html>body>main>div.flex.items-center.gap-2>button.${classes.split(' ').join('.')}`;
     const other = 'html>body>main>div.flex.items-center.gap-2>span.inline-flex.items-center.gap-2.text-sm';
     const record = layoutRecord([

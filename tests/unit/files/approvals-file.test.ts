@@ -43,11 +43,14 @@ function refusal(content: string): string {
   throw new Error(`read ${content} without a word`);
 }
 
-const TOP_LEVEL_FIX = ': fix it to {"version": 2, "approvals": [...]} as visual-uat\'s docs/approvals.schema.json describes, or restore it from git';
+const TOP_LEVEL_FIX =
+  ': fix it to {"version": 2, "approvals": [...]} as visual-uat\'s docs/approvals.schema.json describes, or restore it from git';
 
 describe('readApprovals', () => {
   it('refuses a file whose "approvals" is misspelt, naming the key it found', () => {
-    expect(refusal(JSON.stringify({ version: 2, aprovals: [STORED] }))).toBe(`visual-uat: ${file}: "approvals" is missing (found "aprovals")${TOP_LEVEL_FIX}`);
+    expect(refusal(JSON.stringify({ version: 2, aprovals: [STORED] }))).toBe(
+      `visual-uat: ${file}: "approvals" is missing (found "aprovals")${TOP_LEVEL_FIX}`,
+    );
   });
 
   it('refuses a bare array', () => {
@@ -67,23 +70,35 @@ describe('readApprovals', () => {
   });
 
   it('refuses an unknown field at the top level: a write would drop it', () => {
-    expect(refusal(JSON.stringify({ version: 2, approvals: [STORED], reviewers: ['Ann'] }))).toBe(`visual-uat: ${file}: the top level has an unknown field "reviewers"${TOP_LEVEL_FIX}`);
+    expect(refusal(JSON.stringify({ version: 2, approvals: [STORED], reviewers: ['Ann'] }))).toBe(
+      `visual-uat: ${file}: the top level has an unknown field "reviewers"${TOP_LEVEL_FIX}`,
+    );
   });
 
   it('refuses an unknown field in an entry and in a checkpoint of one', () => {
     expect(refusal(JSON.stringify({ version: 2, approvals: [STORED, { ...STORED, ticket: 'UI-12' }] }))).toMatch(
-      new RegExp(`^visual-uat: entry 2 of ${file} is not an approval \\(the entry has an unknown field "ticket": \\{.*\\): fix or delete it$`),
+      new RegExp(
+        `^visual-uat: entry 2 of ${file} is not an approval \\(the entry has an unknown field "ticket": \\{.*\\): fix or delete it$`,
+      ),
     );
     const checkpoints = [{ ...DECISION.checkpoints[0], note: 'x' }];
-    expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...STORED, checkpoints }] }))).toMatch(/^visual-uat: entry 1 of .* is not an approval \(checkpoints\.0 has an unknown field "note": /);
+    expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...STORED, checkpoints }] }))).toMatch(
+      /^visual-uat: entry 1 of .* is not an approval \(checkpoints\.0 has an unknown field "note": /,
+    );
   });
 
   it('names the field of a broken entry and the value it holds', () => {
     expect(refusal(JSON.stringify({ version: 2, approvals: [STORED, { ...STORED, scope: 'everywhere' }] }))).toMatch(
-      new RegExp(`^visual-uat: entry 2 of ${file} is not an approval \\(scope must be "change" or "checkpoints" \\(got "everywhere"\\): .*\\): fix or delete it$`),
+      new RegExp(
+        `^visual-uat: entry 2 of ${file} is not an approval \\(scope must be "change" or "checkpoints" \\(got "everywhere"\\): .*\\): fix or delete it$`,
+      ),
     );
-    expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...STORED, reason: 5 }] }))).toMatch(/entry 1 of .* is not an approval \(reason is a number, not a string or null: /);
-    expect(refusal(JSON.stringify({ version: 2, approvals: [{ verdict: 'approved' }] }))).toMatch(/entry 1 of .* is not an approval \("scope" is missing: /);
+    expect(refusal(JSON.stringify({ version: 2, approvals: [{ ...STORED, reason: 5 }] }))).toMatch(
+      /entry 1 of .* is not an approval \(reason is a number, not a string or null: /,
+    );
+    expect(refusal(JSON.stringify({ version: 2, approvals: [{ verdict: 'approved' }] }))).toMatch(
+      /entry 1 of .* is not an approval \("scope" is missing: /,
+    );
   });
 
   it('refuses a version it does not read, before looking at entries it would not understand', () => {
@@ -93,7 +108,9 @@ describe('readApprovals', () => {
   });
 
   it('refuses a file that is not JSON', () => {
-    expect(refusal('{"version": 2, "approvals": [\n<<<<<<< HEAD')).toMatch(/^visual-uat: .* is not valid JSON \(.*\): fix the merge conflict or delete the broken entry$/);
+    expect(refusal('{"version": 2, "approvals": [\n<<<<<<< HEAD')).toMatch(
+      /^visual-uat: .* is not valid JSON \(.*\): fix the merge conflict or delete the broken entry$/,
+    );
   });
 
   it('reads a file of version 2 as it was written, its kind of decision under "verdict" on disk', () => {
@@ -111,7 +128,9 @@ describe('readApprovals', () => {
     const written = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(written.version).toBe(3);
     expect(Object.keys(written.approvals[1]).at(-1)).toBe('projects');
-    expect(refusal(JSON.stringify({ version: 3, approvals: [{ ...STORED, projects: { mobile: 5 } }] }))).toMatch(/entry 1 of .* is not an approval \(projects\.mobile is a number, not a string: /);
+    expect(refusal(JSON.stringify({ version: 3, approvals: [{ ...STORED, projects: { mobile: 5 } }] }))).toMatch(
+      /entry 1 of .* is not an approval \(projects\.mobile is a number, not a string: /,
+    );
   });
 
   it('reads no file as no decisions', () => {

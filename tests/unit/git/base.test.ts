@@ -16,7 +16,11 @@ import { farBehindWarning, resolveBase } from '../../../src/git/base';
 const OLD_DATE = '2020-01-01T12:00:00Z';
 
 function git(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } }).trim();
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  }).trim();
 }
 
 function tempDir(name: string): string {
@@ -94,7 +98,7 @@ function running(program: string, args: string[]): boolean {
 }
 
 describe('resolveBase', () => {
-  it('takes the branch a setting names over the remote\'s default branch, and says which setting', async () => {
+  it("takes the branch a setting names over the remote's default branch, and says which setting", async () => {
     const { repo, oldMain } = teamClone();
     expect(await resolveBase(repo, { branch: 'main', setting: 'VISUAL_UAT_BASE' })).toEqual({
       branch: 'main',
@@ -118,7 +122,12 @@ describe('resolveBase', () => {
     const { repo, clone, remote, developTip, oldMain } = teamClone();
     const asked = "the remote's default branch, as origin answered git ls-remote";
     git(clone, ['remote', 'set-head', 'origin', '--delete']);
-    expect(await resolveBase(repo, null)).toEqual({ branch: 'develop', ref: 'refs/remotes/origin/develop', commit: developTip, chosenBy: asked });
+    expect(await resolveBase(repo, null)).toEqual({
+      branch: 'develop',
+      ref: 'refs/remotes/origin/develop',
+      commit: developTip,
+      chosenBy: asked,
+    });
     git(clone, ['symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/pruned']);
     expect(await resolveBase(repo, null)).toMatchObject({ branch: 'develop', chosenBy: asked });
     git(remote, ['symbolic-ref', 'HEAD', 'refs/heads/main']);
@@ -143,7 +152,9 @@ describe('resolveBase', () => {
     git(clone, ['remote', 'set-url', 'origin', path.join(clone, 'no-such-remote')]);
     const base = await resolveBase(repo, null);
     expect(base).toMatchObject({ branch: 'main', ref: 'refs/remotes/origin/main', commit: oldMain });
-    expect(base.chosenBy).toMatch(/^main exists, and origin did not name its default branch: git ls-remote failed: fatal: .*no-such-remote/);
+    expect(base.chosenBy).toMatch(
+      /^main exists, and origin did not name its default branch: git ls-remote failed: fatal: .*no-such-remote/,
+    );
     expect(base.chosenBy).not.toContain('\n');
   });
 
@@ -156,12 +167,19 @@ describe('resolveBase', () => {
     const started = Date.now();
     const base = await resolveBase(repo, null, 1000);
     expect(Date.now() - started).toBeLessThan(4000);
-    expect(base).toMatchObject({ branch: 'main', chosenBy: 'main exists, and origin did not name its default branch: git ls-remote gave no answer in 1s' });
+    expect(base).toMatchObject({
+      branch: 'main',
+      chosenBy: 'main exists, and origin did not name its default branch: git ls-remote gave no answer in 1s',
+    });
     await expect.poll(() => running('sleep', ['41.5']), { timeout: 2000 }).toBe(false);
   });
 
   it('without a remote: main, else master, else the fix', async () => {
-    expect(await resolveBase(await localRepo('main'), null)).toMatchObject({ branch: 'main', ref: 'refs/heads/main', chosenBy: 'main exists, and there is no remote origin' });
+    expect(await resolveBase(await localRepo('main'), null)).toMatchObject({
+      branch: 'main',
+      ref: 'refs/heads/main',
+      chosenBy: 'main exists, and there is no remote origin',
+    });
     expect(await resolveBase(await localRepo('master'), null)).toMatchObject({
       branch: 'master',
       ref: 'refs/heads/master',
@@ -196,12 +214,14 @@ describe('farBehindWarning', () => {
     );
   });
 
-  it('warns of a merge-base more than 500 commits behind the base branch\'s tip, not of one 500 behind', async () => {
+  it("warns of a merge-base more than 500 commits behind the base branch's tip, not of one 500 behind", async () => {
     const repo = await localRepo('main');
     emptyCommits(repo.root, 'main', 500);
     const base = await resolveBase(repo, null);
     expect(await farBehindWarning(repo, base)).toBeNull();
     emptyCommits(repo.root, 'main', 1);
-    expect(await farBehindWarning(repo, base)).toMatch(/^the base main @ [0-9a-f]{8} is far behind: 501 commits behind main's tip, 0 commits and 0 days behind HEAD /);
+    expect(await farBehindWarning(repo, base)).toMatch(
+      /^the base main @ [0-9a-f]{8} is far behind: 501 commits behind main's tip, 0 commits and 0 days behind HEAD /,
+    );
   });
 });

@@ -8,7 +8,8 @@ import { changedFiles, fileAtCommit, openRepo, runGit, workingState } from '../.
 /** A real repository: main with one commit, a feature branch with one more, an untracked file. */
 function featureRepo(): { dir: string; base: string } {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-git-')));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
   fs.writeFileSync(path.join(dir, 'site.css'), 'body{}\n');
   git('init', '-q', '-b', 'main');
   git('add', '-A');
@@ -55,7 +56,7 @@ describe('git', () => {
     await expect(openRepo(dir)).rejects.toThrow('the repository has no commit yet: commit the base version first');
   });
 
-  it('says so outside a repository, and passes git\'s own message on', async () => {
+  it("says so outside a repository, and passes git's own message on", async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-no-git-'));
     await expect(openRepo(outside)).rejects.toThrow(`${outside} is not inside a git repository`);
     const { dir } = featureRepo();

@@ -7,7 +7,16 @@ const targetAt = (file: string, text: string, line: number) => readSource(file, 
 
 describe('style sheets', () => {
   it('resolves nesting through @include, @media, &-suffixes and @at-root, and says what each line sets', () => {
-    const scss = ['.card {', '  @include shadow(2);', '  @media (min-width: 600px) {', '    padding: 24px;', '  }', '  &__title { font-size: 20px; }', '  @at-root .page & { margin: 0; }', '}'].join('\n');
+    const scss = [
+      '.card {',
+      '  @include shadow(2);',
+      '  @media (min-width: 600px) {',
+      '    padding: 24px;',
+      '  }',
+      '  &__title { font-size: 20px; }',
+      '  @at-root .page & { margin: 0; }',
+      '}',
+    ].join('\n');
     expect(targetAt('a.scss', scss, 2)).toEqual({ kind: 'style', selectors: ['.card'], properties: ['*'], defines: null });
     expect(targetAt('a.scss', scss, 3)).toEqual({ kind: 'style', selectors: ['.card'], properties: ['padding'], defines: null });
     expect(targetAt('a.scss', scss, 4)).toEqual({ kind: 'style', selectors: ['.card'], properties: ['padding'], defines: null });
@@ -17,7 +26,13 @@ describe('style sheets', () => {
   });
 
   it("reads a mixin's body and its uses, Less variables, and a keyframe as styling no element", () => {
-    const scss = ['@mixin pill($pad) {', '  border-radius: 999px;', '}', '.tag { @include pill(4px); }', '@keyframes spin { to { transform: rotate(1turn); } }'].join('\n');
+    const scss = [
+      '@mixin pill($pad) {',
+      '  border-radius: 999px;',
+      '}',
+      '.tag { @include pill(4px); }',
+      '@keyframes spin { to { transform: rotate(1turn); } }',
+    ].join('\n');
     expect(targetAt('a.scss', scss, 2)).toEqual({ kind: 'style', selectors: [], properties: ['border-radius'], defines: '@mixin pill' });
     expect(readSource('a.scss', scss)?.uses).toEqual([{ name: '@mixin pill', selectors: ['.tag'], property: '*' }]);
     expect(targetAt('a.scss', scss, 5)).toEqual({ kind: 'style', selectors: [], properties: ['transform'], defines: null });
@@ -32,14 +47,27 @@ describe('style sheets', () => {
 
   it('says a line with several declarations sets each of them, not only its last', () => {
     const css = ['header { position: sticky; background-color: #0b6e4f; color: #fff; }', '.nav { --gap: 8px; margin: 0; }'].join('\n');
-    expect(targetAt('a.css', css, 1)).toEqual({ kind: 'style', selectors: ['header'], properties: ['position', 'background-color', 'color'], defines: null });
+    expect(targetAt('a.css', css, 1)).toEqual({
+      kind: 'style',
+      selectors: ['header'],
+      properties: ['position', 'background-color', 'color'],
+      defines: null,
+    });
     expect(targetAt('a.css', css, 2)).toEqual({ kind: 'style', selectors: ['.nav'], properties: ['margin'], defines: '--gap' });
   });
 });
 
 describe('templates and components', () => {
   it('places a Svelte line in its element past an arrow function, and reads its <style> block as a style sheet', () => {
-    const svelte = ['<button class="btn {size}" on:click={() => (open = !open)}>', '  {#if open}Close{/if}', '  Menu', '</button>', '<style lang="scss">', '  .btn { &:hover { color: red; } }', '</style>'].join('\n');
+    const svelte = [
+      '<button class="btn {size}" on:click={() => (open = !open)}>',
+      '  {#if open}Close{/if}',
+      '  Menu',
+      '</button>',
+      '<style lang="scss">',
+      '  .btn { &:hover { color: red; } }',
+      '</style>',
+    ].join('\n');
     const button = { kind: 'element', tag: 'button', id: null, classes: ['btn'], dynamicClasses: true, text: 'Close Menu', parent: null };
     expect(targetAt('a.svelte', svelte, 1)).toEqual(button);
     // A block decides which elements are there: it is no element's own text.
@@ -49,14 +77,45 @@ describe('templates and components', () => {
   });
 
   it("reads Vue's :class as classes an expression adds, and a component's tag as no HTML element", () => {
-    const vue = ['<template>', '  <ul class="menu">', '    <li :class="{ active }" class="item">Home</li>', '    <RouterLink to="/">Docs</RouterLink>', '  </ul>', '</template>'].join('\n');
-    expect(targetAt('a.vue', vue, 3)).toEqual({ kind: 'element', tag: 'li', id: null, classes: ['item'], dynamicClasses: true, text: 'Home', parent: { tag: 'ul', classes: ['menu'], dynamicClasses: false } });
+    const vue = [
+      '<template>',
+      '  <ul class="menu">',
+      '    <li :class="{ active }" class="item">Home</li>',
+      '    <RouterLink to="/">Docs</RouterLink>',
+      '  </ul>',
+      '</template>',
+    ].join('\n');
+    expect(targetAt('a.vue', vue, 3)).toEqual({
+      kind: 'element',
+      tag: 'li',
+      id: null,
+      classes: ['item'],
+      dynamicClasses: true,
+      text: 'Home',
+      parent: { tag: 'ul', classes: ['menu'], dynamicClasses: false },
+    });
     expect(targetAt('a.vue', vue, 4)).toMatchObject({ tag: 'RouterLink', text: 'Docs' });
   });
 
   it('reads JSX: a className string whole, one an expression decides as dynamic, the text of an element', () => {
-    const tsx = ['export const Card = ({ wide }) => (', '  <article id="card" className="rounded-lg bg-[#1E1A2E]">', '    <p className={wide ? "w-full" : "w-1/2"}>', '      Hello', '    </p>', '  </article>', ');'].join('\n');
-    expect(targetAt('a.tsx', tsx, 2)).toEqual({ kind: 'element', tag: 'article', id: 'card', classes: ['rounded-lg', 'bg-[#1E1A2E]'], dynamicClasses: false, text: '', parent: null });
+    const tsx = [
+      'export const Card = ({ wide }) => (',
+      '  <article id="card" className="rounded-lg bg-[#1E1A2E]">',
+      '    <p className={wide ? "w-full" : "w-1/2"}>',
+      '      Hello',
+      '    </p>',
+      '  </article>',
+      ');',
+    ].join('\n');
+    expect(targetAt('a.tsx', tsx, 2)).toEqual({
+      kind: 'element',
+      tag: 'article',
+      id: 'card',
+      classes: ['rounded-lg', 'bg-[#1E1A2E]'],
+      dynamicClasses: false,
+      text: '',
+      parent: null,
+    });
     expect(targetAt('a.tsx', tsx, 4)).toEqual({
       kind: 'element',
       tag: 'p',
@@ -81,15 +140,30 @@ describe('CSS-in-JS', () => {
       'const Global = createGlobalStyle`body { margin: 0; }`;',
       'export const Card = () => <Frame>hi</Frame>;',
     ].join('\n');
-    expect(targetAt('a.jsx', jsx, 2)).toEqual({ kind: 'style', selectors: ['article.css-in-js', 'article.css-in-js:hover'], properties: ['padding', 'background'], defines: null });
+    expect(targetAt('a.jsx', jsx, 2)).toEqual({
+      kind: 'style',
+      selectors: ['article.css-in-js', 'article.css-in-js:hover'],
+      properties: ['padding', 'background'],
+      defines: null,
+    });
     expect(targetAt('a.jsx', jsx, 3)).toEqual({ kind: 'style', selectors: ['article.css-in-js'], properties: ['padding'], defines: null });
-    expect(targetAt('a.jsx', jsx, 4)).toEqual({ kind: 'style', selectors: ['article.css-in-js:hover'], properties: ['background'], defines: null });
+    expect(targetAt('a.jsx', jsx, 4)).toEqual({
+      kind: 'style',
+      selectors: ['article.css-in-js:hover'],
+      properties: ['background'],
+      defines: null,
+    });
     expect(targetAt('a.jsx', jsx, 6)).toEqual({ kind: 'style', selectors: ['.css-in-js'], properties: ['border-radius'], defines: null });
     expect(targetAt('a.jsx', jsx, 7)).toEqual({ kind: 'style', selectors: ['body'], properties: ['margin'], defines: null });
     expect(targetAt('a.jsx', jsx, 8)).toEqual(expect.objectContaining({ kind: 'element', tag: 'Frame' }));
     expect(readSource('a.jsx', jsx)?.uses).toEqual([{ name: '--hover', selectors: ['article.css-in-js:hover'], property: 'background' }]);
     // A TypeScript module of styles (no JSX) is read too.
-    expect(targetAt('styles.ts', "export const Title = styled.h1<{ big: boolean }>`\n  font-size: 20px;\n`;", 2)).toEqual({ kind: 'style', selectors: ['h1.css-in-js'], properties: ['font-size'], defines: null });
+    expect(targetAt('styles.ts', 'export const Title = styled.h1<{ big: boolean }>`\n  font-size: 20px;\n`;', 2)).toEqual({
+      kind: 'style',
+      selectors: ['h1.css-in-js'],
+      properties: ['font-size'],
+      defines: null,
+    });
   });
 });
 

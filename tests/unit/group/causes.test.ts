@@ -16,11 +16,20 @@ import { flatRegion, grouped } from './prints';
 const rule = (commit: string, selector: string, property: string, value: string): CodeChange => ({
   file: 'src/styles/theme.scss',
   commit,
-  lines: [{ text: `${property}: ${value};`, added: true, target: { kind: 'style', selectors: [selector], properties: [property], defines: null } }],
+  lines: [
+    {
+      text: `${property}: ${value};`,
+      added: true,
+      target: { kind: 'style', selectors: [selector], properties: [property], defines: null },
+    },
+  ],
   uses: [],
   unread: null,
 });
-const CODE = [rule('a1b2c3d Theme: the brand in violet', '.brand', 'background-color', '#6d28d9'), rule('e4f5a6b Footer: darker', 'footer', 'color', '#111')];
+const CODE = [
+  rule('a1b2c3d Theme: the brand in violet', '.brand', 'background-color', '#6d28d9'),
+  rule('e4f5a6b Footer: darker', 'footer', 'color', '#111'),
+];
 
 interface Part {
   path: string;
@@ -32,9 +41,30 @@ interface Part {
   level: number;
 }
 
-const HEADER = { path: 'html>body>header.brand', box: [0, 0, 1280, 64], property: 'background-color', before: 'rgb(42, 109, 244)', after: 'rgb(109, 40, 217)', level: 60 } satisfies Part;
-const BUTTON = { path: 'html>body>main>button.brand', box: [40, 300, 160, 40], property: 'background-color', before: 'rgb(42, 109, 244)', after: 'rgb(109, 40, 217)', level: 60 } satisfies Part;
-const FOOTER = { path: 'html>body>footer', box: [0, 660, 1280, 60], property: 'color', before: 'rgb(51, 51, 51)', after: 'rgb(17, 17, 17)', level: 20 } satisfies Part;
+const HEADER = {
+  path: 'html>body>header.brand',
+  box: [0, 0, 1280, 64],
+  property: 'background-color',
+  before: 'rgb(42, 109, 244)',
+  after: 'rgb(109, 40, 217)',
+  level: 60,
+} satisfies Part;
+const BUTTON = {
+  path: 'html>body>main>button.brand',
+  box: [40, 300, 160, 40],
+  property: 'background-color',
+  before: 'rgb(42, 109, 244)',
+  after: 'rgb(109, 40, 217)',
+  level: 60,
+} satisfies Part;
+const FOOTER = {
+  path: 'html>body>footer',
+  box: [0, 660, 1280, 60],
+  property: 'color',
+  before: 'rgb(51, 51, 51)',
+  after: 'rgb(17, 17, 17)',
+  level: 20,
+} satisfies Part;
 
 /** A checkpoint of `project` whose changed parts are `parts`: its print, and its words with its regions. */
 function checkpoint(project: string, parts: Part[]): { change: ChangePrint; seen: Seen } {
@@ -46,7 +76,9 @@ function checkpoint(project: string, parts: Part[]): { change: ChangePrint; seen
   ];
   const regions: Region[] = parts.map(({ box: [x, y, width, height] }) => ({ x, y, width, height, kind: 'modified' }));
   const explanation = explainChange(layoutRecord(page('before')), layoutRecord(page('after')), regions, CODE);
-  const prints = parts.map((part) => flatRegion(part.box[2], part.box[3], part.level)).sort((a, b) => b.width * b.height - a.width * a.height);
+  const prints = parts
+    .map((part) => flatRegion(part.box[2], part.box[3], part.level))
+    .sort((a, b) => b.width * b.height - a.width * a.height);
   return { change: { threshold: 0.1, regions: prints, lines: [] }, seen: { project, explanation, regions } };
 }
 
@@ -61,7 +93,11 @@ describe('one edit, one group', () => {
   });
 
   it('makes a token that recolours a header on one page, a button on another and both on a third one group, each checkpoint once', () => {
-    const { groups, groupsOf, partsOf } = grouped(checkpoint('desktop', [HEADER]), checkpoint('desktop', [BUTTON]), checkpoint('desktop', [HEADER, BUTTON]));
+    const { groups, groupsOf, partsOf } = grouped(
+      checkpoint('desktop', [HEADER]),
+      checkpoint('desktop', [BUTTON]),
+      checkpoint('desktop', [HEADER, BUTTON]),
+    );
     expect(groups.map((group) => [group.id, group.members, group.alsoIn])).toEqual([['g1', [0, 1, 2], []]]);
     expect(groupsOf).toEqual([['g1'], ['g1'], ['g1']]);
     // The third checkpoint's part is its whole change: both regions.
@@ -70,11 +106,21 @@ describe('one edit, one group', () => {
 
   it('makes one group of one edit seen in two projects on other elements, whatever the pixels', () => {
     const { groups } = grouped(checkpoint('desktop', [HEADER]), checkpoint('mobile', [{ ...BUTTON, box: [16, 400, 358, 48] }]));
-    expect(groups.map((group) => [group.members, [...group.projects.keys()]])).toEqual([[[0, 1], ['desktop', 'mobile']]]);
+    expect(groups.map((group) => [group.members, [...group.projects.keys()]])).toEqual([
+      [
+        [0, 1],
+        ['desktop', 'mobile'],
+      ],
+    ]);
   });
 
   it("puts a checkpoint with two edits in each edit's group, and keeps two edits apart", () => {
-    const { groups, groupsOf } = grouped(checkpoint('desktop', [HEADER]), checkpoint('desktop', [FOOTER]), checkpoint('desktop', [HEADER, FOOTER]), checkpoint('desktop', [BUTTON]));
+    const { groups, groupsOf } = grouped(
+      checkpoint('desktop', [HEADER]),
+      checkpoint('desktop', [FOOTER]),
+      checkpoint('desktop', [HEADER, FOOTER]),
+      checkpoint('desktop', [BUTTON]),
+    );
     expect(groups.map((group) => [...group.members, ...group.alsoIn].sort())).toEqual([
       [0, 2, 3],
       [1, 2],
@@ -84,7 +130,10 @@ describe('one edit, one group', () => {
 
   it('leaves a part that no cause accounts for to its pixels', () => {
     const unexplained = checkpoint('desktop', [BUTTON]);
-    const withoutCause = { ...unexplained, seen: { ...unexplained.seen, explanation: explainChange(null, null, unexplained.seen.regions!, CODE) } };
+    const withoutCause = {
+      ...unexplained,
+      seen: { ...unexplained.seen, explanation: explainChange(null, null, unexplained.seen.regions!, CODE) },
+    };
     expect(grouped(checkpoint('desktop', [HEADER]), withoutCause).groups.map((group) => group.members)).toEqual([[0], [1]]);
   });
 });

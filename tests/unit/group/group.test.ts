@@ -37,7 +37,12 @@ async function changeOf(page: Page, ariaDiff: string | null = null): Promise<Cha
   const current = page.noise
     ? writeNoisyPng(path.join(dir, `${n}-current.png`), 320, page.height, page.current, page.noise)
     : writePng(path.join(dir, `${n}-current.png`), 320, page.height, page.current);
-  const outcome = await compareImages({ baseline, current, diffOutput: path.join(dir, `${n}-diff.png`), tolerance: { threshold: 0.1, maxDiffPixels: 0, maxDiffPixelRatio: 0 } });
+  const outcome = await compareImages({
+    baseline,
+    current,
+    diffOutput: path.join(dir, `${n}-diff.png`),
+    tolerance: { threshold: 0.1, maxDiffPixels: 0, maxDiffPixelRatio: 0 },
+  });
   if (outcome.kind !== 'different') throw new Error(`page ${n} did not differ`);
   return withAriaLines(outcome.change, ariaDiff);
 }
@@ -45,7 +50,12 @@ async function changeOf(page: Page, ariaDiff: string | null = null): Promise<Cha
 /** A page with a footer at `y`: grey in the base, `colour` now; text (dark bars) above it stays. */
 function footerPage(y: number, colour: Box['rgba'], height = y + 60, noise?: number): Page {
   const text: Box[] = [{ x: 10, y: 10, width: 200, height: 12, rgba: DARK }];
-  return { height, base: [...text, { x: 0, y, width: 320, height: 40, rgba: GREY }], current: [...text, { x: 0, y, width: 320, height: 40, rgba: colour }], noise };
+  return {
+    height,
+    base: [...text, { x: 0, y, width: 320, height: 40, rgba: GREY }],
+    current: [...text, { x: 0, y, width: 320, height: 40, rgba: colour }],
+    noise,
+  };
 }
 
 describe('the change fingerprint', () => {
@@ -55,7 +65,8 @@ describe('the change fingerprint', () => {
     expect(text).toMatch(/^v1 t0\.1 m320x40c4:[A-Za-z0-9_-]+ l[A-Za-z0-9_-]+ l[A-Za-z0-9_-]+$/);
     expect(decodeChange(text)).toEqual(change);
     expect(change.lines).toEqual(['+- contentinfo: © 2025', '-- contentinfo: © 2024']);
-    for (const broken of ['', 'v1', 'v2 t0.1', 'v1 t0.1 m10x10c1:AAAA', 'v1 t0.1 q1x1c1:', 'v1 tx']) expect(decodeChange(broken)).toBeNull();
+    for (const broken of ['', 'v1', 'v2 t0.1', 'v1 t0.1 m10x10c1:AAAA', 'v1 t0.1 q1x1c1:', 'v1 tx'])
+      expect(decodeChange(broken)).toBeNull();
   });
 });
 
@@ -93,8 +104,14 @@ describe('groupChanges', () => {
   it('makes a change of two regions that always come together one change', async () => {
     const header = (height: number): Page => ({
       height,
-      base: [{ x: 10, y: 10, width: 40, height: 30, rgba: GREY }, { x: 200, y: 10, width: 100, height: 20, rgba: GREY }],
-      current: [{ x: 10, y: 10, width: 40, height: 30, rgba: BLUE }, { x: 200, y: 10, width: 100, height: 20, rgba: GREEN }],
+      base: [
+        { x: 10, y: 10, width: 40, height: 30, rgba: GREY },
+        { x: 200, y: 10, width: 100, height: 20, rgba: GREY },
+      ],
+      current: [
+        { x: 10, y: 10, width: 40, height: 30, rgba: BLUE },
+        { x: 200, y: 10, width: 100, height: 20, rgba: GREEN },
+      ],
     });
     const changes = [await changeOf(header(200)), await changeOf(header(400))];
     expect(changes[0].regions).toHaveLength(2);
@@ -108,7 +125,11 @@ describe('groupChanges', () => {
     const headerBase: Box = { ...header, rgba: GREY };
     const pages: Page[] = Array.from({ length: 40 }, (_, n) => ({ height: 300 + 10 * n, base: [headerBase], current: [header] }));
     pages[7] = { ...pages[7], base: [headerBase], current: [header, { x: 0, y: 120, width: 320, height: 80, rgba: GREEN }] };
-    pages[23] = { ...pages[23], base: [headerBase, { x: 20, y: 150, width: 200, height: 100, rgba: GREY }], current: [header, { x: 20, y: 150, width: 200, height: 100, rgba: DARK }] };
+    pages[23] = {
+      ...pages[23],
+      base: [headerBase, { x: 20, y: 150, width: 200, height: 100, rgba: GREY }],
+      current: [header, { x: 20, y: 150, width: 200, height: 100, rgba: DARK }],
+    };
     const changes = await Promise.all(pages.map((page) => changeOf(page)));
     const { groups, groupsOf } = groupChanges(changes);
     expect(groups.map((g) => [g.id, g.members.length, g.alsoIn])).toEqual([
@@ -155,7 +176,7 @@ describe('groupChanges follows what a person sees', () => {
   it('never makes more groups than changed checkpoints, and gives every region of a checkpoint to one of its groups', () => {
     const kinds = [strip, copyright, madeIn, banner, () => flatRegion('modified', 300, 200, 10), () => flatRegion('added', 40, 40, 120)];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let run = 0; run < 50; run++) {
       const changes = Array.from({ length: 8 }, () => {
         const regions = kinds.filter(() => random() < 0.4).map((make) => make());
@@ -177,7 +198,11 @@ describe('sameChange on thin regions', () => {
   it('never matches two regions that share no whole cell', () => {
     const line = (height: number, level: number): ChangePrint => {
       const cells = (value: number) => new Uint8Array(Math.ceil(2000 / 2) * Math.ceil(height / 2) * 3).fill(value);
-      return { threshold: 0.1, regions: [{ kind: 'modified', width: 2000, height, cell: 2, base: cells(255), current: cells(level) }], lines: [] };
+      return {
+        threshold: 0.1,
+        regions: [{ kind: 'modified', width: 2000, height, cell: 2, base: cells(255), current: cells(level) }],
+        lines: [],
+      };
     };
     expect(sameChange(line(1, 0), line(2, 200))).toBe(false);
     expect(sameChange(line(1, 0), line(1, 0))).toBe(true);

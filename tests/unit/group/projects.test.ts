@@ -23,7 +23,13 @@ const code = (commit: string, property: string, value: string): CodeChange[] => 
   {
     file: 'public/styles.css',
     commit,
-    lines: [{ text: `header { ${property}: ${value}; }`, added: true, target: { kind: 'style', selectors: ['header'], properties: [property], defines: null } }],
+    lines: [
+      {
+        text: `header { ${property}: ${value}; }`,
+        added: true,
+        target: { kind: 'style', selectors: ['header'], properties: [property], defines: null },
+      },
+    ],
     uses: [],
     unread: null,
   },
@@ -58,17 +64,27 @@ function explained(edit: Edit): { explanation: Explanation; regions: Region[] } 
 /** A checkpoint of a project: its change's pixels (a grey per colour) and its words. */
 function checkpoint(project: string, edit: Edit, level = 40): { change: ChangePrint; seen: Seen } {
   const { explanation, regions } = explained(edit);
-  return { change: { threshold: 0.1, regions: regions.map((r) => flatRegion(r.width, r.height, level)), lines: [] }, seen: { project, explanation, regions } };
+  return {
+    change: { threshold: 0.1, regions: regions.map((r) => flatRegion(r.width, r.height, level)), lines: [] },
+    seen: { project, explanation, regions },
+  };
 }
 
-const navy = (viewport: Edit['viewport'], more: Partial<Edit> = {}): Edit => ({ viewport, before: { 'background-color': GREY }, after: { 'background-color': NAVY }, ...more });
+const navy = (viewport: Edit['viewport'], more: Partial<Edit> = {}): Edit => ({
+  viewport,
+  before: { 'background-color': GREY },
+  after: { 'background-color': NAVY },
+  ...more,
+});
 
 describe('groupChanges across Playwright projects', () => {
   it('explains the header alike in both viewports (the fixture the cases below vary)', () => {
     const [desktop, mobile] = [explained(navy(DESKTOP)), explained(navy(MOBILE))];
     for (const { explanation } of [desktop, mobile]) {
       expect(explanation).toMatchObject({ note: null, unexplained: [] });
-      expect(explanation.changes.map((c) => [c.path, c.properties, c.cause?.commit])).toEqual([['body>header', [{ property: 'background-color', before: GREY, after: NAVY }], 'a1b2c3d Navy header']]);
+      expect(explanation.changes.map((c) => [c.path, c.properties, c.cause?.commit])).toEqual([
+        ['body>header', [{ property: 'background-color', before: GREY, after: NAVY }], 'a1b2c3d Navy header'],
+      ]);
     }
   });
 
@@ -93,8 +109,18 @@ describe('groupChanges across Playwright projects', () => {
       mobile: { viewport: MOBILE, before: { color: GREY }, after: { color: NAVY }, code: code('a1b2c3d Navy header', 'color', '#14213d') },
       groups: [[0], [1]],
     },
-    { name: 'the same change from another commit is another change', desktop: navy(DESKTOP), mobile: navy(MOBILE, { code: code('e4f5a6b Navy header again', 'background-color', '#14213d') }), groups: [[0], [1]] },
-    { name: 'a region nobody explained leaves the pixels to decide', desktop: navy(DESKTOP), mobile: navy(MOBILE, { elsewhere: [{ x: 0, y: 400, width: 390, height: 40, kind: 'modified' }] }), groups: [[0], [1]] },
+    {
+      name: 'the same change from another commit is another change',
+      desktop: navy(DESKTOP),
+      mobile: navy(MOBILE, { code: code('e4f5a6b Navy header again', 'background-color', '#14213d') }),
+      groups: [[0], [1]],
+    },
+    {
+      name: 'a region nobody explained leaves the pixels to decide',
+      desktop: navy(DESKTOP),
+      mobile: navy(MOBILE, { elsewhere: [{ x: 0, y: 400, width: 390, height: 40, kind: 'modified' }] }),
+      groups: [[0], [1]],
+    },
     {
       name: 'a size change alone at the same size is one group',
       desktop: { viewport: DESKTOP, before: {}, after: {}, heightAfter: 70 },
@@ -127,9 +153,19 @@ describe('groupChanges across Playwright projects', () => {
     expect(partsOf.map((parts) => parts.get('g1'))).toEqual([desktop.change, mobile.change]);
   });
 
-  it('groups two changes on two projects\' pages into two groups, not four', () => {
-    const footer = (viewport: Edit['viewport']): Edit => ({ viewport, before: { color: GREY }, after: { color: NAVY }, code: code('a1b2c3d Navy header', 'color', '#14213d') });
-    const pages = [checkpoint('desktop', navy(DESKTOP)), checkpoint('desktop', footer(DESKTOP), 90), checkpoint('mobile', navy(MOBILE)), checkpoint('mobile', footer(MOBILE), 90)];
+  it("groups two changes on two projects' pages into two groups, not four", () => {
+    const footer = (viewport: Edit['viewport']): Edit => ({
+      viewport,
+      before: { color: GREY },
+      after: { color: NAVY },
+      code: code('a1b2c3d Navy header', 'color', '#14213d'),
+    });
+    const pages = [
+      checkpoint('desktop', navy(DESKTOP)),
+      checkpoint('desktop', footer(DESKTOP), 90),
+      checkpoint('mobile', navy(MOBILE)),
+      checkpoint('mobile', footer(MOBILE), 90),
+    ];
     expect(grouped(...pages).groups.map((group) => group.members)).toEqual([
       [0, 2],
       [1, 3],
@@ -140,14 +176,20 @@ describe('groupChanges across Playwright projects', () => {
     const wide = checkpoint('desktop', navy(DESKTOP));
     const narrow = checkpoint('desktop', navy(MOBILE));
     expect(grouped(wide, narrow).groups.map((group) => group.members)).toEqual([[0, 1]]);
-    const [wideUncaused, narrowUncaused] = [checkpoint('desktop', navy(DESKTOP, { code: [] })), checkpoint('desktop', navy(MOBILE, { code: [] }))];
+    const [wideUncaused, narrowUncaused] = [
+      checkpoint('desktop', navy(DESKTOP, { code: [] })),
+      checkpoint('desktop', navy(MOBILE, { code: [] })),
+    ];
     expect(grouped(wideUncaused, narrowUncaused).groups.map((group) => group.members)).toEqual([[0], [1]]);
   });
 
   it('takes the words of the checkpoints that show the change alone; one that also shows another keeps its part by pixels', () => {
     const [desktop, mobile] = [checkpoint('desktop', navy(DESKTOP)), checkpoint('mobile', navy(MOBILE))];
     // A mobile page with the header and a banner of its own: its header region is the other mobile page's.
-    const withBanner = { change: { ...mobile.change, regions: [flatRegion(390, 100, 200), ...mobile.change.regions] }, seen: { project: 'mobile', explanation: null } };
+    const withBanner = {
+      change: { ...mobile.change, regions: [flatRegion(390, 100, 200), ...mobile.change.regions] },
+      seen: { project: 'mobile', explanation: null },
+    };
     const { groups, groupsOf } = grouped(desktop, mobile, withBanner);
     expect(groups.map((group) => [group.id, group.members, group.alsoIn, [...group.projects.keys()]])).toEqual([
       ['g1', [0, 1], [2], ['desktop', 'mobile']],
@@ -162,8 +204,15 @@ describe('groupChanges across Playwright projects', () => {
     const desktop = checkpoint('desktop', navy(DESKTOP));
     const mobile = checkpoint('mobile', navy(MOBILE));
     const withBanner = { change: { ...mobile.change, regions: [flatRegion(390, 100, 200), ...mobile.change.regions] }, seen: mobile.seen };
-    const bannerAlone = { change: { ...mobile.change, regions: [flatRegion(390, 100, 200)] }, seen: { project: 'mobile', explanation: null } };
-    expect(grouped(desktop, withBanner, bannerAlone).groups.map((group) => [...group.members, ...group.alsoIn])).toEqual([[1, 2], [0], [1]]);
+    const bannerAlone = {
+      change: { ...mobile.change, regions: [flatRegion(390, 100, 200)] },
+      seen: { project: 'mobile', explanation: null },
+    };
+    expect(grouped(desktop, withBanner, bannerAlone).groups.map((group) => [...group.members, ...group.alsoIn])).toEqual([
+      [1, 2],
+      [0],
+      [1],
+    ]);
   });
 
   it('groups by pixels alone without projects and words', () => {

@@ -14,10 +14,20 @@ const error = (text: string) => {
 
 describe('parseOxtest on valid files', () => {
   it('skips comments and blank lines and keeps line numbers and sources', () => {
-    const commands = parseOxtest('# login flow\n\nnavigate url=/login\n  # indented comment\n  click css=button.primary  \r\n', 'x.ox.test');
+    const commands = parseOxtest(
+      '# login flow\n\nnavigate url=/login\n  # indented comment\n  click css=button.primary  \r\n',
+      'x.ox.test',
+    );
     expect(commands).toEqual([
       { command: 'navigate', line: 3, source: 'navigate url=/login', selector: null, fallback: null, params: { url: '/login' } },
-      { command: 'click', line: 5, source: 'click css=button.primary', selector: { strategy: 'css', value: 'button.primary' }, fallback: null, params: {} },
+      {
+        command: 'click',
+        line: 5,
+        source: 'click css=button.primary',
+        selector: { strategy: 'css', value: 'button.primary' },
+        fallback: null,
+        params: {},
+      },
     ]);
   });
 
@@ -47,7 +57,11 @@ describe('parseOxtest on valid files', () => {
       selector: { strategy: 'css', value: 'button.login' },
       fallback: { strategy: 'text', value: 'Log in' },
     });
-    expect(parse('click css=#go fallback=role=button name="Go now"').fallback).toEqual({ strategy: 'role', value: 'button', name: 'Go now' });
+    expect(parse('click css=#go fallback=role=button name="Go now"').fallback).toEqual({
+      strategy: 'role',
+      value: 'button',
+      name: 'Go now',
+    });
     expect(parse('click css=#go fallback="text=Go now"').fallback).toEqual({ strategy: 'text', value: 'Go now' });
   });
 
@@ -60,8 +74,14 @@ describe('parseOxtest on valid files', () => {
   });
 
   it('reads the last text= of assertText as the expected text, an earlier one as the selector', () => {
-    expect(parse('assertText css=h1 text=Welcome')).toMatchObject({ selector: { strategy: 'css', value: 'h1' }, params: { text: 'Welcome' } });
-    expect(parse('assertText text=Hello text="Hello, Ann"')).toMatchObject({ selector: { strategy: 'text', value: 'Hello' }, params: { text: 'Hello, Ann' } });
+    expect(parse('assertText css=h1 text=Welcome')).toMatchObject({
+      selector: { strategy: 'css', value: 'h1' },
+      params: { text: 'Welcome' },
+    });
+    expect(parse('assertText text=Hello text="Hello, Ann"')).toMatchObject({
+      selector: { strategy: 'text', value: 'Hello' },
+      params: { text: 'Hello, Ann' },
+    });
     expect(parse('assertTitle text="Acme pricing"')).toMatchObject({ selector: null, params: { text: 'Acme pricing' } });
   });
 
@@ -91,8 +111,28 @@ describe('parseOxtest on valid files', () => {
       'checkpoint name=home css=main',
     ];
     expect(parseOxtest(lines.join('\n'), 'all.ox.test').map((c) => c.command)).toEqual([
-      'navigate', 'click', 'fill', 'type', 'press', 'press', 'check', 'uncheck', 'selectOption', 'hover', 'wait', 'waitForSelector',
-      'assertVisible', 'assertHidden', 'assertText', 'assertValue', 'assertUrl', 'assertTitle', 'getText', 'set', 'log', 'checkpoint',
+      'navigate',
+      'click',
+      'fill',
+      'type',
+      'press',
+      'press',
+      'check',
+      'uncheck',
+      'selectOption',
+      'hover',
+      'wait',
+      'waitForSelector',
+      'assertVisible',
+      'assertHidden',
+      'assertText',
+      'assertValue',
+      'assertUrl',
+      'assertTitle',
+      'getText',
+      'set',
+      'log',
+      'checkpoint',
     ]);
   });
 });
@@ -137,6 +177,8 @@ describe('variables', () => {
   });
 
   it('fail on an unresolved name, naming it', () => {
-    expect(() => resolveText('hi ${MISSING}', createVariables({}))).toThrow('unresolved variable ${MISSING}: set it in the environment, with set var=MISSING value=…');
+    expect(() => resolveText('hi ${MISSING}', createVariables({}))).toThrow(
+      'unresolved variable ${MISSING}: set it in the environment, with set var=MISSING value=…',
+    );
   });
 });

@@ -34,7 +34,13 @@ type Annotated = TestResult & { annotations: TestCase['annotations'] };
  */
 function outcome(checkpoints: CheckpointOutcome[]): TestOutcome & { test: { result: Annotated } } {
   const internalTags: string[] = [];
-  const test = { annotations: [], _tags: internalTags, get tags() { return internalTags; } } as unknown as TestCase;
+  const test = {
+    annotations: [],
+    _tags: internalTags,
+    get tags() {
+      return internalTags;
+    },
+  } as unknown as TestCase;
   const result = { annotations: [], attachments: [], errors: [], status: 'passed' } as unknown as Annotated;
   return { test: { ...collectedTest('plans', []), test, result }, status: 'passed', checkpoints };
 }
@@ -52,7 +58,12 @@ describe('annotate', () => {
     const run = outcome([CHANGED]);
     annotate(run);
     const { test, result } = run.test;
-    expect(test.annotations).toEqual([{ type: 'needs_review', description: 'hero: no evaluator configured — 2.5% of pixels changed in 1 region — approve or reject: npx visual-uat review' }]);
+    expect(test.annotations).toEqual([
+      {
+        type: 'needs_review',
+        description: 'hero: no evaluator configured — 2.5% of pixels changed in 1 region — approve or reject: npx visual-uat review',
+      },
+    ]);
     expect(result.annotations).toEqual(test.annotations);
     expect(test.tags).toEqual(['@needs_review']);
     expect(result.attachments.map((attachment) => [attachment.name, attachment.path])).toEqual([
@@ -73,14 +84,23 @@ describe('annotate', () => {
   });
 
   it('lists each kind of new signal in an annotation of its own, and the ARIA diff as a text attachment', () => {
-    const signals = { ariaDiff: '- button "Buy"', newConsoleErrors: ['TypeError: x', 'ReferenceError: y'], newFailedRequests: [], newA11yViolations: [{ id: 'color-contrast', impact: 'serious', targets: ['.cta'] }] };
+    const signals = {
+      ariaDiff: '- button "Buy"',
+      newConsoleErrors: ['TypeError: x', 'ReferenceError: y'],
+      newFailedRequests: [],
+      newA11yViolations: [{ id: 'color-contrast', impact: 'serious', targets: ['.cta'] }],
+    };
     const run = outcome([checkpoint('hero', { signals })]);
     annotate(run);
     expect(run.test.test.annotations).toEqual([
       { type: 'console-errors', description: 'hero: TypeError: x · ReferenceError: y' },
       { type: 'a11y-violations', description: 'hero: color-contrast (serious): .cta' },
     ]);
-    expect(run.test.result.attachments.at(-1)).toMatchObject({ name: 'hero-aria.diff', contentType: 'text/plain', body: Buffer.from('- button "Buy"\n') });
+    expect(run.test.result.attachments.at(-1)).toMatchObject({
+      name: 'hero-aria.diff',
+      contentType: 'text/plain',
+      body: Buffer.from('- button "Buy"\n'),
+    });
   });
 
   it('tags a test once, however many of its checkpoints share a status', () => {
@@ -121,7 +141,15 @@ describe('failTest', () => {
 });
 
 describe('describeCheckpoint', () => {
-  it('adds the evaluator\'s confidence when it judged', () => {
-    expect(describeCheckpoint(checkpoint('hero', { status: 'changed', reason: 'the new banner is intended', evaluation: { pass: true, confidence: 0.912, reason: 'intended', needsReview: false } }))).toBe('hero: the new banner is intended (confidence 0.91)');
+  it("adds the evaluator's confidence when it judged", () => {
+    expect(
+      describeCheckpoint(
+        checkpoint('hero', {
+          status: 'changed',
+          reason: 'the new banner is intended',
+          evaluation: { pass: true, confidence: 0.912, reason: 'intended', needsReview: false },
+        }),
+      ),
+    ).toBe('hero: the new banner is intended (confidence 0.91)');
   });
 });

@@ -4,8 +4,16 @@ import { DEFAULT_FAIL_ON } from '../../../src/config/settings';
 import { decide, failingCheckpoints, testStatus, type CheckpointOutcome, type ChangeInput } from '../../../src/report/decide';
 
 describe('a difference only the test’s pointer or focus made is unsteady', () => {
-  const different: PairComparison = { kind: 'different', metrics: { pixelDiffPercent: 0.4, changedRegions: [] }, diffImage: '/d.png', change: { threshold: 0.1, regions: [], lines: [] } };
-  const states = ['pointer over the 1st `.dropdown-item` on the base side only', 'pointer over the 2nd `.dropdown-item` on the current side only'];
+  const different: PairComparison = {
+    kind: 'different',
+    metrics: { pixelDiffPercent: 0.4, changedRegions: [] },
+    diffImage: '/d.png',
+    change: { threshold: 0.1, regions: [], lines: [] },
+  };
+  const states = [
+    'pointer over the 1st `.dropdown-item` on the base side only',
+    'pointer over the 2nd `.dropdown-item` on the current side only',
+  ];
   const input = { comparison: different, baseError: null, changes: [] as ChangeInput[], signals: NO_SIGNALS };
 
   it('is `unsteady`, with the states in words and how to park the pointer', () => {

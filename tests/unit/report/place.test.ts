@@ -42,7 +42,7 @@ describe('placeImages', () => {
     expect(test.pairs[0].current).toBe(running);
   });
 
-  it('leaves a baseline already in its home where it is, and keeps an entry\'s image over a blob\'s copy only when not merging', () => {
+  it("leaves a baseline already in its home where it is, and keeps an entry's image over a blob's copy only when not merging", () => {
     const outputDir = folder();
     const baselineDir = folder();
     const test = collectedTest('plans', [checkpointPair('hero', null, null)]);

@@ -3,8 +3,18 @@ import { sameAppWarning } from '../../../src/report/sanity';
 import type { RunContext } from '../../../src/types';
 
 const context = (appFiles: string[]): RunContext => ({
-  baseBranch: 'main', baseRef: 'main', baseCommit: 'a'.repeat(40), currentBranch: 'feature', currentCommit: 'b'.repeat(40), dirty: false,
-  sameAsBase: false, commits: [], changedFiles: appFiles.map((file) => `M ${file}`), appFilesChanged: appFiles, baselineDir: '/b', baselineError: null,
+  baseBranch: 'main',
+  baseRef: 'main',
+  baseCommit: 'a'.repeat(40),
+  currentBranch: 'feature',
+  currentCommit: 'b'.repeat(40),
+  dirty: false,
+  sameAsBase: false,
+  commits: [],
+  changedFiles: appFiles.map((file) => `M ${file}`),
+  appFilesChanged: appFiles,
+  baselineDir: '/b',
+  baselineError: null,
 });
 
 describe('sameAppWarning', () => {
@@ -29,6 +39,8 @@ describe('sameAppWarning', () => {
     expect(sameAppWarning(null, { pairs: 3, same: 3, oneSided: 0 })).toBeNull();
     // A checkpoint only one side took (here a conditional one the feature dropped) shows the apps differ.
     expect(sameAppWarning(context(['public/pricing.html']), { pairs: 1, same: 1, oneSided: 1 })).toBeNull();
-    expect(sameAppWarning(context(['public/pricing.html']), { pairs: 1, same: 1, oneSided: 0 })).toMatch(/yet the 1 compared checkpoint is the same as its baseline: /);
+    expect(sameAppWarning(context(['public/pricing.html']), { pairs: 1, same: 1, oneSided: 0 })).toMatch(
+      /yet the 1 compared checkpoint is the same as its baseline: /,
+    );
   });
 });

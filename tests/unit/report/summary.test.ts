@@ -5,7 +5,14 @@ import type { Approval } from '../../../src/approve';
 import { approvalLines, byProject, formatTable, stepSummary, summaryLines, terminalWidth, titleLines } from '../../../src/report/summary';
 import { checkpointResult, runOf, testResult as test } from '../../support/results';
 
-function checkpoint(name: string, status: CheckpointResult['status'], reason: string, pixelDiffPercent = 0, group: string | null = null, otherGroups: string[] = []): CheckpointResult {
+function checkpoint(
+  name: string,
+  status: CheckpointResult['status'],
+  reason: string,
+  pixelDiffPercent = 0,
+  group: string | null = null,
+  otherGroups: string[] = [],
+): CheckpointResult {
   return checkpointResult({
     name,
     status,
@@ -13,7 +20,9 @@ function checkpoint(name: string, status: CheckpointResult['status'], reason: st
     baselineImage: 'b.png',
     currentImage: 'c.png',
     diffImage: pixelDiffPercent ? 'd.png' : null,
-    diffMetrics: pixelDiffPercent ? { pixelDiffPercent, changedRegions: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }] } : NO_DIFF,
+    diffMetrics: pixelDiffPercent
+      ? { pixelDiffPercent, changedRegions: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }] }
+      : NO_DIFF,
     group,
     otherGroups,
     fingerprint: group ? 'v1 t0.1' : null,
@@ -23,10 +32,14 @@ function checkpoint(name: string, status: CheckpointResult['status'], reason: st
 const REASON = 'no baseline: Error: expect(locator).toBeVisible() failed: waiting for locator(".badge")';
 
 const run = runOf([
-  test(['site.spec.ts', 'site', 'pricing', 'plans'], [checkpoint('plans', 'needs_review', 'no evaluator configured', 1.48), checkpoint('header', 'unchanged', 'identical')]),
-  test(['marketing/landing-pages/engineering.spec.ts', 'engineering team landing page', 'hero section renders the hiring banner'], [
-    checkpoint('engineering-page', 'new', REASON),
-  ]),
+  test(
+    ['site.spec.ts', 'site', 'pricing', 'plans'],
+    [checkpoint('plans', 'needs_review', 'no evaluator configured', 1.48), checkpoint('header', 'unchanged', 'identical')],
+  ),
+  test(
+    ['marketing/landing-pages/engineering.spec.ts', 'engineering team landing page', 'hero section renders the hiring banner'],
+    [checkpoint('engineering-page', 'new', REASON)],
+  ),
 ]);
 
 /** The columns of a table, found from its header line: where the title and the reason start. */
@@ -71,7 +84,10 @@ describe('titleLines', () => {
   });
 
   it('then wraps between parts, never cutting the title or the checkpoint name', () => {
-    expect(titleLines(['site.spec.ts', 'site', 'pricing', 'plans'], 'plans', 24)).toEqual(['site.spec.ts › site ›', 'pricing › plans › plans']);
+    expect(titleLines(['site.spec.ts', 'site', 'pricing', 'plans'], 'plans', 24)).toEqual([
+      'site.spec.ts › site ›',
+      'pricing › plans › plans',
+    ]);
   });
 
   it('splits a part longer than a line rather than cutting it', () => {
@@ -96,7 +112,9 @@ describe('formatTable', () => {
 
   it('at 200 columns gives every title one line with the whole file path', () => {
     const lines = formatTable(run, true, 200);
-    expect(lines[2]).toContain('marketing/landing-pages/engineering.spec.ts › engineering team landing page › hero section renders the hiring banner › engineering-page');
+    expect(lines[2]).toContain(
+      'marketing/landing-pages/engineering.spec.ts › engineering team landing page › hero section renders the hiring banner › engineering-page',
+    );
     expect(titles(lines)).toHaveLength(2);
   });
 
@@ -128,7 +146,15 @@ describe('formatTable', () => {
 describe('approvalLines', () => {
   it('counts the approvals used, the checkpoints that only resemble one, the rejected, and names each stale one with the way to drop it', () => {
     const checkpoint = { test: 'site.spec.ts › site › about', checkpoint: 'contact', baseline: 'b', current: 'c' };
-    const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: '' };
+    const approval: Approval = {
+      decision: 'approved',
+      scope: 'change',
+      checkpoints: [checkpoint],
+      by: 'me',
+      at: '2025-01-01',
+      reason: null,
+      change: '',
+    };
     expect(approvalLines({ applied: 3, resembling: 1, rejected: 1, stale: [{ approval, checkpoint }] })).toEqual([
       '  3 checkpoints approved earlier (visual-uat.approvals.json)',
       '  1 checkpoint shows a change approved on other checkpoints only: an approval covers what was seen, so a person must look',
@@ -140,14 +166,40 @@ describe('approvalLines', () => {
 
   it('names a checkpoint two stale decisions were on once', () => {
     const checkpoint = { test: 'mobile › site.spec.ts › about', checkpoint: 'contact', baseline: 'b', current: 'c' };
-    const approval: Approval = { decision: 'approved', scope: 'change', checkpoints: [checkpoint], by: 'me', at: '2025-01-01', reason: null, change: '' };
-    const lines = approvalLines({ applied: 0, resembling: 0, rejected: 0, stale: [{ approval, checkpoint }, { approval: { ...approval, at: '2025-02-01' }, checkpoint }] });
-    expect(lines).toEqual(['  stale approval ignored: mobile › site.spec.ts › about › contact no longer shows the approved change; npx visual-uat approve --prune drops it']);
+    const approval: Approval = {
+      decision: 'approved',
+      scope: 'change',
+      checkpoints: [checkpoint],
+      by: 'me',
+      at: '2025-01-01',
+      reason: null,
+      change: '',
+    };
+    const lines = approvalLines({
+      applied: 0,
+      resembling: 0,
+      rejected: 0,
+      stale: [
+        { approval, checkpoint },
+        { approval: { ...approval, at: '2025-02-01' }, checkpoint },
+      ],
+    });
+    expect(lines).toEqual([
+      '  stale approval ignored: mobile › site.spec.ts › about › contact no longer shows the approved change; npx visual-uat approve --prune drops it',
+    ]);
   });
 });
 
 describe('groups in the table and the step summary', () => {
-  const footer = (_page: string, others: string[] = []) => checkpoint('full', 'needs_review', 'no evaluator configured — same change as 2 other checkpoints (group g1)', 2.5, others.length ? 'g2' : 'g1', others);
+  const footer = (_page: string, others: string[] = []) =>
+    checkpoint(
+      'full',
+      'needs_review',
+      'no evaluator configured — same change as 2 other checkpoints (group g1)',
+      2.5,
+      others.length ? 'g2' : 'g1',
+      others,
+    );
   const grouped = runOf([
     test(['site.spec.ts', 'home'], [footer('home')]),
     test(['site.spec.ts', 'about'], [footer('about')]),
@@ -155,8 +207,26 @@ describe('groups in the table and the step summary', () => {
     test(['site.spec.ts', 'plans'], [checkpoint('plans', 'new', 'no baseline: the base version does not take this checkpoint')]),
   ]);
   grouped.groups = [
-    { id: 'g1', fingerprint: 'v1 t0.1', members: ['site.spec.ts › home › full', 'site.spec.ts › about › full'], alsoIn: ['site.spec.ts › pricing › full'], status: 'needs_review', reason: 'no evaluator configured', evaluation: null, explanation: null },
-    { id: 'g2', fingerprint: 'v1 t0.1', members: ['site.spec.ts › pricing › full'], alsoIn: [], status: 'needs_review', reason: 'no evaluator configured', evaluation: null, explanation: null },
+    {
+      id: 'g1',
+      fingerprint: 'v1 t0.1',
+      members: ['site.spec.ts › home › full', 'site.spec.ts › about › full'],
+      alsoIn: ['site.spec.ts › pricing › full'],
+      status: 'needs_review',
+      reason: 'no evaluator configured',
+      evaluation: null,
+      explanation: null,
+    },
+    {
+      id: 'g2',
+      fingerprint: 'v1 t0.1',
+      members: ['site.spec.ts › pricing › full'],
+      alsoIn: [],
+      status: 'needs_review',
+      reason: 'no evaluator configured',
+      evaluation: null,
+      explanation: null,
+    },
   ];
 
   it('prints one line per group with its checkpoint count, then the single checkpoints', () => {
@@ -168,10 +238,15 @@ describe('groups in the table and the step summary', () => {
     expect(formatTable(grouped, true, 120)[1]).toMatch(/^ {2}needs_review group g1 · 3 checkpoints +no evaluator configured$/);
   });
 
-  it('names a group\'s checkpoints under its row, the first four, its members before those it is also in', () => {
+  it("names a group's checkpoints under its row, the first four, its members before those it is also in", () => {
     const lines = formatTable(grouped, true, 120);
-    expect(lines[2]).toBe('                 on site.spec.ts › home › full, site.spec.ts › about › full; also on site.spec.ts › pricing › full');
-    const many = { ...grouped, groups: [{ ...grouped.groups[0], members: ['a › 1', 'a › 2', 'a › 3', 'a › 4', 'a › 5'], alsoIn: ['a › 6'] }, grouped.groups[1]] };
+    expect(lines[2]).toBe(
+      '                 on site.spec.ts › home › full, site.spec.ts › about › full; also on site.spec.ts › pricing › full',
+    );
+    const many = {
+      ...grouped,
+      groups: [{ ...grouped.groups[0], members: ['a › 1', 'a › 2', 'a › 3', 'a › 4', 'a › 5'], alsoIn: ['a › 6'] }, grouped.groups[1]],
+    };
     expect(formatTable(many, true, 120)[2]).toBe('                 on a › 1, a › 2, a › 3, a › 4, and 1 more; also on a › 6');
     // A group whose every checkpoint's own change is another row's: named plainly, no empty list.
     const onlyAlso = { ...grouped, groups: [{ ...grouped.groups[0], members: [], alsoIn: ['a › 1', 'a › 2'] }, grouped.groups[1]] };
@@ -180,15 +255,26 @@ describe('groups in the table and the step summary', () => {
 
   it('does the same in the GitHub step summary, naming the members', () => {
     const summary = stepSummary(grouped);
-    expect(summary).toContain('| needs_review | group g1 · 3 checkpoints: site.spec.ts › home › full, site.spec.ts › about › full, site.spec.ts › pricing › full | | no evaluator configured |');
+    expect(summary).toContain(
+      '| needs_review | group g1 · 3 checkpoints: site.spec.ts › home › full, site.spec.ts › about › full, site.spec.ts › pricing › full | | no evaluator configured |',
+    );
     expect(summary).toContain('| needs_review | site.spec.ts › pricing › full | 2.50% |');
     expect(summary).not.toContain('| needs_review | site.spec.ts › home › full |');
   });
 });
 
 describe('a group seen in several Playwright projects', () => {
-  const header = checkpoint('page', 'needs_review', 'no evaluator configured — same change as 1 other checkpoint (group g1, in [desktop, mobile])', 3.2, 'g1');
-  const across = runOf([test(['site.spec.ts', 'home'], [header], { project: 'desktop' }), test(['site.spec.ts', 'home'], [header], { project: 'mobile' })]);
+  const header = checkpoint(
+    'page',
+    'needs_review',
+    'no evaluator configured — same change as 1 other checkpoint (group g1, in [desktop, mobile])',
+    3.2,
+    'g1',
+  );
+  const across = runOf([
+    test(['site.spec.ts', 'home'], [header], { project: 'desktop' }),
+    test(['site.spec.ts', 'home'], [header], { project: 'mobile' }),
+  ]);
   across.groups = [
     {
       id: 'g1',
@@ -209,11 +295,16 @@ describe('a group seen in several Playwright projects', () => {
       expect.stringMatching(/^ {2}needs_review group g1 · 2 checkpoints in \[desktop, mobile\] +no evaluator configured$/),
       '                 on [desktop, mobile] › site.spec.ts › home › page',
     ]);
-    expect(stepSummary(across)).toContain('| needs_review | group g1 · 2 checkpoints in [desktop, mobile]: [desktop, mobile] › site.spec.ts › home › page | |');
+    expect(stepSummary(across)).toContain(
+      '| needs_review | group g1 · 2 checkpoints in [desktop, mobile]: [desktop, mobile] › site.spec.ts › home › page | |',
+    );
   });
 
   it('wraps a group title too long for its column between words, never cutting a project name', () => {
-    const named = { ...across, groups: [{ ...across.groups[0], projects: { 'Mobile Chrome': 'v1 t0.1', chromium: 'v1 t0.1', 'Desktop Safari': 'v1 t0.1' } }] };
+    const named = {
+      ...across,
+      groups: [{ ...across.groups[0], projects: { 'Mobile Chrome': 'v1 t0.1', chromium: 'v1 t0.1', 'Desktop Safari': 'v1 t0.1' } }],
+    };
     const lines = formatTable(named, true, 60);
     expect(lines.join('\n')).not.toContain('…');
     expect(lines.slice(0, 6)).toEqual([
@@ -234,7 +325,16 @@ describe('a group seen in several Playwright projects', () => {
       test(['site.spec.ts', 'home'], [header], { project: 'mobile' }),
       test(['site.spec.ts', 'about'], [about], { project: 'desktop' }),
     ]);
-    withOther.groups = [...across.groups, { ...across.groups[0], id: 'g2', projects: undefined, members: ['desktop › site.spec.ts › about › page'], alsoIn: ['desktop › site.spec.ts › home › page'] }];
+    withOther.groups = [
+      ...across.groups,
+      {
+        ...across.groups[0],
+        id: 'g2',
+        projects: undefined,
+        members: ['desktop › site.spec.ts › about › page'],
+        alsoIn: ['desktop › site.spec.ts › home › page'],
+      },
+    ];
     const lines = formatTable(withOther, true, 120);
     expect(lines.filter((line) => line.includes('site.spec.ts › home › page'))).toEqual([
       '                 on [desktop, mobile] › site.spec.ts › home › page',
@@ -252,18 +352,33 @@ describe('a group seen in several Playwright projects', () => {
   });
 
   it('names apart the checkpoints only some projects show', () => {
-    expect(byProject(['desktop › a › 1', 'mobile › a › 1', 'mobile › a › 2', 'desk › a › 1'], ['desk', 'desktop', 'mobile'])).toEqual(['[desktop, mobile, desk] › a › 1', '[mobile] › a › 2']);
+    expect(byProject(['desktop › a › 1', 'mobile › a › 1', 'mobile › a › 2', 'desk › a › 1'], ['desk', 'desktop', 'mobile'])).toEqual([
+      '[desktop, mobile, desk] › a › 1',
+      '[mobile] › a › 2',
+    ]);
     expect(byProject(['a › 1', 'a › 2'], [])).toEqual(['a › 1', 'a › 2']);
   });
 });
 
 describe('the explanation in the table', () => {
   it('goes on lines of its own under its row, wrapped to the width and never cut; its note when nothing could be said', () => {
-    const words = 'footer: flex-direction row → column, padding 16px 48px → 8px 48px; height 52 → 60 px — public/site.css (commit abc1234 Footer)';
-    const explained = checkpointResult({ name: 'footer', reason: 'no evaluator configured', explanation: { changes: [], summary: words, note: null } });
-    const unexplained = checkpointResult({ name: 'header', reason: 'no evaluator configured', explanation: { changes: [], summary: '', note: 'no layout record on the base side' } });
+    const words =
+      'footer: flex-direction row → column, padding 16px 48px → 8px 48px; height 52 → 60 px — public/site.css (commit abc1234 Footer)';
+    const explained = checkpointResult({
+      name: 'footer',
+      reason: 'no evaluator configured',
+      explanation: { changes: [], summary: words, note: null },
+    });
+    const unexplained = checkpointResult({
+      name: 'header',
+      reason: 'no evaluator configured',
+      explanation: { changes: [], summary: '', note: 'no layout record on the base side' },
+    });
     const lines = formatTable(runOf([test(['site.spec.ts', 'about'], [explained, unexplained])]), true, 100);
-    const wrapped = lines.slice(2, lines.findIndex((line) => line.includes('header')));
+    const wrapped = lines.slice(
+      2,
+      lines.findIndex((line) => line.includes('header')),
+    );
     expect(wrapped.length).toBeGreaterThan(1);
     expect(wrapped[0].startsWith('               ↳ footer: flex-direction')).toBe(true);
     for (const line of wrapped.slice(1)) expect(line).toMatch(/^ {17}\S/);
@@ -279,7 +394,11 @@ describe('the explanation in the table', () => {
       { x: 0, y: 140, width: 400, height: 200 },
       { x: 1100, y: 692, width: 120, height: 18 },
     ];
-    const home = checkpointResult({ name: 'home', reason: 'no evaluator configured', explanation: { changes: [], summary: words, note: null, unexplained, regionCount: 3 } });
+    const home = checkpointResult({
+      name: 'home',
+      reason: 'no evaluator configured',
+      explanation: { changes: [], summary: words, note: null, unexplained, regionCount: 3 },
+    });
     const run = runOf([test(['site.spec.ts', 'home'], [home])]);
     const regions = '2 of 3 changed regions not explained: at (0, 140) 400×200, (1100, 692) 120×18';
     expect(formatTable(run, true, 160).slice(-2)).toEqual([`               ↳ ${words}`, `               ↳ ${regions}`]);
@@ -288,12 +407,25 @@ describe('the explanation in the table', () => {
 });
 
 describe('a run on the base itself', () => {
-  const taken = runOf([test(['site.spec.ts', 'home'], [checkpointResult({ name: 'landing', status: 'unchanged', reason: 'base and current are the same commit with a clean tree' })])]);
-  const paths = { results: '.visual-uat/results/latest.json', report: null, approvals: { applied: 0, resembling: 0, rejected: 0, stale: [] } };
+  const taken = runOf([
+    test(
+      ['site.spec.ts', 'home'],
+      [checkpointResult({ name: 'landing', status: 'unchanged', reason: 'base and current are the same commit with a clean tree' })],
+    ),
+  ]);
+  const paths = {
+    results: '.visual-uat/results/latest.json',
+    report: null,
+    approvals: { applied: 0, resembling: 0, rejected: 0, stale: [] },
+  };
 
   it('says its checkpoints were taken, not that they are unchanged', () => {
-    expect(summaryLines(taken, { ...paths, onBase: 'main @ 1a2b3c4d' })[0]).toBe('visual-uat: 1 checkpoint taken on the base itself (main @ 1a2b3c4d, clean tree): nothing compared');
-    expect(stepSummary(taken, 'main @ 1a2b3c4d')).toContain('**1 checkpoint taken on the base itself (main @ 1a2b3c4d, clean tree): nothing compared**\n');
+    expect(summaryLines(taken, { ...paths, onBase: 'main @ 1a2b3c4d' })[0]).toBe(
+      'visual-uat: 1 checkpoint taken on the base itself (main @ 1a2b3c4d, clean tree): nothing compared',
+    );
+    expect(stepSummary(taken, 'main @ 1a2b3c4d')).toContain(
+      '**1 checkpoint taken on the base itself (main @ 1a2b3c4d, clean tree): nothing compared**\n',
+    );
     expect(summaryLines(taken, paths)[0]).toBe('visual-uat: 1 checkpoint: 1 unchanged');
   });
 

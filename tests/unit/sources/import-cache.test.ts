@@ -12,7 +12,8 @@ function repoWith(files: Record<string, string> = {}): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'import-cache-')));
   const all = {
     'playwright.config.ts': "export default { testDir: 'tests' };\n",
-    'tests/home.spec.ts': "import { test } from 'visual-uat';\nimport { open } from '../support/helpers';\n\ntest('home', async ({ page }) => open(page));\n",
+    'tests/home.spec.ts':
+      "import { test } from 'visual-uat';\nimport { open } from '../support/helpers';\n\ntest('home', async ({ page }) => open(page));\n",
     'support/helpers/index.ts': "export const open = (page: any) => page.goto('/');\n",
     'src/app.ts': 'export const title = "Home";\n',
     ...files,
@@ -49,7 +50,11 @@ async function keyOfRun(dir: string): Promise<{ key: string; files: string[]; pa
     versions: {},
     graph,
   });
-  return { key, files: files.map((file) => path.relative(dir, file)), parsed: parse.mock.calls.map(([file]) => path.relative(dir, file)).sort() };
+  return {
+    key,
+    files: files.map((file) => path.relative(dir, file)),
+    parsed: parse.mock.calls.map(([file]) => path.relative(dir, file)).sort(),
+  };
 }
 
 const dirs: string[] = [];
@@ -85,7 +90,11 @@ describe('the import cache: a warm run follows the test side without parsing it,
     const dir = repo({ 'support/users.ts': 'export const users = ["ann"];\n' });
     const first = await keyOfRun(dir);
     expect(first.files).not.toContain('support/users.ts');
-    write(dir, 'support/helpers/index.ts', "import { users } from '../users';\nexport const open = (page: any) => page.goto(`/${users[0]}`);\n");
+    write(
+      dir,
+      'support/helpers/index.ts',
+      "import { users } from '../users';\nexport const open = (page: any) => page.goto(`/${users[0]}`);\n",
+    );
     const edited = await keyOfRun(dir);
     expect(edited.key).not.toBe(first.key);
     expect(edited.parsed).toEqual(['support/helpers/index.ts', 'support/users.ts']);
@@ -112,7 +121,10 @@ describe('the import cache: a warm run follows the test side without parsing it,
   });
 
   it('a tsconfig.json added above the test side resolves its imports again', async () => {
-    const dir = repo({ 'lib/open.ts': "export const open = (page: any) => page.goto('/');\n", 'tests/home.spec.ts': "import { open } from '@lib/open';\n" });
+    const dir = repo({
+      'lib/open.ts': "export const open = (page: any) => page.goto('/');\n",
+      'tests/home.spec.ts': "import { open } from '@lib/open';\n",
+    });
     const first = await keyOfRun(dir);
     expect(first.files).not.toContain('lib/open.ts');
     write(dir, 'tsconfig.json', JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@lib/*': ['lib/*'] } } }));

@@ -17,7 +17,12 @@ test('about', async ({ page }) => {
 });
 `;
 /** The digest of the first test ('plans', line 5), in an isolated (fullyParallel) suite unless told. */
-const digest = (text: string, isolated = true) => specDigest(ts.createSourceFile('plans.spec.ts', text, ts.ScriptTarget.Latest, true), { file: 'plans.spec.ts', line: 5, column: 1 }, isolated);
+const digest = (text: string, isolated = true) =>
+  specDigest(
+    ts.createSourceFile('plans.spec.ts', text, ts.ScriptTarget.Latest, true),
+    { file: 'plans.spec.ts', line: 5, column: 1 },
+    isolated,
+  );
 const edited = (from: string, to: string) => {
   expect(SPEC).toContain(from);
   return SPEC.replace(from, to);
@@ -51,7 +56,11 @@ describe("a spec's digest for one test", () => {
 
 describe('which suites are isolated', () => {
   it('a fullyParallel config, unless a project turns it off; the command line decides over the project', () => {
-    const env = { VISUAL_UAT_SERIAL_PROJECTS: JSON.stringify(serialProjects({ projects: [{ name: 'checkout', fullyParallel: false }, { name: 'site' }] })) };
+    const env = {
+      VISUAL_UAT_SERIAL_PROJECTS: JSON.stringify(
+        serialProjects({ projects: [{ name: 'checkout', fullyParallel: false }, { name: 'site' }] }),
+      ),
+    };
     expect(testsIsolated({ fullyParallel: true }, 'site', env, [])).toBe(true);
     expect(testsIsolated({ fullyParallel: true }, 'checkout', env, [])).toBe(false);
     expect(testsIsolated({ fullyParallel: true }, 'checkout', env, ['test', '--fully-parallel'])).toBe(true);

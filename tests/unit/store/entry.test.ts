@@ -35,9 +35,21 @@ describe('per-test baseline store', () => {
     expect(storeHolds(store, COMMIT, 'checkout.spec.ts › pays')).toBe(false);
     const found = lookUp(store, COMMIT, KEY, source());
     // Its seal says which checkpoints have a layout record, and so does its record in a run's manifest.
-    expect(found).toEqual({ entry: storeEntryDir(store, COMMIT, KEY, source().hash), source: source().hash, checkpoints: ['home'], layouts: ['home'] });
+    expect(found).toEqual({
+      entry: storeEntryDir(store, COMMIT, KEY, source().hash),
+      source: source().hash,
+      checkpoints: ['home'],
+      layouts: ['home'],
+    });
     if (!found.entry) throw new Error('the stored entry should be found');
-    expect(storedRecord('default/home-po-1234', found.checkpoints, found.source, found.layouts)).toEqual({ folder: 'default/home-po-1234', status: 'passed', error: null, checkpoints: ['home'], layouts: ['home'], storeEntry: source().hash });
+    expect(storedRecord('default/home-po-1234', found.checkpoints, found.source, found.layouts)).toEqual({
+      folder: 'default/home-po-1234',
+      status: 'passed',
+      error: null,
+      checkpoints: ['home'],
+      layouts: ['home'],
+      storeEntry: source().hash,
+    });
     const run = path.join(root, 'run-entry');
     copyEntry(found.entry!, ['home'], run, 'default/home-po-1234');
     expect(fs.readFileSync(path.join(run, 'default/home-po-1234/home.png'), 'utf8')).toBe('png bytes');
@@ -80,7 +92,8 @@ describe('per-test baseline store', () => {
     const { store, image, source, root } = project();
     const layout = path.join(root, 'home.layout.json.gz');
     fs.writeFileSync(layout, 'layout bytes');
-    const store1 = () => storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: { console: ['boom'] }, layout, settled: true }], true);
+    const store1 = () =>
+      storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: { console: ['boom'] }, layout, settled: true }], true);
     const entry = storeEntryDir(store, COMMIT, KEY, source().hash);
     store1();
     expect(lookUp(store, COMMIT, KEY, source()).entry).toBe(entry);
@@ -94,7 +107,10 @@ describe('per-test baseline store', () => {
     const seal = path.join(entry, 'entry.json');
     const { contents: _, ...sealed } = JSON.parse(fs.readFileSync(seal, 'utf8'));
     fs.writeFileSync(seal, JSON.stringify({ ...sealed, version: 2, images: {} }));
-    expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'its store entry is of format 2, which a newer visual-uat wrote: upgrade visual-uat to take baselines from it' });
+    expect(lookUp(store, COMMIT, KEY, source())).toEqual({
+      entry: null,
+      reason: 'its store entry is of format 2, which a newer visual-uat wrote: upgrade visual-uat to take baselines from it',
+    });
     // A seal cut short is no seal.
     fs.writeFileSync(seal, '{"key":');
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'its store entry is unsealed' });
@@ -104,7 +120,9 @@ describe('per-test baseline store', () => {
     const { store, image, source } = project();
     fs.mkdirSync(store, { recursive: true });
     fs.writeFileSync(path.join(store, COMMIT), 'a file where the commit folder goes');
-    expect(() => storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }])).toThrow(/ENOTDIR|EEXIST/);
+    expect(() => storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }])).toThrow(
+      /ENOTDIR|EEXIST/,
+    );
   });
 
   it('keys every test by the data files under the testDirs, which a test may read by path', async () => {
@@ -113,9 +131,14 @@ describe('per-test baseline store', () => {
     write('tests/data/target.json', '{ "path": "/pricing" }\n');
     const data = async () => testDirData({ root }, [path.join(root, 'tests')]);
     expect(Object.keys(await data())).toEqual(['tests/data/target.json']);
-    storeTest(store, COMMIT, KEY, source('tests/po.spec.ts', 'chromium', await data()), [{ name: 'home', image, signals: null, layout: null, settled: true }]);
+    storeTest(store, COMMIT, KEY, source('tests/po.spec.ts', 'chromium', await data()), [
+      { name: 'home', image, signals: null, layout: null, settled: true },
+    ]);
     write('tests/data/target.json', '{ "path": "/products" }\n');
-    expect(lookUp(store, COMMIT, KEY, source('tests/po.spec.ts', 'chromium', await data()))).toEqual({ entry: null, reason: 'tests/data/target.json changed' });
+    expect(lookUp(store, COMMIT, KEY, source('tests/po.spec.ts', 'chromium', await data()))).toEqual({
+      entry: null,
+      reason: 'tests/data/target.json changed',
+    });
   });
 
   it("names a test's earlier render that held still: this commit's first, then another commit's; never an unsettled checkpoint", () => {

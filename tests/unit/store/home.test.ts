@@ -21,12 +21,20 @@ describe('the store folder', () => {
     const { root } = project();
     const file = path.join(root, 'store-file');
     fs.writeFileSync(file, 'x');
-    expect(openStore(file, root)).toEqual({ dir: file, readable: false, writable: false, warning: `the baseline store ${file} is a file, not a folder: point ${STORE_OPTION} at a folder; this run neither reads nor writes it` });
+    expect(openStore(file, root)).toEqual({
+      dir: file,
+      readable: false,
+      writable: false,
+      warning: `the baseline store ${file} is a file, not a folder: point ${STORE_OPTION} at a folder; this run neither reads nor writes it`,
+    });
     const home = path.join(root, 'home');
-    for (const name of ['.bashrc', 'projects', 'notes.txt', 'music', 'a'.repeat(40)]) fs.mkdirSync(path.join(home, name), { recursive: true });
+    for (const name of ['.bashrc', 'projects', 'notes.txt', 'music', 'a'.repeat(40)])
+      fs.mkdirSync(path.join(home, name), { recursive: true });
     const refused = openStore(home, root);
     expect(refused).toMatchObject({ readable: false, writable: false });
-    expect(refused.warning).toBe(`the baseline store ${home} holds files visual-uat did not write (.bashrc, music, notes.txt, and 1 more) and no ${STORE_MARKER}: point ${STORE_OPTION} at a new or empty folder (nothing in this one was read or removed); this run neither reads nor writes it`);
+    expect(refused.warning).toBe(
+      `the baseline store ${home} holds files visual-uat did not write (.bashrc, music, notes.txt, and 1 more) and no ${STORE_MARKER}: point ${STORE_OPTION} at a new or empty folder (nothing in this one was read or removed); this run neither reads nor writes it`,
+    );
     expect(fs.existsSync(path.join(home, STORE_MARKER))).toBe(false);
     const older = path.join(root, 'older-store');
     fs.mkdirSync(path.join(older, 'c'.repeat(40)), { recursive: true });
@@ -35,4 +43,3 @@ describe('the store folder', () => {
     expect(fs.existsSync(path.join(older, STORE_MARKER))).toBe(true);
   });
 });
-

@@ -26,7 +26,8 @@ describe('pruning the store', () => {
   it('prunes only what it can name as its own: sealed entries and its unfinished writes; anything else stays, and a stray .DS_Store is ignored', () => {
     const { store, image, source } = project();
     const [old, kept] = ['1', '2'].map((digit) => digit.repeat(40));
-    for (const commit of [old, kept]) storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }]);
+    for (const commit of [old, kept])
+      storeTest(store, commit, KEY, source(), [{ name: 'home', image, signals: null, layout: null, settled: true }]);
     const entry = storeEntryDir(store, old, KEY, source().hash);
     const testDir = path.dirname(entry);
     // A user's folders and files where commit folders are, and inside an old commit's test folder.
@@ -77,7 +78,7 @@ describe('visual-uat clean and a shared store', () => {
     expect(fs.readdirSync(store)).toEqual([commits[1]]);
   });
 
-  it('removes from the output folder only what runs write there: an output folder set to a folder of the user\'s keeps the rest', async () => {
+  it("removes from the output folder only what runs write there: an output folder set to a folder of the user's keeps the rest", async () => {
     const { root } = project();
     const outputDir = path.join(root, 'shared-folder');
     for (const folder of ['results', 'diffs', 'my-notes']) fs.mkdirSync(path.join(outputDir, folder), { recursive: true });

@@ -26,7 +26,12 @@ export function project() {
   const store = path.join(root, 'store');
   const image = path.join(root, 'home.png');
   fs.writeFileSync(image, 'png bytes');
-  const source = (spec = 'tests/po.spec.ts', capture = 'chromium', data: Record<string, string> = {}) => testSource(new SourceGraph(root), { file: path.join(root, spec), line: 1, column: 1 }, { configFile: path.join(root, 'playwright.config.ts'), capture, isolated: false, data })!;
+  const source = (spec = 'tests/po.spec.ts', capture = 'chromium', data: Record<string, string> = {}) =>
+    testSource(
+      new SourceGraph(root),
+      { file: path.join(root, spec), line: 1, column: 1 },
+      { configFile: path.join(root, 'playwright.config.ts'), capture, isolated: false, data },
+    )!;
   return { root, write, store, image, source };
 }
 
@@ -51,10 +56,16 @@ export function passedRun(root: string, store: string, source: ReturnType<Return
     complete: true,
     tests: {
       [KEY]: { folder: 'default/home', status: 'passed', error: null, checkpoints: ['home', 'footer'], unsettled: [], layouts: [] },
-      [FAILED]: { folder: 'default/recommended', status: 'timedOut', error: 'Test timeout of 10000ms exceeded.', checkpoints: ['plans'], unsettled: [], layouts: [] },
+      [FAILED]: {
+        folder: 'default/recommended',
+        status: 'timedOut',
+        error: 'Test timeout of 10000ms exceeded.',
+        checkpoints: ['plans'],
+        unsettled: [],
+        layouts: [],
+      },
       'api.spec.ts › health': { folder: 'default/health', status: 'passed', error: null, checkpoints: [], layouts: [] },
     },
   });
   return { store, baseCommit: COMMIT, suiteKey: SUITE, entry, rendered: [{ key: KEY, source }], replace: false };
 }
-

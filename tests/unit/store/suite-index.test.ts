@@ -36,11 +36,19 @@ describe("the store's index of a suite (the warm run)", () => {
     placeSuite(store, COMMIT, found.manifest, warm);
     expect(inode()).toBe(fs.statSync(path.join(storeEntryDir(store, COMMIT, KEY, source().hash), 'footer.png')).ino);
     expect(fs.readFileSync(path.join(warm, 'default/recommended/plans.png'), 'utf8')).toBe('plans png');
-    expect(readManifest(warm)?.tests[FAILED]).toMatchObject({ status: 'timedOut', error: 'Test timeout of 10000ms exceeded.', checkpoints: ['plans'] });
+    expect(readManifest(warm)?.tests[FAILED]).toMatchObject({
+      status: 'timedOut',
+      error: 'Test timeout of 10000ms exceeded.',
+      checkpoints: ['plans'],
+    });
     expect(readManifest(warm)?.tests['api.spec.ts › health']).toMatchObject({ status: 'passed', checkpoints: [] });
     // A warm run's entry holds nothing new: the index is not written again.
     const written = fs.statSync(storeSuiteIndex(store, COMMIT, SUITE)).mtimeMs;
-    expect(storeSuite({ ...run, entry: warm, rendered: [] }, journal)).toEqual({ added: 0, index: storeSuiteIndex(store, COMMIT, SUITE), failure: null });
+    expect(storeSuite({ ...run, entry: warm, rendered: [] }, journal)).toEqual({
+      added: 0,
+      index: storeSuiteIndex(store, COMMIT, SUITE),
+      failure: null,
+    });
     expect(fs.statSync(storeSuiteIndex(store, COMMIT, SUITE)).mtimeMs).toBe(written);
   });
 
@@ -51,22 +59,57 @@ describe("the store's index of a suite (the warm run)", () => {
     const entry = storeEntryDir(store, COMMIT, KEY, source().hash);
     fs.appendFileSync(path.join(entry, 'footer.png'), 'x');
     expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: 'the stored image of "footer" is altered', doubtful: true });
-    storeTest(store, COMMIT, KEY, source(), [{ name: 'home', image: path.join(run.entry, 'default/home/home.png'), signals: null, layout: null, settled: true }], true);
-    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: `the store entry of ${KEY} has no "footer" (captured again since)`, doubtful: true });
+    storeTest(
+      store,
+      COMMIT,
+      KEY,
+      source(),
+      [{ name: 'home', image: path.join(run.entry, 'default/home/home.png'), signals: null, layout: null, settled: true }],
+      true,
+    );
+    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({
+      index: null,
+      reason: `the store entry of ${KEY} has no "footer" (captured again since)`,
+      doubtful: true,
+    });
     fs.rmSync(entry, { recursive: true });
     expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: `the store entry of ${KEY} is gone`, doubtful: true });
     fs.writeFileSync(storeSuiteIndex(store, COMMIT, SUITE), '{"key":');
-    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: "the store's index of this suite does not read", doubtful: true });
+    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({
+      index: null,
+      reason: "the store's index of this suite does not read",
+      doubtful: true,
+    });
     // Read whole: a record of another shape, or one whose folder leads out of the run's entry, is no index.
     const manifest = readManifest(run.entry)!;
     const [first] = Object.keys(manifest.tests);
     for (const record of [{ checkpoints: 'footer' }, { folder: '../../outside' }, { storeEntry: '../../../x' }]) {
-      fs.writeFileSync(storeSuiteIndex(store, COMMIT, SUITE), JSON.stringify({ version: 1, key: SUITE, sealedAt: new Date().toISOString(), manifest: { ...manifest, tests: { ...manifest.tests, [first]: { ...manifest.tests[first], ...record } } } }));
-      expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: "the store's index of this suite does not read", doubtful: true });
+      fs.writeFileSync(
+        storeSuiteIndex(store, COMMIT, SUITE),
+        JSON.stringify({
+          version: 1,
+          key: SUITE,
+          sealedAt: new Date().toISOString(),
+          manifest: { ...manifest, tests: { ...manifest.tests, [first]: { ...manifest.tests[first], ...record } } },
+        }),
+      );
+      expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({
+        index: null,
+        reason: "the store's index of this suite does not read",
+        doubtful: true,
+      });
     }
     // One a newer visual-uat wrote says how to read it.
-    fs.writeFileSync(storeSuiteIndex(store, COMMIT, SUITE), JSON.stringify({ version: 2, key: SUITE, sealedAt: new Date().toISOString(), manifest }));
-    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({ index: null, reason: "the store's index of this suite is of format 2, which a newer visual-uat wrote: upgrade visual-uat to take baselines from it", doubtful: true });
+    fs.writeFileSync(
+      storeSuiteIndex(store, COMMIT, SUITE),
+      JSON.stringify({ version: 2, key: SUITE, sealedAt: new Date().toISOString(), manifest }),
+    );
+    expect(lookUpSuite(store, COMMIT, SUITE)).toEqual({
+      index: null,
+      reason:
+        "the store's index of this suite is of format 2, which a newer visual-uat wrote: upgrade visual-uat to take baselines from it",
+      doubtful: true,
+    });
 
     writeManifest(run.entry, { ...readManifest(run.entry)!, complete: false });
     expect(storeSuite(run, path.join(root, 'journal.json'))).toBeNull();
@@ -81,9 +124,28 @@ describe("the store's index of a suite (the warm run)", () => {
     storeSuite(run, journal);
     forgetSuite(storeSuiteIndex(store, COMMIT, SUITE));
     const journaled = (contents: Record<string, string>) => fs.writeFileSync(journal, JSON.stringify({ ...run, contents }));
-    const contents = Object.fromEntries(['manifest.json', 'default/home/home.png', 'default/home/home.signals.json', 'default/home/footer.png', 'default/home/footer.signals.json', 'default/recommended/plans.png', 'default/recommended/plans.signals.json'].map((file) => [file, crypto.createHash('sha256').update(fs.readFileSync(path.join(run.entry, file))).digest('hex')]));
+    const contents = Object.fromEntries(
+      [
+        'manifest.json',
+        'default/home/home.png',
+        'default/home/home.signals.json',
+        'default/home/footer.png',
+        'default/home/footer.signals.json',
+        'default/recommended/plans.png',
+        'default/recommended/plans.signals.json',
+      ].map((file) => [
+        file,
+        crypto
+          .createHash('sha256')
+          .update(fs.readFileSync(path.join(run.entry, file)))
+          .digest('hex'),
+      ]),
+    );
     journaled(contents);
-    expect(resumeStoring(journal, store)).toEqual({ stored: { added: 1, index: storeSuiteIndex(store, COMMIT, SUITE), failure: null }, baseCommit: COMMIT });
+    expect(resumeStoring(journal, store)).toEqual({
+      stored: { added: 1, index: storeSuiteIndex(store, COMMIT, SUITE), failure: null },
+      baseCommit: COMMIT,
+    });
     expect(fs.existsSync(journal)).toBe(false);
     expect(lookUpSuite(store, COMMIT, SUITE).index).toBe(storeSuiteIndex(store, COMMIT, SUITE));
 
@@ -123,6 +185,4 @@ describe("the store's index of a suite (the warm run)", () => {
     expect(fs.existsSync(index)).toBe(false);
     expect(lookUp(store, COMMIT, KEY, source())).toEqual({ entry: null, reason: 'not in the store' });
   });
-
 });
-

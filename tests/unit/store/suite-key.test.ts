@@ -31,7 +31,11 @@ describe('suiteKeyOf', () => {
   it('hashes the config, the tests and what they import, and nothing of the app', async () => {
     const { root, input } = repository();
     const { files } = await suiteKeyOf(input());
-    expect(files.map((file) => path.relative(root, file)).sort()).toEqual(['playwright.config.ts', 'tests/home.spec.ts', 'tests/pages/home.ts']);
+    expect(files.map((file) => path.relative(root, file)).sort()).toEqual([
+      'playwright.config.ts',
+      'tests/home.spec.ts',
+      'tests/pages/home.ts',
+    ]);
   });
 
   it('is the same for the same inputs, and changes with the base commit, a test file, a page object, the arguments, the options, the versions', async () => {

@@ -30,7 +30,8 @@ afterAll(async () => {
 /** A folder of four corpus cases (two of each label), as a project's own labels folder would be. */
 function smallLabels(): EvalRun['labels'] {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-labels-'));
-  for (const id of ['pricing-pill-buttons', 'footer-missing', 'header-docs-link', 'hero-cta-invisible']) fs.cpSync(path.join(shippedCorpus(), id), path.join(folder, id), { recursive: true });
+  for (const id of ['pricing-pill-buttons', 'footer-missing', 'header-docs-link', 'hero-cta-invisible'])
+    fs.cpSync(path.join(shippedCorpus(), id), path.join(folder, id), { recursive: true });
   return { source: 'labels', folder };
 }
 
@@ -66,7 +67,11 @@ describe('the shipped corpus', () => {
 
   it('every pair still differs under the current diff engine', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-corpus-diffs-'));
-    const outcomes = await Promise.all(CORPUS.cases.map((loaded) => compareImages({ ...loaded.images, diffOutput: path.join(dir, `${loaded.case.id}.png`), tolerance: TOLERANCE })));
+    const outcomes = await Promise.all(
+      CORPUS.cases.map((loaded) =>
+        compareImages({ ...loaded.images, diffOutput: path.join(dir, `${loaded.case.id}.png`), tolerance: TOLERANCE }),
+      ),
+    );
     expect(outcomes.map((o, i) => `${CASES[i].id}: ${o.kind}`).filter((line) => !line.endsWith(': different'))).toEqual([]);
   });
 });
@@ -81,7 +86,10 @@ describe('runEval', () => {
 
     expect(server.completions().length - before).toBe(CASES.length);
     // The model is asked as a run asks it: the test named by its whole title path, spec file first.
-    const tests = server.completions().slice(before).map((request) => /\nTest: (.*)\n/.exec(userTextOf(request))?.[1]);
+    const tests = server
+      .completions()
+      .slice(before)
+      .map((request) => /\nTest: (.*)\n/.exec(userTextOf(request))?.[1]);
     expect(tests.filter((line) => !/^chromium › [\w-]+\.spec\.ts › /.test(line ?? ''))).toEqual([]);
     expect(record.figures).toMatchObject({
       cases: CASES.length,
@@ -96,11 +104,22 @@ describe('runEval', () => {
       unchanged: [],
     });
     expect(record.figures.regressionsApproved).toEqual([
-      { id: 'pricing-price-nan', title: 'pricing › plans', status: 'changed', confidence: 0.93, reason: 'Looks intended (pricing-price-nan).' },
+      {
+        id: 'pricing-price-nan',
+        title: 'pricing › plans',
+        status: 'changed',
+        confidence: 0.93,
+        reason: 'Looks intended (pricing-price-nan).',
+      },
     ]);
     expect(record.figures.intendedToReview.map((ref) => [ref.id, ref.status])).toEqual([['footer-copyright-year', 'needs_review']]);
     expect(record.riskiestApproval).toBe(0.93);
-    expect(record.usage).toMatchObject({ model: 'gpt-4.1-mini', calls: CASES.length, inputTokens: 1200 * CASES.length, outputTokens: 40 * CASES.length });
+    expect(record.usage).toMatchObject({
+      model: 'gpt-4.1-mini',
+      calls: CASES.length,
+      inputTokens: 1200 * CASES.length,
+      outputTokens: 40 * CASES.length,
+    });
     expect(evalExitCode(record)).toBe(1);
 
     expect(file).toBe(path.join(setup.outputDir, 'eval', 'gpt-4.1-mini.json'));
@@ -110,14 +129,18 @@ describe('runEval', () => {
 
     // Each case is sent as a run would send it: intent, commits, today's diff metrics, the change
     // in words and the two sides (no diff image beside the words).
-    const nan = server.completions().slice(before).find((request) => userTextOf(request).includes('Refactor price formatting into a shared helper'))!;
+    const nan = server
+      .completions()
+      .slice(before)
+      .find((request) => userTextOf(request).includes('Refactor price formatting into a shared helper'))!;
     const text = userTextOf(nan);
     expect(text).toContain('Test: chromium › pricing');
     expect(text).toContain('Checkpoint: plans');
     expect(text).toContain('Test intent: Pricing shows three plans with their price and a call to action each');
     expect(text).toMatch(/Base: main at [0-9a-f]{10}\. Current: feature\/refactor-price-formatting-into-a-shared at [0-9a-f]{10}\./);
     // Nothing the model sees names the case: its id says what the label is.
-    for (const request of server.completions().slice(before)) expect(userTextOf(request)).not.toMatch(new RegExp(CASES.map((c) => c.id).join('|')));
+    for (const request of server.completions().slice(before))
+      expect(userTextOf(request)).not.toMatch(new RegExp(CASES.map((c) => c.id).join('|')));
     expect(text).toMatch(/% of the pixels changed, in 1 region/);
     expect(text).toContain('## What changed on the page');
     expect(imageUrlsOf(nan)).toHaveLength(2);
@@ -153,7 +176,10 @@ describe('runEval', () => {
     expect(record.figures.notJudged[0].reason).toContain('the image could not be decoded');
     expect(record.figures.regressionsApproved).toEqual([]);
     expect(evalExitCode(record)).toBe(2);
-    expect(trustedVerdict(record, 'gpt-4.1-mini', 0.99, { minConfidence: 0, requireEval: true })).toMatchObject({ allow: false, reason: expect.stringContaining('could not judge 1 labelled regression') });
+    expect(trustedVerdict(record, 'gpt-4.1-mini', 0.99, { minConfidence: 0, requireEval: true })).toMatchObject({
+      allow: false,
+      reason: expect.stringContaining('could not judge 1 labelled regression'),
+    });
   });
 
   it('a model that agrees everywhere gets exit code 0 and full trust', async () => {
@@ -166,7 +192,11 @@ describe('runEval', () => {
 
   it('without cases, or without an evaluator, it stops with the fix', async () => {
     const empty = run({ labels: { source: 'labels', folder: path.join(os.tmpdir(), 'visual-uat-no-labels-here') } });
-    await expect(runEval(empty)).rejects.toThrow(new EvalSetupError(`visual-uat eval: no labelled cases in ${empty.labels.folder}: approve or reject changes with visual-uat approve or review to make some, or run visual-uat eval --corpus`));
+    await expect(runEval(empty)).rejects.toThrow(
+      new EvalSetupError(
+        `visual-uat eval: no labelled cases in ${empty.labels.folder}: approve or reject changes with visual-uat approve or review to make some, or run visual-uat eval --corpus`,
+      ),
+    );
     await expect(runEval(run({ env: {} }))).rejects.toThrow(/no evaluator configured: set OPENAI_API_KEY/);
   });
 });

@@ -1,9 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { autoApprovePolicy, PROMPT_VERSION } from '../../../src/evaluate';
-import { confidenceCurve, regressionsApprovedAt, riskiestApproval, scoreOutcomes, trustedVerdict, type CaseOutcome, type EvalRecord } from '../../../src/trust';
+import {
+  confidenceCurve,
+  regressionsApprovedAt,
+  riskiestApproval,
+  scoreOutcomes,
+  trustedVerdict,
+  type CaseOutcome,
+  type EvalRecord,
+} from '../../../src/trust';
 
-function judged(id: string, label: CaseOutcome['label'], status: CaseOutcome['status'], pass: boolean, confidence: number, needsReview = false): CaseOutcome {
-  return { id, title: `page › ${id}`, label, status, evaluation: { pass, confidence, needsReview, reason: `reason ${id}` }, reason: `reason ${id}` };
+function judged(
+  id: string,
+  label: CaseOutcome['label'],
+  status: CaseOutcome['status'],
+  pass: boolean,
+  confidence: number,
+  needsReview = false,
+): CaseOutcome {
+  return {
+    id,
+    title: `page › ${id}`,
+    label,
+    status,
+    evaluation: { pass, confidence, needsReview, reason: `reason ${id}` },
+    reason: `reason ${id}`,
+  };
 }
 
 function unjudged(id: string, label: CaseOutcome['label'], status: 'not_judged' | 'unchanged'): CaseOutcome {
@@ -39,7 +61,9 @@ describe('eval arithmetic', () => {
       regressionsToReview: 2,
       intendedApproved: 3,
     });
-    expect(figures.regressionsApproved).toEqual([{ id: 'r2', title: 'page › r2', status: 'changed', confidence: 0.88, reason: 'reason r2' }]);
+    expect(figures.regressionsApproved).toEqual([
+      { id: 'r2', title: 'page › r2', status: 'changed', confidence: 0.88, reason: 'reason r2' },
+    ]);
     expect(figures.intendedToReview.map((ref) => [ref.id, ref.status])).toEqual([
       ['i4', 'needs_review'],
       ['i5', 'regression'],
@@ -84,7 +108,15 @@ function record(outcomes: CaseOutcome[], overrides: Partial<EvalRecord> = {}): E
     figures: scoreOutcomes(outcomes),
     riskiestApproval: riskiestApproval(outcomes),
     byConfidence: confidenceCurve(outcomes),
-    usage: { model: 'gpt-4.1-mini', calls: outcomes.length, cacheHits: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUSD: 0 },
+    usage: {
+      model: 'gpt-4.1-mini',
+      calls: outcomes.length,
+      cacheHits: 0,
+      inputTokens: 0,
+      cachedInputTokens: 0,
+      outputTokens: 0,
+      costUSD: 0,
+    },
     priced: true,
     timeMs: 1000,
     outcomes,
@@ -123,8 +155,14 @@ describe('trustedVerdict', () => {
 
   it('without an eval of this model (or of this prompt), requireEval decides', () => {
     const other = record(JUDGED, { model: 'gpt-4.1' });
-    expect(trustedVerdict(null, 'gpt-4.1-mini', 0.99, POLICY)).toEqual({ allow: false, reason: 'no eval of gpt-4.1-mini on this project yet: run npx visual-uat eval to measure it' });
-    expect(trustedVerdict(other, 'gpt-4.1-mini', 0.99, POLICY)).toEqual({ allow: false, reason: 'no eval of gpt-4.1-mini on this project yet: run npx visual-uat eval to measure it' });
+    expect(trustedVerdict(null, 'gpt-4.1-mini', 0.99, POLICY)).toEqual({
+      allow: false,
+      reason: 'no eval of gpt-4.1-mini on this project yet: run npx visual-uat eval to measure it',
+    });
+    expect(trustedVerdict(other, 'gpt-4.1-mini', 0.99, POLICY)).toEqual({
+      allow: false,
+      reason: 'no eval of gpt-4.1-mini on this project yet: run npx visual-uat eval to measure it',
+    });
     expect(trustedVerdict(record(JUDGED, { promptVersion: PROMPT_VERSION - 1 }), 'gpt-4.1-mini', 0.99, POLICY)).toEqual({
       allow: false,
       reason: 'the last eval of gpt-4.1-mini used another version of the prompt: run npx visual-uat eval to measure it',
@@ -141,7 +179,8 @@ describe('trustedVerdict', () => {
     const intendedOnly = record(JUDGED.filter((o) => o.label === 'intended'));
     expect(trustedVerdict(intendedOnly, 'gpt-4.1-mini', 0.99, POLICY)).toEqual({
       allow: false,
-      reason: 'the last eval of gpt-4.1-mini (2025-06-02, 5 cases) had no labelled regression to catch: label some, or run npx visual-uat eval --corpus',
+      reason:
+        'the last eval of gpt-4.1-mini (2025-06-02, 5 cases) had no labelled regression to catch: label some, or run npx visual-uat eval --corpus',
     });
   });
 
@@ -150,8 +189,14 @@ describe('trustedVerdict', () => {
     expect(autoApprovePolicy(false)).toBeNull();
     expect(autoApprovePolicy({})).toEqual({ minConfidence: 0, requireEval: true });
     expect(autoApprovePolicy({ minConfidence: 0.9, requireEval: false })).toEqual({ minConfidence: 0.9, requireEval: false });
-    expect(() => autoApprovePolicy({ minConfidence: 90 })).toThrow('evaluator.autoApprove.minConfidence must be a number from 0 to 1 (got 90)');
-    expect(() => autoApprovePolicy({ requireEval: 'yes' as unknown as boolean })).toThrow('evaluator.autoApprove.requireEval must be true or false (got "yes")');
-    expect(() => autoApprovePolicy(true as unknown as false)).toThrow('evaluator.autoApprove must be an object { minConfidence, requireEval } (got true)');
+    expect(() => autoApprovePolicy({ minConfidence: 90 })).toThrow(
+      'evaluator.autoApprove.minConfidence must be a number from 0 to 1 (got 90)',
+    );
+    expect(() => autoApprovePolicy({ requireEval: 'yes' as unknown as boolean })).toThrow(
+      'evaluator.autoApprove.requireEval must be true or false (got "yes")',
+    );
+    expect(() => autoApprovePolicy(true as unknown as false)).toThrow(
+      'evaluator.autoApprove must be an object { minConfidence, requireEval } (got true)',
+    );
   });
 });

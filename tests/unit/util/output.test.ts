@@ -13,7 +13,12 @@ describe('what the run prints', () => {
 
   it('goes through util/output.ts only: no other module of src/ writes to stdout, stderr or the console', () => {
     const writers = filesUnder(SRC)
-      .filter((file) => file.endsWith('.ts') && !BROWSER_CODE.has(path.relative(SRC, file)) && path.relative(SRC, file) !== path.join('util', 'output.ts'))
+      .filter(
+        (file) =>
+          file.endsWith('.ts') &&
+          !BROWSER_CODE.has(path.relative(SRC, file)) &&
+          path.relative(SRC, file) !== path.join('util', 'output.ts'),
+      )
       .filter((file) => /process\.std(out|err)\.write|console\.(log|error|warn|info)\(/.test(fs.readFileSync(file, 'utf8')))
       .map((file) => path.relative(SRC, file));
     expect(writers).toEqual([]);

@@ -32,14 +32,22 @@ const folders: string[] = [];
 afterEach(() => folders.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 /** A results folder with one case, its checkpoints' changes and groups as given. */
-function resultsFolder(id: string, checkpoints: Record<string, { changes: ElementChange[]; group: string; otherGroups?: string[] }>): string {
+function resultsFolder(
+  id: string,
+  checkpoints: Record<string, { changes: ElementChange[]; group: string; otherGroups?: string[] }>,
+): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'real-corpus-'));
   folders.push(folder);
   fs.mkdirSync(path.join(folder, id));
   const tests = [
     {
       title: 'feed',
-      checkpoints: Object.entries(checkpoints).map(([name, c]) => ({ name, group: c.group, otherGroups: c.otherGroups ?? [], explanation: { changes: c.changes, summary: '', note: null } })),
+      checkpoints: Object.entries(checkpoints).map(([name, c]) => ({
+        name,
+        group: c.group,
+        otherGroups: c.otherGroups ?? [],
+        explanation: { changes: c.changes, summary: '', note: null },
+      })),
     },
   ];
   fs.writeFileSync(path.join(folder, id, 'latest.json'), JSON.stringify({ tests }));
@@ -76,14 +84,33 @@ describe('real-commit corpus score', () => {
       list: {
         changes: [
           change('.card (card.module.scss)', 'padding', cause, '.card (card.module.scss): padding 8px → 16px — src/card.module.scss'),
-          change('.badge (card.module.scss)', 'color', null, '.badge (card.module.scss): color — not attributed: src/Footer.svelte changes `flex`'),
+          change(
+            '.badge (card.module.scss)',
+            'color',
+            null,
+            '.badge (card.module.scss): color — not attributed: src/Footer.svelte changes `flex`',
+          ),
         ],
         group: 'g1',
       },
-      page: { changes: [change('.card (card.module.scss)', 'padding', cause, '.card (card.module.scss): padding 8px → 16px — src/card.module.scss')], group: 'g2', otherGroups: ['g1'] },
+      page: {
+        changes: [
+          change('.card (card.module.scss)', 'padding', cause, '.card (card.module.scss): padding 8px → 16px — src/card.module.scss'),
+        ],
+        group: 'g2',
+        otherGroups: ['g1'],
+      },
     });
     // The held-out badge's words are neither scored nor printed with the working set.
-    expect(scoreRealCases([feed], folder, 'working')).toMatchObject({ labelled: 2, right: 2, hashedNames: [], unrelatedFiles: [], unlabelled: [], multiCheckpoint: 1, splitGroups: [] });
+    expect(scoreRealCases([feed], folder, 'working')).toMatchObject({
+      labelled: 2,
+      right: 2,
+      hashedNames: [],
+      unrelatedFiles: [],
+      unlabelled: [],
+      multiCheckpoint: 1,
+      splitGroups: [],
+    });
     expect(scoreRealCases([feed], folder, 'held-out')).toMatchObject({ cases: 1, labelled: 1, right: 0 });
   });
 

@@ -9,7 +9,12 @@ import type { RunResult } from '../../../../src/report';
 const labels: CorpusLabels = {
   branch: 'feature/x',
   changes: [
-    { checkpoint: 'home › navbar', element: '>nav\\.[^>]*$', property: 'background-color', cause: { file: 'src/Navbar.jsx', commit: 'Navbar: violet' } },
+    {
+      checkpoint: 'home › navbar',
+      element: '>nav\\.[^>]*$',
+      property: 'background-color',
+      cause: { file: 'src/Navbar.jsx', commit: 'Navbar: violet' },
+    },
     { checkpoint: 'home › board', element: '>div\\.tile$', property: 'background-color', cause: 'interaction state' },
   ],
   invisible: [{ checkpoint: 'home › hero', element: '>section\\.hero$', what: 'a class rename' }],
@@ -38,14 +43,35 @@ const results = (explained: Record<string, ElementChange[]>): RunResult =>
 describe('attribution corpus score', () => {
   it('counts a change right only with its element, property, file and commit, and an interaction state only when no commit is named', () => {
     const right = results({
-      navbar: [change('html>body>nav.flex.bg-[#4C1D95]', 'background-color', { file: 'src/Navbar.jsx', commit: '1a2b3c4 Navbar: violet', line: '' }, '… — src/Navbar.jsx')],
+      navbar: [
+        change(
+          'html>body>nav.flex.bg-[#4C1D95]',
+          'background-color',
+          { file: 'src/Navbar.jsx', commit: '1a2b3c4 Navbar: violet', line: '' },
+          '… — src/Navbar.jsx',
+        ),
+      ],
       board: [change('html>body>div.tile', 'background-color', null, '.tile: … — pointer over .tile on the current side only')],
     });
     expect(scoreApps([{ fixture: 'app', labels, results: right, changedLines: [] }])).toMatchObject({ labelled: 2, right: 2, misses: [] });
 
     const wrong = results({
-      navbar: [change('html>body>nav.flex.bg-[#4C1D95]', 'background-color', { file: 'src/Footer.jsx', commit: '5d6e7f8 Footer: larger', line: '' }, '… — src/Footer.jsx')],
-      board: [change('html>body>div.tile', 'background-color', { file: 'src/App.jsx', commit: '1a2b3c4 Board: no notice', line: '' }, '… — src/App.jsx')],
+      navbar: [
+        change(
+          'html>body>nav.flex.bg-[#4C1D95]',
+          'background-color',
+          { file: 'src/Footer.jsx', commit: '5d6e7f8 Footer: larger', line: '' },
+          '… — src/Footer.jsx',
+        ),
+      ],
+      board: [
+        change(
+          'html>body>div.tile',
+          'background-color',
+          { file: 'src/App.jsx', commit: '1a2b3c4 Board: no notice', line: '' },
+          '… — src/App.jsx',
+        ),
+      ],
     });
     const score = scoreApps([{ fixture: 'app', labels, results: wrong, changedLines: [] }]);
     expect(score.right).toBe(0);
@@ -56,20 +82,34 @@ describe('attribution corpus score', () => {
   });
 
   it('matches a label on the name the words give an element (its source name) as on its path, and says which part of a miss was wrong', () => {
-    const named = (element: string, property: string, cause: ElementChange['cause']) => ({ ...change('html>body>nav._navbar_1goyx_41', property, cause, ''), element });
+    const named = (element: string, property: string, cause: ElementChange['cause']) => ({
+      ...change('html>body>nav._navbar_1goyx_41', property, cause, ''),
+      element,
+    });
     const bySource = { ...labels, changes: [{ ...labels.changes[0], element: '^\\.navbar \\(Navbar\\.module\\.scss\\)$' }] };
     const cause = { file: 'src/Navbar.jsx', commit: '1a2b3c4 Navbar: violet', line: '' };
-    const score = (navbar: ElementChange[]) => scoreApps([{ fixture: 'app', labels: bySource, results: results({ navbar }), changedLines: [] }]);
+    const score = (navbar: ElementChange[]) =>
+      scoreApps([{ fixture: 'app', labels: bySource, results: results({ navbar }), changedLines: [] }]);
     expect(score([named('.navbar (Navbar.module.scss)', 'background-color', cause)]).right).toBe(1);
     expect(score([named('._navbar_1goyx_41', 'background-color', cause)]).misses[0].kind).toBe('element not listed');
     // A label on the source class: a change named by the module's generated class only is still a miss, and says what else was wrong.
     const byClass = { ...labels, changes: [{ ...labels.changes[0], element: '>nav\\.navbar$' }] };
-    const hashedOnly = (cause: ElementChange['cause']) => scoreApps([{ fixture: 'app', labels: byClass, results: results({ navbar: [change('html>body>nav._navbar_1goyx_41', 'background-color', cause, '')] }), changedLines: [] }]).misses[0];
+    const hashedOnly = (cause: ElementChange['cause']) =>
+      scoreApps([
+        {
+          fixture: 'app',
+          labels: byClass,
+          results: results({ navbar: [change('html>body>nav._navbar_1goyx_41', 'background-color', cause, '')] }),
+          changedLines: [],
+        },
+      ]).misses[0];
     expect(hashedOnly(cause)).toMatchObject({ kind: 'element not listed', behindTheName: 'right' });
     expect(hashedOnly({ ...cause, file: 'src/Footer.jsx' })).toMatchObject({ kind: 'element not listed', behindTheName: 'wrong file' });
     expect(score([named('.navbar (Navbar.module.scss)', 'color', cause)]).misses[0].kind).toBe('property not named');
     expect(score([named('.navbar (Navbar.module.scss)', 'background-color', null)]).misses[0].kind).toBe('not attributed');
-    expect(score([named('.navbar (Navbar.module.scss)', 'background-color', { ...cause, commit: '9f8e7d6 Footer: larger' })]).misses[0].kind).toBe('wrong commit');
+    expect(
+      score([named('.navbar (Navbar.module.scss)', 'background-color', { ...cause, commit: '9f8e7d6 Footer: larger' })]).misses[0].kind,
+    ).toBe('wrong commit');
   });
 
   it('finds "no changed file mentions" where a changed line names the element, and an invisible difference listed', () => {
