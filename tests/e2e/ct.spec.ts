@@ -49,7 +49,9 @@ test('the base pass mounts the base components: untouched unchanged, changed nee
     'tag › tag': 'new',
   });
   const button = checkpoint(results, 'button', 'button');
-  expect(button.checkpoint.reason).toBe('no evaluator configured');
+  // The element and the full page show one edit of Button.tsx: one group (one edit, one group).
+  expect(button.checkpoint.reason).toBe('no evaluator configured — same change as 1 other checkpoint (group g1)');
+  expect(checkpoint(results, 'button', 'page').checkpoint.reason).toBe(button.checkpoint.reason);
   expect(button.checkpoint.diffMetrics!.pixelDiffPercent).toBeGreaterThan(50);
   const tag = checkpoint(results, 'tag', 'tag');
   expect(tag.test.baselineAvailable).toBe(false);
