@@ -85,7 +85,10 @@ export interface InteractionState {
   focusVisible: boolean;
   /** Open popovers (`:popover-open`), dialogs and `details` elements. */
   open: string[];
-  /** The page's style rules that need one of those states and apply now (`.card:hover`): their selector, the properties they set, the elements they apply to. */
+  /**
+   * The page's style rules that need one of those states and apply now (`.card:hover`): their selector, the properties they set, the
+   * elements they apply to.
+   */
   rules: StateRule[];
 }
 
@@ -280,11 +283,17 @@ export interface LayoutRecord {
   width: number;
   height: number;
   elements: LayoutElement[];
-  /** Each distinct set of computed styles once, by property name, shorthands composed (`padding: 16px 48px`): most elements share theirs with others. */
+  /**
+   * Each distinct set of computed styles once, by property name, shorthands composed (`padding: 16px 48px`): most elements share theirs
+   * with others.
+   */
   styles: Record<string, string>[];
   /** More elements were visible than a record keeps (see capture/layout). */
   truncated: boolean;
-  /** The paths of elements a style hides (`display: none`) whose parent is recorded: still in the page, not removed from it (absent: a record of an older version). */
+  /**
+   * The paths of elements a style hides (`display: none`) whose parent is recorded: still in the page, not removed from it (absent: a
+   * record of an older version).
+   */
   hidden?: string[];
   /** An element capture's top-left on the page, in CSS pixels to 1/100 (absent for a page or a clip): where it sits between pixels. */
   at?: [number, number];
@@ -296,18 +305,30 @@ export interface LayoutRecord {
  */
 export interface StyleTarget {
   kind: 'style';
-  /** The selectors of the rule it sits in, nesting resolved (`.nav a:hover`); none outside a rule (a variable, a mixin's body, a keyframe). */
+  /**
+   * The selectors of the rule it sits in, nesting resolved (`.nav a:hover`); none outside a rule (a variable, a mixin's body, a keyframe).
+   */
   selectors: string[];
-  /** What it sets: its declaration's property; every property of its rule on a selector line; `*` for an `@include`, `@extend` or `@apply`. */
+  /**
+   * What it sets: its declaration's property; every property of its rule on a selector line; `*` for an `@include`, `@extend` or `@apply`.
+   */
   properties: string[];
-  /** The variable (`--brand`, `$brand`, `@brand`) or mixin (`@mixin card`) it defines, if it is in one: what that styles is decided by its uses. */
+  /**
+   * The variable (`--brand`, `$brand`, `@brand`) or mixin (`@mixin card`) it defines, if it is in one: what that styles is decided by its
+   * uses.
+   */
   defines: string | null;
 }
 
-/** The element a changed line of a template or component is the tag, an attribute or the text of (`git/markup-lines.ts`, `git/jsx-lines.ts`). */
+/**
+ * The element a changed line of a template or component is the tag, an attribute or the text of (`git/markup-lines.ts`,
+ * `git/jsx-lines.ts`).
+ */
 export interface ElementTarget {
   kind: 'element';
-  /** The tag as written: an HTML element's in lower case; a component's (`Button`, `Nav.Item`) as it is, which names no element of the page. */
+  /**
+   * The tag as written: an HTML element's in lower case; a component's (`Button`, `Nav.Item`) as it is, which names no element of the page.
+   */
   tag: string;
   id: string | null;
   /** Its classes as written, each a whole token (`bg-[#1E1A2E]`); those an expression adds are not known. */

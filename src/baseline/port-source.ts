@@ -39,7 +39,10 @@ export interface PortSource {
    * names it, the server script that calls listen with it, else a dev server's config or an env file.
    */
   portSetIn: string | null;
-  /** The command that starts the server on `{port}`, where the command shows how (see portCommand) or a script of package.json runs a server the table knows (see scriptCommand), else null. */
+  /**
+   * The command that starts the server on `{port}`, where the command shows how (see portCommand) or a script of package.json runs a server
+   * the table knows (see scriptCommand), else null.
+   */
   portCommand: string | null;
 }
 

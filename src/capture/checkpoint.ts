@@ -34,7 +34,10 @@ export interface CheckpointOptions extends ComparisonTolerance {
   stylePath?: string | string[];
   /** What this checkpoint should show; sent to the evaluator beside the test's intent. */
   intent?: string;
-  /** How long to wait for the `locator`'s element to show, the page to settle and two identical consecutive captures (default 5 s, like Playwright's expect timeout). */
+  /**
+   * How long to wait for the `locator`'s element to show, the page to settle and two identical consecutive captures (default 5 s, like
+   * Playwright's expect timeout).
+   */
   timeout?: number;
   /** Check the checkpoint's scope for accessibility violations with axe-core (default: the test's `a11y`, else false). */
   a11y?: boolean;
@@ -288,7 +291,8 @@ function liveLook(
       const baseline = { image: side.image!, layout: side.layout, signals: side.signals };
       return await check({ baseline, current, scratch, tolerance, currentSide });
     } catch (error) {
-      // A baseline that cannot be compared here (the report says why) never fails the test: the capture settles as without a check, on two alike.
+      // A baseline that cannot be compared here (the report says why) never fails the test: the capture settles as without a check, on two
+      // alike.
       const why = `the baseline could not be compared while the page was alive (${(error as Error).message})`;
       return { matches: false, explained: why, difference: why };
     }

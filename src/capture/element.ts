@@ -9,7 +9,10 @@ import { errors, type Locator } from '@playwright/test';
 /** What the locator matched when the wait ended: its first element's box and visibility, or nothing. */
 export type ElementMeasure = { width: number; height: number; visibility: string } | null;
 
-/** `attached`: no element matched in time; `visible`: none of those matched was visible (Playwright's sense: a non-empty box, not `visibility: hidden`). */
+/**
+ * `attached`: no element matched in time; `visible`: none of those matched was visible (Playwright's sense: a non-empty box, not
+ * `visibility: hidden`).
+ */
 export type ElementWait = 'attached' | 'visible';
 
 const sizeOf = (measure: { width: number; height: number }) => `${Math.round(measure.width)}×${Math.round(measure.height)}`;

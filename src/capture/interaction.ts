@@ -1,7 +1,10 @@
 import type { Page } from '@playwright/test';
 import type { InteractionState } from '../types';
 
-/** How many state rules a capture keeps, and how many elements per rule: enough to name a hovered card's rules, small beside a layout record. */
+/**
+ * How many state rules a capture keeps, and how many elements per rule: enough to name a hovered card's rules, small beside a layout
+ * record.
+ */
 const RULE_LIMIT = 60;
 const ELEMENT_LIMIT = 8;
 

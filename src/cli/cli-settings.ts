@@ -133,7 +133,9 @@ function loadOptions(configFile: string, env: NodeJS.ProcessEnv, load: typeof lo
   }
 }
 
-/** What a command reads from the settings: the output folder alone (`report`), or the options too (labelsDir, the evaluator, tolerances). */
+/**
+ * What a command reads from the settings: the output folder alone (`report`), or the options too (labelsDir, the evaluator, tolerances).
+ */
 export type CliNeeds = 'output-folder' | 'options';
 
 /**

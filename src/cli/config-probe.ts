@@ -8,7 +8,10 @@ import type { VisualUatOptions } from '../types';
 /** What the probe learnt from the config as Playwright evaluated it. */
 export interface ProbedConfig {
   options: VisualUatOptions;
-  /** The config's webServer as evaluated (a branch taken, a function called, a template filled in): one entry or an array; absent before the config's reporters begin. */
+  /**
+   * The config's webServer as evaluated (a branch taken, a function called, a template filled in): one entry or an array; absent before the
+   * config's reporters begin.
+   */
   webServer?: WebServer | WebServer[] | null;
 }
 

@@ -59,7 +59,10 @@ export interface ReviewCheckpoint {
   signals: CheckpointSignals;
   /** The groups of its other changes. */
   otherGroups: string[];
-  /** What changed in words, one line per element (explain/), then why part of it could not be said, then the changed regions no line accounts for; empty when the run explained nothing. */
+  /**
+   * What changed in words, one line per element (explain/), then why part of it could not be said, then the changed regions no line
+   * accounts for; empty when the run explained nothing.
+   */
   explanation: string[];
   /** The checkpoint's changed regions the words do not account for (current-image pixels), outlined apart. */
   unexplained: Region[];

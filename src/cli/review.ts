@@ -49,7 +49,10 @@ function matching(checkpoints: RunCheckpoint[], filters: string[]): RunCheckpoin
   );
 }
 
-/** What a decision is on: a group's change (every checkpoint that shows it) or one checkpoint (--only); its notes are said once for all decisions. */
+/**
+ * What a decision is on: a group's change (every checkpoint that shows it) or one checkpoint (--only); its notes are said once for all
+ * decisions.
+ */
 interface Chosen {
   request: DecisionRequest;
   lines: string[];

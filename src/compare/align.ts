@@ -55,7 +55,10 @@ const MIN_VOTES = 2;
 const enum Match {
   Invalid = 0,
   Equal = 1,
-  /** Equal to the baseline row at the same position, not to its counterpart: fixed content (a fixed header drawn where the page was scrolled). */
+  /**
+   * Equal to the baseline row at the same position, not to its counterpart: fixed content (a fixed header drawn where the page was
+   * scrolled).
+   */
   InPlace = 2,
   Different = 3,
 }
@@ -173,7 +176,9 @@ function pushVerified(segments: Segment[], images: Images, baseStart: number, cu
 }
 
 const UNREACHED = 0x3fffffff;
-/** A changed row costs ROW; a change of offset costs one more, so of two alignments that change as many rows the one with fewer bands wins. */
+/**
+ * A changed row costs ROW; a change of offset costs one more, so of two alignments that change as many rows the one with fewer bands wins.
+ */
 const ROW = 16;
 
 /** The cheapest alignment of the middle rows [start, baseEnd) × [start, currentEnd) over the candidate offsets. */

@@ -135,7 +135,10 @@ export function compareSignals(
   };
 }
 
-/** New console errors, failed requests or a11y violations: what keeps a checkpoint from auto-approval and what `failOn: ['signals']` fails on. */
+/**
+ * New console errors, failed requests or a11y violations: what keeps a checkpoint from auto-approval and what `failOn: ['signals']` fails
+ * on.
+ */
 export function hasNewSignals(signals: CheckpointSignals): boolean {
   return signals.newConsoleErrors.length + signals.newFailedRequests.length + signals.newA11yViolations.length > 0;
 }

@@ -122,7 +122,10 @@ export function baseServer(
   };
 }
 
-/** The baseWebServer entry of the webServer at `index` (one object serves a single webServer; null in an array: that entry as the config has it). */
+/**
+ * The baseWebServer entry of the webServer at `index` (one object serves a single webServer; null in an array: that entry as the config has
+ * it).
+ */
 export function baseOverride(option: BaseWebServer | (BaseWebServer | null)[] | undefined, index: number): BaseWebServer | undefined {
   if (!option) return undefined;
   return Array.isArray(option) ? (option[index] ?? undefined) : index === 0 ? option : undefined;

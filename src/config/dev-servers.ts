@@ -226,7 +226,10 @@ function portArgIndex(started: StartedServer): number {
   );
 }
 
-/** The server's own command with the port it sets replaced by `{port}` (`http-server -p 4321 -c-1 .` → `npx http-server -p {port} -c-1 .`), or null. */
+/**
+ * The server's own command with the port it sets replaced by `{port}` (`http-server -p 4321 -c-1 .` → `npx http-server -p {port} -c-1 .`),
+ * or null.
+ */
 function withPortReplaced(started: StartedServer): string | null {
   const at = portArgIndex(started);
   if (at === -1) return null;

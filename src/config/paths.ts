@@ -14,7 +14,10 @@ import path from 'node:path';
 const OUTPUT_PATHS = {
   /** `*`: git status never changes. */
   gitignore: '.gitignore',
-  /** `<baseCommit>/<key:16>/`: the run's baseline entry (manifest.json, `<test folder>/<name>.png|.signals.json|.layout.json.gz`), made by the pass or copied from the store; `<baseCommit>/merged/`: merged blob reports' images. */
+  /**
+   * `<baseCommit>/<key:16>/`: the run's baseline entry (manifest.json, `<test folder>/<name>.png|.signals.json|.layout.json.gz`), made by
+   * the pass or copied from the store; `<baseCommit>/merged/`: merged blob reports' images.
+   */
   baselines: 'baselines',
   /** The baseline store's default home (the baselineStore option moves it; see storeEntryDir). */
   baselineStore: 'baseline-store',

@@ -78,7 +78,10 @@ function prepare(request: EvaluationRequest, settings: EvaluatorSettings): Prepa
   return { system, plan, scope, key: `${scope.slice(0, 8)}${changeKey(request.change).slice(0, 8)}` };
 }
 
-/** The user text; the answer's shape is spelled out even under json_schema, so the prompt is the same whichever response format the server ends up accepting. */
+/**
+ * The user text; the answer's shape is spelled out even under json_schema, so the prompt is the same whichever response format the server
+ * ends up accepting.
+ */
 function userPrompt(request: EvaluationRequest, note: string): string {
   return `${userText(request, note)}\n\n${PLAIN_JSON_INSTRUCTION}`;
 }

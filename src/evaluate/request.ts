@@ -26,11 +26,17 @@ export interface EvaluationRequest {
   explanation?: Explanation | null;
   /** What the commits the explanation names changed in the files it names. */
   code?: CodeChange[];
-  /** The change's group and the checkpoints that show it (test key › checkpoint): the verdict applies to each of them, and is reused for them only. */
+  /**
+   * The change's group and the checkpoints that show it (test key › checkpoint): the verdict applies to each of them, and is reused for
+   * them only.
+   */
   group: {
     id: string;
     shownOn: string[];
-    /** The Playwright projects that show it, when more than one: the same change in words at other viewports, whose images the model is not sent. */
+    /**
+     * The Playwright projects that show it, when more than one: the same change in words at other viewports, whose images the model is not
+     * sent.
+     */
     projects?: string[];
   };
 }

@@ -154,7 +154,10 @@ const showsFile = (element: Element, file: string) => element.pictures.some((add
 /** A word or class as a whole token of a line: not a piece of a longer one (`flex` in `flex-col`, `#1E1A2E` in `bg-[#1E1A2E]`). */
 const token = (word: string) => new RegExp(`(^|[\\s"'\`{}(),>=])${escapeRegExp(word)}(?=$|[\\s"'\`{}(),<=])`);
 
-/** Whether a changed line holds one of the element's texts whole, for an element whose text is what changed, or that came (an added line) or went (a removed one). */
+/**
+ * Whether a changed line holds one of the element's texts whole, for an element whose text is what changed, or that came (an added line) or
+ * went (a removed one).
+ */
 function textProof(line: ChangedLine, element: Element): boolean {
   if (element.kind === 'changed' ? !element.properties.includes('text') : line.added !== (element.kind === 'added')) return false;
   return element.texts.some(
@@ -266,7 +269,9 @@ function mayStyle(name: string, target: StyleTarget, file: string, element: Elem
   return element.sides.some((steps) => steps.some((_, i) => styledBy(target.selectors, file, steps.slice(0, i + 1))));
 }
 
-/** A class that may be a hash alone (`Xk3f9q`: letters with a digit or a capital, no separator): a CSS Modules name no pattern here reads. */
+/**
+ * A class that may be a hash alone (`Xk3f9q`: letters with a digit or a capital, no separator): a CSS Modules name no pattern here reads.
+ */
 const looksHashed = (name: string) => /^[A-Za-z0-9]{5,12}$/.test(name) && /[0-9]/.test(name) && /[A-Za-z]/.test(name);
 
 const pageSteps = new WeakMap<readonly string[], Step[][]>();

@@ -31,12 +31,20 @@ export interface ElementChange {
   /** Where it is on the image it is on (the current one; the base one for a removed element). */
   box: Box;
   properties: PropertyChange[];
-  /** The commit and file whose diff proves its change; null: none does, or the pointer or focus state one side was captured in does (its words say why). */
+  /**
+   * The commit and file whose diff proves its change; null: none does, or the pointer or focus state one side was captured in does (its
+   * words say why).
+   */
   cause: Attribution | null;
-  /** The pointer, focus or open state on one side only that explains it (`pointer over the 2nd \`.card\` on the current side only`), proven by a rule that needs the state; absent: none. */
+  /**
+   * The pointer, focus or open state on one side only that explains it (`pointer over the 2nd \`.card\` on the current side only`), proven
+   * by a rule that needs the state; absent: none.
+   */
   interaction?: string;
   words: string;
-  /** The checkpoint's changed regions its box meets: indexes into its diffMetrics.changedRegions (absent in results of versions before it). */
+  /**
+   * The checkpoint's changed regions its box meets: indexes into its diffMetrics.changedRegions (absent in results of versions before it).
+   */
   regions?: number[];
 }
 
@@ -51,7 +59,9 @@ export interface Explanation {
   unexplained?: Region[];
   /** How many changed regions the checkpoint has. */
   regionCount?: number;
-  /** The pointer, focus and open states one side was captured in and the other was not, in words (absent: none, or not known for a side). */
+  /**
+   * The pointer, focus and open states one side was captured in and the other was not, in words (absent: none, or not known for a side).
+   */
   interaction?: string[];
 }
 
@@ -368,7 +378,8 @@ export function explainChange(
   const shifted = new Set([...shifts.values()].flatMap((shift) => shift.regions));
   const subpixel = shown.length === 0 ? subpixelMove(base, current) : null;
   const unexplained = subpixel ? [] : open.filter((i) => !shifted.has(i)).map((i) => regions[i]);
-  // A state no listed change is put down to is still said: it may be what an unexplained region shows (a focus ring is an outline, which the record does not keep).
+  // A state no listed change is put down to is still said: it may be what an unexplained region shows (a focus ring is an outline, which
+  // the record does not keep).
   const unsaid = states.filter((state) => !shown.some((change) => change.words.includes(state.words)));
   const notes = [
     shown.length === 0

@@ -39,7 +39,9 @@ export function keptCovering<T extends { regions?: number[] }>(changes: readonly
   return changes.filter((change) => chosen.has(change));
 }
 
-/** "3 of 7 changed regions not explained: at (12, 40) 300×20, …"; '' when every region is explained, or the explanation predates the count. */
+/**
+ * "3 of 7 changed regions not explained: at (12, 40) 300×20, …"; '' when every region is explained, or the explanation predates the count.
+ */
 export function unexplainedWords(explanation: { unexplained?: Region[]; regionCount?: number } | null | undefined): string {
   const unexplained = explanation?.unexplained ?? [];
   if (unexplained.length === 0) return '';

@@ -29,7 +29,9 @@ function direction(block: Block): number {
   return height ? Math.sign(Number(height.after) - Number(height.before)) : 0;
 }
 
-/** For each block that moved content into some of the `open` regions (indexes), those regions and how far the content moved (px, + down). */
+/**
+ * For each block that moved content into some of the `open` regions (indexes), those regions and how far the content moved (px, + down).
+ */
 export function shiftsBelow<T extends Block>(
   blocks: readonly T[],
   base: LayoutRecord,

@@ -70,7 +70,10 @@ export function stepParts(path: string): { tag: string; id: string | null; class
   return { tag, id, classes };
 }
 
-/** What naming an element needs beyond its path: the branch's CSS Modules, the ids that change from run to run, how common each class is on the page. */
+/**
+ * What naming an element needs beyond its path: the branch's CSS Modules, the ids that change from run to run, how common each class is on
+ * the page.
+ */
 export interface Naming {
   modules: readonly ModuleClasses[];
   unstableIds: ReadonlySet<string>;

@@ -113,7 +113,9 @@ async function countCommits(repo: Repo, range: string): Promise<number> {
   return Number((await runGit(repo.root, ['rev-list', '--count', range])).trim());
 }
 
-/** The commit times (seconds) of HEAD and the base commit, in one call: git shows a commit once, so HEAD is the line that is not the base's. */
+/**
+ * The commit times (seconds) of HEAD and the base commit, in one call: git shows a commit once, so HEAD is the line that is not the base's.
+ */
 async function commitTimes(repo: Repo, baseCommit: string): Promise<{ head: number; base: number }> {
   const lines = (await runGit(repo.root, ['show', '-s', '--format=%H %ct', 'HEAD', baseCommit]))
     .trim()

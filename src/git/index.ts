@@ -94,7 +94,10 @@ export async function openRepo(dir: string): Promise<Repo> {
   }
 }
 
-/** HEAD's commit and branch, and whether the tree differs from it: `git status` with its branch header, and the untracked files (see untrackedFiles). */
+/**
+ * HEAD's commit and branch, and whether the tree differs from it: `git status` with its branch header, and the untracked files (see
+ * untrackedFiles).
+ */
 export async function workingState(repo: Repo): Promise<WorkingState> {
   const status = (await runGit(repo.root, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=no']))
     .split('\0')

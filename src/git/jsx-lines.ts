@@ -7,7 +7,9 @@ type Opening = ts.JsxOpeningElement | ts.JsxSelfClosingElement;
 
 const tokens = (text: string) => text.split(/\s+/).filter(Boolean);
 
-/** A class attribute's tokens as written: a string's, or a template's text before its first `${`; dynamic when an expression decides any. */
+/**
+ * A class attribute's tokens as written: a string's, or a template's text before its first `${`; dynamic when an expression decides any.
+ */
 function classesOf(initializer: ts.JsxAttributeValue | undefined): { classes: string[]; dynamicClasses: boolean } {
   const ts = typescript();
   if (!initializer) return { classes: [], dynamicClasses: false };

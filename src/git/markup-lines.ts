@@ -8,7 +8,9 @@ const htmlparser2 = lazy(() => require('htmlparser2') as typeof import('htmlpars
 /** Templates whose `{…}` are expressions (Svelte, Astro; Vue's `{{…}}`), not text. */
 export type MarkupKind = 'html' | 'template';
 
-/** What a template's lines are part of, by line number (1-based), and the declarations of its `<style>` blocks that use a variable or mixin. */
+/**
+ * What a template's lines are part of, by line number (1-based), and the declarations of its `<style>` blocks that use a variable or mixin.
+ */
 export interface ReadMarkup {
   targets: Map<number, ElementTarget | StyleTarget>;
   uses: VariableUse[];

@@ -39,7 +39,10 @@ export interface ChangeGroup {
   members: number[];
   /** Checkpoints where it is one of several changes, not the largest. */
   alsoIn: number[];
-  /** The change as each Playwright project that shows it shows it (its checkpoint there with this change alone, when there is one), in the order of their first checkpoints. */
+  /**
+   * The change as each Playwright project that shows it shows it (its checkpoint there with this change alone, when there is one), in the
+   * order of their first checkpoints.
+   */
   projects: Map<string, ChangePrint>;
 }
 

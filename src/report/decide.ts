@@ -39,7 +39,9 @@ export interface RulingInput {
   unsettled?: Region | null;
   /** What the base pass recorded of this capture (null: no record of the test). */
   baseCapture?: BaseCapture | null;
-  /** For a pair that differs only where the pointer or focus differs between the sides: those states in words (explain/ `interactionOnly`). */
+  /**
+   * For a pair that differs only where the pointer or focus differs between the sides: those states in words (explain/ `interactionOnly`).
+   */
   interactionOnly?: string[] | null;
 }
 
@@ -238,7 +240,10 @@ export interface CheckpointOutcome extends Ruling {
   signals: CheckpointSignals;
   /** Whether the current capture settled (two consecutive captures matched); null when current took none. */
   stable: boolean | null;
-  /** How many screenshots the capture took beside its baseline while the page was alive, and what differed first; absent: it had none at hand. */
+  /**
+   * How many screenshots the capture took beside its baseline while the page was alive, and what differed first; absent: it had none at
+   * hand.
+   */
   retakes?: Retakes;
   /** Its changes' groups, the dominant one first; empty when the pair does not differ. */
   groups: string[];

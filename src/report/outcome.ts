@@ -18,7 +18,10 @@ export interface TestOutcome {
 export interface GroupOutcome {
   id: string;
   change: ChangePrint;
-  /** By Playwright project, the change as that project shows it (the same words, other pixels); more than one entry only when the group spans projects. */
+  /**
+   * By Playwright project, the change as that project shows it (the same words, other pixels); more than one entry only when the group
+   * spans projects.
+   */
   projects: Map<string, ChangePrint>;
   /** `<project> › <title path> › <checkpoint>` of the checkpoints whose dominant change it is. */
   members: string[];

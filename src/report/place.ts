@@ -13,7 +13,10 @@ export function baselineHome(context: RunContext | null, outputDir: string, from
   return fromBlob ? mergedBaselineDir(outputDir, context.baseCommit) : context.baselineDir;
 }
 
-/** `replace`: the home may hold an older image (the last run's current one, a blob's); else an image already home is this one (a baseline entry's). */
+/**
+ * `replace`: the home may hold an older image (the last run's current one, a blob's); else an image already home is this one (a baseline
+ * entry's).
+ */
 function homeOf(attachment: string, home: string, replace: boolean): string {
   if (path.resolve(attachment) === path.resolve(home)) return home;
   if (!replace && fs.existsSync(home)) return home;

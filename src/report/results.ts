@@ -21,7 +21,10 @@ export interface CheckpointResult {
   signals: CheckpointSignals;
   /** Whether the current capture settled before its timeout; null when the current run took none. */
   stable: boolean | null;
-  /** When the capture was compared with its baseline while the page was alive: how many screenshots it took, and what its first one's difference was (null: the first matched). Absent: no baseline was at hand at capture. */
+  /**
+   * When the capture was compared with its baseline while the page was alive: how many screenshots it took, and what its first one's
+   * difference was (null: the first matched). Absent: no baseline was at hand at capture.
+   */
   retakes?: Retakes;
   /** The group of its dominant change; null when the pair does not differ. */
   group: string | null;
@@ -35,7 +38,10 @@ export interface CheckpointResult {
   explanation: Explanation | null;
 }
 
-/** A change of the run as the results file holds it: its change encoded as a fingerprint (compare/fingerprint.ts), and, when its checkpoints are in more than one Playwright project, the change as each project shows it (the same words, other pixels). */
+/**
+ * A change of the run as the results file holds it: its change encoded as a fingerprint (compare/fingerprint.ts), and, when its checkpoints
+ * are in more than one Playwright project, the change as each project shows it (the same words, other pixels).
+ */
 export type GroupRecord = Omit<GroupOutcome, 'change' | 'projects'> & { fingerprint: string; projects?: Record<string, string> };
 
 export interface TestResultRecord {

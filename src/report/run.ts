@@ -50,11 +50,17 @@ export interface RunInput {
   settings: Settings;
   approvals: Approval[];
   evaluator: Evaluator | null;
-  /** Why the configured evaluator could not be made (an invalid option, the openai package missing); null when it was, or none is configured. */
+  /**
+   * Why the configured evaluator could not be made (an invalid option, the openai package missing); null when it was, or none is
+   * configured.
+   */
   evaluatorProblem?: string | null;
   /** The last `visual-uat eval` of the evaluator's model, for `evaluator.autoApprove`; null when none or the policy is off. */
   evalRecord: EvalRecord | null;
-  /** What the branch changed in the app's files, commit by commit: what the explanations attribute changes to; read only by a run with a change. */
+  /**
+   * What the branch changed in the app's files, commit by commit: what the explanations attribute changes to; read only by a run with a
+   * change.
+   */
   code?: BranchCode;
 }
 

@@ -51,7 +51,10 @@ export function groupSize(group: GroupRecord): number {
   return group.members.length + group.alsoIn.length;
 }
 
-/** Groups of two or more checkpoints get a line of their own; their members are named there, and get no row of their own unless their status differs. */
+/**
+ * Groups of two or more checkpoints get a line of their own; their members are named there, and get no row of their own unless their status
+ * differs.
+ */
 function rows(run: RunResult, onlyAttention: boolean): Row[] {
   const byStatus = (a: { status: CheckpointStatus }, b: { status: CheckpointStatus }) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status);
   const shared = new Set(run.groups.filter((group) => groupSize(group) > 1).map((group) => group.id));
