@@ -18,6 +18,7 @@ import { sha256File } from '../../../src/util/hash';
 import { writePng } from '../../support/png';
 import { checkpointPair as pair, collectedTest as collected, QUIET } from '../../support/collected';
 import { validResults } from '../../support/results';
+import { checkpointResult } from '../../support/runs';
 
 /**
  * The reporter's stages on plain values: compare → approvals → evaluate → decide → results, with
@@ -590,23 +591,12 @@ describe('the results file', () => {
 
   it('refuses a diffMetrics of null and a reason with terminal escape codes', () => {
     const file = JSON.parse(JSON.stringify(buildRunResult([], [], CONTEXT, settings(), NO_USAGE, 1)));
-    const checkpoint = {
+    const checkpoint = checkpointResult({
       name: 'x',
       status: 'new',
       reason: 'no baseline: Error: \u001b[2mexpect(\u001b[22m',
-      baselineImage: null,
       currentImage: 'c.png',
-      diffImage: null,
-      diffMetrics: NO_DIFF,
-      evaluation: null,
-      signals: NO_SIGNALS,
-      stable: true,
-      group: null,
-      otherGroups: [],
-      fingerprint: null,
-      intent: null,
-      explanation: null,
-    };
+    });
     const test = {
       title: 't',
       titlePath: ['a.spec.ts', 't'],
