@@ -35,6 +35,24 @@ export interface DiffMetrics {
   changedRegions: Region[];
 }
 
+/**
+ * A capture's comparison with its baseline, made in the test's worker while the page was alive (the
+ * live look) and carried to the report, so a changed checkpoint is compared once. The report takes
+ * it only for the same bytes on both sides (`baseline`, `current`: util/hash bytesIdentity), the same
+ * tolerance and the same visual-uat version (compare/recorded.ts); else it compares the pair itself.
+ */
+export interface RecordedComparison {
+  baseline: string;
+  current: string;
+  tolerance: Required<ComparisonTolerance>;
+  version: string;
+  /** `change`: compare/fingerprint's encodeChange. The diff image travels as a file of its own (capture/codec). */
+  outcome:
+    | { kind: 'identical' }
+    | { kind: 'within-tolerance'; metrics: DiffMetrics }
+    | { kind: 'different'; metrics: DiffMetrics; change: string };
+}
+
 /** Per-pixel tolerance, named as Playwright names it for `toHaveScreenshot`. */
 export interface ComparisonTolerance {
   /** Per-pixel colour distance (0..1) below which a pixel counts as equal. Default 0.1. */

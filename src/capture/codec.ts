@@ -7,6 +7,7 @@ import type {
   CapturedSignals,
   ComparisonTolerance,
   LayoutRecord,
+  RecordedComparison,
   Region,
   RunContext,
   VisualUatTestOptions,
@@ -23,6 +24,8 @@ import type {
  * - `_visual-uat-checkpoint:<name>`: CheckpointMeta (both roles; the baseline role's manifest reads whether it held still).
  * - `_visual-uat-image:<name>`: the image, by path.
  * - `_visual-uat-layout:<name>`: its layout record (capture/layout), by path, when one was taken (both roles).
+ * - `_visual-uat-diff:<name>`: the diff image of the comparison the worker made while the page was alive
+ *   (CheckpointMeta.comparison), by path, when the images differ (current role).
  * - `_visual-uat-baseline:<name>`, `_visual-uat-baseline-signals:<name>`,
  *   `_visual-uat-baseline-layout:<name>`: what the baseline pass left for this checkpoint (current role).
  *
@@ -39,6 +42,7 @@ const BASELINE_IMAGE = '_visual-uat-baseline:';
 const BASELINE_SIGNALS = '_visual-uat-baseline-signals:';
 const LAYOUT = '_visual-uat-layout:';
 const BASELINE_LAYOUT = '_visual-uat-baseline-layout:';
+const LIVE_DIFF = '_visual-uat-diff:';
 
 /** What a test's result carries about the test, so the reporter can pair it without the output folder. */
 export interface TestMeta {
@@ -71,6 +75,8 @@ export interface CheckpointMeta extends ComparisonTolerance {
   captures?: number;
   /** What its first capture's difference from the baseline was (null: the first matched). */
   firstDifference?: string | null;
+  /** The worker's comparison of the image kept with its baseline, which the report takes for its own when it holds (absent: none made). */
+  comparison?: RecordedComparison | null;
   signals: CapturedSignals;
 }
 
@@ -82,6 +88,8 @@ export interface CapturedCheckpoint {
   meta: CheckpointMeta;
   /** The DOM and styles behind the image; null when none was taken (the first capture matched the baseline, or the page would not say). */
   layout?: LayoutRecord | null;
+  /** The diff image of `meta.comparison`, where the live look wrote it: kept beside the image. */
+  liveDiff?: string | null;
   /** Where this role's images go. */
   imageRoot: string;
   /** The baseline entry the current pass compares with (null: none, or the baseline role). */
@@ -96,6 +104,8 @@ export interface DecodedCheckpoint {
   meta: CheckpointMeta | null;
   /** The current side's layout record, by path. */
   layout: string | null;
+  /** The diff image of the worker's comparison (meta.comparison), by path. */
+  liveDiff: string | null;
   baseline: BaselineSide;
 }
 
@@ -140,19 +150,21 @@ export function writeRunContext(testInfo: Attacher, context: RunContext): Promis
 export async function writeCheckpoint(testInfo: Attacher, checkpoint: CapturedCheckpoint): Promise<void> {
   const { name } = checkpoint.meta;
   const base = checkpoint.role === 'baseline';
-  const { image, layout } = writeCheckpointFiles(
+  const { image, layout, diff } = writeCheckpointFiles(
     checkpoint.imageRoot,
     checkpoint.folder,
     name,
     checkpoint.png,
     base ? checkpoint.meta.signals : null,
     checkpoint.layout ?? null,
+    checkpoint.liveDiff ?? null,
   );
   // The baseline role's manifest reads the meta too: which captures held still (see BaselineTestRecord.unsettled).
   await attachJson(testInfo, `${CHECKPOINT_META}${name}`, checkpoint.meta);
   attachFile(testInfo, `${IMAGE}${name}`, image, 'image/png');
   // The baseline role's manifest reads it too: which captures wrote a layout record (see BaselineTestRecord.layouts).
   if (layout) attachFile(testInfo, `${LAYOUT}${name}`, layout, 'application/gzip');
+  if (diff) attachFile(testInfo, `${LIVE_DIFF}${name}`, diff, 'image/png');
   if (base || !checkpoint.baselineRoot) return;
   const baseSide = readBaselineSide(checkpoint.baselineRoot, checkpoint.folder, name);
   if (baseSide.image) attachFile(testInfo, `${BASELINE_IMAGE}${name}`, baseSide.image, 'image/png');
@@ -189,6 +201,7 @@ export function readCheckpoints(attachments: readonly Attachment[]): DecodedResu
         image: attachment.path ?? null,
         meta: json<CheckpointMeta>(`${CHECKPOINT_META}${name}`),
         layout: byName.get(`${LAYOUT}${name}`)?.path ?? null,
+        liveDiff: byName.get(`${LIVE_DIFF}${name}`)?.path ?? null,
         baseline: {
           image: byName.get(`${BASELINE_IMAGE}${name}`)?.path ?? null,
           signals: json<CapturedSignals>(`${BASELINE_SIGNALS}${name}`),

@@ -1,4 +1,4 @@
-import type { CapturedSignals, ComparisonTolerance, LayoutRecord } from '../types';
+import type { CapturedSignals, ComparisonTolerance, LayoutRecord, RecordedComparison } from '../types';
 
 /**
  * While the page is alive, each capture of a checkpoint whose baseline is at hand is compared with
@@ -19,6 +19,13 @@ export interface BaselineLook {
   explained: string | null;
   /** What differed, in words (how much, and what explains it or that nothing does); empty when it matches. */
   difference: string;
+  /**
+   * The comparison itself, for the report to take instead of comparing again when the image kept is
+   * this capture (absent: none was made, e.g. the baseline could not be read), and its diff image
+   * (null: the images match).
+   */
+  comparison?: RecordedComparison;
+  diffImage?: string | null;
 }
 
 /** One capture to look at beside its checkpoint's baseline. */

@@ -17,6 +17,7 @@ export {
   type Found,
   type RegionPrint,
 } from './fingerprint';
+export { recordComparison } from './recorded';
 export { regionsFromMask } from './regions';
 export { compareSignals, hasNewSignals, normaliseMessage, NO_SIGNALS, requestKey, testBaseSignals } from './signal-changes';
 export { unifiedDiff } from './text-diff';

@@ -1,7 +1,9 @@
-import type { ComparisonTolerance, DiffMetrics } from '../types';
-import { CompareError, type ImageSide } from './compare';
+import fs from 'node:fs';
+import type { ComparisonTolerance, DiffMetrics, RecordedComparison } from '../types';
+import { CompareError, type CompareOutcome, type ImageSide } from './compare';
 import type { ChangePrint } from './fingerprint';
 import { runCompare } from './pool';
+import { reuseComparison } from './recorded';
 
 /**
  * What one checkpoint pair is, said once by compare/: every later stage (approvals, the
@@ -27,6 +29,8 @@ export interface PairInput {
   /** Where the diff image goes when the images differ. */
   diffOutput: string;
   tolerance: Required<ComparisonTolerance>;
+  /** The comparison the test's worker made of the current image while the page was alive, and its diff image (see recorded.ts). */
+  recorded?: { comparison: RecordedComparison | null; diffImage: string | null };
 }
 
 /** Nothing measured, or nothing changed: the results file's diffMetrics is never null. */
@@ -47,13 +51,33 @@ export function mergeTolerance(
   return merged;
 }
 
+/** The worker's comparison of this pair, when it holds for these files (recorded.ts); null: compare them here. */
+function recordedOutcome(input: PairInput, baseline: string, current: string): CompareOutcome | null {
+  if (!input.recorded?.comparison) return null;
+  let sides: { baseline: Buffer; current: Buffer };
+  try {
+    sides = { baseline: fs.readFileSync(baseline), current: fs.readFileSync(current) };
+  } catch {
+    // An image that cannot be read: the comparison below says which, and why.
+    return null;
+  }
+  return reuseComparison(
+    input.recorded.comparison,
+    { ...sides, tolerance: input.tolerance },
+    { recorded: input.recorded.diffImage, output: input.diffOutput },
+  );
+}
+
 /** Compares one pair; never throws (a pair that cannot be compared is `errored`, with the reason). */
 export async function comparePair(input: PairInput): Promise<PairComparison> {
   if (!input.current) return { kind: 'baseline-only' };
   if (input.sameCode) return { kind: 'same-code' };
   if (!input.baseline) return { kind: 'current-only' };
   try {
-    return await runCompare({ baseline: input.baseline, current: input.current, diffOutput: input.diffOutput, tolerance: input.tolerance });
+    return (
+      recordedOutcome(input, input.baseline, input.current) ??
+      (await runCompare({ baseline: input.baseline, current: input.current, diffOutput: input.diffOutput, tolerance: input.tolerance }))
+    );
   } catch (error) {
     if (error instanceof CompareError) return { kind: 'errored', message: error.message, side: error.side };
     return { kind: 'errored', message: `compare failed: ${(error as Error).message}`, side: null };

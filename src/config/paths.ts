@@ -144,6 +144,11 @@ export function checkpointLayout(root: string, folder: string, name: string): st
   return path.join(root, folder, `${name}.layout.json.gz`);
 }
 
+/** The diff image of the comparison a test's worker made while the page was alive, beside the current image (capture/codec). */
+export function checkpointLiveDiff(root: string, folder: string, name: string): string {
+  return path.join(root, folder, `${name}.live-diff.png`);
+}
+
 export function diffImage(outputDir: string, folder: string, name: string): string {
   return path.join(outputPath(outputDir, 'diffs'), folder, `${name}-diff.png`);
 }

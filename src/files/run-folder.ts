@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { checkpointImage, checkpointLayout, checkpointSignals, manifestPath, outputPath } from '../config/paths';
+import { checkpointImage, checkpointLayout, checkpointLiveDiff, checkpointSignals, manifestPath, outputPath } from '../config/paths';
 import { ENV } from '../config/environment';
 import type { BaselineManifest, CapturedSignals, LayoutRecord, RunContext } from '../types';
 import { readJsonFile, subfolders, writeFileAtomic } from '../util/fs';
@@ -46,8 +46,9 @@ export function writeManifest(entry: string, manifest: BaselineManifest): void {
 
 /**
  * Writes a checkpoint's image under its image root, and, for a base capture, the signals beside it
- * (that is how they reach the current pass; the current pass keeps them in its attachment). Returns
- * the image's path.
+ * (that is how they reach the current pass; the current pass keeps them in its attachment); its
+ * layout record, and the diff image its live look wrote elsewhere (`liveDiff`, copied), when given.
+ * Returns their paths.
  */
 export function writeCheckpointFiles(
   root: string,
@@ -56,14 +57,17 @@ export function writeCheckpointFiles(
   png: Buffer,
   baseSignals: CapturedSignals | null,
   layout: LayoutRecord | null = null,
-): { image: string; layout: string | null } {
+  liveDiff: string | null = null,
+): { image: string; layout: string | null; diff: string | null } {
   const image = checkpointImage(root, folder, name);
   writeFileAtomic(image, png);
   if (baseSignals) writeFileAtomic(checkpointSignals(root, folder, name), JSON.stringify(baseSignals));
-  if (!layout) return { image, layout: null };
+  const diff = liveDiff ? checkpointLiveDiff(root, folder, name) : null;
+  if (liveDiff && diff) fs.copyFileSync(liveDiff, diff);
+  if (!layout) return { image, layout: null, diff };
   const file = checkpointLayout(root, folder, name);
   writeFileAtomic(file, encodeLayout(layout));
-  return { image, layout: file };
+  return { image, layout: file, diff };
 }
 
 /** A layout record as stored beside its image: gzip'd JSON. */

@@ -61,6 +61,7 @@ export function compareCheckpoints(
             sameCode: context?.sameAsBase ?? false,
             diffOutput: diffImage(settings.outputDir, test.folder, pair.name),
             tolerance: mergeTolerance(runTolerance, test.meta?.options, pair.meta),
+            recorded: { comparison: pair.meta?.comparison ?? null, diffImage: pair.liveDiff },
           }),
         );
         const signals = compareSignals(pair.baseSignals, pair.meta?.signals ?? null, testBase);

@@ -27,6 +27,8 @@ export interface CheckpointPair {
   layouts: { baseline: string | null; current: string | null };
   /** What the base pass recorded of this capture: how its test ended, whether it held still (null: no record of the test). */
   baseCapture: BaseCapture | null;
+  /** The diff image of the comparison the worker made while the page was alive (meta.comparison), by path. */
+  liveDiff: string | null;
 }
 
 /** One test with its checkpoints paired: plain values, read once from Playwright's results. */
@@ -98,6 +100,7 @@ function pairsOf(
       baseSignals: base?.signals ?? null,
       layouts: { baseline: base?.layout ?? null, current: checkpoint?.layout ?? null },
       baseCapture: capture,
+      liveDiff: checkpoint?.liveDiff ?? null,
     };
   });
 }

@@ -20,6 +20,7 @@ export function checkpointPair(
     baseSignals: QUIET,
     layouts: { baseline: null, current: null },
     baseCapture: null,
+    liveDiff: null,
     ...extra,
   };
 }

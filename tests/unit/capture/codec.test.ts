@@ -5,7 +5,7 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { baseImageUsable, baselineInfo, readCheckpoints, type BaseCapture, type CheckpointMeta, type TestMeta } from '../../../src/capture';
 import { writeCheckpoint, writeRunContext, writeTestMeta } from '../../../src/capture/codec';
-import { checkpointImage, checkpointLayout, checkpointSignals } from '../../../src/config/paths';
+import { checkpointImage, checkpointLayout, checkpointLiveDiff, checkpointSignals } from '../../../src/config/paths';
 import { baselineManifest } from '../../../src/report/baseline-manifest';
 import { collectTests, runContextOf } from '../../../src/report/collect';
 import { openRunFolder, type RunFolder } from '../../../src/files/run-folder';
@@ -76,6 +76,7 @@ describe('writeCheckpoint / readCheckpoints', () => {
         image: checkpointImage(root, FOLDER, 'plans'),
         meta: meta('plans'),
         layout: null,
+        liveDiff: null,
         baseline: { image: null, signals: null, layout: null },
       },
     ]);
@@ -97,17 +98,23 @@ describe('writeCheckpoint / readCheckpoints', () => {
     const context = { baseCommit: 'a'.repeat(40) } as RunContext;
     await writeTestMeta(info, TEST_META);
     await writeRunContext(info, context);
+    // The live look's diff image, written in a scratch folder it removes: kept beside the image.
+    const scratchDiff = path.join(dir, 'scratch-diff.png');
+    fs.writeFileSync(scratchDiff, PNG);
     await writeCheckpoint(info, {
       role: 'current',
       folder: FOLDER,
       png: PNG,
       meta: meta('plans'),
       layout: LAYOUT,
+      liveDiff: scratchDiff,
       imageRoot: root,
       baselineRoot,
     });
+    fs.rmSync(scratchDiff);
     await writeCheckpoint(info, { role: 'current', folder: FOLDER, png: PNG, meta: meta('added'), imageRoot: root, baselineRoot });
     expect(fs.existsSync(checkpointSignals(root, FOLDER, 'plans'))).toBe(false);
+    expect(fs.readFileSync(checkpointLiveDiff(root, FOLDER, 'plans'))).toEqual(PNG);
     expect(readCheckpoints(info.attachments)).toEqual({
       test: TEST_META,
       context,
@@ -117,6 +124,7 @@ describe('writeCheckpoint / readCheckpoints', () => {
           image: checkpointImage(root, FOLDER, 'plans'),
           meta: meta('plans'),
           layout: checkpointLayout(root, FOLDER, 'plans'),
+          liveDiff: checkpointLiveDiff(root, FOLDER, 'plans'),
           baseline: {
             image: checkpointImage(baselineRoot, FOLDER, 'plans'),
             signals: BASE_SIGNALS,
@@ -128,6 +136,7 @@ describe('writeCheckpoint / readCheckpoints', () => {
           image: checkpointImage(root, FOLDER, 'added'),
           meta: meta('added'),
           layout: null,
+          liveDiff: null,
           baseline: { image: null, signals: null, layout: null },
         },
       ],
@@ -318,6 +327,7 @@ describe('collectTests lists every test that failed', () => {
         baseSignals: null,
         layouts: { baseline: '/entry/old.layout.json.gz', current: null },
         baseCapture: { testStatus: 'passed', error: null, taken: true, settled: null, layout: false },
+        liveDiff: null,
       },
     ]);
   });
