@@ -27,7 +27,9 @@ import { appendBenchJson, type BenchRow } from './run';
  * Knobs, to measure one case alone: BENCH_E2E_SUITES=small,20,100,sparse,groups (default all),
  * BENCH_E2E_CASES=quiet,warm,cold,overlap,edit,editFile,store (default each suite's own; the
  * peers always run; a run with it writes nothing to bench/RESULTS.md), BENCH_E2E_RUNS=n (default
- * 3, 1 for the 100-test suite), BENCH_E2E_TIMING=0 (no timing runs).
+ * 3, 1 for the 100-test suite), BENCH_E2E_TIMING=0 (no timing runs). BENCH_E2E_SET=issue51 (`npm
+ * run bench:issue51`) measures what issue 51's "Done when" asks, in one run, and writes it to its
+ * own section with how long the command took.
  */
 
 const TESTS_PER_FILE = 5;
@@ -544,13 +546,29 @@ async function measureGroups(): Promise<GroupsFigures> {
   }
 }
 
+/**
+ * Issue 51's "Done when", in one run: on the small suite and the 20-test suite, nothing changed
+ * (warm) against plain passing; pages changed, warm against plain failing and cold against plain
+ * passing; and on the 20-test suite a pull request's first run with main's store against plain
+ * failing (the same branch's pages) and an edit of the code one spec's tests share against warm.
+ * The small suite has no store or edit case (one spec file): its cases are quiet, warm and cold.
+ */
+const ISSUE_51 = { suites: ['small', '20'], cases: ['quiet', 'warm', 'cold', 'store', 'editFile'] };
+
+const loadAverage = () => os.loadavg()[0].toFixed(1);
+
 export async function benchEndToEnd(): Promise<void> {
+  const started = performance.now();
+  const loadAtStart = loadAverage();
   const rows: BenchRow[] = [];
   const output: string[] = [];
+  const set = process.env.BENCH_E2E_SET;
+  if (set !== undefined && set !== 'issue51') throw new Error(`BENCH_E2E_SET=${set}: the one set is issue51`);
+  const issue51 = set === 'issue51';
   // BENCH_E2E_SUITES=small,20,100,sparse,groups picks the suites (default all); BENCH_E2E_CASES=quiet,warm,cold,overlap,edit,editFile,store
   // the visual-uat cases (default each suite's own; the peers they are measured against run with them); BENCH_E2E_RUNS=n the rounds.
-  const chosen = knob('BENCH_E2E_SUITES');
-  const chosenCases = knob('BENCH_E2E_CASES');
+  const chosen = issue51 ? ISSUE_51.suites : knob('BENCH_E2E_SUITES');
+  const chosenCases = issue51 ? ISSUE_51.cases : knob('BENCH_E2E_CASES');
   const unknown = [
     ...(chosen ?? []).filter((id) => id !== 'groups' && !suites().some((suite) => suite.id === id)),
     ...(chosenCases ?? []).filter((kind) => !(CASES as readonly string[]).includes(kind)),
@@ -573,6 +591,11 @@ export async function benchEndToEnd(): Promise<void> {
         `End to end: ${suite.title}, against plain Playwright passing and failing (bench/e2e.ts)`,
         measured.lines,
       );
+  }
+  if (issue51) {
+    const took = `the command took ${((performance.now() - started) / 60_000).toFixed(1)} min; load average ${loadAtStart} at its start, ${loadAverage()} at its end`;
+    output.push(took);
+    writeBenchSection('end-to-end-issue-51', `End to end: issue 51's "Done when", in one run (npm run bench:issue51)`, output);
   }
   if (!chosen || chosen.includes('groups')) {
     const figures = await measureGroups();

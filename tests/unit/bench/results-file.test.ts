@@ -36,7 +36,16 @@ describe('bench/RESULTS.md sections', () => {
       .filter((file) => file.endsWith('.ts'))
       .map((file) => fs.readFileSync(`bench/${file}`, 'utf8'));
     const written = benches.flatMap((source) => [...source.matchAll(/writeBenchSection\(\s*'([\w-]+)'/g)].map((match) => match[1]));
-    expect(written.sort()).toEqual(['components', 'diff-engines', 'end-to-end-groups', 'explain', 'layout', 'request-size', 'review-page']);
+    expect(written.sort()).toEqual([
+      'components',
+      'diff-engines',
+      'end-to-end-groups',
+      'end-to-end-issue-51',
+      'explain',
+      'layout',
+      'request-size',
+      'review-page',
+    ]);
     // bench/e2e.ts writes one section per suite, named by the suite's id.
     const suites = ['small', '20', '100', 'sparse'].map((id) => `end-to-end-${id}`);
     for (const id of [...written, ...suites, 'machine']) expect(text, id).toContain(`<!-- bench:${id} -->`);
