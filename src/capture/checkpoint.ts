@@ -267,11 +267,15 @@ async function capture(
         return { layout, signals: { origin: originOf(page), interaction: await takeInteraction(page) } };
       })
     : null;
+  // The live look at the last capture it saw: the report takes its comparison when the image kept is that capture.
+  let lastLook: { png: Buffer; seen: BaselineLook } | undefined;
   const look =
     check &&
-    ((shot: Buffer) => {
+    (async (shot: Buffer) => {
       lookingAt = shot;
-      return check(shot);
+      const seen = await check(shot);
+      lastLook = { png: shot, seen };
+      return seen;
     });
   let firstShot: Buffer | undefined;
   const shoot = async () => {
@@ -279,39 +283,46 @@ async function capture(
     firstShot ??= shot;
     return shot;
   };
-  const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(
-    shoot,
-    Math.max(0, deadline - Date.now()),
-    baseline,
-    baseline ? null : readEarlierRender(target.key, name),
-    look,
-  ).finally(() => fs.rmSync(scratch, { recursive: true, force: true }));
-  stopwatch.split('screenshots');
-  // A page that changed between captures: its ARIA tree and pointer state are read again, from the page the last capture shows.
-  const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable || firstShot?.equals(png) !== true);
-  stopwatch.split('signals');
-  // Only a change needs explaining: an image byte-identical to its baseline costs no record, and one the live look recorded no second.
-  const layout = sameAsBaseline ? null : looked.png?.equals(png) ? (looked.layout ?? null) : await recordedAtRest();
-  stopwatch.split('layout');
-  await writeCheckpoint(testInfo, {
-    role: target.role,
-    folder: target.folder,
-    png,
-    imageRoot: target.imageRoot,
-    baselineRoot: target.baselineRoot,
-    layout,
-    meta: {
-      name,
-      intent: options.intent ?? null,
-      stable,
-      unsettled,
-      ...(look ? { captures, firstDifference } : {}),
-      threshold: options.threshold,
-      maxDiffPixels: options.maxDiffPixels,
-      maxDiffPixelRatio: options.maxDiffPixelRatio,
-      signals,
-    },
-  });
-  stopwatch.split('write');
-  stopwatch.finish();
+  try {
+    const { png, stable, unsettled, sameAsBaseline, captures, firstDifference } = await stableCapture(
+      shoot,
+      Math.max(0, deadline - Date.now()),
+      baseline,
+      baseline ? null : readEarlierRender(target.key, name),
+      look,
+    );
+    stopwatch.split('screenshots');
+    // A page that changed between captures: its ARIA tree and pointer state are read again, from the page the last capture shows.
+    const signals = await finishSignals(options.a11y ?? testOptions.a11y ?? false, !stable || firstShot?.equals(png) !== true);
+    stopwatch.split('signals');
+    // Only a change needs explaining: an image byte-identical to its baseline costs no record, and one the live look recorded no second.
+    const layout = sameAsBaseline ? null : looked.png?.equals(png) ? (looked.layout ?? null) : await recordedAtRest();
+    stopwatch.split('layout');
+    // The report compares the kept image once: here, when the live look's last capture is it (the report verifies the bytes).
+    const kept = lastLook?.png.equals(png) ? lastLook.seen : null;
+    await writeCheckpoint(testInfo, {
+      role: target.role,
+      folder: target.folder,
+      png,
+      imageRoot: target.imageRoot,
+      baselineRoot: target.baselineRoot,
+      layout,
+      liveDiff: kept?.diffImage ?? null,
+      meta: {
+        name,
+        intent: options.intent ?? null,
+        stable,
+        unsettled,
+        ...(look ? { captures, firstDifference, comparison: kept?.comparison ?? null } : {}),
+        threshold: options.threshold,
+        maxDiffPixels: options.maxDiffPixels,
+        maxDiffPixelRatio: options.maxDiffPixelRatio,
+        signals,
+      },
+    });
+    stopwatch.split('write');
+    stopwatch.finish();
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { timed } from '../config/timing';
 import type { ComparisonTolerance, DiffMetrics, RecordedComparison } from '../types';
 import { CompareError, type CompareOutcome, type ImageSide } from './compare';
 import type { ChangePrint } from './fingerprint';
@@ -74,10 +75,10 @@ export async function comparePair(input: PairInput): Promise<PairComparison> {
   if (input.sameCode) return { kind: 'same-code' };
   if (!input.baseline) return { kind: 'current-only' };
   try {
-    return (
-      recordedOutcome(input, input.baseline, input.current) ??
-      (await runCompare({ baseline: input.baseline, current: input.current, diffOutput: input.diffOutput, tolerance: input.tolerance }))
-    );
+    const reused = recordedOutcome(input, input.baseline, input.current);
+    // Counted apart under VISUAL_UAT_DEBUG=timing: how many pairs were compared once, in the worker.
+    if (reused) return timed("compare a pair: the worker's comparison taken", () => reused);
+    return await runCompare({ baseline: input.baseline, current: input.current, diffOutput: input.diffOutput, tolerance: input.tolerance });
   } catch (error) {
     if (error instanceof CompareError) return { kind: 'errored', message: error.message, side: error.side };
     return { kind: 'errored', message: `compare failed: ${(error as Error).message}`, side: null };

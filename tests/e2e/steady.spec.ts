@@ -58,7 +58,8 @@ test.describe('a steady gate over warm runs', () => {
   test(`${WARM_RUNS} warm runs: the approved change stays approved, nothing else is a change, every run exits 0`, async () => {
     test.setTimeout(240_000);
     for (let run = 1; run <= WARM_RUNS; run++) {
-      const warm = await runPlaywrightAsync(repo, ['test']);
+      // The first warm run says where its time went: the report takes the two differing pairs' comparisons from the workers.
+      const warm = await runPlaywrightAsync(repo, ['test'], run === 1 ? { VISUAL_UAT_DEBUG: 'timing' } : {});
       const results = readLatest(repo);
       const said = `warm run ${run}: ${JSON.stringify(results.tests.map((t) => t.checkpoints.map((c) => [c.name, c.status, c.reason, c.retakes])))}\n${warm.stdout}${warm.stderr}`;
       expect(statuses(results), said).toEqual({ [CHECKPOINTS[0]]: 'changed', [CHECKPOINTS[1]]: 'unsteady', [CHECKPOINTS[2]]: 'unchanged' });
@@ -67,6 +68,7 @@ test.describe('a steady gate over warm runs', () => {
       // The captures were compared with their baselines while the pages were alive; the explained ones ended without waiting out the timeout.
       for (const test of results.tests) for (const one of test.checkpoints) expect(one.retakes?.captures, said).toBeGreaterThanOrEqual(1);
       expect(checkpoint(results, 'services menu', 'menu').checkpoint.retakes!.firstDifference, said).toContain(POINTER);
+      if (run === 1) expect(warm.stderr, said).toMatch(/compare a pair: the worker's comparison taken\s+\d+ ms \(2 times\)/);
     }
   });
 });
