@@ -35,6 +35,13 @@ const FRAMEWORK_CLASS = /^(svelte-[a-z0-9]+|astro-[a-z0-9]+)$/i;
 /** What only an element's own tag, attributes or text change: its classes, its text, its picture. */
 const OWN_LINE = new Set(['class', 'text', 'src', 'image']);
 
+/**
+ * Whether a template's element writes the element's text itself; one whose text an expression gives (`<p>{description}</p>`, the same tag
+ * on every card) shows whatever a prop or data says, so a line that writes the text is the stronger proof.
+ */
+const writesText = (target: ElementTarget, element: Element) =>
+  target.text.length >= 3 && element.texts.some((text) => text.replace(/\s+/g, ' ').trim() === target.text);
+
 /** Whether only an element's text changed (its size follows it). */
 const onlyText = (element: Element) => element.properties.every((property) => ['text', 'width', 'height'].includes(property));
 
@@ -215,7 +222,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   // sets that style wins.
   const cameOrWent = element.kind !== 'changed' && line.added === (element.kind === 'added');
   if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent))) {
-    if (element.kind === 'changed' && onlyText(element) && keepsText(change, line, element)) return 0;
+    if (element.kind === 'changed' && onlyText(element)) return keepsText(change, line, element) ? 0 : writesText(target, element) ? 2 : 1;
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
   if (optionOfRenderer(change, line, element)) return 1;

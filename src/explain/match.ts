@@ -51,9 +51,9 @@ function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<numb
 }
 
 /**
- * Pairs the elements of two records: by path first, then by path without sibling positions and
- * text (an item inserted among same-named siblings shifts the positions of those after it), then by
- * the loose path alone when it is unique on both sides, then (a class added or removed renames an
+ * Pairs the elements of two records: by path and text first, then by path without sibling positions
+ * and text (an item inserted among same-named siblings shifts the positions of those after it), then
+ * by path, then by the loose path alone when it is unique on both sides, then (a class added or removed renames an
  * element and everything under it) by tag under parents already paired, same text first. What is
  * left over was added or removed;
  * only the outermost such element is reported (its children came with it).
@@ -61,7 +61,10 @@ function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<numb
 export function matchElements(base: LayoutRecord, current: LayoutRecord): Matching {
   const baseOf = new Map<number, number>();
   const usedBase = new Set<number>();
+  // The same text before the same place: an item inserted before `Contact` takes its place, and `Contact` moves on one.
   const keys: ((element: LayoutElement) => string | null)[] = [
+    (element) => `${element.path}\u0000${element.text}`,
+    (element) => `${loosePath(element.path)}\u0000${element.text}`,
     (element) => element.path,
     (element) => `${loosePath(element.path)}\u0000${element.text}`,
     (element) => loosePath(element.path),

@@ -358,6 +358,41 @@ ${promo}  <main class="page">
       line: '<section class="promo">',
     });
   });
+
+  it('says an item inserted before a sibling of the same tag as an insertion, the sibling moved on, not as the sibling’s new text', async () => {
+    const nav = (items: string[]) => `<template>
+  <ul class="nav-links">
+${items.map((item) => `    <li><a href="#${item.toLowerCase()}">${item}</a></li>`).join('\n')}
+  </ul>
+</template>
+`;
+    const code = await branch({ 'src/components/NavBar.vue': nav(['Home', 'Projects', 'Skills', 'Contact']) }, [
+      {
+        subject: 'feat: addition of "About" to the navbar',
+        files: { 'src/components/NavBar.vue': nav(['Home', 'Projects', 'Skills', 'About', 'Contact']) },
+      },
+    ]);
+    const drawn = (items: string[]) =>
+      page([
+        ['html'],
+        ['html>body'],
+        ['html>body>ul.nav-links'],
+        ...items.flatMap((item, i): Drawn[] => [
+          [`html>body>ul.nav-links>li:${i + 1}`],
+          [`html>body>ul.nav-links>li:${i + 1}>a`, {}, item],
+        ]),
+      ]);
+    const { changes } = explainChange(
+      drawn(['Home', 'Projects', 'Skills', 'Contact']),
+      drawn(['Home', 'Projects', 'Skills', 'About', 'Contact']),
+      ALL,
+      code,
+    );
+    expect(changes.filter((change) => change.properties.some((p) => p.property === 'text'))).toEqual([]);
+    const added = changes.find((change) => change.kind === 'added');
+    expect(added?.path).toBe('html>body>ul.nav-links>li:4>a');
+    expect(added?.cause?.commit).toBe(commitOf(code, 'feat: addition of "About" to the navbar'));
+  });
 });
 
 describe('attribution: geometry follows its cause', () => {
@@ -923,5 +958,51 @@ ${pictures.map((src) => `  <div class="card">\n    <img\n      src="${src}"\n   
       expect(change.cause?.file).toBe('src/routes/+page.svelte');
       expect(change.cause?.commit).toBe(commitOf(code, 'Projects: new pictures'));
     }
+  });
+});
+
+describe('attribution: a text written in one component, a prop in another', () => {
+  it('credits a changed sentence to the component that writes it, not to a card whose same tag shows a prop', async () => {
+    const hero = (years: number) => `import styles from './hero.module.css';
+
+export const Hero = () => (
+  <div className={styles.hero}>
+    <p className={styles.description}>I’m a full-stack developer with ${years} years
+      of experience using React and NodeJS.</p>
+  </div>
+);
+`;
+    const card = (wrapper: string) => `import styles from './project-card.module.css';
+
+export const ProjectCard = ({ description }) => (
+  <div className={styles.${wrapper}}>
+    <p className={styles.description}>{description}</p>
+  </div>
+);
+`;
+    const code = await branch({ 'src/components/Hero/hero.jsx': hero(5), 'src/components/Projects/project-card.jsx': card('card') }, [
+      {
+        subject: 'finalized secure email form and styling',
+        files: {
+          'src/components/Hero/hero.jsx': hero(3),
+          'src/components/Projects/project-card.jsx': card('cardWrapper').replace('<p', '<p '),
+        },
+      },
+    ]);
+    const [base, current] = [5, 3].map((years) =>
+      page([
+        ['html'],
+        ['html>body'],
+        ['html>body>div._hero_1hepq_3'],
+        [
+          'html>body>div._hero_1hepq_3>p._description_1hepq_33',
+          {},
+          `I’m a full-stack developer with ${years} years of experience using React and NodeJS.`,
+        ],
+      ]),
+    );
+    const [change] = explainChange(base, current, ALL, code).changes;
+    expect(change.properties.map((p) => p.property)).toEqual(['text']);
+    expect(change.cause?.file).toBe('src/components/Hero/hero.jsx');
   });
 });
