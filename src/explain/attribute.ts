@@ -182,11 +182,14 @@ const holdsText = (line: ChangedLine, text: string) =>
   text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escapeRegExp(text)}(?=$|[<"'\`\\s])`).test(line.text.trim());
 
 /**
- * Whether a commit's line holds one of the element's texts that its other side holds too: `<a href="/new">Eryn Craig</a>` for
- * `<a href="/old">Eryn Craig</a>` changed the link, not the text.
+ * Whether a commit's line holds the element's texts as a line on its other side holds them: `<a href="/new">Eryn Craig</a>` for
+ * `<a href="/old">Eryn Craig</a>` changed the link, not the text (`Lumen Cloud` for `Lumen` did change it).
  */
-const keepsText = (change: CodeChange, line: ChangedLine, element: Element) =>
-  element.texts.some((text) => holdsText(line, text) && change.lines.some((other) => other.added !== line.added && holdsText(other, text)));
+function keepsText(change: CodeChange, line: ChangedLine, element: Element): boolean {
+  const held = (other: ChangedLine) => element.texts.filter((text) => holdsText(other, text)).join('\u0000');
+  const own = held(line);
+  return own !== '' && change.lines.some((other) => other.added !== line.added && held(other) === own);
+}
 
 /**
  * Whether a changed line holds one of the element's texts whole, and changed it, for an element whose text is what changed, or that came

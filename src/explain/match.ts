@@ -33,20 +33,32 @@ function byKey(elements: LayoutElement[], key: (element: LayoutElement) => strin
 
 const tagOf = (path: string) => stepParts(path).tag;
 
-/** Pairs what is left under parents already paired: the same tag, the same text first, else the first in order. */
+/**
+ * Pairs what is left under parents already paired: the same tag, the siblings with the same text first (`Blog` with `Blog`, though
+ * `Changelog` was inserted before it), then the rest in order.
+ */
 function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
   const children = new Map<number, number[]>();
   base.elements.forEach((element, i) => {
     if (!usedBase.has(i)) children.set(element.parent, [...(children.get(element.parent) ?? []), i]);
   });
+  const siblings = new Map<number, number[]>();
+  current.elements.forEach((element, c) => siblings.set(element.parent, [...(siblings.get(element.parent) ?? []), c]));
   current.elements.forEach((element, c) => {
     const parent = baseOf.get(element.parent);
     if (baseOf.has(c) || parent === undefined) return;
-    const open = (children.get(parent) ?? []).filter((b) => !usedBase.has(b) && tagOf(base.elements[b].path) === tagOf(element.path));
-    const b = open.find((i) => base.elements[i].text === element.text) ?? open[0];
-    if (b === undefined) return;
-    baseOf.set(c, b);
-    usedBase.add(b);
+    const unpaired = (siblings.get(element.parent) ?? []).filter((s) => !baseOf.has(s));
+    for (const sameText of [true, false])
+      for (const s of unpaired) {
+        if (baseOf.has(s)) continue;
+        const open = (children.get(parent) ?? []).filter(
+          (b) => !usedBase.has(b) && tagOf(base.elements[b].path) === tagOf(current.elements[s].path),
+        );
+        const b = sameText ? open.find((i) => base.elements[i].text === current.elements[s].text) : open[0];
+        if (b === undefined) continue;
+        baseOf.set(s, b);
+        usedBase.add(b);
+      }
   });
 }
 

@@ -391,6 +391,17 @@ ${items.map((item) => `    <li><a href="#${item.toLowerCase()}">${item}</a></li>
     expect(changes.filter((change) => change.properties.some((p) => p.property === 'text'))).toEqual([]);
     const added = changes.find((change) => change.kind === 'added');
     expect(added?.path).toBe('html>body>ul.nav-links>li:4>a');
+    // The list's parent restyled too (every path under it differs): its items are paired by place, the same text first.
+    const under = (nav: string, items: string[]) =>
+      page([
+        ['html'],
+        ['html>body'],
+        [`html>body>nav.${nav}`],
+        ...items.map((item, i): Drawn => [`html>body>nav.${nav}>li:${i + 1}`, {}, item]),
+      ]);
+    const moved = explainChange(under('dark', ['Docs', 'Blog']), under('violet', ['Docs', 'Changelog', 'Blog']), ALL, code).changes;
+    expect(moved.filter((change) => change.properties.some((p) => p.property === 'text'))).toEqual([]);
+    expect(moved.filter((change) => change.kind === 'added').map((change) => change.path)).toEqual(['html>body>nav.violet>li:2']);
     expect(added?.cause?.commit).toBe(commitOf(code, 'feat: addition of "About" to the navbar'));
   });
 });
@@ -912,6 +923,22 @@ export const Navbar = () => (
     const [change] = explainChange(base, current, ALL, code).changes;
     expect(change.properties.map((p) => p.property)).toEqual(['margin']);
     expect(change.cause?.commit).toBe(commitOf(code, 'navbar dropdown, button animations'));
+  });
+});
+
+describe('attribution: a name that grows', () => {
+  it('credits a text that grew (`Lumen` → `Lumen Cloud`) to the commit that grew it, not to a later one that gave the same line a tooltip', async () => {
+    const navbar = (brand: string, title: string) =>
+      `export const Navbar = () => (\n  <nav className="flex bg-[#4C1D95]">\n    <strong className="text-lg"${title}>${brand}</strong>\n  </nav>\n);\n`;
+    const code = await branch({ 'src/Navbar.jsx': navbar('Lumen', '') }, [
+      { subject: "Navbar: the brand's full name", files: { 'src/Navbar.jsx': navbar('Lumen Cloud', '') } },
+      { subject: 'Navbar: a tooltip on the brand', files: { 'src/Navbar.jsx': navbar('Lumen Cloud', ' title="Lumen Cloud home"') } },
+    ]);
+    const [base, current] = ['Lumen', 'Lumen Cloud'].map((brand) =>
+      page([['html'], ['html>body'], ['html>body>nav.flex.bg-[#4C1D95]'], ['html>body>nav.flex.bg-[#4C1D95]>strong.text-lg', {}, brand]]),
+    );
+    const [change] = explainChange(base, current, ALL, code).changes;
+    expect(change.cause?.commit).toBe(commitOf(code, "Navbar: the brand's full name"));
   });
 });
 
