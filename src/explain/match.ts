@@ -33,27 +33,39 @@ function byKey(elements: LayoutElement[], key: (element: LayoutElement) => strin
 
 const tagOf = (path: string) => stepParts(path).tag;
 
-/** Pairs what is left under parents already paired: the same tag, the same text first, else the first in order. */
+/**
+ * Pairs what is left under parents already paired: the same tag, the siblings with the same text first (`Blog` with `Blog`, though
+ * `Changelog` was inserted before it), then the rest in order.
+ */
 function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
   const children = new Map<number, number[]>();
   base.elements.forEach((element, i) => {
     if (!usedBase.has(i)) children.set(element.parent, [...(children.get(element.parent) ?? []), i]);
   });
+  const siblings = new Map<number, number[]>();
+  current.elements.forEach((element, c) => siblings.set(element.parent, [...(siblings.get(element.parent) ?? []), c]));
   current.elements.forEach((element, c) => {
     const parent = baseOf.get(element.parent);
     if (baseOf.has(c) || parent === undefined) return;
-    const open = (children.get(parent) ?? []).filter((b) => !usedBase.has(b) && tagOf(base.elements[b].path) === tagOf(element.path));
-    const b = open.find((i) => base.elements[i].text === element.text) ?? open[0];
-    if (b === undefined) return;
-    baseOf.set(c, b);
-    usedBase.add(b);
+    const unpaired = (siblings.get(element.parent) ?? []).filter((s) => !baseOf.has(s));
+    for (const sameText of [true, false])
+      for (const s of unpaired) {
+        if (baseOf.has(s)) continue;
+        const open = (children.get(parent) ?? []).filter(
+          (b) => !usedBase.has(b) && tagOf(base.elements[b].path) === tagOf(current.elements[s].path),
+        );
+        const b = sameText ? open.find((i) => base.elements[i].text === current.elements[s].text) : open[0];
+        if (b === undefined) continue;
+        baseOf.set(s, b);
+        usedBase.add(b);
+      }
   });
 }
 
 /**
- * Pairs the elements of two records: by path first, then by path without sibling positions and
- * text (an item inserted among same-named siblings shifts the positions of those after it), then by
- * the loose path alone when it is unique on both sides, then (a class added or removed renames an
+ * Pairs the elements of two records: by path and text first, then by path without sibling positions
+ * and text (an item inserted among same-named siblings shifts the positions of those after it), then
+ * by path, then by the loose path alone when it is unique on both sides, then (a class added or removed renames an
  * element and everything under it) by tag under parents already paired, same text first. What is
  * left over was added or removed;
  * only the outermost such element is reported (its children came with it).
@@ -61,7 +73,10 @@ function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<numb
 export function matchElements(base: LayoutRecord, current: LayoutRecord): Matching {
   const baseOf = new Map<number, number>();
   const usedBase = new Set<number>();
+  // The same text before the same place: an item inserted before `Contact` takes its place, and `Contact` moves on one.
   const keys: ((element: LayoutElement) => string | null)[] = [
+    (element) => `${element.path}\u0000${element.text}`,
+    (element) => `${loosePath(element.path)}\u0000${element.text}`,
     (element) => element.path,
     (element) => `${loosePath(element.path)}\u0000${element.text}`,
     (element) => loosePath(element.path),
