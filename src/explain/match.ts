@@ -1,5 +1,6 @@
 import type { LayoutElement, LayoutRecord } from '../types';
-import { stepParts } from './words';
+import { writtenClasses } from './generated-classes';
+import { pathSteps, sourcePath, stepParts } from './words';
 
 /** One element on both sides: its index in each record. */
 export interface Matched {
@@ -33,6 +34,25 @@ function byKey(elements: LayoutElement[], key: (element: LayoutElement) => strin
 
 const tagOf = (path: string) => stepParts(path).tag;
 
+/**
+ * A path as its source writes it: each step without the classes a CSS-in-JS library generated
+ * (`div.sc-gsDKAQ.jVRBrf` → `div`), whose hash changes with the component's CSS and whose id with
+ * the order components are made in. Two sides' elements are paired by it, so a restyled component
+ * is compared, not removed and added.
+ */
+function writtenPath(path: string): string {
+  if (!/\b(sc|css)-/.test(path)) return path;
+  return pathSteps(path)
+    .map((step) => {
+      const { tag, id, classes } = stepParts(step);
+      const nth = step.match(/:\d+$/)?.[0] ?? '';
+      return `${tag}${id ? `#${id}` : ''}${writtenClasses(classes)
+        .map((name) => `.${name}`)
+        .join('')}${nth}`;
+    })
+    .join('>');
+}
+
 /** Pairs what is left under parents already paired: the same tag, the same text first, else the first in order. */
 function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
   const children = new Map<number, number[]>();
@@ -50,10 +70,55 @@ function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<numb
   });
 }
 
+/** A path's last step as its source writes it, without its position: CSS Modules' classes read back, CSS-in-JS classes left out. */
+const writtenStep = (path: string) => loosePath(sourcePath(writtenPath(pathSteps(path).pop() ?? path)));
+
+/**
+ * Pairs an element a new wrapper now holds (`div.cardWrapper>div.container`) with the element of
+ * the same written name, unpaired, that sat in the wrapper's place (`div.container` under the
+ * same parent), and likewise an element a removed wrapper held: what is inside is compared, and
+ * only the wrapper came or went. Same text first, else the first in order.
+ */
+function pairThroughWrappers(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
+  const currentOf = new Map([...baseOf].map(([c, b]) => [b, c]));
+  const open = (record: LayoutRecord, parent: number, taken: (i: number) => boolean) =>
+    record.elements.flatMap((element, i) => (element.parent === parent && !taken(i) ? [i] : []));
+  const pair = (c: number, b: number) => {
+    baseOf.set(c, b);
+    currentOf.set(b, c);
+    usedBase.add(b);
+  };
+  // One side's element under an unpaired parent whose own parent is paired: the other side's unpaired children of that pair, same name.
+  const through = (
+    record: LayoutRecord,
+    other: LayoutRecord,
+    paired: Map<number, number>,
+    taken: (i: number) => boolean,
+    join: (mine: number, theirs: number) => void,
+  ) =>
+    record.elements.forEach((element, i) => {
+      const wrapper = record.elements[element.parent];
+      if (paired.has(i) || !wrapper || paired.has(element.parent) || !paired.has(wrapper.parent)) return;
+      const name = writtenStep(element.path);
+      const candidates = open(other, paired.get(wrapper.parent)!, taken).filter((j) => writtenStep(other.elements[j].path) === name);
+      const found = candidates.find((j) => other.elements[j].text === element.text) ?? candidates[0];
+      if (found !== undefined) join(i, found);
+    });
+  through(current, base, baseOf, (b) => usedBase.has(b), pair);
+  through(
+    base,
+    current,
+    currentOf,
+    (c) => baseOf.has(c),
+    (b, c) => pair(c, b),
+  );
+}
+
 /**
  * Pairs the elements of two records: by path first, then by path without sibling positions and
  * text (an item inserted among same-named siblings shifts the positions of those after it), then by
- * the loose path alone when it is unique on both sides, then (a class added or removed renames an
+ * the loose path alone when it is unique on both sides, then through a wrapper added or removed
+ * around them, then (a class added or removed renames an
  * element and everything under it) by tag under parents already paired, same text first. What is
  * left over was added or removed;
  * only the outermost such element is reported (its children came with it).
@@ -62,9 +127,9 @@ export function matchElements(base: LayoutRecord, current: LayoutRecord): Matchi
   const baseOf = new Map<number, number>();
   const usedBase = new Set<number>();
   const keys: ((element: LayoutElement) => string | null)[] = [
-    (element) => element.path,
-    (element) => `${loosePath(element.path)}\u0000${element.text}`,
-    (element) => loosePath(element.path),
+    (element) => writtenPath(element.path),
+    (element) => `${loosePath(writtenPath(element.path))}\u0000${element.text}`,
+    (element) => loosePath(writtenPath(element.path)),
   ];
   for (const key of keys) {
     const baseKeys = byKey(base.elements, key, usedBase);
@@ -80,6 +145,7 @@ export function matchElements(base: LayoutRecord, current: LayoutRecord): Matchi
       });
     }
   }
+  pairThroughWrappers(base, current, baseOf, usedBase);
   pairByPlace(base, current, baseOf, usedBase);
   const matched = [...baseOf].map(([current, base]) => ({ base, current })).sort((a, b) => a.current - b.current);
   const outermost = (elements: LayoutElement[], paired: (i: number) => boolean) =>

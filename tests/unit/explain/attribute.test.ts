@@ -182,8 +182,8 @@ describe('attribution: CSS Modules', () => {
       /padding 0px 40px → 0px 80px — src\/components\/header\.module\.scss \(commit [0-9a-f]+ Header: roomier navbar\)$/,
     );
     // Named as the module writes it, never by the hash a reviewer cannot search for.
-    expect(navbar?.element).toBe('.navbar.gray (header.module.scss)');
-    expect(navbar?.words).toMatch(/^\.navbar\.gray \(header\.module\.scss\): padding/);
+    expect(navbar?.element).toBe('header.navbar.gray (header.module.scss)');
+    expect(navbar?.words).toMatch(/^header\.navbar\.gray \(header\.module\.scss\): padding/);
     // Its link only took the module's new hash: nothing of it renders otherwise, so it is no change (explain/visible.ts).
     expect(changes.find((change) => change.path.endsWith('a._link_11ty5_11'))).toBeUndefined();
   });
@@ -728,12 +728,120 @@ export default function Card({ title }) {
     ]);
     const { changes } = explainChange(base, current, ALL, code);
 
-    expect(changeOf(changes, '.sc-bdnzMm.kQxLzf').cause).toEqual({
+    expect(changes.find((change) => change.path.endsWith('article.sc-bdnzMm.kQxLzf'))?.cause).toEqual({
       file: 'src/Card.jsx',
       commit: commitOf(code, 'Cards: roomier'),
       line: 'padding: 24px;',
+      component: 'Frame',
     });
     expect(changeOf(changes, '.post').cause).toBeNull();
+  });
+
+  const home = (colour: string, position: string) => `import styled from 'styled-components';
+
+export const StyledDiv = styled.div\`
+  position: ${position};
+  .text-container {
+    p {
+      color: ${colour};
+    }
+  }
+\`;
+`;
+
+  it('pairs styled components across the sides though their generated classes changed with their CSS and the order they were made in', async () => {
+    const code = await branch({ 'src/Home.style.jsx': home('#000', 'static') }, [
+      { subject: 'css', files: { 'src/Home.style.jsx': home('#696969', 'absolute') } },
+    ]);
+    // The navbar's component id is the hero's on the other side (ids count the components made), and each hash follows its CSS.
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div.sc-bdvvtL.eDLYbF'],
+      ['html>body>div#root>div.sc-bdvvtL.eDLYbF>nav.inner-nav'],
+      ['html>body>div#root>div.sc-gsDKAQ.cVkeIL', { position: 'static' }],
+      ['html>body>div#root>div.sc-gsDKAQ.cVkeIL>section.homepage-container'],
+      ['html>body>div#root>div.sc-gsDKAQ.cVkeIL>section.homepage-container>div.text-container'],
+      ['html>body>div#root>div.sc-gsDKAQ.cVkeIL>section.homepage-container>div.text-container>p', { color: 'rgb(0, 0, 0)' }, 'Millions'],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div.sc-gsDKAQ.hA-dBcX'],
+      ['html>body>div#root>div.sc-gsDKAQ.hA-dBcX>nav.inner-nav'],
+      ['html>body>div#root>div.sc-bdvvtL.jVRBrf', { position: 'absolute' }],
+      ['html>body>div#root>div.sc-bdvvtL.jVRBrf>section.homepage-container'],
+      ['html>body>div#root>div.sc-bdvvtL.jVRBrf>section.homepage-container>div.text-container'],
+      [
+        'html>body>div#root>div.sc-bdvvtL.jVRBrf>section.homepage-container>div.text-container>p',
+        { color: 'rgb(105, 105, 105)' },
+        'Millions',
+      ],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changes.map((change) => change.kind)).toEqual(['changed', 'changed']);
+    expect(changeOf(changes, '.text-container p').words).toBe(
+      `.text-container p: color #000 → #696969 — src/Home.style.jsx (commit ${commitOf(code, 'css')})`,
+    );
+    expect(changes.find((change) => change.path.endsWith('div.sc-bdvvtL.jVRBrf'))?.properties).toEqual([
+      { property: 'position', before: 'static', after: 'absolute' },
+    ]);
+    expect(changes.map((change) => change.words).join('\n')).not.toMatch(/sc-|cVkeIL|jVRBrf/);
+  });
+});
+
+describe('attribution: markup rendered from data', () => {
+  const card = (wrapped: boolean) => `import styles from './card.module.css';
+
+export const Card = ({ project }) => (
+${wrapped ? '  <div className={styles.cardWrapper}>\n' : ''}    <div className={styles.container}>
+      <img className={styles.image} src={project.imageSrc} alt="" />
+    </div>
+${wrapped ? '  </div>\n' : ''});
+`;
+  const data = (image: string) => `[\n  {\n    "title": "Cartoon DB",\n    "imageSrc": "projects/${image}"\n  }\n]\n`;
+  const sheet = '.cardWrapper {\n  padding: 8px;\n}\n.container {\n  display: flex;\n}\n.image {\n  width: 100%;\n}\n';
+
+  it("compares what a new wrapper holds with what sat in its place, and credits a picture's new address to the data line that writes it", async () => {
+    const code = await branch(
+      { 'src/Card.jsx': card(false), 'src/card.module.css': sheet, 'src/data/projects.json': data('project.png') },
+      [
+        {
+          subject: 'Cards: wrapped, with photos',
+          files: { 'src/Card.jsx': card(true), 'src/card.module.css': `${sheet}\n`, 'src/data/projects.json': data('cartoonDB.png') },
+        },
+      ],
+    );
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div._container_ab12c_4'],
+      ['html>body>div#root>div._container_ab12c_4>img._image_ab12c_7', { src: '/assets/projects/project.png' }],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div._cardWrapper_xy34z_1', { padding: '8px' }],
+      ['html>body>div#root>div._cardWrapper_xy34z_1>div._container_xy34z_4'],
+      ['html>body>div#root>div._cardWrapper_xy34z_1>div._container_xy34z_4>img._image_xy34z_7', { src: '/assets/projects/cartoonDB.png' }],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+    const commit = commitOf(code, 'Cards: wrapped, with photos');
+
+    expect(changes.map((change) => `${change.kind} ${change.element}`)).toEqual([
+      'added div.cardWrapper (card.module.css)',
+      'changed img.image (card.module.css)',
+    ]);
+    expect(changes[0].cause).toEqual({ file: 'src/Card.jsx', commit, line: '<div className={styles.cardWrapper}>' });
+    expect(changes[1].properties).toEqual([
+      { property: 'src', before: '/assets/projects/project.png', after: '/assets/projects/cartoonDB.png' },
+    ]);
+    expect(changes[1].cause).toEqual({ file: 'src/data/projects.json', commit, line: '"imageSrc": "projects/cartoonDB.png"' });
   });
 });
 
