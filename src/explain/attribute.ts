@@ -1,4 +1,4 @@
-import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse, Written } from '../types';
+import type { ChangedLine, CodeChange, ElementTarget, LayoutRecord, StyleTarget, VariableUse, Written } from '../types';
 import { escapeRegExp } from '../util/text';
 import { cssInJsClass } from './css-in-js';
 import { generatedBy, generatedFrom, isModuleFile, sourceClass } from './css-modules';
@@ -26,6 +26,8 @@ export interface ElementClues {
   properties: string[];
   /** The addresses of the picture it shows on either side (`/logo.svg`), if it is one. */
   pictures?: string[];
+  /** For an added or removed element: the texts of the elements inside it, which a data file may hold (`"title": "Python"`). */
+  innerTexts?: string[];
 }
 
 /** The cause the diff proves; else none, and why in words (null: the whole diff was read and no changed file mentions the element). */
@@ -43,6 +45,7 @@ interface Element {
   texts: string[];
   properties: string[];
   pictures: string[];
+  innerTexts: string[];
   /** Whether a class is on many elements of the page (`flex`, `items-center`): on a changed line, no evidence on its own. */
   shared: (name: string) => boolean;
 }
@@ -172,6 +175,28 @@ function textProof(line: ChangedLine, element: Element): boolean {
   );
 }
 
+/**
+ * Whether a line that came (for an added element) or went (a removed one) holds a text of an
+ * element inside it whole: the data that renders it (`"title": "Python"` in skills.json for a new
+ * skill tile). Weaker than its own tag's line, which a template that renders the data holds.
+ */
+function renderedTextProof(line: ChangedLine, element: Element): boolean {
+  if (element.kind === 'changed' || line.added !== (element.kind === 'added') || line.target?.kind === 'style') return false;
+  return textProof(line, { ...element, texts: element.innerTexts });
+}
+
+/** How many texts of the elements inside an added or removed one its clues carry. */
+const INNER_TEXTS = 20;
+
+/** The texts of the elements inside a record's element (they follow it in document order), for ElementClues.innerTexts. */
+export function textsInside(record: LayoutRecord, index: number): string[] {
+  const inside = `${record.elements[index].path}>`;
+  const texts: string[] = [];
+  for (let i = index + 1; i < record.elements.length && texts.length < INNER_TEXTS && record.elements[i].path.startsWith(inside); i++)
+    if (record.elements[i].text) texts.push(record.elements[i].text);
+  return texts;
+}
+
 /** `DataTable` → `data-table`: the class a component's root element commonly takes from its name. */
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
@@ -216,7 +241,8 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent)))
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   if (optionOfRenderer(change, line, element)) return 1;
-  return textProof(line, element) ? 2 : 0;
+  if (textProof(line, element)) return 2;
+  return renderedTextProof(line, element) ? 1 : 0;
 }
 
 /** The element's names a line may mention without proving anything: its classes (those a framework adds aside), its id. */
@@ -365,6 +391,7 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
     texts: clues.texts,
     properties: clues.properties,
     pictures: clues.pictures ?? [],
+    innerTexts: clues.innerTexts ?? [],
     shared,
   };
   const uses = code.flatMap((change) => change.uses.map((use) => ({ ...use, file: change.file })));
