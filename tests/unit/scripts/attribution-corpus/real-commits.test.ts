@@ -2,13 +2,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { realCases, scoreRealCases, type CorpusSet, type RealCase, type RealChange } from '../../../../scripts/attribution-corpus/real-commits';
+import {
+  realCases,
+  scoreRealCases,
+  type CorpusSet,
+  type RealCase,
+  type RealChange,
+} from '../../../../scripts/attribution-corpus/real-commits';
 import type { ElementChange } from '../../../../src/explain';
 
 /** The real-commit corpus's score, on a results folder written by hand: generated names, unrelated files, one edit split over groups, and the sets. */
 
 const FEED = 'Feed: calmer cards';
-const label = (id: string, checkpoint: string, element: string, property: string, file: string, set: CorpusSet = 'working'): RealChange => ({
+const label = (
+  id: string,
+  checkpoint: string,
+  element: string,
+  property: string,
+  file: string,
+  set: CorpusSet = 'working',
+): RealChange => ({
   id,
   checkpoint,
   element,
@@ -149,9 +162,19 @@ describe('real-commit corpus score', () => {
     const cases = realCases([labelsFile([feed]), labelsFile([elsewhere])]);
     expect(cases.map((c) => c.id)).toEqual(['feed-app', 'shop-app']);
     const folder = resultsFolder('shop-app', {
-      list: { changes: [change('.badge (card.module.scss)', 'color', cause, '.badge (card.module.scss): color red → blue — src/card.module.scss')], group: 'g1' },
+      list: {
+        changes: [
+          change('.badge (card.module.scss)', 'color', cause, '.badge (card.module.scss): color red → blue — src/card.module.scss'),
+        ],
+        group: 'g1',
+      },
     });
-    expect(scoreRealCases(cases, folder, 'held-out')).toMatchObject({ cases: 1, labelled: 1, right: 1, notRun: [expect.stringContaining('feed-app (1 labelled changes)')] });
+    expect(scoreRealCases(cases, folder, 'held-out')).toMatchObject({
+      cases: 1,
+      labelled: 1,
+      right: 1,
+      notRun: [expect.stringContaining('feed-app (1 labelled changes)')],
+    });
 
     const unknown = labelsFile([{ ...feed, changes: [{ ...feed.changes[0], set: 'aside' as CorpusSet }] }]);
     expect(() => realCases([unknown])).toThrow(`${unknown}: ${cardId} has set "aside": mark it working or held-out`);
