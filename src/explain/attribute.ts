@@ -405,6 +405,36 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
   return found ? { cause: found.attribution, why: null } : { cause: null, why: whyNot(element, code, page) };
 }
 
+const isSize = (property: string) => property === 'width' || property === 'height';
+
+/**
+ * A changed element's properties split by the commit and file that prove each (`color` by "css",
+ * `font-size` by "small css change"): one part per cause, in the order their properties come; a
+ * new size with the part whose cause proves it, else with the first, as what nothing proves. One
+ * part when one cause (or none) proves them all.
+ */
+export function propertiesByCause(clues: ElementClues, code: readonly CodeChange[], page: readonly string[] = []): string[][] {
+  if (clues.kind !== 'changed' || clues.properties.length < 2) return [clues.properties];
+  const keyOf = (properties: string[]) => {
+    const { cause } = attribute({ ...clues, properties }, code, page);
+    return cause ? `${cause.file}\0${cause.commit}` : null;
+  };
+  const parts = new Map<string, string[]>();
+  const unproven: string[] = [];
+  for (const property of clues.properties.filter((name) => !isSize(name))) {
+    const key = keyOf([property]);
+    if (key) parts.set(key, [...(parts.get(key) ?? []), property]);
+    else unproven.push(property);
+  }
+  if (parts.size < 2) return [clues.properties];
+  const sizes = clues.properties.filter(isSize);
+  const sized = sizes.length ? keyOf(sizes) : null;
+  const split = [...parts.values()];
+  split[0].push(...unproven);
+  (sized && parts.has(sized) ? parts.get(sized)! : split[0]).push(...sizes);
+  return split;
+}
+
 /** The CSS-in-JS component a proving line's rule is the own rule of, as an Attribution's part. */
 const componentOfLine = (line: ChangedLine) =>
   line.target?.kind === 'style' && line.target.component ? { component: line.target.component } : {};

@@ -728,7 +728,8 @@ export default function Card({ title }) {
     ]);
     const { changes } = explainChange(base, current, ALL, code);
 
-    expect(changes.find((change) => change.path.endsWith('article.sc-bdnzMm.kQxLzf'))?.cause).toEqual({
+    // Named as its source names it: the component its template is given to, never the library's generated classes.
+    expect(changeOf(changes, 'Frame (Card.jsx)').cause).toEqual({
       file: 'src/Card.jsx',
       commit: commitOf(code, 'Cards: roomier'),
       line: 'padding: 24px;',
@@ -786,7 +787,7 @@ export const StyledDiv = styled.div\`
     expect(changeOf(changes, '.text-container p').words).toBe(
       `.text-container p: color #000 → #696969 — src/Home.style.jsx (commit ${commitOf(code, 'css')})`,
     );
-    expect(changes.find((change) => change.path.endsWith('div.sc-bdvvtL.jVRBrf'))?.properties).toEqual([
+    expect(changeOf(changes, 'StyledDiv (Home.style.jsx)').properties).toEqual([
       { property: 'position', before: 'static', after: 'absolute' },
     ]);
     expect(changes.map((change) => change.words).join('\n')).not.toMatch(/sc-|cVkeIL|jVRBrf/);
@@ -842,6 +843,98 @@ ${wrapped ? '  </div>\n' : ''});
       { property: 'src', before: '/assets/projects/project.png', after: '/assets/projects/cartoonDB.png' },
     ]);
     expect(changes[1].cause).toEqual({ file: 'src/data/projects.json', commit, line: '"imageSrc": "projects/cartoonDB.png"' });
+  });
+});
+
+describe('attribution: markup rendered from data, added', () => {
+  const skills = (names: string[]) => `[\n${names.map((name) => `  {\n    "title": "${name}"\n  }`).join(',\n')}\n]\n`;
+  const list = `import styles from './experience.module.css';
+import skills from './skills.json';
+
+export const Experience = () => (
+  <div className={styles.skills}>
+    {skills.map((skill) => (
+      <div className={styles.skill} key={skill.title}>
+        <p>{skill.title}</p>
+      </div>
+    ))}
+  </div>
+);
+`;
+  const card = `import styles from './card.module.css';
+
+export const Card = ({ title }) => (
+  <div className={styles.card}>
+    <p>{title}</p>
+  </div>
+);
+`;
+
+  it('credits an element a data file adds to the line that holds a text inside it, not to a template that only shares its tag', async () => {
+    const code = await branch({ 'src/Experience.jsx': list, 'src/skills.json': skills(['React']), 'src/Card.jsx': card }, [
+      {
+        subject: 'Skills: Python too',
+        files: {
+          'src/skills.json': skills(['React', 'Python']),
+          'src/Card.jsx': card.replace('<p>{title}</p>', '<p>{title}</p>\n    <div className={styles.links} />'),
+        },
+      },
+    ]);
+    const tile = (n: number) => `html>body>div#root>div._skills_11tww_26>div._skill_11tww_30:${n}`;
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div._skills_11tww_26'],
+      [tile(1)],
+      [`${tile(1)}>p`, {}, 'React'],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div._skills_11tww_26'],
+      [tile(1)],
+      [`${tile(1)}>p`, {}, 'React'],
+      [tile(2)],
+      [`${tile(2)}>p`, {}, 'Python'],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changes.map((change) => `${change.kind} ${change.element}`)).toEqual(['added div.skill']);
+    expect(changes[0].cause).toEqual({ file: 'src/skills.json', commit: commitOf(code, 'Skills: Python too'), line: '"title": "Python"' });
+  });
+});
+
+describe('attribution: one element, two commits', () => {
+  const sheet = (colour: string, size: string) => `.text-container p {\n  color: ${colour};\n  font-size: ${size};\n}\n`;
+
+  it('says an element whose properties two commits changed once per commit, each with its own properties', async () => {
+    const code = await branch({ 'src/home.css': sheet('#000', '16px') }, [
+      { subject: 'css', files: { 'src/home.css': sheet('#696969', '16px') } },
+      { subject: 'small css change', files: { 'src/home.css': sheet('#696969', '19.2px') } },
+    ]);
+    const path = 'html>body>section>div.text-container>p';
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>section'],
+      ['html>body>section>div.text-container'],
+      [path, { 'font-size': '16px' }, 'Millions'],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>section'],
+      ['html>body>section>div.text-container'],
+      [path, { color: 'rgb(105, 105, 105)', 'font-size': '19.2px' }, 'Millions'],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changes.map((change) => change.words)).toEqual([
+      `.text-container p: color #1d2433 → #696969 — src/home.css (commit ${commitOf(code, 'css')})`,
+      `.text-container p: font-size 16px → 19.2px — src/home.css (commit ${commitOf(code, 'small css change')})`,
+    ]);
   });
 });
 
