@@ -72,11 +72,14 @@ export function realCases(files: readonly string[] = [WORKING_LABELS]): RealCase
   return cases;
 }
 
-/** Class names a build generated (CSS Modules, styled-components, emotion, Svelte and Vue scoping): a reviewer cannot search the source for them. */
+/**
+ * Class names a build generated (CSS Modules as Vite `_x_hash_n` and Create React App `file_x__hash`
+ * name them, styled-components, emotion, Svelte and Vue scoping): a reviewer cannot search the source for them.
+ */
 const HASHED = [
   /\b_[A-Za-z][\w-]*_[a-z0-9]{5}_\d+\b/,
   /\bs-[A-Za-z0-9_-]{10,}\b/,
-  /\b[A-Z]\w*_[\w-]+__[\w-]{5}\b/,
+  /\b[A-Za-z]\w*_[\w-]+__[\w-]{5}\b/,
   /\bsc-[A-Za-z]{5,}\b/,
   /\bcss-[a-z0-9]{5,}\b/,
   /\bsvelte-[a-z0-9]{6,}\b/,

@@ -150,6 +150,22 @@ describe('real-commit corpus score', () => {
     expect(score.splitGroups.map((miss) => miss.said)).toEqual(['feed › list: g1; feed › page: g2']);
   });
 
+  it('counts the CSS Module names Create React App generates (lowercase file names too), and not a BEM name', () => {
+    const folder = resultsFolder('feed-app', {
+      list: {
+        changes: [
+          change('img.nav_title__AbC1d', 'width', cause, 'img.nav_title__AbC1d: width 100 → 135 px — src/card.module.scss'),
+          change('li.navbar__item--main', 'margin', cause, 'li.navbar__item--main: margin 0 → 8px — src/card.module.scss'),
+        ],
+        group: 'g1',
+      },
+      page: { changes: [], group: 'g1' },
+    });
+    expect(scoreRealCases([feed], folder, 'working').hashedNames.map((miss) => miss.said)).toEqual([
+      'img.nav_title__AbC1d: width 100 → 135 px — src/card.module.scss',
+    ]);
+  });
+
   it('says which cases the folder holds no results for, and scores the others', () => {
     const folder = resultsFolder('other-app', {});
     const score = scoreRealCases([feed], folder, 'working');
