@@ -794,6 +794,45 @@ export const StyledDiv = styled.div\`
   });
 });
 
+describe('attribution: emotion', () => {
+  const card = (padding: string) => `import styled from '@emotion/styled';
+
+export const Panel = styled.section\`
+  padding: ${padding};
+\`;
+`;
+
+  it("pairs and names an emotion component without the class made from its styles' hash, which changed with them", async () => {
+    const code = await branch({ 'src/Panel.jsx': card('16px') }, [{ subject: 'Panel: roomier', files: { 'src/Panel.jsx': card('24px') } }]);
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>main'],
+      ['html>body>main>section.css-1q2w3e', { padding: '16px' }],
+      ['html>body>main>section.css-1q2w3e>h2', {}, 'Plans'],
+      ['html>body>main>button.css-9i8u7y-PrimaryButton', { padding: '8px' }, 'Buy'],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>main'],
+      ['html>body>main>section.css-4r5t6y', { padding: '24px' }],
+      ['html>body>main>section.css-4r5t6y>h2', {}, 'Plans'],
+      ['html>body>main>button.css-0o9i8u-PrimaryButton', { padding: '12px' }, 'Buy'],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changes.map((change) => `${change.kind} ${change.element}`)).toEqual(['changed Panel (Panel.jsx)', 'changed PrimaryButton']);
+    expect(changes[0].cause).toEqual({
+      file: 'src/Panel.jsx',
+      commit: commitOf(code, 'Panel: roomier'),
+      line: 'padding: 24px;',
+      component: 'Panel',
+    });
+    expect(changes.map((change) => change.words).join('\n')).not.toMatch(/css-/);
+  });
+});
+
 describe('attribution: markup rendered from data', () => {
   const card = (wrapped: boolean) => `import styles from './card.module.css';
 
