@@ -53,21 +53,39 @@ function writtenPath(path: string): string {
     .join('>');
 }
 
-/** Pairs what is left under parents already paired: the same tag, the same text first, else the first in order. */
+/**
+ * Pairs what is left under parents already paired: the same tag, first one that holds an element of
+ * the same written name as it does (the hero's `div` with the hero's, when a component's generated
+ * classes no longer tell two `div`s apart), then the same text, else the first in order.
+ */
 function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
   const children = new Map<number, number[]>();
   base.elements.forEach((element, i) => {
     if (!usedBase.has(i)) children.set(element.parent, [...(children.get(element.parent) ?? []), i]);
   });
-  current.elements.forEach((element, c) => {
-    const parent = baseOf.get(element.parent);
-    if (baseOf.has(c) || parent === undefined) return;
-    const open = (children.get(parent) ?? []).filter((b) => !usedBase.has(b) && tagOf(base.elements[b].path) === tagOf(element.path));
-    const b = open.find((i) => base.elements[i].text === element.text) ?? open[0];
-    if (b === undefined) return;
-    baseOf.set(c, b);
-    usedBase.add(b);
+  const [baseKin, currentKin] = [kinOf(base), kinOf(current)];
+  for (const byKin of [true, false])
+    current.elements.forEach((element, c) => {
+      const parent = baseOf.get(element.parent);
+      if (baseOf.has(c) || parent === undefined) return;
+      const open = (children.get(parent) ?? []).filter((b) => !usedBase.has(b) && tagOf(base.elements[b].path) === tagOf(element.path));
+      const held = currentKin.get(c);
+      const b = byKin
+        ? open.find((i) => [...(baseKin.get(i) ?? [])].some((name) => held?.has(name)))
+        : (open.find((i) => base.elements[i].text === element.text) ?? open[0]);
+      if (b === undefined) return;
+      baseOf.set(c, b);
+      usedBase.add(b);
+    });
+}
+
+/** Each element's children by their written names (writtenStep). */
+function kinOf(record: LayoutRecord): Map<number, Set<string>> {
+  const kin = new Map<number, Set<string>>();
+  record.elements.forEach((element) => {
+    if (element.parent >= 0) kin.set(element.parent, (kin.get(element.parent) ?? new Set()).add(writtenStep(element.path)));
   });
+  return kin;
 }
 
 /** A path's last step as its source writes it, without its position: CSS Modules' classes read back, CSS-in-JS classes left out. */

@@ -792,6 +792,36 @@ export const StyledDiv = styled.div\`
     ]);
     expect(changes.map((change) => change.words).join('\n')).not.toMatch(/sc-|cVkeIL|jVRBrf/);
   });
+
+  it('pairs a styled component with the one that holds what it holds, when another of its tag came into the capture before it', async () => {
+    const code = await branch({ 'src/Home.style.jsx': home('#000', 'static') }, [
+      { subject: 'css', files: { 'src/Home.style.jsx': home('#696969', 'static') } },
+    ]);
+    const hero = (hash: string) => `html>body>div#root>div.sc-gsDKAQ.${hash}`;
+    const text = '>section.homepage-container>div.text-container>p';
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      [hero('cVkeIL')],
+      [`${hero('cVkeIL')}${text}`, { color: 'rgb(0, 0, 0)' }],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div.sc-bdvvtL.eDLYbF'],
+      ['html>body>div#root>div.sc-bdvvtL.eDLYbF>nav.inner-nav'],
+      [hero('jVRBrf')],
+      [`${hero('jVRBrf')}${text}`, { color: 'rgb(105, 105, 105)' }],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changes.map((change) => `${change.kind} ${change.path}`)).toEqual([
+      'added html>body>div#root>div.sc-bdvvtL.eDLYbF',
+      `changed ${hero('jVRBrf')}${text}`,
+    ]);
+  });
 });
 
 describe('attribution: emotion', () => {
