@@ -29,7 +29,10 @@ export interface PassFailureInput {
  * worktree runs the base commit's files. baseWebServer works today, so it comes first.
  */
 function fromBaseCommit(entry: ServerEntry | null): string {
-  return `reading process.env.PORT in ${entry?.portSetIn ?? 'the server'} also works, but only once that change is in the base commit (the base runs the base commit's files)`;
+  return (
+    `reading process.env.PORT in ${entry?.portSetIn ?? 'the server'} also works, but only once that change is in the base ` +
+    `commit (the base runs the base commit's files)`
+  );
 }
 
 const WEB_SERVER_LINE = /^\[WebServer\]\s?/;
@@ -100,7 +103,10 @@ function giveBaseCommand(servers: ServerEntry[], index: number): string {
 function fixBaseWebServer(entry: ServerEntry): string {
   const known =
     entry.portCommand && entry.portCommand !== entry.baseWebServer ? ` (e.g. baseWebServer: { command: '${entry.portCommand}' })` : '';
-  return `make baseWebServer's command start the server on {port}${known}; reading process.env.PORT in ${entry.portSetIn ?? 'the server'} works once that change is in the base commit (the base runs the base commit's files)`;
+  return (
+    `make baseWebServer's command start the server on {port}${known}; reading process.env.PORT ` +
+    `in ${entry.portSetIn ?? 'the server'} works once that change is in the base commit (the base runs the base commit's files)`
+  );
 }
 
 /** What a crashed server printed last, where its error and the lines after it are. */
@@ -137,7 +143,9 @@ export function explainPassFailure({ log, basePorts, servers }: PassFailureInput
   if (exited) {
     const cause = text.find((line) => /^(\w*Error|error):/.test(line) && line !== exited);
     const entry = servers.length === 1 ? servers[0] : null;
-    const because = `the base app's server${entry ? named(servers, 0, basePorts) : ''} exited before it answered${cause ? ` (${cause.slice(0, 200)})` : ''}; ${lastPrinted(output)}`;
+    const because =
+      `the base app's server${entry ? named(servers, 0, basePorts) : ''} exited before it ` +
+      `answered${cause ? ` (${cause.slice(0, 200)})` : ''}; ${lastPrinted(output)}`;
     if (entry?.baseWebServer != null) return `${because}: baseWebServer is set, check that its command starts the base app`;
     return `${because}: check that the base commit starts with this webServer`;
   }
@@ -153,7 +161,10 @@ function portInUse(servers: ServerEntry[], basePorts: number[], output: string[]
   const where = entry?.portSetIn ? ` (set in ${entry.portSetIn})` : '';
   const server = `the base app's server${named(servers, at, basePorts)} listens on port ${port}${where}, the current app's port`;
   if (entry?.baseWebServer != null)
-    return `${server}, though baseWebServer is set: its command does not give the server its port; ${printed(output)}: ${fixBaseWebServer(entry)}`;
+    return (
+      `${server}, though baseWebServer is set: its command does not give the server its ` +
+      `port; ${printed(output)}: ${fixBaseWebServer(entry)}`
+    );
   return `${server}, so the base cannot get a port of its own: ${giveBaseCommand(servers, at)}; ${fromBaseCommit(entry)}`;
 }
 
@@ -170,12 +181,18 @@ function timeoutReason(servers: ServerEntry[], basePorts: number[], output: stri
   const basePort = basePorts[at === -1 ? 0 : at];
   // It said it listens on the port it was given: it started, and was slow (a loaded machine, a first build).
   if (!listened && printedItsPort(output, basePort))
-    return `the base app's server${named(servers, at, basePorts)} printed that it listens on the base's port (${basePort}) but did not answer within ${timeoutMs / 1000} s: it started and was slow; give it longer with timeout in its webServer entry (e.g. timeout: ${timeoutMs * 2}; the base server has the same entry's timeout)`;
+    return (
+      `the base app's server${named(servers, at, basePorts)} printed that it listens on the base's port (${basePort}) but ` +
+      `did not answer within ${timeoutMs / 1000} s: it started and was slow; give it longer with timeout in its webServer entry ` +
+      `(e.g. timeout: ${timeoutMs * 2}; the base server has the same entry's timeout)`
+    );
   const where = listened ? `: it listened on port ${listened.port} instead (${listened.url})` : ' within the webServer timeout';
   // Without a sign of where the port comes from, the message does not guess.
   const knownSource = entry?.portSetIn ? `set in ${entry.portSetIn}` : listened ? 'chosen by the server' : null;
   const appPort = entry?.port && knownSource ? `; the app's port, ${entry.port}, is ${knownSource}, not read from PORT` : '';
-  const server = `the base app's server${named(servers, at, basePorts)} did not answer on the base's port (${basePorts[at === -1 ? 0 : at]})${where}`;
+  const server =
+    `the base app's server${named(servers, at, basePorts)} did not answer on the base's port ` +
+    `(${basePorts[at === -1 ? 0 : at]})${where}`;
   if (entry?.baseWebServer != null) return `${server}, though baseWebServer is set; ${printed(output)}: ${fixBaseWebServer(entry)}`;
   return `${server}${appPort}: ${giveBaseCommand(servers, at)}; ${fromBaseCommit(entry)}`;
 }

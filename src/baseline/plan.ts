@@ -146,7 +146,9 @@ export function planRun(facts: RunFacts): RunPlan {
       ? `, then stores them as this suite's index, which the next run of the same test files on ${short(facts.base.commit)} takes whole`
       : '';
     lines.push(
-      `the baseline store gives no single test here: Playwright ${facts.playwright} cannot run a list of tests (--test-list, 1.56 and later), so the baseline pass renders every test${next}; upgrade @playwright/test to 1.56 or later to take single tests from ${facts.store.shown}`,
+      `the baseline store gives no single test here: Playwright ${facts.playwright} cannot run a list of tests (--test-list, ` +
+        `1.56 and later), so the baseline pass renders every test${next}; upgrade @playwright/test to 1.56 or later to take ` +
+        `single tests from ${facts.store.shown}`,
     );
   }
   const selects = facts.judgedBy === 'reporter';

@@ -97,8 +97,10 @@ export function unmovedOrigins(dir: string, servers: readonly WebServerEntry[]):
     );
     if (!file) return [];
     return [
-      `${file} names localhost:${server.port}, the origin of webServer[${index}] (\`${server.command}\`), and visual-uat moves origins in the config's commands and env, not in files: ` +
-        `the base app may reach the current webServer[${index}]. Name the origin in the env of the webServer entry that reads it (env: { API_URL: 'http://localhost:${server.port}' }), where it moves to the base port`,
+      `${file} names localhost:${server.port}, the origin of webServer[${index}] (\`${server.command}\`), and visual-uat moves ` +
+        `origins in the config's commands and env, not in files: ` +
+        `the base app may reach the current webServer[${index}]. Name the origin in the env of the webServer entry that reads ` +
+        `it (env: { API_URL: 'http://localhost:${server.port}' }), where it moves to the base port`,
     ];
   });
 }

@@ -27,7 +27,8 @@ export async function gitContext(
   const sameAsBase = base.commit === state.commit && !state.dirty;
   if (!options.record) {
     say(
-      `base ${base.branch} (${base.chosenBy}) @ ${base.commit.slice(0, 8)}, merge-base of HEAD${base.commit === state.commit && state.dirty ? HEAD_IS_BASE : ''}`,
+      `base ${base.branch} (${base.chosenBy}) @ ${base.commit.slice(0, 8)}, merge-base of ` +
+        `HEAD${base.commit === state.commit && state.dirty ? HEAD_IS_BASE : ''}`,
     );
     const farBehind = sameAsBase ? null : await farBehindWarning(repo, base);
     if (farBehind) say(`warning: ${farBehind}`);
@@ -60,7 +61,8 @@ export async function gitContext(
  * committed is the base, which a user who meant to compare a commit may not expect.
  */
 const HEAD_IS_BASE =
-  ', which is HEAD itself: only uncommitted changes are compared (to compare with the commit before HEAD: VISUAL_UAT_BASE=HEAD~1 npx playwright test)';
+  ', which is HEAD itself: only uncommitted changes are compared (to compare with the commit before HEAD: ' +
+  'VISUAL_UAT_BASE=HEAD~1 npx playwright test)';
 
 /**
  * Publishes the run context to the run's processes: its file, and the variable that names it (see

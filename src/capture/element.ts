@@ -34,7 +34,10 @@ export function elementTimeoutMessage(
   const subject = `checkpoint "${name}": ${locator}`;
   if (wait === 'attached')
     return `${subject} matched no element within ${timeoutMs} ms: check the selector, or wait for the element before the checkpoint`;
-  return `${subject} matched no visible element within ${timeoutMs} ms (${nowMatched(measure)}): wait for it to be visible before the checkpoint, or check the selector`;
+  return (
+    `${subject} matched no visible element within ${timeoutMs} ms (${nowMatched(measure)}): wait for it to be visible ` +
+    `before the checkpoint, or check the selector`
+  );
 }
 
 async function measure(locator: Locator): Promise<ElementMeasure> {

@@ -75,7 +75,8 @@ async function toHaveScreenshot(
   if (!inVisualUatRun()) return playwrightToHaveScreenshot(this, subject, nameOrOptions, maybeOptions);
   if (this.isNot)
     throw new Error(
-      'expect(…).not.toHaveScreenshot() has no baseline branch to differ from: under visual-uat, assert what must not show with a DOM assertion instead',
+      'expect(…).not.toHaveScreenshot() has no baseline branch to differ from: under visual-uat, assert what must not show with ' +
+        'a DOM assertion instead',
     );
   const testInfo = test.info();
   const { name, options } = splitArguments(nameOrOptions, maybeOptions);

@@ -123,13 +123,26 @@ async function ariaSnapshot(scope: Locator): Promise<string | null> {
   }
 }
 
-/** The texts of what a checkpoint masks (at least two characters: a shorter one would blank unrelated text). */
+/**
+ * The texts of what a checkpoint masks, whole and line by line (a live feed's innerText puts each item on a line of its own; the ARIA
+ * snapshot joins them with spaces), at least two characters each: a shorter one would blank unrelated text.
+ */
 async function maskedTexts(masks: readonly Locator[]): Promise<string[]> {
   const texts = await Promise.all(masks.map((mask) => mask.allInnerTexts().catch(() => [])));
   return texts
     .flat()
+    .flatMap((text) => [text, ...text.split('\n')])
     .map((text) => text.trim())
     .filter((text) => text.length >= 2);
+}
+
+/**
+ * An ARIA snapshot with each masked text as `…`, longest first, and a run of them (a feed of a varying number of items) as one `…`: what
+ * the mask covers never reaches the tree compared.
+ */
+export function withoutMaskedTexts(snapshot: string, texts: readonly string[]): string {
+  const longestFirst = [...new Set(texts)].sort((a, b) => b.length - a.length);
+  return longestFirst.reduce((tree, text) => tree.split(text).join('…'), snapshot).replace(/…(?:[ \t]+…)+/g, '…');
 }
 
 /**
@@ -142,8 +155,7 @@ async function unmaskedAriaSnapshot(scope: Locator, masks: readonly Locator[]): 
   if (masks.length === 0) return ariaSnapshot(scope);
   const before = await maskedTexts(masks);
   const snapshot = await ariaSnapshot(scope);
-  const texts = [...new Set([...before, ...(await maskedTexts(masks))])].sort((a, b) => b.length - a.length);
-  return snapshot === null ? null : texts.reduce((tree, text) => tree.split(text).join('…'), snapshot);
+  return snapshot === null ? null : withoutMaskedTexts(snapshot, [...before, ...(await maskedTexts(masks))]);
 }
 
 const SCOPE_ATTRIBUTE = 'data-visual-uat-a11y-scope';

@@ -173,6 +173,9 @@ export function testMeta(target: CaptureTarget, options: VisualUatTestOptions): 
 
 function notRunReason(manifest: BaselineManifest | null): string {
   if (manifest?.selection)
-    return 'the baseline pass left this test out (no capture found in its source), and the top-up pass after the tests could not run it: see the baseline log';
+    return (
+      'the baseline pass left this test out (no capture found in its source), and the top-up pass after the tests could ' +
+      'not run it: see the baseline log'
+    );
   return 'the baseline pass did not run this test';
 }

@@ -111,7 +111,8 @@ export function loadConfigOptions(configFile: string, env: NodeJS.ProcessEnv = p
     if (error.message.startsWith('@playwright/test is not installed'))
       throw new Error(`visual-uat: @playwright/test is not installed beside ${configFile}: run npm install, or pass --dir <output folder>`);
     throw new Error(
-      `visual-uat: could not load ${path.basename(configFile)} to find its output folder (${error.message}): fix the config, or pass --dir <output folder>`,
+      `visual-uat: could not load ${path.basename(configFile)} to find its output folder (${error.message}): fix the config, or ` +
+        `pass --dir <output folder>`,
     );
   }
 }
@@ -126,7 +127,8 @@ function loadOptions(configFile: string, env: NodeJS.ProcessEnv, load: typeof lo
   } catch (error) {
     if (!folderGiven) throw error;
     printLine(
-      `visual-uat: the output folder is given, but its other options are not known (${(error as Error).message}): labelsDir, the evaluator and the tolerances take their defaults`,
+      `visual-uat: the output folder is given, but its other options are not known (${(error as Error).message}): labelsDir, ` +
+        `the evaluator and the tolerances take their defaults`,
       'warning',
     );
     return {};

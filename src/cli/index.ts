@@ -75,7 +75,8 @@ export async function clean(settings: Settings, keepCommits?: number): Promise<s
       : foreignContent(settings.baselineStore);
   if (foreign)
     lines.push(
-      `visual-uat clean: the baseline store ${settings.baselineStore} ${foreign}: nothing in it was removed; point ${STORE_OPTION} at the store's folder`,
+      `visual-uat clean: the baseline store ${settings.baselineStore} ${foreign}: nothing in it was removed; ` +
+        `point ${STORE_OPTION} at the store's folder`,
     );
   else if (!isInside(settings.baselineStore, settings.outputDir) && fs.existsSync(settings.baselineStore)) {
     const before = storeSize(settings.baselineStore);
@@ -83,9 +84,10 @@ export async function clean(settings: Settings, keepCommits?: number): Promise<s
     const after = storeSize(settings.baselineStore);
     const newest = `the newest ${plural(keepCommits ?? KEPT_COMMITS, 'base commit')}`;
     const pruned = after.entries < before.entries || after.bytes < before.bytes;
-    lines.push(
-      `visual-uat clean: baseline store ${settings.baselineStore}: ${pruned ? `${sizeText(before)} before, ${sizeText(after)} kept (${newest})` : `${sizeText(before)}, nothing to prune (it keeps ${newest})`}`,
-    );
+    const sizes = pruned
+      ? `${sizeText(before)} before, ${sizeText(after)} kept (${newest})`
+      : `${sizeText(before)}, nothing to prune (it keeps ${newest})`;
+    lines.push(`visual-uat clean: baseline store ${settings.baselineStore}: ${sizes}`);
   }
   const homes = Object.values(worktreeHomes(settings.outputDir)).filter((home) => fs.existsSync(home));
   const repo = homes.length ? await openRepo(settings.configDir) : null;
@@ -115,7 +117,8 @@ export async function clean(settings: Settings, keepCommits?: number): Promise<s
   if (removed.length) lines.push(`visual-uat clean: removed ${removed.map((name) => `${shown(settings.outputDir)}/${name}`).join(', ')}`);
   for (const dir of keep)
     lines.push(
-      `visual-uat clean: kept ${shown(dir)} (labelled cases and evals are decisions, not run output: delete the folder yourself to drop them)`,
+      `visual-uat clean: kept ${shown(dir)} (labelled cases and evals are decisions, not run output: delete the folder yourself ` +
+        `to drop them)`,
     );
   return lines;
 }
@@ -139,7 +142,8 @@ export function buildProgram(): Command {
     .description('run playwright test with the baseline pass and the comparison (arguments after -- go to playwright)')
     .option(
       '--base <ref>',
-      "base branch to compare with (default: a CI variable such as GITHUB_BASE_REF, else the remote's default branch, else main, else master)",
+      "base branch to compare with (default: a CI variable such as GITHUB_BASE_REF, else the remote's default branch, else " +
+        'main, else master)',
     )
     .option('--update-baselines', 'capture the baselines again even when cached')
     .option('--keep-worktrees', 'keep the base worktree after the run')
@@ -151,7 +155,8 @@ export function buildProgram(): Command {
   program
     .command('record')
     .description(
-      'run the tests and store their checkpoints as the baselines of HEAD (clean tree) in the baseline store, for later runs and other machines',
+      'run the tests and store their checkpoints as the baselines of HEAD (clean tree) in the baseline store, for later runs ' +
+        'and other machines',
     )
     .argument('[playwrightArgs...]', 'arguments for playwright test')
     .allowUnknownOption()
@@ -244,7 +249,8 @@ export function buildProgram(): Command {
   program
     .command('eval')
     .description(
-      "replay labelled cases (reviewers' decisions, or the shipped corpus) through the evaluator and print how far it agrees; exit 1 when it would have approved a labelled regression, 2 when it could not run",
+      "replay labelled cases (reviewers' decisions, or the shipped corpus) through the evaluator and print how far it agrees; " +
+        'exit 1 when it would have approved a labelled regression, 2 when it could not run',
     )
     .option('--model <name>', "the model (default: VISUAL_UAT_MODEL, else the latest run's, else gpt-4.1-mini)")
     .option('--base-url <url>', "an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else the latest run's)")

@@ -22,7 +22,10 @@ export interface BaseServerPlan {
 function byHand(suggested: string | null): string {
   const command = suggested ? `'${suggested}'` : "'<a command that starts it on {port}>'";
   const which = suggested ? ' (a server of your package.json scripts: check it serves this app)' : '';
-  return `if the base run stops on its port, add baseWebServer: { command: ${command} }${which} to withVisualUat's options (README: "Your web server")`;
+  return (
+    `if the base run stops on its port, add baseWebServer: { command: ${command} }${which} to withVisualUat's options ` +
+    `(README: "Your web server")`
+  );
 }
 
 function through(started: StartedServer): string {

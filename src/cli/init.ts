@@ -88,7 +88,9 @@ function adoptionHint(configDir: string): string[] {
   const specs = playwrightSnapshotSpecs(configDir);
   if (specs.length === 0) return [];
   return [
-    `${specs.length} spec ${specs.length === 1 ? 'file calls' : 'files call'} toHaveScreenshot with @playwright/test's expect: import { test, expect } from 'visual-uat' there to make those calls checkpoints, then delete their -snapshots folders (README: "Adopting an existing toHaveScreenshot suite"):`,
+    `${specs.length} spec ${specs.length === 1 ? 'file calls' : 'files call'} toHaveScreenshot with @playwright/test's expect: ` +
+      `import { test, expect } from 'visual-uat' there to make those calls checkpoints, then delete their -snapshots folders ` +
+      `(README: "Adopting an existing toHaveScreenshot suite"):`,
     ...specs.map((spec) => `  ${spec}`),
   ];
 }
@@ -182,7 +184,8 @@ export async function init(cwd: string, options: InitOptions): Promise<InitOutco
   const configFile = findConfig(options.config, cwd);
   if (!configFile)
     throw new Error(
-      'visual-uat init: no playwright.config.{ts,js,mts,mjs,cts,cjs} here: run it in your Playwright project, or name the config with --config',
+      'visual-uat init: no playwright.config.{ts,js,mts,mjs,cts,cjs} here: run it in your Playwright project, or name the ' +
+        'config with --config',
     );
   const configDir = path.dirname(configFile);
   const shown = (file: string) => path.relative(cwd, file) || path.basename(file);

@@ -32,7 +32,8 @@ export function readLatestRun(outputDir: string): RunResult {
   const file = outputPath(outputDir, 'latestResults');
   if (!fs.existsSync(file))
     throw new Error(
-      `visual-uat: no run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test) first`,
+      `visual-uat: no run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx ` +
+        `playwright test) first`,
     );
   const run = JSON.parse(fs.readFileSync(file, 'utf8')) as RunResult;
   for (const test of run.tests) {

@@ -185,7 +185,10 @@
   }
 
   function decisionText(d: ReviewDecision): string {
-    return `${d.decision === 'approved' ? 'Approved' : 'Rejected'} by ${d.by} on ${d.at.slice(0, 10)}${d.reason ? `: ${d.reason}` : ''} (applies from the next run)`;
+    return (
+      `${d.decision === 'approved' ? 'Approved' : 'Rejected'} by ${d.by} ` +
+      `on ${d.at.slice(0, 10)}${d.reason ? `: ${d.reason}` : ''} (applies from the next run)`
+    );
   }
 
   function entryView(entry: ReviewEntry, index: number): Article {
@@ -282,7 +285,8 @@
         body.appendChild(
           el('p', {}, [
             document.createTextNode(
-              `Also changed here: group ${c.otherGroups.join(', ')}${entry.decidable ? `. The images open on this change (${entry.id}), outlined. ` : ''}`,
+              `Also changed here: group ` +
+                `${c.otherGroups.join(', ')}${entry.decidable ? `. The images open on this change (${entry.id}), outlined. ` : ''}`,
             ),
             entry.decidable
               ? el('button', {

@@ -197,7 +197,9 @@ export function reviewModel(settings: Settings): ReviewModel {
   if (!fs.existsSync(file))
     return {
       run: null,
-      message: `No run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx playwright test), then reload this page.`,
+      message:
+        `No run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx ` +
+        `playwright test), then reload this page.`,
       entries: [],
     };
   const run = readLatestRun(settings.outputDir);

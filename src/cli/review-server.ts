@@ -111,7 +111,8 @@ function parseDecision(text: string): DecisionBody {
   if (typeof body.run !== 'number' || typeof body.entry !== 'string' || (body.decision !== 'approved' && body.decision !== 'rejected'))
     throw new Refused(
       400,
-      'a decision needs run (the run timestamp), entry (a group id, or a checkpoint key for everything it shows) and decision (approved or rejected)',
+      'a decision needs run (the run timestamp), entry (a group id, or a checkpoint key for everything it shows) and decision ' +
+        '(approved or rejected)',
     );
   return {
     run: body.run,
@@ -177,7 +178,9 @@ export async function startReviewServer(settings: Settings, options: ServeOption
     if (!sameToken(given, token)) throw new Refused(403, 'refused: open the URL that npx visual-uat review printed (it carries the token)');
     if (req.method === 'GET' && url.pathname === '/') {
       const nonce = crypto.randomBytes(16).toString('base64');
-      const csp = `default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+      const csp =
+        `default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src ` +
+        `'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
       return send(res, 200, 'text/html; charset=utf-8', reviewPage(reviewModel(settings), nonce), {
         'content-security-policy': csp,
         'referrer-policy': 'no-referrer',

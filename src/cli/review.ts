@@ -101,7 +101,8 @@ function chooseGroups(
         .filter((id) => id && id !== group.id && groups.get(id)?.status !== 'changed' && !wanted.some((w) => w.id === id))
         .map(
           (id) =>
-            `  note: ${named(c)} also shows group ${id} (${groups.get(id!)?.status}), not part of this decision: npx visual-uat ${decision === 'approved' ? 'approve' : 'reject'} ${id}`,
+            `  note: ${named(c)} also shows group ${id} (${groups.get(id!)?.status}), not part of this decision: npx ` +
+            `visual-uat ${decision === 'approved' ? 'approve' : 'reject'} ${id}`,
         ),
     );
     return { request: groupDecision(group, checkpoints, decision, decider), lines, notes };
@@ -126,8 +127,9 @@ function chooseCheckpoints(
 /**
  * Records approvals (or rejections) for the latest run's changes that a filter names (or every
  * needs_review one with --all): a named group; for a named test or checkpoint, each group it
- * shows, on every checkpoint of the run that shows it; or with --only that checkpoint alone. Older decisions on the same changes are replaced, and decisions that no longer
- * apply (the ones the run reported as stale) dropped, by the same rule (approve/rule.ts).
+ * shows, on every checkpoint of the run that shows it; or with --only that checkpoint alone. Older
+ * decisions on the same changes are replaced, and decisions that no longer apply (the ones the run
+ * reported as stale) dropped, by the same rule (approve/rule.ts).
  */
 export async function approveOrReject(
   settings: Settings,
@@ -138,7 +140,8 @@ export async function approveOrReject(
   const command = decision === 'approved' ? 'approve' : 'reject';
   if (!filters.length && !options.all && !options.prune)
     throw new Error(
-      `visual-uat: ${command} what? name a test, checkpoint or group (g1)${decision === 'approved' ? ', or pass --all for every needs_review change' : ''}`,
+      `visual-uat: ${command} what? name a test, checkpoint or group ` +
+        `(g1)${decision === 'approved' ? ', or pass --all for every needs_review change' : ''}`,
     );
   if (options.only && !filters.length) throw new Error(`visual-uat: --only needs a filter: name the checkpoint to ${command}`);
   const run = readLatestRun(settings.outputDir);
@@ -149,7 +152,8 @@ export async function approveOrReject(
     : chooseGroups(run, checkpoints, filters, options, decision, decider);
   if ((filters.length || options.all) && chosen.length === 0)
     throw new Error(
-      `visual-uat: nothing to ${command}: no changed checkpoint of the latest run matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : '--all'} (see npx visual-uat report)`,
+      `visual-uat: nothing to ${command}: no changed checkpoint of the latest run ` +
+        `matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : '--all'} (see npx visual-uat report)`,
     );
 
   const recorded = recordRunDecisions(
@@ -175,7 +179,9 @@ export async function approveOrReject(
     ...notes,
     ...recorded.dropped.map(
       ({ approval, checkpoint }) =>
-        `${options.dryRun ? 'would drop' : 'dropped'} stale ${approval.decision === 'rejected' ? 'rejection' : 'approval'}: ${checkpoint.test} › ${checkpoint.checkpoint} (no longer shows the ${approval.decision} change)`,
+        `${options.dryRun ? 'would drop' : 'dropped'} ` +
+        `stale ${approval.decision === 'rejected' ? 'rejection' : 'approval'}: ${checkpoint.test} › ${checkpoint.checkpoint} ` +
+        `(no longer shows the ${approval.decision} change)`,
     ),
   ];
   if (recorded.replaced.length)
@@ -192,7 +198,8 @@ export async function approveOrReject(
   );
   if (recorded.labels.length)
     lines.push(
-      `labelled: ${plural(recorded.labels.length, 'case')} in ${path.relative(process.cwd(), settings.labelsDir) || '.'} (npx visual-uat eval measures the evaluator on them)`,
+      `labelled: ${plural(recorded.labels.length, 'case')} in ${path.relative(process.cwd(), settings.labelsDir) || '.'} (npx ` +
+        `visual-uat eval measures the evaluator on them)`,
     );
   lines.push(...recorded.labelProblems);
   return `${lines.join('\n')}\n`;

@@ -40,7 +40,8 @@ async function decode(bytes: Buffer, file: string, side: ImageSide): Promise<Rgb
   const size = pngSize(bytes);
   if (size && size.width * size.height > MAX_PIXELS)
     throw new CompareError(
-      `the ${side} image ${file} is ${size.width}×${size.height} px, over the ${MAX_PIXELS / 1e6} MP limit: capture a locator or a clip instead of the whole page`,
+      `the ${side} image ${file} is ${size.width}×${size.height} px, over the ${MAX_PIXELS / 1e6} MP limit: capture a locator ` +
+        `or a clip instead of the whole page`,
       side,
     );
   try {

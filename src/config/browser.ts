@@ -39,7 +39,9 @@ function bundledChromiumInstalled(): boolean {
 }
 
 /** What a newcomer without any Chromium reads instead of Playwright's stack of launch errors. */
-export const NO_CHROMIUM = `visual-uat: no Chromium on this machine: run npx playwright install chromium, or install your system's chromium package (apt-get install chromium), or point ${ENV.chromium.name} at one`;
+export const NO_CHROMIUM =
+  `visual-uat: no Chromium on this machine: run npx playwright install chromium, or install your ` +
+  `system's chromium package (apt-get install chromium), or point ${ENV.chromium.name} at one`;
 
 export function systemChromium(env: NodeJS.ProcessEnv = process.env): string | null {
   const explicit = ENV.chromium.read(env);

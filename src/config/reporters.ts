@@ -74,7 +74,11 @@ export function ungatedRunError(
   const gated = gatedReporters([REPORTER_NAME], reporters, env)
     .map(([name]) => shownName(name, cwd))
     .join(',');
-  return `visual-uat: this run's reporters (${named}) leave out visual-uat's, so nothing would compare its checkpoints: run npx visual-uat test --reporter=${named}, or npx playwright test --reporter=${gated} (only --reporter=blob runs without it: merge-reports compares)`;
+  return (
+    `visual-uat: this run's reporters (${named}) leave out visual-uat's, so nothing would compare its checkpoints: run npx ` +
+    `visual-uat test --reporter=${named}, or npx playwright test --reporter=${gated} (only --reporter=blob runs without it: ` +
+    `merge-reports compares)`
+  );
 }
 
 /**

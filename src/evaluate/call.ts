@@ -204,7 +204,8 @@ export async function complete(
       attempt.error = `timed out after ${policy.timeoutMs} ms`;
       // Not retried: a hung or overloaded server would multiply the wait by the retry count.
       throw new EvaluatorFault(
-        `the evaluator did not answer within ${duration(policy.timeoutMs)} (raise evaluator.timeoutMs or VISUAL_UAT_EVAL_TIMEOUT_MS for a slow model)`,
+        `the evaluator did not answer within ${duration(policy.timeoutMs)} (raise evaluator.timeoutMs or ` +
+          `VISUAL_UAT_EVAL_TIMEOUT_MS for a slow model)`,
         true,
       );
     }

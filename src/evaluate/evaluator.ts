@@ -258,7 +258,10 @@ export function createEvaluator(
     usage: () => ({ ...model.usage(), cacheHits }),
     summary() {
       const calls = model.usage().calls;
-      return `visual-uat: evaluator ${settings.model}: ${plural(calls, 'call')}, ${plural(cacheHits, 'cache hit')}, ${model.tokensAndCost()}, ${(elapsedMs / 1000).toFixed(1)} s`;
+      return (
+        `visual-uat: evaluator ${settings.model}: ${plural(calls, 'call')}, ${plural(cacheHits, 'cache hit')}, ` +
+        `${model.tokensAndCost()}, ${(elapsedMs / 1000).toFixed(1)} s`
+      );
     },
   };
 }

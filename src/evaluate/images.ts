@@ -91,7 +91,8 @@ export function planView(baseline: Size, current: Size, regions: Region[]): View
   const sameSize = baseline.width === current.width && baseline.height === current.height;
   const sizes = sameSize
     ? ''
-    : ` The baseline is ${baseline.width}×${baseline.height} px and the current ${current.width}×${current.height} px; grey areas lie outside the smaller one.`;
+    : ` The baseline is ${baseline.width}×${baseline.height} px and the current ${current.width}×${current.height} px; grey ` +
+      `areas lie outside the smaller one.`;
   return { canvas, maxScale, bands, areas, shown: describe(canvas, bands, areas), sizes };
 }
 

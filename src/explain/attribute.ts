@@ -39,6 +39,16 @@ const FRAMEWORK_CLASS = /^(svelte-[a-z0-9]+|astro-[a-z0-9]+)$/i;
 /** What only an element's own tag, attributes or text change: its classes, its text, its picture. */
 const OWN_LINE = new Set(['class', 'text', 'src', 'image']);
 
+/**
+ * Whether a template's element writes the element's text itself; one whose text an expression gives (`<p>{description}</p>`, the same tag
+ * on every card) shows whatever a prop or data says, so a line that writes the text is the stronger proof.
+ */
+const writesText = (target: ElementTarget, element: Element) =>
+  target.text.length >= 3 && element.texts.some((text) => text.replace(/\s+/g, ' ').trim() === target.text);
+
+/** Whether only an element's text changed (its size follows it). */
+const onlyText = (element: Element) => element.properties.every((property) => ['text', 'width', 'height'].includes(property));
+
 interface Element {
   kind: ElementClues['kind'];
   sides: Step[][];
@@ -161,18 +171,43 @@ const pictureName = (address: string) => (address.split(/[?#]/)[0].split('/').po
 /** Whether a changed file is the picture the element shows (an SVG, an image). */
 const showsFile = (element: Element, file: string) => element.pictures.some((address) => pictureName(address) === pictureName(file));
 
+/**
+ * Whether a changed line of an element's own tag writes the picture it shows (`src="adshotel.webp"` for `/adshotel.webp`): its new
+ * picture's line, though the element's classes are on many others (a grid of cards).
+ */
+function writesPicture(target: ElementTarget, line: ChangedLine, element: Element): boolean {
+  if (element.kind === 'changed' && !element.properties.some((property) => property === 'src' || property === 'image')) return false;
+  if (!element.sides.some((steps) => steps[steps.length - 1].tag === target.tag)) return false;
+  return element.pictures.some((address) => {
+    const name = pictureName(address);
+    return name.length > 0 && new RegExp(`(^|[\\s"'\`(/=])${escapeRegExp(name)}(?=$|[\\s"'\`)?#])`, 'i').test(line.text);
+  });
+}
+
 /** A word or class as a whole token of a line: not a piece of a longer one (`flex` in `flex-col`, `#1E1A2E` in `bg-[#1E1A2E]`). */
 const token = (word: string) => new RegExp(`(^|[\\s"'\`{}(),>=])${escapeRegExp(word)}(?=$|[\\s"'\`{}(),<=])`);
 
+/** Whether a line holds a text whole: not a piece of a longer word. */
+const holdsText = (line: ChangedLine, text: string) =>
+  text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escapeRegExp(text)}(?=$|[<"'\`\\s])`).test(line.text.trim());
+
 /**
- * Whether a changed line holds one of the element's texts whole, for an element whose text is what changed, or that came (an added line) or
- * went (a removed one).
+ * Whether a commit's line holds the element's texts as a line on its other side holds them: `<a href="/new">Eryn Craig</a>` for
+ * `<a href="/old">Eryn Craig</a>` changed the link, not the text (`Lumen Cloud` for `Lumen` did change it).
  */
-function textProof(line: ChangedLine, element: Element): boolean {
+function keepsText(change: CodeChange, line: ChangedLine, element: Element): boolean {
+  const held = (other: ChangedLine) => element.texts.filter((text) => holdsText(other, text)).join('\u0000');
+  const own = held(line);
+  return own !== '' && change.lines.some((other) => other.added !== line.added && held(other) === own);
+}
+
+/**
+ * Whether a changed line holds one of the element's texts whole, and changed it, for an element whose text is what changed, or that came
+ * (an added line) or went (a removed one).
+ */
+function textProof(change: CodeChange, line: ChangedLine, element: Element): boolean {
   if (element.kind === 'changed' ? !element.properties.includes('text') : line.added !== (element.kind === 'added')) return false;
-  return element.texts.some(
-    (text) => text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escapeRegExp(text)}(?=$|[<"'\`\\s])`).test(line.text.trim()),
-  );
+  return element.texts.some((text) => holdsText(line, text)) && !keepsText(change, line, element);
 }
 
 /**
@@ -180,9 +215,9 @@ function textProof(line: ChangedLine, element: Element): boolean {
  * element inside it whole: the data that renders it (`"title": "Python"` in skills.json for a new
  * skill tile). Weaker than its own tag's line, which a template that renders the data holds.
  */
-function renderedTextProof(line: ChangedLine, element: Element): boolean {
+function renderedTextProof(change: CodeChange, line: ChangedLine, element: Element): boolean {
   if (element.kind === 'changed' || line.added !== (element.kind === 'added') || line.target?.kind === 'style') return false;
-  return textProof(line, { ...element, texts: element.innerTexts });
+  return textProof(change, line, { ...element, texts: element.innerTexts });
 }
 
 /** How many texts of the elements inside an added or removed one its clues carry. */
@@ -234,15 +269,18 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   if (showsFile(element, change.file) || addressProof(line, element)) return 2;
   if (target?.kind === 'style') return styleProof(target, change.file, element, uses);
   if (target?.kind === 'element' && rendersNamed(target, element)) return element.kind === 'changed' ? 1 : 2;
+  if (target?.kind === 'element' && writesPicture(target, line, element)) return 2;
   // Its own line explains a class, a text, a picture, or its coming and going outright; a style only
   // through what the line may hold (an inline style, an attribute a rule selects), so a rule that
   // sets that style wins.
   const cameOrWent = element.kind !== 'changed' && line.added === (element.kind === 'added');
-  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent)))
+  if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent))) {
+    if (element.kind === 'changed' && onlyText(element)) return keepsText(change, line, element) ? 0 : writesText(target, element) ? 2 : 1;
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
+  }
   if (optionOfRenderer(change, line, element)) return 1;
-  if (textProof(line, element)) return 2;
-  return renderedTextProof(line, element) ? 1 : 0;
+  if (textProof(change, line, element)) return 2;
+  return renderedTextProof(change, line, element) ? 1 : 0;
 }
 
 /** The element's names a line may mention without proving anything: its classes (those a framework adds aside), its id. */
@@ -374,6 +412,33 @@ function unmatchedModules(code: readonly CodeChange[], page: readonly string[]):
   });
 }
 
+const undoneOf = new WeakMap<readonly CodeChange[], Set<ChangedLine>>();
+
+/**
+ * The changed lines a later commit of the branch undid: a line one commit adds and a later one
+ * removes as it was (or removes and a later one writes back), in the same rule or element. Between
+ * the base and the working tree they changed nothing, so they prove nothing (`margin-left: 2rem`
+ * added by one commit and dropped by a "minor fix").
+ */
+function undoneLines(code: readonly CodeChange[]): Set<ChangedLine> {
+  let undone = undoneOf.get(code);
+  if (undone) return undone;
+  undone = new Set();
+  const open = new Map<string, ChangedLine[]>();
+  for (const change of code)
+    for (const line of change.lines) {
+      const key = (added: boolean) => JSON.stringify([change.file, added, line.text.trim(), line.target]);
+      const earlier = open.get(key(!line.added))?.find((other) => !undone!.has(other) && !change.lines.includes(other));
+      if (earlier) {
+        undone.add(earlier).add(line);
+        continue;
+      }
+      open.set(key(line.added), [...(open.get(key(line.added)) ?? []), line]);
+    }
+  undoneOf.set(code, undone);
+  return undone;
+}
+
 /**
  * The change the branch's diff proves caused what an element shows: a changed line of a style
  * sheet whose rule (nesting resolved, CSS Modules names read back) applies to the element and sets
@@ -396,8 +461,10 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
   };
   const uses = code.flatMap((change) => change.uses.map((use) => ({ ...use, file: change.file })));
   let found: { attribution: Attribution; rank: number } | null = null;
+  const undone = undoneLines(code);
   for (const change of code)
     for (const line of change.lines) {
+      if (undone.has(line)) continue;
       const rank = proof(change, line, element, uses);
       if (rank > 0 && rank >= (found?.rank ?? 0))
         found = { attribution: { file: change.file, commit: change.commit, line: line.text.trim(), ...componentOfLine(line) }, rank };

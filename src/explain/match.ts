@@ -54,9 +54,10 @@ function writtenPath(path: string): string {
 }
 
 /**
- * Pairs what is left under parents already paired: the same tag, first one that holds an element of
- * the same written name as it does (the hero's `div` with the hero's, when a component's generated
- * classes no longer tell two `div`s apart), then the same text, else the first in order.
+ * Pairs what is left under parents already paired: the same tag, first the siblings that hold an
+ * element of the same written name as one does (the hero's `div` with the hero's, when a
+ * component's generated classes no longer tell two `div`s apart), then those with the same text
+ * (`Blog` with `Blog`, though `Changelog` was inserted before it), then the rest in order.
  */
 function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
   const children = new Map<number, number[]>();
@@ -64,19 +65,30 @@ function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<numb
     if (!usedBase.has(i)) children.set(element.parent, [...(children.get(element.parent) ?? []), i]);
   });
   const [baseKin, currentKin] = [kinOf(base), kinOf(current)];
-  for (const byKin of [true, false])
-    current.elements.forEach((element, c) => {
-      const parent = baseOf.get(element.parent);
-      if (baseOf.has(c) || parent === undefined) return;
-      const open = (children.get(parent) ?? []).filter((b) => !usedBase.has(b) && tagOf(base.elements[b].path) === tagOf(element.path));
-      const held = currentKin.get(c);
-      const b = byKin
-        ? open.find((i) => [...(baseKin.get(i) ?? [])].some((name) => held?.has(name)))
-        : (open.find((i) => base.elements[i].text === element.text) ?? open[0]);
-      if (b === undefined) return;
-      baseOf.set(c, b);
-      usedBase.add(b);
-    });
+  const siblings = new Map<number, number[]>();
+  current.elements.forEach((element, c) => siblings.set(element.parent, [...(siblings.get(element.parent) ?? []), c]));
+  current.elements.forEach((element, c) => {
+    const parent = baseOf.get(element.parent);
+    if (baseOf.has(c) || parent === undefined) return;
+    const unpaired = (siblings.get(element.parent) ?? []).filter((s) => !baseOf.has(s));
+    for (const by of ['kin', 'text', 'order'] as const)
+      for (const s of unpaired) {
+        if (baseOf.has(s)) continue;
+        const open = (children.get(parent) ?? []).filter(
+          (b) => !usedBase.has(b) && tagOf(base.elements[b].path) === tagOf(current.elements[s].path),
+        );
+        const held = currentKin.get(s);
+        const b =
+          by === 'kin'
+            ? open.find((i) => [...(baseKin.get(i) ?? [])].some((name) => held?.has(name)))
+            : by === 'text'
+              ? open.find((i) => base.elements[i].text === current.elements[s].text)
+              : open[0];
+        if (b === undefined) continue;
+        baseOf.set(s, b);
+        usedBase.add(b);
+      }
+  });
 }
 
 /** Each element's children by their written names (writtenStep). */
@@ -133,10 +145,10 @@ function pairThroughWrappers(base: LayoutRecord, current: LayoutRecord, baseOf: 
 }
 
 /**
- * Pairs the elements of two records: by path first, then by path without sibling positions and
- * text (an item inserted among same-named siblings shifts the positions of those after it), then by
- * the loose path alone when it is unique on both sides, then through a wrapper added or removed
- * around them, then (a class added or removed renames an
+ * Pairs the elements of two records: by path and text first, then by path without sibling positions
+ * and text (an item inserted among same-named siblings shifts the positions of those after it), then
+ * by path, then by the loose path alone when it is unique on both sides, then through a wrapper
+ * added or removed around them, then (a class added or removed renames an
  * element and everything under it) by tag under parents already paired, same text first. What is
  * left over was added or removed;
  * only the outermost such element is reported (its children came with it).
@@ -144,9 +156,11 @@ function pairThroughWrappers(base: LayoutRecord, current: LayoutRecord, baseOf: 
 export function matchElements(base: LayoutRecord, current: LayoutRecord): Matching {
   const baseOf = new Map<number, number>();
   const usedBase = new Set<number>();
+  // The same text before the same place: an item inserted before `Contact` takes its place, and `Contact` moves on one.
   const keys: ((element: LayoutElement) => string | null)[] = [
-    (element) => writtenPath(element.path),
+    (element) => `${writtenPath(element.path)}\u0000${element.text}`,
     (element) => `${loosePath(writtenPath(element.path))}\u0000${element.text}`,
+    (element) => writtenPath(element.path),
     (element) => loosePath(writtenPath(element.path)),
   ];
   for (const key of keys) {

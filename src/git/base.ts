@@ -92,7 +92,8 @@ export async function resolveBase(repo: Repo, named: NamedBase | null, timeoutMs
   const ref = await branchRef(repo, branch);
   if (!ref)
     throw new SetupError(
-      `visual-uat: base branch "${branch}" (${chosenBy}) not found (no local branch, no origin/${branch}): set baseBranch in withVisualUat or VISUAL_UAT_BASE, or fetch it (git fetch origin ${branch})`,
+      `visual-uat: base branch "${branch}" (${chosenBy}) not found (no local branch, no origin/${branch}): set baseBranch in ` +
+        `withVisualUat or VISUAL_UAT_BASE, or fetch it (git fetch origin ${branch})`,
     );
   // `git merge-base` answers "none" with exit code 1 and no output.
   const commit = (await runGit(repo.root, ['merge-base', 'HEAD', ref]).catch(() => '')).trim();
@@ -100,7 +101,8 @@ export async function resolveBase(repo: Repo, named: NamedBase | null, timeoutMs
     const shallow = (await runGit(repo.root, ['rev-parse', '--is-shallow-repository']).catch(() => 'false')).trim() === 'true';
     if (shallow)
       throw new SetupError(
-        `visual-uat: this is a shallow clone without the merge-base of HEAD and ${branch}: run git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)`,
+        `visual-uat: this is a shallow clone without the merge-base of HEAD and ${branch}: run git fetch --unshallow (in GitHub ` +
+          `Actions: actions/checkout with fetch-depth: 0)`,
       );
     throw new SetupError(
       `visual-uat: HEAD and ${branch} share no history: set baseBranch or VISUAL_UAT_BASE to a branch this one grew from`,
@@ -138,7 +140,9 @@ export async function farBehindWarning(repo: Repo, base: BaseResolution): Promis
   const behindHead = await countCommits(repo, `${base.commit}..HEAD`);
   return (
     `the base ${base.branch} @ ${base.commit.slice(0, 8)} is far behind: ${plural(behindTip, 'commit')} behind ${base.branch}'s tip, ` +
-    `${plural(behindHead, 'commit')} and ${plural(days, 'day')} behind HEAD (the limits: ${FAR_BEHIND_COMMITS} commits behind the tip, ${FAR_BEHIND_DAYS} days), ` +
-    `so every checkpoint is compared with the app as it was then: if the team's base is another branch, set baseBranch in withVisualUat or VISUAL_UAT_BASE`
+    `${plural(behindHead, 'commit')} and ${plural(days, 'day')} behind HEAD (the limits: ${FAR_BEHIND_COMMITS} commits behind ` +
+    `the tip, ${FAR_BEHIND_DAYS} days), ` +
+    `so every checkpoint is compared with the app as it was then: if the team's base is another branch, set baseBranch in ` +
+    `withVisualUat or VISUAL_UAT_BASE`
   );
 }

@@ -1,26 +1,17 @@
 import type ts from 'typescript';
 import { typescript } from '../util/typescript';
 import type { ElementTarget } from '../types';
+import { expressionClasses, type WrittenClasses } from './class-expression';
 import { parentOf } from './markup-lines';
 
 type Opening = ts.JsxOpeningElement | ts.JsxSelfClosingElement;
 
-const tokens = (text: string) => text.split(/\s+/).filter(Boolean);
-
-/**
- * A class attribute's tokens as written: a string's, or a template's text before its first `${`; dynamic when an expression decides any.
- */
-function classesOf(initializer: ts.JsxAttributeValue | undefined): { classes: string[]; dynamicClasses: boolean } {
+/** A class attribute's tokens as written (a string, a template, a class helper's call); dynamic when an expression decides any. */
+function classesOf(initializer: ts.JsxAttributeValue | undefined): WrittenClasses {
   const ts = typescript();
   if (!initializer) return { classes: [], dynamicClasses: false };
-  if (ts.isStringLiteral(initializer)) return { classes: tokens(initializer.text), dynamicClasses: false };
-  const expression = ts.isJsxExpression(initializer) ? initializer.expression : undefined;
-  if (expression && (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression)))
-    return { classes: tokens(expression.text), dynamicClasses: false };
-  // `${a} b`: only the words the template closes before its first expression are whole.
-  if (expression && ts.isTemplateExpression(expression))
-    return { classes: tokens(expression.head.text.replace(/\S+$/, '')), dynamicClasses: true };
-  return { classes: [], dynamicClasses: true };
+  if (ts.isStringLiteral(initializer)) return expressionClasses(initializer);
+  return expressionClasses(ts.isJsxExpression(initializer) ? initializer.expression : undefined);
 }
 
 /** A CSS Module's import (`import styles from './card.module.css'`): what its classes are read through. */

@@ -1,5 +1,6 @@
 import type { ElementTarget, StyleTarget, VariableUse } from '../types';
 import { lazy } from '../util/lazy';
+import { templateExpressionClasses } from './class-expression';
 import { readStyles, type StyleSyntax } from './style-lines';
 
 /** Loaded when a diff first has a page or template: a run whose diffs have none does not load it. */
@@ -48,9 +49,31 @@ export function parentOf(parent: ElementTarget | null): ElementTarget['parent'] 
 }
 const words = (value: string) => value.replace(EXPRESSION, ' ').split(/\s+/).filter(Boolean);
 
-/** The element an opening tag writes; in a template a capitalised tag is a component, in a page every tag is HTML's. */
-function elementOf(tag: string, attributes: Record<string, string>, parent: ElementTarget | null, kind: MarkupKind): ElementTarget {
+/** The inside of a tag's `class={…}` (`cn('fixed px-6', open && 'shadow')`), braces balanced; null: none. */
+function classExpression(tag: string): string | null {
+  const start = tag.match(/\sclass(?:Name)?=\{/);
+  if (!start) return null;
+  let depth = 0;
+  for (let i = start.index! + start[0].length - 1; i < tag.length; i++) {
+    if (tag[i] === '{') depth++;
+    else if (tag[i] === '}' && --depth === 0) return tag.slice(start.index! + start[0].length, i);
+  }
+  return null;
+}
+
+/**
+ * The element an opening tag writes; in a template a capitalised tag is a component, in a page every tag is HTML's. `written`: the tag as
+ * the file has it, its expressions unmasked.
+ */
+function elementOf(
+  tag: string,
+  attributes: Record<string, string>,
+  parent: ElementTarget | null,
+  kind: MarkupKind,
+  written: string,
+): ElementTarget {
   const classValue = attributes.class ?? attributes.className ?? '';
+  const expression = kind === 'template' ? classExpression(written) : null;
   const dynamicClasses =
     classValue.includes('{') ||
     Object.keys(attributes).some(
@@ -61,7 +84,7 @@ function elementOf(tag: string, attributes: Record<string, string>, parent: Elem
     kind: 'element',
     tag: kind === 'html' ? tag.toLowerCase() : tag,
     id,
-    classes: words(classValue),
+    classes: expression === null ? words(classValue) : templateExpressionClasses(expression).classes,
     dynamicClasses,
     text: '',
     parent: parentOf(parent),
@@ -92,7 +115,7 @@ export function readMarkup(text: string, kind: MarkupKind): ReadMarkup {
     {
       onopentag(tag, attributes) {
         const parent = open.length ? open[open.length - 1].target : null;
-        const target = elementOf(tag, attributes, parent, kind);
+        const target = elementOf(tag, attributes, parent, kind, text.slice(parser.startIndex, parser.endIndex + 1));
         for (let line = lineAt(parser.startIndex); line <= lineAt(parser.endIndex); line++) targets.set(line, target);
         const lang = (attributes.lang ?? '').toLowerCase();
         const styleSyntax = tag.toLowerCase() === 'style' ? (lang === 'less' ? 'less' : 'scss') : null;

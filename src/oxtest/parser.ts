@@ -168,9 +168,8 @@ export function parseCommandLine(text: string, line = 1): OxCommand {
       params[key] = value;
     } else {
       const allowed = [...shape.required, ...shape.optional];
-      throw new OxtestParseError(
-        `${command} does not take ${key}= (${allowed.length ? `it takes ${allowed.join(', ')}` : 'it takes no parameters'}${shape.selector === 'none' ? '' : ' and a selector'})`,
-      );
+      const takes = allowed.length ? `it takes ${allowed.join(', ')}` : 'it takes no parameters';
+      throw new OxtestParseError(`${command} does not take ${key}= (${takes}${shape.selector === 'none' ? '' : ' and a selector'})`);
     }
   });
   if (fallback && !selector) throw new OxtestParseError('fallback= needs a primary selector before it');

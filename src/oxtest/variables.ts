@@ -24,7 +24,8 @@ export function resolveText(text: string, variables: Variables): string {
     const value = variableValue(variables, name);
     if (value === undefined)
       throw new Error(
-        `unresolved variable \${${name}}: set it in the environment, with set var=${name} value=…, or with getText … store_as=${name} earlier in the file`,
+        `unresolved variable \${${name}}: set it in the environment, with set var=${name} value=…, or with getText … ` +
+          `store_as=${name} earlier in the file`,
       );
     return value;
   });

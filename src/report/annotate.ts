@@ -25,7 +25,8 @@ export function describeCheckpoint(checkpoint: CheckpointOutcome): string {
   if (checkpoint.evaluation) parts.push(`(confidence ${checkpoint.evaluation.confidence.toFixed(2)})`);
   if (checkpoint.diffImage)
     parts.push(
-      `— ${checkpoint.diffMetrics.pixelDiffPercent}% of pixels changed in ${plural(checkpoint.diffMetrics.changedRegions.length, 'region')}`,
+      `— ${checkpoint.diffMetrics.pixelDiffPercent}% of pixels changed ` +
+        `in ${plural(checkpoint.diffMetrics.changedRegions.length, 'region')}`,
     );
   // Where a person decides: the review page approves or rejects the whole group at once.
   if (checkpoint.groups.length && (checkpoint.status === 'needs_review' || checkpoint.status === 'regression'))
@@ -108,7 +109,9 @@ export function failTest({ test: { result, titlePath } }: TestOutcome, failing: 
   if (failing.length === 0) return;
   for (const checkpoint of failing)
     result.errors.push({
-      message: `visual-uat: checkpoint "${checkpoint.name}" is ${checkpoint.status} (in failOn): ${checkpoint.reason}${settledBy(checkpoint.status, [...titlePath, checkpoint.name].join(' › '))}`,
+      message:
+        `visual-uat: checkpoint "${checkpoint.name}" is ${checkpoint.status} (in failOn): ${checkpoint.reason}` +
+        `${settledBy(checkpoint.status, [...titlePath, checkpoint.name].join(' › '))}`,
     });
   result.error ??= result.errors[0];
   if (result.status === 'passed') result.status = 'failed';

@@ -73,7 +73,8 @@ function judged(judgement: EvaluatorVerdict, signals: CheckpointSignals): Ruling
 
 function decidedOn(approval: Approval): string {
   const [first] = approval.checkpoints;
-  return `${first.test} › ${first.checkpoint}${approval.checkpoints.length > 1 ? ` (and ${plural(approval.checkpoints.length - 1, 'other checkpoint')})` : ''}`;
+  const others = approval.checkpoints.length > 1 ? ` (and ${plural(approval.checkpoints.length - 1, 'other checkpoint')})` : '';
+  return `${first.test} › ${first.checkpoint}${others}`;
 }
 
 /**
@@ -93,7 +94,9 @@ export function decideChange(change: ChangeInput, signals: CheckpointSignals): R
   if (resembles)
     return {
       status: 'needs_review',
-      reason: `same as the change approved in ${decidedOn(resembles)} (${describeApproval(resembles)}); not approved here: nobody saw it on this checkpoint`,
+      reason:
+        `same as the change approved in ${decidedOn(resembles)} (${describeApproval(resembles)}); not approved here: ` +
+        `nobody saw it on this checkpoint`,
       evaluation: null,
     };
   if (change.judgement) return judged(change.judgement, signals);
@@ -205,7 +208,11 @@ function decideComparison(input: RulingInput): Ruling {
  * the status the default failOn leaves out, with the fix in the test.
  */
 export function unsteadyReason(states: readonly string[]): string {
-  return `the test left the pointer or focus on different elements on the two sides (${states.join('; ')}): not a change of the app; park the pointer before the checkpoint (\`await page.mouse.move(0, 0)\`) or move the focus away (\`await page.locator('body').focus()\`)`;
+  return (
+    `the test left the pointer or focus on different elements on the two sides (${states.join('; ')}): not a change of the ` +
+    `app; park the pointer before the checkpoint (\`await page.mouse.move(0, 0)\`) or move the focus away (\`await ` +
+    `page.locator('body').focus()\`)`
+  );
 }
 
 /**

@@ -86,7 +86,8 @@ async function judgeAndReport(config: FullConfig, suite: Suite, settings: Settin
   if (runOutcome.baselineUnreadable && context?.suiteIndex) {
     forgetSuite(context.suiteIndex);
     printWarning(
-      `visual-uat: a baseline image of this suite in the baseline store is unreadable: the suite's store entries are dropped, the next run renders its tests on the base again`,
+      `visual-uat: a baseline image of this suite in the baseline store is unreadable: the suite's store entries are dropped, ` +
+        `the next run renders its tests on the base again`,
     );
   }
   const sameApp = sameAppWarning(context, runOutcome.compared);

@@ -66,12 +66,20 @@ export async function recordBaselines(
       if (source && storeTest(store, context.baseCommit, key, source, [])) withoutCheckpoint++;
     }
   } catch (error) {
-    return `visual-uat: warning: the baselines of ${context.baseCommit.slice(0, 8)} could not be recorded in the baseline store ${store} (${errorCode(error)}) after ${plural(stored, 'test')}: free space or make it writable, or point ${STORE_OPTION} at another folder`;
+    return (
+      `visual-uat: warning: the baselines of ${context.baseCommit.slice(0, 8)} could not be recorded in the baseline ` +
+      `store ${store} (${errorCode(error)}) after ${plural(stored, 'test')}: free space or make it writable, or ` +
+      `point ${STORE_OPTION} at another folder`
+    );
   }
   pruneStore(store, context.baseCommit);
   const notStored = skipped ? `; ${plural(skipped, 'test')} not stored (failed, or outside the repository)` : '';
   const functional = withoutCheckpoint
-    ? `; ${plural(withoutCheckpoint, 'test')} that took no checkpoint noted, so a sharded run need not render ${withoutCheckpoint === 1 ? 'it' : 'them'} on the base`
+    ? `; ${plural(withoutCheckpoint, 'test')} that took no checkpoint noted, so a sharded run need not ` +
+      `render ${withoutCheckpoint === 1 ? 'it' : 'them'} on the base`
     : '';
-  return `visual-uat: recorded the baselines of ${context.baseCommit.slice(0, 8)}: ${plural(stored, 'test')} stored, ${tests.length - stored - skipped} there already${notStored}${functional} (store ${store}: ${sizeText(storeSize(store))})`;
+  return (
+    `visual-uat: recorded the baselines of ${context.baseCommit.slice(0, 8)}: ${plural(stored, 'test')} ` +
+    `stored, ${tests.length - stored - skipped} there already${notStored}${functional} (store ${store}: ${sizeText(storeSize(store))})`
+  );
 }

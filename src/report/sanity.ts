@@ -24,9 +24,16 @@ export function sameAppWarning(context: RunContext | null, compared: ComparedCou
   if (!context || context.sameAsBase || compared.pairs === 0 || compared.same < compared.pairs || compared.oneSided > 0) return null;
   const files = context.appFilesChanged ?? [];
   if (files.length === 0) return null;
+  const same =
+    compared.pairs === 1
+      ? 'the 1 compared checkpoint is the same as its baseline'
+      : `all ${compared.pairs} compared checkpoints are the same as their baselines`;
   return (
-    `visual-uat: warning: ${plural(files.length, 'app file')} ${files.length === 1 ? 'differs' : 'differ'} from the base (e.g. ${files[0]}), yet ${compared.pairs === 1 ? 'the 1 compared checkpoint is the same as its baseline' : `all ${compared.pairs} compared checkpoints are the same as their baselines`}: ` +
-    'if those files show on these pages, the base app was probably the current one (a server that reads the current checkout by a fixed path), ' +
-    'or their change is within the comparison\'s tolerance (a colour a few levels off); see README "Your web server", and the threshold option'
+    `visual-uat: warning: ${plural(files.length, 'app file')} ${files.length === 1 ? 'differs' : 'differ'} from the base ` +
+    `(e.g. ${files[0]}), yet ${same}: ` +
+    'if those files show on these pages, the base app was probably the current one ' +
+    '(a server that reads the current checkout by a fixed path), ' +
+    "or their change is within the comparison's tolerance (a colour a few levels off); " +
+    'see README "Your web server", and the threshold option'
   );
 }

@@ -249,7 +249,8 @@ export function approvalLines(approvals: ApprovalTally): string[] {
   if (approvals.applied) lines.push(`  ${plural(approvals.applied, 'checkpoint')} approved earlier (visual-uat.approvals.json)`);
   if (approvals.resembling)
     lines.push(
-      `  ${plural(approvals.resembling, 'checkpoint')} ${approvals.resembling === 1 ? 'shows' : 'show'} a change approved on other checkpoints only: an approval covers what was seen, so a person must look`,
+      `  ${plural(approvals.resembling, 'checkpoint')} ${approvals.resembling === 1 ? 'shows' : 'show'} a change approved on ` +
+        `other checkpoints only: an approval covers what was seen, so a person must look`,
     );
   if (approvals.rejected)
     lines.push(
@@ -258,7 +259,10 @@ export function approvalLines(approvals: ApprovalTally): string[] {
   // Two decisions on one checkpoint (a group's and a later one of its own) that no longer hold are one line.
   const stale = approvals.stale.map(({ approval, checkpoint }) => {
     const what = approval.decision === 'rejected' ? 'rejection' : 'approval';
-    return `  stale ${what} ignored: ${checkpoint.test} › ${checkpoint.checkpoint} no longer shows the ${approval.decision} change; npx visual-uat approve --prune drops it`;
+    return (
+      `  stale ${what} ignored: ${checkpoint.test} › ${checkpoint.checkpoint} no longer shows the ${approval.decision} ` +
+      `change; npx visual-uat approve --prune drops it`
+    );
   });
   return [...lines, ...new Set(stale)];
 }
@@ -295,13 +299,16 @@ export function stepSummary(run: RunResult, onBase?: string | null): string {
   if (attention.length) {
     lines.push('| status | test › checkpoint | changed | reason |', '|---|---|---:|---|');
     for (const row of attention)
-      if (row.group)
+      if (row.group) {
+        const shownOn = byProject([...row.group.members, ...row.group.alsoIn], groupProjects(row.group)).join(', ');
         lines.push(
-          `| ${row.group.status} | ${markdownCell(`${groupTitle(row.group)}: ${byProject([...row.group.members, ...row.group.alsoIn], groupProjects(row.group)).join(', ')}`)} | | ${markdownCell(withWords(row.group.reason, row.group.explanation))} |`,
+          `| ${row.group.status} | ${markdownCell(`${groupTitle(row.group)}: ${shownOn}`)} | ` +
+            `| ${markdownCell(withWords(row.group.reason, row.group.explanation))} |`,
         );
-      else
+      } else
         lines.push(
-          `| ${row.checkpoint.status} | ${markdownCell(checkpointTitle(row.test, row.checkpoint.name))} | ${percent(row.checkpoint)} | ${markdownCell(withWords(row.checkpoint.reason, row.checkpoint.explanation))} |`,
+          `| ${row.checkpoint.status} | ${markdownCell(checkpointTitle(row.test, row.checkpoint.name))} ` +
+            `| ${percent(row.checkpoint)} | ${markdownCell(withWords(row.checkpoint.reason, row.checkpoint.explanation))} |`,
         );
     lines.push('');
   }
@@ -318,7 +325,8 @@ export function workflowAnnotations(run: RunResult): string[] {
     const level = checkpoint.status === 'regression' ? 'error' : checkpoint.status === 'needs_review' ? 'warning' : null;
     if (!level) return [];
     return [
-      `::${level} file=${test.file},title=visual-uat ${checkpoint.status}::${workflowCommandData(`${checkpointTitle(test, checkpoint.name)}: ${withWords(checkpoint.reason, checkpoint.explanation)}`)}`,
+      `::${level} file=${test.file},title=visual-uat ${checkpoint.status}::` +
+        `${workflowCommandData(`${checkpointTitle(test, checkpoint.name)}: ${withWords(checkpoint.reason, checkpoint.explanation)}`)}`,
     ];
   });
 }

@@ -56,7 +56,8 @@ export function formatEval(record: EvalRecord, recordFile: string): string {
     row('calls', usage.calls.toLocaleString('en-US')),
     row(
       'tokens',
-      `${usage.inputTokens.toLocaleString('en-US')} input (${usage.cachedInputTokens.toLocaleString('en-US')} cached), ${usage.outputTokens.toLocaleString('en-US')} output`,
+      `${usage.inputTokens.toLocaleString('en-US')} input (${usage.cachedInputTokens.toLocaleString('en-US')} ` +
+        `cached), ${usage.outputTokens.toLocaleString('en-US')} output`,
     ),
     row('cost', cost),
     row('time', `${(record.timeMs / 1000).toFixed(1)} s`),

@@ -61,7 +61,9 @@ export function trustedVerdict(
   if (letThrough.length)
     return {
       allow: false,
-      reason: `at confidence ${confidence}, ${describe(usable)} approved ${plural(letThrough.length, 'labelled regression')} (${letThrough.map((outcome) => outcome.id).join(', ')})`,
+      reason:
+        `at confidence ${confidence}, ${describe(usable)} approved ${plural(letThrough.length, 'labelled regression')} ` +
+        `(${letThrough.map((outcome) => outcome.id).join(', ')})`,
     };
   return { allow: true };
 }

@@ -78,7 +78,9 @@ export async function replayCases(
       return outcome(c.loaded, {
         status: 'unchanged',
         evaluation: null,
-        reason: `${c.outcome.kind === 'identical' ? 'identical' : 'within tolerance'} under the current diff engine: a run would not ask the model`,
+        reason:
+          `${c.outcome.kind === 'identical' ? 'identical' : 'within tolerance'} under the current diff engine: a run ` +
+          `would not ask the model`,
       });
     if (!verdict.evaluation) return outcome(c.loaded, { status: 'not_judged', evaluation: null, reason: verdict.reason });
     return outcome(c.loaded, { status: verdict.status, evaluation: verdict.evaluation, reason: verdict.reason });

@@ -44,13 +44,15 @@ export async function runEval(run: EvalRun): Promise<EvalResult> {
   for (const problem of store.problems) run.log(`visual-uat eval: skipped ${problem}`);
   if (store.cases.length === 0)
     throw new EvalSetupError(
-      `visual-uat eval: no labelled cases in ${run.labels.folder}: approve or reject changes with visual-uat approve or review to make some, or run visual-uat eval --corpus`,
+      `visual-uat eval: no labelled cases in ${run.labels.folder}: approve or reject changes with visual-uat approve or review ` +
+        `to make some, or run visual-uat eval --corpus`,
     );
   const dir = outputPath(run.outputDir, 'eval');
   const evaluator = createEvaluator(run.evaluator, run.env, { outputDir: dir, configDir: run.configDir, cache: false, log: run.log });
   if (!evaluator)
     throw new EvalSetupError(
-      'visual-uat eval: no evaluator configured: set OPENAI_API_KEY (and OPENAI_BASE_URL or --base-url for another endpoint, VISUAL_UAT_MODEL or --model for another model)',
+      'visual-uat eval: no evaluator configured: set OPENAI_API_KEY (and OPENAI_BASE_URL or --base-url for another endpoint, ' +
+        'VISUAL_UAT_MODEL or --model for another model)',
     );
   const started = Date.now();
   const outcomes = await replayCases(store.cases, evaluator, path.join(dir, 'diffs'), run.tolerance);

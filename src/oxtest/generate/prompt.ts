@@ -33,7 +33,8 @@ function commandReference(): string {
     .join('\n');
 }
 
-export const SYSTEM_PROMPT = `You write UI acceptance tests in oxtest, a line-based command language run by Playwright.
+export const SYSTEM_PROMPT =
+  `You write UI acceptance tests in oxtest, a line-based command language run by Playwright.
 You work one command at a time on a live page: each command you give is checked and executed, and you see the page after it.
 
 Syntax: command key=value …; quote values with spaces: text="Sign in". Commands:
@@ -45,7 +46,8 @@ A selector may have fallback=<strategy>=<value>, used when the primary finds not
 Variables: \${NAME} from set var=, getText … store_as=, or the environment.
 
 Rules: end with assertions that prove the acceptance criteria. Take every required checkpoint with checkpoint name=… .
-Reply with only a JSON object: {"command": "<one oxtest line>", "done": false, "reason": "…"}; when the criteria are met and proven: {"command": "", "done": true, "reason": "…"}.`;
+Reply with only a JSON object: {"command": "<one oxtest line>", "done": false, "reason": "…"}; ` +
+  'when the criteria are met and proven: {"command": "", "done": true, "reason": "…"}.';
 
 export function userPrompt(job: GenerateJob, commands: string[], feedback: string | null, view: string): string {
   return [

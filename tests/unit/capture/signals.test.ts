@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayUrl } from '../../../src/capture/signals';
+import { displayUrl, withoutMaskedTexts } from '../../../src/capture/signals';
 import {
   compareSignals,
   hasNewSignals,
@@ -132,6 +132,22 @@ describe('displayUrl', () => {
 function signals(extra: Partial<CapturedSignals> = {}): CapturedSignals {
   return { aria: ARIA, consoleErrors: [], failedRequests: [], a11y: [], ...extra };
 }
+
+describe('withoutMaskedTexts', () => {
+  it('blanks a masked live feed whose items the snapshot joins on one line, however many items it holds at the time', () => {
+    const feed = (from: number, count: number) => Array.from({ length: count }, (_, i) => `Order #${from + i} · ${(from + i) % 90} €`);
+    const snapshot = (items: string[]) =>
+      ['- heading "Orders" [level=1]', `- text: "${items.join(' ')}"`, '- paragraph: Free returns.'].join('\n');
+    // innerText, read before and after the snapshot: one item a line, the feed moved on meanwhile.
+    const [before, during, after] = [feed(2005, 5), feed(2007, 6), feed(2008, 7)];
+    const blanked = withoutMaskedTexts(snapshot(during), [before.join('\n'), ...before, after.join('\n'), ...after]);
+    expect(blanked).toBe(['- heading "Orders" [level=1]', '- text: "…"', '- paragraph: Free returns.'].join('\n'));
+    const read = (items: string[]) => [items.join('\n'), ...items];
+    expect(withoutMaskedTexts(snapshot(feed(2008, 7)), read(feed(2008, 7)))).toBe(
+      withoutMaskedTexts(snapshot(feed(2011, 5)), read(feed(2011, 5))),
+    );
+  });
+});
 
 describe('compareSignals', () => {
   it('reports what only current has, each once, and ignores what both sides share', () => {

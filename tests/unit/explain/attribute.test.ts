@@ -358,6 +358,52 @@ ${promo}  <main class="page">
       line: '<section class="promo">',
     });
   });
+
+  it('says an item inserted before a sibling of the same tag as an insertion, the sibling moved on, not as the sibling’s new text', async () => {
+    const nav = (items: string[]) => `<template>
+  <ul class="nav-links">
+${items.map((item) => `    <li><a href="#${item.toLowerCase()}">${item}</a></li>`).join('\n')}
+  </ul>
+</template>
+`;
+    const code = await branch({ 'src/components/NavBar.vue': nav(['Home', 'Projects', 'Skills', 'Contact']) }, [
+      {
+        subject: 'feat: addition of "About" to the navbar',
+        files: { 'src/components/NavBar.vue': nav(['Home', 'Projects', 'Skills', 'About', 'Contact']) },
+      },
+    ]);
+    const drawn = (items: string[]) =>
+      page([
+        ['html'],
+        ['html>body'],
+        ['html>body>ul.nav-links'],
+        ...items.flatMap((item, i): Drawn[] => [
+          [`html>body>ul.nav-links>li:${i + 1}`],
+          [`html>body>ul.nav-links>li:${i + 1}>a`, {}, item],
+        ]),
+      ]);
+    const { changes } = explainChange(
+      drawn(['Home', 'Projects', 'Skills', 'Contact']),
+      drawn(['Home', 'Projects', 'Skills', 'About', 'Contact']),
+      ALL,
+      code,
+    );
+    expect(changes.filter((change) => change.properties.some((p) => p.property === 'text'))).toEqual([]);
+    const added = changes.find((change) => change.kind === 'added');
+    expect(added?.path).toBe('html>body>ul.nav-links>li:4>a');
+    // The list's parent restyled too (every path under it differs): its items are paired by place, the same text first.
+    const under = (nav: string, items: string[]) =>
+      page([
+        ['html'],
+        ['html>body'],
+        [`html>body>nav.${nav}`],
+        ...items.map((item, i): Drawn => [`html>body>nav.${nav}>li:${i + 1}`, {}, item]),
+      ]);
+    const moved = explainChange(under('dark', ['Docs', 'Blog']), under('violet', ['Docs', 'Changelog', 'Blog']), ALL, code).changes;
+    expect(moved.filter((change) => change.properties.some((p) => p.property === 'text'))).toEqual([]);
+    expect(moved.filter((change) => change.kind === 'added').map((change) => change.path)).toEqual(['html>body>nav.violet>li:2']);
+    expect(added?.cause?.commit).toBe(commitOf(code, 'feat: addition of "About" to the navbar'));
+  });
 });
 
 describe('attribution: geometry follows its cause', () => {
@@ -457,6 +503,37 @@ describe('attribution: the line that renders an element', () => {
       file: 'src/routes/+page.svelte',
       commit: commitOf(code, 'Actions: roomier save button'),
       line: '<Button class="px-6 py-2">Save</Button>',
+    });
+  });
+
+  it('credits a `class={cn(…)}` line to the element it renders, the classes a condition guards left aside', async () => {
+    const layout = (padding: string) => `<script>
+  import { cn } from '$lib/utils';
+  let onScroll = $state(false);
+</script>
+
+<header
+  class={cn(
+    'fixed z-20 flex w-full items-center ${padding} py-4',
+    onScroll && 'bg-white/60 shadow-sm'
+  )}
+>
+  <a href="/">TE</a>
+</header>
+`;
+    const code = await branch({ 'src/routes/+layout.svelte': layout('px-12') }, [
+      { subject: 'Layout: a narrower header on phones', files: { 'src/routes/+layout.svelte': layout('px-6') } },
+    ]);
+    const header = (padding: string) => `html>body>div>header.fixed.z-20.flex.w-full.items-center.${padding}.py-4.s-7IPF32Wcq3s8`;
+    const [base, current] = [
+      [header('px-12'), '16px 48px'],
+      [header('px-6'), '16px 24px'],
+    ].map(([path, padding]) => page([['html'], ['html>body'], ['html>body>div'], [path, { padding }], [`${path}>a`, {}, 'TE']]));
+    const change = changeOf(explainChange(base, current, ALL, code).changes, 'header.fixed.z-20.px-6');
+    expect(change.cause).toEqual({
+      file: 'src/routes/+layout.svelte',
+      commit: commitOf(code, 'Layout: a narrower header on phones'),
+      line: "'fixed z-20 flex w-full items-center px-6 py-4',",
     });
   });
 
@@ -1072,5 +1149,157 @@ describe('attribution: what is not read', () => {
     expect(explainChange(before, after, ALL, code).changes[0].words).toMatch(
       / — not attributed: public\/vendor\.css is larger than 1 MiB: not read$/,
     );
+  });
+});
+
+describe('attribution: two commits on one line', () => {
+  it('credits a text to the commit that changed it, not a later one that changed only the same line’s link', async () => {
+    const navbar = (href: string, title: string) => `import styles from './navbar.module.css';
+
+export const Navbar = () => (
+  <nav className={styles.navbar}>
+    <a href="${href}" className={styles.title}>${title}</a>
+  </nav>
+);
+`;
+    const code = await branch({ 'src/components/navbar.jsx': navbar('/', 'Portfolio') }, [
+      { subject: 'Navbar: my name as the title', files: { 'src/components/navbar.jsx': navbar('/', 'Eryn Craig') } },
+      { subject: 'fixing small error', files: { 'src/components/navbar.jsx': navbar('#hero', 'Eryn Craig') } },
+    ]);
+    const [base, current] = ['Portfolio', 'Eryn Craig'].map((title) =>
+      page([['html'], ['html>body'], ['html>body>nav.navbar'], ['html>body>nav.navbar>a.title', {}, title]]),
+    );
+    const [change] = explainChange(base, current, ALL, code).changes;
+    expect(change.properties.map((p) => p.property)).toEqual(['text']);
+    expect(change.cause?.commit).toBe(commitOf(code, 'Navbar: my name as the title'));
+  });
+
+  it('credits a margin to the commit whose rule made it, never to one that dropped a declaration an earlier commit of the branch added', async () => {
+    const sheet = (main: string) => `.navbar__item {
+  margin: 0;
+  &--main {
+    padding: 0;${main}
+  }
+}
+`;
+    const code = await branch({ 'src/Navbar.scss': '.navbar__item {\n  margin-right: 3rem;\n}\n' }, [
+      { subject: 'navbar dropdown, button animations', files: { 'src/Navbar.scss': sheet('\n    margin-left: 2rem;') } },
+      { subject: 'minor fix', files: { 'src/Navbar.scss': sheet('') } },
+    ]);
+    const item = 'html>body>nav>ul>li.navbar__item.navbar__item--main';
+    const [base, current] = ['0px 30px 0px 0px', '0px'].map((margin) =>
+      page([['html'], ['html>body'], ['html>body>nav'], ['html>body>nav>ul'], [item, { margin }]]),
+    );
+    const [change] = explainChange(base, current, ALL, code).changes;
+    expect(change.properties.map((p) => p.property)).toEqual(['margin']);
+    expect(change.cause?.commit).toBe(commitOf(code, 'navbar dropdown, button animations'));
+  });
+});
+
+describe('attribution: a name that grows', () => {
+  it('credits a text that grew (`Lumen` → `Lumen Cloud`) to the commit that grew it, not to a later one that gave the same line a tooltip', async () => {
+    const navbar = (brand: string, title: string) =>
+      `export const Navbar = () => (\n  <nav className="flex bg-[#4C1D95]">\n    <strong className="text-lg"${title}>${brand}</strong>\n  </nav>\n);\n`;
+    const code = await branch({ 'src/Navbar.jsx': navbar('Lumen', '') }, [
+      { subject: "Navbar: the brand's full name", files: { 'src/Navbar.jsx': navbar('Lumen Cloud', '') } },
+      { subject: 'Navbar: a tooltip on the brand', files: { 'src/Navbar.jsx': navbar('Lumen Cloud', ' title="Lumen Cloud home"') } },
+    ]);
+    const [base, current] = ['Lumen', 'Lumen Cloud'].map((brand) =>
+      page([['html'], ['html>body'], ['html>body>nav.flex.bg-[#4C1D95]'], ['html>body>nav.flex.bg-[#4C1D95]>strong.text-lg', {}, brand]]),
+    );
+    const [change] = explainChange(base, current, ALL, code).changes;
+    expect(change.cause?.commit).toBe(commitOf(code, "Navbar: the brand's full name"));
+  });
+});
+
+describe('attribution: a picture on a grid of cards', () => {
+  it("credits an image's new picture to the line of its tag that writes it, though its classes are on every card", async () => {
+    const cards = (pictures: string[]) => `<div class="grid">
+${pictures.map((src) => `  <div class="card">\n    <img\n      src="${src}"\n      class="h-full w-full object-cover"\n    />\n  </div>`).join('\n')}
+</div>
+`;
+    const layout = (padding: string) =>
+      `<script>\n  let onScroll = false;\n</script>\n\n<main class="min-h-screen ${padding}"><slot /></main>\n`;
+    const code = await branch(
+      {
+        'src/routes/+page.svelte': cards(['/laptop-1.webp', '/phone-1.webp', '/laptop-2.webp']),
+        'src/routes/+layout.svelte': layout('p-4'),
+      },
+      [
+        {
+          subject: 'Projects: new pictures',
+          files: { 'src/routes/+page.svelte': cards(['adshotel.webp', 'tools.webp', 'simply-ai.webp']) },
+        },
+        {
+          subject: 'Layout: roomier',
+          files: { 'src/routes/+layout.svelte': layout('p-6').replace('onScroll = false', 'onScroll = scrollY > 0') },
+        },
+      ],
+    );
+    const img = (i: number) => `html>body>main.min-h-screen>div.grid>div.card:${i}>img.h-full.w-full.object-cover`;
+    const [base, current] = [
+      ['/laptop-1.webp', '/phone-1.webp', '/laptop-2.webp'],
+      ['/adshotel.webp', '/tools.webp', '/simply-ai.webp'],
+    ].map((pictures) =>
+      page([
+        ['html'],
+        ['html>body'],
+        ['html>body>main.min-h-screen'],
+        ['html>body>main.min-h-screen>div.grid'],
+        ...pictures.flatMap((src, i): Drawn[] => [[`html>body>main.min-h-screen>div.grid>div.card:${i + 1}`], [img(i + 1), { src }]]),
+      ]),
+    );
+    const changes = explainChange(base, current, ALL, code).changes.filter((change) => change.properties.some((p) => p.property === 'src'));
+    expect(changes).toHaveLength(3);
+    for (const change of changes) {
+      expect(change.cause?.file).toBe('src/routes/+page.svelte');
+      expect(change.cause?.commit).toBe(commitOf(code, 'Projects: new pictures'));
+    }
+  });
+});
+
+describe('attribution: a text written in one component, a prop in another', () => {
+  it('credits a changed sentence to the component that writes it, not to a card whose same tag shows a prop', async () => {
+    const hero = (years: number) => `import styles from './hero.module.css';
+
+export const Hero = () => (
+  <div className={styles.hero}>
+    <p className={styles.description}>I’m a full-stack developer with ${years} years
+      of experience using React and NodeJS.</p>
+  </div>
+);
+`;
+    const card = (wrapper: string) => `import styles from './project-card.module.css';
+
+export const ProjectCard = ({ description }) => (
+  <div className={styles.${wrapper}}>
+    <p className={styles.description}>{description}</p>
+  </div>
+);
+`;
+    const code = await branch({ 'src/components/Hero/hero.jsx': hero(5), 'src/components/Projects/project-card.jsx': card('card') }, [
+      {
+        subject: 'finalized secure email form and styling',
+        files: {
+          'src/components/Hero/hero.jsx': hero(3),
+          'src/components/Projects/project-card.jsx': card('cardWrapper').replace('<p', '<p '),
+        },
+      },
+    ]);
+    const [base, current] = [5, 3].map((years) =>
+      page([
+        ['html'],
+        ['html>body'],
+        ['html>body>div._hero_1hepq_3'],
+        [
+          'html>body>div._hero_1hepq_3>p._description_1hepq_33',
+          {},
+          `I’m a full-stack developer with ${years} years of experience using React and NodeJS.`,
+        ],
+      ]),
+    );
+    const [change] = explainChange(base, current, ALL, code).changes;
+    expect(change.properties.map((p) => p.property)).toEqual(['text']);
+    expect(change.cause?.file).toBe('src/components/Hero/hero.jsx');
   });
 });

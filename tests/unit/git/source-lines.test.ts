@@ -126,6 +126,31 @@ describe('templates and components', () => {
       parent: { tag: 'article', classes: ['rounded-lg', 'bg-[#1E1A2E]'], dynamicClasses: false },
     });
   });
+
+  it("reads a class helper's call (cn, clsx, twMerge) as its string arguments' classes, not those a condition guards", () => {
+    const svelte = [
+      '<header',
+      '  class={cn(',
+      "    'fixed z-20 flex px-6 py-4',",
+      "    onScroll && 'bg-white/60 shadow-sm'",
+      '  )}',
+      '>',
+      '  <a class={`link ${active}`} href="/">Home</a>',
+      '</header>',
+    ].join('\n');
+    const header = { kind: 'element', tag: 'header', id: null, classes: ['fixed', 'z-20', 'flex', 'px-6', 'py-4'], dynamicClasses: true };
+    expect(targetAt('+layout.svelte', svelte, 3)).toMatchObject(header);
+    expect(targetAt('+layout.svelte', svelte, 4)).toMatchObject(header);
+    expect(targetAt('+layout.svelte', svelte, 7)).toMatchObject({ tag: 'a', classes: ['link'], dynamicClasses: true });
+    const tsx = [
+      'export const Nav = ({ open }) => (',
+      "  <nav className={clsx('nav sticky', open && 'nav--open')}>",
+      '    Menu',
+      '  </nav>',
+      ');',
+    ].join('\n');
+    expect(targetAt('a.tsx', tsx, 2)).toMatchObject({ tag: 'nav', classes: ['nav', 'sticky'], dynamicClasses: true, text: 'Menu' });
+  });
 });
 
 describe('CSS Modules in JSX', () => {
