@@ -336,6 +336,11 @@ export interface StyleTarget {
    * uses.
    */
   defines: string | null;
+  /**
+   * For a line of a CSS-in-JS template's own rule (not one nested in it): the component the template is given to (`StyledDiv`), which names
+   * the element that carries its generated classes.
+   */
+  component?: string;
 }
 
 /**
@@ -353,6 +358,8 @@ export interface ElementTarget {
   classes: string[];
   /** Whether an expression may add classes (`class={…}`, `class:active`, `:class`, `className={cn(…)}`). */
   dynamicClasses: boolean;
+  /** The local classes it names through a CSS Modules import (`className={styles.cardWrapper}` → `cardWrapper`), each surely its own. */
+  moduleClasses?: string[];
   /** Its own text as written, expressions left out, spaces collapsed. */
   text: string;
   /** The HTML element it sits in within the same file, if any: on the page it is the element's parent. */

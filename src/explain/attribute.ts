@@ -1,7 +1,7 @@
-import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse, Written } from '../types';
+import type { ChangedLine, CodeChange, ElementTarget, LayoutRecord, StyleTarget, VariableUse, Written } from '../types';
 import { escapeRegExp } from '../util/text';
 import { cssInJsClass } from './css-in-js';
-import { generatedBy, generatedFrom, isModuleFile } from './css-modules';
+import { generatedBy, generatedFrom, isModuleFile, sourceClass } from './css-modules';
 import { related } from './properties';
 import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
 
@@ -12,6 +12,8 @@ export interface Attribution {
   commit: string | null;
   /** The changed line that proves it. */
   line: string;
+  /** The CSS-in-JS component (`StyledDiv`) whose own rule that line is in: the element's name in its source. */
+  component?: string;
 }
 
 /** What the branch's diff is searched for: the element on either side, its texts, what changed in it. */
@@ -24,6 +26,8 @@ export interface ElementClues {
   properties: string[];
   /** The addresses of the picture it shows on either side (`/logo.svg`), if it is one. */
   pictures?: string[];
+  /** For an added or removed element: the texts of the elements inside it, which a data file may hold (`"title": "Python"`). */
+  innerTexts?: string[];
 }
 
 /** The cause the diff proves; else none, and why in words (null: the whole diff was read and no changed file mentions the element). */
@@ -51,6 +55,7 @@ interface Element {
   texts: string[];
   properties: string[];
   pictures: string[];
+  innerTexts: string[];
   /** Whether a class is on many elements of the page (`flex`, `items-center`): on a changed line, no evidence on its own. */
   shared: (name: string) => boolean;
 }
@@ -122,10 +127,11 @@ function isElement(target: ElementTarget, steps: Step[], element: Element, cameO
   const component = isComponent(target.tag);
   if (component ? target.classes.length === 0 : target.tag !== own.tag) return false;
   if (target.id && target.id !== own.id) return false;
+  if (!carriesModuleClasses(target, own)) return false;
   const written = new Set(target.classes);
   const classes = own.classes.filter((name) => !FRAMEWORK_CLASS.test(name));
   if (!target.classes.every((name) => classes.includes(name))) return false;
-  const named = target.classes.length > 0 || target.id !== null;
+  const named = target.classes.length > 0 || target.id !== null || (target.moduleClasses?.length ?? 0) > 0;
   if (!component && !target.dynamicClasses && !(cameOrWent && named) && classes.some((name) => !written.has(name))) return false;
   const parent = steps[steps.length - 2];
   const parentMatches =
@@ -135,6 +141,10 @@ function isElement(target: ElementTarget, steps: Step[], element: Element, cameO
   const ownText = target.text.length >= 3 && element.texts.includes(target.text);
   return ownText || (target.parent?.classes.some((name) => !element.shared(name)) ?? false);
 }
+
+/** Whether the element carries every class a line names through a CSS Modules import (`styles.links`), read back from its generated names. */
+const carriesModuleClasses = (target: ElementTarget, own: Step) =>
+  (target.moduleClasses ?? []).every((local) => own.classes.some((name) => name === local || sourceClass(name, [])?.local === local));
 
 /** A changed option or prop: `glyphMargin: true,`, `width={180}`, `lineNumbers="off"`. */
 const OPTION = /^\s*[\w$.-]+\s*[:=]/;
@@ -200,6 +210,28 @@ function textProof(change: CodeChange, line: ChangedLine, element: Element): boo
   return element.texts.some((text) => holdsText(line, text)) && !keepsText(change, line, element);
 }
 
+/**
+ * Whether a line that came (for an added element) or went (a removed one) holds a text of an
+ * element inside it whole: the data that renders it (`"title": "Python"` in skills.json for a new
+ * skill tile). Weaker than its own tag's line, which a template that renders the data holds.
+ */
+function renderedTextProof(change: CodeChange, line: ChangedLine, element: Element): boolean {
+  if (element.kind === 'changed' || line.added !== (element.kind === 'added') || line.target?.kind === 'style') return false;
+  return textProof(change, line, { ...element, texts: element.innerTexts });
+}
+
+/** How many texts of the elements inside an added or removed one its clues carry. */
+const INNER_TEXTS = 20;
+
+/** The texts of the elements inside a record's element (they follow it in document order), for ElementClues.innerTexts. */
+export function textsInside(record: LayoutRecord, index: number): string[] {
+  const inside = `${record.elements[index].path}>`;
+  const texts: string[] = [];
+  for (let i = index + 1; i < record.elements.length && texts.length < INNER_TEXTS && record.elements[i].path.startsWith(inside); i++)
+    if (record.elements[i].text) texts.push(record.elements[i].text);
+  return texts;
+}
+
 /** `DataTable` → `data-table`: the class a component's root element commonly takes from its name. */
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
@@ -214,9 +246,27 @@ function rendersNamed(target: ElementTarget, element: Element): boolean {
   return element.sides.some((steps) => steps[steps.length - 1].classes.some((own) => own === name || own.endsWith(`-${name}`)));
 }
 
+/**
+ * Whether a changed line that is no style writes the address of the picture the element shows, for
+ * a picture that changed (`"imageSrc": "projects/cartoonDB.png"` in a data file that renders the
+ * card's `img` of `/assets/projects/cartoonDB.png`): its file name at least, whole, and the path
+ * before it where the line has one.
+ */
+function addressProof(line: ChangedLine, element: Element): boolean {
+  if (line.target?.kind === 'style' || !element.properties.includes('src')) return false;
+  const written = line.text.match(/[\w@~./-]+\.[A-Za-z0-9]{2,5}\b/g) ?? [];
+  return written.some((address) => {
+    const path = address.replace(/^\.?\//, '');
+    return element.pictures.some((shown) => {
+      const at = shown.split(/[?#]/)[0];
+      return at.endsWith(`/${path}`) || at === path;
+    });
+  });
+}
+
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
   const target = line.target;
-  if (showsFile(element, change.file)) return 2;
+  if (showsFile(element, change.file) || addressProof(line, element)) return 2;
   if (target?.kind === 'style') return styleProof(target, change.file, element, uses);
   if (target?.kind === 'element' && rendersNamed(target, element)) return element.kind === 'changed' ? 1 : 2;
   if (target?.kind === 'element' && writesPicture(target, line, element)) return 2;
@@ -229,7 +279,8 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
   if (optionOfRenderer(change, line, element)) return 1;
-  return textProof(change, line, element) ? 2 : 0;
+  if (textProof(change, line, element)) return 2;
+  return renderedTextProof(change, line, element) ? 1 : 0;
 }
 
 /** The element's names a line may mention without proving anything: its classes (those a framework adds aside), its id. */
@@ -280,7 +331,9 @@ function whyNot(element: Element, code: readonly CodeChange[], page: readonly st
     .find(
       (change) =>
         isModuleFile(change.file) &&
-        element.sides.some((steps) => steps[steps.length - 1].classes.some((name) => generatedBy(name, change.file))),
+        element.sides.some((steps) =>
+          steps[steps.length - 1].classes.some((name) => generatedBy(name, change.file) && writes(change, name)),
+        ),
     );
   if (module)
     return `not attributed: its classes are generated by CSS Modules and ${module.file} changed (a module's generated names change with its text), but none of its changed rules applies to this element`;
@@ -290,6 +343,12 @@ function whyNot(element: Element, code: readonly CodeChange[], page: readonly st
   if (unread) return `not attributed: ${unread.file} ${unread.unread}`;
   return null;
 }
+
+/** Whether a CSS Module's rules write the class a generated name reads back to (all of them when its classes are not known). */
+const writes = (change: CodeChange, generated: string) => {
+  const local = sourceClass(generated, [])?.local;
+  return !change.classes || !local || change.classes.includes(local);
+};
 
 /**
  * Whether a changed variable may be what changed on the element though no rule read applies it: a
@@ -397,6 +456,7 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
     texts: clues.texts,
     properties: clues.properties,
     pictures: clues.pictures ?? [],
+    innerTexts: clues.innerTexts ?? [],
     shared,
   };
   const uses = code.flatMap((change) => change.uses.map((use) => ({ ...use, file: change.file })));
@@ -407,10 +467,44 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
       if (undone.has(line)) continue;
       const rank = proof(change, line, element, uses);
       if (rank > 0 && rank >= (found?.rank ?? 0))
-        found = { attribution: { file: change.file, commit: change.commit, line: line.text.trim() }, rank };
+        found = { attribution: { file: change.file, commit: change.commit, line: line.text.trim(), ...componentOfLine(line) }, rank };
     }
   return found ? { cause: found.attribution, why: null } : { cause: null, why: whyNot(element, code, page) };
 }
+
+const isSize = (property: string) => property === 'width' || property === 'height';
+
+/**
+ * A changed element's properties split by the commit and file that prove each (`color` by "css",
+ * `font-size` by "small css change"): one part per cause, in the order their properties come; a
+ * new size with the part whose cause proves it, else with the first, as what nothing proves. One
+ * part when one cause (or none) proves them all.
+ */
+export function propertiesByCause(clues: ElementClues, code: readonly CodeChange[], page: readonly string[] = []): string[][] {
+  if (clues.kind !== 'changed' || clues.properties.length < 2) return [clues.properties];
+  const keyOf = (properties: string[]) => {
+    const { cause } = attribute({ ...clues, properties }, code, page);
+    return cause ? `${cause.file}\0${cause.commit}` : null;
+  };
+  const parts = new Map<string, string[]>();
+  const unproven: string[] = [];
+  for (const property of clues.properties.filter((name) => !isSize(name))) {
+    const key = keyOf([property]);
+    if (key) parts.set(key, [...(parts.get(key) ?? []), property]);
+    else unproven.push(property);
+  }
+  if (parts.size < 2) return [clues.properties];
+  const sizes = clues.properties.filter(isSize);
+  const sized = sizes.length ? keyOf(sizes) : null;
+  const split = [...parts.values()];
+  split[0].push(...unproven);
+  (sized && parts.has(sized) ? parts.get(sized)! : split[0]).push(...sizes);
+  return split;
+}
+
+/** The CSS-in-JS component a proving line's rule is the own rule of, as an Attribution's part. */
+const componentOfLine = (line: ChangedLine) =>
+  line.target?.kind === 'style' && line.target.component ? { component: line.target.component } : {};
 
 /** What the words say after an element's change: the file and commit, else why none is named. */
 export function causeWords(attributed: Attributed): string {

@@ -1,5 +1,5 @@
 import type { CodeChange, LayoutElement, LayoutRecord, Region, StateRule } from '../types';
-import { attribute, causeWords, type Attributed, type Attribution } from './attribute';
+import { attribute, causeWords, propertiesByCause, textsInside, type Attributed, type Attribution, type ElementClues } from './attribute';
 import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
 import { recordedBy } from './properties';
 import { matchElements } from './match';
@@ -214,7 +214,6 @@ export function explainChange(
   const whatOf = new WeakMap<ElementChange, string>();
   const made = (kind: ElementChange['kind'], record: LayoutRecord, index: number, found: PropertyChange[]): ElementChange => {
     const element = record.elements[index];
-    const name = elementName(element.path, naming, element.text);
     // An element that came or went while a style hid it on the other side changed its display: that is what is named and proven.
     const toggled = kind === 'changed' ? null : hiddenOn(kind === 'removed' ? current : base, element.path);
     const display = record.styles[element.style]?.display ?? 'block';
@@ -228,14 +227,17 @@ export function explainChange(
     const changedProperties = properties.map((p) => p.property);
     const clueKind = toggled ? 'changed' : kind;
     const state = stateCause({ kind: clueKind, paths, properties: changedProperties }, interaction, states);
+    const innerTexts = kind === 'changed' ? [] : textsInside(record, index);
     const pictures = [record.styles[element.style]?.src, baseElement && base.styles[baseElement.style]?.src].filter((src): src is string =>
       Boolean(src),
     );
+    const clues: ElementClues = { kind: clueKind, paths, texts, properties: changedProperties, pictures, innerTexts };
     const {
       cause,
       words,
       interaction: byState,
-    } = causeOf(state, properties, (proven) => attribute({ kind: clueKind, paths, texts, properties: proven, pictures }, code, page));
+    } = causeOf(state, properties, (proven) => attribute({ ...clues, properties: proven }, code, page));
+    const name = elementName(element.path, naming, element.text, cause);
     const [w, h] = [element.box[2], element.box[3]];
     const place = kind === 'added' ? placeWords(record, index, naming) : '';
     const what =
@@ -259,6 +261,19 @@ export function explainChange(
     whatOf.set(change, what);
     return change;
   };
+  // A changed element whose properties different commits or files prove is one change per cause.
+  const byCause = (index: number, properties: PropertyChange[]): PropertyChange[][] => {
+    const element = current.elements[index];
+    const baseElement = base.elements[matching.baseOf.get(index) ?? -1];
+    const texts = [element.text, ...properties.filter((p) => p.property === 'text').flatMap((p) => [p.before, p.after])].filter(Boolean);
+    const pictures = [current.styles[element.style]?.src, baseElement && base.styles[baseElement.style]?.src].filter((src): src is string =>
+      Boolean(src),
+    );
+    const paths = [...new Set([baseElement?.path ?? element.path, element.path])];
+    return propertiesByCause({ kind: 'changed', paths, texts, properties: properties.map((p) => p.property), pictures }, code, page).map(
+      (part) => properties.filter((p) => part.includes(p.property)),
+    );
+  };
   const changed = sizesApart(changedElements(base, current, matching, origins), base, current, matching);
   // An element matching left removed and added is one element: its new size is its change.
   const movedSizes = moved
@@ -268,7 +283,9 @@ export function explainChange(
   const listed: ElementChange[] = [
     ...matching.added.map((i) => made('added', current, i, [])),
     ...matching.removed.map((i) => made('removed', base, i, [])),
-    ...[...changed, ...movedSizes].map(({ index, properties }) => made('changed', current, index, properties)),
+    ...[...changed, ...movedSizes].flatMap(({ index, properties }) =>
+      byCause(index, properties).map((part) => made('changed', current, index, part)),
+    ),
   ];
   // An element that only changed size (a widened gutter, a card a taller neighbour stretched) is
   // the change in a region nothing listed meets; a listed element's ancestor only grew with it.

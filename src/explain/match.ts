@@ -1,5 +1,6 @@
 import type { LayoutElement, LayoutRecord } from '../types';
-import { stepParts } from './words';
+import { writtenClasses } from './generated-classes';
+import { pathSteps, sourcePath, stepParts } from './words';
 
 /** One element on both sides: its index in each record. */
 export interface Matched {
@@ -34,27 +35,55 @@ function byKey(elements: LayoutElement[], key: (element: LayoutElement) => strin
 const tagOf = (path: string) => stepParts(path).tag;
 
 /**
- * Pairs what is left under parents already paired: the same tag, the siblings with the same text first (`Blog` with `Blog`, though
- * `Changelog` was inserted before it), then the rest in order.
+ * A path as its source writes it: each step without the classes a CSS-in-JS library generated
+ * (`div.sc-gsDKAQ.jVRBrf` → `div`), whose hash changes with the component's CSS and whose id with
+ * the order components are made in. Two sides' elements are paired by it, so a restyled component
+ * is compared, not removed and added.
+ */
+function writtenPath(path: string): string {
+  if (!/\b(sc|css)-/.test(path)) return path;
+  return pathSteps(path)
+    .map((step) => {
+      const { tag, id, classes } = stepParts(step);
+      const nth = step.match(/:\d+$/)?.[0] ?? '';
+      return `${tag}${id ? `#${id}` : ''}${writtenClasses(classes)
+        .map((name) => `.${name}`)
+        .join('')}${nth}`;
+    })
+    .join('>');
+}
+
+/**
+ * Pairs what is left under parents already paired: the same tag, first the siblings that hold an
+ * element of the same written name as one does (the hero's `div` with the hero's, when a
+ * component's generated classes no longer tell two `div`s apart), then those with the same text
+ * (`Blog` with `Blog`, though `Changelog` was inserted before it), then the rest in order.
  */
 function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
   const children = new Map<number, number[]>();
   base.elements.forEach((element, i) => {
     if (!usedBase.has(i)) children.set(element.parent, [...(children.get(element.parent) ?? []), i]);
   });
+  const [baseKin, currentKin] = [kinOf(base), kinOf(current)];
   const siblings = new Map<number, number[]>();
   current.elements.forEach((element, c) => siblings.set(element.parent, [...(siblings.get(element.parent) ?? []), c]));
   current.elements.forEach((element, c) => {
     const parent = baseOf.get(element.parent);
     if (baseOf.has(c) || parent === undefined) return;
     const unpaired = (siblings.get(element.parent) ?? []).filter((s) => !baseOf.has(s));
-    for (const sameText of [true, false])
+    for (const by of ['kin', 'text', 'order'] as const)
       for (const s of unpaired) {
         if (baseOf.has(s)) continue;
         const open = (children.get(parent) ?? []).filter(
           (b) => !usedBase.has(b) && tagOf(base.elements[b].path) === tagOf(current.elements[s].path),
         );
-        const b = sameText ? open.find((i) => base.elements[i].text === current.elements[s].text) : open[0];
+        const held = currentKin.get(s);
+        const b =
+          by === 'kin'
+            ? open.find((i) => [...(baseKin.get(i) ?? [])].some((name) => held?.has(name)))
+            : by === 'text'
+              ? open.find((i) => base.elements[i].text === current.elements[s].text)
+              : open[0];
         if (b === undefined) continue;
         baseOf.set(s, b);
         usedBase.add(b);
@@ -62,10 +91,64 @@ function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<numb
   });
 }
 
+/** Each element's children by their written names (writtenStep). */
+function kinOf(record: LayoutRecord): Map<number, Set<string>> {
+  const kin = new Map<number, Set<string>>();
+  record.elements.forEach((element) => {
+    if (element.parent >= 0) kin.set(element.parent, (kin.get(element.parent) ?? new Set()).add(writtenStep(element.path)));
+  });
+  return kin;
+}
+
+/** A path's last step as its source writes it, without its position: CSS Modules' classes read back, CSS-in-JS classes left out. */
+const writtenStep = (path: string) => loosePath(sourcePath(writtenPath(pathSteps(path).pop() ?? path)));
+
+/**
+ * Pairs an element a new wrapper now holds (`div.cardWrapper>div.container`) with the element of
+ * the same written name, unpaired, that sat in the wrapper's place (`div.container` under the
+ * same parent), and likewise an element a removed wrapper held: what is inside is compared, and
+ * only the wrapper came or went. Same text first, else the first in order.
+ */
+function pairThroughWrappers(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
+  const currentOf = new Map([...baseOf].map(([c, b]) => [b, c]));
+  const open = (record: LayoutRecord, parent: number, taken: (i: number) => boolean) =>
+    record.elements.flatMap((element, i) => (element.parent === parent && !taken(i) ? [i] : []));
+  const pair = (c: number, b: number) => {
+    baseOf.set(c, b);
+    currentOf.set(b, c);
+    usedBase.add(b);
+  };
+  // One side's element under an unpaired parent whose own parent is paired: the other side's unpaired children of that pair, same name.
+  const through = (
+    record: LayoutRecord,
+    other: LayoutRecord,
+    paired: Map<number, number>,
+    taken: (i: number) => boolean,
+    join: (mine: number, theirs: number) => void,
+  ) =>
+    record.elements.forEach((element, i) => {
+      const wrapper = record.elements[element.parent];
+      if (paired.has(i) || !wrapper || paired.has(element.parent) || !paired.has(wrapper.parent)) return;
+      const name = writtenStep(element.path);
+      const candidates = open(other, paired.get(wrapper.parent)!, taken).filter((j) => writtenStep(other.elements[j].path) === name);
+      const found = candidates.find((j) => other.elements[j].text === element.text) ?? candidates[0];
+      if (found !== undefined) join(i, found);
+    });
+  through(current, base, baseOf, (b) => usedBase.has(b), pair);
+  through(
+    base,
+    current,
+    currentOf,
+    (c) => baseOf.has(c),
+    (b, c) => pair(c, b),
+  );
+}
+
 /**
  * Pairs the elements of two records: by path and text first, then by path without sibling positions
  * and text (an item inserted among same-named siblings shifts the positions of those after it), then
- * by path, then by the loose path alone when it is unique on both sides, then (a class added or removed renames an
+ * by path, then by the loose path alone when it is unique on both sides, then through a wrapper
+ * added or removed around them, then (a class added or removed renames an
  * element and everything under it) by tag under parents already paired, same text first. What is
  * left over was added or removed;
  * only the outermost such element is reported (its children came with it).
@@ -75,11 +158,10 @@ export function matchElements(base: LayoutRecord, current: LayoutRecord): Matchi
   const usedBase = new Set<number>();
   // The same text before the same place: an item inserted before `Contact` takes its place, and `Contact` moves on one.
   const keys: ((element: LayoutElement) => string | null)[] = [
-    (element) => `${element.path}\u0000${element.text}`,
-    (element) => `${loosePath(element.path)}\u0000${element.text}`,
-    (element) => element.path,
-    (element) => `${loosePath(element.path)}\u0000${element.text}`,
-    (element) => loosePath(element.path),
+    (element) => `${writtenPath(element.path)}\u0000${element.text}`,
+    (element) => `${loosePath(writtenPath(element.path))}\u0000${element.text}`,
+    (element) => writtenPath(element.path),
+    (element) => loosePath(writtenPath(element.path)),
   ];
   for (const key of keys) {
     const baseKeys = byKey(base.elements, key, usedBase);
@@ -95,6 +177,7 @@ export function matchElements(base: LayoutRecord, current: LayoutRecord): Matchi
       });
     }
   }
+  pairThroughWrappers(base, current, baseOf, usedBase);
   pairByPlace(base, current, baseOf, usedBase);
   const matched = [...baseOf].map(([current, base]) => ({ base, current })).sort((a, b) => a.current - b.current);
   const outermost = (elements: LayoutElement[], paired: (i: number) => boolean) =>

@@ -1,5 +1,6 @@
 import type { LayoutRecord } from '../types';
 import { sourceClass, type ModuleClasses } from './css-modules';
+import { componentOf, writtenClasses } from './generated-classes';
 
 /** How values and elements read in an explanation: CSS as a person writes it, elements as their source names them. */
 
@@ -144,11 +145,12 @@ const NAMED_CLASSES = 3;
  * The classes a name shows: a CSS Module's as its source writes them, with its file; of a longer
  * list, the three rarest on the page (a variant such as `hover:` or `md:` last), in their order.
  */
-function namedClasses(classes: string[], naming: Naming): { shown: string[]; files: string[]; cut: boolean } {
+function namedClasses(classes: string[], naming: Naming): { shown: string[]; files: string[]; cut: boolean; modular: boolean } {
   const read = classes.map((name) => sourceClass(name, naming.modules));
   const shown = classes.map((name, i) => read[i]?.local ?? name);
   const files = [...new Set(read.flatMap((source) => (source?.file ? [source.file.split('/').pop()!] : [])))];
-  if (shown.length <= NAMED_CLASSES) return { shown, files, cut: false };
+  const modular = read.some(Boolean);
+  if (shown.length <= NAMED_CLASSES) return { shown, files, cut: false, modular };
   const rank = (name: string) => naming.classCount(name) + (name.includes(':') ? 1e6 : 0);
   const kept = new Set(
     shown
@@ -157,7 +159,7 @@ function namedClasses(classes: string[], naming: Naming): { shown: string[]; fil
       .slice(0, NAMED_CLASSES)
       .map(({ i }) => i),
   );
-  return { shown: shown.filter((_, i) => kept.has(i)), files, cut: true };
+  return { shown: shown.filter((_, i) => kept.has(i)), files, cut: true, modular };
 }
 
 /**
@@ -165,19 +167,41 @@ function namedClasses(classes: string[], naming: Naming): { shown: string[]; fil
  * else its classes as its source writes them (`.label (nav-item.module.scss)`; a long utility
  * list as its tag, three classes that tell it apart and its text), else the tag.
  */
-export function elementWord(path: string, naming: Naming = PLAIN_NAMING, text = ''): string {
-  const { tag, id, classes } = stepParts(path);
+export function elementWord(path: string, naming: Naming = PLAIN_NAMING, text = '', proof: ComponentProof | null = null): string {
+  const { tag, id, classes: all } = stepParts(path);
   if (id && !naming.unstableIds.has(id) && !GENERATED_ID.test(id)) return `#${id}`;
+  const classes = writtenClasses(all);
+  const component = classes.length ? null : componentWord(all, proof);
+  if (component) return component;
   if (classes.length) {
-    const { shown, files, cut } = namedClasses(classes, naming);
+    const { shown, files, cut, modular } = namedClasses(classes, naming);
     const written = shown.map((name) => `.${name}`).join('');
     const from = files.length ? ` (${files.join(', ')})` : '';
+    // A CSS Module's class is local to its module: its tag says which element of the source it is (`div.cardWrapper`).
     return cut
       ? `${tag}${written}${from}${text ? ` ${quoted(text.length > SHORT_TEXT ? `${text.slice(0, SHORT_TEXT - 1)}…` : text)}` : ''}`
-      : `${written}${from}`;
+      : `${modular ? tag : ''}${written}${from}`;
   }
-  const step = (pathSteps(path).pop() ?? path).replace(/:(\d+)$/, ':nth-of-type($1)');
-  return id ? step.replace(`#${id}`, '') : step;
+  const nth = (pathSteps(path).pop() ?? path).match(/:(\d+)$/)?.[1];
+  return `${tag}${nth ? `:nth-of-type(${nth})` : ''}`;
+}
+
+/** The cause of an element's change, where a CSS-in-JS component's own rule proves it (Attribution.component). */
+export interface ComponentProof {
+  file: string;
+  component?: string;
+}
+
+/**
+ * A CSS-in-JS component's name: where its classes carry it (`Wrapper (Navbar)`, the babel plugin's
+ * display name), else where its change is proven by its template's own rule (`StyledDiv
+ * (Navbar.style.jsx)`); null for an element with bare generated ids and no such proof.
+ */
+function componentWord(classes: readonly string[], proof: ComponentProof | null): string | null {
+  const component = componentOf(classes);
+  if (component) return `${component.name}${component.file ? ` (${component.file})` : ''}`;
+  const generated = classes.length > 0;
+  return generated && proof?.component ? `${proof.component} (${proof.file.split('/').pop()})` : null;
 }
 
 /** How much of its text names a utility-class element. */
@@ -211,10 +235,11 @@ const GENERIC = new Set([
 
 /**
  * An element's name, as its source names it, with its parent's when it is a bare generic tag
- * (`footer span:nth-of-type(2)`). The one place the words name an element.
+ * (`footer span:nth-of-type(2)`); a styled component by its name (`proof`: the cause of its change,
+ * when that is its template's own rule). The one place the words name an element.
  */
-export function elementName(path: string, naming: Naming = PLAIN_NAMING, text = ''): string {
-  const own = elementWord(path, naming, text);
+export function elementName(path: string, naming: Naming = PLAIN_NAMING, text = '', proof: ComponentProof | null = null): string {
+  const own = elementWord(path, naming, text, proof);
   if (!GENERIC.has(own.replace(/:.*$/, ''))) return own;
   const steps = pathSteps(path);
   return steps.length > 1 ? `${elementWord(steps.slice(0, -1).join('>'), naming)} ${own}` : own;

@@ -38,6 +38,17 @@ function selectorOf(tag: ts.Expression): string | null {
   return null;
 }
 
+/** The name a tagged template is given (`const StyledDiv = styled.div\`…\``): the component as its source names it; null when unnamed. */
+function componentName(node: ts.TaggedTemplateExpression): string | null {
+  const parent = node.parent;
+  return ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name) ? parent.name.text : null;
+}
+
+/** Whether a template's rule is its own element's (`div.css-in-js`, `div.css-in-js:hover`), not one nested in it (`.inner-nav`). */
+const ownRule = (target: StyleTarget, selector: string) =>
+  target.selectors.length > 0 &&
+  target.selectors.every((rule) => rule === selector || (rule.startsWith(selector) && rule[selector.length] === ':'));
+
 /** A template's CSS as written, each `${…}` a comment of as many lines, so every line keeps its number. */
 function cssOf(template: ts.TemplateLiteral, source: ts.SourceFile): string {
   const start = template.getStart(source) + 1;
@@ -78,7 +89,9 @@ export function readCssInJs(text: string, file: string): { targets: Map<number, 
         try {
           // The rule opens on the template's first line, so each line of the template keeps its number (plus the first line's).
           const read = readStyles(selector ? `${selector}{${css}\n}` : css, 'scss');
-          for (const [line, target] of read.targets) targets.set(line + firstLine, target);
+          const component = selector ? componentName(node) : null;
+          for (const [line, target] of read.targets)
+            targets.set(line + firstLine, component && ownRule(target, selector!) ? { ...target, component } : target);
           uses.push(...read.uses);
         } catch {
           // Not CSS once its expressions are left out (a whole declaration built by a function): its lines prove nothing.

@@ -14,10 +14,53 @@ function classesOf(initializer: ts.JsxAttributeValue | undefined): WrittenClasse
   return expressionClasses(ts.isJsxExpression(initializer) ? initializer.expression : undefined);
 }
 
-function elementOf(opening: Opening, parent: ElementTarget | null, text: string): ElementTarget {
+/** A CSS Module's import (`import styles from './card.module.css'`): what its classes are read through. */
+const MODULE_IMPORT = /\.module\.(?:css|scss|sass|less|styl)$/;
+
+/** The names a module's CSS Modules imports are bound to (`styles`, `s`). */
+function moduleBindings(source: ts.SourceFile): Set<string> {
+  const ts = typescript();
+  const names = new Set<string>();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (!MODULE_IMPORT.test(statement.moduleSpecifier.text)) continue;
+    const clause = statement.importClause;
+    if (clause?.name) names.add(clause.name.text);
+    if (clause?.namedBindings && ts.isNamespaceImport(clause.namedBindings)) names.add(clause.namedBindings.name.text);
+  }
+  return names;
+}
+
+/**
+ * The local classes a class attribute names through a CSS Modules import whatever else decides it
+ * (`styles.cardWrapper`, `styles['card-wrapper']`, `${styles.a} ${styles.b}`); a class picked by a
+ * condition (`ok ? styles.a : styles.b`) is not one it surely has.
+ */
+function moduleClassesOf(initializer: ts.JsxAttributeValue | undefined, bindings: ReadonlySet<string>): string[] {
+  const ts = typescript();
+  const expression = initializer && ts.isJsxExpression(initializer) ? initializer.expression : undefined;
+  const local = (node: ts.Expression): string[] => {
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && bindings.has(node.expression.text))
+      return [node.name.text];
+    if (
+      ts.isElementAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      bindings.has(node.expression.text) &&
+      ts.isStringLiteral(node.argumentExpression)
+    )
+      return [node.argumentExpression.text];
+    return [];
+  };
+  if (!expression || bindings.size === 0) return [];
+  if (ts.isTemplateExpression(expression)) return expression.templateSpans.flatMap((span) => local(span.expression));
+  return local(expression);
+}
+
+function elementOf(opening: Opening, parent: ElementTarget | null, text: string, bindings: ReadonlySet<string>): ElementTarget {
   const ts = typescript();
   const tag = opening.tagName.getText();
   let classes: string[] = [];
+  let moduleClasses: string[] = [];
   let dynamicClasses = false;
   let id: string | null = null;
   for (const attribute of opening.attributes.properties) {
@@ -26,8 +69,10 @@ function elementOf(opening: Opening, parent: ElementTarget | null, text: string)
       continue;
     }
     const name = attribute.name.getText();
-    if (name === 'className' || name === 'class') ({ classes, dynamicClasses } = classesOf(attribute.initializer));
-    else if (name === 'id' && attribute.initializer && ts.isStringLiteral(attribute.initializer)) id = attribute.initializer.text;
+    if (name === 'className' || name === 'class') {
+      ({ classes, dynamicClasses } = classesOf(attribute.initializer));
+      moduleClasses = moduleClassesOf(attribute.initializer, bindings);
+    } else if (name === 'id' && attribute.initializer && ts.isStringLiteral(attribute.initializer)) id = attribute.initializer.text;
   }
   return {
     kind: 'element',
@@ -35,6 +80,7 @@ function elementOf(opening: Opening, parent: ElementTarget | null, text: string)
     id,
     classes,
     dynamicClasses,
+    ...(moduleClasses.length ? { moduleClasses } : {}),
     text,
     parent: parentOf(parent),
   };
@@ -54,6 +100,7 @@ export function readJsx(text: string, file: string): Map<number, ElementTarget> 
     /\.tsx$/i.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.JSX,
   );
   const targets = new Map<number, ElementTarget>();
+  const bindings = moduleBindings(source);
   const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;
   const mark = (node: ts.Node, target: ElementTarget) => {
     for (let line = lineOf(node.getStart(source)); line <= lineOf(node.getEnd()); line++) targets.set(line, target);
@@ -67,7 +114,7 @@ export function readJsx(text: string, file: string): Map<number, ElementTarget> 
         .map((child) => child.text.replace(/\s+/g, ' ').trim())
         .filter(Boolean)
         .join(' ');
-      const target = elementOf(opening, parent, own);
+      const target = elementOf(opening, parent, own, bindings);
       mark(opening, target);
       for (const child of children) {
         if (ts.isJsxText(child) && child.text.trim()) {

@@ -28,14 +28,14 @@ test('a CSS Module padding, a nested Sass colour and a label a module hides are 
     commit: expect.stringMatching(/^[0-9a-f]{7,} Header: roomier navbar$/),
     line: 'padding: 0 80px;',
   });
-  expect(navbar!.words).toMatch(/^\.navbar\.gray \(header\.module\.scss\): padding 0px 40px → 0px 80px/);
+  expect(navbar!.words).toMatch(/^header\.navbar\.gray \(header\.module\.scss\): padding 0px 40px → 0px 80px/);
 
   // Still in the page, hidden by a style: the property that hid it is named, with the module's own class and file.
   const label = header.changes.find((change) => change.path.includes('_label_'));
   expect(label, JSON.stringify(header, null, 2)).toBeDefined();
   expect(label!.properties).toEqual([{ property: 'display', before: 'inline-block', after: 'none' }]);
   expect(label!.words).toMatch(
-    /^\.label \(nav-item\.module\.scss\) hidden: display inline-block → none \(\d+×\d+\) — src\/nav-item\.module\.scss \(commit [0-9a-f]{7,} Header: no beta label\)$/,
+    /^span\.label \(nav-item\.module\.scss\) hidden: display inline-block → none \(\d+×\d+\) — src\/nav-item\.module\.scss \(commit [0-9a-f]{7,} Header: no beta label\)$/,
   );
 
   const hero = checkpoint(results, 'home', 'hero').checkpoint.explanation!;

@@ -182,8 +182,8 @@ describe('attribution: CSS Modules', () => {
       /padding 0px 40px → 0px 80px — src\/components\/header\.module\.scss \(commit [0-9a-f]+ Header: roomier navbar\)$/,
     );
     // Named as the module writes it, never by the hash a reviewer cannot search for.
-    expect(navbar?.element).toBe('.navbar.gray (header.module.scss)');
-    expect(navbar?.words).toMatch(/^\.navbar\.gray \(header\.module\.scss\): padding/);
+    expect(navbar?.element).toBe('header.navbar.gray (header.module.scss)');
+    expect(navbar?.words).toMatch(/^header\.navbar\.gray \(header\.module\.scss\): padding/);
     // Its link only took the module's new hash: nothing of it renders otherwise, so it is no change (explain/visible.ts).
     expect(changes.find((change) => change.path.endsWith('a._link_11ty5_11'))).toBeUndefined();
   });
@@ -805,12 +805,282 @@ export default function Card({ title }) {
     ]);
     const { changes } = explainChange(base, current, ALL, code);
 
-    expect(changeOf(changes, '.sc-bdnzMm.kQxLzf').cause).toEqual({
+    // Named as its source names it: the component its template is given to, never the library's generated classes.
+    expect(changeOf(changes, 'Frame (Card.jsx)').cause).toEqual({
       file: 'src/Card.jsx',
       commit: commitOf(code, 'Cards: roomier'),
       line: 'padding: 24px;',
+      component: 'Frame',
     });
     expect(changeOf(changes, '.post').cause).toBeNull();
+  });
+
+  const home = (colour: string, position: string) => `import styled from 'styled-components';
+
+export const StyledDiv = styled.div\`
+  position: ${position};
+  .text-container {
+    p {
+      color: ${colour};
+    }
+  }
+\`;
+`;
+
+  it('pairs styled components across the sides though their generated classes changed with their CSS and the order they were made in', async () => {
+    const code = await branch({ 'src/Home.style.jsx': home('#000', 'static') }, [
+      { subject: 'css', files: { 'src/Home.style.jsx': home('#696969', 'absolute') } },
+    ]);
+    // The navbar's component id is the hero's on the other side (ids count the components made), and each hash follows its CSS.
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div.sc-bdvvtL.eDLYbF'],
+      ['html>body>div#root>div.sc-bdvvtL.eDLYbF>nav.inner-nav'],
+      ['html>body>div#root>div.sc-gsDKAQ.cVkeIL', { position: 'static' }],
+      ['html>body>div#root>div.sc-gsDKAQ.cVkeIL>section.homepage-container'],
+      ['html>body>div#root>div.sc-gsDKAQ.cVkeIL>section.homepage-container>div.text-container'],
+      ['html>body>div#root>div.sc-gsDKAQ.cVkeIL>section.homepage-container>div.text-container>p', { color: 'rgb(0, 0, 0)' }, 'Millions'],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div.sc-gsDKAQ.hA-dBcX'],
+      ['html>body>div#root>div.sc-gsDKAQ.hA-dBcX>nav.inner-nav'],
+      ['html>body>div#root>div.sc-bdvvtL.jVRBrf', { position: 'absolute' }],
+      ['html>body>div#root>div.sc-bdvvtL.jVRBrf>section.homepage-container'],
+      ['html>body>div#root>div.sc-bdvvtL.jVRBrf>section.homepage-container>div.text-container'],
+      [
+        'html>body>div#root>div.sc-bdvvtL.jVRBrf>section.homepage-container>div.text-container>p',
+        { color: 'rgb(105, 105, 105)' },
+        'Millions',
+      ],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changes.map((change) => change.kind)).toEqual(['changed', 'changed']);
+    expect(changeOf(changes, '.text-container p').words).toBe(
+      `.text-container p: color #000 → #696969 — src/Home.style.jsx (commit ${commitOf(code, 'css')})`,
+    );
+    expect(changeOf(changes, 'StyledDiv (Home.style.jsx)').properties).toEqual([
+      { property: 'position', before: 'static', after: 'absolute' },
+    ]);
+    expect(changes.map((change) => change.words).join('\n')).not.toMatch(/sc-|cVkeIL|jVRBrf/);
+  });
+
+  it('pairs a styled component with the one that holds what it holds, when another of its tag came into the capture before it', async () => {
+    const code = await branch({ 'src/Home.style.jsx': home('#000', 'static') }, [
+      { subject: 'css', files: { 'src/Home.style.jsx': home('#696969', 'static') } },
+    ]);
+    const hero = (hash: string) => `html>body>div#root>div.sc-gsDKAQ.${hash}`;
+    const text = '>section.homepage-container>div.text-container>p';
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      [hero('cVkeIL')],
+      [`${hero('cVkeIL')}${text}`, { color: 'rgb(0, 0, 0)' }],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div.sc-bdvvtL.eDLYbF'],
+      ['html>body>div#root>div.sc-bdvvtL.eDLYbF>nav.inner-nav'],
+      [hero('jVRBrf')],
+      [`${hero('jVRBrf')}${text}`, { color: 'rgb(105, 105, 105)' }],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changes.map((change) => `${change.kind} ${change.path}`)).toEqual([
+      'added html>body>div#root>div.sc-bdvvtL.eDLYbF',
+      `changed ${hero('jVRBrf')}${text}`,
+    ]);
+  });
+});
+
+describe('attribution: emotion', () => {
+  const card = (padding: string) => `import styled from '@emotion/styled';
+
+export const Panel = styled.section\`
+  padding: ${padding};
+\`;
+`;
+
+  it("pairs and names an emotion component without the class made from its styles' hash, which changed with them", async () => {
+    const code = await branch({ 'src/Panel.jsx': card('16px') }, [{ subject: 'Panel: roomier', files: { 'src/Panel.jsx': card('24px') } }]);
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>main'],
+      ['html>body>main>section.css-1q2w3e', { padding: '16px' }],
+      ['html>body>main>section.css-1q2w3e>h2', {}, 'Plans'],
+      ['html>body>main>button.css-9i8u7y-PrimaryButton', { padding: '8px' }, 'Buy'],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>main'],
+      ['html>body>main>section.css-4r5t6y', { padding: '24px' }],
+      ['html>body>main>section.css-4r5t6y>h2', {}, 'Plans'],
+      ['html>body>main>button.css-0o9i8u-PrimaryButton', { padding: '12px' }, 'Buy'],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changes.map((change) => `${change.kind} ${change.element}`)).toEqual(['changed Panel (Panel.jsx)', 'changed PrimaryButton']);
+    expect(changes[0].cause).toEqual({
+      file: 'src/Panel.jsx',
+      commit: commitOf(code, 'Panel: roomier'),
+      line: 'padding: 24px;',
+      component: 'Panel',
+    });
+    expect(changes.map((change) => change.words).join('\n')).not.toMatch(/css-/);
+  });
+});
+
+describe('attribution: markup rendered from data', () => {
+  const card = (wrapped: boolean) => `import styles from './card.module.css';
+
+export const Card = ({ project }) => (
+${wrapped ? '  <div className={styles.cardWrapper}>\n' : ''}    <div className={styles.container}>
+      <img className={styles.image} src={project.imageSrc} alt="" />
+    </div>
+${wrapped ? '  </div>\n' : ''});
+`;
+  const data = (image: string) => `[\n  {\n    "title": "Cartoon DB",\n    "imageSrc": "projects/${image}"\n  }\n]\n`;
+  const sheet = '.cardWrapper {\n  padding: 8px;\n}\n.container {\n  display: flex;\n}\n.image {\n  width: 100%;\n}\n';
+
+  it("compares what a new wrapper holds with what sat in its place, and credits a picture's new address to the data line that writes it", async () => {
+    const code = await branch(
+      { 'src/Card.jsx': card(false), 'src/card.module.css': sheet, 'src/data/projects.json': data('project.png') },
+      [
+        {
+          subject: 'Cards: wrapped, with photos',
+          files: { 'src/Card.jsx': card(true), 'src/card.module.css': `${sheet}\n`, 'src/data/projects.json': data('cartoonDB.png') },
+        },
+      ],
+    );
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div._container_ab12c_4'],
+      ['html>body>div#root>div._container_ab12c_4>img._image_ab12c_7', { src: '/assets/projects/project.png' }],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div._cardWrapper_xy34z_1', { padding: '8px' }],
+      ['html>body>div#root>div._cardWrapper_xy34z_1>div._container_xy34z_4'],
+      ['html>body>div#root>div._cardWrapper_xy34z_1>div._container_xy34z_4>img._image_xy34z_7', { src: '/assets/projects/cartoonDB.png' }],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+    const commit = commitOf(code, 'Cards: wrapped, with photos');
+
+    expect(changes.map((change) => `${change.kind} ${change.element}`)).toEqual([
+      'added div.cardWrapper (card.module.css)',
+      'changed img.image (card.module.css)',
+    ]);
+    expect(changes[0].cause).toEqual({ file: 'src/Card.jsx', commit, line: '<div className={styles.cardWrapper}>' });
+    expect(changes[1].properties).toEqual([
+      { property: 'src', before: '/assets/projects/project.png', after: '/assets/projects/cartoonDB.png' },
+    ]);
+    expect(changes[1].cause).toEqual({ file: 'src/data/projects.json', commit, line: '"imageSrc": "projects/cartoonDB.png"' });
+  });
+});
+
+describe('attribution: markup rendered from data, added', () => {
+  const skills = (names: string[]) => `[\n${names.map((name) => `  {\n    "title": "${name}"\n  }`).join(',\n')}\n]\n`;
+  const list = `import styles from './experience.module.css';
+import skills from './skills.json';
+
+export const Experience = () => (
+  <div className={styles.skills}>
+    {skills.map((skill) => (
+      <div className={styles.skill} key={skill.title}>
+        <p>{skill.title}</p>
+      </div>
+    ))}
+  </div>
+);
+`;
+  const card = `import styles from './card.module.css';
+
+export const Card = ({ title }) => (
+  <div className={styles.card}>
+    <p>{title}</p>
+  </div>
+);
+`;
+
+  it('credits an element a data file adds to the line that holds a text inside it, not to a template that only shares its tag', async () => {
+    const code = await branch({ 'src/Experience.jsx': list, 'src/skills.json': skills(['React']), 'src/Card.jsx': card }, [
+      {
+        subject: 'Skills: Python too',
+        files: {
+          'src/skills.json': skills(['React', 'Python']),
+          'src/Card.jsx': card.replace('<p>{title}</p>', '<p>{title}</p>\n    <div className={styles.links} />'),
+        },
+      },
+    ]);
+    const tile = (n: number) => `html>body>div#root>div._skills_11tww_26>div._skill_11tww_30:${n}`;
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div._skills_11tww_26'],
+      [tile(1)],
+      [`${tile(1)}>p`, {}, 'React'],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>div#root'],
+      ['html>body>div#root>div._skills_11tww_26'],
+      [tile(1)],
+      [`${tile(1)}>p`, {}, 'React'],
+      [tile(2)],
+      [`${tile(2)}>p`, {}, 'Python'],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changes.map((change) => `${change.kind} ${change.element}`)).toEqual(['added div.skill']);
+    expect(changes[0].cause).toEqual({ file: 'src/skills.json', commit: commitOf(code, 'Skills: Python too'), line: '"title": "Python"' });
+  });
+});
+
+describe('attribution: one element, two commits', () => {
+  const sheet = (colour: string, size: string) => `.text-container p {\n  color: ${colour};\n  font-size: ${size};\n}\n`;
+
+  it('says an element whose properties two commits changed once per commit, each with its own properties', async () => {
+    const code = await branch({ 'src/home.css': sheet('#000', '16px') }, [
+      { subject: 'css', files: { 'src/home.css': sheet('#696969', '16px') } },
+      { subject: 'small css change', files: { 'src/home.css': sheet('#696969', '19.2px') } },
+    ]);
+    const path = 'html>body>section>div.text-container>p';
+    const base = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>section'],
+      ['html>body>section>div.text-container'],
+      [path, { 'font-size': '16px' }, 'Millions'],
+    ]);
+    const current = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>section'],
+      ['html>body>section>div.text-container'],
+      [path, { color: 'rgb(105, 105, 105)', 'font-size': '19.2px' }, 'Millions'],
+    ]);
+    const { changes } = explainChange(base, current, ALL, code);
+
+    expect(changes.map((change) => change.words)).toEqual([
+      `.text-container p: color #1d2433 → #696969 — src/home.css (commit ${commitOf(code, 'css')})`,
+      `.text-container p: font-size 16px → 19.2px — src/home.css (commit ${commitOf(code, 'small css change')})`,
+    ]);
   });
 });
 

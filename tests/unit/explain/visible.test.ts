@@ -119,7 +119,7 @@ describe('only visible changes are changes', () => {
 
   it('lists the one element whose padding the module edit changed, without the churned class names', () => {
     expect(what(moduleHeader('1goyx'), moduleHeader('11ty5', 80), [{ x: 0, y: 0, width: 1280, height: 64 }])).toEqual([
-      '.navbar.gray: padding 0px 40px → 0px 80px',
+      'header.navbar.gray: padding 0px 40px → 0px 80px',
     ]);
   });
 

@@ -11,28 +11,38 @@ import { layoutRecord } from './records';
 const NAV = 'html>body>div#root>nav._nav_1goyx_1';
 
 describe('elementName', () => {
-  it("names a CSS Module's class by its source selector and file, as Vite and postcss-modules generate it", () => {
+  it("names a CSS Module's class by its tag, its source selector and file, as Vite and postcss-modules generate it", () => {
     const naming = namingOf([], [{ file: 'src/components/nav-item.module.scss', classes: ['item', 'label'] }]);
-    expect(elementName(`${NAV}>a._item_cs8t7_5>span._label_cs8t7_1`, naming)).toBe('.label (nav-item.module.scss)');
-    expect(elementName(`${NAV}>a._item_cs8t7_5._active_cs8t7_9`, naming)).toBe('.item.active (nav-item.module.scss)');
+    expect(elementName(`${NAV}>a._item_cs8t7_5>span._label_cs8t7_1`, naming)).toBe('span.label (nav-item.module.scss)');
+    expect(elementName(`${NAV}>a._item_cs8t7_5._active_cs8t7_9`, naming)).toBe('a.item.active (nav-item.module.scss)');
   });
 
   it("reads the other recognised patterns back with the module's file: Next.js and CRA, Turbopack, Lightning CSS", () => {
     const naming = namingOf([], [{ file: 'src/Header.module.css', classes: ['navbar', 'title'] }]);
-    expect(elementName('html>body>header.Header_navbar__x1Y2z', naming)).toBe('.navbar (Header.module.css)');
-    expect(elementName('html>body>header.Header-module__8aZ1qW__navbar', naming)).toBe('.navbar (Header.module.css)');
-    expect(elementName('html>body>header>h1.EgL3uq_title', naming)).toBe('.title (Header.module.css)');
+    expect(elementName('html>body>header.Header_navbar__x1Y2z', naming)).toBe('header.navbar (Header.module.css)');
+    expect(elementName('html>body>header.Header-module__8aZ1qW__navbar', naming)).toBe('header.navbar (Header.module.css)');
+    expect(elementName('html>body>header>h1.EgL3uq_title', naming)).toBe('h1.title (Header.module.css)');
   });
 
   it('never keeps a hashed class, even when no changed module names it (its file is then not known)', () => {
-    expect(elementName(`${NAV}>a._item_cs8t7_5>span._label_cs8t7_1`)).toBe('.label');
-    expect(elementName('html>body>header.Header_navbar__x1Y2z')).toBe('.navbar');
-    expect(elementName('html>body>div#root>nav._menu_1goyx_41>a:2')).toBe('.menu a:nth-of-type(2)');
+    expect(elementName(`${NAV}>a._item_cs8t7_5>span._label_cs8t7_1`)).toBe('span.label');
+    expect(elementName('html>body>header.Header_navbar__x1Y2z')).toBe('header.navbar');
+    expect(elementName('html>body>div#root>nav._menu_1goyx_41>a:2')).toBe('nav.menu a:nth-of-type(2)');
     // The same element whichever hash an edit of its module gave it.
     expect(sourcePath('html>body>div#root>nav._menu_1goyx_41>a._link_1goyx_7:2')).toBe(
       sourcePath('html>body>div#root>nav._menu_11ty5_41>a._link_11ty5_7:2'),
     );
     expect(sourcePath('html>body>div#root>nav._menu_1goyx_41>a._link_1goyx_7:2')).toBe('html>body>div#root>nav.menu>a.link:2');
+  });
+
+  it("never names an element by a CSS-in-JS library's generated classes: its written classes, the component its build names, or its tag", () => {
+    // styled-components without its babel plugin: a component id and the hash of its CSS; the classes the source writes stay.
+    expect(elementName('html>body>div#root>div.sc-gsDKAQ.jVRBrf')).toBe('#root div');
+    expect(elementName('html>body>div#root>div.sc-gsDKAQ.hA-dBcX.card.featured')).toBe('.card.featured');
+    // With its babel plugin (file and component), and emotion's label.
+    expect(elementName('html>body>div#root>header.Navbar__Wrapper-sc-1x2y3z.kQxLzf')).toBe('Wrapper (Navbar)');
+    expect(elementName('html>body>div#root>button.css-1x2y3z-PrimaryButton')).toBe('PrimaryButton');
+    expect(elementName('html>body>div#root>section.css-9f8e7d')).toBe('#root section');
   });
 
   it('names a utility-class element by its tag, its text and at most three classes that tell it apart', () => {

@@ -153,6 +153,24 @@ describe('templates and components', () => {
   });
 });
 
+describe('CSS Modules in JSX', () => {
+  it('reads the classes a class attribute names through a CSS Modules import, and only those', () => {
+    const jsx = [
+      "import styles from './card.module.css';",
+      "import * as s from './nav.module.scss';",
+      'export const Card = ({ props, open }) => (',
+      '  <div className={styles.cardWrapper}>',
+      "    <nav className={`${s['main-nav']} ${open ? s.open : ''}`} />",
+      '    <p className={props.className}>hi</p>',
+      '  </div>',
+      ');',
+    ].join('\n');
+    expect(targetAt('a.jsx', jsx, 4)).toMatchObject({ tag: 'div', classes: [], dynamicClasses: true, moduleClasses: ['cardWrapper'] });
+    expect(targetAt('a.jsx', jsx, 5)).toMatchObject({ tag: 'nav', dynamicClasses: true, moduleClasses: ['main-nav'] });
+    expect(targetAt('a.jsx', jsx, 6)).not.toHaveProperty('moduleClasses');
+  });
+});
+
 describe('CSS-in-JS', () => {
   it("reads styled-components' and emotion's tagged templates as rules on the element the component renders, their expressions left out, each line at its own number", () => {
     const jsx = [
@@ -165,20 +183,35 @@ describe('CSS-in-JS', () => {
       'const Global = createGlobalStyle`body { margin: 0; }`;',
       'export const Card = () => <Frame>hi</Frame>;',
     ].join('\n');
+    // A line of a template's own rule (its element's, a state of it included) names the component the template is given to.
     expect(targetAt('a.jsx', jsx, 2)).toEqual({
       kind: 'style',
       selectors: ['article.css-in-js', 'article.css-in-js:hover'],
       properties: ['padding', 'background'],
       defines: null,
+      component: 'Frame',
     });
-    expect(targetAt('a.jsx', jsx, 3)).toEqual({ kind: 'style', selectors: ['article.css-in-js'], properties: ['padding'], defines: null });
+    expect(targetAt('a.jsx', jsx, 3)).toEqual({
+      kind: 'style',
+      selectors: ['article.css-in-js'],
+      properties: ['padding'],
+      defines: null,
+      component: 'Frame',
+    });
     expect(targetAt('a.jsx', jsx, 4)).toEqual({
       kind: 'style',
       selectors: ['article.css-in-js:hover'],
       properties: ['background'],
       defines: null,
+      component: 'Frame',
     });
-    expect(targetAt('a.jsx', jsx, 6)).toEqual({ kind: 'style', selectors: ['.css-in-js'], properties: ['border-radius'], defines: null });
+    expect(targetAt('a.jsx', jsx, 6)).toEqual({
+      kind: 'style',
+      selectors: ['.css-in-js'],
+      properties: ['border-radius'],
+      defines: null,
+      component: 'Pill',
+    });
     expect(targetAt('a.jsx', jsx, 7)).toEqual({ kind: 'style', selectors: ['body'], properties: ['margin'], defines: null });
     expect(targetAt('a.jsx', jsx, 8)).toEqual(expect.objectContaining({ kind: 'element', tag: 'Frame' }));
     expect(readSource('a.jsx', jsx)?.uses).toEqual([{ name: '--hover', selectors: ['article.css-in-js:hover'], property: 'background' }]);
@@ -187,6 +220,14 @@ describe('CSS-in-JS', () => {
       kind: 'style',
       selectors: ['h1.css-in-js'],
       properties: ['font-size'],
+      defines: null,
+      component: 'Title',
+    });
+    // A rule nested in a template is another element's: no component names it.
+    expect(targetAt('b.jsx', 'const Nav = styled.div`\n  .inner-nav {\n    padding: 1rem 0;\n  }\n`;', 3)).toEqual({
+      kind: 'style',
+      selectors: ['div.css-in-js .inner-nav'],
+      properties: ['padding'],
       defines: null,
     });
   });
