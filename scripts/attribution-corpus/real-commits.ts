@@ -1,6 +1,6 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import type { RunResult } from '../../src/report';
 import type { InvisibleChange, LabelledChange } from './corpus';
 import { PACKAGE_ROOT } from '../fixture-repo';
@@ -13,15 +13,17 @@ import { labelledElement, scoreApps, type Miss, type MissKind, type Score } from
  * The replays are not in this repository (their code is not ours to commit): this reads the
  * results of runs made elsewhere, one folder per case (`<folder>/<case id>/latest.json`, and
  * `branch.diff`, the branch's `git diff -U0 main...HEAD`), and scores them against the labels.
+ * The committed labels are the working set; the held-out set's labels are kept outside the
+ * repository, unseen by whoever works on the words, until their one scoring.
  *
- *   npm run corpus:real -- <folder>              # the working set
- *   npm run corpus:real -- <folder> --held-out   # the held-out third: scored once, at the end
+ *   npm run corpus:real -- <folder>                                            # the working set
+ *   npm run corpus:real -- <folder> --labels <file> [--labels <file>] --held-out  # once, at the end
  */
 
 export type CorpusSet = 'working' | 'held-out';
 
 export interface RealChange extends LabelledChange {
-  /** `<case id>/<short name>`: its hash chose its set, before any scoring. */
+  /** `<case id>/<short name>`. */
   id: string;
   /** The element as its source names it, and where (`.navbar (src/components/Navbar.scss)`). */
   source: string;
@@ -45,16 +47,24 @@ export interface RealCase {
   invisible: InvisibleChange[];
 }
 
-/** A third of the changes, by the hash of their id: the held-out set. */
-export const setOf = (id: string): CorpusSet => (crypto.createHash('sha256').update(id).digest()[0] % 3 === 0 ? 'held-out' : 'working');
+const SETS: readonly CorpusSet[] = ['working', 'held-out'];
 
-const LABELS = path.join(PACKAGE_ROOT, 'scripts', 'attribution-corpus', 'real-commits.json');
+/** The committed labels: everyone working on the words reads them, so they are all the working set. */
+export const WORKING_LABELS = path.join(PACKAGE_ROOT, 'scripts', 'attribution-corpus', 'real-commits.json');
 
-export function realCases(file = LABELS): RealCase[] {
-  const cases = (JSON.parse(fs.readFileSync(file, 'utf8')) as { cases: RealCase[] }).cases;
-  for (const change of cases.flatMap((c) => c.changes))
-    if (change.set !== setOf(change.id))
-      throw new Error(`${file}: ${change.id} is marked ${change.set}, but its hash puts it in ${setOf(change.id)}: set it back`);
+/** The cases of one or more labels files; a case id may appear in one file only. */
+export function realCases(files: readonly string[] = [WORKING_LABELS]): RealCase[] {
+  const cases: RealCase[] = [];
+  for (const file of files)
+    for (const c of (JSON.parse(fs.readFileSync(file, 'utf8')) as { cases: RealCase[] }).cases) {
+      if (cases.some((seen) => seen.id === c.id)) throw new Error(`${file}: case ${c.id} is also in another labels file: give it another id`);
+      for (const change of c.changes) {
+        if (!SETS.includes(change.set)) throw new Error(`${file}: ${change.id} has set ${JSON.stringify(change.set)}: mark it working or held-out`);
+        if (path.resolve(file) === WORKING_LABELS && change.set !== 'working')
+          throw new Error(`${file}: ${change.id} is marked ${change.set}, but the committed labels are read by everyone: keep held-out labels outside the repository`);
+      }
+      cases.push(c);
+    }
   return cases;
 }
 
@@ -238,11 +248,22 @@ export function report(score: RealScore): string {
 }
 
 if (require.main === module) {
-  const args = process.argv.slice(2);
-  const folder = args.find((arg) => !arg.startsWith('--'));
+  const usage = 'npm run corpus:real -- <folder> [--labels <file>]... [--held-out]';
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { labels: { type: 'string', multiple: true }, 'held-out': { type: 'boolean' } },
+  });
+  const [folder] = positionals;
   if (!folder) {
-    console.error('corpus:real: name the folder of results (<folder>/<case id>/latest.json): npm run corpus:real -- <folder> [--held-out]');
+    console.error(`corpus:real: name the folder of results (<folder>/<case id>/latest.json): ${usage}`);
     process.exit(2);
   }
-  console.log(report(scoreRealCases(realCases(), path.resolve(folder), args.includes('--held-out') ? 'held-out' : 'working')));
+  const files = (values.labels ?? [WORKING_LABELS]).map((file) => path.resolve(file));
+  const set: CorpusSet = values['held-out'] ? 'held-out' : 'working';
+  const cases = realCases(files);
+  if (!cases.some((c) => c.changes.some((change) => change.set === set))) {
+    console.error(`corpus:real: no ${set} labels in ${files.join(', ')}: the held-out labels live outside the repository, name them: ${usage}`);
+    process.exit(2);
+  }
+  console.log(report(scoreRealCases(cases, path.resolve(folder), set)));
 }

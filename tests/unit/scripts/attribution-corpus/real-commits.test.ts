@@ -2,20 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { realCases, scoreRealCases, setOf, type RealCase, type RealChange } from '../../../../scripts/attribution-corpus/real-commits';
+import { realCases, scoreRealCases, type CorpusSet, type RealCase, type RealChange } from '../../../../scripts/attribution-corpus/real-commits';
 import type { ElementChange } from '../../../../src/explain';
 
 /** The real-commit corpus's score, on a results folder written by hand: generated names, unrelated files, one edit split over groups, and the sets. */
 
 const FEED = 'Feed: calmer cards';
-const label = (id: string, checkpoint: string, element: string, property: string, file: string): RealChange => ({
+const label = (id: string, checkpoint: string, element: string, property: string, file: string, set: CorpusSet = 'working'): RealChange => ({
   id,
   checkpoint,
   element,
   source: element,
   property,
   cause: { file, commit: FEED },
-  set: setOf(id),
+  set,
 });
 
 const change = (element: string, property: string, cause: ElementChange['cause'], words: string): ElementChange => ({
@@ -54,15 +54,17 @@ function resultsFolder(
   return folder;
 }
 
-/** Ids whose hash puts them in the set asked for, so the test scores what it writes. */
-const idsIn = (set: 'working' | 'held-out', prefix: string, count: number) =>
-  Array.from({ length: 40 }, (_, i) => `${prefix}/${i}`)
-    .filter((id) => setOf(id) === set)
-    .slice(0, count);
+/** A labels file outside the repository, as the held-out set's are kept. */
+function labelsFile(cases: RealCase[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'real-labels-'));
+  folders.push(dir);
+  const file = path.join(dir, 'labels.json');
+  fs.writeFileSync(file, JSON.stringify({ cases }));
+  return file;
+}
 
 describe('real-commit corpus score', () => {
-  const [cardId, titleId] = idsIn('working', 'feed-app', 2);
-  const [badgeId] = idsIn('held-out', 'feed-app', 1);
+  const [cardId, titleId, badgeId] = ['feed-app/card-list', 'feed-app/card-page', 'feed-app/badge'];
   const feed: RealCase = {
     id: 'feed-app',
     repository: 'someone/feed-app',
@@ -73,7 +75,7 @@ describe('real-commit corpus score', () => {
     changes: [
       label(cardId, 'feed › list', '^\\.card \\(card\\.module\\.scss\\)$', 'padding', 'src/card.module.scss'),
       label(titleId, 'feed › page', '^\\.card \\(card\\.module\\.scss\\)$', 'padding', 'src/card.module.scss'),
-      label(badgeId, 'feed › list', '^\\.badge \\(card\\.module\\.scss\\)$', 'color', 'src/card.module.scss'),
+      label(badgeId, 'feed › list', '^\\.badge \\(card\\.module\\.scss\\)$', 'color', 'src/card.module.scss', 'held-out'),
     ],
     invisible: [],
   };
@@ -142,19 +144,24 @@ describe('real-commit corpus score', () => {
     expect(score).toMatchObject({ cases: 0, labelled: 0 });
   });
 
-  it('refuses a labels file whose change was moved out of the set its hash chose', () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'real-labels-')), 'labels.json');
-    folders.push(path.dirname(file));
-    const moved = { ...feed, changes: [{ ...feed.changes[0], set: 'held-out' }] };
-    fs.writeFileSync(file, JSON.stringify({ cases: [moved] }));
-    expect(() => realCases(file)).toThrow(`${cardId} is marked held-out, but its hash puts it in working`);
+  it('reads held-out labels from files outside the repository, several at once, and refuses a set it does not know or a case id used twice', () => {
+    const elsewhere: RealCase = { ...feed, id: 'shop-app', changes: [{ ...feed.changes[2], id: 'shop-app/badge' }] };
+    const cases = realCases([labelsFile([feed]), labelsFile([elsewhere])]);
+    expect(cases.map((c) => c.id)).toEqual(['feed-app', 'shop-app']);
+    const folder = resultsFolder('shop-app', {
+      list: { changes: [change('.badge (card.module.scss)', 'color', cause, '.badge (card.module.scss): color red → blue — src/card.module.scss')], group: 'g1' },
+    });
+    expect(scoreRealCases(cases, folder, 'held-out')).toMatchObject({ cases: 1, labelled: 1, right: 1, notRun: [expect.stringContaining('feed-app (1 labelled changes)')] });
+
+    const unknown = labelsFile([{ ...feed, changes: [{ ...feed.changes[0], set: 'aside' as CorpusSet }] }]);
+    expect(() => realCases([unknown])).toThrow(`${unknown}: ${cardId} has set "aside": mark it working or held-out`);
+    const twice = labelsFile([feed]);
+    expect(() => realCases([labelsFile([feed]), twice])).toThrow(`${twice}: case feed-app is also in another labels file`);
   });
 
-  it('labels every committed change with the set its hash chose, and keeps about a third aside', () => {
+  it('keeps every committed label in the working set: the held-out labels are not in the repository', () => {
     const changes = realCases().flatMap((c) => c.changes);
-    const heldOut = changes.filter((c) => c.set === 'held-out').length;
     expect(changes.length).toBeGreaterThanOrEqual(40);
-    expect(heldOut / changes.length).toBeGreaterThan(0.2);
-    expect(heldOut / changes.length).toBeLessThan(0.45);
+    expect(changes.filter((c) => c.set !== 'working')).toEqual([]);
   });
 });
