@@ -57,22 +57,29 @@ export function realCases(files: readonly string[] = [WORKING_LABELS]): RealCase
   const cases: RealCase[] = [];
   for (const file of files)
     for (const c of (JSON.parse(fs.readFileSync(file, 'utf8')) as { cases: RealCase[] }).cases) {
-      if (cases.some((seen) => seen.id === c.id)) throw new Error(`${file}: case ${c.id} is also in another labels file: give it another id`);
+      if (cases.some((seen) => seen.id === c.id))
+        throw new Error(`${file}: case ${c.id} is also in another labels file: give it another id`);
       for (const change of c.changes) {
-        if (!SETS.includes(change.set)) throw new Error(`${file}: ${change.id} has set ${JSON.stringify(change.set)}: mark it working or held-out`);
+        if (!SETS.includes(change.set))
+          throw new Error(`${file}: ${change.id} has set ${JSON.stringify(change.set)}: mark it working or held-out`);
         if (path.resolve(file) === WORKING_LABELS && change.set !== 'working')
-          throw new Error(`${file}: ${change.id} is marked ${change.set}, but the committed labels are read by everyone: keep held-out labels outside the repository`);
+          throw new Error(
+            `${file}: ${change.id} is marked ${change.set}, but the committed labels are read by everyone: keep held-out labels outside the repository`,
+          );
       }
       cases.push(c);
     }
   return cases;
 }
 
-/** Class names a build generated (CSS Modules, styled-components, emotion, Svelte and Vue scoping): a reviewer cannot search the source for them. */
+/**
+ * Class names a build generated (CSS Modules as Vite `_x_hash_n` and Create React App `file_x__hash`
+ * name them, styled-components, emotion, Svelte and Vue scoping): a reviewer cannot search the source for them.
+ */
 const HASHED = [
   /\b_[A-Za-z][\w-]*_[a-z0-9]{5}_\d+\b/,
   /\bs-[A-Za-z0-9_-]{10,}\b/,
-  /\b[A-Z]\w*_[\w-]+__[\w-]{5}\b/,
+  /\b[A-Za-z]\w*_[\w-]+__[\w-]{5}\b/,
   /\bsc-[A-Za-z]{5,}\b/,
   /\bcss-[a-z0-9]{5,}\b/,
   /\bsvelte-[a-z0-9]{6,}\b/,
@@ -262,7 +269,9 @@ if (require.main === module) {
   const set: CorpusSet = values['held-out'] ? 'held-out' : 'working';
   const cases = realCases(files);
   if (!cases.some((c) => c.changes.some((change) => change.set === set))) {
-    console.error(`corpus:real: no ${set} labels in ${files.join(', ')}: the held-out labels live outside the repository, name them: ${usage}`);
+    console.error(
+      `corpus:real: no ${set} labels in ${files.join(', ')}: the held-out labels live outside the repository, name them: ${usage}`,
+    );
     process.exit(2);
   }
   console.log(report(scoreRealCases(cases, path.resolve(folder), set)));

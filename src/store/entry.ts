@@ -126,7 +126,7 @@ export function lookUp(store: string, baseCommit: string, key: string, source: T
  * commit did): at this base commit first, then at the other commits newest first. Its images are
  * no baseline, only a proof of settling: a capture identical to an earlier capture of the same
  * checkpoint that held still shows the page at rest, as one identical to its baseline does, so it
- * needs no retake (see capture/checkpoint stableCapture). Null when no entry says which of its
+ * needs no retake (see capture/settle.ts stableCapture). Null when no entry says which of its
  * checkpoints held still.
  */
 export function earlierRender(store: string, baseCommit: string, key: string): EarlierRender | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stableCapture } from '../../../src/capture/checkpoint';
+import { stableCapture } from '../../../src/capture/settle';
 import { retakeDecision, type BaselineLook } from '../../../src/capture/live-check';
 
 const MATCH: BaselineLook = { matches: true, explained: null, difference: '' };

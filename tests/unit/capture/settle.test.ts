@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@playwright/test';
-import { settle, stableCapture } from '../../../src/capture/checkpoint';
+import { settle, stableCapture } from '../../../src/capture/settle';
 import { systemChromium } from '../../../src/config/browser';
 
 /** A Bootstrap-like page: smooth scrolling, a fixed navbar, a link to a section far below. */

@@ -2,13 +2,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { realCases, scoreRealCases, type CorpusSet, type RealCase, type RealChange } from '../../../../scripts/attribution-corpus/real-commits';
+import {
+  realCases,
+  scoreRealCases,
+  type CorpusSet,
+  type RealCase,
+  type RealChange,
+} from '../../../../scripts/attribution-corpus/real-commits';
 import type { ElementChange } from '../../../../src/explain';
 
 /** The real-commit corpus's score, on a results folder written by hand: generated names, unrelated files, one edit split over groups, and the sets. */
 
 const FEED = 'Feed: calmer cards';
-const label = (id: string, checkpoint: string, element: string, property: string, file: string, set: CorpusSet = 'working'): RealChange => ({
+const label = (
+  id: string,
+  checkpoint: string,
+  element: string,
+  property: string,
+  file: string,
+  set: CorpusSet = 'working',
+): RealChange => ({
   id,
   checkpoint,
   element,
@@ -137,6 +150,22 @@ describe('real-commit corpus score', () => {
     expect(score.splitGroups.map((miss) => miss.said)).toEqual(['feed › list: g1; feed › page: g2']);
   });
 
+  it('counts the CSS Module names Create React App generates (lowercase file names too), and not a BEM name', () => {
+    const folder = resultsFolder('feed-app', {
+      list: {
+        changes: [
+          change('img.nav_title__AbC1d', 'width', cause, 'img.nav_title__AbC1d: width 100 → 135 px — src/card.module.scss'),
+          change('li.navbar__item--main', 'margin', cause, 'li.navbar__item--main: margin 0 → 8px — src/card.module.scss'),
+        ],
+        group: 'g1',
+      },
+      page: { changes: [], group: 'g1' },
+    });
+    expect(scoreRealCases([feed], folder, 'working').hashedNames.map((miss) => miss.said)).toEqual([
+      'img.nav_title__AbC1d: width 100 → 135 px — src/card.module.scss',
+    ]);
+  });
+
   it('says which cases the folder holds no results for, and scores the others', () => {
     const folder = resultsFolder('other-app', {});
     const score = scoreRealCases([feed], folder, 'working');
@@ -149,9 +178,19 @@ describe('real-commit corpus score', () => {
     const cases = realCases([labelsFile([feed]), labelsFile([elsewhere])]);
     expect(cases.map((c) => c.id)).toEqual(['feed-app', 'shop-app']);
     const folder = resultsFolder('shop-app', {
-      list: { changes: [change('.badge (card.module.scss)', 'color', cause, '.badge (card.module.scss): color red → blue — src/card.module.scss')], group: 'g1' },
+      list: {
+        changes: [
+          change('.badge (card.module.scss)', 'color', cause, '.badge (card.module.scss): color red → blue — src/card.module.scss'),
+        ],
+        group: 'g1',
+      },
     });
-    expect(scoreRealCases(cases, folder, 'held-out')).toMatchObject({ cases: 1, labelled: 1, right: 1, notRun: [expect.stringContaining('feed-app (1 labelled changes)')] });
+    expect(scoreRealCases(cases, folder, 'held-out')).toMatchObject({
+      cases: 1,
+      labelled: 1,
+      right: 1,
+      notRun: [expect.stringContaining('feed-app (1 labelled changes)')],
+    });
 
     const unknown = labelsFile([{ ...feed, changes: [{ ...feed.changes[0], set: 'aside' as CorpusSet }] }]);
     expect(() => realCases([unknown])).toThrow(`${unknown}: ${cardId} has set "aside": mark it working or held-out`);
