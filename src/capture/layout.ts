@@ -57,6 +57,11 @@ function walkLayout(root: Element, args: WalkArgs): Omit<LayoutRecord, 'version'
     'align-items',
     'gap',
     'grid-template-columns',
+    // As declared (a percentage stays one): the rule that bounds a box is named, not only the box's new size.
+    'min-width',
+    'max-width',
+    'min-height',
+    'max-height',
     'visibility',
     'opacity',
     'transform',

@@ -55,7 +55,7 @@ export function hiddenPaths(): (record: LayoutRecord, path: string) => string | 
  * side. An ancestor of an element capture (the page's `html` under a `.usage` capture) grows or
  * shrinks past the image's edges, unseen there.
  */
-function sizeShows(base: LayoutRecord, b: LayoutElement, current: LayoutRecord, c: LayoutElement): boolean {
+export function sizeShows(base: LayoutRecord, b: LayoutElement, current: LayoutRecord, c: LayoutElement): boolean {
   const edges = (record: LayoutRecord, { box: [x, y, w, h] }: LayoutElement) => [
     { at: x, within: record.width },
     { at: x + w, within: record.width },
@@ -65,24 +65,4 @@ function sizeShows(base: LayoutRecord, b: LayoutElement, current: LayoutRecord, 
   const [before, after] = [edges(base, b), edges(current, c)];
   const inside = ({ at, within }: { at: number; within: number }) => at >= 0 && at <= within;
   return before.some((edge, i) => edge.at !== after[i].at && (inside(edge) || inside(after[i])));
-}
-
-/**
- * Elements that changed size where the images show it, the outermost of each nest once those
- * `passed` leaves out are gone: what a change inside an image, a font or a widget's option shows as.
- */
-export function resized(
-  base: LayoutRecord,
-  current: LayoutRecord,
-  matching: Matching,
-  passed: (path: string) => boolean,
-): { index: number; properties: PropertyChange[] }[] {
-  const sized = matching.matched.filter(({ base: b, current: c }) => {
-    const [before, after] = [base.elements[b], current.elements[c]];
-    return !passed(after.path) && sizeChanges(before, after).length > 0 && sizeShows(base, before, current, after);
-  });
-  const indexes = new Set(sized.map(({ current: c }) => c));
-  return sized
-    .filter(({ current: c }) => !indexes.has(current.elements[c].parent))
-    .map(({ base: b, current: c }) => ({ index: c, properties: sizeChanges(base.elements[b], current.elements[c]) }));
 }

@@ -3,11 +3,11 @@ import { attribute, causeWords, propertiesByCause, textsInside, type Attributed,
 import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
 import { recordedBy } from './properties';
 import { matchElements } from './match';
-import { changedElements, hiddenPaths, resized } from './changed-elements';
+import { changedElements, hiddenPaths, sizeShows } from './changed-elements';
 import { insideMask, withoutMasked } from './masks';
-import { sizesApart } from './geometry';
+import { ownSizes, sizesApart, sizesToSay } from './geometry';
 import { pairMoved } from './moved';
-import { keptCovering, regionsMet } from './regions';
+import { carriedRegions, changeKind, keptCovering, regionsMet } from './regions';
 import { shiftsBelow, shiftWords, subpixelMove } from './shift';
 import { NO_ORIGINS, sizeChanges, type PageOrigins, type PropertyChange } from './visible';
 import { elementName, namingOf, quotedChange, valueWord, type Naming } from './words';
@@ -287,27 +287,31 @@ export function explainChange(
       byCause(index, properties).map((part) => made('changed', current, index, part)),
     ),
   ];
-  // An element that only changed size (a widened gutter, a card a taller neighbour stretched) is
-  // the change in a region nothing listed meets; a listed element's ancestor only grew with it.
-  const explained = new Set(listed.flatMap((change) => change.regions ?? []));
-  const listedOrAbove = (path: string) => listed.some((change) => change.path === path || change.path.startsWith(`${path}>`));
-  const sized = resized(base, current, matching, listedOrAbove)
-    .map(({ index, properties }) => made('changed', current, index, properties))
-    .filter((size) => listed.length === 0 || size.regions!.some((i) => !explained.has(i)));
+  // An element that changed size on its own (a widened gutter, a card a taller neighbour stretched, a logo a rule shrank) is the change
+  // in a region nothing listed meets.
+  const shows = (b: number, c: number) => sizeShows(base, base.elements[b], current, current.elements[c]);
+  const sized = sizesToSay(
+    ownSizes(base, current, matching, listed, shows).map(({ index, properties }) => made('changed', current, index, properties)),
+    listed,
+    { base, current, matching, regions },
+  );
   const changes = [...listed, ...sized];
   const inRegions = changes.filter((change) => change.regions?.length);
-  const kept = keptCovering(inRegions.length ? inRegions : changes, KEPT);
-  const met = new Set(kept.flatMap((change) => change.regions ?? []));
+  const pool = inRegions.length ? inRegions : changes;
+  const kept = keptCovering(pool, KEPT, changeKind);
+  const carried = carriedRegions(pool, kept, changeKind);
+  const met = new Set([...kept.flatMap((change) => change.regions ?? []), ...[...carried.values()].flat()]);
   const open = regions.flatMap((region, i) => (met.has(i) || insideMask(region, base, current) ? [] : [i]));
   const shifts = shiftsBelow(kept, base, current, matching, regions, open);
   const shown = kept.map((change) => {
     const shift = shifts.get(change);
-    if (!shift) return change;
+    const alike = carried.get(change) ?? [];
+    if (!shift && alike.length === 0) return change;
     const what = whatOf.get(change)!;
     return {
       ...change,
-      words: `${what}; ${shiftWords(shift.by)}${change.words.slice(what.length)}`,
-      regions: [...change.regions!, ...shift.regions].sort((a, b) => a - b),
+      words: shift ? `${what}; ${shiftWords(shift.by, shift.axis)}${change.words.slice(what.length)}` : change.words,
+      regions: [...new Set([...change.regions!, ...alike, ...(shift?.regions ?? [])])].sort((a, b) => a - b),
     };
   });
   const shifted = new Set([...shifts.values()].flatMap((shift) => shift.regions));

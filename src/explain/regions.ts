@@ -21,22 +21,72 @@ export function regionsMet(box: Box, regions: readonly Region[]): number[] {
 }
 
 /**
- * At most `kept` changes, in their order: first one for each region (the first that meets it), so
- * a long list cut at its limit still accounts for as many regions as it can, then the others.
+ * At most `kept` changes, in their order, chosen so the list says as much as it can: first one of
+ * each kind (`alike`: the same element name, kind, properties and cause; a product grid re-wrapped
+ * is one kind, a heading restyled beside it another) that meets a region none chosen meets, then one
+ * for each region still open, then one of each kind left, then the others. A change left out that
+ * is alike to one kept is what the kept one says (`carriedRegions`): 190 cards re-wrapped leave no
+ * region "not explained", and the heading beside them is still listed.
  */
-export function keptCovering<T extends { regions?: number[] }>(changes: readonly T[], kept: number): T[] {
+export function keptCovering<T extends { regions?: number[] }>(changes: readonly T[], kept: number, kindOf: (change: T) => string): T[] {
+  const kindsOf = new Map(changes.map((change) => [change, kindOf(change)]));
+  const alike = (change: T) => kindsOf.get(change)!;
   const chosen = new Set<T>();
   const covered = new Set<number>();
-  for (const change of changes) {
-    if (chosen.size >= kept) break;
-    const met = change.regions ?? [];
-    if (met.some((i) => !covered.has(i))) {
+  const kinds = new Set<string>();
+  const choose = (take: (change: T) => boolean) => {
+    for (const change of changes) {
+      if (chosen.size >= kept) return;
+      if (chosen.has(change) || !take(change)) continue;
       chosen.add(change);
-      for (const i of met) covered.add(i);
+      kinds.add(alike(change));
+      for (const i of change.regions ?? []) covered.add(i);
     }
-  }
-  for (const change of changes) if (chosen.size < kept) chosen.add(change);
+  };
+  const opens = (change: T) => (change.regions ?? []).some((i) => !covered.has(i));
+  choose((change) => !kinds.has(alike(change)) && opens(change));
+  choose(opens);
+  choose((change) => !kinds.has(alike(change)));
+  choose(() => true);
   return changes.filter((change) => chosen.has(change));
+}
+
+/**
+ * The regions of the changes `keptCovering` left out, each given to the first kept change of its
+ * kind (`alike`), which says what they would: the kept change → those regions.
+ */
+export function carriedRegions<T extends { regions?: number[] }>(
+  changes: readonly T[],
+  kept: readonly T[],
+  kindOf: (change: T) => string,
+): Map<T, number[]> {
+  const kindsOf = new Map(changes.map((change) => [change, kindOf(change)]));
+  const alike = (change: T) => kindsOf.get(change) ?? kindOf(change);
+  const keeper = new Map<string, T>();
+  for (const change of kept) if (!keeper.has(alike(change))) keeper.set(alike(change), change);
+  const keptSet = new Set(kept);
+  const carried = new Map<T, number[]>();
+  for (const change of changes) {
+    const holder = keptSet.has(change) ? undefined : keeper.get(alike(change));
+    if (holder) carried.set(holder, [...(carried.get(holder) ?? []), ...(change.regions ?? [])]);
+  }
+  return carried;
+}
+
+/**
+/** What a listed change is, for `keptCovering`: its kind, its element's name, what changed (sizes aside) and its cause. */
+export function changeKind(change: {
+  kind: string;
+  element: string;
+  properties: readonly { property: string; before: string; after: string }[];
+  cause: { file: string; commit: string | null; line: string } | null;
+  words: string;
+}): string {
+  const styles = change.properties.filter((p) => p.property !== 'width' && p.property !== 'height');
+  const why = change.cause
+    ? `${change.cause.file}\u0000${change.cause.commit}\u0000${change.cause.line}`
+    : change.words.slice(change.words.indexOf(' — '));
+  return JSON.stringify([change.kind, change.element, styles, why]);
 }
 
 /**

@@ -8,7 +8,8 @@ import { regionsMet } from './regions';
  * of theirs did. Such a region is the block's change, said as a shift ("what is below it moved up
  * 161 px"), not a region nobody explains. It must meet an element whose box moved the way the block
  * moves what follows it (up when it went or shrank, down when it came or grew), and lie below the
- * block's top.
+ * block's top; or, beside a block that changed width, meet an element that moved across the way
+ * the block's new width moves it ("what is beside it moved right 39 px").
  */
 
 /** What a listed change offers: its kind, its box (the base one for a removed element), its new height. */
@@ -16,21 +17,43 @@ export interface Block {
   kind: 'added' | 'removed' | 'changed';
   box: { x: number; y: number; width: number; height: number };
   properties: { property: string; before: string; after: string }[];
+  /** Its path: a block moves across only what shares its parent (a row's other columns). */
+  path: string;
 }
 
 /** How far a region's edge may sit above a block's top and still be below it (the diff's boxes grow by a pixel). */
 const EDGE = 2;
 
-/** Which way a block moves what follows it: +1 down, -1 up, 0 not at all. */
-function direction(block: Block): number {
-  if (block.kind === 'added') return block.box.height > 0 ? 1 : 0;
-  if (block.kind === 'removed') return block.box.height > 0 ? -1 : 0;
-  const height = block.properties.find((p) => p.property === 'height');
-  return height ? Math.sign(Number(height.after) - Number(height.before)) : 0;
+/** Which way a block moves what follows it along an axis: +1 down (right), -1 up (left), 0 not at all. */
+function direction(block: Block, axis: Axis): number {
+  if (block.kind !== 'changed') {
+    const size = axis === 'y' ? block.box.height : block.box.width;
+    return size > 0 ? (block.kind === 'added' ? 1 : -1) : 0;
+  }
+  const size = block.properties.find((p) => p.property === (axis === 'y' ? 'height' : 'width'));
+  return size ? Math.sign(Number(size.after) - Number(size.before)) : 0;
+}
+
+/** Down the page, or across it. */
+export type Axis = 'y' | 'x';
+
+/** Whether a block can have moved what is in a region along an axis: the region is below it, or beside it (right of its left edge, in its rows). */
+function follows(block: Block, region: Region, axis: Axis): boolean {
+  if (axis === 'y') return block.box.y <= region.y + EDGE;
+  return block.box.x <= region.x + EDGE && block.box.y < region.y + region.height && region.y < block.box.y + block.box.height;
+}
+
+/** A shift a block made: the regions it moved content into, how far (px, + down or right) and along which axis. */
+export interface Shift {
+  regions: number[];
+  by: number;
+  axis: Axis;
 }
 
 /**
- * For each block that moved content into some of the `open` regions (indexes), those regions and how far the content moved (px, + down).
+ * For each block that moved content into some of the `open` regions (indexes), those regions and
+ * how far the content moved: down or up below a block that came, went or changed height; right or
+ * left beside one that changed width (a column widened by its rule moves the column beside it).
  */
 export function shiftsBelow<T extends Block>(
   blocks: readonly T[],
@@ -39,31 +62,41 @@ export function shiftsBelow<T extends Block>(
   matching: Matching,
   regions: readonly Region[],
   open: readonly number[],
-): Map<T, { regions: number[]; by: number }> {
-  const shifts = new Map<T, { regions: number[]; by: number }>();
-  const movers = blocks.filter((block) => direction(block) !== 0);
+): Map<T, Shift> {
+  const shifts = new Map<T, Shift>();
+  const movers = blocks.filter((block) => direction(block, 'y') !== 0 || (block.kind === 'changed' && direction(block, 'x') !== 0));
   if (movers.length === 0 || open.length === 0) return shifts;
   const moved = matching.matched.flatMap(({ base: b, current: c }) => {
-    const by = current.elements[c].box[1] - base.elements[b].box[1];
     const [x, y, width, height] = current.elements[c].box;
-    return by !== 0 ? [{ by, met: regionsMet({ x, y, width, height }, regions) }] : [];
+    const [dx, dy] = [x - base.elements[b].box[0], y - base.elements[b].box[1]];
+    return dx !== 0 || dy !== 0 ? [{ dx, dy, path: current.elements[c].path, met: regionsMet({ x, y, width, height }, regions) }] : [];
   });
   for (const i of open) {
     const here = moved.filter((element) => element.met.includes(i));
     if (here.length === 0) continue;
-    const by = here[0].by;
-    const above = movers.filter((block) => block.box.y <= regions[i].y + EDGE && direction(block) === Math.sign(by));
-    if (above.length === 0) continue;
-    const nearest = above.reduce((best, block) => (block.box.y > best.box.y ? block : best));
-    const shift = shifts.get(nearest) ?? { regions: [], by };
+    const down = here.find((element) => element.dy !== 0);
+    const [axis, by]: [Axis, number] = down ? ['y', down.dy] : ['x', here[0].dx];
+    const row = (block: Block) => block.path.slice(0, block.path.lastIndexOf('>') + 1);
+    const able = movers.filter(
+      (block) =>
+        (axis === 'y' || (block.kind === 'changed' && here.some((element) => element.path.startsWith(row(block))))) &&
+        follows(block, regions[i], axis) &&
+        direction(block, axis) === Math.sign(by),
+    );
+    if (able.length === 0) continue;
+    const nearest = able.reduce((best, block) => ((axis === 'y' ? block.box.y > best.box.y : block.box.x > best.box.x) ? block : best));
+    const shift = shifts.get(nearest) ?? { regions: [], by, axis };
     shift.regions.push(i);
     shifts.set(nearest, shift);
   }
   return shifts;
 }
 
-/** "what is below it moved up 161 px". */
-export const shiftWords = (by: number) => `what is below it moved ${by < 0 ? 'up' : 'down'} ${Math.abs(by)} px`;
+/** "what is below it moved up 161 px", "what is beside it moved right 39 px". */
+export const shiftWords = (by: number, axis: Axis = 'y') =>
+  axis === 'y'
+    ? `what is below it moved ${by < 0 ? 'up' : 'down'} ${Math.abs(by)} px`
+    : `what is beside it moved ${by < 0 ? 'left' : 'right'} ${Math.abs(by)} px`;
 
 /**
  * An element capture that moved by a fraction of a pixel on the page and changed in nothing else
