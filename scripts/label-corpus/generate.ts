@@ -11,7 +11,8 @@ import { compareImages, compareSignals } from '../../src/compare';
 import { systemChromium } from '../../src/config/browser';
 import { explainChange } from '../../src/explain';
 import { parseDiff } from '../../src/git/diff';
-import type { CodeChange, LayoutRecord } from '../../src/types';
+import type { CodeChange } from '../../src/git/code-change';
+import type { LayoutRecord } from '../../src/types';
 import { CASES, PAGES, type CaseSpec, type PageSpec } from './cases';
 import { CASES_DIR, CORPUS_DIR, openCase, sha1 } from './render';
 

@@ -1,6 +1,7 @@
 import type { ChangePrint } from '../compare';
 import type { Explanation } from '../explain';
-import type { CheckpointSignals, CheckpointStatus, CodeChange, DiffMetrics, Evaluation, RunContext } from '../types';
+import type { CheckpointSignals, CheckpointStatus, DiffMetrics, Evaluation, RunContext } from '../types';
+import type { CodeChange } from '../git/code-change';
 
 /** One changed checkpoint, as the reporter hands it over to be judged. */
 export interface EvaluationRequest {

@@ -1,9 +1,11 @@
-import type { ChangedLine, CodeChange, ElementTarget, LayoutRecord, StyleTarget, VariableUse, Written } from '../types';
+import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse, Written } from '../git/code-change';
 import { escapeRegExp } from '../util/text';
 import { cssInJsClass } from './css-in-js';
 import { generatedBy, generatedFrom, isModuleFile, sourceClass } from './css-modules';
 import { related } from './properties';
 import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
+import { addressProof, keepsText, renderedTextProof, showsFile, textProof, writesPicture, type Element } from './line-proofs';
+import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
 
 /** The file and commit behind an element's change. */
 export interface Attribution {
@@ -48,17 +50,6 @@ const writesText = (target: ElementTarget, element: Element) =>
 
 /** Whether only an element's text changed (its size follows it). */
 const onlyText = (element: Element) => element.properties.every((property) => ['text', 'width', 'height'].includes(property));
-
-interface Element {
-  kind: ElementClues['kind'];
-  sides: Step[][];
-  texts: string[];
-  properties: string[];
-  pictures: string[];
-  innerTexts: string[];
-  /** Whether a class is on many elements of the page (`flex`, `items-center`): on a changed line, no evidence on its own. */
-  shared: (name: string) => boolean;
-}
 
 /** More elements of the page (both sides) than this carrying a class make it a shared one: about three on each side. */
 const SHARED_BY = 4;
@@ -165,72 +156,8 @@ function optionOfRenderer(change: CodeChange, line: ChangedLine, element: Elemen
   return element.sides.some((steps) => steps.slice(2).some((step) => change.rendered!.some((written) => writes(written, step))));
 }
 
-/** A picture's file name without its query or a bundler's hash (`/assets/logo-3fA2b1c9.svg` → `logo.svg`). */
-const pictureName = (address: string) => (address.split(/[?#]/)[0].split('/').pop() ?? '').replace(/-[\w]{8}(\.\w+)$/, '$1').toLowerCase();
-
-/** Whether a changed file is the picture the element shows (an SVG, an image). */
-const showsFile = (element: Element, file: string) => element.pictures.some((address) => pictureName(address) === pictureName(file));
-
-/**
- * Whether a changed line of an element's own tag writes the picture it shows (`src="adshotel.webp"` for `/adshotel.webp`): its new
- * picture's line, though the element's classes are on many others (a grid of cards).
- */
-function writesPicture(target: ElementTarget, line: ChangedLine, element: Element): boolean {
-  if (element.kind === 'changed' && !element.properties.some((property) => property === 'src' || property === 'image')) return false;
-  if (!element.sides.some((steps) => steps[steps.length - 1].tag === target.tag)) return false;
-  return element.pictures.some((address) => {
-    const name = pictureName(address);
-    return name.length > 0 && new RegExp(`(^|[\\s"'\`(/=])${escapeRegExp(name)}(?=$|[\\s"'\`)?#])`, 'i').test(line.text);
-  });
-}
-
 /** A word or class as a whole token of a line: not a piece of a longer one (`flex` in `flex-col`, `#1E1A2E` in `bg-[#1E1A2E]`). */
 const token = (word: string) => new RegExp(`(^|[\\s"'\`{}(),>=])${escapeRegExp(word)}(?=$|[\\s"'\`{}(),<=])`);
-
-/** Whether a line holds a text whole: not a piece of a longer word. */
-const holdsText = (line: ChangedLine, text: string) =>
-  text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escapeRegExp(text)}(?=$|[<"'\`\\s])`).test(line.text.trim());
-
-/**
- * Whether a commit's line holds the element's texts as a line on its other side holds them: `<a href="/new">Eryn Craig</a>` for
- * `<a href="/old">Eryn Craig</a>` changed the link, not the text (`Lumen Cloud` for `Lumen` did change it).
- */
-function keepsText(change: CodeChange, line: ChangedLine, element: Element): boolean {
-  const held = (other: ChangedLine) => element.texts.filter((text) => holdsText(other, text)).join('\u0000');
-  const own = held(line);
-  return own !== '' && change.lines.some((other) => other.added !== line.added && held(other) === own);
-}
-
-/**
- * Whether a changed line holds one of the element's texts whole, and changed it, for an element whose text is what changed, or that came
- * (an added line) or went (a removed one).
- */
-function textProof(change: CodeChange, line: ChangedLine, element: Element): boolean {
-  if (element.kind === 'changed' ? !element.properties.includes('text') : line.added !== (element.kind === 'added')) return false;
-  return element.texts.some((text) => holdsText(line, text)) && !keepsText(change, line, element);
-}
-
-/**
- * Whether a line that came (for an added element) or went (a removed one) holds a text of an
- * element inside it whole: the data that renders it (`"title": "Python"` in skills.json for a new
- * skill tile). Weaker than its own tag's line, which a template that renders the data holds.
- */
-function renderedTextProof(change: CodeChange, line: ChangedLine, element: Element): boolean {
-  if (element.kind === 'changed' || line.added !== (element.kind === 'added') || line.target?.kind === 'style') return false;
-  return textProof(change, line, { ...element, texts: element.innerTexts });
-}
-
-/** How many texts of the elements inside an added or removed one its clues carry. */
-const INNER_TEXTS = 20;
-
-/** The texts of the elements inside a record's element (they follow it in document order), for ElementClues.innerTexts. */
-export function textsInside(record: LayoutRecord, index: number): string[] {
-  const inside = `${record.elements[index].path}>`;
-  const texts: string[] = [];
-  for (let i = index + 1; i < record.elements.length && texts.length < INNER_TEXTS && record.elements[i].path.startsWith(inside); i++)
-    if (record.elements[i].text) texts.push(record.elements[i].text);
-  return texts;
-}
 
 /** `DataTable` → `data-table`: the class a component's root element commonly takes from its name. */
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
@@ -244,24 +171,6 @@ function rendersNamed(target: ElementTarget, element: Element): boolean {
   if (!isComponent(target.tag)) return false;
   const name = kebab(target.tag.split('.').pop()!);
   return element.sides.some((steps) => steps[steps.length - 1].classes.some((own) => own === name || own.endsWith(`-${name}`)));
-}
-
-/**
- * Whether a changed line that is no style writes the address of the picture the element shows, for
- * a picture that changed (`"imageSrc": "projects/cartoonDB.png"` in a data file that renders the
- * card's `img` of `/assets/projects/cartoonDB.png`): its file name at least, whole, and the path
- * before it where the line has one.
- */
-function addressProof(line: ChangedLine, element: Element): boolean {
-  if (line.target?.kind === 'style' || !element.properties.includes('src')) return false;
-  const written = line.text.match(/[\w@~./-]+\.[A-Za-z0-9]{2,5}\b/g) ?? [];
-  return written.some((address) => {
-    const path = address.replace(/^\.?\//, '');
-    return element.pictures.some((shown) => {
-      const at = shown.split(/[?#]/)[0];
-      return at.endsWith(`/${path}`) || at === path;
-    });
-  });
 }
 
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
@@ -371,32 +280,6 @@ function mayStyle(name: string, target: StyleTarget, file: string, element: Elem
  */
 const looksHashed = (name: string) => /^[A-Za-z0-9]{5,12}$/.test(name) && /[0-9]/.test(name) && /[A-Za-z]/.test(name);
 
-const pageSteps = new WeakMap<readonly string[], Step[][]>();
-
-/** The elements of the page, as selector steps, read once per page. */
-function stepsOfPage(page: readonly string[]): Step[][] {
-  let steps = pageSteps.get(page);
-  if (!steps) {
-    steps = page.map(stepsOf);
-    pageSteps.set(page, steps);
-  }
-  return steps;
-}
-
-const pageClasses = new WeakMap<readonly string[], Map<string, number>>();
-
-/** How many elements of the page (both sides) carry each class. */
-function classCounts(page: readonly string[]): Map<string, number> {
-  let counts = pageClasses.get(page);
-  if (!counts) {
-    counts = new Map();
-    for (const steps of stepsOfPage(page))
-      for (const name of steps[steps.length - 1]?.classes ?? []) counts.set(name, (counts.get(name) ?? 0) + 1);
-    pageClasses.set(page, counts);
-  }
-  return counts;
-}
-
 /**
  * The CSS Modules files whose changed rules apply to no element of the page: their generated
  * names may follow a pattern not recognised (a hash alone), so their silence proves nothing.
@@ -410,33 +293,6 @@ function unmatchedModules(code: readonly CodeChange[], page: readonly string[]):
       .flatMap((change) => change.lines.flatMap((line) => (line.target?.kind === 'style' ? line.target.selectors : [])));
     return selectors.length > 0 && !steps.some((element) => styledBy(selectors, file, element));
   });
-}
-
-const undoneOf = new WeakMap<readonly CodeChange[], Set<ChangedLine>>();
-
-/**
- * The changed lines a later commit of the branch undid: a line one commit adds and a later one
- * removes as it was (or removes and a later one writes back), in the same rule or element. Between
- * the base and the working tree they changed nothing, so they prove nothing (`margin-left: 2rem`
- * added by one commit and dropped by a "minor fix").
- */
-function undoneLines(code: readonly CodeChange[]): Set<ChangedLine> {
-  let undone = undoneOf.get(code);
-  if (undone) return undone;
-  undone = new Set();
-  const open = new Map<string, ChangedLine[]>();
-  for (const change of code)
-    for (const line of change.lines) {
-      const key = (added: boolean) => JSON.stringify([change.file, added, line.text.trim(), line.target]);
-      const earlier = open.get(key(!line.added))?.find((other) => !undone!.has(other) && !change.lines.includes(other));
-      if (earlier) {
-        undone.add(earlier).add(line);
-        continue;
-      }
-      open.set(key(line.added), [...(open.get(key(line.added)) ?? []), line]);
-    }
-  undoneOf.set(code, undone);
-  return undone;
 }
 
 /**

@@ -1,5 +1,7 @@
-import type { CodeChange, LayoutElement, LayoutRecord, Region, StateRule } from '../types';
-import { attribute, causeWords, propertiesByCause, textsInside, type Attributed, type Attribution, type ElementClues } from './attribute';
+import type { LayoutElement, LayoutRecord, Region, StateRule } from '../types';
+import type { CodeChange } from '../git/code-change';
+import { textsInside } from './line-proofs';
+import { attribute, causeWords, propertiesByCause, type Attributed, type Attribution, type ElementClues } from './attribute';
 import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
 import { recordedBy } from './properties';
 import { matchElements } from './match';

@@ -1,5 +1,5 @@
 import ts from 'typescript';
-import type { StyleTarget, VariableUse } from '../types';
+import type { StyleTarget, VariableUse } from './code-change';
 import { readStyles } from './style-lines';
 
 /**

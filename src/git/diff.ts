@@ -1,4 +1,4 @@
-import type { ChangedLine, CodeChange } from '../types';
+import type { ChangedLine, CodeChange } from './code-change';
 import { withoutQueryValues } from '../util/text';
 import { classesWritten, elementsWritten, isComponentFile, isModuleFile, readSource, unparsedKind, type ReadSource } from './source-lines';
 

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CodeChange } from '../types';
+import type { CodeChange } from './code-change';
 import { COMMIT_MARK, parseDiff } from './diff';
 import { readSource } from './source-lines';
 import { ENV } from '../config/environment';

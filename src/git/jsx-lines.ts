@@ -1,6 +1,6 @@
 import type ts from 'typescript';
 import { typescript } from '../util/typescript';
-import type { ElementTarget } from '../types';
+import type { ElementTarget } from './code-change';
 import { expressionClasses, type WrittenClasses } from './class-expression';
 import { parentOf } from './markup-lines';
 

@@ -1,4 +1,4 @@
-import type { ElementTarget, StyleTarget, VariableUse } from '../types';
+import type { ElementTarget, StyleTarget, VariableUse } from './code-change';
 import { lazy } from '../util/lazy';
 import { templateExpressionClasses } from './class-expression';
 import { readStyles, type StyleSyntax } from './style-lines';

@@ -1,4 +1,4 @@
-import type { ElementTarget, StyleTarget, VariableUse, Written } from '../types';
+import type { ElementTarget, StyleTarget, VariableUse, Written } from './code-change';
 import { readCssInJs } from './css-in-js-lines';
 import { readJsx } from './jsx-lines';
 import { readMarkup } from './markup-lines';

@@ -1,5 +1,5 @@
 import type { AtRule, ChildNode, Container, Declaration, Node, Root, Rule } from 'postcss';
-import type { StyleTarget, VariableUse } from '../types';
+import type { StyleTarget, VariableUse } from './code-change';
 import { lazy } from '../util/lazy';
 
 /** The parsers, loaded when a diff first has a style sheet: a run whose diffs have none loads none. */

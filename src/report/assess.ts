@@ -4,7 +4,8 @@ import { diffImage } from '../config/paths';
 import type { BaseCapture } from '../capture';
 import { explainChange, type Explanation, type LayoutGap } from '../explain';
 import { readLayout } from '../files/run-folder';
-import type { CheckpointSignals, CodeChange, RunContext } from '../types';
+import type { CheckpointSignals, RunContext } from '../types';
+import type { CodeChange } from '../git/code-change';
 import type { CheckpointPair, CollectedTest } from './collect';
 import { timed } from '../config/timing';
 

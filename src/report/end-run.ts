@@ -9,7 +9,8 @@ import { createEvaluator, EvaluatorConfigError, type Evaluator } from '../evalua
 import { readEvalRecord } from '../trust/eval-record';
 import { codeChanges, openRepo } from '../git';
 import { readRunContext, openRunFolder } from '../files/run-folder';
-import type { CodeChange, RunContext, VisualUatOptions } from '../types';
+import type { RunContext, VisualUatOptions } from '../types';
+import type { CodeChange } from '../git/code-change';
 import { faultPoint } from '../config/fault-point';
 import { isMergeReports } from '../config/reporters';
 import { lap, timed, timingReport } from '../config/timing';

@@ -2,7 +2,8 @@ import type { PairComparison } from '../compare';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../evaluate';
 import type { EvalRecord } from '../trust/eval-record';
 import { trustedVerdict } from '../trust/policy';
-import type { CodeChange, RunContext } from '../types';
+import type { RunContext } from '../types';
+import type { CodeChange } from '../git/code-change';
 import type { Compared } from './assess';
 
 export type Different = Compared & { comparison: Extract<PairComparison, { kind: 'different' }> };

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { explainChange, type ElementChange } from '../../../src/explain';
 import { elementName, stepParts } from '../../../src/explain/words';
 import { codeChanges, openRepo } from '../../../src/git';
-import type { CodeChange, LayoutRecord } from '../../../src/types';
+import type { CodeChange } from '../../../src/git/code-change';
+import type { LayoutRecord } from '../../../src/types';
 
 /**
  * The attribution on realistic branches: real files committed to a real repository, read back by

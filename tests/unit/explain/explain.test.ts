@@ -7,7 +7,8 @@ import { selectorNames } from '../../../src/explain/attribute';
 import { quotedChange, valueWord } from '../../../src/explain/words';
 import { parseDiff } from '../../../src/git/diff';
 import { withoutQueryValues } from '../../../src/util/text';
-import type { CodeChange, LayoutElement, LayoutRecord } from '../../../src/types';
+import type { CodeChange } from '../../../src/git/code-change';
+import type { LayoutElement, LayoutRecord } from '../../../src/types';
 
 const STYLE = {
   display: 'block',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { explainChange, type ElementChange, type InteractionSides } from '../../../src/explain';
 import { oneSidedStates } from '../../../src/explain/interaction';
-import type { CodeChange, InteractionState } from '../../../src/types';
+import type { CodeChange } from '../../../src/git/code-change';
+import type { InteractionState } from '../../../src/types';
 import { layoutRecord, type Drawn } from './records';
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { explainChange, type InteractionSides } from '../../../src/explain';
 import { interactionOnly } from '../../../src/explain/unsteady';
-import type { CodeChange, InteractionState } from '../../../src/types';
+import type { CodeChange } from '../../../src/git/code-change';
+import type { InteractionState } from '../../../src/types';
 import { layoutRecord, type Drawn } from './records';
 
 /**

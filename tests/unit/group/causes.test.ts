@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChangePrint } from '../../../src/compare';
 import { explainChange } from '../../../src/explain';
 import type { Seen } from '../../../src/group';
-import type { CodeChange, Region } from '../../../src/types';
+import type { CodeChange } from '../../../src/git/code-change';
+import type { Region } from '../../../src/types';
 import { layoutRecord, type Drawn } from '../explain/records';
 import { flatRegion, grouped } from './prints';
 

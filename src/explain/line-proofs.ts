@@ -1,0 +1,100 @@
+import type { LayoutRecord } from '../types';
+import type { ChangedLine, CodeChange, ElementTarget } from '../git/code-change';
+import { escapeRegExp } from '../util/text';
+import type { Step } from './selector';
+
+/** Proofs a changed line gives by what it writes of an element: its texts, its picture, its picture's address. */
+
+/** An element as the attribution reads it: its kind, its paths' steps on each side, what it shows. */
+export interface Element {
+  kind: 'added' | 'removed' | 'changed';
+  sides: Step[][];
+  texts: string[];
+  properties: string[];
+  pictures: string[];
+  innerTexts: string[];
+  /** Whether a class is on many elements of the page (`flex`, `items-center`): on a changed line, no evidence on its own. */
+  shared: (name: string) => boolean;
+}
+
+/** A picture's file name without its query or a bundler's hash (`/assets/logo-3fA2b1c9.svg` → `logo.svg`). */
+const pictureName = (address: string) => (address.split(/[?#]/)[0].split('/').pop() ?? '').replace(/-[\w]{8}(\.\w+)$/, '$1').toLowerCase();
+
+/** Whether a changed file is the picture the element shows (an SVG, an image). */
+export const showsFile = (element: Element, file: string) => element.pictures.some((address) => pictureName(address) === pictureName(file));
+
+/**
+ * Whether a changed line of an element's own tag writes the picture it shows (`src="adshotel.webp"` for `/adshotel.webp`): its new
+ * picture's line, though the element's classes are on many others (a grid of cards).
+ */
+export function writesPicture(target: ElementTarget, line: ChangedLine, element: Element): boolean {
+  if (element.kind === 'changed' && !element.properties.some((property) => property === 'src' || property === 'image')) return false;
+  if (!element.sides.some((steps) => steps[steps.length - 1].tag === target.tag)) return false;
+  return element.pictures.some((address) => {
+    const name = pictureName(address);
+    return name.length > 0 && new RegExp(`(^|[\\s"'\`(/=])${escapeRegExp(name)}(?=$|[\\s"'\`)?#])`, 'i').test(line.text);
+  });
+}
+
+/** Whether a line holds a text whole: not a piece of a longer word. */
+const holdsText = (line: ChangedLine, text: string) =>
+  text.length >= 3 && new RegExp(`(^|[>"'\`\\s])${escapeRegExp(text)}(?=$|[<"'\`\\s])`).test(line.text.trim());
+
+/**
+ * Whether a commit's line holds the element's texts as a line on its other side holds them: `<a href="/new">Eryn Craig</a>` for
+ * `<a href="/old">Eryn Craig</a>` changed the link, not the text (`Lumen Cloud` for `Lumen` did change it).
+ */
+export function keepsText(change: CodeChange, line: ChangedLine, element: Element): boolean {
+  const held = (other: ChangedLine) => element.texts.filter((text) => holdsText(other, text)).join('\u0000');
+  const own = held(line);
+  return own !== '' && change.lines.some((other) => other.added !== line.added && held(other) === own);
+}
+
+/**
+ * Whether a changed line holds one of the element's texts whole, and changed it, for an element whose text is what changed, or that came
+ * (an added line) or went (a removed one).
+ */
+export function textProof(change: CodeChange, line: ChangedLine, element: Element): boolean {
+  if (element.kind === 'changed' ? !element.properties.includes('text') : line.added !== (element.kind === 'added')) return false;
+  return element.texts.some((text) => holdsText(line, text)) && !keepsText(change, line, element);
+}
+
+/**
+ * Whether a line that came (for an added element) or went (a removed one) holds a text of an
+ * element inside it whole: the data that renders it (`"title": "Python"` in skills.json for a new
+ * skill tile). Weaker than its own tag's line, which a template that renders the data holds.
+ */
+export function renderedTextProof(change: CodeChange, line: ChangedLine, element: Element): boolean {
+  if (element.kind === 'changed' || line.added !== (element.kind === 'added') || line.target?.kind === 'style') return false;
+  return textProof(change, line, { ...element, texts: element.innerTexts });
+}
+
+/** How many texts of the elements inside an added or removed one its clues carry. */
+const INNER_TEXTS = 20;
+
+/** The texts of the elements inside a record's element (they follow it in document order), for ElementClues.innerTexts. */
+export function textsInside(record: LayoutRecord, index: number): string[] {
+  const inside = `${record.elements[index].path}>`;
+  const texts: string[] = [];
+  for (let i = index + 1; i < record.elements.length && texts.length < INNER_TEXTS && record.elements[i].path.startsWith(inside); i++)
+    if (record.elements[i].text) texts.push(record.elements[i].text);
+  return texts;
+}
+
+/**
+ * Whether a changed line that is no style writes the address of the picture the element shows, for
+ * a picture that changed (`"imageSrc": "projects/cartoonDB.png"` in a data file that renders the
+ * card's `img` of `/assets/projects/cartoonDB.png`): its file name at least, whole, and the path
+ * before it where the line has one.
+ */
+export function addressProof(line: ChangedLine, element: Element): boolean {
+  if (line.target?.kind === 'style' || !element.properties.includes('src')) return false;
+  const written = line.text.match(/[\w@~./-]+\.[A-Za-z0-9]{2,5}\b/g) ?? [];
+  return written.some((address) => {
+    const path = address.replace(/^\.?\//, '');
+    return element.pictures.some((shown) => {
+      const at = shown.split(/[?#]/)[0];
+      return at.endsWith(`/${path}`) || at === path;
+    });
+  });
+}
