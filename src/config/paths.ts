@@ -144,9 +144,12 @@ export function checkpointLayout(root: string, folder: string, name: string): st
   return path.join(root, folder, `${name}.layout.json.gz`);
 }
 
-/** The diff image of the comparison a test's worker made while the page was alive, beside the current image (capture/codec). */
+/**
+ * The diff image of the comparison a test's worker made while the page was alive, beside the current image (capture/codec);
+ * dot-separated, so it is never taken for one of toHaveScreenshot's `-diff.png` files.
+ */
 export function checkpointLiveDiff(root: string, folder: string, name: string): string {
-  return path.join(root, folder, `${name}.live-diff.png`);
+  return path.join(root, folder, `${name}.live.diff.png`);
 }
 
 export function diffImage(outputDir: string, folder: string, name: string): string {

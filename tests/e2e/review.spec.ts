@@ -44,7 +44,7 @@ test('a run in GitHub Actions writes a step summary and warning annotations', ()
   expect(summary).toContain('| status | test › checkpoint | changed | reason |');
   // The reason, then the change in words with the file and commit behind it (#30).
   expect(summary).toMatch(
-    /\| needs_review \| site\.spec\.ts › site › pricing › plans › plans \| \d+\.\d\d% \| no evaluator configured — \.badge added \(\d+×\d+\) above [^|]+ — public\/styles\.css \(commit [0-9a-f]{7} Highlight the Pro plan on the pricing page\)[^|]* \|/,
+    /\| needs_review \| site\.spec\.ts › site › pricing › plans › plans \| \d+\.\d\d% \| no evaluator configured — \.badge added \(\d+×\d+\) above [^|]+ — public\/pricing\.html \(commit [0-9a-f]{7} Highlight the Pro plan on the pricing page\)[^|]* \|/,
   );
   expect(summary).not.toContain('landing');
   expect(run.stdout).toContain(
