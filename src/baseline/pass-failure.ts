@@ -29,10 +29,11 @@ export interface PassFailureInput {
  * worktree runs the base commit's files. baseWebServer works today, so it comes first.
  */
 function fromBaseCommit(entry: ServerEntry | null): string {
-  return (
-    `reading process.env.PORT in ${entry?.portSetIn ?? 'the server'} also works, but only once that change is in the base ` +
-    `commit (the base runs the base commit's files)`
-  );
+  // A package.json script is no code that reads the environment: its command line takes the port from the shell.
+  const reading = entry?.portSetIn?.startsWith('package.json')
+    ? `a script in ${entry.portSetIn} that takes its port from $PORT`
+    : `reading process.env.PORT in ${entry?.portSetIn ?? 'the server'}`;
+  return `${reading} also works, but only once that change is in the base commit (the base runs the base commit's files)`;
 }
 
 const WEB_SERVER_LINE = /^\[WebServer\]\s?/;
@@ -121,6 +122,15 @@ function printedItsPort(output: string[], port: number | undefined): boolean {
   return port !== undefined && output.some((line) => new RegExp(`\\bhttps?://[^\\s/]+:${port}(?!\\d)`).test(line));
 }
 
+/** A server's words for a port another process holds: Node's `EADDRINUSE`, Vite's refusal under `--strictPort`. */
+const PORT_IN_USE = [/EADDRINUSE\b.*?:(\d+)\s*$/, /\bPort (\d+) is already in use\b/];
+
+/** The port a line says is taken; null: it says none. */
+function portInUseIn(line: string): number | null {
+  const match = PORT_IN_USE.map((pattern) => pattern.exec(line)).find((found) => found !== null);
+  return match ? Number(match[1]) : null;
+}
+
 /** Where a base server said it listens, on a port that is not the one it was given. */
 function listenedAt(output: string[], basePorts: number[]): { url: string; port: number } | null {
   for (const line of output) {
@@ -135,8 +145,8 @@ function listenedAt(output: string[], basePorts: number[]): { url: string; port:
 export function explainPassFailure({ log, basePorts, servers }: PassFailureInput): string {
   const text = lines(log);
   const output = serverLines(log);
-  const inUse = text.map((line) => /EADDRINUSE\b.*?:(\d+)\s*$/.exec(line)).find((match) => match && !basePorts.includes(Number(match[1])));
-  if (inUse) return portInUse(servers, basePorts, output, Number(inUse[1]));
+  const inUse = text.map(portInUseIn).find((port) => port !== null && !basePorts.includes(port));
+  if (inUse != null) return portInUse(servers, basePorts, output, inUse);
   const timedOut = text.find((line) => /^Error: Timed out waiting \d+ms from config\.webServer/.test(line));
   if (timedOut) return timeoutReason(servers, basePorts, output, Number(/(\d+)ms/.exec(timedOut)![1]));
   const exited = text.find((line) => /^Error: Process from config\.webServer (was not able to start|exited early)/.test(line));

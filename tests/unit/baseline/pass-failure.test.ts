@@ -29,6 +29,23 @@ describe('explainPassFailure', () => {
     );
   });
 
+  it("Vite refusing the current app's port under --strictPort: the port is in use, and the base's own command", () => {
+    const log = [
+      '[WebServer] error when starting dev server:',
+      '[WebServer] Error: Port 5173 is already in use',
+      'Error: Process from config.webServer was not able to start. Exit code: 1',
+    ].join('\n');
+    const servers = [
+      entry({ command: 'npm run dev', port: 5173, portSetIn: 'package.json', portCommand: 'npx vite --port {port} --strictPort' }),
+    ];
+    expect(explainPassFailure({ log, basePorts: [41001], servers })).toBe(
+      "the base app's server (`npm run dev`) listens on port 5173 (set in package.json), the current app's port, so the base cannot " +
+        "get a port of its own: give the base its own command with the baseWebServer option (e.g. baseWebServer: { command: 'npx vite " +
+        "--port {port} --strictPort' }); a script in package.json that takes its port from $PORT also works, but only once that change " +
+        "is in the base commit (the base runs the base commit's files)",
+    );
+  });
+
   it('Vite that moved to the next port: where it listened, where the port is set, and the Vite fix first', () => {
     const log = [
       '[WebServer] Port 3000 is in use, trying another one...',
