@@ -227,7 +227,8 @@ function joined(changes: Change[]): Change {
 /**
  * The changes one edit made, one each. A change's causes are those every checkpoint's part of it
  * is put down to (each region met by an element with a cause); causes shared by the same changes
- * are one edit. A change without causes stays as it is.
+ * are one edit, and one whose changes are all another edit's is part of that one. A change without
+ * causes stays as it is.
  */
 function mergedByCause(found: Change[], changes: (ChangePrint | null)[], seen: Seen[]): Change[] {
   const causesOf = (change: Change): string[] => {
@@ -244,8 +245,10 @@ function mergedByCause(found: Change[], changes: (ChangePrint | null)[], seen: S
     if (causes.length === 0) uncaused.push(change);
     for (const cause of causes) byCause.set(cause, [...(byCause.get(cause) ?? []), i]);
   });
-  const edits = new Map([...byCause.values()].map((members) => [members.join(','), members]));
-  return [...uncaused, ...[...edits.values()].map((members) => joined(members.map((i) => found[i])))];
+  const edits = [...new Map([...byCause.values()].map((members) => [members.join(','), members])).values()];
+  // An edit whose changes all belong to a larger edit (a region two edits meet) is already there: no group of its own.
+  const kept = edits.filter((members) => !edits.some((other) => other.length > members.length && members.every((i) => other.includes(i))));
+  return [...uncaused, ...kept.map((members) => joined(members.map((i) => found[i])))];
 }
 
 const NOT_SEEN: Seen = { project: '', explanation: null };

@@ -30,6 +30,7 @@ const rule = (commit: string, selector: string, property: string, value: string)
 const CODE = [
   rule('a1b2c3d Theme: the brand in violet', '.brand', 'background-color', '#6d28d9'),
   rule('e4f5a6b Footer: darker', 'footer', 'color', '#111'),
+  rule('c7d8e9f Header: quieter label', '.label', 'color', '#555'),
 ];
 
 interface Part {
@@ -65,6 +66,16 @@ const FOOTER = {
   before: 'rgb(51, 51, 51)',
   after: 'rgb(17, 17, 17)',
   level: 20,
+} satisfies Part;
+
+/** A label inside HEADER, restyled by an edit of its own. */
+const LABEL = {
+  path: 'html>body>header.brand>span.label',
+  box: [120, 22, 40, 18],
+  property: 'color',
+  before: 'rgb(255, 255, 255)',
+  after: 'rgb(85, 85, 85)',
+  level: 40,
 } satisfies Part;
 
 /** A checkpoint of `project` whose changed parts are `parts`: its print, and its words with its regions. */
@@ -127,6 +138,14 @@ describe('one edit, one group', () => {
       [1, 2],
     ]);
     expect(groupsOf[2]).toHaveLength(2);
+  });
+
+  it("makes no group of an edit whose every part is already another group's (a region two edits meet)", () => {
+    // The label's region lies inside the header's: the header's edit meets it too, so the label's
+    // edit is a part of the header's group and no group of its own with no member.
+    const { groups, groupsOf } = grouped(checkpoint('desktop', [HEADER]), checkpoint('mobile', [HEADER, LABEL]));
+    expect(groups.map((group) => [group.id, group.members, group.alsoIn])).toEqual([['g1', [0, 1], []]]);
+    expect(groupsOf).toEqual([['g1'], ['g1']]);
   });
 
   it('leaves a part that no cause accounts for to its pixels', () => {
