@@ -49,11 +49,20 @@ export interface RealCase {
 
 const SETS: readonly CorpusSet[] = ['working', 'held-out'];
 
-/** The committed labels: everyone working on the words reads them, so they are all the working set. */
-export const WORKING_LABELS = path.join(PACKAGE_ROOT, 'scripts', 'attribution-corpus', 'real-commits.json');
+const CORPUS_DIR = path.join(PACKAGE_ROOT, 'scripts', 'attribution-corpus');
+
+/**
+ * The committed labels: everyone working on the words reads them, so they are all the working set.
+ * A held-out set joins them once it has been scored (seen-<date>/).
+ */
+export const WORKING_LABELS: readonly string[] = [
+  path.join(CORPUS_DIR, 'real-commits.json'),
+  path.join(CORPUS_DIR, 'seen-2026-11-28', 'labels-new.json'),
+  path.join(CORPUS_DIR, 'seen-2026-11-28', 'labels-more.json'),
+];
 
 /** The cases of one or more labels files; a case id may appear in one file only. */
-export function realCases(files: readonly string[] = [WORKING_LABELS]): RealCase[] {
+export function realCases(files: readonly string[] = WORKING_LABELS): RealCase[] {
   const cases: RealCase[] = [];
   for (const file of files)
     for (const c of (JSON.parse(fs.readFileSync(file, 'utf8')) as { cases: RealCase[] }).cases) {
@@ -62,7 +71,7 @@ export function realCases(files: readonly string[] = [WORKING_LABELS]): RealCase
       for (const change of c.changes) {
         if (!SETS.includes(change.set))
           throw new Error(`${file}: ${change.id} has set ${JSON.stringify(change.set)}: mark it working or held-out`);
-        if (path.resolve(file) === WORKING_LABELS && change.set !== 'working')
+        if (path.resolve(file).startsWith(CORPUS_DIR + path.sep) && change.set !== 'working')
           throw new Error(
             `${file}: ${change.id} is marked ${change.set}, but the committed labels are read by everyone: keep held-out labels outside the repository`,
           );
@@ -265,7 +274,7 @@ if (require.main === module) {
     console.error(`corpus:real: name the folder of results (<folder>/<case id>/latest.json): ${usage}`);
     process.exit(2);
   }
-  const files = (values.labels ?? [WORKING_LABELS]).map((file) => path.resolve(file));
+  const files = (values.labels ?? WORKING_LABELS).map((file) => path.resolve(file));
   const set: CorpusSet = values['held-out'] ? 'held-out' : 'working';
   const cases = realCases(files);
   if (!cases.some((c) => c.changes.some((change) => change.set === set))) {
