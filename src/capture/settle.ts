@@ -51,7 +51,10 @@ async function pageAtRest({ timeout, soon, scroll, component }: RestWait): Promi
     document.getAnimations().some((animation) => {
       const end = animation.effect?.getComputedTiming().endTime;
       return (
-        animation.playState === 'running' && typeof end === 'number' && Number.isFinite(end) && end - Number(animation.currentTime ?? 0) <= soon
+        animation.playState === 'running' &&
+        typeof end === 'number' &&
+        Number.isFinite(end) &&
+        end - Number(animation.currentTime ?? 0) <= soon
       );
     });
   while (endingSoon() && performance.now() < deadline) await new Promise((resolve) => requestAnimationFrame(resolve));
