@@ -35,13 +35,13 @@ function byKey(elements: LayoutElement[], key: (element: LayoutElement) => strin
 const tagsOf = (record: LayoutRecord) => record.elements.map((element) => stepParts(element.path).tag);
 
 /**
- * A path as its source writes it: each step without the classes a CSS-in-JS library generated
- * (`div.sc-gsDKAQ.jVRBrf` → `div`), whose hash changes with the component's CSS and whose id with
- * the order components are made in. Two sides' elements are paired by it, so a restyled component
- * is compared, not removed and added.
+ * A path as its source writes it: each step without the classes a build generated
+ * (`div.sc-gsDKAQ.jVRBrf` → `div`, `img.pic.svelte-1x2y3z` → `img.pic`), whose hash changes with the
+ * component's CSS and a styled-components id with the order components are made in. Two sides'
+ * elements are paired by it, so a restyled component is compared, not removed and added.
  */
 function writtenPath(path: string): string {
-  if (!/\b(sc|css)-/.test(path)) return path;
+  if (!/\b(sc|css|s|svelte|astro)-/.test(path)) return path;
   return pathSteps(path)
     .map((step) => {
       const { tag, id, classes } = stepParts(step);
