@@ -13,6 +13,11 @@ import { classify, decidedIn, memoHasher, names, reviewApprovals, type ApprovalS
 export interface DecisionTarget {
   subject: ApprovalSubject;
   whole: boolean;
+  /**
+   * Its part of the decided change as the run grouped it (a fingerprint): one edit's members show it in other pixels than the group's
+   * print, and the run holds the decision to this part. Absent: what it shows of the decided change.
+   */
+  part?: string;
   /** Its changed regions the explanation did not account for, in words (explain unexplainedWords); absent or '' when none. */
   unexplained?: string;
 }
@@ -48,21 +53,29 @@ function shownPart(change: ChangePrint | null, subject: ApprovalSubject): Found 
   return found.regions.length === change.regions.length && found.lines.length === change.lines.length ? null : found;
 }
 
-/** The decided change as a subject's project showed it. */
-function changeIn(request: DecisionRequest, subject: ApprovalSubject): ChangePrint | null {
-  return decodeChange(decidedIn(request, subject.project)!);
+/** The decided change as a target shows it: its own part when the run grouped one, else its project's print. */
+function changeIn(request: DecisionRequest, target: DecisionTarget): ChangePrint | null {
+  return decodeChange(target.part ?? decidedIn(request, target.subject.project)!);
 }
 
-function decided(target: DecisionTarget, change: ChangePrint | null, hash: Hasher): ApprovalCheckpoint {
+/** What a decided checkpoint keeps of the change, when the decision's print for its project is not exactly it. */
+function ownChange(request: DecisionRequest, target: DecisionTarget): string | null {
+  const print = decidedIn(request, target.subject.project);
+  if (target.part) return target.part === print ? null : target.part;
+  const shown = shownPart(decodeChange(print!), target.subject);
+  return shown && target.subject.change ? encodeChange(partOf(target.subject.change, shown)) : null;
+}
+
+function decided(request: DecisionRequest, target: DecisionTarget, hash: Hasher): ApprovalCheckpoint {
   const { subject, whole, unexplained } = target;
   const images = whole && subject.baselineImage && subject.currentImage;
-  const shown = shownPart(change, subject);
+  const own = ownChange(request, target);
   return {
     test: subject.test,
     checkpoint: subject.checkpoint,
     baseline: images ? hash(subject.baselineImage!) : null,
     current: images ? hash(subject.currentImage!) : null,
-    ...(shown && subject.change ? { change: encodeChange(partOf(subject.change, shown)) } : {}),
+    ...(own ? { change: own } : {}),
     ...(unexplained ? { unexplained } : {}),
   };
 }
@@ -91,8 +104,9 @@ export function recordDecisions(
   const { stale } = reviewApprovals(existing, subjects, hash);
   const replaced: StaleCheckpoint[] = [];
   for (const request of requests) {
-    for (const { subject } of request.checkpoints) {
-      const change = changeIn(request, subject);
+    for (const target of request.checkpoints) {
+      const { subject } = target;
+      const change = changeIn(request, target);
       const found: Found | null = change && subject.change ? findShown(change, subject.change) : null;
       for (const approval of existing) {
         const fit = classify(approval, subject, hash);
@@ -115,7 +129,7 @@ export function recordDecisions(
     (request): Approval => ({
       decision: request.decision,
       scope: request.scope,
-      checkpoints: request.checkpoints.map((target) => decided(target, changeIn(request, target.subject), hash)),
+      checkpoints: request.checkpoints.map((target) => decided(request, target, hash)),
       by: request.by,
       at: request.at,
       reason: request.reason,

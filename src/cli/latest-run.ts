@@ -121,11 +121,21 @@ export function groupCheckpoints(group: GroupRecord, checkpoints: RunCheckpoint[
   return checkpoints.filter((c) => keys.has(c.key));
 }
 
+/**
+ * What a checkpoint shows of a group's change, as the run grouped it (a fingerprint): its part of the group when it is in several, its
+ * whole change when in one; null when it does not show the group. A decision on the group covers this part there, as the run checks it.
+ */
+export function groupPartOf(checkpoint: CheckpointResult, groupId: string): string | null {
+  if (checkpoint.group !== groupId && !checkpoint.otherGroups.includes(groupId)) return null;
+  return checkpoint.groupParts?.[groupId] ?? checkpoint.fingerprint;
+}
+
 /** A decision on a group's change: wherever it appears, now and in later runs; in each project, as that project showed it. */
 export function groupDecision(group: GroupRecord, checkpoints: RunCheckpoint[], decision: DecisionKind, decider: Decider): DecisionRequest {
   const targets = groupCheckpoints(group, checkpoints).map((c) => ({
     subject: c.subject,
     whole: c.checkpoint.group === group.id && c.checkpoint.otherGroups.length === 0,
+    part: groupPartOf(c.checkpoint, group.id) ?? undefined,
     unexplained: unexplainedWords(c.checkpoint.explanation),
   }));
   return {

@@ -10,7 +10,7 @@ import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord } from '../report/results';
 import { byProject, checkpointTitle, countsLine, groupProjects, groupTitle } from '../report/summary';
 import type { CheckpointSignals, CheckpointStatus, Evaluation, Region } from '../types';
-import { groupCheckpoints, readLatestRun, runCheckpoints, runHeading, type RunCheckpoint } from './latest-run';
+import { groupCheckpoints, groupPartOf, readLatestRun, runCheckpoints, runHeading, type RunCheckpoint } from './latest-run';
 
 /** What the review page shows, built from the results file and the approvals file alone. */
 export interface ReviewModel {
@@ -78,16 +78,16 @@ const ORDER: CheckpointStatus[] = ['regression', 'needs_review', 'errored', 'mis
 function regionsOf(checkpoint: CheckpointResult, project: string, group: GroupRecord | null): Region[] {
   const all = checkpoint.diffMetrics.changedRegions;
   const whole = checkpoint.fingerprint ? decodeChange(checkpoint.fingerprint) : null;
-  const part = group ? groupChangeIn(group, project) : null;
+  const part = group ? groupChangeOn(checkpoint, project, group) : null;
   const found = whole && part ? findShown(part, whole) : null;
   if (!found || found.regions.length === 0 || whole!.regions.length !== all.length) return all;
   const ordered = inPrintOrder(all);
   return found.regions.map((i) => ordered[i]);
 }
 
-/** A group's change as a project shows it. */
-function groupChangeIn(group: GroupRecord, project: string): ChangePrint | null {
-  return decodeChange(decidedIn({ change: group.fingerprint, projects: group.projects }, project)!);
+/** A group's change as a checkpoint shows it: its part as the run grouped it, else the group's print in its project. */
+function groupChangeOn(checkpoint: CheckpointResult, project: string, group: GroupRecord): ChangePrint | null {
+  return decodeChange(groupPartOf(checkpoint, group.id) ?? decidedIn({ change: group.fingerprint, projects: group.projects }, project)!);
 }
 
 function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'test' | 'checkpoint'>, group: GroupRecord | null): ReviewCheckpoint {
@@ -124,7 +124,7 @@ function decisionOn(
 ): ReviewDecision | null {
   if (shown.length === 0) return null;
   const covering = shown.map((c) => {
-    const change = groupChangeIn(group, c.test.project);
+    const change = groupChangeOn(c.checkpoint, c.test.project, group);
     return change && c.subject.change ? coveringDecisionOfShown(review.applied[checkpoints.indexOf(c)], c.subject.change, change) : null;
   });
   const first = covering[0];

@@ -14,6 +14,8 @@ export const NO_EVALUATOR_REASON = 'no evaluator configured';
 export interface ChangeInput {
   /** Its group id. */
   group: string;
+  /** The part of the checkpoint's change that is this group's (grouping partsOf): what a decision on the group must cover here. */
+  part: ChangePrint;
   /** How many other checkpoints of the run show it. */
   others: number;
   /** The Playwright projects that show it, when more than one (the same words at other viewports); else none. */
@@ -254,6 +256,8 @@ export interface CheckpointOutcome extends Ruling {
   retakes?: Retakes;
   /** Its changes' groups, the dominant one first; empty when the pair does not differ. */
   groups: string[];
+  /** Each group's part of its change, in the order of `groups`. */
+  groupParts: ChangePrint[];
   /** What changed, when the pair differs. */
   change: ChangePrint | null;
   /** The checkpoint's own intent. */
@@ -290,6 +294,7 @@ export function outcomeOf(checkpoint: Judged): CheckpointOutcome {
     stable: pair.meta?.stable ?? null,
     ...(pair.meta?.captures ? { retakes: { captures: pair.meta.captures, firstDifference: pair.meta.firstDifference ?? null } } : {}),
     groups: checkpoint.changes.map((change) => change.group),
+    groupParts: checkpoint.changes.map((change) => change.part),
     change: comparison.kind === 'different' ? comparison.change : null,
     intent: pair.meta?.intent ?? null,
     explanation: checkpoint.explanation,

@@ -30,6 +30,11 @@ export interface CheckpointResult {
   group: string | null;
   /** The groups of its other changes. */
   otherGroups: string[];
+  /**
+   * When it is in more than one group: each group's part of its change (a fingerprint), what a decision on that group must cover
+   * here. In one group, its group's part is its whole `fingerprint`.
+   */
+  groupParts?: Record<string, string>;
   /** What changed (compare/fingerprint.ts), when the pair differs: what approvals are matched against. */
   fingerprint: string | null;
   /** The checkpoint's own intent, as the evaluator is told it. */
@@ -139,6 +144,9 @@ export function buildRunResult(
         ...(checkpoint.retakes ? { retakes: checkpoint.retakes } : {}),
         group: checkpoint.groups[0] ?? null,
         otherGroups: checkpoint.groups.slice(1),
+        ...(checkpoint.groups.length > 1
+          ? { groupParts: Object.fromEntries(checkpoint.groups.map((id, i) => [id, encodeChange(checkpoint.groupParts[i])])) }
+          : {}),
         fingerprint: checkpoint.change && encodeChange(checkpoint.change),
         intent: checkpoint.intent,
         explanation: checkpoint.explanation,

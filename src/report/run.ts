@@ -172,6 +172,7 @@ export async function judgeRun(input: RunInput): Promise<RunOutcome> {
   const changesOf = (i: number): ChangeInput[] =>
     grouping.groupsOf[i].map((id) => ({
       group: id,
+      part: grouping.partsOf[i].get(id)!,
       others: sizes.get(id)! - 1,
       projects: projects.get(id)!,
       covering: covering[i].get(id) ?? null,

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   APPROVALS_FILE,
   classify,
+  coveringDecision,
   readApprovals,
   recordDecisions,
   reviewApprovals,
@@ -12,7 +13,7 @@ import {
   type Approval,
   type ApprovalSubject,
 } from '../../../src/approve';
-import { compareImages, encodeChange, withAriaLines, type ChangePrint } from '../../../src/compare';
+import { compareImages, encodeChange, partOf, withAriaLines, type ChangePrint } from '../../../src/compare';
 import type { Explanation } from '../../../src/explain';
 import { outputPath } from '../../../src/config/paths';
 import { resolveSettings, type Settings } from '../../../src/config/settings';
@@ -164,6 +165,44 @@ describe('classify', () => {
       const edited = await subject(`panel-${x}`, base, page(`panel-${x}`, [panel, { x, y, width: size, height: size, rgba: ICON }]));
       expect(classify(approved, edited), `a ${size} px icon at ${x},${y}`).toEqual({ fit: 'stale' });
     }
+  });
+});
+
+describe('a decision on a group holds a member to its own part of the change', () => {
+  // One edit (the header turns blue and pushes a card down) on the full page and on a list; the list also shows a second edit.
+  const pageBoxes = [...box(20, BLUE)];
+  const listBoxes = [...box(20, BLUE), ...box(120, GREEN), { x: 20, y: 240, width: 60, height: 20, rgba: BLUE }];
+
+  it('covers every region the run put in the group, not only those matching the representative print, run after run', async () => {
+    const page = await subject('page', png('page-base', 300, box(20, GREY)), png('page', 300, pageBoxes), HOME);
+    const list = await subject('list', png('list-base', 300, box(20, GREY)), png('list', 300, listBoxes), HOME);
+    // What grouping made of the list's change: the two 100×40 regions are the header edit's, the small one another edit's.
+    const parts = (change: ChangePrint) => ({
+      edit: partOf(change, { regions: [0, 1], lines: [] }),
+      other: partOf(change, { regions: [2], lines: [] }),
+    });
+    const { edit, other } = parts(list.change!);
+    const decision = { decision: 'approved' as const, scope: 'change' as const, by: 'Ann', at: '2026-01-02T00:00:00Z', reason: null };
+    recordDecisions(
+      dir,
+      [page, list],
+      [
+        {
+          ...decision,
+          change: encodeChange(page.change!),
+          checkpoints: [
+            { subject: page, whole: true },
+            { subject: list, whole: false, part: encodeChange(edit) },
+          ],
+        },
+        { ...decision, change: encodeChange(other), checkpoints: [{ subject: list, whole: false, part: encodeChange(other) }] },
+      ],
+    );
+    const again = await subject('list', png('list-base', 300, box(20, GREY)), noisy('list-again', 300, listBoxes, 7), HOME);
+    const applied = reviewApprovals(readApprovals(dir), [again]).applied[0];
+    const now = parts(again.change!);
+    expect(coveringDecision(applied, again.change!, now.edit)).toMatchObject({ decision: 'approved' });
+    expect(coveringDecision(applied, again.change!, now.other)).toMatchObject({ decision: 'approved' });
   });
 });
 

@@ -226,6 +226,7 @@ describe('failingCheckpoints', () => {
     signals: { ...NO_SIGNALS, newConsoleErrors },
     stable: true,
     groups: [],
+    groupParts: [],
     change: null,
     intent: null,
     explanation: null,

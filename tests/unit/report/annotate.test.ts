@@ -19,6 +19,7 @@ function checkpoint(name: string, extra: Partial<CheckpointOutcome> = {}): Check
     signals: NO_SIGNALS,
     stable: true,
     groups: [],
+    groupParts: [],
     change: null,
     intent: null,
     explanation: null,

@@ -25,7 +25,14 @@ describe('a difference only the test’s pointer or focus made is unsteady', () 
 
   it('stays a change to review when the words do not prove it (no states, or a change the run grouped)', () => {
     expect(decide({ ...input, interactionOnly: null }).status).toBe('needs_review');
-    const grouped: ChangeInput = { group: 'g1', others: 0, covering: null, resembles: null, judgement: null };
+    const grouped: ChangeInput = {
+      group: 'g1',
+      part: { threshold: 0.1, regions: [], lines: [] },
+      others: 0,
+      covering: null,
+      resembles: null,
+      judgement: null,
+    };
     expect(decide({ ...input, changes: [grouped], interactionOnly: states }).status).toBe('needs_review');
   });
 

@@ -187,6 +187,7 @@ describe('decide', () => {
   });
   const one = (extra: Partial<ChangeInput> = {}): ChangeInput => ({
     group: 'g1',
+    part: { threshold: 0.1, regions: [], lines: [] },
     others: 0,
     covering: null,
     resembles: null,
