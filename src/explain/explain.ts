@@ -98,9 +98,8 @@ function placeWords(record: LayoutRecord, index: number, naming: Naming): string
 }
 
 /**
- * Why a side has no layout record, as far as the run can tell: the baseline was kept by an older
- * version (its record does not say which captures wrote one), the base test failed and its capture
- * wrote none, the page could not be read after the capture, the record's file is missing, or it
+ * Why a side has no layout record, as far as the run can tell: the base pass left no record of its
+ * capture (unknown), the base test failed and its capture wrote none, the page could not be read after the capture, the record's file is missing, or it
  * does not decode.
  */
 export type LayoutGap = 'base-test-failed' | 'page-unreadable' | 'file-missing' | 'unreadable' | 'unknown';
