@@ -58,10 +58,10 @@ export interface Explanation {
   summary: string;
   /** What could not be explained, and why; null when nothing is missing. */
   note: string | null;
-  /** The checkpoint's changed regions no listed change meets, in their order (absent in results of versions before it). */
-  unexplained?: Region[];
+  /** The checkpoint's changed regions no listed change meets, in their order. */
+  unexplained: Region[];
   /** How many changed regions the checkpoint has. */
-  regionCount?: number;
+  regionCount: number;
   /**
    * The pointer, focus and open states one side was captured in and the other was not, in words (absent: none, or not known for a side).
    */
