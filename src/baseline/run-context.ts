@@ -22,18 +22,22 @@ export async function gitContext(
   config: FullConfig,
   options: Pick<ResolvedOptions, 'record' | 'baseBranch'>,
 ): Promise<{ base: BaseResolution; context: RunContext }> {
-  const state = await workingState(repo);
-  const base = options.record ? recordedBase(state) : await resolveBase(repo, options.baseBranch);
+  // The git commands that do not wait for each other's answers run at once: each is a process of its own.
+  const [state, named] = await Promise.all([workingState(repo), options.record ? null : resolveBase(repo, options.baseBranch)]);
+  const base = named ?? recordedBase(state);
   const sameAsBase = base.commit === state.commit && !state.dirty;
+  const [farBehind, changed, commits] = await Promise.all([
+    sameAsBase || options.record ? null : farBehindWarning(repo, base),
+    sameAsBase ? [] : changedFiles(repo, base.commit),
+    sameAsBase ? [] : commitSubjects(repo, base.commit),
+  ]);
   if (!options.record) {
     say(
       `base ${base.branch} (${base.chosenBy}) @ ${base.commit.slice(0, 8)}, merge-base of ` +
         `HEAD${base.commit === state.commit && state.dirty ? HEAD_IS_BASE : ''}`,
     );
-    const farBehind = sameAsBase ? null : await farBehindWarning(repo, base);
     if (farBehind) say(`warning: ${farBehind}`);
   }
-  const changed = sameAsBase ? [] : await changedFiles(repo, base.commit);
   const context: RunContext = {
     baseBranch: base.branch,
     baseRef: base.ref,
@@ -42,7 +46,7 @@ export async function gitContext(
     currentCommit: state.commit,
     dirty: state.dirty,
     sameAsBase,
-    commits: sameAsBase ? [] : await commitSubjects(repo, base.commit),
+    commits,
     changedFiles: changed.slice(0, CHANGED_FILES_LIMIT),
     // From every changed file: a branch with hundreds of test changes may still change the app.
     appFilesChanged: appFilesChanged(changed, {

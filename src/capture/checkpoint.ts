@@ -14,7 +14,7 @@ import { originOf, recorderFor, startSignals } from './signals';
 import { elementError, waitForElement } from './element';
 import { captureTarget, noteCapture, testMeta, type CaptureTarget } from './target';
 import { baselineCheck, type BaselineCheckInput, type BaselineLook } from './live-check';
-import { settle, stableCapture, transitionsEnded, TRANSITION_WAIT_MS } from './settle';
+import { settle, stableCapture, transitionsEnded, TRANSITION_WAIT_MS, type Mounted } from './settle';
 import { takeInteraction } from './interaction';
 
 export interface CheckpointOptions extends ComparisonTolerance {
@@ -122,15 +122,14 @@ const GALLERY_ROOT = '#root';
  * checkpoint without `locator`, `clip` or `fullPage` captures the mounted component. A component
  * is mounted when #root has content and the page is a mounting page: ct-core's (it defines
  * `playwrightMount`) or a story gallery (it defines `window.mount`, which Playwright's mount()
- * calls). An app that merely renders into #root defines neither and keeps the full page.
+ * calls). An app that merely renders into #root defines neither and keeps the full page. The page
+ * says which while it settles (settle.ts), in the same round trip.
  */
-async function defaultComponent(page: Page, options: CheckpointOptions): Promise<Locator | undefined> {
-  if (options.clip || options.fullPage !== undefined) return undefined;
-  const mounted = await page.evaluate(() => {
-    if (!document.getElementById('root')?.firstChild) return null;
-    if ('playwrightMount' in window) return 'ct';
-    return typeof (window as { mount?: unknown }).mount === 'function' ? 'gallery' : null;
-  });
+function capturesComponent(options: CheckpointOptions): boolean {
+  return !options.locator && !options.clip && options.fullPage === undefined;
+}
+
+function componentLocator(page: Page, mounted: Mounted): Locator | undefined {
   if (mounted === 'ct') return page.locator(CT_MOUNTED_COMPONENT);
   return mounted === 'gallery' ? page.locator(GALLERY_ROOT) : undefined;
 }
@@ -232,22 +231,22 @@ async function capture(
     omitBackground: options.omitBackground,
     ...(style ? { style } : {}),
   };
-  const locator = options.locator ?? (await defaultComponent(page, options));
   const timeout = options.timeout ?? DEFAULT_STABLE_TIMEOUT_MS;
+  // One budget for the element, settling and retaking: a page that never stops scrolling still gets its captures.
+  const deadline = Date.now() + timeout;
+  if (options.locator) await waitForElement(name, options.locator, timeout, deadline);
+  // Content that arrives after the load event (a widget's fetch) is waited for, as far as the page asked for it.
+  await recorderFor(page).requestsDone(Date.now() + (deadline - Date.now()) / 2);
+  const mounted = await settle(page, (deadline - Date.now()) / 2, capturesComponent(options));
+  const locator = options.locator ?? componentLocator(page, mounted);
+  if (locator && !options.locator) await waitForElement(name, locator, timeout, deadline);
+  stopwatch.split('settle');
   const capture = locator
     ? () =>
         elementShot(page, locator, common, timeout).catch(async (error) =>
           Promise.reject(await elementError(error, name, locator, timeout, 'visible')),
         )
     : () => page.screenshot({ ...common, fullPage: options.clip ? false : (options.fullPage ?? true), clip: options.clip });
-
-  // One budget for the element, settling and retaking: a page that never stops scrolling still gets its captures.
-  const deadline = Date.now() + timeout;
-  if (locator) await waitForElement(name, locator, timeout, deadline);
-  // Content that arrives after the load event (a widget's fetch) is waited for, as far as the page asked for it.
-  await recorderFor(page).requestsDone(Date.now() + (deadline - Date.now()) / 2);
-  await settle(page, (deadline - Date.now()) / 2);
-  stopwatch.split('settle');
   const finishSignals = startSignals(page, locator, options.mask ?? []);
   const baseline = readBaselineImage(target.baselineRoot, target.folder, name);
   const area = layoutArea(page, locator, options);

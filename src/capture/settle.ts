@@ -11,19 +11,30 @@ export const TRANSITION_WAIT_MS = 1000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Which mounting page a component test's component is on (see checkpoint.ts componentLocator); null: none is mounted. */
+export type Mounted = 'ct' | 'gallery' | null;
+
+interface RestWait {
+  timeout: number;
+  /** How soon a running transition or animation must end to be waited for. */
+  soon: number;
+  /** Fonts loaded, a scroll under way finished, two frames painted first. */
+  scroll: boolean;
+  /** Whether to say which mounted component the page shows (see Mounted). */
+  component: boolean;
+}
+
 /**
- * Fonts loaded, a scroll under way finished, two frames painted, and a transition that ends soon
- * ended. A full-page capture draws fixed headers where the viewport is scrolled to, so a smooth
- * scroll still running (a clicked anchor on a page with `scroll-behavior: smooth`, as Bootstrap
- * sets) makes each capture different until it ends; waiting for the scroll position to hold still
- * starts the retakes from the page at rest.
+ * Runs in the page (page.evaluate sends its source: it uses nothing from outside). One round trip
+ * for what a capture waits for, where each was one of its own: a fresh page's first evaluation
+ * costs 20–40 ms on 2 cores, and Playwright's own toHaveScreenshot waits for two frames in one.
  */
-export async function settle(page: Page, timeoutMs: number): Promise<void> {
-  await page.evaluate(async (timeout) => {
-    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+async function pageAtRest({ timeout, soon, scroll, component }: RestWait): Promise<Mounted> {
+  const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  if (scroll) {
     await document.fonts.ready;
-    const deadline = performance.now() + timeout;
-    for (let x = NaN, y = NaN; (x !== scrollX || y !== scrollY) && performance.now() < deadline; ) {
+    const scrollDeadline = performance.now() + timeout;
+    for (let x = NaN, y = NaN; (x !== scrollX || y !== scrollY) && performance.now() < scrollDeadline; ) {
       x = scrollX;
       y = scrollY;
       await frames();
@@ -34,8 +45,34 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
       await document.fonts.ready;
       await frames();
     }
-  }, timeoutMs);
-  await transitionsEnded(page, Math.max(0, timeoutMs));
+  }
+  const deadline = performance.now() + Math.max(0, timeout);
+  const endingSoon = () =>
+    document.getAnimations().some((animation) => {
+      const end = animation.effect?.getComputedTiming().endTime;
+      return (
+        animation.playState === 'running' &&
+        typeof end === 'number' &&
+        Number.isFinite(end) &&
+        end - Number(animation.currentTime ?? 0) <= soon
+      );
+    });
+  while (endingSoon() && performance.now() < deadline) await new Promise((resolve) => requestAnimationFrame(resolve));
+  if (!component || !document.getElementById('root')?.firstChild) return null;
+  if ('playwrightMount' in window) return 'ct';
+  return typeof (window as { mount?: unknown }).mount === 'function' ? 'gallery' : null;
+}
+
+/**
+ * Fonts loaded, a scroll under way finished, two frames painted, and a transition that ends soon
+ * ended (transitionsEnded). A full-page capture draws fixed headers where the viewport is scrolled
+ * to, so a smooth scroll still running (a clicked anchor on a page with `scroll-behavior: smooth`,
+ * as Bootstrap sets) makes each capture different until it ends; waiting for the scroll position
+ * to hold still starts the retakes from the page at rest. With `component`, says which mounted
+ * component the page shows, in the same round trip.
+ */
+export async function settle(page: Page, timeoutMs: number, component = false): Promise<Mounted> {
+  return page.evaluate(pageAtRest, { timeout: timeoutMs, soon: TRANSITION_WAIT_MS, scroll: true, component });
 }
 
 /**
@@ -47,23 +84,7 @@ export async function settle(page: Page, timeoutMs: number): Promise<void> {
  * layout record, taken after it, waits for the page to come back to rest.
  */
 export async function transitionsEnded(page: Page, timeoutMs: number): Promise<void> {
-  await page.evaluate(
-    async ([timeout, soon]) => {
-      const deadline = performance.now() + timeout;
-      const endingSoon = () =>
-        document.getAnimations().some((animation) => {
-          const end = animation.effect?.getComputedTiming().endTime;
-          return (
-            animation.playState === 'running' &&
-            typeof end === 'number' &&
-            Number.isFinite(end) &&
-            end - Number(animation.currentTime ?? 0) <= soon
-          );
-        });
-      while (endingSoon() && performance.now() < deadline) await new Promise((resolve) => requestAnimationFrame(resolve));
-    },
-    [timeoutMs, TRANSITION_WAIT_MS] as const,
-  );
+  await page.evaluate(pageAtRest, { timeout: timeoutMs, soon: TRANSITION_WAIT_MS, scroll: false, component: false });
 }
 
 /** What the retakes came to: the image kept, whether it settled, and how many captures it took. */

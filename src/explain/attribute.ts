@@ -1,6 +1,7 @@
 import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse, Written } from '../git/code-change';
 import { escapeRegExp } from '../util/text';
 import { cssInJsClass } from './css-in-js';
+import { isScopingClass } from './generated-classes';
 import { generatedBy, generatedFrom, isModuleFile, sourceClass } from './css-modules';
 import { related } from './properties';
 import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
@@ -34,9 +35,6 @@ export interface ElementClues {
 
 /** The cause the diff proves; else none, and why in words (null: the whole diff was read and no changed file mentions the element). */
 export type Attributed = { cause: Attribution; why: null } | { cause: null; why: string | null };
-
-/** Classes a framework adds to a component's elements (Svelte's and Astro's scoping): no template writes them. */
-const FRAMEWORK_CLASS = /^(svelte-[a-z0-9]+|astro-[a-z0-9]+)$/i;
 
 /** What only an element's own tag, attributes or text change: its classes, its text, its picture. */
 const OWN_LINE = new Set(['class', 'text', 'src', 'image']);
@@ -120,7 +118,7 @@ function isElement(target: ElementTarget, steps: Step[], element: Element, cameO
   if (target.id && target.id !== own.id) return false;
   if (!carriesModuleClasses(target, own)) return false;
   const written = new Set(target.classes);
-  const classes = own.classes.filter((name) => !FRAMEWORK_CLASS.test(name));
+  const classes = own.classes.filter((name) => !isScopingClass(name));
   if (!target.classes.every((name) => classes.includes(name))) return false;
   const named = target.classes.length > 0 || target.id !== null || (target.moduleClasses?.length ?? 0) > 0;
   if (!component && !target.dynamicClasses && !(cameOrWent && named) && classes.some((name) => !written.has(name))) return false;
@@ -196,7 +194,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
 function mentionedName(line: ChangedLine, element: Element): string | null {
   const names = element.sides.flatMap((steps) => {
     const own = steps[steps.length - 1];
-    return [...own.classes.filter((name) => !FRAMEWORK_CLASS.test(name)), ...(own.id ? [own.id] : [])];
+    return [...own.classes.filter((name) => !isScopingClass(name)), ...(own.id ? [own.id] : [])];
   });
   return names.find((name) => name.length >= 3 && !element.shared(name) && token(name).test(line.text)) ?? null;
 }

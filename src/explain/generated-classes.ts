@@ -21,12 +21,26 @@ const EMOTION = /^css-[a-z0-9]{4,}(?:-([\w-]+))?$/;
 export const isCssInJsClass = (name: string): boolean => COMPONENT_ID.test(name) || EMOTION.test(name);
 
 /**
- * An element's classes without those a CSS-in-JS library generated: its component ids, the class
- * made from its CSS that follows them, emotion's classes. What is left is what its source writes.
+ * The class a framework adds to a component's elements to scope its styles: Svelte's `svelte-` and
+ * the base-36 hash of the component's CSS (Svelte 3 to 5), which changes with every edit of that CSS;
+ * vite-plugin-svelte's `s-` and 12 characters of a file name's base64 hash in development; Astro's
+ * `astro-` and 8 characters. No template writes it.
+ */
+const SCOPING = /^(?:svelte-[a-z0-9]{5,7}|s-(?=[\w-]{0,11}[A-Z0-9_-])[\w-]{12}|astro-[A-Za-z0-9]{8})$/;
+
+export const isScopingClass = (name: string): boolean => SCOPING.test(name);
+
+/** Whether a class is one a build generated rather than a template wrote (CSS-in-JS, a framework's scoping). */
+export const isGeneratedClass = (name: string): boolean => isCssInJsClass(name) || isScopingClass(name);
+
+/**
+ * An element's classes without those a build generated: a CSS-in-JS library's component ids, the
+ * class made from its CSS that follows them, emotion's classes, a framework's scoping class. What is
+ * left is what its source writes.
  */
 export function writtenClasses(classes: readonly string[]): string[] {
   const lastId = classes.reduce((last, name, i) => (COMPONENT_ID.test(name) ? i : last), -1);
-  return classes.filter((name, i) => !isCssInJsClass(name) && !(lastId >= 0 && i === lastId + 1 && STYLED_HASH.test(name)));
+  return classes.filter((name, i) => !isGeneratedClass(name) && !(lastId >= 0 && i === lastId + 1 && STYLED_HASH.test(name)));
 }
 
 /**

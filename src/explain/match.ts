@@ -32,16 +32,16 @@ function byKey(elements: LayoutElement[], key: (element: LayoutElement) => strin
   return map;
 }
 
-const tagOf = (path: string) => stepParts(path).tag;
+const tagsOf = (record: LayoutRecord) => record.elements.map((element) => stepParts(element.path).tag);
 
 /**
- * A path as its source writes it: each step without the classes a CSS-in-JS library generated
- * (`div.sc-gsDKAQ.jVRBrf` → `div`), whose hash changes with the component's CSS and whose id with
- * the order components are made in. Two sides' elements are paired by it, so a restyled component
- * is compared, not removed and added.
+ * A path as its source writes it: each step without the classes a build generated
+ * (`div.sc-gsDKAQ.jVRBrf` → `div`, `img.pic.svelte-1x2y3z` → `img.pic`), whose hash changes with the
+ * component's CSS and a styled-components id with the order components are made in. Two sides'
+ * elements are paired by it, so a restyled component is compared, not removed and added.
  */
 function writtenPath(path: string): string {
-  if (!/\b(sc|css)-/.test(path)) return path;
+  if (!/\b(sc|css|s|svelte|astro)-/.test(path)) return path;
   return pathSteps(path)
     .map((step) => {
       const { tag, id, classes } = stepParts(step);
@@ -57,7 +57,9 @@ function writtenPath(path: string): string {
  * Pairs what is left under parents already paired: the same tag, first the siblings that hold an
  * element of the same written name as one does (the hero's `div` with the hero's, when a
  * component's generated classes no longer tell two `div`s apart), then those with the same text
- * (`Blog` with `Blog`, though `Changelog` was inserted before it), then the rest in order.
+ * (`Blog` with `Blog`, though `Changelog` was inserted before it), then the rest in order. Each
+ * parent's children are paired once, when its first child comes in document order (a page of
+ * 1,500 elements took 30 s when each child paired its siblings again).
  */
 function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
   const children = new Map<number, number[]>();
@@ -65,18 +67,19 @@ function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<numb
     if (!usedBase.has(i)) children.set(element.parent, [...(children.get(element.parent) ?? []), i]);
   });
   const [baseKin, currentKin] = [kinOf(base), kinOf(current)];
+  const [baseTags, currentTags] = [tagsOf(base), tagsOf(current)];
   const siblings = new Map<number, number[]>();
   current.elements.forEach((element, c) => siblings.set(element.parent, [...(siblings.get(element.parent) ?? []), c]));
+  const pairedUnder = new Set<number>();
   current.elements.forEach((element, c) => {
     const parent = baseOf.get(element.parent);
-    if (baseOf.has(c) || parent === undefined) return;
+    if (baseOf.has(c) || parent === undefined || pairedUnder.has(element.parent)) return;
+    pairedUnder.add(element.parent);
     const unpaired = (siblings.get(element.parent) ?? []).filter((s) => !baseOf.has(s));
     for (const by of ['kin', 'text', 'order'] as const)
       for (const s of unpaired) {
         if (baseOf.has(s)) continue;
-        const open = (children.get(parent) ?? []).filter(
-          (b) => !usedBase.has(b) && tagOf(base.elements[b].path) === tagOf(current.elements[s].path),
-        );
+        const open = (children.get(parent) ?? []).filter((b) => !usedBase.has(b) && baseTags[b] === currentTags[s]);
         const held = currentKin.get(s);
         const b =
           by === 'kin'

@@ -6,7 +6,8 @@ import type { Matched, Matching } from './match';
  * removed on one side and added on the other (an editor that re-renders its gutter puts
  * `.current-line` under another line, beside a second one for a moment) is a change of that
  * element, not a removal and an addition, when it has the same name (tag, id, classes) and the
- * two boxes overlap, each the only such box the other overlaps. Only a name that says something
+ * two boxes overlap, each the only such box the other overlaps; on the current side, also an
+ * element inside what was added (moved under a new parent). Only a name that says something
  * pairs (an id or a class): two bare `div`s are not one.
  */
 
@@ -29,9 +30,11 @@ export function pairMoved(base: LayoutRecord, current: LayoutRecord, matching: M
     identity(base.elements[b]) !== null &&
     identity(base.elements[b]) === identity(current.elements[c]) &&
     overlap(base.elements[b], current.elements[c]);
-  const moved = matching.added.flatMap((c) => {
+  // What was added holds its elements too: a header a component now renders inside a `main` the base's capture did not meet.
+  const unpaired = current.elements.flatMap((_, c) => (matching.baseOf.has(c) ? [] : [c]));
+  const moved = unpaired.flatMap((c) => {
     const candidates = matching.removed.filter((b) => same(b, c));
-    const only = candidates.length === 1 && matching.added.filter((other) => same(candidates[0], other)).length === 1;
+    const only = candidates.length === 1 && unpaired.filter((other) => same(candidates[0], other)).length === 1;
     return only ? [{ base: candidates[0], current: c }] : [];
   });
   if (moved.length === 0) return { matching, moved };

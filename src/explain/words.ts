@@ -1,6 +1,6 @@
 import type { LayoutRecord } from '../types';
 import { sourceClass, type ModuleClasses } from './css-modules';
-import { componentOf, writtenClasses } from './generated-classes';
+import { componentOf, isScopingClass, writtenClasses } from './generated-classes';
 
 /** How values and elements read in an explanation: CSS as a person writes it, elements as their source names them. */
 
@@ -177,10 +177,11 @@ export function elementWord(path: string, naming: Naming = PLAIN_NAMING, text = 
     const { shown, files, cut, modular } = namedClasses(classes, naming);
     const written = shown.map((name) => `.${name}`).join('');
     const from = files.length ? ` (${files.join(', ')})` : '';
-    // A CSS Module's class is local to its module: its tag says which element of the source it is (`div.cardWrapper`).
+    // A CSS Module's class, or a scoped component's, is local to its file: its tag says which element of the source it is (`div.cardWrapper`).
+    const local = modular || all.some(isScopingClass);
     return cut
       ? `${tag}${written}${from}${text ? ` ${quoted(text.length > SHORT_TEXT ? `${text.slice(0, SHORT_TEXT - 1)}…` : text)}` : ''}`
-      : `${modular ? tag : ''}${written}${from}`;
+      : `${local ? tag : ''}${written}${from}`;
   }
   const nth = (pathSteps(path).pop() ?? path).match(/:(\d+)$/)?.[1];
   return `${tag}${nth ? `:nth-of-type(${nth})` : ''}`;

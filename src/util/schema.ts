@@ -18,11 +18,16 @@ import { lazy } from './lazy';
  * TypeScript types against them, so a new field is taught in one place and a drift fails a test.
  */
 
-/** Made on first use: a run with no file to check (no approvals file yet) does not pay for building it. */
+/**
+ * Made on first use: a run with no file to check (no approvals file yet) does not pay for building it.
+ * The schemas are not checked against JSON Schema's meta-schema here: that compiled the meta-schema
+ * in every process that reads a file (each worker, at its first checkpoint: 35–40 ms), for schemas
+ * that ship with the package; tests/unit/file-contracts.test.ts checks them instead.
+ */
 const validators = lazy(() => {
   const { default: Validators } = require('ajv/dist/2020') as { default: typeof Ajv2020 };
   // verbose: each error carries the value it refused, which the message quotes.
-  return new Validators({ strict: false, verbose: true }).addSchema([
+  return new Validators({ strict: false, verbose: true, validateSchema: false }).addSchema([
     resultsSchema,
     approvalsSchema,
     labelCaseSchema,

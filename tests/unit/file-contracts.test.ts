@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -119,6 +120,12 @@ function holder(node: Schema, within: Schema): Schema {
 }
 
 describe('the file contracts', () => {
+  // The readers build their validators without this check (src/util/schema.ts): it is made here, once.
+  it.each([...schemas.keys()])('docs/%s is a valid JSON Schema (2020-12)', (file) => {
+    const meta = new Ajv2020({ strict: false });
+    expect(meta.validateSchema(schemas.get(file)!), JSON.stringify(meta.errors)).toBe(true);
+  });
+
   it('RunResult and docs/results.schema.json describe the same fields, object by object', () => {
     expect(drift('src/report/results.ts', 'RunResult', 'results.schema.json')).toEqual([]);
   }, 60_000);

@@ -949,6 +949,41 @@ export const Panel = styled.section\`
   });
 });
 
+describe('attribution: scoped component styles', () => {
+  const home = (radius: string) => `<section class="about">
+  <img class="pic" src="/me.jpg" alt="me" />
+</section>
+
+<style>
+  .pic {
+    border-radius: ${radius};
+  }
+</style>
+`;
+
+  // Svelte's scoping class is the hash of the component's CSS (a new one on each edit); vite-plugin-svelte's in development, of its file's name.
+  it.each([
+    ['Svelte', 'svelte-1x2y3z', 'svelte-9k8j7h'],
+    ['vite-plugin-svelte in development', 's-fL3EmgvQ81YT', 's-fL3EmgvQ81YT'],
+  ])("pairs and names a %s component's element as its template writes it, without the scoping class", async (_, before, after) => {
+    const code = await branch({ 'src/Home.svelte': home('12px') }, [
+      { subject: 'rounder photo', files: { 'src/Home.svelte': home('18px') } },
+    ]);
+    const side = (scope: string, radius: string) =>
+      page([
+        ['html'],
+        ['html>body'],
+        ['html>body>main'],
+        [`html>body>main>section.about.${scope}`],
+        [`html>body>main>section.about.${scope}>img.pic.${scope}`, { 'border-radius': radius }],
+      ]);
+    const { changes } = explainChange(side(before, '12px'), side(after, '18px'), ALL, code);
+
+    expect(changes.map((change) => `${change.kind} ${change.element}`)).toEqual(['changed img.pic']);
+    expect(changes[0].words).toBe(`img.pic: border-radius 12px → 18px — src/Home.svelte (commit ${commitOf(code, 'rounder photo')})`);
+  });
+});
+
 describe('attribution: markup rendered from data', () => {
   const card = (wrapped: boolean) => `import styles from './card.module.css';
 

@@ -285,6 +285,29 @@ describe('a resize is a change of the element that resized', () => {
     expect([paired.matching.added, paired.matching.removed, paired.matching.baseOf.get(c)]).toEqual([[], [], b]);
   });
 
+  it('pairs an element a component now renders under a parent the base capture did not meet, and names what changed on it', () => {
+    // SvelteKit: <Header /> moved from +layout.svelte into Home.svelte's <main>; the header capture now meets the main around it.
+    const layout = 'html>body>div.layout.s-7IPF32Wcq3s8';
+    const header = (path: string, background: string): Drawn => ({
+      path,
+      box: [0, 0, 1440, 201],
+      style: { 'background-color': background },
+    });
+    const base: Drawn[] = [
+      { path: 'html', box: [0, 0, 1440, 201] },
+      { path: 'html>body', box: [0, 0, 1440, 201] },
+      { path: layout, box: [0, 0, 1440, 201] },
+      header(`${layout}>header.s-KroOyJhIMy1q`, 'rgb(57, 60, 68)'),
+    ];
+    const current: Drawn[] = [
+      ...base.slice(0, 3),
+      { path: `${layout}>main.s-7IPF32Wcq3s8`, box: [0, 0, 1440, 977] },
+      { path: `${layout}>main.s-7IPF32Wcq3s8>main`, box: [0, 0, 1440, 977] },
+      header(`${layout}>main.s-7IPF32Wcq3s8>main>header.s-KroOyJhIMy1q`, 'rgba(0, 0, 0, 0)'),
+    ];
+    expect(what(base, current, [{ x: 0, y: 0, width: 1440, height: 201 }])).toContain('header: background-color #393c44 → transparent');
+  });
+
   it('leaves an element removed and another added when their boxes do not overlap, or neither has a class or id', () => {
     const base = layoutRecord(editor(68));
     const moved = layoutRecord(

@@ -45,6 +45,17 @@ describe('elementName', () => {
     expect(elementName('html>body>div#root>section.css-9f8e7d')).toBe('#root section');
   });
 
+  it("never names an element by a framework's scoping class: Svelte's, vite-plugin-svelte's in development, Astro's", () => {
+    expect(elementName('html>body>main>section.about.svelte-1x2y3z>img.pic.svelte-1x2y3z')).toBe('img.pic');
+    expect(elementName('html>body>div.layout.s-7IPF32Wcq3s8')).toBe('div.layout');
+    expect(elementName('html>body>div.layout.s-7IPF32Wcq3s8>main.s-7IPF32Wcq3s8')).toBe('main');
+    expect(elementName('html>body>section.column-card.s-V236-KtimaTE')).toBe('section.column-card');
+    expect(elementName('html>body>nav.menu.astro-J7PV25F6')).toBe('nav.menu');
+    // A class a template writes that only starts like one stays.
+    expect(elementName('html>body>div.svelte-logo')).toBe('.svelte-logo');
+    expect(elementName('html>body>div.s-card')).toBe('.s-card');
+  });
+
   it('names a utility-class element by its tag, its text and at most three classes that tell it apart', () => {
     const classes =
       'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors bg-[#1E1A2E] text-white hover:bg-[#2B2540] h-10 px-4 py-2';
