@@ -78,15 +78,15 @@ export interface A11yViolation {
  * own origin, so the base app (on a port of its own) and the current one compare.
  */
 export interface CapturedSignals {
-  /** The page's origin at capture, to map the base's absolute URLs onto the current's (absent in older captures). */
-  origin?: string | null;
+  /** The page's origin at capture, to map the base's absolute URLs onto the current's (null: not an http(s) page). */
+  origin: string | null;
   aria: string | null;
   consoleErrors: string[];
   failedRequests: string[];
   /** Null when the checkpoint was not checked (`a11y` off, or axe failed). */
   a11y: A11yViolation[] | null;
-  /** The pointer and focus state the image was taken in (absent in older captures; null: the page could not be read). */
-  interaction?: InteractionState | null;
+  /** The pointer and focus state the image was taken in (null: the page could not be read). */
+  interaction: InteractionState | null;
 }
 
 /**
@@ -309,10 +309,9 @@ export interface LayoutRecord {
   /** More elements were visible than a record keeps (see capture/layout). */
   truncated: boolean;
   /**
-   * The paths of elements a style hides (`display: none`) whose parent is recorded: still in the page, not removed from it (absent: a
-   * record of an older version).
+   * The paths of elements a style hides (`display: none`) whose parent is recorded: still in the page, not removed from it.
    */
-  hidden?: string[];
+  hidden: string[];
   /** An element capture's top-left on the page, in CSS pixels to 1/100 (absent for a page or a clip): where it sits between pixels. */
   at?: [number, number];
 }

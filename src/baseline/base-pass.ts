@@ -94,9 +94,8 @@ export function lookUpTests(
 
 /**
  * Whether the store holds, at the base commit, an entry a selection could use as far as its seal
- * says: with checkpoints, each file sealed, keyed by its test's sources (an entry of an older
- * version, one a record run noted without checkpoints or one kept for a suite only gives no test of
- * this run).
+ * says: with checkpoints, keyed by its test's sources (one a record run noted without checkpoints
+ * or one kept for a suite only gives no test of this run).
  */
 export function storeOffersBase(store: string, baseCommit: string): boolean {
   const commitDir = storeCommitDir(store, baseCommit);
@@ -107,7 +106,7 @@ export function storeOffersBase(store: string, baseCommit: string): boolean {
         .filter(isKeyName)
         .some((version) => {
           const seal = readSeal(path.join(commitDir, test, version));
-          return !!seal?.contents && !seal.suite && seal.checkpoints.length > 0;
+          return !!seal && !seal.suite && seal.checkpoints.length > 0;
         }),
     );
 }

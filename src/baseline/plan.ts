@@ -21,8 +21,11 @@ export function supportsTestList(playwrightVersion: string): boolean {
   return major > 1 || (major === 1 && minor >= 56);
 }
 
-/** What compares this run's checkpoints: visual-uat's reporter in this run, `merge-reports` of its blobs later, or nothing. */
-export type Judge = 'reporter' | 'blobs' | 'nothing';
+/**
+ * What compares this run's checkpoints: visual-uat's reporter in this run, or `merge-reports` of its
+ * blobs later (a run nothing judges stops in the setup, before any plan).
+ */
+export type Judge = 'reporter' | 'blobs';
 
 export interface Machine {
   cores: number;

@@ -86,7 +86,8 @@ async function setup(config: FullConfig): Promise<SetUp> {
   // The reporter judges with the approvals file after every test ran: one that does not read stops the run before them.
   readApprovals(configDir);
   // Before any test: a run nothing judges would pass with its changes unseen.
-  if (whoJudges(config) === 'nothing') throw new SetupError(ungatedRunError(config.reporter));
+  const judgedBy = whoJudges(config);
+  if (!judgedBy) throw new SetupError(ungatedRunError(config.reporter));
   prepareOutputDir(outputDir);
   ENV.outputDir.write(outputDir);
   const staleLock = acquireRunLock(outputDir);
@@ -94,7 +95,10 @@ async function setup(config: FullConfig): Promise<SetUp> {
   startTiming(outputDir);
   lap('settings, lock');
   try {
-    return { outputDir, afterRun: await prepareBaselines(config, configFile, configDir, outputDir, baselineStore, options, started) };
+    return {
+      outputDir,
+      afterRun: await prepareBaselines(config, configFile, configDir, outputDir, baselineStore, options, judgedBy, started),
+    };
   } catch (error) {
     releaseRunLock(outputDir);
     throw error;
@@ -109,6 +113,7 @@ async function prepareBaselines(
   outputDir: string,
   store: string,
   options: ResolvedOptions,
+  judgedBy: Judge,
   started: number,
 ): Promise<() => Promise<void>> {
   const repo = await openRepo(configDir);
@@ -128,11 +133,10 @@ async function prepareBaselines(
       await removeWorktreesIn(repo, home, home === worktrees ? worktreeName(base.commit) : null, (name) =>
         say(`removing the worktree ${name} left by an earlier run`),
       );
-  const judged = whoJudges(config);
   const prepared = context.sameAsBase
     ? onBase(
         context,
-        planOnBase({ base, record: options.record, judgedBy: judged, store: storeUse, playwright: versions(configFile).playwright }),
+        planOnBase({ base, record: options.record, judgedBy, store: storeUse, playwright: versions(configFile).playwright }),
         repo.root,
         store,
       )
@@ -146,7 +150,7 @@ async function prepareBaselines(
           repo,
           base,
           store: storeUse,
-          judgedBy: judged,
+          judgedBy,
           worktrees,
           started,
         }),
@@ -174,11 +178,11 @@ function onBase(context: RunContext, plan: OnBasePlan, repoRoot: string, store: 
 
 /**
  * What compares this run's checkpoints: visual-uat's reporter in this run, `merge-reports` of its
- * blobs later, or nothing (`--reporter=line` on the command line replaces the config's reporters,
- * visual-uat's among them: the setup stops such a run).
+ * blobs later, or nothing: null (`--reporter=line` on the command line replaces the config's
+ * reporters, visual-uat's among them: the setup stops such a run).
  */
-function whoJudges(config: FullConfig): Judge {
+function whoJudges(config: FullConfig): Judge | null {
   const reporters = config.reporter.map(([name]) => name);
   if (reporters.includes('blob')) return 'blobs';
-  return reporters.some(isVisualUatReporter) ? 'reporter' : 'nothing';
+  return reporters.some(isVisualUatReporter) ? 'reporter' : null;
 }

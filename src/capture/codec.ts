@@ -59,8 +59,8 @@ export interface BaselineInfo {
   available: boolean;
   error: string | null;
   checkpoints: string[];
-  /** The base pass's record of the test: how it ended, what each capture left (null: none; absent in metas of older versions). */
-  record?: BaselineTestRecord | null;
+  /** The base pass's record of the test: how it ended, what each capture left (null: none). */
+  record: BaselineTestRecord | null;
 }
 
 /** One checkpoint as the current pass took it. */
@@ -69,8 +69,8 @@ export interface CheckpointMeta extends ComparisonTolerance {
   intent: string | null;
   /** Two consecutive captures matched before the timeout. */
   stable: boolean;
-  /** A capture that never settled: where its last two captures still differed (absent in older captures). */
-  unsettled?: Region | null;
+  /** A capture that never settled: where its last two captures still differed (null: it settled). */
+  unsettled: Region | null;
   /** How many screenshots the capture took, when it was compared with its baseline while the page was alive (absent: it was not). */
   captures?: number;
   /** What its first capture's difference from the baseline was (null: the first matched). */

@@ -136,7 +136,7 @@ export interface BaseCapture {
 }
 
 /** A checkpoint's capture as its test's base record tells it; null without a record (the base pass did not run the test). */
-export function baseCapture(record: BaselineTestRecord | null | undefined, name: string): BaseCapture | null {
+export function baseCapture(record: BaselineTestRecord | null, name: string): BaseCapture | null {
   if (!record) return null;
   const taken = record.checkpoints.includes(name);
   return {

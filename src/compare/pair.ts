@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { timed } from '../config/timing';
 import type { ComparisonTolerance, DiffMetrics, RecordedComparison } from '../types';
-import { CompareError, type CompareOutcome, type ImageSide } from './compare';
+import { CompareError, type CompareInput, type CompareOutcome, type ImageSide } from './compare';
 import type { ChangePrint } from './fingerprint';
 import { runCompare } from './pool';
 import { reuseComparison } from './recorded';
@@ -53,19 +53,19 @@ export function mergeTolerance(
 }
 
 /** The worker's comparison of this pair, when it holds for these files (recorded.ts); null: compare them here. */
-function recordedOutcome(input: PairInput, baseline: string, current: string): CompareOutcome | null {
-  if (!input.recorded?.comparison) return null;
+function recordedOutcome(recorded: PairInput['recorded'], pair: CompareInput): CompareOutcome | null {
+  if (!recorded?.comparison) return null;
   let sides: { baseline: Buffer; current: Buffer };
   try {
-    sides = { baseline: fs.readFileSync(baseline), current: fs.readFileSync(current) };
+    sides = { baseline: fs.readFileSync(pair.baseline), current: fs.readFileSync(pair.current) };
   } catch {
     // An image that cannot be read: the comparison below says which, and why.
     return null;
   }
   return reuseComparison(
-    input.recorded.comparison,
-    { ...sides, tolerance: input.tolerance },
-    { recorded: input.recorded.diffImage, output: input.diffOutput },
+    recorded.comparison,
+    { ...sides, tolerance: pair.tolerance },
+    { recorded: recorded.diffImage, output: pair.diffOutput },
   );
 }
 
@@ -75,10 +75,16 @@ export async function comparePair(input: PairInput): Promise<PairComparison> {
   if (input.sameCode) return { kind: 'same-code' };
   if (!input.baseline) return { kind: 'current-only' };
   try {
-    const reused = recordedOutcome(input, input.baseline, input.current);
+    const pair: CompareInput = {
+      baseline: input.baseline,
+      current: input.current,
+      diffOutput: input.diffOutput,
+      tolerance: input.tolerance,
+    };
+    const reused = recordedOutcome(input.recorded, pair);
     // Counted apart under VISUAL_UAT_DEBUG=timing: how many pairs were compared once, in the worker.
     if (reused) return timed("compare a pair: the worker's comparison taken", () => reused);
-    return await runCompare({ baseline: input.baseline, current: input.current, diffOutput: input.diffOutput, tolerance: input.tolerance });
+    return await runCompare(pair);
   } catch (error) {
     if (error instanceof CompareError) return { kind: 'errored', message: error.message, side: error.side };
     return { kind: 'errored', message: `compare failed: ${(error as Error).message}`, side: null };

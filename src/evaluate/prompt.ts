@@ -163,7 +163,7 @@ function explanationSection(request: EvaluationRequest): string[] {
  * only shows where), and its bytes are better spent on sharper sides.
  */
 export function sendsDiff(request: EvaluationRequest): boolean {
-  return !request.explanation?.changes.length || (request.explanation.unexplained?.length ?? 0) > 0;
+  return !request.explanation?.changes.length || request.explanation.unexplained.length > 0;
 }
 
 /** The text part of the user message: intent, change, diff metrics, and what the images show. */

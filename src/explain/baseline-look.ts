@@ -32,8 +32,8 @@ export async function lookAtCapture(input: BaselineCheckInput): Promise<Baseline
     outcome.metrics.changedRegions,
     [],
     {},
-    { base: input.baseline.signals?.origin ?? null, current: side.signals.origin ?? null },
-    { base: input.baseline.signals?.interaction ?? null, current: side.signals.interaction ?? null },
+    { base: input.baseline.signals?.origin ?? null, current: side.signals.origin },
+    { base: input.baseline.signals?.interaction ?? null, current: side.signals.interaction },
   );
   const amount = `${outcome.metrics.pixelDiffPercent}% of pixels in ${plural(outcome.metrics.changedRegions.length, 'region')}`;
   const states = interactionOnly(explanation);

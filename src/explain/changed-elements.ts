@@ -43,7 +43,7 @@ export function changedElements(
 export function hiddenPaths(): (record: LayoutRecord, path: string) => string | null {
   const read = new Map<LayoutRecord, Map<string, string>>();
   return (record, path) => {
-    if (!record.hidden?.length) return null;
+    if (!record.hidden.length) return null;
     let paths = read.get(record);
     if (!paths) read.set(record, (paths = new Map(record.hidden.map((hidden) => [sourcePath(hidden), hidden]))));
     return paths.get(sourcePath(path)) ?? null;

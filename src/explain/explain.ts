@@ -58,10 +58,10 @@ export interface Explanation {
   summary: string;
   /** What could not be explained, and why; null when nothing is missing. */
   note: string | null;
-  /** The checkpoint's changed regions no listed change meets, in their order (absent in results of versions before it). */
-  unexplained?: Region[];
+  /** The checkpoint's changed regions no listed change meets, in their order. */
+  unexplained: Region[];
   /** How many changed regions the checkpoint has. */
-  regionCount?: number;
+  regionCount: number;
   /**
    * The pointer, focus and open states one side was captured in and the other was not, in words (absent: none, or not known for a side).
    */
@@ -98,9 +98,8 @@ function placeWords(record: LayoutRecord, index: number, naming: Naming): string
 }
 
 /**
- * Why a side has no layout record, as far as the run can tell: the baseline was kept by an older
- * version (its record does not say which captures wrote one), the base test failed and its capture
- * wrote none, the page could not be read after the capture, the record's file is missing, or it
+ * Why a side has no layout record, as far as the run can tell: the base pass left no record of its
+ * capture (unknown), the base test failed and its capture wrote none, the page could not be read after the capture, the record's file is missing, or it
  * does not decode.
  */
 export type LayoutGap = 'base-test-failed' | 'page-unreadable' | 'file-missing' | 'unreadable' | 'unknown';

@@ -7,7 +7,7 @@ import { elementName, pathSteps } from './words';
  * a menu open) rather than from the code: a state one side was captured in and the other was not.
  */
 
-/** Each side's pointer and focus state at capture (CapturedSignals.interaction); null: not known (an older capture). */
+/** Each side's pointer and focus state at capture (CapturedSignals.interaction); null: not known (the page could not be read). */
 export interface InteractionSides {
   base: InteractionState | null;
   current: InteractionState | null;

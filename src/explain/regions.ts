@@ -90,13 +90,13 @@ export function changeKind(change: {
 }
 
 /**
- * "3 of 7 changed regions not explained: at (12, 40) 300×20, …"; '' when every region is explained, or the explanation predates the count.
+ * "3 of 7 changed regions not explained: at (12, 40) 300×20, …"; '' when every region is explained.
  */
-export function unexplainedWords(explanation: { unexplained?: Region[]; regionCount?: number } | null | undefined): string {
+export function unexplainedWords(explanation: { unexplained: Region[]; regionCount: number } | null): string {
   const unexplained = explanation?.unexplained ?? [];
   if (unexplained.length === 0) return '';
   const places = unexplained.slice(0, NAMED).map((r) => `(${r.x}, ${r.y}) ${r.width}×${r.height}`);
   const more = unexplained.length > NAMED ? `, and ${unexplained.length - NAMED} more` : '';
-  const count = explanation?.regionCount ?? unexplained.length;
+  const count = explanation!.regionCount;
   return `${unexplained.length} of ${plural(count, 'changed region')} not explained: at ${places.join(', ')}${more}`;
 }

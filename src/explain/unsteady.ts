@@ -19,7 +19,7 @@ function byPointerOrFocusAlone(change: ElementChange): boolean {
  * no one-sided state and stays a change). Null otherwise.
  */
 export function interactionOnly(explanation: Explanation | null): string[] | null {
-  if (!explanation?.changes.length || explanation.unexplained?.length !== 0) return null;
+  if (!explanation?.changes.length || explanation.unexplained.length !== 0) return null;
   if (!explanation.changes.every(byPointerOrFocusAlone)) return null;
   const states = new Set(explanation.changes.map((change) => change.interaction!));
   // Said in the order the explanation says its states: base side first.

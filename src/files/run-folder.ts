@@ -62,8 +62,11 @@ export function writeCheckpointFiles(
   const image = checkpointImage(root, folder, name);
   writeFileAtomic(image, png);
   if (baseSignals) writeFileAtomic(checkpointSignals(root, folder, name), JSON.stringify(baseSignals));
-  const diff = liveDiff ? checkpointLiveDiff(root, folder, name) : null;
-  if (liveDiff && diff) fs.copyFileSync(liveDiff, diff);
+  let diff: string | null = null;
+  if (liveDiff) {
+    diff = checkpointLiveDiff(root, folder, name);
+    fs.copyFileSync(liveDiff, diff);
+  }
   if (!layout) return { image, layout: null, diff };
   const file = checkpointLayout(root, folder, name);
   writeFileAtomic(file, encodeLayout(layout));
@@ -169,8 +172,8 @@ export function openRunFolder(context: RunContext | null): RunFolder {
 
 /**
  * The baseline entries earlier runs left in the output folder, all but `keep` (this run's) and the
- * merged blob reports' images: only folders a run made (a manifest, or an older version's cache
- * seal in them), then the commit folders they leave empty.
+ * merged blob reports' images: only folders a run made (a manifest in them), then the commit
+ * folders they leave empty.
  */
 export function clearEarlierBaselines(outputDir: string, keep: string): void {
   const root = outputPath(outputDir, 'baselines');

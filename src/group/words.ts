@@ -16,7 +16,7 @@ const SIZE = new Set(['width', 'height']);
  */
 export function wordsKey(explanation: Explanation | null, change: ChangePrint): string | null {
   if (!explanation || explanation.note !== null || explanation.changes.length === 0) return null;
-  if (!explanation.unexplained || explanation.unexplained.length > 0) return null;
+  if (explanation.unexplained.length > 0) return null;
   const elements = explanation.changes.map((element) => {
     const styled = element.properties.some((p) => !SIZE.has(p.property));
     const properties = element.properties

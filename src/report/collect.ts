@@ -21,9 +21,9 @@ export interface CheckpointPair {
   baseline: string | null;
   /** The current capture's meta: intent, tolerance, stability, signals (null: not taken in current). */
   meta: CheckpointMeta | null;
-  /** What the base capture recorded besides pixels (null: not captured, e.g. by an older version). */
+  /** What the base capture recorded besides pixels (null: not captured). */
   baseSignals: CapturedSignals | null;
-  /** Each side's layout record, by path (null: none taken, e.g. a store entry of an older version). */
+  /** Each side's layout record, by path (null: none taken). */
   layouts: { baseline: string | null; current: string | null };
   /** What the base pass recorded of this capture: how its test ended, whether it held still (null: no record of the test). */
   baseCapture: BaseCapture | null;

@@ -60,9 +60,9 @@ export interface TestResultRecord {
   error: string | null;
   /**
    * Why the base left it no whole baseline: its errors on the base, the pass's failure, or that the
-   * pass did not run it; null when it passed there (absent in results of older versions).
+   * pass did not run it; null when it passed there.
    */
-  baseError?: string | null;
+  baseError: string | null;
   /** The test's intent, as the evaluator is told it. */
   intent: string | null;
   checkpoints: CheckpointResult[];

@@ -198,7 +198,7 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
       (part, i) => `  ${''.padEnd(STATUS_WIDTH)} ${i ? ' '.repeat(mark.length) : mark}${part}`,
     );
   // What changed, in words (the file and commit come last), then the changed regions the words do not account for.
-  const explained = (explanation: CheckpointResult['explanation'] | undefined) =>
+  const explained = (explanation: CheckpointResult['explanation']) =>
     [explanationWords(explanation), unexplainedWords(explanation)].flatMap((words) => (words ? under(words, '↳ ') : []));
   // A group's checkpoints (the first few): its members, which the table does not repeat as rows,
   // then those it is "also in" (a checkpoint whose own change is another row's).
@@ -234,11 +234,8 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
   ];
 }
 
-/**
- * An explanation on one line: its summary, else why there is none. Absent in results files of
- * versions that explained nothing.
- */
-export function explanationWords(explanation: CheckpointResult['explanation'] | undefined): string {
+/** An explanation on one line: its summary, else why there is none. */
+export function explanationWords(explanation: CheckpointResult['explanation']): string {
   if (!explanation) return '';
   return [explanation.summary, explanation.note ? `(${explanation.note})` : ''].filter(Boolean).join(' ');
 }
@@ -283,7 +280,7 @@ export function summaryLines(run: RunResult, paths: SummaryPaths, width = termin
 export const REVIEW_COMMAND = 'npx visual-uat review';
 
 /** A reason, then what changed in words, then the changed regions the words do not account for. */
-function withWords(reason: string, explanation: CheckpointResult['explanation'] | undefined): string {
+function withWords(reason: string, explanation: CheckpointResult['explanation']): string {
   return [reason, explanationWords(explanation), unexplainedWords(explanation)].filter(Boolean).join(' — ');
 }
 

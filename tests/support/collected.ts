@@ -3,7 +3,7 @@ import type { CheckpointPair, CollectedTest } from '../../src/report/collect';
 import type { CapturedSignals } from '../../src/types';
 
 /** Signals of a page with no console error, no failed request and no accessibility check. */
-export const QUIET: CapturedSignals = { aria: null, consoleErrors: [], failedRequests: [], a11y: null };
+export const QUIET: CapturedSignals = { origin: null, aria: null, consoleErrors: [], failedRequests: [], a11y: null, interaction: null };
 
 /** A checkpoint as the reporter collects it: its images by path, settled unless named `unsettled`. */
 export function checkpointPair(
@@ -16,7 +16,7 @@ export function checkpointPair(
     name,
     baseline,
     current,
-    meta: current ? { name, intent: `${name} intent`, stable: name !== 'unsettled', signals: QUIET } : null,
+    meta: current ? { name, intent: `${name} intent`, stable: name !== 'unsettled', unsettled: null, signals: QUIET } : null,
     baseSignals: QUIET,
     layouts: { baseline: null, current: null },
     baseCapture: null,
@@ -43,7 +43,7 @@ export function collectedTest(title: string, pairs: CheckpointPair[], extra: Par
     meta: {
       key: '',
       folder: '',
-      baseline: { available: true, error: null, checkpoints: [] },
+      baseline: { available: true, error: null, checkpoints: [], record: null },
       options: { intent: 'Pricing shows three plans' },
     },
     baselineAvailable: true,

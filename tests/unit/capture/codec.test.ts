@@ -45,18 +45,25 @@ function recorder() {
   };
 }
 
-const SIGNALS: CapturedSignals = { aria: '- heading "Pricing"', consoleErrors: [], failedRequests: [], a11y: null };
+const SIGNALS: CapturedSignals = {
+  origin: null,
+  aria: '- heading "Pricing"',
+  consoleErrors: [],
+  failedRequests: [],
+  a11y: null,
+  interaction: null,
+};
 const BASE_SIGNALS: CapturedSignals = { ...SIGNALS, aria: '- heading "Plans"' };
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const FOLDER = path.join('default', 'pricing-plans-1234abcd');
 const TEST_META: TestMeta = {
   key: 'site.spec.ts › pricing › plans',
   folder: FOLDER,
-  baseline: { available: true, error: null, checkpoints: ['plans', 'old'] },
+  baseline: { available: true, error: null, checkpoints: ['plans', 'old'], record: null },
   options: {},
 };
-const meta = (name: string): CheckpointMeta => ({ name, intent: null, stable: true, signals: SIGNALS });
-const LAYOUT: LayoutRecord = { version: 1, width: 1, height: 1, elements: [], styles: [], truncated: false };
+const meta = (name: string): CheckpointMeta => ({ name, intent: null, stable: true, unsettled: null, signals: SIGNALS });
+const LAYOUT: LayoutRecord = { version: 1, width: 1, height: 1, elements: [], styles: [], truncated: false, hidden: [] };
 
 let dir: string;
 beforeEach(() => {

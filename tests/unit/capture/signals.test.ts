@@ -130,7 +130,7 @@ describe('displayUrl', () => {
 });
 
 function signals(extra: Partial<CapturedSignals> = {}): CapturedSignals {
-  return { aria: ARIA, consoleErrors: [], failedRequests: [], a11y: [], ...extra };
+  return { origin: null, aria: ARIA, consoleErrors: [], failedRequests: [], a11y: [], interaction: null, ...extra };
 }
 
 describe('withoutMaskedTexts', () => {

@@ -123,6 +123,8 @@ describe('the request', () => {
         ],
         summary: '',
         note: null,
+        unexplained: [],
+        regionCount: 1,
       },
       code: [
         {
@@ -166,7 +168,10 @@ describe('the request', () => {
       interaction: state,
       words: `.card: background-color #fff → #eef — ${state} (\`.card:hover\` sets background-color)`,
     };
-    await evaluator.evaluate({ ...request, explanation: { changes: [card], summary: card.words, note: null, interaction: [state] } });
+    await evaluator.evaluate({
+      ...request,
+      explanation: { changes: [card], summary: card.words, note: null, unexplained: [], regionCount: 1, interaction: [state] },
+    });
     const text = userTextOf(s.completions()[0]);
     expect(text).toContain(`- ${card.words}`);
     expect(text).toContain(
@@ -254,6 +259,8 @@ describe('the request', () => {
       ],
       summary: '',
       note: null,
+      unexplained: [],
+      regionCount: 1,
     };
     return {
       ...(await changedPair(dir, 'small')),

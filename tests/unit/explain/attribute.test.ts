@@ -58,7 +58,15 @@ function page(drawn: Drawn[]): LayoutRecord {
     text: text ?? '',
     style: i,
   }));
-  return { version: 1, width: 800, height: 600, elements, styles: drawn.map(([, style]) => ({ ...STYLE, ...style })), truncated: false };
+  return {
+    version: 1,
+    width: 800,
+    height: 600,
+    elements,
+    styles: drawn.map(([, style]) => ({ ...STYLE, ...style })),
+    truncated: false,
+    hidden: [],
+  };
 }
 
 const ALL = [{ x: 0, y: 0, width: 800, height: 600 }];

@@ -35,6 +35,7 @@ function record(elements: Drawn[]): LayoutRecord & { drawn: Drawn[] } {
     elements: elements.map((element, i) => ({ ...element, style: i })),
     styles,
     truncated: false,
+    hidden: [],
     drawn: elements,
   };
 }

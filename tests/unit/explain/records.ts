@@ -76,5 +76,5 @@ export function layoutRecord(drawn: readonly Drawn[], width = 1280, height = 720
       ...(element.masked ? { masked: true as const } : {}),
     };
   });
-  return { version: 1, width, height, elements, styles, truncated: false };
+  return { version: 1, width, height, elements, styles, truncated: false, hidden: [] };
 }

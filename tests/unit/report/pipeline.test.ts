@@ -62,7 +62,14 @@ const CONTEXT: RunContext = {
   baselineError: null,
 };
 
-const CONSOLE_ERROR: CapturedSignals = { aria: null, consoleErrors: ['TypeError: x is undefined'], failedRequests: [], a11y: null };
+const CONSOLE_ERROR: CapturedSignals = {
+  origin: null,
+  aria: null,
+  consoleErrors: ['TypeError: x is undefined'],
+  failedRequests: [],
+  a11y: null,
+  interaction: null,
+};
 /** Without records nothing is explained: every changed region is named as such (the pair's one region). */
 const NO_RECORDS = {
   changes: [],
@@ -112,7 +119,9 @@ describe('compare stage', () => {
       collected('plans', [
         pair('same', images.base, images.same),
         pair('changed', images.base, images.changed),
-        pair('tiny', images.base, images.tiny, { meta: { name: 'tiny', intent: null, stable: true, signals: QUIET, maxDiffPixels: 5 } }),
+        pair('tiny', images.base, images.tiny, {
+          meta: { name: 'tiny', intent: null, stable: true, unsettled: null, signals: QUIET, maxDiffPixels: 5 },
+        }),
         pair('new', null, images.changed),
         pair('gone', images.base, null),
         pair('corrupt', images.corrupt, images.changed),
@@ -321,7 +330,7 @@ describe('judgeRun', () => {
     const plans = collected('plans', [
       pair('approved', images.base, images.changed),
       pair('judged', images.base, images.changed, {
-        meta: { name: 'judged', intent: 'The Pro card is blue', stable: true, signals: CONSOLE_ERROR },
+        meta: { name: 'judged', intent: 'The Pro card is blue', stable: true, unsettled: null, signals: CONSOLE_ERROR },
       }),
       pair('same', images.base, images.same),
       pair('unsettled', null, images.changed),
@@ -606,6 +615,7 @@ describe('the results file', () => {
       status: 'passed',
       baselineAvailable: false,
       error: null,
+      baseError: null,
       intent: null,
       checkpoints: [checkpoint],
     };

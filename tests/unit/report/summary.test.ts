@@ -367,12 +367,12 @@ describe('the explanation in the table', () => {
     const explained = checkpointResult({
       name: 'footer',
       reason: 'no evaluator configured',
-      explanation: { changes: [], summary: words, note: null },
+      explanation: { changes: [], summary: words, note: null, unexplained: [], regionCount: 1 },
     });
     const unexplained = checkpointResult({
       name: 'header',
       reason: 'no evaluator configured',
-      explanation: { changes: [], summary: '', note: 'no layout record on the base side' },
+      explanation: { changes: [], summary: '', note: 'no layout record on the base side', unexplained: [], regionCount: 1 },
     });
     const lines = formatTable(runOf([test(['site.spec.ts', 'about'], [explained, unexplained])]), true, 100);
     const wrapped = lines.slice(
