@@ -134,8 +134,14 @@ export function fillFromStore(scope: PassScope, plan: BaselinePlan): PassOutcome
  * without a listing), and the stored ones' records beside them. `storedCopied`: the stored tests'
  * images are already in the run's entry (a pass beside the tests writes its own, moved in after);
  * else they are copied into this entry once the nested run, which starts it afresh, is done.
+ * `early`: the base checkout made while the tests were listed (else it is made here).
  */
-export async function renderOnBase(scope: PassScope, plan: BaselinePlan, storedCopied: boolean): Promise<PassOutcome> {
+export async function renderOnBase(
+  scope: PassScope,
+  plan: BaselinePlan,
+  storedCopied: boolean,
+  early: Promise<BaseCheckout> | null = null,
+): Promise<PassOutcome> {
   const { stored, render } = plan;
   let worktree: string | null = null;
   try {
@@ -144,7 +150,7 @@ export async function renderOnBase(scope: PassScope, plan: BaselinePlan, storedC
       testList = outputPath(scope.root, 'baselineTestList');
       writeFileAtomic(testList, testListText(render));
     }
-    worktree = await timed('worktree', () => provideBase(scope, `baseline pass (${plan.passReason})`));
+    worktree = await timed('worktree', () => provideBase(scope, `baseline pass (${plan.passReason})`, early));
     const outcome = await timed('base pass', () => nestedPass(scope, worktree!, scope.entry, testList));
     if (outcome.error) return { failure: outcome.error, worktree, rendered: [] };
     const broken = baseAppUnreachable(outcome.manifest!);
@@ -280,15 +286,44 @@ export async function topUp(scope: PassScope, worktree: string | null): Promise<
   }
 }
 
-/** The base checkout with its dependencies, created or reused. */
-async function provideBase(scope: PassScope, why: string): Promise<string> {
+/** The base commit checked out in a worktree with its dependencies, and how (its lines are said by the pass that uses it). */
+export interface BaseCheckout {
+  worktree: string;
+  how: 'reused' | 'created';
+  dependencies: string;
+}
+
+/**
+ * Checks the base out (see provideBase). `checkedOut` is told as soon as the worktree is there,
+ * before the dependencies, which may take an install.
+ */
+export async function checkOutBase(scope: PassScope, checkedOut: (checkout: Pick<BaseCheckout, 'worktree' | 'how'>) => void = () => {}) {
   const worktree = path.join(scope.worktrees, worktreeName(scope.base.commit));
   const how = await provideWorktree(scope.repo, worktree, scope.base.commit);
   faultPoint('worktree');
-  const where = `${how === 'reused' ? 'the kept worktree ' : ''}${shownPath(worktree)}`;
-  say(`${why}: ${scope.base.branch} @ ${scope.base.commit.slice(0, 8)} in ${where}`);
-  say(`base dependencies: ${(await provideDependencies(scope.repo, worktree, scope.configDir, scope.base.commit)).detail}`);
+  checkedOut({ worktree, how });
+  const { detail } = await provideDependencies(scope.repo, worktree, scope.configDir, scope.base.commit);
   faultPoint('dependencies');
+  return { worktree, how, dependencies: detail } satisfies BaseCheckout;
+}
+
+/** A checkout made ahead of the pass that may not use it (see plan.ts checkoutEarly): its failure is said when it is used. */
+export function checkOutEarly(scope: PassScope): Promise<BaseCheckout> {
+  const early = checkOutBase(scope);
+  early.catch(() => {});
+  return early;
+}
+
+/** The base checkout with its dependencies, created or reused (or made early, while the tests were listed). */
+async function provideBase(scope: PassScope, why: string, early: Promise<BaseCheckout> | null = null): Promise<string> {
+  const said = ({ worktree, how }: Pick<BaseCheckout, 'worktree' | 'how'>) =>
+    say(
+      `${why}: ${scope.base.branch} @ ${scope.base.commit.slice(0, 8)} in ${how === 'reused' ? 'the kept worktree ' : ''}${shownPath(worktree)}`,
+    );
+  const checkout = early ? await early : await checkOutBase(scope, said);
+  if (early) said(checkout);
+  say(`base dependencies: ${checkout.dependencies}`);
+  const { worktree } = checkout;
   for (const warning of unmovedOrigins(path.join(worktree, path.relative(scope.repo.root, scope.configDir)), scope.servers))
     say(`warning: ${warning}`);
   return worktree;

@@ -11,6 +11,7 @@ import { lookUpSuite, placeSuite } from '../store/suite-index';
 import { storeSuite } from '../store/journal';
 import { pruneStore } from '../store/prune';
 import {
+  checkOutEarly,
   copyStored,
   fillFromStore,
   handDown,
@@ -22,6 +23,7 @@ import {
   stopOrWarn,
   storeOffersBase,
   topUp,
+  type BaseCheckout,
   type PassOutcome,
 } from './base-pass';
 import type { PassScope } from './pass-scope';
@@ -84,15 +86,31 @@ async function carryOut(scope: PassScope, facts: RunFacts, run: RunPlan, context
   if (run.kind === 'deferred') return awaitRunnerList(scope, facts, run, context, await scope.keyInputs());
   // Before the current tests: which tests need the base decides whether it runs beside them,
   // and the captures of the others read their stored baselines.
-  const listing = run.list ? await listCapturing(scope) : null;
-  const plan = planSelection(
-    selectionFacts(facts, run, listing, listing ? lookUpTests(scope, run.takesBaselines, await scope.keyInputs(), listing) : new Map()),
-  );
-  announce(scope, plan);
+  const early = run.checkoutEarly ? checkOutEarly(scope) : null;
+  let plan: BaselinePlan;
+  try {
+    const listing = run.list ? await listCapturing(scope) : null;
+    plan = planSelection(
+      selectionFacts(facts, run, listing, listing ? lookUpTests(scope, run.takesBaselines, await scope.keyInputs(), listing) : new Map()),
+    );
+    announce(scope, plan);
+  } catch (error) {
+    await dropCheckout(scope, early);
+    throw error;
+  }
   const { schedule } = plan;
-  if (schedule.kind === 'store-only') return fromStore(scope, plan, context);
-  if (schedule.kind === 'beside') return beside(scope, plan, schedule.workers, context);
-  return before(scope, plan, context);
+  if (schedule.kind === 'store-only') {
+    await dropCheckout(scope, early);
+    return fromStore(scope, plan, context);
+  }
+  if (schedule.kind === 'beside') return beside(scope, plan, schedule.workers, context, early);
+  return before(scope, plan, context, early);
+}
+
+/** A checkout made while the tests were listed that no pass uses (none of them captures): the worktree it created goes. */
+async function dropCheckout(scope: PassScope, early: Promise<BaseCheckout> | null): Promise<void> {
+  const checkout = await early?.catch(() => null);
+  if (checkout?.how === 'created') await removeWorktree(scope.repo, checkout.worktree);
 }
 
 function selectionFacts(
@@ -182,7 +200,13 @@ function fromStore(scope: PassScope, plan: BaselinePlan, context: RunContext): P
  * The pass beside the current tests: the stored tests' baselines are in the entry before the tests
  * start; those the pass renders are pending until the teardown moves its entry in.
  */
-function beside(scope: PassScope, plan: BaselinePlan, workers: number, context: RunContext): Prepared {
+function beside(
+  scope: PassScope,
+  plan: BaselinePlan,
+  workers: number,
+  context: RunContext,
+  early: Promise<BaseCheckout> | null = null,
+): Prepared {
   // A dev server watching the project would reload the pages under test on every file the
   // pass writes: it writes beside its worktree, and its files move in after the tests.
   const root = besidePassRoot(scope.worktrees, scope.base.commit);
@@ -196,6 +220,7 @@ function beside(scope: PassScope, plan: BaselinePlan, workers: number, context: 
     { ...scope, root, entry: baselineEntryDir(root, scope.base.commit, scope.suite.key), args: [...scope.args, `--workers=${workers}`] },
     plan,
     true,
+    early,
   );
   return {
     context: { ...context, baselinePending: plan.render?.map((test) => test.key) ?? 'all' },
@@ -217,8 +242,8 @@ function beside(scope: PassScope, plan: BaselinePlan, workers: number, context: 
 }
 
 /** The plan's pass before the tests; one that fails as a whole stops the run (see stopOrWarn). */
-async function before(scope: PassScope, plan: BaselinePlan, context: RunContext): Promise<Prepared> {
-  const pass = await renderOnBase(scope, plan, false);
+async function before(scope: PassScope, plan: BaselinePlan, context: RunContext, early: Promise<BaseCheckout> | null): Promise<Prepared> {
+  const pass = await renderOnBase(scope, plan, false, early);
   let baselineError: string | null = null;
   if (pass.failure) {
     try {

@@ -109,12 +109,13 @@ export interface RunFacts {
  * How the run gets its baselines: every entry the store's index of the suite names (`indexed`,
  * the index file and its manifest); a pass beside the tests whose selection waits for the runner's
  * own test list (`deferred`); or a selection made before the tests from a listing run (`listed`,
- * `list` false: every test renders).
+ * `list` false: every test renders; `checkoutEarly`: the base checkout is made while the tests are
+ * listed, when the store has none of them to give).
  */
 export type RunPlan =
   | ({ kind: 'indexed'; index: string; manifest: BaselineManifest } & Planned)
   | ({ kind: 'deferred'; workers: number; reason: string } & Planned)
-  | ({ kind: 'listed'; list: boolean; reason: string } & Planned);
+  | ({ kind: 'listed'; list: boolean; checkoutEarly: boolean; reason: string } & Planned);
 
 interface Planned {
   /** Whether this run takes baselines from the store (not when they must be captured again). */
@@ -159,7 +160,11 @@ export function planRun(facts: RunFacts): RunPlan {
   // base commit (a spec edited since the last run). A wrong guess costs time, never a baseline.
   const workers = selects && testList ? besideWorkers(facts, takesBaselines && facts.store.offersBase) : null;
   if (workers) return { kind: 'deferred', workers, reason, takesBaselines, lines };
-  return { kind: 'listed', list: testList && (selects || takesBaselines), reason, takesBaselines, lines };
+  const list = testList && (selects || takesBaselines);
+  // A store with nothing of the base commit to give: every test the listing finds capturing renders
+  // on the base, so its checkout (a worktree, its dependencies) is made while the tests are listed.
+  const checkoutEarly = list && !(takesBaselines && facts.store.offersBase);
+  return { kind: 'listed', list, checkoutEarly, reason, takesBaselines, lines };
 }
 
 /**

@@ -99,6 +99,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
     kind: string;
     workers?: number;
     list?: boolean;
+    checkoutEarly?: boolean;
     takesBaselines: boolean;
     reason?: string;
     lines: RegExp[];
@@ -117,6 +118,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({}),
       kind: 'listed',
       list: true,
+      checkoutEarly: true,
       takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
@@ -126,6 +128,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ problem: 'the stored image of "landing" is altered', doubtful: true }),
       kind: 'listed',
       list: true,
+      checkoutEarly: true,
       takesBaselines: true,
       reason: 'the stored image of "landing" is altered',
       lines: [/^the store's index of this suite is not used: the stored image of "landing" is altered$/],
@@ -135,6 +138,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ lookup: null, store: { dir: '/x', shown: 'x', readable: false, writable: false, offersBase: false } }),
       kind: 'listed',
       list: true,
+      checkoutEarly: true,
       takesBaselines: false,
       reason: STORE_UNREAD,
       lines: [],
@@ -144,6 +148,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ lookup: null, update: updateReason(false, 'all') }),
       kind: 'listed',
       list: true,
+      checkoutEarly: true,
       takesBaselines: false,
       reason: '--update-snapshots=all',
       lines: [],
@@ -162,6 +167,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ playwright: '1.52.0', cores: 8, offersBase: true }),
       kind: 'listed',
       list: false,
+      checkoutEarly: false,
       takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [
@@ -173,6 +179,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ judgedBy: 'blobs', cores: 8, offersBase: true, args: ['--shard=1/2'] }),
       kind: 'listed',
       list: true,
+      checkoutEarly: false,
       takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
@@ -186,6 +193,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       }),
       kind: 'listed',
       list: false,
+      checkoutEarly: false,
       takesBaselines: false,
       reason: STORE_UNREAD,
       lines: [],
@@ -204,6 +212,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ offersBase: false }),
       kind: 'listed',
       list: true,
+      checkoutEarly: true,
       takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
@@ -213,6 +222,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ offersBase: true, update: '--update-snapshots=changed' }),
       kind: 'listed',
       list: true,
+      checkoutEarly: true,
       takesBaselines: false,
       reason: '--update-snapshots=changed',
       lines: [],
@@ -222,6 +232,7 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ cores: 8, overlap: '0' }),
       kind: 'listed',
       list: true,
+      checkoutEarly: true,
       takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
@@ -240,18 +251,19 @@ describe('planRun: how a run that compares with another commit gets its baseline
       facts: runFacts({ cores: 8, args: ['--shard=2/3'] }),
       kind: 'listed',
       list: true,
+      checkoutEarly: true,
       takesBaselines: true,
       reason: NOT_IN_STORE,
       lines: [],
     },
   ];
 
-  it.each(cases)('$name', ({ facts, kind, workers, list, takesBaselines, reason, lines }) => {
+  it.each(cases)('$name', ({ facts, kind, workers, list, checkoutEarly, takesBaselines, reason, lines }) => {
     const plan = planRun(facts);
     expect(plan.kind).toBe(kind);
     expect(plan.takesBaselines).toBe(takesBaselines);
     if (plan.kind === 'deferred') expect(plan.workers).toBe(workers);
-    if (plan.kind === 'listed') expect(plan.list).toBe(list);
+    if (plan.kind === 'listed') expect({ list: plan.list, checkoutEarly: plan.checkoutEarly }).toEqual({ list, checkoutEarly });
     if (plan.kind === 'indexed') expect({ index: plan.index, manifest: plan.manifest }).toEqual({ index: INDEX, manifest: MANIFEST });
     else expect(plan.reason).toBe(reason);
     expect(plan.lines).toHaveLength(lines.length);
