@@ -958,7 +958,9 @@ describe('attribution: scoped component styles', () => {
     ['Svelte', 'svelte-1x2y3z', 'svelte-9k8j7h'],
     ['vite-plugin-svelte in development', 's-fL3EmgvQ81YT', 's-fL3EmgvQ81YT'],
   ])("pairs and names a %s component's element as its template writes it, without the scoping class", async (_, before, after) => {
-    const code = await branch({ 'src/Home.svelte': home('12px') }, [{ subject: 'rounder photo', files: { 'src/Home.svelte': home('18px') } }]);
+    const code = await branch({ 'src/Home.svelte': home('12px') }, [
+      { subject: 'rounder photo', files: { 'src/Home.svelte': home('18px') } },
+    ]);
     const side = (scope: string, radius: string) =>
       page([
         ['html'],
