@@ -71,31 +71,30 @@ export function shiftsBelow<T extends Block>(
     const [dx, dy] = [x - base.elements[b].box[0], y - base.elements[b].box[1]];
     return dx !== 0 || dy !== 0 ? [{ dx, dy, path: current.elements[c].path, met: regionsMet({ x, y, width, height }, regions) }] : [];
   });
+  const add = (block: T, i: number, by: number, axis: Axis) => {
+    const shift = shifts.get(block) ?? { regions: [], by, axis };
+    shift.regions.push(i);
+    shifts.set(block, shift);
+  };
   for (const i of open) {
     const here = moved.filter((element) => element.met.includes(i));
-    if (here.length === 0) {
-      const slid = slidBand(movers, regions[i]);
-      if (slid) {
-        const shift = shifts.get(slid.block) ?? { regions: [], by: slid.by, axis: 'y' };
-        shift.regions.push(i);
-        shifts.set(slid.block, shift);
-      }
-      continue;
-    }
     const down = here.find((element) => element.dy !== 0);
-    const [axis, by]: [Axis, number] = down ? ['y', down.dy] : ['x', here[0].dx];
+    const [axis, by]: [Axis, number] = down ? ['y', down.dy] : ['x', here[0]?.dx ?? 0];
     const row = (block: Block) => block.path.slice(0, block.path.lastIndexOf('>') + 1);
     const able = movers.filter(
       (block) =>
+        here.length > 0 &&
         (axis === 'y' || (block.kind === 'changed' && here.some((element) => element.path.startsWith(row(block))))) &&
         follows(block, regions[i], axis) &&
         direction(block, axis) === Math.sign(by),
     );
-    if (able.length === 0) continue;
-    const nearest = able.reduce((best, block) => ((axis === 'y' ? block.box.y > best.box.y : block.box.x > best.box.x) ? block : best));
-    const shift = shifts.get(nearest) ?? { regions: [], by, axis };
-    shift.regions.push(i);
-    shifts.set(nearest, shift);
+    if (able.length) {
+      const nearest = able.reduce((best, block) => ((axis === 'y' ? block.box.y > best.box.y : block.box.x > best.box.x) ? block : best));
+      add(nearest, i, by, axis);
+      continue;
+    }
+    const slid = slidBand(movers, regions[i]);
+    if (slid) add(slid.block, i, slid.by, 'y');
   }
   return shifts;
 }

@@ -187,6 +187,8 @@ describe('every changed region is accounted for', () => {
     const page = (padding: number): Drawn[] => [
       { path: 'html', box: [0, 0, 1440, 900 + padding] },
       { path: 'html>body', box: [0, 0, 1440, 900 + padding] },
+      // A header the page's layout puts 103 px down moves with the rows the page gains: it meets the band.
+      { path: 'html>body>header.header', box: [0, 103 + padding, 1440, 70] },
       { path: 'html>body>main.projects', box: [0, 100, 1440, 800 + padding] },
       { path: 'html>body>main.projects>h2.section-title', box: [394, 380, 652, 40], text: 'Projects' },
       {
