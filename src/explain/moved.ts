@@ -26,17 +26,28 @@ function overlap(a: LayoutElement, b: LayoutElement): boolean {
 
 /** The matching with the added and removed elements that are one element paired, and those pairs. */
 export function pairMoved(base: LayoutRecord, current: LayoutRecord, matching: Matching): { matching: Matching; moved: Matched[] } {
-  const same = (b: number, c: number) =>
-    identity(base.elements[b]) !== null &&
-    identity(base.elements[b]) === identity(current.elements[c]) &&
-    overlap(base.elements[b], current.elements[c]);
   // What was added holds its elements too: a header a component now renders inside a `main` the base's capture did not meet.
   const unpaired = current.elements.flatMap((_, c) => (matching.baseOf.has(c) ? [] : [c]));
-  const moved = unpaired.flatMap((c) => {
-    const candidates = matching.removed.filter((b) => same(b, c));
-    const only = candidates.length === 1 && unpaired.filter((other) => same(candidates[0], other)).length === 1;
-    return only ? [{ base: candidates[0], current: c }] : [];
-  });
+  const byIdentity = (record: LayoutRecord, indexes: readonly number[]) => {
+    const found = new Map<string, number[]>();
+    for (const i of indexes) {
+      const key = identity(record.elements[i]);
+      if (key !== null) found.set(key, [...(found.get(key) ?? []), i]);
+    }
+    return found;
+  };
+  const [removedBy, unpairedBy] = [byIdentity(base, matching.removed), byIdentity(current, unpaired)];
+  const moved = [...unpairedBy]
+    .flatMap(([key, currents]) =>
+      currents.flatMap((c) => {
+        const candidates = (removedBy.get(key) ?? []).filter((b) => overlap(base.elements[b], current.elements[c]));
+        const only =
+          candidates.length === 1 &&
+          currents.filter((other) => overlap(base.elements[candidates[0]], current.elements[other])).length === 1;
+        return only ? [{ base: candidates[0], current: c }] : [];
+      }),
+    )
+    .sort((a, b) => a.current - b.current);
   if (moved.length === 0) return { matching, moved };
   const baseOf = new Map(matching.baseOf);
   for (const pair of moved) baseOf.set(pair.current, pair.base);

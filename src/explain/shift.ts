@@ -71,25 +71,52 @@ export function shiftsBelow<T extends Block>(
     const [dx, dy] = [x - base.elements[b].box[0], y - base.elements[b].box[1]];
     return dx !== 0 || dy !== 0 ? [{ dx, dy, path: current.elements[c].path, met: regionsMet({ x, y, width, height }, regions) }] : [];
   });
+  const add = (block: T, i: number, by: number, axis: Axis) => {
+    const shift = shifts.get(block) ?? { regions: [], by, axis };
+    shift.regions.push(i);
+    shifts.set(block, shift);
+  };
   for (const i of open) {
     const here = moved.filter((element) => element.met.includes(i));
-    if (here.length === 0) continue;
     const down = here.find((element) => element.dy !== 0);
-    const [axis, by]: [Axis, number] = down ? ['y', down.dy] : ['x', here[0].dx];
+    const [axis, by]: [Axis, number] = down ? ['y', down.dy] : ['x', here[0]?.dx ?? 0];
     const row = (block: Block) => block.path.slice(0, block.path.lastIndexOf('>') + 1);
     const able = movers.filter(
       (block) =>
+        here.length > 0 &&
         (axis === 'y' || (block.kind === 'changed' && here.some((element) => element.path.startsWith(row(block))))) &&
         follows(block, regions[i], axis) &&
         direction(block, axis) === Math.sign(by),
     );
-    if (able.length === 0) continue;
-    const nearest = able.reduce((best, block) => ((axis === 'y' ? block.box.y > best.box.y : block.box.x > best.box.x) ? block : best));
-    const shift = shifts.get(nearest) ?? { regions: [], by, axis };
-    shift.regions.push(i);
-    shifts.set(nearest, shift);
+    if (able.length) {
+      const nearest = able.reduce((best, block) => ((axis === 'y' ? block.box.y > best.box.y : block.box.x > best.box.x) ? block : best));
+      add(nearest, i, by, axis);
+      continue;
+    }
+    const slid = slidBand(movers, regions[i]);
+    if (slid) add(slid.block, i, slid.by, 'y');
   }
   return shifts;
+}
+
+/** How far a block moves what follows it down the page (px, + down): an added or removed one's height, a changed one's new height less its old. */
+function growth(block: Block): number {
+  if (block.kind !== 'changed') return (block.kind === 'added' ? 1 : -1) * block.box.height;
+  const size = block.properties.find((p) => p.property === 'height');
+  return size ? Number(size.after) - Number(size.before) : 0;
+}
+
+/**
+ * Rows the page gained or lost (an `added` or `removed` band) that no moved element meets: the diff
+ * slides such a band through rows that repeat (a blank margin), so it may sit above the block whose
+ * growth made it. A band as high as a block grew (or shrank) and not below the block's bottom is
+ * that block's: what is below it moved by that much.
+ */
+function slidBand<T extends Block>(movers: readonly T[], region: Region): { block: T; by: number } | null {
+  if (region.kind !== 'added' && region.kind !== 'removed') return null;
+  const by = region.kind === 'added' ? region.height : -region.height;
+  const block = movers.find((mover) => growth(mover) === by && region.y <= mover.box.y + mover.box.height);
+  return block ? { block, by } : null;
 }
 
 /** "what is below it moved up 161 px", "what is beside it moved right 39 px". */

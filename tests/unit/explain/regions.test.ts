@@ -180,6 +180,34 @@ describe('every changed region is accounted for', () => {
     expect(explanation.unexplained).toEqual([]);
   });
 
+  it('puts rows the page gained down to the block that grew by as much, where the diff slid them up through a blank margin', () => {
+    // A Vue section's subtitle gets 12 px of bottom padding; the rows the full page gains are placed in the blank margin above it.
+    const page = (padding: number): Drawn[] => [
+      { path: 'html', box: [0, 0, 1440, 900 + padding] },
+      { path: 'html>body', box: [0, 0, 1440, 900 + padding] },
+      // A header the page's layout puts 103 px down moves with the rows the page gains: it meets the band.
+      { path: 'html>body>header.header', box: [0, 103 + padding, 1440, 70] },
+      { path: 'html>body>main.projects', box: [0, 100, 1440, 800 + padding] },
+      { path: 'html>body>main.projects>h2.section-title', box: [394, 380, 652, 40], text: 'Projects' },
+      {
+        path: 'html>body>main.projects>p.section-description',
+        box: [394, 420, 652, 31 + padding],
+        text: 'Things I built',
+        style: { padding: padding ? `0px 0px ${padding}px` : '0px' },
+      },
+      { path: 'html>body>main.projects>div.cards', box: [394, 480 + padding, 652, 300] },
+    ];
+    const regions: Region[] = [
+      { x: 0, y: 113, width: 1440, height: 12, kind: 'added' },
+      { x: 394, y: 440, width: 652, height: 11, kind: 'modified' },
+    ];
+    const explanation = explainChange(layoutRecord(page(0), 1440, 900), layoutRecord(page(12), 1440, 912), regions, []);
+    expect(explanation.changes.map((change) => change.words.split(' — ')[0])).toEqual([
+      '.section-description: padding 0px → 0px 0px 12px; height 31 → 43 px; what is below it moved down 12 px',
+    ]);
+    expect(explanation.unexplained).toEqual([]);
+  });
+
   it('leaves a region where nothing moved unexplained, whatever was removed above it', () => {
     const page = (notice: boolean): Drawn[] => [
       { path: 'html', box: [0, 0, 1280, 720] },
