@@ -62,10 +62,10 @@ function classExpression(tag: string): string | null {
 }
 
 /**
- * An attribute written bare whose name is no HTML attribute's (`mat-button`, `matInput`, `cdkDrag`): an Angular attribute directive, which
- * gives its element classes at run time (`mat-button-base`) that no line writes.
+ * An attribute written bare whose name is no HTML attribute's nor a Vue directive's (`mat-button`, `matInput`, `cdkDrag`; not `v-else`):
+ * an Angular attribute directive, which gives its element classes at run time (`mat-button-base`) that no line writes.
  */
-const isAttributeDirective = (name: string) => !/^(data|aria)-/.test(name) && /[a-z](-[a-z]|[A-Z])/.test(name);
+const isAttributeDirective = (name: string) => !/^(data|aria|v)-/.test(name) && /[a-z](-[a-z]|[A-Z])/.test(name);
 
 /**
  * The element an opening tag writes; in a template a capitalised tag is a component, in a page every tag is HTML's. `written`: the tag as

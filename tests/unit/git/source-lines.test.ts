@@ -117,6 +117,10 @@ describe('templates and components', () => {
     });
     expect(targetAt('navbar.component.html', html, 3)).toMatchObject({ tag: 'input', dynamicClasses: true, parent });
     expect(targetAt('navbar.component.html', html, 4)).toMatchObject({ tag: 'span', dynamicClasses: false, text: 'Plain' });
+    expect(targetAt('a.vue', '<template>\n  <p v-if="a">A</p>\n  <p class="note" v-else>B</p>\n</template>\n', 3)).toMatchObject({
+      classes: ['note'],
+      dynamicClasses: false,
+    });
   });
 
   it('reads JSX: a className string whole, one an expression decides as dynamic, the text of an element', () => {
