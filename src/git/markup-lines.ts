@@ -62,6 +62,12 @@ function classExpression(tag: string): string | null {
 }
 
 /**
+ * An attribute written bare whose name is no HTML attribute's nor a Vue directive's (`mat-button`, `matInput`, `cdkDrag`; not `v-else`):
+ * an Angular attribute directive, which gives its element classes at run time (`mat-button-base`) that no line writes.
+ */
+const isAttributeDirective = (name: string) => !/^(data|aria|v)-/.test(name) && /[a-z](-[a-z]|[A-Z])/.test(name);
+
+/**
  * The element an opening tag writes; in a template a capitalised tag is a component, in a page every tag is HTML's. `written`: the tag as
  * the file has it, its expressions unmasked.
  */
@@ -77,7 +83,10 @@ function elementOf(
   const dynamicClasses =
     classValue.includes('{') ||
     Object.keys(attributes).some(
-      (name) => /^(class:|:class$|v-bind:class$|\[class|\[ngClass)/.test(name) || (name === 'class' && classValue.includes('{')),
+      (name) =>
+        /^(class:|:class$|v-bind:class$|\[class|\[ngClass)/.test(name) ||
+        (name === 'class' && classValue.includes('{')) ||
+        (attributes[name] === '' && isAttributeDirective(name)),
     );
   const id = attributes.id && !attributes.id.includes('{') ? attributes.id : null;
   return {

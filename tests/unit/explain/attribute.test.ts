@@ -368,6 +368,35 @@ ${promo}  <main class="page">
     });
   });
 
+  it("credits an Angular template's `<button mat-button>` to its line, though the directive adds classes no line writes", async () => {
+    const navbar = (end: string) => `<mat-toolbar>
+  <ul class="menu-end">
+${end}
+  </ul>
+</mat-toolbar>
+`;
+    const code = await branch({ 'src/app/navbar/navbar.component.html': navbar('    <li>Log in</li>') }, [
+      {
+        subject: 'code cleaner navbar',
+        files: { 'src/app/navbar/navbar.component.html': navbar('    <button mat-button (click)="login()" *ngIf="!user">Log in</button>') },
+      },
+    ]);
+    const drawnNavbar = (login: string) =>
+      page([['mat-toolbar'], ['mat-toolbar>ul.menu-end'], [`mat-toolbar>ul.menu-end>${login}`, {}, 'Log in']]);
+    const changes = explainChange(
+      drawnNavbar('li'),
+      drawnNavbar('button.mat-focus-indicator.mat-button.mat-button-base'),
+      ALL,
+      code,
+    ).changes;
+    const added = changes.find((change) => change.element.includes('mat-button'))!;
+    expect(added.cause).toEqual({
+      file: 'src/app/navbar/navbar.component.html',
+      commit: commitOf(code, 'code cleaner navbar'),
+      line: '<button mat-button (click)="login()" *ngIf="!user">Log in</button>',
+    });
+  });
+
   it('says an item inserted before a sibling of the same tag as an insertion, the sibling moved on, not as the sibling’s new text', async () => {
     const nav = (items: string[]) => `<template>
   <ul class="nav-links">

@@ -97,6 +97,32 @@ describe('templates and components', () => {
     expect(targetAt('a.vue', vue, 4)).toMatchObject({ tag: 'RouterLink', text: 'Docs' });
   });
 
+  it("reads an Angular template's bindings, events, structural and attribute directives on the element's own line", () => {
+    const html = [
+      '<section class="menu-central">',
+      '  <button mat-button [disabled]="busy" (click)="go()" *ngIf="ready">Home</button>',
+      '  <input matInput placeholder="Name">',
+      '  <span data-test aria-hidden hidden>Plain</span>',
+      '</section>',
+    ].join('\n');
+    const parent = { tag: 'section', classes: ['menu-central'], dynamicClasses: false };
+    expect(targetAt('navbar.component.html', html, 2)).toEqual({
+      kind: 'element',
+      tag: 'button',
+      id: null,
+      classes: [],
+      dynamicClasses: true,
+      text: 'Home',
+      parent,
+    });
+    expect(targetAt('navbar.component.html', html, 3)).toMatchObject({ tag: 'input', dynamicClasses: true, parent });
+    expect(targetAt('navbar.component.html', html, 4)).toMatchObject({ tag: 'span', dynamicClasses: false, text: 'Plain' });
+    expect(targetAt('a.vue', '<template>\n  <p v-if="a">A</p>\n  <p class="note" v-else>B</p>\n</template>\n', 3)).toMatchObject({
+      classes: ['note'],
+      dynamicClasses: false,
+    });
+  });
+
   it('reads JSX: a className string whole, one an expression decides as dynamic, the text of an element', () => {
     const tsx = [
       'export const Card = ({ wide }) => (',
