@@ -12,7 +12,7 @@ import { takeLayout, type LayoutArea } from './layout';
 import { validateCheckpointName } from './names';
 import { originOf, recorderFor, startSignals } from './signals';
 import { elementError, waitForElement } from './element';
-import { captureTarget, noteCapture, testMeta, type CaptureTarget } from './target';
+import { captureTarget, noteCapture, outsideRunError, testMeta, type CaptureTarget } from './target';
 import { baselineCheck, type BaselineCheckInput, type BaselineLook } from './live-check';
 import { settle, stableCapture, transitionsEnded, TRANSITION_WAIT_MS, type Mounted } from './settle';
 import { takeInteraction } from './interaction';
@@ -208,6 +208,8 @@ async function capture(
     throw new Error(`screenshotCheckpoint: "${name}" is already used in this test: checkpoint names must be unique within a test`);
   session.names.add(name);
   if (testOptions.skip) return;
+  const outsideRun = outsideRunError(name, testInfo.config.configFile);
+  if (outsideRun) throw new Error(outsideRun);
 
   const { target } = session;
   const stopwatch = checkpointStopwatch(target.role === 'baseline' ? 'base checkpoint' : 'checkpoint');

@@ -34,6 +34,16 @@ export function inVisualUatRun(env: NodeJS.ProcessEnv = process.env): boolean {
   return currentRole(env) === 'baseline' || ENV.contextFile.read(env) !== undefined;
 }
 
+/**
+ * Why a checkpoint outside a visual-uat run fails its test: nothing would compare it, and the run
+ * would pass with its changes unseen. Null inside a run.
+ */
+export function outsideRunError(name: string, configFile: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (inVisualUatRun(env)) return null;
+  const config = configFile ? path.basename(configFile) : 'playwright.config.ts';
+  return `visual-uat: checkpoint "${name}" ran without withVisualUat, so nothing compared it: wrap the export of ${config} in withVisualUat (npx visual-uat init does it)`;
+}
+
 /** What a worker process reads once: the run context the setup wrote, the output folder, the manifest. */
 interface WorkerState {
   context: RunContext | null;
