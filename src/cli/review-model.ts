@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { coveringDecisionOfShown, decidedIn, readApprovals, reviewApprovals, type DecisionKind } from '../approve';
 import { decodeChange, findShown, inPrintOrder, type ChangePrint } from '../compare';
-import { unexplainedWords } from '../explain';
+import { alikeLines, unexplainedWords } from '../explain';
 import { checkpointKey, projectsLabel, testKey } from '../config/test-identity';
 import { outputPath } from '../config/paths';
 import type { Settings } from '../config/settings';
@@ -107,7 +107,7 @@ function checkpointView(c: Pick<RunCheckpoint, 'key' | 'title' | 'test' | 'check
     signals: checkpoint.signals,
     otherGroups: [checkpoint.group, ...checkpoint.otherGroups].filter((id): id is string => !!id && id !== group?.id),
     explanation: [
-      ...(checkpoint.explanation?.changes.map((change) => change.words) ?? []),
+      ...alikeLines(checkpoint.explanation?.changes ?? []),
       ...(checkpoint.explanation?.note ? [`Not explained: ${checkpoint.explanation.note}`] : []),
       ...[unexplainedWords(checkpoint.explanation)].filter(Boolean),
     ],

@@ -339,17 +339,24 @@ export function explainChange(
   };
 }
 
-/**
- * The first changes in one line. Elements that changed alike (the same words after their name, the
- * same cause: three cards restyled by one rule) share one part, so the line names them once.
- */
+/** The first changes in one line, elements that changed alike named once. */
 function summaryOf(changes: readonly ElementChange[]): string {
-  const alike = new Map<string, ElementChange[]>();
+  const parts = alikeLines(changes);
+  const more = parts.length > SUMMARIZED ? ` (and ${parts.length - SUMMARIZED} more)` : '';
+  return parts.slice(0, SUMMARIZED).join(' · ') + more;
+}
+
+/**
+ * The changes' words, elements that changed alike (the same words after their name, the same cause:
+ * three cards restyled by one rule) in one line that names them once: `.plan ×2: …`.
+ */
+export function alikeLines(changes: readonly Pick<ElementChange, 'element' | 'words'>[]): string[] {
+  const alike = new Map<string, Pick<ElementChange, 'element' | 'words'>[]>();
   for (const change of changes) {
     const rest = change.words.slice(change.element.length);
     alike.set(rest, [...(alike.get(rest) ?? []), change]);
   }
-  const parts = [...alike].map(([rest, members]) => {
+  return [...alike].map(([rest, members]) => {
     const names = [...new Set(members.map((member) => member.element))];
     const counted = names.map((name) => {
       const count = members.filter((member) => member.element === name).length;
@@ -357,6 +364,4 @@ function summaryOf(changes: readonly ElementChange[]): string {
     });
     return `${counted.join(', ')}${rest}`;
   });
-  const more = parts.length > SUMMARIZED ? ` (and ${parts.length - SUMMARIZED} more)` : '';
-  return parts.slice(0, SUMMARIZED).join(' · ') + more;
 }

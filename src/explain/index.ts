@@ -1,4 +1,5 @@
 export {
+  alikeLines,
   explainChange,
   type ElementChange,
   type Explanation,

@@ -74,6 +74,7 @@ export function shiftsBelow<T extends Block>(
   const add = (block: T, i: number, by: number, axis: Axis) => {
     const shift = shifts.get(block) ?? { regions: [], by, axis };
     shift.regions.push(i);
+    if (Math.abs(by) > Math.abs(shift.by)) shift.by = by;
     shifts.set(block, shift);
   };
   for (const i of open) {
@@ -90,13 +91,23 @@ export function shiftsBelow<T extends Block>(
     );
     if (able.length) {
       const nearest = able.reduce((best, block) => ((axis === 'y' ? block.box.y > best.box.y : block.box.x > best.box.x) ? block : best));
-      add(nearest, i, by, axis);
+      add(nearest, i, axis === 'y' ? ownMove(nearest, here) : by, axis);
       continue;
     }
     const slid = slidBand(movers, regions[i]);
     if (slid) add(slid.block, i, slid.by, 'y');
   }
   return shifts;
+}
+
+/**
+ * How far a block alone moved the content it met down the page (px, + down): the furthest such move, but no further than the block
+ * grew. Content beside it, centred in a row that grew, moved half as far; content below another block that grew too moved further.
+ */
+function ownMove(block: Block, here: readonly { dy: number }[]): number {
+  const grown = growth(block);
+  const furthest = Math.max(0, ...here.map(({ dy }) => (Math.sign(dy) === Math.sign(grown) ? Math.abs(dy) : 0)));
+  return Math.sign(grown) * Math.min(Math.abs(grown), furthest);
 }
 
 /** How far a block moves what follows it down the page (px, + down): an added or removed one's height, a changed one's new height less its old. */

@@ -48,7 +48,16 @@ beforeEach(async () => {
     group: 'g1',
     fingerprint,
     explanation: {
-      changes: [],
+      // One rule restyled two siblings alike: the page says it once.
+      changes: [1, 2].map((n) => ({
+        kind: 'changed' as const,
+        element: '.remove-btn',
+        path: `html>body>ul>li:${n}>button.remove-btn`,
+        box: { x: 0, y: n * 10, width: 10, height: 10 },
+        properties: [{ property: 'padding', before: '5px 10px', after: '8px 16px' }],
+        cause: null,
+        words: '.remove-btn: padding 5px 10px → 8px 16px — no changed file mentions this element',
+      })),
       summary: '',
       note: 'no layout record on the base side',
       unexplained: [{ x: 0, y: 0, width: 10, height: 10, kind: 'modified' }],
@@ -105,6 +114,8 @@ const decide = (headers: Record<string, string>, run = TIMESTAMP) =>
 describe('the review server', () => {
   it('shows what changed in words beside the images, and the regions the words do not explain, to outline apart', async () => {
     const page = await request(`/?token=${token}`);
+    expect(page.body).toContain('".remove-btn ×2: padding 5px 10px → 8px 16px — no changed file mentions this element"');
+    expect(page.body).not.toContain('".remove-btn: padding');
     expect(page.body).toContain('Not explained: no layout record on the base side');
     expect(page.body).toContain('"1 of 1 changed region not explained: at (0, 0) 10×10"');
     expect(page.body).toContain('"unexplained":[{"x":0,"y":0,"width":10,"height":10,"kind":"modified"}]');

@@ -208,6 +208,52 @@ describe('every changed region is accounted for', () => {
     expect(explanation.unexplained).toEqual([]);
   });
 
+  it("says each of three todo items' buttons moved what is below it by its own growth, once for the three, not by where the content landed", () => {
+    // A Vue todo list (issue #48): `.remove-btn` padding 5px 10px → 8px 16px makes each row (`align-items: center`) 6 px taller.
+    // The checkbox and text of the 1st row sit centred (down 3 px); the 2nd row moves down 6 px, its content 9; the 3rd 12 and 15.
+    const list = (padding: string, grown: number): Drawn[] => [
+      { path: 'html', box: [-406, -137, 1280, 292 + 3 * grown] },
+      { path: 'html>body', box: [-406, -137, 1280, 292 + 3 * grown] },
+      { path: 'html>body>ul.todo-list', box: [0, 0, 468, 135 + 3 * grown] },
+      ...[1, 2, 3].flatMap((n): Drawn[] => {
+        const top = 20 + (n - 1) * (45 + grown);
+        const item = `html>body>ul.todo-list>li.todo-item:${n}`;
+        return [
+          { path: item, box: [0, top, 468, 25 + grown], style: { display: 'flex', 'align-items': 'center', margin: '20px 0px 0px' } },
+          { path: `${item}>div.check-group`, box: [0, top + 2 + grown / 2, 22, 22] },
+          { path: `${item}>span.content`, box: [164 - grown, top + 4 + grown / 2, 60, 18], text: `Todo ${n}` },
+          { path: `${item}>div.buttons`, box: [367 - 2 * grown, top, 101 + 2 * grown, 25 + grown], style: { display: 'flex' } },
+          {
+            path: `${item}>div.buttons>button.remove-btn`,
+            box: [398 - 2 * grown, top, 70 + 2 * grown, 25 + grown],
+            text: 'Remove',
+            style: { padding },
+          },
+        ];
+      }),
+    ];
+    // The changed regions of that run's capture.
+    const regions = [
+      [0, 20, 468, 18],
+      [0, 38, 22, 64],
+      [160, 38, 62, 13],
+      [356, 38, 112, 115],
+      [101, 81, 181, 21],
+      [0, 128, 22, 23],
+      [52, 132, 279, 16],
+    ].map(([x, y, width, height], i): Region => ({ x, y, width, height, kind: i === 0 ? 'added' : 'modified' }));
+    const explanation = explainChange(
+      layoutRecord(list('5px 10px', 0), 1280, 292),
+      layoutRecord(list('8px 16px', 6), 1280, 310),
+      regions,
+      [],
+    );
+    const said = '.remove-btn: padding 5px 10px → 8px 16px; width 70 → 82 px, height 25 → 31 px; what is below it moved down 6 px';
+    expect(explanation.changes.map((change) => change.words.split(' — ')[0])).toEqual([said, said, said]);
+    expect(explanation.summary.split(' — ')[0]).toBe(said.replace('.remove-btn', '.remove-btn ×3'));
+    expect(explanation.unexplained).toEqual([]);
+  });
+
   it('leaves a region where nothing moved unexplained, whatever was removed above it', () => {
     const page = (notice: boolean): Drawn[] => [
       { path: 'html', box: [0, 0, 1280, 720] },
