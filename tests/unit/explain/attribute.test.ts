@@ -1223,6 +1223,20 @@ describe('attribution: what is not read', () => {
       / — not attributed: public\/vendor\.css is larger than 1 MiB: not read$/,
     );
   });
+
+  it('never offers a large picture file it could not read as the cause of a text colour', async () => {
+    const picture = (seed: number) => Buffer.alloc(1_100_000, seed).toString('latin1');
+    const code = await branch({ 'static/gallery/fighter.webp': picture(1) }, [
+      { subject: 'Gallery: a new photo', files: { 'static/gallery/fighter.webp': picture(2) } },
+    ]);
+    const [before, after] = ['rgb(23, 45, 147)', 'rgb(104, 126, 235)'].map((color) =>
+      page([['html'], ['html>body'], ['html>body>p.subtitle', { color }]]),
+    );
+    expect(code.map((change) => change.unread)).toEqual(['is larger than 1 MiB: not read']);
+    const words = explainChange(before, after, ALL, code).changes[0].words;
+    expect(words).toMatch(/^\.subtitle: color #172d93 → #687eeb/);
+    expect(words).not.toContain('fighter.webp');
+  });
 });
 
 describe('attribution: two commits on one line', () => {
