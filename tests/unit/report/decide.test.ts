@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_SIGNALS, type PairComparison } from '../../../src/compare';
 import { DEFAULT_FAIL_ON } from '../../../src/config/settings';
 import { decide, failingCheckpoints, testStatus, type CheckpointOutcome, type ChangeInput } from '../../../src/report/decide';
+import { changeInput } from '../../support/changes';
 
 describe('a difference only the test’s pointer or focus made is unsteady', () => {
   const different: PairComparison = {
@@ -25,15 +26,7 @@ describe('a difference only the test’s pointer or focus made is unsteady', () 
 
   it('stays a change to review when the words do not prove it (no states, or a change the run grouped)', () => {
     expect(decide({ ...input, interactionOnly: null }).status).toBe('needs_review');
-    const grouped: ChangeInput = {
-      group: 'g1',
-      part: { threshold: 0.1, regions: [], lines: [] },
-      others: 0,
-      covering: null,
-      resembles: null,
-      judgement: null,
-    };
-    expect(decide({ ...input, changes: [grouped], interactionOnly: states }).status).toBe('needs_review');
+    expect(decide({ ...input, changes: [changeInput()], interactionOnly: states }).status).toBe('needs_review');
   });
 
   it('does not fail the run under the default failOn, nor its test; a team that lists it does', () => {

@@ -9,7 +9,7 @@ import type { BaseCapture } from '../../../src/capture';
 import type { EvaluationRequest, Evaluator, EvaluatorVerdict } from '../../../src/evaluate';
 import { userText } from '../../../src/evaluate/prompt';
 import { compareCheckpoints } from '../../../src/report/assess';
-import { decide, NO_EVALUATOR_REASON, type ChangeInput } from '../../../src/report/decide';
+import { decide, NO_EVALUATOR_REASON } from '../../../src/report/decide';
 import { evaluationRequest } from '../../../src/report/judge';
 import { buildRunResult, NO_USAGE } from '../../../src/report/results';
 import { judgeRun } from '../../../src/report/run';
@@ -19,6 +19,7 @@ import { writePng } from '../../support/png';
 import { checkpointPair as pair, collectedTest as collected, QUIET } from '../../support/collected';
 import { validResults } from '../../support/results';
 import { checkpointResult } from '../../support/runs';
+import { changeInput } from '../../support/changes';
 
 /**
  * The reporter's stages on plain values: compare → approvals → evaluate → decide → results, with
@@ -194,16 +195,7 @@ describe('decide', () => {
     reason: 'Looks intended.',
     cached: false,
   });
-  const one = (extra: Partial<ChangeInput> = {}): ChangeInput => ({
-    group: 'g1',
-    part: { threshold: 0.1, regions: [], lines: [] },
-    others: 0,
-    covering: null,
-    resembles: null,
-    judgement: null,
-    ...extra,
-  });
-  const input = { comparison: different, baseError: null, changes: [one()], signals: NO_SIGNALS };
+  const input = { comparison: different, baseError: null, changes: [changeInput()], signals: NO_SIGNALS };
 
   it('gives each comparison its status and reason', () => {
     const cases: [PairComparison, string, string][] = [
@@ -236,39 +228,39 @@ describe('decide', () => {
 
   it('lets a person approve or reject before the evaluator, and keeps new signals from auto-approval', () => {
     const covering = { decision: 'approved' as const, approval, how: 'same-checkpoint' as const };
-    expect(decide({ ...input, changes: [one({ covering, judgement: judged('regression') })] })).toMatchObject({
+    expect(decide({ ...input, changes: [changeInput({ covering, judgement: judged('regression') })] })).toMatchObject({
       status: 'changed',
       reason: 'approved by Ann on 2026-01-02: intended',
     });
     expect(
       decide({
         ...input,
-        changes: [one({ covering: { ...covering, decision: 'rejected', approval: { ...approval, decision: 'rejected' } } })],
+        changes: [changeInput({ covering: { ...covering, decision: 'rejected', approval: { ...approval, decision: 'rejected' } } })],
       }),
     ).toMatchObject({
       status: 'regression',
       reason: 'rejected by Ann on 2026-01-02: intended',
     });
-    expect(decide({ ...input, changes: [one({ covering: { ...covering, how: 'same-change' } })] }).reason).toBe(
+    expect(decide({ ...input, changes: [changeInput({ covering: { ...covering, how: 'same-change' } })] }).reason).toBe(
       'approved by Ann on 2026-01-02: intended (the same change on t › c)',
     );
-    expect(decide({ ...input, changes: [one({ judgement: judged('changed') })] })).toMatchObject({
+    expect(decide({ ...input, changes: [changeInput({ judgement: judged('changed') })] })).toMatchObject({
       status: 'changed',
       reason: 'Looks intended.',
     });
-    expect(decide({ ...input, changes: [one({ judgement: judged('regression') })] }).status).toBe('regression');
+    expect(decide({ ...input, changes: [changeInput({ judgement: judged('regression') })] }).status).toBe('regression');
     const noisy = { ...NO_SIGNALS, newConsoleErrors: ['TypeError'], newFailedRequests: ['GET /api 500', 'GET /img 404'] };
-    expect(decide({ ...input, changes: [one({ judgement: judged('changed') })], signals: noisy })).toMatchObject({
+    expect(decide({ ...input, changes: [changeInput({ judgement: judged('changed') })], signals: noisy })).toMatchObject({
       status: 'needs_review',
       reason: 'Looks intended. Not approved: 1 new console error, 2 new failed requests.',
     });
   });
 
   it("says which group a change shares, and takes the most severe of a checkpoint's changes", () => {
-    expect(decide({ ...input, changes: [one({ others: 2, judgement: judged('changed') })] }).reason).toBe(
+    expect(decide({ ...input, changes: [changeInput({ others: 2, judgement: judged('changed') })] }).reason).toBe(
       'Looks intended. — same change as 2 other checkpoints (group g1)',
     );
-    const mixed = decide({ ...input, changes: [one({ others: 39, judgement: judged('changed') }), one({ group: 'g3' })] });
+    const mixed = decide({ ...input, changes: [changeInput({ others: 39, judgement: judged('changed') }), changeInput({ group: 'g3' })] });
     expect(mixed.status).toBe('needs_review');
     expect(mixed.reason).toBe('no evaluator configured — also group g1 (changed: Looks intended.)');
   });
