@@ -24,15 +24,18 @@ export interface Block {
 /** How far a region's edge may sit above a block's top and still be below it (the diff's boxes grow by a pixel). */
 const EDGE = 2;
 
-/** Which way a block moves what follows it along an axis: +1 down (right), -1 up (left), 0 not at all. */
-function direction(block: Block, axis: Axis): number {
-  if (block.kind !== 'changed') {
-    const size = axis === 'y' ? block.box.height : block.box.width;
-    return size > 0 ? (block.kind === 'added' ? 1 : -1) : 0;
-  }
+/**
+ * How far a block moves what follows it along an axis (px, + down or right): an added or removed one's size, a changed one's new
+ * size less its old.
+ */
+function growth(block: Block, axis: Axis): number {
+  if (block.kind !== 'changed') return (block.kind === 'added' ? 1 : -1) * (axis === 'y' ? block.box.height : block.box.width);
   const size = block.properties.find((p) => p.property === (axis === 'y' ? 'height' : 'width'));
-  return size ? Math.sign(Number(size.after) - Number(size.before)) : 0;
+  return size ? Number(size.after) - Number(size.before) : 0;
 }
+
+/** Which way a block moves what follows it along an axis: +1 down (right), -1 up (left), 0 not at all. */
+const direction = (block: Block, axis: Axis): number => Math.sign(growth(block, axis));
 
 /** Down the page, or across it. */
 export type Axis = 'y' | 'x';
@@ -105,16 +108,9 @@ export function shiftsBelow<T extends Block>(
  * grew. Content beside it, centred in a row that grew, moved half as far; content below another block that grew too moved further.
  */
 function ownMove(block: Block, here: readonly { dy: number }[]): number {
-  const grown = growth(block);
+  const grown = growth(block, 'y');
   const furthest = Math.max(0, ...here.map(({ dy }) => (Math.sign(dy) === Math.sign(grown) ? Math.abs(dy) : 0)));
   return Math.sign(grown) * Math.min(Math.abs(grown), furthest);
-}
-
-/** How far a block moves what follows it down the page (px, + down): an added or removed one's height, a changed one's new height less its old. */
-function growth(block: Block): number {
-  if (block.kind !== 'changed') return (block.kind === 'added' ? 1 : -1) * block.box.height;
-  const size = block.properties.find((p) => p.property === 'height');
-  return size ? Number(size.after) - Number(size.before) : 0;
 }
 
 /**
@@ -126,7 +122,7 @@ function growth(block: Block): number {
 function slidBand<T extends Block>(movers: readonly T[], region: Region): { block: T; by: number } | null {
   if (region.kind !== 'added' && region.kind !== 'removed') return null;
   const by = region.kind === 'added' ? region.height : -region.height;
-  const block = movers.find((mover) => growth(mover) === by && region.y <= mover.box.y + mover.box.height);
+  const block = movers.find((mover) => growth(mover, 'y') === by && region.y <= mover.box.y + mover.box.height);
   return block ? { block, by } : null;
 }
 
