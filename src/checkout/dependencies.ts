@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileAtCommit, type Repo } from '../git';
@@ -31,27 +31,14 @@ export interface DependencyPlan {
 }
 
 /**
- * A command run without blocking this process: a pass beside the tests checks the base out in the
- * runner while it hands the first tests to its workers (a hard-linked node_modules takes about a second).
- */
-function runCommand(command: string, args: string[], cwd?: string): Promise<{ ok: boolean; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(command, args, { cwd, encoding: 'utf8' }, (error, _stdout, stderr) =>
-      resolve({ ok: !error, stderr: stderr || error?.message || '' }),
-    );
-    // Nothing to read: an installer that asks finds its input closed, as it did under spawnSync.
-    child.stdin?.end();
-  });
-}
-
-/**
  * The current node_modules as a tree of hard links inside the worktree: a real folder, so dev
  * servers that refuse files outside their root (Vite's server.fs.allow resolves real paths) serve
  * the base's dependencies, and nearly free, since no file is copied. Where hard links cannot be
  * made (another file system, no `cp -l`), a symbolic link to the folder.
  */
-async function shareModules(currentModules: string, baseModules: string): Promise<'hard-linked' | 'linked'> {
-  if (process.platform !== 'win32' && (await runCommand('cp', ['-al', currentModules, baseModules])).ok) {
+function shareModules(currentModules: string, baseModules: string): 'hard-linked' | 'linked' {
+  const copied = process.platform === 'win32' ? null : spawnSync('cp', ['-al', currentModules, baseModules], { stdio: 'ignore' });
+  if (copied?.status === 0) {
     for (const cache of CACHE_FOLDERS) fs.rmSync(path.join(baseModules, cache), { recursive: true, force: true });
     return 'hard-linked';
   }
@@ -83,7 +70,7 @@ export async function provideDependencies(repo: Repo, worktree: string, configDi
     if (current === base) continue;
     if (base === null) break;
     if (current !== null && lockfileCovers(lock.file, current, base)) {
-      const how = fs.existsSync(baseModules) ? 'linked' : await shareModules(currentModules, baseModules);
+      const how = fs.existsSync(baseModules) ? 'linked' : shareModules(currentModules, baseModules);
       return {
         how,
         detail:
@@ -92,11 +79,16 @@ export async function provideDependencies(repo: Repo, worktree: string, configDi
       };
     }
     const [command, ...args] = lock.install;
-    const install = await runCommand(command, args, path.dirname(baseModules));
-    if (!install.ok)
+    const install = spawnSync(command, args, { cwd: path.dirname(baseModules), encoding: 'utf8', stdio: 'pipe' });
+    if ((install.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+      throw new Error(
+        `visual-uat: the base commit's ${lock.file} differs from the current one, so its dependencies are installed ` +
+          `with ${command} in the base worktree, and ${command} is not on PATH: install ${command} and run again`,
+      );
+    if (install.status !== 0)
       throw new Error(
         `visual-uat: ${lock.install.join(' ')} failed in the base worktree ` +
-          `(${install.stderr.trim().split('\n').pop()}): ` +
+          `(${(install.stderr || install.error?.message || '').trim().split('\n').pop()}): ` +
           `check that the base commit's ${lock.file} installs`,
       );
     return {
@@ -105,7 +97,7 @@ export async function provideDependencies(repo: Repo, worktree: string, configDi
     };
   }
   if (fs.existsSync(baseModules)) return { how: 'linked', detail: 'node_modules of the kept worktree reused' };
-  const how = await shareModules(currentModules, baseModules);
+  const how = shareModules(currentModules, baseModules);
   return {
     how,
     detail:
