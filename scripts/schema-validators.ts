@@ -7,12 +7,14 @@ import { SCHEMAS, type SchemaName } from '../src/util/schema';
 /**
  * The JSON Schemas of docs/ compiled to validator code once, at build time (Ajv's standalone code),
  * so no process of a run compiles a schema: `npm run build` writes one CommonJS module per schema
- * name into dist/src/util/validators/, which src/util/schema.ts loads on first use of that name;
- * the unit tests' global setup writes the same into src/util/validators/ (ignored by git). Made
- * from the schemas on every build and test run, the code cannot disagree with them.
+ * name into dist/src/util/validators/, which src/util/schema.ts loads on first use of that name,
+ * and the same beside the sources (src/util/validators/, ignored by git), for what runs src/ itself
+ * (the e2e tests' support code); the unit tests' global setup writes those too. Made from the
+ * schemas on every build and unit test run, the code cannot disagree with them.
  */
 
-const DOCS = path.resolve(__dirname, '..', fs.existsSync(path.resolve(__dirname, '..', 'package.json')) ? '' : '..', 'docs');
+const ROOT = path.resolve(__dirname, '..', fs.existsSync(path.resolve(__dirname, '..', 'package.json')) ? '' : '..');
+const DOCS = path.join(ROOT, 'docs');
 
 /** Each schema name's validator, as the source of a CommonJS module. */
 export function validatorSources(docs = DOCS): Record<SchemaName, string> {
@@ -40,4 +42,10 @@ export function writeValidators(dir: string, docs = DOCS): void {
   }
 }
 
-if (require.main === module) writeValidators(path.join(__dirname, '..', 'src', 'util', 'validators'));
+/** Where src/util/schema.ts finds them when it runs from its sources. */
+export const SOURCE_VALIDATORS = path.join(ROOT, 'src', 'util', 'validators');
+
+if (require.main === module) {
+  writeValidators(path.join(__dirname, '..', 'src', 'util', 'validators'));
+  writeValidators(SOURCE_VALIDATORS);
+}
