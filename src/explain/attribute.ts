@@ -147,7 +147,9 @@ const OPTION = /^\s*[\w$.-]+\s*[:=]/;
 function optionOfRenderer(change: CodeChange, line: ChangedLine, element: Element): boolean {
   if (element.kind !== 'changed' || !change.rendered?.length || !OPTION.test(line.text)) return false;
   if (line.target && !(line.target.kind === 'element' && isComponent(line.target.tag))) return false;
-  return element.sides.some((steps) => steps.slice(2).some((step) => change.rendered!.some((written) => templateWrites(written, step, element))));
+  return element.sides.some((steps) =>
+    steps.slice(2).some((step) => change.rendered!.some((written) => templateWrites(written, step, element))),
+  );
 }
 
 /** Whether a template writes a page's element: its tag, and its id or a class that tells it apart, and no class it lacks. */
