@@ -26,7 +26,7 @@ import {
   type BaseCheckout,
   type PassOutcome,
 } from './base-pass';
-import type { PassScope } from './pass-scope';
+import type { PassInputs, Workplace } from './pass-scope';
 import {
   manifestSelection,
   planRun,
@@ -57,8 +57,9 @@ export interface Prepared {
   afterRun: () => Promise<void>;
 }
 
-export async function prepareBasePass(scope: PassScope, context: RunContext): Promise<Prepared> {
-  const { store, base, suite, update } = scope;
+export async function prepareBasePass(place: Workplace, inputs: PassInputs, context: RunContext): Promise<Prepared> {
+  const { store, base } = place;
+  const { suite, update } = inputs;
   // A run that updates takes nothing from the store: it looks up no index.
   const lookup = update || !store.readable ? null : lookUpSuite(store.dir, base.commit, suite.key);
   const indexed = lookup !== null && !('reason' in lookup);
@@ -66,51 +67,52 @@ export async function prepareBasePass(scope: PassScope, context: RunContext): Pr
     base,
     suite: { key: suite.key, files: suite.files, lookup },
     update,
-    judgedBy: scope.judgedBy,
+    judgedBy: inputs.judgedBy,
     // Looked at only when the plan may read it: a warm run, or one that updates, reads no other seal of the store.
     store: { ...store, offersBase: !update && !indexed && store.readable && storeOffersBase(store.dir, base.commit) },
-    playwright: scope.playwright,
-    args: scope.args,
+    playwright: inputs.playwright,
+    args: inputs.args,
     machine: { cores: os.availableParallelism(), overlap: ENV.overlap.read() },
   };
   const run = planRun(facts);
   for (const line of run.lines) say(line);
-  const prepared = await carryOut(scope, facts, run, { ...context, baselineDir: scope.entry });
-  clearEarlierBaselines(scope.outputDir, scope.entry);
+  const prepared = await carryOut(place, inputs, facts, run, { ...context, baselineDir: inputs.entry });
+  clearEarlierBaselines(place.outputDir, inputs.entry);
   if (store.writable) pruneStore(store.dir, base.commit);
   return prepared;
 }
 
-async function carryOut(scope: PassScope, facts: RunFacts, run: RunPlan, context: RunContext): Promise<Prepared> {
-  if (run.kind === 'indexed') return fromIndex(scope, run, context);
-  if (run.kind === 'deferred') return awaitRunnerList(scope, facts, run, context, await scope.keyInputs());
+async function carryOut(place: Workplace, inputs: PassInputs, facts: RunFacts, run: RunPlan, context: RunContext): Promise<Prepared> {
+  if (run.kind === 'indexed') return fromIndex(place, inputs, run, context);
+  if (run.kind === 'deferred') return awaitRunnerList(place, inputs, facts, run, context, await inputs.keyInputs());
   // Before the current tests: which tests need the base decides whether it runs beside them,
   // and the captures of the others read their stored baselines.
-  const early = run.checkoutEarly ? checkOutEarly(scope) : null;
+  const early = run.checkoutEarly ? checkOutEarly(place) : null;
   let plan: BaselinePlan;
   try {
-    const listing = run.list ? await listCapturing(scope) : null;
-    plan = planSelection(
-      selectionFacts(facts, run, listing, listing ? lookUpTests(scope, run.takesBaselines, await scope.keyInputs(), listing) : new Map()),
-    );
-    announce(scope, plan);
+    const listing = run.list ? await listCapturing(place, inputs) : null;
+    const lookups = listing
+      ? lookUpTests(place, inputs.judgedBy, run.takesBaselines, await inputs.keyInputs(), listing)
+      : new Map<string, TestLookup>();
+    plan = planSelection(selectionFacts(facts, run, listing, lookups));
+    announce(place, plan);
   } catch (error) {
-    await dropCheckout(scope, early);
+    await dropCheckout(place, early);
     throw error;
   }
   const { schedule } = plan;
   if (schedule.kind === 'store-only') {
-    await dropCheckout(scope, early);
-    return fromStore(scope, plan, context);
+    await dropCheckout(place, early);
+    return fromStore(place, inputs, plan, context);
   }
-  if (schedule.kind === 'beside') return beside(scope, plan, schedule.workers, context, early);
-  return before(scope, plan, context, early);
+  if (schedule.kind === 'beside') return beside(place, inputs, plan, schedule.workers, context, early);
+  return before(place, inputs, plan, context, early);
 }
 
 /** A checkout made while the tests were listed that no pass uses (none of them captures): the worktree it created goes. */
-async function dropCheckout(scope: PassScope, early: Promise<BaseCheckout> | null): Promise<void> {
+async function dropCheckout(place: Workplace, early: Promise<BaseCheckout> | null): Promise<void> {
   const checkout = await early?.catch(() => null);
-  if (checkout?.how === 'created') await removeWorktree(scope.repo, checkout.worktree);
+  if (checkout?.how === 'created') await removeWorktree(place.repo, place.worktree);
 }
 
 function selectionFacts(
@@ -132,9 +134,9 @@ function selectionFacts(
 }
 
 /** The plan's lines said, the store's commit kept fresh for pruning, the rendered tests' earlier renders handed down. */
-function announce(scope: PassScope, plan: BaselinePlan): void {
-  if (plan.stored.length) touch(storeCommitDir(scope.store.dir, scope.base.commit));
-  handDown(scope, plan);
+function announce(place: Workplace, plan: BaselinePlan): void {
+  if (plan.stored.length) touch(storeCommitDir(place.store.dir, place.base.commit));
+  handDown(place, plan.render);
   for (const line of plan.lines) say(line);
 }
 
@@ -144,23 +146,26 @@ function announce(scope: PassScope, plan: BaselinePlan): void {
  * test's baseline is pending.
  */
 function awaitRunnerList(
-  scope: PassScope,
+  place: Workplace,
+  inputs: PassInputs,
   facts: RunFacts,
   run: Extract<RunPlan, { kind: 'deferred' }>,
   context: RunContext,
-  inputs: (project: string) => KeyInputs,
+  keyInputs: (project: string) => KeyInputs,
 ): Prepared {
-  fs.rmSync(scope.entry, { recursive: true, force: true });
-  writeManifest(scope.entry, { complete: false, tests: {} });
+  fs.rmSync(inputs.entry, { recursive: true, force: true });
+  writeManifest(inputs.entry, { complete: false, tests: {} });
   let chosen: Prepared | null = null;
   awaitSuite((tests) => {
     try {
-      const listing = listingOf(tests, scope.suite.graph);
-      const plan = planSelection(selectionFacts(facts, run, listing, lookUpTests(scope, run.takesBaselines, inputs, listing)));
-      announce(scope, plan);
+      const listing = listingOf(tests, place.graph);
+      const lookups = lookUpTests(place, inputs.judgedBy, run.takesBaselines, keyInputs, listing);
+      const plan = planSelection(selectionFacts(facts, run, listing, lookups));
+      announce(place, plan);
       // The plan keeps the deferred run's workers: it runs beside the tests, or not at all.
-      chosen = plan.schedule.kind === 'store-only' ? fromStore(scope, plan, context) : beside(scope, plan, run.workers, context);
-      publishRunContext(scope.outputDir, chosen.context);
+      chosen =
+        plan.schedule.kind === 'store-only' ? fromStore(place, inputs, plan, context) : beside(place, inputs, plan, run.workers, context);
+      publishRunContext(place.outputDir, chosen.context);
     } catch (error) {
       say(
         `warning: the tests to render on the base could not be chosen (${(error as Error).message}): ` +
@@ -175,7 +180,7 @@ function awaitRunnerList(
       if (chosen) return chosen.afterRun();
       // No test list came (no test ran, or the reporter never began): every test that took a
       // checkpoint runs on the base in the top-up pass, and the reporter compares them.
-      await finish(scope, NO_PASS, context);
+      await finish(place, inputs, NO_PASS, context);
     },
   };
 }
@@ -184,16 +189,16 @@ function awaitRunnerList(
  * No pass, no listing: the entries the store's index of the suite names, linked into the run's
  * baseline entry (a warm run). The tests' captures read the index's manifest as the run's.
  */
-function fromIndex(scope: PassScope, run: Extract<RunPlan, { kind: 'indexed' }>, context: RunContext): Prepared {
-  placeSuite(scope.store.dir, scope.base.commit, run.manifest, scope.entry);
+function fromIndex(place: Workplace, inputs: PassInputs, run: Extract<RunPlan, { kind: 'indexed' }>, context: RunContext): Prepared {
+  placeSuite(place.store.dir, place.base.commit, run.manifest, inputs.entry);
   const indexed = { ...context, suiteIndex: run.index };
-  return { context: indexed, afterRun: () => finish(scope, NO_PASS, indexed) };
+  return { context: indexed, afterRun: () => finish(place, inputs, NO_PASS, indexed) };
 }
 
 /** No pass: every test from the store. */
-function fromStore(scope: PassScope, plan: BaselinePlan, context: RunContext): Prepared {
-  const pass = fillFromStore(scope, plan);
-  return { context, afterRun: () => finish(scope, pass, context) };
+function fromStore(place: Workplace, inputs: PassInputs, plan: BaselinePlan, context: RunContext): Prepared {
+  const pass = fillFromStore(inputs.entry, plan);
+  return { context, afterRun: () => finish(place, inputs, pass, context) };
 }
 
 /**
@@ -201,23 +206,31 @@ function fromStore(scope: PassScope, plan: BaselinePlan, context: RunContext): P
  * start; those the pass renders are pending until the teardown moves its entry in.
  */
 function beside(
-  scope: PassScope,
+  place: Workplace,
+  inputs: PassInputs,
   plan: BaselinePlan,
   workers: number,
   context: RunContext,
   early: Promise<BaseCheckout> | null = null,
 ): Prepared {
+  const { outputDir, base } = place;
+  const { entry } = inputs;
   // A dev server watching the project would reload the pages under test on every file the
   // pass writes: it writes beside its worktree, and its files move in after the tests.
-  const root = besidePassRoot(scope.worktrees, scope.base.commit);
+  const root = besidePassRoot(place.worktrees, base.commit);
   // The base build of component tests is a cache: it goes out with the pass and comes back with it.
-  moveTree(outputPath(scope.outputDir, 'baselineComponentCache'), outputPath(root, 'baselineComponentCache'));
+  moveTree(outputPath(outputDir, 'baselineComponentCache'), outputPath(root, 'baselineComponentCache'));
   // Their captures compare with them as in a warm run; only the tests the pass renders wait for it.
-  fs.rmSync(scope.entry, { recursive: true, force: true });
-  if (plan.render)
-    writeManifest(scope.entry, { complete: false, tests: copyStored(scope.entry, plan.stored), selection: manifestSelection(plan) });
+  fs.rmSync(entry, { recursive: true, force: true });
+  if (plan.render) writeManifest(entry, { complete: false, tests: copyStored(entry, plan.stored), selection: manifestSelection(plan) });
   const running = renderOnBase(
-    { ...scope, root, entry: baselineEntryDir(root, scope.base.commit, scope.suite.key), args: [...scope.args, `--workers=${workers}`] },
+    place,
+    {
+      configFile: inputs.configFile,
+      root,
+      entry: baselineEntryDir(root, base.commit, inputs.suite.key),
+      args: [...inputs.args, `--workers=${workers}`],
+    },
     plan,
     true,
     early,
@@ -226,36 +239,43 @@ function beside(
     context: { ...context, baselinePending: plan.render?.map((test) => test.key) ?? 'all' },
     afterRun: async () => {
       const pass = await running;
-      fs.rmSync(outputPath(scope.outputDir, 'baselineRunOutput'), { recursive: true, force: true });
+      fs.rmSync(outputPath(outputDir, 'baselineRunOutput'), { recursive: true, force: true });
       // Its entry joins the stored tests' (its manifest names both).
-      moveTree(root, scope.outputDir);
+      moveTree(root, outputDir);
       // The reporter reads the final context; the current tests ran already, so a pass that
       // failed as a whole fails the run here, after its checkpoints are recorded as new.
       const final = { ...context, baselineError: pass.failure };
       try {
-        if (pass.failure) stopOrWarn(pass.failure, scope.options.allowMissingBaselines, outputPath(scope.outputDir, 'baselineLog'));
+        if (pass.failure) stopOrWarn(pass.failure, place.options.allowMissingBaselines, outputPath(outputDir, 'baselineLog'));
       } finally {
-        await finish(scope, pass, final);
+        await finish(place, inputs, pass, final);
       }
     },
   };
 }
 
 /** The plan's pass before the tests; one that fails as a whole stops the run (see stopOrWarn). */
-async function before(scope: PassScope, plan: BaselinePlan, context: RunContext, early: Promise<BaseCheckout> | null): Promise<Prepared> {
-  const pass = await renderOnBase(scope, plan, false, early);
+async function before(
+  place: Workplace,
+  inputs: PassInputs,
+  plan: BaselinePlan,
+  context: RunContext,
+  early: Promise<BaseCheckout> | null,
+): Promise<Prepared> {
+  const run = { configFile: inputs.configFile, root: place.outputDir, entry: inputs.entry, args: inputs.args };
+  const pass = await renderOnBase(place, run, plan, false, early);
   let baselineError: string | null = null;
   if (pass.failure) {
     try {
-      baselineError = stopOrWarn(pass.failure, scope.options.allowMissingBaselines, outputPath(scope.outputDir, 'baselineLog'));
+      baselineError = stopOrWarn(pass.failure, place.options.allowMissingBaselines, outputPath(place.outputDir, 'baselineLog'));
     } catch (error) {
-      if (pass.worktree && !scope.options.keepWorktrees) await removeWorktree(scope.repo, pass.worktree);
-      removeEmptyHome(scope.worktrees);
+      if (pass.checkedOut && !place.options.keepWorktrees) await removeWorktree(place.repo, place.worktree);
+      removeEmptyHome(place.worktrees);
       throw error;
     }
   }
   const final = { ...context, baselineError };
-  return { context: final, afterRun: () => finish(scope, pass, final) };
+  return { context: final, afterRun: () => finish(place, inputs, pass, final) };
 }
 
 /**
@@ -265,31 +285,32 @@ async function before(scope: PassScope, plan: BaselinePlan, context: RunContext,
  * files. The store takes the entry once it holds all it will (a top-up merged, a pass beside the
  * tests moved in), then the suite's index, which the final context names. Writes the final context.
  */
-async function finish(scope: PassScope, pass: PassOutcome, context: RunContext): Promise<void> {
+async function finish(place: Workplace, inputs: PassInputs, pass: PassOutcome, context: RunContext): Promise<void> {
+  const { store, base } = place;
   let final = context;
   try {
     const toppedUp =
-      context.baselineError || scope.judgedBy !== 'reporter'
-        ? { worktree: pass.worktree, rendered: [], added: null }
-        : await topUp(scope, pass.worktree);
+      context.baselineError || inputs.judgedBy !== 'reporter'
+        ? { checkedOut: pass.checkedOut, rendered: [], added: null }
+        : await topUp(place, inputs, pass.checkedOut);
     if (toppedUp.added) final = { ...context, toppedUp: toppedUp.added };
-    if (toppedUp.worktree && !scope.options.keepWorktrees) await removeWorktree(scope.repo, toppedUp.worktree);
+    if (toppedUp.checkedOut && !place.options.keepWorktrees) await removeWorktree(place.repo, place.worktree);
     const rendered = [...pass.rendered, ...toppedUp.rendered];
-    if (context.baselineError || !scope.store.writable) return;
+    if (context.baselineError || !store.writable) return;
     const stored = storeSuite(
       {
-        store: scope.store.dir,
-        baseCommit: scope.base.commit,
-        suiteKey: scope.suite.key,
-        entry: scope.entry,
+        store: store.dir,
+        baseCommit: base.commit,
+        suiteKey: inputs.suite.key,
+        entry: inputs.entry,
         rendered,
-        replace: scope.update !== null,
+        replace: inputs.update !== null,
       },
-      outputPath(scope.outputDir, 'storing'),
+      outputPath(place.outputDir, 'storing'),
     );
-    if (stored) logStored(stored, scope.store.dir, scope.base.commit);
+    if (stored) logStored(stored, store.dir, base.commit);
     if (stored?.index) final = { ...final, suiteIndex: stored.index };
   } finally {
-    publishRunContext(scope.outputDir, final);
+    publishRunContext(place.outputDir, final);
   }
 }

@@ -18,7 +18,7 @@ import { planOnBase, type Judge, type OnBasePlan } from './plan';
 import { gitContext, publishRunContext } from './run-context';
 import { say, shownPath } from '../util/output';
 import { openStore, type StoreUse } from '../store/home';
-import { resolvePassScope } from './pass-scope';
+import { resolvePassInputs, workplaceOf, type Known } from './pass-scope';
 import { clearCapturingTests } from './top-up';
 import { lap, startTiming } from '../config/timing';
 import { removeEmptyHome, removeWorktreesIn, worktreesHome } from '../checkout/worktrees';
@@ -140,22 +140,16 @@ async function prepareBaselines(
         repo.root,
         store,
       )
-    : await prepareBasePass(
-        await resolvePassScope({
-          config,
-          configFile,
-          configDir,
-          outputDir,
-          options,
-          repo,
-          base,
-          store: storeUse,
-          judgedBy,
-          worktrees,
-          started,
-        }),
-        context,
-      );
+    : await passFromBase(config, configFile, judgedBy, options.updateBaselines, context, {
+        configDir,
+        outputDir,
+        repo,
+        base,
+        store: storeUse,
+        worktrees,
+        options,
+        started,
+      });
   publishRunContext(outputDir, prepared.context);
   lap('baselines');
   // worktreesHome made the home folder: a run that leaves nothing in it leaves no folder either,
@@ -168,6 +162,19 @@ async function prepareBaselines(
       removeEmptyHome(worktrees);
     }
   };
+}
+
+/** HEAD is not the base: the base pass, with where it works and its inputs resolved once (see pass-scope.ts). */
+async function passFromBase(
+  config: FullConfig,
+  configFile: string,
+  judgedBy: Judge,
+  updateBaselines: boolean,
+  context: RunContext,
+  known: Known,
+): Promise<Prepared> {
+  const place = workplaceOf(known);
+  return prepareBasePass(place, await resolvePassInputs(config, configFile, judgedBy, updateBaselines, place), context);
 }
 
 /** HEAD is the base: no pass; the reporter records the run's checkpoints into the store when the plan says so. */
