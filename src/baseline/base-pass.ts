@@ -3,7 +3,6 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { outputPath, storeCommitDir } from '../config/paths';
 import { provideWorktree } from '../git';
-import { SetupError } from '../util/errors';
 import { handDownEarlierRenders, readManifest, writeManifest, type EarlierRenders } from '../files/run-folder';
 import type { BaselineTestRecord } from '../types';
 import { subfolders, writeFileAtomic } from '../util/fs';
@@ -20,16 +19,14 @@ import type { PassInputs, Workplace } from './pass-scope';
 import { listedTests, listingOf, listSuite, testListText, type ListedTest, type Listing } from './selection';
 import { testSource, type KeyInputs, type RenderedTest } from '../store/key';
 import { copyEntry, earlierRender, lookUp, readSeal, storedRecord, storeHolds } from '../store/entry';
-import { resumeStoring, type SuiteStored } from '../store/journal';
-import { sizeText, storeSize } from '../store/prune';
-import { isKeyName, STORE_OPTION } from '../store/home';
+import { isKeyName } from '../store/home';
 import { mergeTopUp, testsWithoutBaseRecord } from './top-up';
 
 /**
  * The steps of the base pass, each carrying out one part of a plan (see plan.ts) with the fields
  * of the Workplace and the PassInputs it uses (see pass-scope.ts): listing and looking up the
- * tests, the base checkout, the nested run, the store's copies, the top-up and the line that says
- * what the store took.
+ * tests, the store's copies, the base checkout, the nested run, the top-up. execute.ts decides
+ * which run and calls them; none calls back.
  */
 
 export interface PassOutcome {
@@ -136,11 +133,16 @@ export function handDown(place: Pick<Workplace, 'store' | 'base' | 'outputDir'>,
   handDownEarlierRenders(outputPath(place.outputDir, 'earlierRenders'), renders);
 }
 
-/** Every test that can capture is in the store (or none can): the entry is made of copies, with no worktree and no base server. */
-export function fillFromStore(entry: string, plan: BaselinePlan): PassOutcome {
+/**
+ * The stored tests' baselines in the run's entry before the tests start, so their captures compare
+ * with them as in a warm run: the whole entry when the plan renders none (every test that can
+ * capture is in the store, or none can), else the tests a pass beside the tests renders are
+ * pending until its entry moves in. Without a listing nothing is stored: the pass writes it all.
+ */
+export function placeStored(entry: string, plan: BaselinePlan): void {
   fs.rmSync(entry, { recursive: true, force: true });
-  writeManifest(entry, { complete: true, tests: copyStored(entry, plan.stored), selection: manifestSelection(plan) });
-  return NO_PASS;
+  if (plan.render)
+    writeManifest(entry, { complete: plan.render.length === 0, tests: copyStored(entry, plan.stored), selection: manifestSelection(plan) });
 }
 
 /**
@@ -199,48 +201,6 @@ function storedRecords(stored: readonly StoredTest[]): Record<string, BaselineTe
   return Object.fromEntries(
     stored.map(({ test, checkpoints, source, layouts }) => [test.key, storedRecord(test.folder, checkpoints, source, layouts)]),
   );
-}
-
-/**
- * A baseline pass that failed as a whole stops the run before the current tests: every
- * checkpoint would be `new` and the run green with nothing compared. allowMissingBaselines opts
- * in to going on with a warning; the error then becomes every checkpoint's reason.
- */
-export function stopOrWarn(failure: string, allowMissingBaselines: boolean, logFile: string): string {
-  const where = `see ${path.relative(process.cwd(), logFile) || logFile}`;
-  if (!allowMissingBaselines)
-    throw new SetupError(
-      `visual-uat: ${failure}; ${where}. Nothing was compared, so the run stops ` +
-        `(to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)`,
-    );
-  say(`warning: ${failure}; ${where}. allowMissingBaselines is set: every checkpoint will be new`);
-  return failure;
-}
-
-/**
- * The line that says what the store took once the current tests were done (see baseline-store
- * storeSuite): a write that failed is said in one line and ended the storing; the run's verdicts
- * do not depend on it.
- */
-export function logStored(stored: SuiteStored, store: string, baseCommit: string): void {
-  if (stored.failure)
-    say(
-      `warning: the baseline store ${store} could not take what this run rendered (${stored.failure.code}): ` +
-        `${plural(stored.failure.notStored, 'test')} not stored; ` +
-        `free space or make it writable, or point ${STORE_OPTION} at another folder`,
-    );
-  else if (stored.added)
-    say(
-      `baseline store: ${plural(stored.added, 'test')} stored for ${baseCommit.slice(0, 8)} ` +
-        `(${shownPath(store)}: ${sizeText(storeSize(store))})`,
-    );
-}
-
-/** A run killed while it stored what its pass rendered left those tests to this one (see baseline-store resumeStoring). */
-export function resumeLeftStoring(outputDir: string, store: string): void {
-  const resumed = resumeStoring(outputPath(outputDir, 'storing'), store);
-  if (resumed && 'problem' in resumed) say(`the tests a killed run left to store are not stored: ${resumed.problem}`);
-  else if (resumed?.stored) logStored(resumed.stored, store, resumed.baseCommit);
 }
 
 export interface ToppedUp {

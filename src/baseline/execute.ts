@@ -1,60 +1,67 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { baselineEntryDir, besidePassRoot, outputPath, storeCommitDir } from '../config/paths';
 import { ENV } from '../config/environment';
 import { removeWorktree } from '../git';
+import { SetupError } from '../util/errors';
 import { clearEarlierBaselines, writeManifest } from '../files/run-folder';
 import type { RunContext } from '../types';
 import type { KeyInputs } from '../store/key';
 import { touch } from '../store/entry';
 import { lookUpSuite, placeSuite } from '../store/suite-index';
-import { storeSuite } from '../store/journal';
-import { pruneStore } from '../store/prune';
+import { resumeStoring, storeSuite, type SuiteStored } from '../store/journal';
+import { pruneStore, sizeText, storeSize } from '../store/prune';
+import { STORE_OPTION } from '../store/home';
 import {
   checkOutEarly,
-  copyStored,
-  fillFromStore,
+  placeStored,
   handDown,
   listCapturing,
-  logStored,
   lookUpTests,
   NO_PASS,
   renderOnBase,
-  stopOrWarn,
   storeOffersBase,
   topUp,
   type BaseCheckout,
   type PassOutcome,
 } from './base-pass';
 import type { PassInputs, Workplace } from './pass-scope';
-import {
-  manifestSelection,
-  planRun,
-  planSelection,
-  type BaselinePlan,
-  type RunFacts,
-  type RunPlan,
-  type SelectionFacts,
-  type TestLookup,
-} from './plan';
+import { planRun, planSelection, type BaselinePlan, type RunFacts, type RunPlan, type TestLookup } from './plan';
 import { publishRunContext } from './run-context';
-import { say } from '../util/output';
+import { say, shownPath } from '../util/output';
+import { plural } from '../util/text';
 import { listingOf, type Listing } from './selection';
 import { moveTree } from '../checkout/staging';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
 import { removeEmptyHome } from '../checkout/worktrees';
 
 /**
- * The base pass of a run that compares with another commit, carried out: the facts gathered (the
- * suite's key and the store's index of it, the store, the machine), the plan made from them
- * (plan.ts), each step of it run (base-pass.ts). The run context comes in once and goes out
- * extended, as new values.
+ * The base pass of a run that compares with another commit, carried out in one direction: the
+ * facts gathered (the suite's key and the store's index of it, the store, the machine), the plan
+ * made from them (plan.ts), each of its decisions taken here and each step it names run
+ * (base-pass.ts), then, once the current tests are done, one finish: the top-up and the store. The
+ * run context comes in once and goes out extended, as new values.
  */
 
 /** The run context the tests start with, and what must wait until they are done. */
 export interface Prepared {
   context: RunContext;
   afterRun: () => Promise<void>;
+}
+
+/** The baselines under way: the context the tests start with, and what the pass did once they are done. */
+interface UnderWay {
+  context: RunContext;
+  done: () => Promise<Done>;
+}
+
+interface Done {
+  pass: PassOutcome;
+  /** The context the run ends with. */
+  context: RunContext;
+  /** A pass beside the tests that failed as a whole stops the run once it is finished. */
+  stop?: SetupError | null;
 }
 
 export async function prepareBasePass(place: Workplace, inputs: PassInputs, context: RunContext): Promise<Prepared> {
@@ -76,14 +83,31 @@ export async function prepareBasePass(place: Workplace, inputs: PassInputs, cont
   };
   const run = planRun(facts);
   for (const line of run.lines) say(line);
-  const prepared = await carryOut(place, inputs, facts, run, { ...context, baselineDir: inputs.entry });
+  const underWay = await carryOut(place, inputs, facts, run, { ...context, baselineDir: inputs.entry });
   clearEarlierBaselines(place.outputDir, inputs.entry);
   if (store.writable) pruneStore(store.dir, base.commit);
-  return prepared;
+  return {
+    context: underWay.context,
+    afterRun: async () => {
+      const { pass, context: final, stop } = await underWay.done();
+      await finish(place, inputs, pass, final);
+      if (stop) throw stop;
+    },
+  };
 }
 
-async function carryOut(place: Workplace, inputs: PassInputs, facts: RunFacts, run: RunPlan, context: RunContext): Promise<Prepared> {
-  if (run.kind === 'indexed') return fromIndex(place, inputs, run, context);
+/** Nothing left to do once the tests are done but the finish. */
+function settled(context: RunContext): UnderWay {
+  return { context, done: async () => ({ pass: NO_PASS, context }) };
+}
+
+async function carryOut(place: Workplace, inputs: PassInputs, facts: RunFacts, run: RunPlan, context: RunContext): Promise<UnderWay> {
+  if (run.kind === 'indexed') {
+    // No pass, no listing: the entries the store's index of the suite names, linked into the run's
+    // baseline entry (a warm run). The tests' captures read the index's manifest as the run's.
+    placeSuite(place.store.dir, place.base.commit, run.manifest, inputs.entry);
+    return settled({ ...context, suiteIndex: run.index });
+  }
   if (run.kind === 'deferred') return awaitRunnerList(place, inputs, facts, run, context, await inputs.keyInputs());
   // Before the current tests: which tests need the base decides whether it runs beside them,
   // and the captures of the others read their stored baselines.
@@ -91,22 +115,15 @@ async function carryOut(place: Workplace, inputs: PassInputs, facts: RunFacts, r
   let plan: BaselinePlan;
   try {
     const listing = run.list ? await listCapturing(place, inputs) : null;
-    const lookups = listing
-      ? lookUpTests(place, inputs.judgedBy, run.takesBaselines, await inputs.keyInputs(), listing)
-      : new Map<string, TestLookup>();
-    plan = planSelection(selectionFacts(facts, run, listing, lookups));
-    announce(place, plan);
+    plan = choose(place, facts, run, listing, listing && (await inputs.keyInputs()));
   } catch (error) {
     await dropCheckout(place, early);
     throw error;
   }
   const { schedule } = plan;
-  if (schedule.kind === 'store-only') {
-    await dropCheckout(place, early);
-    return fromStore(place, inputs, plan, context);
-  }
-  if (schedule.kind === 'beside') return beside(place, inputs, plan, schedule.workers, context, early);
-  return before(place, inputs, plan, context, early);
+  if (schedule.kind === 'before') return before(place, inputs, plan, context, early);
+  if (schedule.kind === 'store-only') await dropCheckout(place, early);
+  return alongside(place, inputs, plan, context, early);
 }
 
 /** A checkout made while the tests were listed that no pass uses (none of them captures): the worktree it created goes. */
@@ -115,29 +132,32 @@ async function dropCheckout(place: Workplace, early: Promise<BaseCheckout> | nul
   if (checkout?.how === 'created') await removeWorktree(place.repo, place.worktree);
 }
 
-function selectionFacts(
+/**
+ * The plan of the listed tests (with the store's look-up of each, see lookUpTests), its lines
+ * said, the store's commit kept fresh for pruning, the rendered tests' earlier renders handed down.
+ */
+function choose(
+  place: Workplace,
   facts: RunFacts,
   run: Exclude<RunPlan, { kind: 'indexed' }>,
   listing: Listing | null,
-  lookups: ReadonlyMap<string, TestLookup>,
-): SelectionFacts {
-  return {
+  keyInputs: ((project: string) => KeyInputs) | null,
+): BaselinePlan {
+  const plan = planSelection({
     listing,
-    lookups,
+    lookups:
+      listing && keyInputs ? lookUpTests(place, facts.judgedBy, run.takesBaselines, keyInputs, listing) : new Map<string, TestLookup>(),
     reason: run.reason,
     judgedBy: facts.judgedBy,
     store: facts.store,
     args: facts.args,
     machine: facts.machine,
     workers: run.kind === 'deferred' ? run.workers : null,
-  };
-}
-
-/** The plan's lines said, the store's commit kept fresh for pruning, the rendered tests' earlier renders handed down. */
-function announce(place: Workplace, plan: BaselinePlan): void {
+  });
   if (plan.stored.length) touch(storeCommitDir(place.store.dir, place.base.commit));
   handDown(place, plan.render);
   for (const line of plan.lines) say(line);
+  return plan;
 }
 
 /**
@@ -152,19 +172,15 @@ function awaitRunnerList(
   run: Extract<RunPlan, { kind: 'deferred' }>,
   context: RunContext,
   keyInputs: (project: string) => KeyInputs,
-): Prepared {
+): UnderWay {
   fs.rmSync(inputs.entry, { recursive: true, force: true });
   writeManifest(inputs.entry, { complete: false, tests: {} });
-  let chosen: Prepared | null = null;
+  let chosen: UnderWay | null = null;
   awaitSuite((tests) => {
     try {
-      const listing = listingOf(tests, place.graph);
-      const lookups = lookUpTests(place, inputs.judgedBy, run.takesBaselines, keyInputs, listing);
-      const plan = planSelection(selectionFacts(facts, run, listing, lookups));
-      announce(place, plan);
+      const plan = choose(place, facts, run, listingOf(tests, place.graph), keyInputs);
       // The plan keeps the deferred run's workers: it runs beside the tests, or not at all.
-      chosen =
-        plan.schedule.kind === 'store-only' ? fromStore(place, inputs, plan, context) : beside(place, inputs, plan, run.workers, context);
+      chosen = alongside(place, inputs, plan, context);
       publishRunContext(place.outputDir, chosen.context);
     } catch (error) {
       say(
@@ -175,61 +191,43 @@ function awaitRunnerList(
   });
   return {
     context: { ...context, baselinePending: 'all' },
-    afterRun: async () => {
+    done: async () => {
       stopAwaitingSuite();
-      if (chosen) return chosen.afterRun();
       // No test list came (no test ran, or the reporter never began): every test that took a
       // checkpoint runs on the base in the top-up pass, and the reporter compares them.
-      await finish(place, inputs, NO_PASS, context);
+      return chosen ? chosen.done() : { pass: NO_PASS, context };
     },
   };
 }
 
 /**
- * No pass, no listing: the entries the store's index of the suite names, linked into the run's
- * baseline entry (a warm run). The tests' captures read the index's manifest as the run's.
+ * The plan's baselines while the tests run: the stored tests' in the entry before they start (see
+ * placeStored), and the others from a pass beside the current tests, or none (no worktree, no
+ * base server).
  */
-function fromIndex(place: Workplace, inputs: PassInputs, run: Extract<RunPlan, { kind: 'indexed' }>, context: RunContext): Prepared {
-  placeSuite(place.store.dir, place.base.commit, run.manifest, inputs.entry);
-  const indexed = { ...context, suiteIndex: run.index };
-  return { context: indexed, afterRun: () => finish(place, inputs, NO_PASS, indexed) };
-}
-
-/** No pass: every test from the store. */
-function fromStore(place: Workplace, inputs: PassInputs, plan: BaselinePlan, context: RunContext): Prepared {
-  const pass = fillFromStore(inputs.entry, plan);
-  return { context, afterRun: () => finish(place, inputs, pass, context) };
-}
-
-/**
- * The pass beside the current tests: the stored tests' baselines are in the entry before the tests
- * start; those the pass renders are pending until the teardown moves its entry in.
- */
-function beside(
+function alongside(
   place: Workplace,
   inputs: PassInputs,
   plan: BaselinePlan,
-  workers: number,
   context: RunContext,
   early: Promise<BaseCheckout> | null = null,
-): Prepared {
+): UnderWay {
+  const { schedule } = plan;
+  placeStored(inputs.entry, plan);
+  if (schedule.kind !== 'beside') return settled(context);
   const { outputDir, base } = place;
-  const { entry } = inputs;
   // A dev server watching the project would reload the pages under test on every file the
   // pass writes: it writes beside its worktree, and its files move in after the tests.
   const root = besidePassRoot(place.worktrees, base.commit);
   // The base build of component tests is a cache: it goes out with the pass and comes back with it.
   moveTree(outputPath(outputDir, 'baselineComponentCache'), outputPath(root, 'baselineComponentCache'));
-  // Their captures compare with them as in a warm run; only the tests the pass renders wait for it.
-  fs.rmSync(entry, { recursive: true, force: true });
-  if (plan.render) writeManifest(entry, { complete: false, tests: copyStored(entry, plan.stored), selection: manifestSelection(plan) });
   const running = renderOnBase(
     place,
     {
       configFile: inputs.configFile,
       root,
       entry: baselineEntryDir(root, base.commit, inputs.suite.key),
-      args: [...inputs.args, `--workers=${workers}`],
+      args: [...inputs.args, `--workers=${schedule.workers}`],
     },
     plan,
     true,
@@ -237,45 +235,53 @@ function beside(
   );
   return {
     context: { ...context, baselinePending: plan.render?.map((test) => test.key) ?? 'all' },
-    afterRun: async () => {
+    done: async () => {
       const pass = await running;
       fs.rmSync(outputPath(outputDir, 'baselineRunOutput'), { recursive: true, force: true });
       // Its entry joins the stored tests' (its manifest names both).
       moveTree(root, outputDir);
       // The reporter reads the final context; the current tests ran already, so a pass that
-      // failed as a whole fails the run here, after its checkpoints are recorded as new.
-      const final = { ...context, baselineError: pass.failure };
-      try {
-        if (pass.failure) stopOrWarn(pass.failure, place.options.allowMissingBaselines, outputPath(outputDir, 'baselineLog'));
-      } finally {
-        await finish(place, inputs, pass, final);
-      }
+      // failed as a whole fails the run once it is finished, its checkpoints recorded as new.
+      return { pass, context: { ...context, baselineError: pass.failure }, stop: pass.failure ? stopsTheRun(pass.failure, place) : null };
     },
   };
 }
 
-/** The plan's pass before the tests; one that fails as a whole stops the run (see stopOrWarn). */
+/** The plan's pass before the tests; one that fails as a whole stops the run (see stopsTheRun). */
 async function before(
   place: Workplace,
   inputs: PassInputs,
   plan: BaselinePlan,
   context: RunContext,
   early: Promise<BaseCheckout> | null,
-): Promise<Prepared> {
+): Promise<UnderWay> {
   const run = { configFile: inputs.configFile, root: place.outputDir, entry: inputs.entry, args: inputs.args };
   const pass = await renderOnBase(place, run, plan, false, early);
-  let baselineError: string | null = null;
-  if (pass.failure) {
-    try {
-      baselineError = stopOrWarn(pass.failure, place.options.allowMissingBaselines, outputPath(place.outputDir, 'baselineLog'));
-    } catch (error) {
-      if (pass.checkedOut && !place.options.keepWorktrees) await removeWorktree(place.repo, place.worktree);
-      removeEmptyHome(place.worktrees);
-      throw error;
-    }
+  const stop = pass.failure ? stopsTheRun(pass.failure, place) : null;
+  if (stop) {
+    if (pass.checkedOut && !place.options.keepWorktrees) await removeWorktree(place.repo, place.worktree);
+    removeEmptyHome(place.worktrees);
+    throw stop;
   }
-  const final = { ...context, baselineError };
-  return { context: final, afterRun: () => finish(place, inputs, pass, final) };
+  const final = { ...context, baselineError: pass.failure };
+  return { context: final, done: async () => ({ pass, context: final }) };
+}
+
+/**
+ * A baseline pass that failed as a whole stops the run: every checkpoint would be `new` and the
+ * run green with nothing compared. The error that stops it; null when allowMissingBaselines opts
+ * in to going on, said as a warning (the error then becomes every checkpoint's reason).
+ */
+function stopsTheRun(failure: string, place: Pick<Workplace, 'outputDir' | 'options'>): SetupError | null {
+  const logFile = outputPath(place.outputDir, 'baselineLog');
+  const where = `see ${path.relative(process.cwd(), logFile) || logFile}`;
+  if (!place.options.allowMissingBaselines)
+    return new SetupError(
+      `visual-uat: ${failure}; ${where}. Nothing was compared, so the run stops ` +
+        `(to run anyway with every checkpoint new: allowMissingBaselines: true or VISUAL_UAT_ALLOW_MISSING_BASELINES=1)`,
+    );
+  say(`warning: ${failure}; ${where}. allowMissingBaselines is set: every checkpoint will be new`);
+  return null;
 }
 
 /**
@@ -313,4 +319,30 @@ async function finish(place: Workplace, inputs: PassInputs, pass: PassOutcome, c
   } finally {
     publishRunContext(place.outputDir, final);
   }
+}
+
+/**
+ * The line that says what the store took once the current tests were done (see store/journal.ts
+ * storeSuite): a write that failed is said in one line and ended the storing; the run's verdicts
+ * do not depend on it.
+ */
+function logStored(stored: SuiteStored, store: string, baseCommit: string): void {
+  if (stored.failure)
+    say(
+      `warning: the baseline store ${store} could not take what this run rendered (${stored.failure.code}): ` +
+        `${plural(stored.failure.notStored, 'test')} not stored; ` +
+        `free space or make it writable, or point ${STORE_OPTION} at another folder`,
+    );
+  else if (stored.added)
+    say(
+      `baseline store: ${plural(stored.added, 'test')} stored for ${baseCommit.slice(0, 8)} ` +
+        `(${shownPath(store)}: ${sizeText(storeSize(store))})`,
+    );
+}
+
+/** A run killed while it stored what its pass rendered left those tests to this one (see store/journal.ts resumeStoring). */
+export function resumeLeftStoring(outputDir: string, store: string): void {
+  const resumed = resumeStoring(outputPath(outputDir, 'storing'), store);
+  if (resumed && 'problem' in resumed) say(`the tests a killed run left to store are not stored: ${resumed.problem}`);
+  else if (resumed?.stored) logStored(resumed.stored, store, resumed.baseCommit);
 }

@@ -10,7 +10,7 @@ import type { BaseResolution } from '../git/base';
 import type { StoreUse } from '../store/home';
 import { projectCaptures, testDirData, type KeyInputs } from '../store/key';
 import { suiteKeyOf } from '../store/suite-key';
-import { captureOptions, versions } from '../sources/capture-inputs';
+import { captureOptions } from '../sources/capture-inputs';
 import { ImportCache } from '../sources/import-cache';
 import { SourceGraph } from '../sources/source-graph';
 import { nestedArgs } from './pass';
@@ -78,18 +78,21 @@ export function workplaceOf(known: Known): Workplace {
   };
 }
 
-/** What the pass takes from the config: the suite keyed, and everything else resolved once. */
+/**
+ * What the pass takes from the config: the suite keyed, and everything else resolved once.
+ * `installed`: the installed versions (see sources/capture-inputs.ts versions).
+ */
 export async function resolvePassInputs(
   config: FullConfig,
   configFile: string,
   judgedBy: Judge,
+  installed: Record<string, string>,
   updateBaselines: boolean,
   place: Workplace,
 ): Promise<PassInputs> {
   const { repo, base, graph } = place;
   const args = nestedArgs(process.argv);
   const capture = captureOptions(optionsFromEnv());
-  const installed = versions(configFile);
   const testDirs = config.projects.map((project) => project.testDir);
   const suite = await suiteKeyOf({
     repo,

@@ -11,14 +11,13 @@ import { SetupError } from '../util/errors';
 import { ApprovalsFileError, readApprovals } from '../files/approvals-file';
 import type { RunContext } from '../types';
 import { versions } from '../sources/capture-inputs';
-import { resumeLeftStoring } from './base-pass';
-import { prepareBasePass, type Prepared } from './execute';
+import { prepareBasePass, resumeLeftStoring, type Prepared } from './execute';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { planOnBase, type Judge, type OnBasePlan } from './plan';
 import { gitContext, publishRunContext } from './run-context';
 import { say, shownPath } from '../util/output';
 import { openStore, type StoreUse } from '../store/home';
-import { resolvePassInputs, workplaceOf, type Known } from './pass-scope';
+import { resolvePassInputs, workplaceOf } from './pass-scope';
 import { clearCapturingTests } from './top-up';
 import { lap, startTiming } from '../config/timing';
 import { removeEmptyHome, removeWorktreesIn, worktreesHome } from '../checkout/worktrees';
@@ -133,23 +132,18 @@ async function prepareBaselines(
       await removeWorktreesIn(repo, home, home === worktrees ? worktreeName(base.commit) : null, (name) =>
         say(`removing the worktree ${name} left by an earlier run`),
       );
-  const prepared = context.sameAsBase
-    ? onBase(
-        context,
-        planOnBase({ base, record: options.record, judgedBy, store: storeUse, playwright: versions(configFile).playwright }),
-        repo.root,
-        store,
-      )
-    : await passFromBase(config, configFile, judgedBy, options.updateBaselines, context, {
-        configDir,
-        outputDir,
-        repo,
-        base,
-        store: storeUse,
-        worktrees,
-        options,
-        started,
-      });
+  const installed = versions(configFile);
+  let prepared: Prepared;
+  if (context.sameAsBase)
+    prepared = onBase(context, planOnBase({ base, record: options.record, judgedBy, store: storeUse, playwright: installed.playwright }), {
+      store,
+      repoRoot: repo.root,
+    });
+  else {
+    const place = workplaceOf({ configDir, outputDir, repo, base, store: storeUse, worktrees, options, started });
+    const inputs = await resolvePassInputs(config, configFile, judgedBy, installed, options.updateBaselines, place);
+    prepared = await prepareBasePass(place, inputs, context);
+  }
   publishRunContext(outputDir, prepared.context);
   lap('baselines');
   // worktreesHome made the home folder: a run that leaves nothing in it leaves no folder either,
@@ -164,23 +158,10 @@ async function prepareBaselines(
   };
 }
 
-/** HEAD is not the base: the base pass, with where it works and its inputs resolved once (see pass-scope.ts). */
-async function passFromBase(
-  config: FullConfig,
-  configFile: string,
-  judgedBy: Judge,
-  updateBaselines: boolean,
-  context: RunContext,
-  known: Known,
-): Promise<Prepared> {
-  const place = workplaceOf(known);
-  return prepareBasePass(place, await resolvePassInputs(config, configFile, judgedBy, updateBaselines, place), context);
-}
-
 /** HEAD is the base: no pass; the reporter records the run's checkpoints into the store when the plan says so. */
-function onBase(context: RunContext, plan: OnBasePlan, repoRoot: string, store: string): Prepared {
+function onBase(context: RunContext, plan: OnBasePlan, record: { store: string; repoRoot: string }): Prepared {
   for (const line of plan.lines) say(line);
-  return { context: plan.records ? { ...context, record: { store, repoRoot } } : context, afterRun: async () => {} };
+  return { context: plan.records ? { ...context, record } : context, afterRun: async () => {} };
 }
 
 /**
