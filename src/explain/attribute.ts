@@ -3,7 +3,7 @@ import { escapeRegExp } from '../util/text';
 import { cssInJsClass } from './css-in-js';
 import { isScopingClass } from './generated-classes';
 import { generatedBy, generatedFrom, isModuleFile, sourceClass } from './css-modules';
-import { related } from './properties';
+import { recordedBy, related } from './properties';
 import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
 import { addressProof, keepsText, renderedTextProof, showsFile, textProof, writesPicture, type Element } from './line-proofs';
 import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
@@ -357,30 +357,58 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
 const isSize = (property: string) => property === 'width' || property === 'height';
 
 /**
+ * Whether a changed rule that applies to an element sets its width or height outright (`.hero {
+ * height: 100vh }`): a new size the diff proves, said though what changed inside the element
+ * meets every region its box does. The predicate takes the element's path on each side.
+ */
+export function sizeSetter(code: readonly CodeChange[]): (paths: readonly string[]) => boolean {
+  const undone = undoneLines(code);
+  const rules = code.flatMap((change) =>
+    change.lines.flatMap(({ target }, i) =>
+      target?.kind === 'style' &&
+      !target.defines &&
+      target.selectors.length > 0 &&
+      !undone.has(change.lines[i]) &&
+      target.properties.some((property) => recordedBy(property).some(isSize))
+        ? [{ file: change.file, selectors: target.selectors }]
+        : [],
+    ),
+  );
+  if (rules.length === 0) return () => false;
+  return (paths) =>
+    paths.some((path) => {
+      const steps = stepsOf(path);
+      return rules.some(({ file, selectors }) => styledBy(selectors, file, steps));
+    });
+}
+
+/**
  * A changed element's properties split by the commit and file that prove each (`color` by "css",
  * `font-size` by "small css change"): one part per cause, in the order their properties come; a
- * new size with the part whose cause proves it, else with the first, as what nothing proves. One
- * part when one cause (or none) proves them all.
+ * new size with the part whose cause proves it, else with the first, as what nothing proves; a part
+ * of its own when a line of another cause sets the size outright (`width: 100vw` by "responsive",
+ * where a later commit only changed the transform). One part when one cause (or none) proves them all.
  */
 export function propertiesByCause(clues: ElementClues, code: readonly CodeChange[], page: readonly string[] = []): string[][] {
   if (clues.kind !== 'changed' || clues.properties.length < 2) return [clues.properties];
-  const keyOf = (properties: string[]) => {
-    const { cause } = attribute({ ...clues, properties }, code, page);
-    return cause ? `${cause.file}\0${cause.commit}` : null;
-  };
+  const causeOf = (properties: string[]) => attribute({ ...clues, properties }, code, page).cause;
+  const keyOf = (cause: Attribution | null) => (cause ? `${cause.file}\0${cause.commit}` : null);
   const parts = new Map<string, string[]>();
   const unproven: string[] = [];
   for (const property of clues.properties.filter((name) => !isSize(name))) {
-    const key = keyOf([property]);
+    const key = keyOf(causeOf([property]));
     if (key) parts.set(key, [...(parts.get(key) ?? []), property]);
     else unproven.push(property);
   }
-  if (parts.size < 2) return [clues.properties];
   const sizes = clues.properties.filter(isSize);
-  const sized = sizes.length ? keyOf(sizes) : null;
+  const sizeCause = sizes.length && parts.size > 0 ? causeOf(sizes) : null;
+  const sized = keyOf(sizeCause);
+  const setsSize = sized !== null && !parts.has(sized) && recordedBy(sizeCause!.line.match(/^\s*([\w-]+)\s*:/)?.[1] ?? '').some(isSize);
+  if (parts.size + (setsSize ? 1 : 0) < 2) return [clues.properties];
   const split = [...parts.values()];
   split[0].push(...unproven);
-  (sized && parts.has(sized) ? parts.get(sized)! : split[0]).push(...sizes);
+  if (setsSize) split.push(sizes);
+  else (sized && parts.has(sized) ? parts.get(sized)! : split[0]).push(...sizes);
   return split;
 }
 
