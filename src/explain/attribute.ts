@@ -362,6 +362,21 @@ const isSize = (property: string) => property === 'width' || property === 'heigh
  * meets every region its box does. The predicate takes the element's path on each side.
  */
 export function sizeSetter(code: readonly CodeChange[]): (paths: readonly string[]) => boolean {
+  const rules = sizeRulesOf(code);
+  if (rules.length === 0) return () => false;
+  return (paths) =>
+    paths.some((path) => {
+      const steps = stepsOf(path);
+      return rules.some(({ file, selectors }) => styledBy(selectors, file, steps));
+    });
+}
+
+const sizeRules = new WeakMap<readonly CodeChange[], { file: string; selectors: string[] }[]>();
+
+/** The changed rules (their file and selectors) that set a width or height, read once per diff. */
+function sizeRulesOf(code: readonly CodeChange[]): { file: string; selectors: string[] }[] {
+  const known = sizeRules.get(code);
+  if (known) return known;
   const undone = undoneLines(code);
   const rules = code.flatMap((change) =>
     change.lines.flatMap(({ target }, i) =>
@@ -374,12 +389,8 @@ export function sizeSetter(code: readonly CodeChange[]): (paths: readonly string
         : [],
     ),
   );
-  if (rules.length === 0) return () => false;
-  return (paths) =>
-    paths.some((path) => {
-      const steps = stepsOf(path);
-      return rules.some(({ file, selectors }) => styledBy(selectors, file, steps));
-    });
+  sizeRules.set(code, rules);
+  return rules;
 }
 
 /**
@@ -401,7 +412,7 @@ export function propertiesByCause(clues: ElementClues, code: readonly CodeChange
     else unproven.push(property);
   }
   const sizes = clues.properties.filter(isSize);
-  const sizeCause = sizes.length && parts.size > 0 ? causeOf(sizes) : null;
+  const sizeCause = sizes.length && (parts.size > 1 || (parts.size === 1 && sizeSetter(code)(clues.paths))) ? causeOf(sizes) : null;
   const sized = keyOf(sizeCause);
   const setsSize = sized !== null && !parts.has(sized) && recordedBy(sizeCause!.line.match(/^\s*([\w-]+)\s*:/)?.[1] ?? '').some(isSize);
   if (parts.size + (setsSize ? 1 : 0) < 2) return [clues.properties];
