@@ -5,7 +5,16 @@ import { isScopingClass } from './generated-classes';
 import { generatedBy, generatedFrom, isModuleFile, sourceClass } from './css-modules';
 import { recordedBy, related } from './properties';
 import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
-import { addressProof, keepsText, renderedTextProof, showsFile, textProof, writesPicture, type Element } from './line-proofs';
+import {
+  addressProof,
+  keepsText,
+  renderedTextProof,
+  showsFile,
+  textProof,
+  writesPicture,
+  writesShownColour,
+  type Element,
+} from './line-proofs';
 import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
 
 /** The file and commit behind an element's change. */
@@ -31,6 +40,8 @@ export interface ElementClues {
   pictures?: string[];
   /** For an added or removed element: the texts of the elements inside it, which a data file may hold (`"title": "Python"`). */
   innerTexts?: string[];
+  /** For a changed element: the value each changed style property now has, as the words write it (`color` → `#687eeb`). */
+  shown?: Record<string, string>;
 }
 
 /** The cause the diff proves; else none, and why in words (null: the whole diff was read and no changed file mentions the element). */
@@ -210,7 +221,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
     if (element.kind === 'changed' && onlyText(element)) return keepsText(change, line, element) ? 0 : writesText(target, element) ? 2 : 1;
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
-  if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element)) return 1;
+  if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || writesShownColour(line, element)) return 1;
   if (textProof(change, line, element)) return 2;
   return renderedTextProof(change, line, element) ? 1 : 0;
 }
@@ -339,6 +350,7 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
     properties: clues.properties,
     pictures: clues.pictures ?? [],
     innerTexts: clues.innerTexts ?? [],
+    shown: clues.shown ?? {},
     shared,
   };
   const uses = code.flatMap((change) => change.uses.map((use) => ({ ...use, file: change.file })));

@@ -1396,6 +1396,57 @@ export const ProjectCard = ({ description }) => (
   });
 });
 
+describe('attribution: a theme colour a utility class reads', () => {
+  const config = (frog: string, darkFrog: string) => `/** @type {import('tailwindcss').Config} */
+module.exports = {
+  content: ['./src/**/*.{html,js,svelte,ts}'],
+  theme: {
+    extend: {
+      colors: {${darkFrog}
+        frog: {
+          800: '${frog}',
+          900: '#0D1B59'
+        }
+      }
+    }
+  }
+};
+`;
+  it('credits a colour to the commit whose palette entry writes the value it now shows, not "no changed file mentions"', async () => {
+    // As on a SvelteKit + Tailwind portfolio: `text-frog-800` on the card's subtitle, its palette entry changed twice.
+    const code = await branch({ 'tailwind.config.cjs': config('#172d93', '') }, [
+      { subject: 'modal', files: { 'tailwind.config.cjs': config('#0063da', '') } },
+      {
+        subject: 'reduce exp',
+        files: { 'tailwind.config.cjs': config('#687eeb', "\n        darkFrog: {\n          800: '#f7f7f7',\n        },") },
+      },
+    ]);
+    const subtitle = 'html>body>section#Experience>div.special-card>p.special-card__subtitle.text-frog-800';
+    const [before, after] = ['rgb(23, 45, 147)', 'rgb(104, 126, 235)'].map((color) =>
+      page([
+        ['html'],
+        ['html>body'],
+        ['html>body>section#Experience'],
+        ['html>body>section#Experience>div.special-card'],
+        [subtitle, { color }],
+      ]),
+    );
+    const [change] = explainChange(before, after, ALL, code).changes;
+    expect(change.words).toMatch(
+      /^\.special-card__subtitle\.text-frog-800: color #172d93 → #687eeb — tailwind\.config\.cjs \(commit \w+ reduce exp\)$/,
+    );
+    // A colour the line does not write proves nothing: an element now #0063da is not this commit's.
+    const other = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>section#Experience'],
+      ['html>body>section#Experience>div.special-card'],
+      [subtitle, { color: 'rgb(0, 99, 218)' }],
+    ]);
+    expect(explainChange(before, other, ALL, code).changes[0].cause).toBeNull();
+  });
+});
+
 describe('attribution: a home page whose nav became sticky and whose two columns became one line (real commits, issue #48)', () => {
   // DiegoBravoTorres/react-css-modules at 1280 px: "tap intro" replaces two react-bootstrap columns by one paragraph; "Sticky nav"
   // makes the nav `position: fixed`, so the page slides up 71 px under it. Boxes, classes and regions as that run recorded them.
