@@ -1,4 +1,4 @@
-import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse, Written } from '../git/code-change';
+import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse } from '../git/code-change';
 import { escapeRegExp } from '../util/text';
 import { cssInJsClass } from './css-in-js';
 import { isScopingClass } from './generated-classes';
@@ -16,6 +16,7 @@ import {
   type Element,
 } from './line-proofs';
 import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
+import { guardOfRenderer, isComponent, optionOfRenderer, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
 
 /** The file and commit behind an element's change. */
 export interface Attribution {
@@ -112,8 +113,6 @@ function styleProof(target: StyleTarget, file: string, element: Element, uses: r
   return element.sides.some((steps) => styledBy(target.selectors, file, steps)) ? related(target.properties, element) : 0;
 }
 
-const isComponent = (tag: string) => /^[A-Z]/.test(tag);
-
 /**
  * Whether a template's element is the page's element: the same tag, id and class list (each token
  * whole), and its parent when the template has it. A component's tag with a `class` prop is the
@@ -146,65 +145,8 @@ function isElement(target: ElementTarget, steps: Step[], element: Element, cameO
 const carriesModuleClasses = (target: ElementTarget, own: Step) =>
   (target.moduleClasses ?? []).every((local) => own.classes.some((name) => name === local || sourceClass(name, [])?.local === local));
 
-/** A changed option or prop: `glyphMargin: true,`, `width={180}`, `lineNumbers="off"`. */
-const OPTION = /^\s*[\w$.-]+\s*[:=]/;
-
-/**
- * Whether a changed line is an option or prop set in a component's script or on a component's tag
- * (`glyphMargin: true,` in `DesktopEditor.svelte`), where that file's template writes the element or
- * one it sits in, by a class that tells it apart: a widget's option that widened its gutter. Weaker
- * than a rule: the option's way to the style is not read.
- */
-function optionOfRenderer(change: CodeChange, line: ChangedLine, element: Element): boolean {
-  if (element.kind !== 'changed' || !change.rendered?.length || !OPTION.test(line.text)) return false;
-  if (line.target && !(line.target.kind === 'element' && isComponent(line.target.tag))) return false;
-  return element.sides.some((steps) =>
-    steps.slice(2).some((step) => change.rendered!.some((written) => templateWrites(written, step, element))),
-  );
-}
-
-/** Whether a template writes a page's element: its tag, and its id or a class that tells it apart, and no class it lacks. */
-const templateWrites = (written: Written, step: Step, element: Element) =>
-  written.tag === step.tag &&
-  (written.id ? written.id === step.id : written.classes.some((name) => !element.shared(name))) &&
-  written.classes.every((name) => step.classes.includes(name));
-
-/** A line that decides what a component renders: a condition or a return (`if (width <= 1100) {`, `return <NavbarSmall />;`). */
-const DECIDES = /^\s*(?:\}\s*)?(?:if|else|return|switch|case)\b/;
-
-/**
- * Whether a changed line decides what a component renders where the element that came or went is
- * one its template writes: `if (width <= 1100) return <NavbarSmall />;` before the unchanged
- * `<nav className="navbar">` is what took that nav off a narrow page. Weaker than its own tag's line.
- */
-function guardOfRenderer(change: CodeChange, line: ChangedLine, element: Element): boolean {
-  if (element.kind === 'changed' || !change.rendered?.length || !DECIDES.test(line.text)) return false;
-  return element.sides.some((steps) => change.rendered!.some((written) => templateWrites(written, steps[steps.length - 1], element)));
-}
-
 /** A word or class as a whole token of a line: not a piece of a longer one (`flex` in `flex-col`, `#1E1A2E` in `bg-[#1E1A2E]`). */
 const token = (word: string) => new RegExp(`(^|[\\s"'\`{}(),>=])${escapeRegExp(word)}(?=$|[\\s"'\`{}(),<=])`);
-
-/** `DataTable` → `data-table`: the class a component's root element commonly takes from its name. */
-const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
-
-/**
- * Whether a changed line is the tag of a component the element is named after (`<Badge tone="sale" />`
- * renders `span.badge`, `<ChevronDown />` renders `svg.lucide-chevron-down`): the line that renders
- * it. Its props' way to the styles is not read, so a rule that sets what changed wins.
- */
-function rendersNamed(target: ElementTarget, element: Element): boolean {
-  if (!isComponent(target.tag)) return false;
-  const name = kebab(target.tag.split('.').pop()!);
-  return element.sides.some((steps) => steps[steps.length - 1].classes.some((own) => own === name || own.endsWith(`-${name}`)));
-}
-
-/**
- * A template line that writes nothing of the element a parser places it in: closing tags, or the
- * brackets of an expression that renders what is inside it (`{open && (`, `)}`). A later commit
- * that wraps a new dropdown in such brackets inside a nav did not make the nav.
- */
-const WRITES_NOTHING = /^(?:<\/[\w.:-]*>\s*)+$|^\{[^{}]*\($|^\)\s*\}$/;
 
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
   const target = line.target;
