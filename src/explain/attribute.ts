@@ -182,6 +182,21 @@ function rendersNamed(target: ElementTarget, element: Element): boolean {
   return element.sides.some((steps) => steps[steps.length - 1].classes.some((own) => own === name || own.endsWith(`-${name}`)));
 }
 
+/**
+ * Whether the commit wrote the element's tag again: it removed a line of the same tag (its id, or a
+ * class in common) and added one. The tag was there before (an `{#each}` that renders every
+ * picture); what made one more element come is what changed its data, not the rewrite (a class
+ * dropped from the loop's `<img>`).
+ */
+const rewritten = (change: CodeChange, line: ChangedLine, target: ElementTarget) =>
+  change.lines.some(
+    (other) =>
+      other.added !== line.added &&
+      other.target?.kind === 'element' &&
+      other.target.tag === target.tag &&
+      (target.id ? other.target.id === target.id : other.target.classes.some((name) => target.classes.includes(name))),
+  );
+
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
   const target = line.target;
   if (showsFile(element, change.file) || addressProof(line, element)) return 2;
@@ -194,6 +209,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   const cameOrWent = element.kind !== 'changed' && line.added === (element.kind === 'added');
   if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent))) {
     if (element.kind === 'changed' && onlyText(element)) return keepsText(change, line, element) ? 0 : writesText(target, element) ? 2 : 1;
+    if (cameOrWent && rewritten(change, line, target)) return textProof(change, line, element) ? 2 : 1;
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
   if (optionOfRenderer(change, line, element) || writesShownColour(line, element)) return 1;
