@@ -86,11 +86,13 @@ export function textsInside(record: LayoutRecord, index: number): string[] {
 /**
  * Whether a changed line that is no style writes the address of the picture the element shows, for
  * a picture that changed (`"imageSrc": "projects/cartoonDB.png"` in a data file that renders the
- * card's `img` of `/assets/projects/cartoonDB.png`): its file name at least, whole, and the path
- * before it where the line has one.
+ * card's `img` of `/assets/projects/cartoonDB.png`), or an element that came with the line (an
+ * entry a list gained, `'/assets/images/gallery/fighter.webp',`) or went with it: its file name at
+ * least, whole, and the path before it where the line has one.
  */
 export function addressProof(line: ChangedLine, element: Element): boolean {
-  if (line.target?.kind === 'style' || !element.properties.includes('src')) return false;
+  if (line.target?.kind === 'style') return false;
+  if (element.kind === 'changed' ? !element.properties.includes('src') : line.added !== (element.kind === 'added')) return false;
   const written = line.text.match(/[\w@~./-]+\.[A-Za-z0-9]{2,5}\b/g) ?? [];
   return written.some((address) => {
     const path = address.replace(/^\.?\//, '');

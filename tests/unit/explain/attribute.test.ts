@@ -1610,7 +1610,8 @@ ${images.map((image) => `    '${image}'`).join(',\n')}
               [halo, fighter],
               '<img src={image} alt="" class="special-card__image fade-in" />',
             ),
-            'static/assets/images/gallery/fighter.webp': 'RIFF-webp',
+            // Larger than 1 MiB, as the real picture: listed unread, so its own line proves nothing.
+            'static/assets/images/gallery/fighter.webp': Buffer.alloc(1_100_000, 7).toString('latin1'),
           },
         },
         {
