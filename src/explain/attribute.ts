@@ -9,6 +9,7 @@ import {
   addressProof,
   keepsText,
   renderedTextProof,
+  rewritesTag,
   showsFile,
   textProof,
   writesPicture,
@@ -161,6 +162,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   const cameOrWent = element.kind !== 'changed' && line.added === (element.kind === 'added');
   if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent))) {
     if (element.kind === 'changed' && onlyText(element)) return keepsText(change, line, element) ? 0 : writesText(target, element) ? 2 : 1;
+    if (cameOrWent && rewritesTag(change, line, target)) return textProof(change, line, element) ? 2 : 1;
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
   if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || writesShownColour(line, element)) return 1;

@@ -1758,5 +1758,50 @@ ${
       `.hero: height 387 → 1000 px — ${responsive}`,
       `.hero__overlay: height 387 → 600 px — ${responsive}`,
     ]);
+describe('attribution: a picture a list gained', () => {
+  const gallery = (images: string[], img: string) => `<script lang="ts">
+  const EXAMPLE_IMAGES = [
+${images.map((image) => `    '${image}'`).join(',\n')}
+  ];
+</script>
+
+<section id="Gallery" class="flex flex-col lg:flex-row gap-8 px-8 py-12">
+  {#each EXAMPLE_IMAGES as image}
+    ${img}
+  {/each}
+</section>
+`;
+  it('credits an added picture to the commit that added it to the list, not to a later one that rewrote the loop’s tag', async () => {
+    // As on a SvelteKit portfolio: "Added images" adds fighter.webp to the list the `{#each}` renders; "modal" drops a class from its <img>.
+    const halo = '/assets/images/halo/halo.webp';
+    const fighter = '/assets/images/gallery/fighter.webp';
+    const code = await branch(
+      { 'src/lib/features/gallery/gallery.svelte': gallery([halo], '<img src={image} alt="" class="special-card__image fade-in" />') },
+      [
+        {
+          subject: 'Added images',
+          files: {
+            'src/lib/features/gallery/gallery.svelte': gallery(
+              [halo, fighter],
+              '<img src={image} alt="" class="special-card__image fade-in" />',
+            ),
+            // Larger than 1 MiB, as the real picture: listed unread, so its own line proves nothing.
+            'static/assets/images/gallery/fighter.webp': Buffer.alloc(1_100_000, 7).toString('latin1'),
+          },
+        },
+        {
+          subject: 'modal',
+          files: {
+            'src/lib/features/gallery/gallery.svelte': gallery([halo, fighter], '<img src={image} alt="" class="special-card__image" />'),
+          },
+        },
+      ],
+    );
+    const section = 'html>body>section#Gallery.flex.flex-col.lg:flex-row.gap-8.px-8.py-12';
+    const img = (src: string, at = ''): Drawn => [`${section}>img.special-card__image${at}`, { src }];
+    const before = page([['html'], ['html>body'], [section], img(halo)]);
+    const after = page([['html'], ['html>body'], [section], img(halo, ':1'), img(fighter, ':2')]);
+    const added = explainChange(before, after, ALL, code).changes.find((change) => change.kind === 'added');
+    expect(added?.cause?.commit).toBe(commitOf(code, 'Added images'));
   });
 });
