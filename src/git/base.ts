@@ -83,6 +83,18 @@ export async function defaultBranch(repo: Repo, timeoutMs = REMOTE_TIMEOUT_MS): 
   return { missing: `neither main nor master exists, and ${asked.unknown}` };
 }
 
+const BRANCHES_SHOWN = 10;
+
+/** The branches a base may name, local then origin's, as the end of the line that says a named one is not here: a typo shows beside them. */
+async function branchesHere(repo: Repo): Promise<string> {
+  const names = (await runGit(repo.root, ['for-each-ref', '--format=%(refname:short)', 'refs/heads', `refs/remotes/${REMOTE}`]))
+    .split('\n')
+    .filter((name) => name && name !== REMOTE && name !== `${REMOTE}/HEAD`);
+  if (names.length === 0) return 'there is no branch here';
+  const more = names.length > BRANCHES_SHOWN ? ` and ${names.length - BRANCHES_SHOWN} more` : '';
+  return `the branches here: ${names.slice(0, BRANCHES_SHOWN).join(', ')}${more}`;
+}
+
 /** The base is the merge-base of HEAD and the base branch: the one a setting names, else defaultBranch's. */
 export async function resolveBase(repo: Repo, named: NamedBase | null, timeoutMs = REMOTE_TIMEOUT_MS): Promise<BaseResolution> {
   const chosen = named ? { branch: named.branch, chosenBy: named.setting } : await defaultBranch(repo, timeoutMs);
@@ -93,7 +105,7 @@ export async function resolveBase(repo: Repo, named: NamedBase | null, timeoutMs
   if (!ref)
     throw new SetupError(
       `visual-uat: base branch "${branch}" (${chosenBy}) not found (no local branch, no origin/${branch}): set baseBranch in ` +
-        `withVisualUat or VISUAL_UAT_BASE, or fetch it (git fetch origin ${branch})`,
+        `withVisualUat or VISUAL_UAT_BASE, or fetch it (git fetch origin ${branch}); ${await branchesHere(repo)}`,
     );
   // `git merge-base` answers "none" with exit code 1 and no output.
   const commit = (await runGit(repo.root, ['merge-base', 'HEAD', ref]).catch(() => '')).trim();
