@@ -1758,6 +1758,9 @@ ${
       `.hero: height 387 → 1000 px — ${responsive}`,
       `.hero__overlay: height 387 → 600 px — ${responsive}`,
     ]);
+  });
+});
+
 describe('attribution: a picture a list gained', () => {
   const gallery = (images: string[], img: string) => `<script lang="ts">
   const EXAMPLE_IMAGES = [
