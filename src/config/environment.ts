@@ -1,3 +1,5 @@
+import type { ReadyTarget } from './server-ready';
+
 /**
  * Every environment variable visual-uat reads or sets, declared once: its name, what it means, who
  * sets it, and a typed reader and writer. A module reads `ENV.outputDir.read()`, never
@@ -167,6 +169,12 @@ export const ENV = {
   worktree: variable('VISUAL_UAT_WORKTREE', 'run', 'the base worktree', text),
   guardedCommand: variable('VISUAL_UAT_GUARDED_COMMAND', 'run', "the base server's real command, run by baseline/server-guard", text),
   guardPid: variable('VISUAL_UAT_GUARD_PID', 'run', 'the runner the base server must not outlive (see baseline/server-guard)', integer),
+  guardReady: variable(
+    'VISUAL_UAT_GUARD_READY',
+    'run',
+    "the base server's url or port, which the server guard tests until it answers (see config/server-ready)",
+    json<ReadyTarget>(),
+  ),
   options: variable(
     'VISUAL_UAT_OPTIONS',
     'run',
