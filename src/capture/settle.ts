@@ -130,7 +130,9 @@ export async function stableCapture(
   if (seen && retakeDecision(seen, false) === 'matched') return { png: previous, stable: true, unsettled: null, captures, firstDifference };
   let before: Buffer | null = null;
   let still = false;
-  for (let attempt = 0; Date.now() < deadline; attempt++) {
+  // At least one retake, even past the deadline: a first screenshot that outlasted the budget on a loaded
+  // machine is no evidence that the page moved.
+  for (let attempt = 0; attempt === 0 || Date.now() < deadline; attempt++) {
     await sleep(Math.min(RETAKE_DELAYS_MS[attempt] ?? RETAKE_INTERVAL_MS, Math.max(0, deadline - Date.now())));
     const next = await capture();
     captures++;

@@ -20,6 +20,7 @@ import type { RunResult } from '../report';
 import type { CheckpointResult, GroupRecord, TestResultRecord } from '../report/results';
 import { checkpointTitle } from '../report/summary';
 import { ENV } from '../config/environment';
+import { schemaProblem } from '../util/schema';
 
 /**
  * The latest run as `approve`, `reject`, `report` and the review page see it: read from the
@@ -27,26 +28,25 @@ import { ENV } from '../config/environment';
  * with images that still open.
  */
 
-/** The latest results file; one written before changes were grouped reads as a run without groups. */
+/**
+ * The latest results file, checked against docs/results.schema.json as every file visual-uat reads
+ * back is: one it cannot read (cut short, edited, written by another visual-uat version) is one line
+ * that says to run the tests again.
+ */
 export function readLatestRun(outputDir: string): RunResult {
   const file = outputPath(outputDir, 'latestResults');
+  const shown = path.relative(process.cwd(), file) || file;
   if (!fs.existsSync(file))
-    throw new Error(
-      `visual-uat: no run yet (${path.relative(process.cwd(), file) || file} does not exist): run npx visual-uat test (or npx ` +
-        `playwright test) first`,
-    );
-  const run = JSON.parse(fs.readFileSync(file, 'utf8')) as RunResult;
-  for (const test of run.tests) {
-    test.intent ??= null;
-    for (const checkpoint of test.checkpoints)
-      Object.assign(checkpoint, {
-        group: checkpoint.group ?? null,
-        otherGroups: checkpoint.otherGroups ?? [],
-        fingerprint: checkpoint.fingerprint ?? null,
-        intent: checkpoint.intent ?? null,
-      });
+    throw new Error(`visual-uat: no run yet (${shown} does not exist): run npx visual-uat test (or npx playwright test) first`);
+  let run: unknown;
+  try {
+    run = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    run = undefined;
   }
-  return { ...run, groups: run.groups ?? [], commits: run.commits ?? [], changedFiles: run.changedFiles ?? [] };
+  const problem = run === undefined ? 'it is not JSON' : schemaProblem('results', run)?.text;
+  if (problem) throw new Error(`visual-uat: ${shown} does not read as a results file (${problem}): run the tests again`);
+  return run as RunResult;
 }
 
 /** "2026-11-23 23:43:39 UTC: main @ f9a1655f → feature/pricing @ 6c054beb": when the run ended and what it compared. */

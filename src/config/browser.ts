@@ -67,8 +67,7 @@ type UseOptions = NonNullable<PlaywrightTestConfig['use']>;
  * project's executable (applySystemChromium), so only such a project needs the bundled one.
  */
 export function launchesBundledChromium(use: UseOptions | undefined): boolean {
-  const browser = use?.browserName ?? use?.defaultBrowserType ?? 'chromium';
-  return browser === 'chromium' && !use?.channel && !use?.launchOptions?.executablePath;
+  return browserOf(use) === 'chromium' && !use?.channel && !use?.launchOptions?.executablePath;
 }
 
 /** The one-line stop for a run that would launch a Chromium this machine does not have; null when it has one. */
@@ -76,11 +75,19 @@ export function missingChromium(uses: (UseOptions | undefined)[]): string | null
   return uses.some(launchesBundledChromium) && !bundledChromiumInstalled() ? NO_CHROMIUM : null;
 }
 
-function withChromium(use: UseOptions | undefined, executablePath: string): UseOptions | undefined {
-  const browserName = use?.browserName;
-  if (browserName && browserName !== 'chromium') return use;
-  if (use?.channel || use?.launchOptions?.executablePath) return use;
-  const launchOptions = use?.launchOptions ?? {};
+/**
+ * The browser a project's tests launch, its `use` laid over the config's as Playwright does: a
+ * `browserName` set anywhere wins over a device's `defaultBrowserType` (devices['Desktop Firefox']
+ * sets only the latter).
+ */
+export function browserOf(use: UseOptions | undefined, inherited?: UseOptions): string {
+  return use?.browserName ?? inherited?.browserName ?? use?.defaultBrowserType ?? inherited?.defaultBrowserType ?? 'chromium';
+}
+
+function withChromium(use: UseOptions | undefined, inherited: UseOptions | undefined, executablePath: string): UseOptions | undefined {
+  const merged = { ...inherited, ...use };
+  if (browserOf(use, inherited) !== 'chromium' || merged.channel || merged.launchOptions?.executablePath) return use;
+  const launchOptions = merged.launchOptions ?? {};
   return {
     ...use,
     launchOptions: {
@@ -91,14 +98,19 @@ function withChromium(use: UseOptions | undefined, executablePath: string): UseO
   };
 }
 
+/**
+ * With projects, each Chromium project gets the system Chromium in its own launch options: set on
+ * the config's `use`, it would reach the Firefox, WebKit and channel projects that inherit it.
+ */
 export function applySystemChromium<T extends PlaywrightTestConfig>(config: T, env: NodeJS.ProcessEnv = process.env): T {
   const executablePath = systemChromium(env);
   if (!executablePath) return config;
+  if (!config.projects?.length) return { ...config, use: withChromium(config.use, undefined, executablePath) };
   return {
     ...config,
-    use: withChromium(config.use, executablePath),
-    projects: config.projects?.map((project) =>
-      project.use?.launchOptions || project.use?.browserName ? { ...project, use: withChromium(project.use, executablePath) } : project,
-    ),
+    projects: config.projects.map((project) => {
+      const use = withChromium(project.use, config.use, executablePath);
+      return use === project.use ? project : { ...project, use };
+    }),
   };
 }

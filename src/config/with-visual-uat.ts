@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test';
 import type { BaseWebServer, VisualUatOptions } from '../types';
-import { applySystemChromium } from './browser';
+import { applySystemChromium, browserOf } from './browser';
 import {
   baseOverride,
   baseServer,
@@ -120,8 +120,7 @@ function rewriteUse<U extends UseOptions | undefined>(use: U, ports: Map<number,
 }
 
 function isChromium(use: UseOptions | undefined, inherited: UseOptions | undefined): boolean {
-  const browser = use?.browserName ?? inherited?.browserName ?? 'chromium';
-  return browser === 'chromium';
+  return browserOf(use, inherited) === 'chromium';
 }
 
 /** Adds a Chromium flag where Chromium is launched; a Firefox or WebKit project keeps launch options without it. */

@@ -9,8 +9,8 @@ import { changedElements, hiddenPaths, sizeShows } from './changed-elements';
 import { insideMask, withoutMasked } from './masks';
 import { ownSizes, sizesApart, sizesToSay } from './geometry';
 import { pairMoved } from './moved';
-import { carriedRegions, changeKind, keptCovering, regionsMet } from './regions';
-import { shiftsBelow, shiftWords, subpixelMove } from './shift';
+import { carriedRegions, changeKind, keptCovering, onCurrentRows, regionsMet } from './regions';
+import { shiftsBelow, shiftWords, subpixelMove, type Shift } from './shift';
 import { NO_ORIGINS, sizeChanges, type PageOrigins, type PropertyChange } from './visible';
 import { elementName, namingOf, quotedChange, valueWord, type Naming } from './words';
 
@@ -257,7 +257,7 @@ export function explainChange(
       cause,
       ...(byState ? { interaction: byState } : {}),
       words: `${what} — ${words}`,
-      regions: regionsMet(box, regions),
+      regions: regionsMet(kind === 'removed' ? onCurrentRows(box, regions) : box, regions),
     };
     whatOf.set(change, what);
     return change;
@@ -281,13 +281,33 @@ export function explainChange(
     .filter(({ current: c }) => !changed.some((change) => change.index === c))
     .map(({ base: b, current: c }) => ({ index: c, properties: sizeChanges(base.elements[b], current.elements[c]) }))
     .filter(({ properties }) => properties.length > 0);
-  const listed: ElementChange[] = [
+  const elementChanges: ElementChange[] = [
     ...matching.added.map((i) => made('added', current, i, [])),
     ...matching.removed.map((i) => made('removed', base, i, [])),
     ...[...changed, ...movedSizes].flatMap(({ index, properties }) =>
       byCause(index, properties).map((part) => made('changed', current, index, part)),
     ),
   ];
+  // A change that meets no changed region may still have moved what follows it (a nav made `position: fixed` drawn where it was, the
+  // page slid up under it): the regions no change meets that its shift explains are its.
+  const unmet = regions.flatMap((_, i) => (elementChanges.some((change) => change.regions?.includes(i)) ? [] : [i]));
+  const unseenShifts = shiftsBelow(
+    elementChanges.filter((change) => !change.regions?.length),
+    base,
+    current,
+    matching,
+    regions,
+    unmet,
+  );
+  const placeShifts = new Map<ElementChange, Shift>();
+  const listed = elementChanges.map((change) => {
+    const shift = unseenShifts.get(change);
+    if (!shift) return change;
+    const moving = { ...change, regions: shift.regions };
+    whatOf.set(moving, whatOf.get(change)!);
+    placeShifts.set(moving, shift);
+    return moving;
+  });
   // An element that changed size on its own (a widened gutter, a card a taller neighbour stretched, a logo a rule shrank) is the change
   // in a region nothing listed meets.
   const shows = (b: number, c: number) => sizeShows(base, base.elements[b], current, current.elements[c]);
@@ -305,7 +325,7 @@ export function explainChange(
   const open = regions.flatMap((region, i) => (met.has(i) || insideMask(region, base, current) ? [] : [i]));
   const shifts = shiftsBelow(kept, base, current, matching, regions, open);
   const shown = kept.map((change) => {
-    const shift = shifts.get(change);
+    const shift = shifts.get(change) ?? placeShifts.get(change);
     const alike = carried.get(change) ?? [];
     if (!shift && alike.length === 0) return change;
     const what = whatOf.get(change)!;
@@ -315,7 +335,7 @@ export function explainChange(
       regions: [...new Set([...change.regions!, ...alike, ...(shift?.regions ?? [])])].sort((a, b) => a - b),
     };
   });
-  const shifted = new Set([...shifts.values()].flatMap((shift) => shift.regions));
+  const shifted = new Set([...shifts.values(), ...placeShifts.values()].flatMap((shift) => shift.regions));
   const subpixel = shown.length === 0 ? subpixelMove(base, current) : null;
   const unexplained = subpixel ? [] : open.filter((i) => !shifted.has(i)).map((i) => regions[i]);
   // A state no listed change is put down to is still said: it may be what an unexplained region shows (a focus ring is an outline, which

@@ -1,6 +1,6 @@
 import type { LayoutRecord, Region } from '../types';
 import type { Matching } from './match';
-import { movesBox } from './properties';
+import { movesBox, OUT_OF_FLOW } from './properties';
 import { shiftsBelow, type Block } from './shift';
 import { sizeChanges, type PropertyChange } from './visible';
 
@@ -48,8 +48,6 @@ export function sizesApart(
 const ROUNDING = 1;
 
 type Edges = [number, number, number, number];
-
-const OUT_OF_FLOW = new Set(['absolute', 'fixed']);
 
 /** The box around `boxes` (x, y, width, height), or null when there are none. */
 function around(boxes: readonly Edges[]): Edges | null {

@@ -110,7 +110,9 @@ const writtenStep = (path: string) => loosePath(sourcePath(writtenPath(pathSteps
  * Pairs an element a new wrapper now holds (`div.cardWrapper>div.container`) with the element of
  * the same written name, unpaired, that sat in the wrapper's place (`div.container` under the
  * same parent), and likewise an element a removed wrapper held: what is inside is compared, and
- * only the wrapper came or went. Same text first, else the first in order.
+ * only the wrapper came or went. Same text first, else the first in order of those where one side
+ * has no text of its own: two columns of `<p>`s replaced by one `<p>` saying something else is a
+ * paragraph added where the columns were removed, not a column's paragraph restyled.
  */
 function pairThroughWrappers(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
   const currentOf = new Map([...baseOf].map(([c, b]) => [b, c]));
@@ -134,7 +136,8 @@ function pairThroughWrappers(base: LayoutRecord, current: LayoutRecord, baseOf: 
       if (paired.has(i) || !wrapper || paired.has(element.parent) || !paired.has(wrapper.parent)) return;
       const name = writtenStep(element.path);
       const candidates = open(other, paired.get(wrapper.parent)!, taken).filter((j) => writtenStep(other.elements[j].path) === name);
-      const found = candidates.find((j) => other.elements[j].text === element.text) ?? candidates[0];
+      const found =
+        candidates.find((j) => other.elements[j].text === element.text) ?? candidates.find((j) => !other.elements[j].text || !element.text);
       if (found !== undefined) join(i, found);
     });
   through(current, base, baseOf, (b) => usedBase.has(b), pair);
@@ -146,6 +149,13 @@ function pairThroughWrappers(base: LayoutRecord, current: LayoutRecord, baseOf: 
     (b, c) => pair(c, b),
   );
 }
+
+/**
+ * Whether the other side's elements sit inside an element of this path: it is still on the page
+ * there, only unrecorded (a box of no size: a wrapper whose one child became `position: fixed`),
+ * so it neither came nor went.
+ */
+const holdsOnOtherSide = (path: string, other: LayoutRecord) => other.elements.some((element) => element.path.startsWith(`${path}>`));
 
 /**
  * Pairs the elements of two records: by path and text first, then by path without sibling positions
@@ -183,12 +193,14 @@ export function matchElements(base: LayoutRecord, current: LayoutRecord): Matchi
   pairThroughWrappers(base, current, baseOf, usedBase);
   pairByPlace(base, current, baseOf, usedBase);
   const matched = [...baseOf].map(([current, base]) => ({ base, current })).sort((a, b) => a.current - b.current);
-  const outermost = (elements: LayoutElement[], paired: (i: number) => boolean) =>
-    elements.flatMap((element, i) => (!paired(i) && (element.parent < 0 || paired(element.parent)) ? [i] : []));
+  const outermost = (elements: LayoutElement[], paired: (i: number) => boolean, other: LayoutRecord) =>
+    elements.flatMap((element, i) =>
+      !paired(i) && (element.parent < 0 || paired(element.parent)) && !holdsOnOtherSide(element.path, other) ? [i] : [],
+    );
   return {
     matched,
-    added: outermost(current.elements, (i) => baseOf.has(i)),
-    removed: outermost(base.elements, (i) => usedBase.has(i)),
+    added: outermost(current.elements, (i) => baseOf.has(i), base),
+    removed: outermost(base.elements, (i) => usedBase.has(i), current),
     baseOf,
   };
 }

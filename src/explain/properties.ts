@@ -30,6 +30,9 @@ export function recordedBy(declared: string): string[] {
   return [name];
 }
 
+/** The `position` values that take an element out of the flow: what follows it no longer makes room for it. */
+export const OUT_OF_FLOW = new Set(['absolute', 'fixed']);
+
 /** Properties that change how an element looks, never the size of its box nor whether it shows. */
 const LOOKS_ONLY =
   /^(color|background(-.*)?|box-shadow|text-shadow|opacity|cursor|transition(-.*)?|animation(-.*)?|outline(-.*)?|border(-.*)?-color|border(-.*)?-radius|filter|backdrop-filter|text-decoration(-.*)?|z-index|pointer-events|fill|stroke(-.*)?|caret-color|accent-color|will-change|user-select|mix-blend-mode|scroll-behavior)$/;

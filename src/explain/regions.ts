@@ -21,6 +21,24 @@ export function regionsMet(box: Box, regions: readonly Region[]): number[] {
 }
 
 /**
+ * Where the diff drew a box of the base image on the current one: below a band of rows the page
+ * lost (a `removed` region) that much higher, below one it gained (`added`) that much lower, inside
+ * a lost band where the band is drawn. The diff aligns the images' rows so (compare/align.ts), so a
+ * removed element below a nav that gave up its place meets the regions where its rows were compared.
+ */
+export function onCurrentRows<T extends Box>(box: T, regions: readonly Region[]): T {
+  const bands = regions.filter((r) => r.x === 0 && (r.kind === 'added' || r.kind === 'removed')).sort((a, b) => a.y - b.y);
+  let offset = 0;
+  for (const band of bands) {
+    const from = band.y - offset;
+    if (box.y < from) break;
+    if (band.kind === 'removed' && box.y < from + band.height) return { ...box, y: band.y + box.y - from };
+    offset += band.kind === 'added' ? band.height : -band.height;
+  }
+  return offset === 0 ? box : { ...box, y: box.y + offset };
+}
+
+/**
  * At most `kept` changes, in their order, chosen so the list says as much as it can: first one of
  * each kind (`alike`: the same element name, kind, properties and cause; a product grid re-wrapped
  * is one kind, a heading restyled beside it another) that meets a region none chosen meets, then one

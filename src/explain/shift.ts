@@ -1,5 +1,6 @@
 import type { LayoutRecord, Region } from '../types';
 import type { Matching } from './match';
+import { OUT_OF_FLOW } from './properties';
 import { regionsMet } from './regions';
 
 /**
@@ -31,7 +32,21 @@ const EDGE = 2;
 function growth(block: Block, axis: Axis): number {
   if (block.kind !== 'changed') return (block.kind === 'added' ? 1 : -1) * (axis === 'y' ? block.box.height : block.box.width);
   const size = block.properties.find((p) => p.property === (axis === 'y' ? 'height' : 'width'));
+  const flow = axis === 'y' ? flowChange(block) : 0;
+  if (flow !== 0) return flow;
   return size ? Number(size.after) - Number(size.before) : 0;
+}
+
+/**
+ * The rows a changed block gives up or takes in the flow by its `position`: made `fixed` or
+ * `absolute`, what follows no longer makes room for it and moves up by its height (a nav made
+ * sticky); put back in the flow, down by as much. 0 when its position kept it in or out of the flow.
+ */
+function flowChange(block: Block): number {
+  const position = block.properties.find((p) => p.property === 'position');
+  if (!position || OUT_OF_FLOW.has(position.before) === OUT_OF_FLOW.has(position.after)) return 0;
+  const height = block.properties.find((p) => p.property === 'height');
+  return OUT_OF_FLOW.has(position.after) ? -Number(height?.before ?? block.box.height) : Number(height?.after ?? block.box.height);
 }
 
 /** Which way a block moves what follows it along an axis: +1 down (right), -1 up (left), 0 not at all. */

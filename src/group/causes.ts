@@ -14,9 +14,10 @@ export const causeKey = (cause: { file: string; commit: string | null; line: str
   JSON.stringify([cause.file, cause.commit, cause.line]);
 
 /**
- * The causes of `part` (of the checkpoint's `whole` change); null when one of its regions is met by
- * no element with a cause (the words do not account for it all: its pixels decide), when it has no
- * region, or when the checkpoint's regions are not known.
+ * The causes of `part` (of the checkpoint's `whole` change): those of the regions an element with a
+ * cause meets. A region none meets (an image redrawn below a shift, a dev tool's overlay) does not
+ * take the part from the cause its other regions prove: its pixels came with them. Null when no
+ * region has a cause, or the checkpoint's regions are not known (its pixels decide).
  */
 export function partCauses(
   part: ChangePrint,
@@ -24,14 +25,13 @@ export function partCauses(
   explanation: Explanation | null,
   regions: readonly Region[] | undefined,
 ): Set<string> | null {
-  if (!explanation || !regions || regions.length !== whole.regions.length || part.regions.length === 0) return null;
+  if (!explanation || !regions || regions.length !== whole.regions.length) return null;
   const ordered = inPrintOrder(regions.map((region, index) => ({ ...region, index })));
   const causes = new Set<string>();
   for (const region of part.regions) {
     const at = ordered[whole.regions.indexOf(region)]?.index;
-    const met = explanation.changes.filter((change) => change.cause && at !== undefined && change.regions?.includes(at));
-    if (met.length === 0) return null;
-    for (const change of met) causes.add(causeKey(change.cause!));
+    for (const change of explanation.changes)
+      if (change.cause && at !== undefined && change.regions?.includes(at)) causes.add(causeKey(change.cause));
   }
-  return causes;
+  return causes.size ? causes : null;
 }

@@ -226,9 +226,9 @@ function joined(changes: Change[]): Change {
 
 /**
  * The changes one edit made, one each. A change's causes are those every checkpoint's part of it
- * is put down to (each region met by an element with a cause); causes shared by the same changes
- * are one edit, and one whose changes are all another edit's is part of that one. A change without
- * causes stays as it is.
+ * is put down to (by the regions an element with a cause meets: a region none meets goes with
+ * them); causes shared by the same changes are one edit, and one whose changes are all another
+ * edit's is part of that one. A change without causes stays as it is.
  */
 function mergedByCause(found: Change[], changes: (ChangePrint | null)[], seen: Seen[]): Change[] {
   const causesOf = (change: Change): string[] => {

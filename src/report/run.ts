@@ -231,6 +231,14 @@ export async function judgeRun(input: RunInput): Promise<RunOutcome> {
       pairs: compared.filter(({ comparison }) => ['identical', 'within-tolerance', 'different'].includes(comparison.kind)).length,
       same: compared.filter(({ comparison }) => comparison.kind === 'identical' || comparison.kind === 'within-tolerance').length,
       oneSided: compared.filter(({ comparison }) => comparison.kind === 'current-only' || comparison.kind === 'baseline-only').length,
+      allowed: allowedPercents(compared),
     },
   };
+}
+
+/** The share of pixels changed in each pair the pixel allowance (maxDiffPixels, maxDiffPixelRatio) let pass. */
+function allowedPercents(compared: Compared[]): number[] {
+  return compared.flatMap(({ comparison }) =>
+    comparison.kind === 'within-tolerance' && comparison.metrics.changedRegions.length ? [comparison.metrics.pixelDiffPercent] : [],
+  );
 }

@@ -3,12 +3,15 @@ import { plural } from '../util/text';
 
 /**
  * How many pairs a run compared (both images present), how many of them were the same (identical
- * or within tolerance), and how many checkpoints only one side took.
+ * or within tolerance), and how many checkpoints only one side took; `allowed` holds, for each
+ * pair whose pixels changed past the colour threshold but no more than maxDiffPixels or
+ * maxDiffPixelRatio allow, the percentage of its pixels that changed.
  */
 export interface ComparedCount {
   pairs: number;
   same: number;
   oneSided: number;
+  allowed: number[];
 }
 
 /**
@@ -24,16 +27,40 @@ export function sameAppWarning(context: RunContext | null, compared: ComparedCou
   if (!context || context.sameAsBase || compared.pairs === 0 || compared.same < compared.pairs || compared.oneSided > 0) return null;
   const files = context.appFilesChanged ?? [];
   if (files.length === 0) return null;
+  const differ = `visual-uat: warning: ${plural(files.length, 'app file')} ${files.length === 1 ? 'differs' : 'differ'} from the base (e.g. ${files[0]})`;
+  if (compared.allowed.length) return allowanceWarning(differ, compared);
   const same =
     compared.pairs === 1
       ? 'the 1 compared checkpoint is the same as its baseline'
       : `all ${compared.pairs} compared checkpoints are the same as their baselines`;
   return (
-    `visual-uat: warning: ${plural(files.length, 'app file')} ${files.length === 1 ? 'differs' : 'differ'} from the base ` +
-    `(e.g. ${files[0]}), yet ${same}: ` +
+    `${differ}, yet ${same}: ` +
     'if those files show on these pages, the base app was probably the current one ' +
     '(a server that reads the current checkout by a fixed path), ' +
     "or their change is within the comparison's tolerance (a colour a few levels off); " +
     'see README "Your web server", and the threshold option'
   );
+}
+
+/**
+ * The pixels did change, in pairs a test's (or the config's) maxDiffPixels or maxDiffPixelRatio let
+ * pass, as toHaveScreenshot would: the base app was the base one, so the allowance is what to name.
+ */
+function allowanceWarning(differ: string, compared: ComparedCount): string {
+  const count = compared.allowed.length;
+  const checkpoints = count === compared.pairs ? `all ${count}` : `${count} of ${compared.pairs}`;
+  const which =
+    compared.pairs === 1
+      ? 'the 1 compared checkpoint differs from its baseline'
+      : `${checkpoints} compared checkpoints differ from their baselines`;
+  return (
+    `${differ}, and ${which} (in ${share(Math.max(...compared.allowed))} of the pixels), ` +
+    'but by no more than their maxDiffPixels or maxDiffPixelRatio allow: unchanged, as toHaveScreenshot would pass them; ' +
+    "to see such changes, lower that allowance (the test's toHaveScreenshot options, or expect.toHaveScreenshot in the config)"
+  );
+}
+
+/** A percentage kept to two decimals, as pixelDiffPercent is: 0 is a few pixels, not none. */
+function share(percent: number): string {
+  return percent === 0 ? 'under 0.01 %' : `up to ${percent} %`;
 }

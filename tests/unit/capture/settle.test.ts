@@ -94,4 +94,19 @@ describe('a stable capture', () => {
     expect(retaken).not.toHaveProperty('sameAsBaseline');
     await page.close();
   });
+
+  it('takes a second capture when the first outlasted the time budget (a loaded machine): one capture cannot show a page never settled', async () => {
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await page.setContent('<body style="margin:0;background:linear-gradient(#fff,#cde)"><h1>Pricing</h1></body>');
+    let taken = 0;
+    const slowFirst = async () => {
+      taken++;
+      if (taken === 1) await new Promise((resolve) => setTimeout(resolve, 300));
+      return page.screenshot({ animations: 'disabled' });
+    };
+    const settled = await stableCapture(slowFirst, 200, null, null);
+    expect(taken).toBe(2);
+    expect(settled).toMatchObject({ stable: true, unsettled: null, captures: 2 });
+    await page.close();
+  });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PlaywrightTestConfig } from '@playwright/test';
+import { devices, type PlaywrightTestConfig } from '@playwright/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cliSettings, loadConfigOptions } from '../../../src/cli/cli-settings';
 import { resolveOptions, resolveSettings, withoutSecrets } from '../../../src/config/settings';
@@ -125,6 +125,32 @@ describe('withVisualUat', () => {
     expect(config.outputDir).toBe('/repo/app/.visual-uat/baseline-run/test-results');
   });
 
+  it('points only the Chromium projects at a system Chromium: a device of Firefox or WebKit, or a channel, keeps its own browser', () => {
+    process.env.VISUAL_UAT_CHROMIUM = process.execPath;
+    const config = withVisualUat<PlaywrightTestConfig>({
+      use: { baseURL: 'http://localhost:6241', trace: 'on-first-retry' },
+      projects: [
+        { name: 'chromium', use: { ...devices['Desktop Chrome'] } },
+        { name: 'firefox', use: { ...devices['Desktop Firefox'] } },
+        { name: 'webkit', use: { ...devices['Desktop Safari'] } },
+        { name: 'Mobile Chrome', use: { ...devices['Pixel 5'] } },
+        { name: 'Mobile Safari', use: { ...devices['iPhone 12'] } },
+        { name: 'Google Chrome', use: { ...devices['Desktop Chrome'], channel: 'chrome' } },
+      ],
+    });
+    const launched = Object.fromEntries(
+      (config.projects ?? []).map((project) => [project.name, { ...config.use, ...project.use }.launchOptions?.executablePath ?? null]),
+    );
+    expect(launched).toEqual({
+      chromium: process.execPath,
+      firefox: null,
+      webkit: null,
+      'Mobile Chrome': process.execPath,
+      'Mobile Safari': null,
+      'Google Chrome': null,
+    });
+  });
+
   it("in the baseline role, maps the current servers' origins onto the base ports in Chromium only", () => {
     Object.assign(process.env, {
       VISUAL_UAT_ROLE: 'baseline',
@@ -143,16 +169,18 @@ describe('withVisualUat', () => {
         { name: 'chromium' },
         { name: 'firefox', use: { browserName: 'firefox' } },
         { name: 'own', use: { launchOptions: { slowMo: 1 } } },
+        { name: 'webkit', use: { ...devices['Desktop Safari'] } },
       ],
     });
     const rule = expect.stringMatching(
       /^--host-resolver-rules=MAP localhost:3000 localhost:41001, MAP 127\.0\.0\.1:3000 127\.0\.0\.1:41001/,
     );
     expect(config.use?.launchOptions?.args).toEqual(['--lang=de', ...config.use!.launchOptions!.args!.slice(1, -1), rule]);
-    expect(config.projects?.[0].use).toBeUndefined();
+    expect(config.projects?.[0].use?.launchOptions?.args).toEqual(expect.arrayContaining(['--lang=de', rule]));
     expect(config.projects?.[1].use?.launchOptions?.args ?? []).not.toContainEqual(rule);
     expect(config.projects?.[2].use?.launchOptions?.args?.at(-1)).toEqual(rule);
     expect(config.projects?.[2].use?.launchOptions?.slowMo).toBe(1);
+    expect({ ...config.use, ...config.projects?.[3].use }.launchOptions?.args ?? []).not.toContainEqual(rule);
     expect((config.webServer as { command: string }).command).toContain('.js');
     // A base test that fails on an assertion waits at most Playwright's default.
     expect(config.expect).toEqual({ timeout: 5000, toHaveScreenshot: { threshold: 0.2 } });

@@ -7,7 +7,8 @@ import { explainChange, type ElementChange } from '../../../src/explain';
 import { elementName, stepParts } from '../../../src/explain/words';
 import { codeChanges, openRepo } from '../../../src/git';
 import type { CodeChange } from '../../../src/git/code-change';
-import type { LayoutRecord } from '../../../src/types';
+import type { LayoutRecord, Region } from '../../../src/types';
+import { layoutRecord, type Drawn as DrawnBox } from './records';
 
 /**
  * The attribution on realistic branches: real files committed to a real repository, read back by
@@ -1388,5 +1389,145 @@ export const ProjectCard = ({ description }) => (
     const [change] = explainChange(base, current, ALL, code).changes;
     expect(change.properties.map((p) => p.property)).toEqual(['text']);
     expect(change.cause?.file).toBe('src/components/Hero/hero.jsx');
+  });
+});
+
+describe('attribution: a home page whose nav became sticky and whose two columns became one line (real commits, issue #48)', () => {
+  // DiegoBravoTorres/react-css-modules at 1280 px: "tap intro" replaces two react-bootstrap columns by one paragraph; "Sticky nav"
+  // makes the nav `position: fixed`, so the page slides up 71 px under it. Boxes, classes and regions as that run recorded them.
+  const home = (intro: boolean) => `import React, { Component } from 'react';
+import { Row, Col } from 'react-bootstrap';
+import styles from './home.module.css';
+
+class Home extends Component {
+  render() {
+    return (
+      <div>
+        <div className={styles.secondary}>
+          <Col md={12} sm={12} xs={12}>
+            <h2>Just Keep Tapping</h2>
+          </Col>
+${
+  intro
+    ? `          <Row>
+            <p>
+              Tap, get the ingredient list and instructions
+            </p>
+          </Row>`
+    : `          <Row>
+            <Col md={6} sm={12} xs={12}>
+              <p>
+                <strong>Tap 1 </strong> Get the ingredient list
+              </p>
+            </Col>
+            <Col md={6} sm={12} xs={12}>
+              <p>
+                <strong>Tap 2 </strong>Get the instructions
+              </p>
+            </Col>
+          </Row>`
+}
+        </div>
+        <div className={styles.sections}>
+          <h2>Start Mixing</h2>
+        </div>
+      </div>
+    );
+  }
+}
+
+export default Home;
+`;
+  const nav = (sticky: boolean) => `.navbar {
+  display: flex;
+  background-color: #f8f9fa;
+  text-align: center;
+${sticky ? '  position: fixed;\n  width: 100%;\n  top: 0;\n  z-index: 10000;\n' : ''}}
+`;
+  const root = 'html>body>div#root>div.App_App__B2Ebb>div';
+  const secondary = `${root}>div.home_secondary__9fQd2`;
+  const column = (n: number) => `${secondary}>div.row>div.col-md-6.col-sm-12.col-12:${n}`;
+  // The wrapper round the nav keeps no box once the nav is fixed: the current record has the nav, not its parent.
+  const page = (after: boolean): LayoutRecord => {
+    const up = after ? 71 : 0;
+    const drawn: DrawnBox[] = [
+      { path: 'html', box: [0, 0, 1280, 941 - up] },
+      { path: 'html>body', box: [0, 0, 1280, 941 - up] },
+      { path: 'html>body>div#root', box: [0, 0, 1280, 941 - up] },
+      { path: 'html>body>div#root>div.App_App__B2Ebb', box: [0, 0, 1280, 941 - up] },
+      { path: root, box: [0, 0, 1280, 941 - up] },
+      ...(after ? [] : [{ path: `${root}>div.App`, box: [0, 0, 1280, 71] } as DrawnBox]),
+      {
+        path: `${root}>div.App>div.nav_navbar__4sQ6A`,
+        box: [0, 0, 1280, 71],
+        style: { display: 'flex', ...(after ? { position: 'fixed', 'z-index': '10000' } : {}) },
+      },
+      { path: `${root}>div.App>div.nav_navbar__4sQ6A>img.nav_title__xMF9t`, box: [545, 10, 176, 50] },
+      { path: `${root}>div.container`, box: [70, 71 - up, 1140, 390] },
+      { path: secondary, box: [0, 461 - up, 1280, 147] },
+      { path: `${secondary}>div.col-md-12.col-sm-12.col-12`, box: [100, 491 - up, 1080, 36] },
+      { path: `${secondary}>div.col-md-12.col-sm-12.col-12>h2`, box: [100, 491 - up, 1080, 36], text: 'Just Keep Tapping' },
+      { path: `${secondary}>div.row`, box: [88, 535 - up, 1104, 43], style: { display: 'flex' } },
+      ...(after
+        ? [
+            {
+              path: `${secondary}>div.row>p`,
+              box: [98, 474, 1104, 23],
+              text: 'Tap, get the ingredient list and instructions',
+              style: { padding: '0px 12px', 'max-width': '100%' },
+            } as DrawnBox,
+          ]
+        : [1, 2].flatMap((n): DrawnBox[] => [
+            { path: column(n), box: [88 + (n - 1) * 552, 535, 552, 43] },
+            {
+              path: `${column(n)}>p`,
+              box: [110 + (n - 1) * 552, 545, 508, 23],
+              text: n === 1 ? 'Get the ingredient list' : 'Get the instructions',
+            },
+            { path: `${column(n)}>p>strong`, box: [272 + (n - 1) * 558, 547, 42, 17], text: `Tap ${n}`, style: { display: 'inline' } },
+          ])),
+      { path: `${root}>div.home_sections__NawSL`, box: [0, 607 - up, 1280, 208] },
+      { path: `${root}>div.home_sections__NawSL>h2`, box: [100, 677 - up, 1080, 76], text: 'Start Mixing' },
+      { path: `${root}>div.nav_footer__AD3CK`, box: [0, 892 - up, 1280, 50], text: 'Site by Diego Bravo Torres' },
+    ];
+    return layoutRecord(drawn, 1280, after ? 900 : 941);
+  };
+  // The diff's regions: the 71 rows the page lost (drawn where they went), the new line's words, rows gained at the page's foot.
+  const regions = (
+    [
+      [0, 86, 1280, 71, 'removed'],
+      [514, 480, 275, 12, 'modified'],
+      [276, 481, 179, 12, 'modified'],
+      [834, 481, 167, 12, 'modified'],
+      [0, 832, 1280, 29, 'added'],
+    ] as const
+  ).map(([x, y, width, height, kind]): Region => ({ x, y, width, height, kind }));
+  const replayed = () =>
+    branch({ 'src/components/home/home.js': home(false), 'src/components/nav/nav.module.css': nav(false) }, [
+      { subject: 'tap intro', files: { 'src/components/home/home.js': home(true) } },
+      { subject: 'Sticky nav', files: { 'src/components/nav/nav.module.css': nav(true) } },
+    ]);
+
+  it('says the new line added and both columns removed, where the page slid up under the nav: a removed box meets regions where its rows were compared', async () => {
+    const code = await replayed();
+    const { changes } = explainChange(page(false), page(true), regions, code);
+    const intro = `src/components/home/home.js (commit ${commitOf(code, 'tap intro')})`;
+    expect(changes.filter((change) => change.path.includes('home_secondary')).map((change) => change.words)).toEqual([
+      `.row p added (1104×23) in .row — ${intro}`,
+      `.col-md-6.col-sm-12.col-12 removed (552×43) — ${intro}`,
+      `.col-md-6.col-sm-12.col-12 removed (552×43) — ${intro}`,
+    ]);
+  });
+
+  it('says the nav made fixed and the page it let slide up 71 px, from its rule; its wrapper, left with no box, neither came nor went', async () => {
+    const code = await replayed();
+    const explanation = explainChange(page(false), page(true), regions, code);
+    const navbar = explanation.changes.find((change) => change.path.endsWith('div.nav_navbar__4sQ6A'));
+    expect(navbar?.words).toBe(
+      `div.navbar (nav.module.css): position static → fixed, z-index auto → 10000; what is below it moved up 71 px — src/components/nav/nav.module.css (commit ${commitOf(code, 'Sticky nav')})`,
+    );
+    expect(navbar?.regions).toEqual([0, 4]);
+    expect(explanation.changes.map((change) => change.element)).not.toContain('.App');
+    expect(explanation.unexplained).toEqual([]);
   });
 });

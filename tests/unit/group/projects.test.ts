@@ -10,8 +10,9 @@ import { flatRegion, grouped } from './prints';
 /**
  * One change across Playwright projects is one decision: the same header edit at a desktop and a
  * mobile viewport has other pixels (other sizes) but the same words, and is one group; any
- * difference in the words (another value, another property, another element, another cause, a
- * region nobody explained) leaves the pixels to decide, as within one project.
+ * difference in the words (another value, another property, another element, another cause)
+ * leaves the pixels to decide, as within one project; a region nobody explained does not take a
+ * checkpoint from the edit its other regions show (one edit, one group).
  */
 
 const DESKTOP = { width: 1280, height: 720 };
@@ -117,10 +118,10 @@ describe('groupChanges across Playwright projects', () => {
       groups: [[0], [1]],
     },
     {
-      name: 'a region nobody explained leaves the pixels to decide',
+      name: 'a region nobody explained goes with the edit its checkpoint shows',
       desktop: navy(DESKTOP),
       mobile: navy(MOBILE, { elsewhere: [{ x: 0, y: 400, width: 390, height: 40, kind: 'modified' }] }),
-      groups: [[0], [1]],
+      groups: [[0, 1]],
     },
     {
       name: 'a size change alone at the same size is one group',

@@ -457,6 +457,20 @@ describe('judgeRun', () => {
     ]);
   });
 
+  it("counts the pairs a test's pixel allowance let pass, with the share of pixels each changed", async () => {
+    const allowance = (name: string) => ({ meta: { name, intent: null, stable: true, unsettled: null, signals: QUIET, maxDiffPixels: 5 } });
+    const runOutcome = await judgeRun({
+      tests: [collected('plans', [pair('same', images.base, images.same), pair('tiny', images.base, images.tiny, allowance('tiny'))])],
+      context: CONTEXT,
+      settings: settings(),
+      approvals: [],
+      evaluator: null,
+      evalRecord: null,
+    });
+    // One pixel of 24 000: 0.004 %, kept to two decimals as pixelDiffPercent is.
+    expect(runOutcome.compared).toEqual({ pairs: 2, same: 2, oneSided: 0, allowed: [0] });
+  });
+
   it('marks a run with an unreadable baseline, so its store entries are dropped', async () => {
     const runOutcome = await judgeRun({
       tests: [collected('plans', [pair('corrupt', images.corrupt, images.changed)])],
