@@ -11,13 +11,13 @@ import { faultPoint } from '../config/fault-point';
 import { timed } from '../config/timing';
 import { plural } from '../util/text';
 import { provideDependencies } from '../checkout/dependencies';
-import { runBaselinePass, withoutShard } from './pass';
+import { runBaselinePass, withoutShard, type BaselinePassOutcome } from './pass';
 import { baseAppUnreachable } from './pass-failure';
 import { chosenTests, manifestSelection, type BaselinePlan, type StoredTest, type TestLookup } from './plan';
 import { unmovedOrigins } from './port-source';
 import { say, shownPath } from '../util/output';
 import type { PassScope } from './pass-scope';
-import { listedTests, listingOf, listSuite, testListText, type Listing } from './selection';
+import { listedFiles, listedTests, listingOf, listSuite, testListText, type Listing } from './selection';
 import { testSource, type KeyInputs, type RenderedTest } from '../store/key';
 import { copyEntry, earlierRender, lookUp, readSeal, storedRecord, storeHolds } from '../store/entry';
 import { resumeStoring, type SuiteStored } from '../store/journal';
@@ -65,7 +65,7 @@ export async function listCapturing(scope: PassScope): Promise<Listing | null> {
     );
     return null;
   }
-  return listingOf(listedTests(report), scope.suite.graph);
+  return { ...listingOf(listedTests(report), scope.suite.graph), files: listedFiles(report) };
 }
 
 /**
@@ -134,13 +134,15 @@ export function fillFromStore(scope: PassScope, plan: BaselinePlan): PassOutcome
  * without a listing), and the stored ones' records beside them. `storedCopied`: the stored tests'
  * images are already in the run's entry (a pass beside the tests writes its own, moved in after);
  * else they are copied into this entry once the nested run, which starts it afresh, is done.
- * `early`: the base checkout made while the tests were listed (else it is made here).
+ * `early`: the base checkout made while the tests were listed (else it is made here); `ahead`: the
+ * nested run started then, which runs the plan's tests once told (see pass-ahead.ts).
  */
 export async function renderOnBase(
   scope: PassScope,
   plan: BaselinePlan,
   storedCopied: boolean,
   early: Promise<BaseCheckout> | null = null,
+  ahead: (() => Promise<BaselinePassOutcome>) | null = null,
 ): Promise<PassOutcome> {
   const { stored, render } = plan;
   let worktree: string | null = null;
@@ -151,7 +153,7 @@ export async function renderOnBase(
       writeFileAtomic(testList, testListText(render));
     }
     worktree = await timed('worktree', () => provideBase(scope, `baseline pass (${plan.passReason})`, early));
-    const outcome = await timed('base pass', () => nestedPass(scope, worktree!, scope.entry, testList));
+    const outcome = await timed('base pass', () => ahead?.() ?? nestedPass(scope, worktree!, scope.entry, testList));
     if (outcome.error) return { failure: outcome.error, worktree, rendered: [] };
     const broken = baseAppUnreachable(outcome.manifest!);
     if (broken) return { failure: `the baseline pass failed: ${broken}`, worktree, rendered: [] };
@@ -329,7 +331,7 @@ async function provideBase(scope: PassScope, why: string, early: Promise<BaseChe
   return worktree;
 }
 
-function nestedPass(scope: PassScope, worktree: string, baselineDir: string, testList: string | null) {
+export function nestedPass(scope: PassScope, worktree: string, baselineDir: string, testList: string | null, env?: NodeJS.ProcessEnv) {
   return runBaselinePass({
     configFile: scope.configFile,
     configDir: scope.configDir,
@@ -340,5 +342,6 @@ function nestedPass(scope: PassScope, worktree: string, baselineDir: string, tes
     args: testList ? [...withoutShard(scope.args), '--test-list', testList] : scope.args,
     logFile: outputPath(scope.root, 'baselineLog'),
     servers: scope.servers,
+    env,
   });
 }

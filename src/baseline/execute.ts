@@ -42,6 +42,8 @@ import { say } from '../util/output';
 import { listingOf, type Listing } from './selection';
 import { moveTree } from '../checkout/staging';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
+import { passAhead, startsAhead } from './pass-ahead';
+import type { BaselinePassOutcome } from './pass';
 import { removeEmptyHome } from '../checkout/worktrees';
 
 /**
@@ -87,24 +89,29 @@ async function carryOut(scope: PassScope, facts: RunFacts, run: RunPlan, context
   // Before the current tests: which tests need the base decides whether it runs beside them,
   // and the captures of the others read their stored baselines.
   const early = run.checkoutEarly ? checkOutEarly(scope) : null;
+  const ahead = early && startsAhead(scope) ? passAhead(scope, early) : null;
   let plan: BaselinePlan;
+  let listing: Listing | null;
   try {
-    const listing = run.list ? await listCapturing(scope) : null;
+    listing = run.list ? await listCapturing(scope) : null;
     plan = planSelection(
       selectionFacts(facts, run, listing, listing ? lookUpTests(scope, run.takesBaselines, await scope.keyInputs(), listing) : new Map()),
     );
     announce(scope, plan);
   } catch (error) {
+    await ahead?.stop();
     await dropCheckout(scope, early);
     throw error;
   }
   const { schedule } = plan;
+  const adopted = schedule.kind === 'before' ? (ahead?.adopt(plan, listing) ?? null) : null;
+  if (!adopted) await ahead?.stop();
   if (schedule.kind === 'store-only') {
     await dropCheckout(scope, early);
     return fromStore(scope, plan, context);
   }
   if (schedule.kind === 'beside') return beside(scope, plan, schedule.workers, context, early);
-  return before(scope, plan, context, early);
+  return before(scope, plan, context, early, adopted);
 }
 
 /** A checkout made while the tests were listed that no pass uses (none of them captures): the worktree it created goes. */
@@ -241,9 +248,15 @@ function beside(
   };
 }
 
-/** The plan's pass before the tests; one that fails as a whole stops the run (see stopOrWarn). */
-async function before(scope: PassScope, plan: BaselinePlan, context: RunContext, early: Promise<BaseCheckout> | null): Promise<Prepared> {
-  const pass = await renderOnBase(scope, plan, false, early);
+/** The plan's pass before the tests (in the run started ahead, when it took it); one that fails as a whole stops the run (see stopOrWarn). */
+async function before(
+  scope: PassScope,
+  plan: BaselinePlan,
+  context: RunContext,
+  early: Promise<BaseCheckout> | null,
+  ahead: (() => Promise<BaselinePassOutcome>) | null,
+): Promise<Prepared> {
+  const pass = await renderOnBase(scope, plan, false, early, ahead);
   let baselineError: string | null = null;
   if (pass.failure) {
     try {

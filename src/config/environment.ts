@@ -158,6 +158,12 @@ export const ENV = {
     "the file that names each rendered test's earlier render (see store/entry earlierRender), for both passes' captures",
     text,
   ),
+  passGate: variable(
+    'VISUAL_UAT_PASS_GATE',
+    'run',
+    'the file a base pass started ahead of its plan waits on before its tests: go, or stop (see baseline/pass-ahead)',
+    text,
+  ),
   baseCwd: variable('VISUAL_UAT_BASE_CWD', 'run', "the config's folder inside the base worktree", text),
   basePorts: variable('VISUAL_UAT_BASE_PORTS', 'run', "the free ports the base pass's web servers move to", integers),
   repoRoot: variable(

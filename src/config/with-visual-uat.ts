@@ -199,7 +199,10 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
   const withComponents = withChromiumArg(componentBuild(config, env, outputDir), hostResolverRules(servers, ports));
   return {
     ...withComponents,
-    globalSetup: asArray(config.globalSetup).filter((setup) => setup !== GLOBAL_SETUP),
+    // Its own setup only holds a run started ahead of its plan at its gate (see baseline/gate).
+    globalSetup: ENV.passGate.read(env)
+      ? asArray(config.globalSetup)
+      : asArray(config.globalSetup).filter((setup) => setup !== GLOBAL_SETUP),
     reporter: [[REPORTER, { role: 'baseline' }], ['list']],
     outputDir: outputPath(outputDir, 'baselineRunOutput'),
     webServer: Array.isArray(config.webServer) ? rewritten : rewritten[0],
