@@ -74,8 +74,11 @@ const SUMMARIZED = 3;
 
 const boxOf = (element: LayoutElement): Box => ({ x: element.box[0], y: element.box[1], width: element.box[2], height: element.box[3] });
 
+/** Changes the words say apart from the styles: the text, and the new size. */
+const SAID_APART = new Set(['text', 'width', 'height']);
+
 function propertyWords(changes: PropertyChange[]): string {
-  const styles = changes.filter((c) => c.property !== 'text' && c.property !== 'width' && c.property !== 'height');
+  const styles = changes.filter((c) => !SAID_APART.has(c.property));
   const sizes = changes.filter((c) => c.property === 'width' || c.property === 'height');
   const text = changes.find((c) => c.property === 'text');
   const parts = [
@@ -85,6 +88,10 @@ function propertyWords(changes: PropertyChange[]): string {
   ];
   return parts.filter(Boolean).join('; ');
 }
+
+/** Each changed style property's new value, as the words write it. */
+const shownValues = (changes: readonly PropertyChange[]): Record<string, string> =>
+  Object.fromEntries(changes.filter((c) => !SAID_APART.has(c.property)).map((c) => [c.property, valueWord(c.after)]));
 
 function placeWords(record: LayoutRecord, index: number, naming: Naming): string {
   const element = record.elements[index];
@@ -232,7 +239,15 @@ export function explainChange(
     const pictures = [record.styles[element.style]?.src, baseElement && base.styles[baseElement.style]?.src].filter((src): src is string =>
       Boolean(src),
     );
-    const clues: ElementClues = { kind: clueKind, paths, texts, properties: changedProperties, pictures, innerTexts };
+    const clues: ElementClues = {
+      kind: clueKind,
+      paths,
+      texts,
+      properties: changedProperties,
+      pictures,
+      innerTexts,
+      shown: shownValues(properties),
+    };
     const {
       cause,
       words,
@@ -271,9 +286,15 @@ export function explainChange(
       Boolean(src),
     );
     const paths = [...new Set([baseElement?.path ?? element.path, element.path])];
-    return propertiesByCause({ kind: 'changed', paths, texts, properties: properties.map((p) => p.property), pictures }, code, page).map(
-      (part) => properties.filter((p) => part.includes(p.property)),
-    );
+    const clues: ElementClues = {
+      kind: 'changed',
+      paths,
+      texts,
+      properties: properties.map((p) => p.property),
+      pictures,
+      shown: shownValues(properties),
+    };
+    return propertiesByCause(clues, code, page).map((part) => properties.filter((p) => part.includes(p.property)));
   };
   const changed = sizesApart(changedElements(base, current, matching, origins), base, current, matching);
   // An element matching left removed and added is one element: its new size is its change.

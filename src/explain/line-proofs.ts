@@ -13,6 +13,8 @@ export interface Element {
   properties: string[];
   pictures: string[];
   innerTexts: string[];
+  /** The value each changed style property now has, as the words write it (`color` → `#687eeb`). */
+  shown: Record<string, string>;
   /** Whether a class is on many elements of the page (`flex`, `items-center`): on a changed line, no evidence on its own. */
   shared: (name: string) => boolean;
 }
@@ -96,5 +98,19 @@ export function addressProof(line: ChangedLine, element: Element): boolean {
       const at = shown.split(/[?#]/)[0];
       return at.endsWith(`/${path}`) || at === path;
     });
+  });
+}
+
+/**
+ * Whether a changed line that is no style rule writes, whole, a colour the element now shows for a
+ * property that changed (`800: '#687eeb',` in tailwind.config.cjs, the palette entry its
+ * `text-frog-800` reads). Weaker than a rule that applies: the way from the line to the element is
+ * not read. Six hex digits only: a colour that precise on a changed line is no coincidence.
+ */
+export function writesShownColour(line: ChangedLine, element: Element): boolean {
+  if (element.kind !== 'changed' || !line.added || line.target?.kind === 'style') return false;
+  return element.properties.some((property) => {
+    const colour = element.shown[property];
+    return colour !== undefined && /^#[0-9a-f]{6}$/.test(colour) && new RegExp(`(^|[^\\w#])${colour}(?![\\w])`, 'i').test(line.text);
   });
 }

@@ -1,5 +1,6 @@
 import { withoutOrigin } from '../compare/signal-changes';
 import type { LayoutElement, LayoutRecord } from '../types';
+import { RECORDED_COLOUR } from './words';
 
 /**
  * What a person sees of an element, compared across the two sides: its computed styles, its text
@@ -36,18 +37,60 @@ function drawsBorder(styles: Record<string, string>): boolean {
   return drawn && (styles['border-width'] ?? '0px').split(' ').some((width) => width !== '0px');
 }
 
+/** Levels of 255 a colour may move on each channel and still look the same on a screen (ΔE well under 1). */
+const UNSEEN_LEVELS = 2;
+
 /**
- * The style and text changes of one element paired across the sides. A border's colour that no
- * side draws is no change: it follows `color` (currentColor) on an element without a border.
+ * Whether two values differ only in colours no one can tell apart: the same value around them,
+ * each colour within UNSEEN_LEVELS on every channel and of the same opacity (a background from
+ * #f8f8f6 to #f7f7f7).
+ */
+function sameToTheEye(before: string, after: string): boolean {
+  const colours = (value: string) => [...value.matchAll(RECORDED_COLOUR)].map((m) => [m[1], m[2], m[3], m[4] ?? '1'].map(Number));
+  const [a, b] = [colours(before), colours(after)];
+  if (a.length === 0 || a.length !== b.length || before.replace(RECORDED_COLOUR, '') !== after.replace(RECORDED_COLOUR, '')) return false;
+  return a.every((colour, i) => colour.every((channel, c) => Math.abs(channel - b[i][c]) <= (c === 3 ? 0 : UNSEEN_LEVELS)));
+}
+
+/** An element's z-index as a number; null for `auto` or none. */
+function zIndex(record: LayoutRecord, element: LayoutElement): number | null {
+  const value = record.styles[element.style]?.['z-index'];
+  return value === undefined || value === 'auto' ? null : Number(value);
+}
+
+/**
+ * Whether an element's new z-index leaves it where it was among everything it may overlap: both
+ * values on the same side of the page's content (below it, or above it), and no other element of
+ * either side stacked between them or at either (a hero image from -1 to -9 is still behind all).
+ */
+function sameStacking(base: LayoutRecord, b: number, current: LayoutRecord, c: number): boolean {
+  const [before, after] = [zIndex(base, base.elements[b]), zIndex(current, current.elements[c])];
+  if (before === null || after === null || before === 0 || after === 0 || Math.sign(before) !== Math.sign(after)) return false;
+  const [low, high] = [Math.min(before, after), Math.max(before, after)];
+  const between = (record: LayoutRecord, own: number) =>
+    record.elements.some((element, i) => {
+      const z = i === own ? null : zIndex(record, element);
+      return z !== null && z >= low && z <= high;
+    });
+  return !between(base, b) && !between(current, c);
+}
+
+/**
+ * The style and text changes of one element paired across the sides. What no one sees is no
+ * change: a border's colour that no side draws (it follows `color`, currentColor, on an element
+ * without a border), a colour that moved by a level or two, a z-index that stacks it as before.
  */
 export function styleChanges(base: LayoutRecord, b: number, current: LayoutRecord, c: number, origins: PageOrigins): PropertyChange[] {
   const [baseElement, currentElement] = [base.elements[b], current.elements[c]];
   const before = renderedStyles(base, baseElement, origins.base);
   const after = renderedStyles(current, currentElement, origins.current);
   const changes: PropertyChange[] = [];
-  const hidden = (property: string) => property === 'border-color' && !drawsBorder(before) && !drawsBorder(after);
+  const unseen = (property: string) =>
+    (property === 'border-color' && !drawsBorder(before) && !drawsBorder(after)) ||
+    sameToTheEye(before[property], after[property]) ||
+    (property === 'z-index' && sameStacking(base, b, current, c));
   for (const property of Object.keys(after))
-    if (before[property] !== undefined && before[property] !== after[property] && !hidden(property))
+    if (before[property] !== undefined && before[property] !== after[property] && !unseen(property))
       changes.push({ property, before: before[property], after: after[property] });
   if (baseElement.text !== currentElement.text) changes.push({ property: 'text', before: baseElement.text, after: currentElement.text });
   return changes;

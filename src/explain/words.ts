@@ -14,9 +14,12 @@ function colourWord(r: number, g: number, b: number, a: number): string {
   return `#${short ? digits.map((pair) => pair[0]).join('') : digits.join('')}`;
 }
 
+/** A colour as a layout record writes it (`rgb(248, 248, 246)`, `rgba(0, 0, 0, 0.1)`): its channels and opacity. */
+export const RECORDED_COLOUR = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:[,\s/]+([\d.]+))?\s*\)/g;
+
 /** A computed value as a person would write it: colours as hex, transparent as `transparent`. */
 export function valueWord(value: string): string {
-  return value.replace(/rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:[,\s/]+([\d.]+))?\s*\)/g, (_, r, g, b, a) => {
+  return value.replace(RECORDED_COLOUR, (_, r, g, b, a) => {
     const alpha = a === undefined ? 1 : Number(a);
     return alpha === 0 ? 'transparent' : colourWord(Number(r), Number(g), Number(b), alpha);
   });

@@ -1392,6 +1392,57 @@ export const ProjectCard = ({ description }) => (
   });
 });
 
+describe('attribution: a theme colour a utility class reads', () => {
+  const config = (frog: string, darkFrog: string) => `/** @type {import('tailwindcss').Config} */
+module.exports = {
+  content: ['./src/**/*.{html,js,svelte,ts}'],
+  theme: {
+    extend: {
+      colors: {${darkFrog}
+        frog: {
+          800: '${frog}',
+          900: '#0D1B59'
+        }
+      }
+    }
+  }
+};
+`;
+  it('credits a colour to the commit whose palette entry writes the value it now shows, not "no changed file mentions"', async () => {
+    // As on a SvelteKit + Tailwind portfolio: `text-frog-800` on the card's subtitle, its palette entry changed twice.
+    const code = await branch({ 'tailwind.config.cjs': config('#172d93', '') }, [
+      { subject: 'modal', files: { 'tailwind.config.cjs': config('#0063da', '') } },
+      {
+        subject: 'reduce exp',
+        files: { 'tailwind.config.cjs': config('#687eeb', "\n        darkFrog: {\n          800: '#f7f7f7',\n        },") },
+      },
+    ]);
+    const subtitle = 'html>body>section#Experience>div.special-card>p.special-card__subtitle.text-frog-800';
+    const [before, after] = ['rgb(23, 45, 147)', 'rgb(104, 126, 235)'].map((color) =>
+      page([
+        ['html'],
+        ['html>body'],
+        ['html>body>section#Experience'],
+        ['html>body>section#Experience>div.special-card'],
+        [subtitle, { color }],
+      ]),
+    );
+    const [change] = explainChange(before, after, ALL, code).changes;
+    expect(change.words).toMatch(
+      /^\.special-card__subtitle\.text-frog-800: color #172d93 → #687eeb — tailwind\.config\.cjs \(commit \w+ reduce exp\)$/,
+    );
+    // A colour the line does not write proves nothing: an element now #0063da is not this commit's.
+    const other = page([
+      ['html'],
+      ['html>body'],
+      ['html>body>section#Experience'],
+      ['html>body>section#Experience>div.special-card'],
+      [subtitle, { color: 'rgb(0, 99, 218)' }],
+    ]);
+    expect(explainChange(before, other, ALL, code).changes[0].cause).toBeNull();
+  });
+});
+
 describe('attribution: a home page whose nav became sticky and whose two columns became one line (real commits, issue #48)', () => {
   // DiegoBravoTorres/react-css-modules at 1280 px: "tap intro" replaces two react-bootstrap columns by one paragraph; "Sticky nav"
   // makes the nav `position: fixed`, so the page slides up 71 px under it. Boxes, classes and regions as that run recorded them.
@@ -1529,5 +1580,92 @@ ${sticky ? '  position: fixed;\n  width: 100%;\n  top: 0;\n  z-index: 10000;\n' 
     expect(navbar?.regions).toEqual([0, 4]);
     expect(explanation.changes.map((change) => change.element)).not.toContain('.App');
     expect(explanation.unexplained).toEqual([]);
+  });
+});
+
+describe('attribution: a responsive rewrite that renders a new small navbar in place of the wide one (real commits, issue #48)', () => {
+  // Jiaying330/Disney-Home-page at 900 px: "responsive" makes Navbar return <NavbarSmall /> at ≤1100 px (its <nav className="navbar">
+  // unchanged below), NavbarSmall.jsx new; "responsive navbar finished" adds a menu inside the small nav, behind `{checked && (`.
+  const navbar = (small: boolean) => `import React, { useState } from "react";
+import "./Navbar.scss";
+${small ? 'import NavbarSmall from "./NavbarSmall";\n' : ''}
+export default function Navbar() {
+${small ? '  const [width] = useState(window.innerWidth);\n  if (width <= 1100) {\n    return <NavbarSmall />;\n  }\n' : ''}  return (
+    <nav className="navbar">
+      <div className="navbar__left">
+        <ul className="navbar__list">
+          <li className="navbar__item">Disney+</li>
+        </ul>
+      </div>
+      <div className="navbar__right">
+        <button className="navbar__search">Search</button>
+      </div>
+    </nav>
+  );
+}
+`;
+  const small = (menu: boolean) => `import React, { useState } from "react";
+import "./NavbarSmall.scss";
+
+export default function NavbarSmall() {
+  const [checked] = useState(false);
+  return (
+    <nav className="navbar-small">
+      <ul className="navbar-small__list">
+        <li className="navbar-small__item">Disney+</li>
+      </ul>
+${menu ? '      {checked && (\n        <div className="navbar-small__menu">\n          <a href="#">Movies</a>\n        </div>\n      )}\n' : ''}    </nav>
+  );
+}
+`;
+  const page = (after: boolean): LayoutRecord =>
+    layoutRecord(
+      [
+        { path: 'html', box: [after ? 0 : -20, 0, 900, after ? 5124 : 4084] },
+        { path: 'html>body', box: [after ? 0 : -20, 0, 900, after ? 5124 : 4084] },
+        { path: 'html>body>div#root', box: [after ? 0 : -20, 0, 900, after ? 5124 : 4084] },
+        ...(after
+          ? ([
+              { path: 'html>body>div#root>nav.navbar-small', box: [0, 0, 900, 60], style: { position: 'relative' } },
+              { path: 'html>body>div#root>nav.navbar-small>ul.navbar-small__list', box: [20, 5, 860, 50], style: { display: 'flex' } },
+              {
+                path: 'html>body>div#root>nav.navbar-small>ul.navbar-small__list>li.navbar-small__item',
+                box: [390, 18, 120, 24],
+                text: 'Disney+',
+              },
+            ] satisfies DrawnBox[])
+          : ([
+              { path: 'html>body>div#root>nav.navbar', box: [0, 0, 860, 61], style: { display: 'flex' } },
+              { path: 'html>body>div#root>nav.navbar>div.navbar__left', box: [0, 0, 432, 61] },
+              { path: 'html>body>div#root>nav.navbar>div.navbar__left>ul.navbar__list', box: [0, 0, 432, 61], style: { display: 'flex' } },
+              {
+                path: 'html>body>div#root>nav.navbar>div.navbar__left>ul.navbar__list>li.navbar__item',
+                box: [0, 0, 100, 60],
+                text: 'Disney+',
+              },
+              { path: 'html>body>div#root>nav.navbar>div.navbar__right', box: [493, 0, 367, 61] },
+              { path: 'html>body>div#root>nav.navbar>div.navbar__right>button.navbar__search', box: [700, 15, 160, 30], text: 'Search' },
+            ] satisfies DrawnBox[])),
+      ],
+      after ? 900 : 860,
+      after ? 60 : 61,
+    );
+  // The navbar capture's regions: a new column at the right, the rest of the bar redrawn.
+  const regions: Region[] = [
+    { x: 860, y: 0, width: 40, height: 60, kind: 'added' },
+    { x: 1, y: 5, width: 859, height: 46, kind: 'modified' },
+  ];
+
+  it('says the wide nav removed by the early return of its component and the small one added by its new file, not one nav restyled', async () => {
+    const code = await branch({ 'src/components/Navbar.jsx': navbar(false) }, [
+      { subject: 'responsive', files: { 'src/components/Navbar.jsx': navbar(true), 'src/components/NavbarSmall.jsx': small(false) } },
+      { subject: 'responsive navbar finished', files: { 'src/components/NavbarSmall.jsx': small(true) } },
+    ]);
+    const { changes } = explainChange(page(false), page(true), regions, code);
+    const responsive = `commit ${commitOf(code, 'responsive')}`;
+    expect(changes.map((change) => change.words)).toEqual([
+      `.navbar-small added (900×60) in #root — src/components/NavbarSmall.jsx (${responsive})`,
+      `.navbar removed (860×61) — src/components/Navbar.jsx (${responsive})`,
+    ]);
   });
 });

@@ -153,6 +153,37 @@ describe('only visible changes are changes', () => {
     ]);
   });
 
+  it('leaves out a colour that moved a level per channel: the section whose padding changed is said by its padding alone', () => {
+    // As on a SvelteKit + Tailwind portfolio: bg-smoke-300 (#f8f8f6) → bg-darkFrog-800 (#f7f7f7) beside px-8 → px-12.
+    const section = (background: string, padding: string, height: number): Drawn[] => [
+      { path: 'html', box: [0, 0, 960, 1000] },
+      { path: 'html>body', box: [0, 0, 960, 1000] },
+      { path: 'html>body>main>section#Experience', box: [24, 0, 912, height], style: { 'background-color': background, padding } },
+    ];
+    const region = [{ x: 24, y: 0, width: 912, height: 831 }];
+    expect(what(section('rgb(248, 248, 246)', '36px 24px', 831), section('rgb(247, 247, 247)', '36px', 813), region)).toEqual([
+      '#Experience: padding 36px 24px → 36px; height 831 → 813 px',
+    ]);
+    expect(what(section('rgb(248, 248, 246)', '36px', 813), section('rgb(238, 238, 238)', '36px', 813), region)).toEqual([
+      '#Experience: background-color #f8f8f6 → #eee',
+    ]);
+  });
+
+  it('leaves out a z-index that stacks the element as before: a hero image from -1 to -9 is still behind everything', () => {
+    // As on a Create React App with styled-components: the hero image's z-index -1 → -9, a submenu opened above it.
+    const page = (hero: string, other: Record<string, string>): Drawn[] => [
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      { path: 'html>body>div#root>img.hero', box: [0, 0, 1280, 720], style: { position: 'absolute', 'z-index': hero } },
+      { path: 'html>body>div#root>nav', box: [0, 0, 1280, 80], style: { position: 'relative', ...other } },
+    ];
+    const region = [{ x: 0, y: 0, width: 1280, height: 720 }];
+    expect(what(page('-1', { 'z-index': '10' }), page('-9', { 'z-index': '10' }), region)).toEqual([]);
+    // Another element stacked between the two values: the image now goes behind it.
+    expect(what(page('-1', { 'z-index': '-5' }), page('-9', { 'z-index': '-5' }), region)).toEqual(['.hero: z-index -1 → -9']);
+    expect(what(page('-1', {}), page('1', {}), region)).toEqual(['.hero: z-index -1 → 1']);
+  });
+
   it("compares a background picture's URL without the base and current servers' origins: only the title's font size changed", () => {
     const base = hero(`${BASE_ORIGIN}/images/hero.jpg`);
     const current = hero(`${CURRENT_ORIGIN}/images/hero.jpg`, 56, 67);
