@@ -10,13 +10,13 @@ import { faultPoint } from '../config/fault-point';
 import { timed } from '../config/timing';
 import { plural } from '../util/text';
 import { provideDependencies } from '../checkout/dependencies';
-import { runBaselinePass, withoutShard } from './pass';
+import { runBaselinePass, withoutShard, type BaselinePassOutcome } from './pass';
 import { baseAppUnreachable } from './pass-failure';
 import { chosenTests, manifestSelection, type BaselinePlan, type Judge, type StoredTest, type TestLookup } from './plan';
 import { unmovedOrigins } from './port-source';
 import { say, shownPath } from '../util/output';
 import type { PassInputs, Workplace } from './pass-scope';
-import { listedTests, listingOf, listSuite, testListText, type ListedTest, type Listing } from './selection';
+import { listedFiles, listedTests, listingOf, listSuite, testListText, type ListedTest, type Listing } from './selection';
 import { testSource, type KeyInputs, type RenderedTest } from '../store/key';
 import { copyEntry, earlierRender, lookUp, readSeal, storedRecord, storeHolds } from '../store/entry';
 import { isKeyName } from '../store/home';
@@ -74,7 +74,7 @@ export async function listCapturing(
     );
     return null;
   }
-  return listingOf(listedTests(report), place.graph);
+  return { ...listingOf(listedTests(report), place.graph), files: listedFiles(report) };
 }
 
 /**
@@ -150,7 +150,8 @@ export function placeStored(entry: string, plan: BaselinePlan): void {
  * without a listing), and the stored ones' records beside them. `storedCopied`: the stored tests'
  * images are already in the run's entry (a pass beside the tests writes its own, moved in after);
  * else they are copied into this entry once the nested run, which starts it afresh, is done.
- * `early`: the base checkout made while the tests were listed (else it is made here).
+ * `early`: the base checkout made while the tests were listed (else it is made here); `ahead`: the
+ * nested run started then, which runs the plan's tests once told (see pass-ahead.ts).
  */
 export async function renderOnBase(
   place: Workplace,
@@ -158,6 +159,7 @@ export async function renderOnBase(
   plan: BaselinePlan,
   storedCopied: boolean,
   early: Promise<BaseCheckout> | null = null,
+  ahead: (() => Promise<BaselinePassOutcome>) | null = null,
 ): Promise<PassOutcome> {
   const { stored, render } = plan;
   let checkedOut = false;
@@ -169,7 +171,7 @@ export async function renderOnBase(
     }
     await timed('worktree', () => provideBase(place, `baseline pass (${plan.passReason})`, early));
     checkedOut = true;
-    const outcome = await timed('base pass', () => nestedPass(place, run, testList));
+    const outcome = await timed('base pass', () => ahead?.() ?? nestedPass(place, run, testList));
     if (outcome.error) return { failure: outcome.error, checkedOut, rendered: [] };
     const broken = baseAppUnreachable(outcome.manifest!);
     if (broken) return { failure: `the baseline pass failed: ${broken}`, checkedOut, rendered: [] };
@@ -305,7 +307,7 @@ async function provideBase(place: Workplace, why: string, early: Promise<BaseChe
     say(`warning: ${warning}`);
 }
 
-function nestedPass(place: Workplace, run: NestedRun, testList: string | null) {
+export function nestedPass(place: Workplace, run: NestedRun, testList: string | null, env?: NodeJS.ProcessEnv) {
   return runBaselinePass({
     configFile: run.configFile,
     configDir: place.configDir,
@@ -316,5 +318,6 @@ function nestedPass(place: Workplace, run: NestedRun, testList: string | null) {
     args: testList ? [...withoutShard(run.args), '--test-list', testList] : run.args,
     logFile: outputPath(run.root, 'baselineLog'),
     servers: place.servers,
+    env,
   });
 }

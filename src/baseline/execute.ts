@@ -24,6 +24,7 @@ import {
   storeOffersBase,
   topUp,
   type BaseCheckout,
+  type NestedRun,
   type PassOutcome,
 } from './base-pass';
 import type { PassInputs, Workplace } from './pass-scope';
@@ -34,6 +35,8 @@ import { plural } from '../util/text';
 import { listingOf, type Listing } from './selection';
 import { moveTree } from '../checkout/staging';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
+import { passAhead, startsAhead } from './pass-ahead';
+import type { BaselinePassOutcome } from './pass';
 import { removeEmptyHome } from '../checkout/worktrees';
 
 /**
@@ -112,16 +115,21 @@ async function carryOut(place: Workplace, inputs: PassInputs, facts: RunFacts, r
   // Before the current tests: which tests need the base decides whether it runs beside them,
   // and the captures of the others read their stored baselines.
   const early = run.checkoutEarly ? checkOutEarly(place) : null;
+  const ahead = early && startsAhead(inputs.args) ? passAhead(place, nestedRun(place, inputs), early) : null;
   let plan: BaselinePlan;
+  let listing: Listing | null;
   try {
-    const listing = run.list ? await listCapturing(place, inputs) : null;
+    listing = run.list ? await listCapturing(place, inputs) : null;
     plan = choose(place, facts, run, listing, listing && (await inputs.keyInputs()));
   } catch (error) {
+    await ahead?.stop();
     await dropCheckout(place, early);
     throw error;
   }
   const { schedule } = plan;
-  if (schedule.kind === 'before') return before(place, inputs, plan, context, early);
+  const adopted = schedule.kind === 'before' ? (ahead?.adopt(plan, listing) ?? null) : null;
+  if (!adopted) await ahead?.stop();
+  if (schedule.kind === 'before') return before(place, inputs, plan, context, early, adopted);
   if (schedule.kind === 'store-only') await dropCheckout(place, early);
   return alongside(place, inputs, plan, context, early);
 }
@@ -247,16 +255,21 @@ function alongside(
   };
 }
 
-/** The plan's pass before the tests; one that fails as a whole stops the run (see stopsTheRun). */
+/** The nested run of a pass before the tests: it writes into the run's own output folder and baseline entry. */
+function nestedRun(place: Workplace, inputs: PassInputs): NestedRun {
+  return { configFile: inputs.configFile, root: place.outputDir, entry: inputs.entry, args: inputs.args };
+}
+
+/** The plan's pass before the tests (in the run started ahead, when it took it); one that fails as a whole stops the run (see stopsTheRun). */
 async function before(
   place: Workplace,
   inputs: PassInputs,
   plan: BaselinePlan,
   context: RunContext,
   early: Promise<BaseCheckout> | null,
+  ahead: (() => Promise<BaselinePassOutcome>) | null,
 ): Promise<UnderWay> {
-  const run = { configFile: inputs.configFile, root: place.outputDir, entry: inputs.entry, args: inputs.args };
-  const pass = await renderOnBase(place, run, plan, false, early);
+  const pass = await renderOnBase(place, nestedRun(place, inputs), plan, false, early, ahead);
   const stop = pass.failure ? stopsTheRun(pass.failure, place) : null;
   if (stop) {
     if (pass.checkedOut && !place.options.keepWorktrees) await removeWorktree(place.repo, place.worktree);
