@@ -96,6 +96,13 @@ export async function openRepo(dir: string): Promise<Repo> {
 }
 
 /**
+ * What Playwright writes by default (its output folder, HTML report, blobs): untracked in a project whose .gitignore does not
+ * list them (one that wrote its config by hand), and never a change of the project: a tree holding only them is clean, or the
+ * second run on main would compare "uncommitted changes" and `visual-uat record` would refuse the commit.
+ */
+export const PLAYWRIGHT_OUTPUT = /(^|\/)(test-results|playwright-report|blob-report)\//;
+
+/**
  * HEAD's commit and branch, and whether the tree differs from it: `git status` with its branch header, and the untracked files (see
  * untrackedFiles).
  */
@@ -116,13 +123,15 @@ export async function workingState(repo: Repo): Promise<WorkingState> {
 const untrackedByRepo = new WeakMap<Repo, Promise<string[]>>();
 
 /**
- * The files git would track but does not (untracked, not ignored), from the repository's root:
+ * The files git would track but does not (untracked, not ignored), from the repository's root, Playwright's outputs left out:
  * asked once per opened repository, since the working state and the changed files both need them.
  */
 function untrackedFiles(repo: Repo): Promise<string[]> {
   let files = untrackedByRepo.get(repo);
   if (!files) {
-    files = runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard']).then((out) => out.split('\0').filter(Boolean));
+    files = runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard']).then((out) =>
+      out.split('\0').filter((file) => file && !PLAYWRIGHT_OUTPUT.test(file)),
+    );
     untrackedByRepo.set(repo, files);
   }
   return files;

@@ -51,6 +51,26 @@ describe('git', () => {
     expect(await workingState(await openRepo(dir))).toEqual({ branch: null, commit: head, dirty: true });
   });
 
+  it("leaves Playwright's own outputs out: a tree with only a report and test results is clean, and they are no changed files", async () => {
+    const { dir, base } = featureRepo();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+    fs.rmSync(path.join(dir, 'new page.html'));
+    for (const file of [
+      'playwright-report/index.html',
+      'playwright-report/data/3f2a.png',
+      'test-results/home-desktop/trace.zip',
+      'e2e/blob-report/report.zip',
+    ]) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), 'x');
+    }
+    const repo = await openRepo(dir);
+    expect(await workingState(repo)).toEqual({ branch: 'feature', commit: git('rev-parse', 'HEAD'), dirty: false });
+    expect(await changedFiles(repo, base)).toEqual(['A café.css', 'M site.css']);
+    fs.writeFileSync(path.join(dir, 'test-results.html'), '<p>a page of the app</p>\n');
+    expect(await workingState(await openRepo(dir))).toMatchObject({ dirty: true });
+  });
+
   it('says a repository without a commit has none', async () => {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-empty-git-')));
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
