@@ -80,6 +80,11 @@ export async function provideDependencies(repo: Repo, worktree: string, configDi
     }
     const [command, ...args] = lock.install;
     const install = spawnSync(command, args, { cwd: path.dirname(baseModules), encoding: 'utf8', stdio: 'pipe' });
+    if ((install.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+      throw new Error(
+        `visual-uat: the base commit's ${lock.file} differs from the current one, so its dependencies are installed ` +
+          `with ${command} in the base worktree, and ${command} is not on PATH: install ${command} and run again`,
+      );
     if (install.status !== 0)
       throw new Error(
         `visual-uat: ${lock.install.join(' ')} failed in the base worktree ` +

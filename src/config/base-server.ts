@@ -131,6 +131,21 @@ export function baseOverride(option: BaseWebServer | (BaseWebServer | null)[] | 
   return Array.isArray(option) ? (option[index] ?? undefined) : index === 0 ? option : undefined;
 }
 
+/**
+ * A baseWebServer object beside several webServer entries names no entry (it would replace the
+ * first, whatever that is): one line with the entries and the array form; null when it is clear.
+ */
+export function ambiguousBaseOverride(option: BaseWebServer | (BaseWebServer | null)[] | undefined, servers: WebServer[]): string | null {
+  if (!option || Array.isArray(option) || servers.length < 2) return null;
+  const entries = servers.map((server, index) => `webServer[${index}] \`${server.command}\``).join(', ');
+  const example = [...servers.slice(1).map(() => 'null'), `{ command: '${option.command ?? '…'}' }`].join(', ');
+  return (
+    `visual-uat: baseWebServer is one object, but webServer has ${servers.length} entries (${entries}): ` +
+    `write baseWebServer as an array in webServer's order, null for each entry the base starts as configured ` +
+    `(e.g. baseWebServer: [${example}] gives webServer[${servers.length - 1}] that command)`
+  );
+}
+
 const ORIGIN = /(\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)|\[::1\]):(\d+)(?!\d)/g;
 
 /**

@@ -4,6 +4,7 @@ import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test
 import type { BaseWebServer, VisualUatOptions } from '../types';
 import { applySystemChromium, browserOf } from './browser';
 import {
+  ambiguousBaseOverride,
   baseOverride,
   baseServer,
   hostResolverRules,
@@ -60,6 +61,8 @@ function normaliseReporters(reporter: PlaywrightTestConfig['reporter']): Reporte
  */
 export function withVisualUat<T extends PlaywrightTestConfig>(config: T, options: VisualUatOptions = {}): T {
   resolveOptions(options);
+  const ambiguous = ambiguousBaseOverride(options.baseWebServer, asArray(config.webServer));
+  if (ambiguous) throw new Error(ambiguous);
   ENV.options.write(withoutSecrets(options));
   ENV.screenshotDefaults.write(screenshotDefaultsByProject(config));
   ENV.webServers.write(

@@ -10,6 +10,7 @@ import {
   keepsText,
   renderedTextProof,
   showsFile,
+  rewritten,
   textProof,
   writesPicture,
   writesShownColour,
@@ -158,11 +159,28 @@ const OPTION = /^\s*[\w$.-]+\s*[:=]/;
 function optionOfRenderer(change: CodeChange, line: ChangedLine, element: Element): boolean {
   if (element.kind !== 'changed' || !change.rendered?.length || !OPTION.test(line.text)) return false;
   if (line.target && !(line.target.kind === 'element' && isComponent(line.target.tag))) return false;
-  const writes = (written: Written, step: Step) =>
-    written.tag === step.tag &&
-    (written.id ? written.id === step.id : written.classes.some((name) => !element.shared(name))) &&
-    written.classes.every((name) => step.classes.includes(name));
-  return element.sides.some((steps) => steps.slice(2).some((step) => change.rendered!.some((written) => writes(written, step))));
+  return element.sides.some((steps) =>
+    steps.slice(2).some((step) => change.rendered!.some((written) => templateWrites(written, step, element))),
+  );
+}
+
+/** Whether a template writes a page's element: its tag, and its id or a class that tells it apart, and no class it lacks. */
+const templateWrites = (written: Written, step: Step, element: Element) =>
+  written.tag === step.tag &&
+  (written.id ? written.id === step.id : written.classes.some((name) => !element.shared(name))) &&
+  written.classes.every((name) => step.classes.includes(name));
+
+/** A line that decides what a component renders: a condition or a return (`if (width <= 1100) {`, `return <NavbarSmall />;`). */
+const DECIDES = /^\s*(?:\}\s*)?(?:if|else|return|switch|case)\b/;
+
+/**
+ * Whether a changed line decides what a component renders where the element that came or went is
+ * one its template writes: `if (width <= 1100) return <NavbarSmall />;` before the unchanged
+ * `<nav className="navbar">` is what took that nav off a narrow page. Weaker than its own tag's line.
+ */
+function guardOfRenderer(change: CodeChange, line: ChangedLine, element: Element): boolean {
+  if (element.kind === 'changed' || !change.rendered?.length || !DECIDES.test(line.text)) return false;
+  return element.sides.some((steps) => change.rendered!.some((written) => templateWrites(written, steps[steps.length - 1], element)));
 }
 
 /** A word or class as a whole token of a line: not a piece of a longer one (`flex` in `flex-col`, `#1E1A2E` in `bg-[#1E1A2E]`). */
@@ -183,23 +201,16 @@ function rendersNamed(target: ElementTarget, element: Element): boolean {
 }
 
 /**
- * Whether the commit wrote the element's tag again: it removed a line of the same tag (its id, or a
- * class in common) and added one. The tag was there before (an `{#each}` that renders every
- * picture); what made one more element come is what changed its data, not the rewrite (a class
- * dropped from the loop's `<img>`).
+ * A template line that writes nothing of the element a parser places it in: closing tags, or the
+ * brackets of an expression that renders what is inside it (`{open && (`, `)}`). A later commit
+ * that wraps a new dropdown in such brackets inside a nav did not make the nav.
  */
-const rewritten = (change: CodeChange, line: ChangedLine, target: ElementTarget) =>
-  change.lines.some(
-    (other) =>
-      other.added !== line.added &&
-      other.target?.kind === 'element' &&
-      other.target.tag === target.tag &&
-      (target.id ? other.target.id === target.id : other.target.classes.some((name) => target.classes.includes(name))),
-  );
+const WRITES_NOTHING = /^(?:<\/[\w.:-]*>\s*)+$|^\{[^{}]*\($|^\)\s*\}$/;
 
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
   const target = line.target;
   if (showsFile(element, change.file) || addressProof(line, element)) return 2;
+  if (target?.kind === 'element' && WRITES_NOTHING.test(line.text.trim())) return 0;
   if (target?.kind === 'style') return styleProof(target, change.file, element, uses);
   if (target?.kind === 'element' && rendersNamed(target, element)) return element.kind === 'changed' ? 1 : 2;
   if (target?.kind === 'element' && writesPicture(target, line, element)) return 2;
@@ -212,7 +223,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
     if (cameOrWent && rewritten(change, line, target)) return textProof(change, line, element) ? 2 : 1;
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
-  if (optionOfRenderer(change, line, element) || writesShownColour(line, element)) return 1;
+  if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || writesShownColour(line, element)) return 1;
   if (textProof(change, line, element)) return 2;
   return renderedTextProof(change, line, element) ? 1 : 0;
 }

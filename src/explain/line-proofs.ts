@@ -116,3 +116,18 @@ export function writesShownColour(line: ChangedLine, element: Element): boolean 
     return colour !== undefined && /^#[0-9a-f]{6}$/.test(colour) && new RegExp(`(^|[^\\w#])${colour}(?![\\w])`, 'i').test(line.text);
   });
 }
+
+/**
+ * Whether the commit wrote the element's tag again: it removed a line of the same tag (its id, or a
+ * class in common) and added one. The tag was there before (an `{#each}` that renders every
+ * picture); what made one more element come is what changed its data, not the rewrite (a class
+ * dropped from the loop's `<img>`).
+ */
+export const rewritten = (change: CodeChange, line: ChangedLine, target: ElementTarget) =>
+  change.lines.some(
+    (other) =>
+      other.added !== line.added &&
+      other.target?.kind === 'element' &&
+      other.target.tag === target.tag &&
+      (target.id ? other.target.id === target.id : other.target.classes.some((name) => target.classes.includes(name))),
+  );

@@ -57,7 +57,7 @@ function writtenPath(path: string): string {
  * Pairs what is left under parents already paired: the same tag, first the siblings that hold an
  * element of the same written name as one does (the hero's `div` with the hero's, when a
  * component's generated classes no longer tell two `div`s apart), then those with the same text
- * (`Blog` with `Blog`, though `Changelog` was inserted before it), then the rest in order. Each
+ * (`Blog` with `Blog`, though `Changelog` was inserted before it), then the rest in order where they may be one element renamed (mayBeRenamed). Each
  * parent's children are paired once, when its first child comes in document order (a page of
  * 1,500 elements took 30 s when each child paired its siblings again).
  */
@@ -85,13 +85,24 @@ function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<numb
           by === 'kin'
             ? open.find((i) => [...(baseKin.get(i) ?? [])].some((name) => held?.has(name)))
             : by === 'text'
-              ? open.find((i) => base.elements[i].text === current.elements[s].text)
-              : open[0];
+              ? open.find((i) => current.elements[s].text !== '' && base.elements[i].text === current.elements[s].text)
+              : open.find((i) => mayBeRenamed(base.elements[i].path, current.elements[s].path));
         if (b === undefined) continue;
         baseOf.set(s, b);
         usedBase.add(b);
       }
   });
+}
+
+/**
+ * Whether two elements of the same tag in the same place, whose children and text tell nothing, may
+ * be one element whose classes changed: a class of its source name is on both (`.card` →
+ * `.card.active`), or a side has none. `nav.navbar` and `nav.navbar-small` share none: a new
+ * component rendered in the old one's place, said as one removed and one added.
+ */
+function mayBeRenamed(basePath: string, currentPath: string): boolean {
+  const [was, is] = [basePath, currentPath].map((path) => stepParts(writtenStep(path)).classes);
+  return was.length === 0 || is.length === 0 || was.some((name) => is.includes(name));
 }
 
 /** Each element's children by their written names (writtenStep). */

@@ -128,17 +128,24 @@ function fileProblem(file: string, parsed: unknown): string | null {
   );
 }
 
+/** A line git writes into a file it could not merge. */
+const CONFLICT_MARKER = /^(<{7}|={7}|>{7})( |$)/m;
+
 /** The decisions in the approvals file ([] when there is none); throws ApprovalsFileError when it does not read. */
 export function readApprovals(configDir: string): Approval[] {
   const file = approvalsPath(configDir);
   if (!fs.existsSync(file)) return [];
+  const text = fs.readFileSync(file, 'utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     // Node quotes the text around the fault, line breaks and all: the message stays one line.
     const fault = (error as Error).message.replace(/\s+/g, ' ');
-    throw new ApprovalsFileError(`visual-uat: ${file} is not valid JSON (${fault}): fix the merge conflict or delete the broken entry`);
+    const fix = CONFLICT_MARKER.test(text)
+      ? 'resolve the merge conflict (keep the entries of both sides) or delete the broken entry'
+      : 'restore it from git (git checkout -- visual-uat.approvals.json) or fix the JSON';
+    throw new ApprovalsFileError(`visual-uat: ${file} is not valid JSON (${fault}): ${fix}`);
   }
   const problem = fileProblem(file, parsed);
   if (problem) throw new ApprovalsFileError(problem);

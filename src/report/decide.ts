@@ -41,6 +41,8 @@ export interface RulingInput {
   unsettled?: Region | null;
   /** What the base pass recorded of this capture (null: no record of the test). */
   baseCapture?: BaseCapture | null;
+  /** How the current test ended: one that did not pass may have stopped before a checkpoint. */
+  currentTest?: { status: string; error: string | null };
   /**
    * For a pair that differs only where the pointer or focus differs between the sides: those states in words (explain/ `interactionOnly`).
    */
@@ -135,9 +137,20 @@ function decideChanges(changes: ChangeInput[], signals: CheckpointSignals): Ruli
   return { status, reason: notes.length ? `${reason} — ${notes.join('; ')}` : reason, evaluation };
 }
 
-/** How a base test that did not pass ended, in words (a timeout is a failure). */
-function baseEnding(testStatus: string): string {
+/** How a test that did not pass ended, in words (a timeout is a failure). */
+function ending(testStatus: string): string {
   return testStatus === 'interrupted' || testStatus === 'skipped' ? `was ${testStatus}` : 'failed';
+}
+
+/** An error's first line, in brackets, to follow what it explains ('' for none). */
+function because(error: string | null | undefined): string {
+  return error ? ` (${firstLine(error)})` : '';
+}
+
+/** Why the current run has no image of a checkpoint the base took. */
+function notCaptured(test: RulingInput['currentTest']): string {
+  if (!test || test.status === 'passed' || test.status === 'skipped') return 'the current run did not capture it';
+  return `the current test ${ending(test.status)} before it took this checkpoint${because(test.error)}`;
 }
 
 /**
@@ -145,8 +158,8 @@ function baseEnding(testStatus: string): string {
  * error's first line only (the whole error is the test's `baseError` and in the baseline log).
  */
 export function baseFailureNote(capture: BaseCapture): string {
-  const ended = `the base test ${baseEnding(capture.testStatus)}`;
-  const why = capture.error ? ` (${firstLine(capture.error)})` : '';
+  const ended = `the base test ${ending(capture.testStatus)}`;
+  const why = because(capture.error);
   if (!capture.taken) return `${ended} before it took this checkpoint${why}`;
   if (capture.settled) return `${ended} after this capture${why}; compared with the capture it took`;
   return `${ended} after this capture, which ${capture.settled === false ? 'never settled' : 'is not known to have settled'}${why}`;
@@ -183,7 +196,7 @@ function decideComparison(input: RulingInput): Ruling {
   const plain = (status: CheckpointStatus, reason: string): Ruling => ({ status, reason, evaluation: null });
   switch (comparison.kind) {
     case 'baseline-only':
-      return plain('missing', 'in the baseline only: the current run did not capture it');
+      return plain('missing', `in the baseline only: ${notCaptured(input.currentTest)}`);
     case 'same-code':
       return plain('unchanged', 'base and current are the same commit with a clean tree');
     case 'current-only':
@@ -281,6 +294,7 @@ export function outcomeOf(checkpoint: Judged): CheckpointOutcome {
     stable: pair.meta?.stable ?? null,
     unsettled: pair.meta?.unsettled ?? null,
     baseCapture: pair.baseCapture,
+    currentTest: checkpoint.test,
     interactionOnly: interactionOnly(checkpoint.explanation),
   });
   return {

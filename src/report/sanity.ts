@@ -61,6 +61,6 @@ function allowanceWarning(differ: string, compared: ComparedCount): string {
 }
 
 /** A percentage kept to two decimals, as pixelDiffPercent is: 0 is a few pixels, not none. */
-function share(percent: number): string {
+export function share(percent: number): string {
   return percent === 0 ? 'under 0.01 %' : `up to ${percent} %`;
 }

@@ -1,4 +1,5 @@
 import type { CheckpointStatus } from '../types';
+import { share } from './sanity';
 import { plural } from '../util/text';
 import { projectsLabel } from '../config/test-identity';
 import type { CheckpointResult, GroupRecord, RunResult, TestResultRecord } from './results';
@@ -104,8 +105,23 @@ export function countsLine(run: RunResult): string {
   const counts = new Map<CheckpointStatus, number>();
   for (const { checkpoint } of checkpointRows(run)) counts.set(checkpoint.status, (counts.get(checkpoint.status) ?? 0) + 1);
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
-  const parts = ORDER.filter((status) => counts.get(status)).map((status) => `${counts.get(status)} ${status}`);
+  const parts = ORDER.filter((status) => counts.get(status)).map(
+    (status) => `${counts.get(status)} ${status}${status === 'unchanged' ? allowedNote(run) : ''}`,
+  );
   return `${plural(total, 'checkpoint')}: ${parts.join(', ')}`;
+}
+
+/**
+ * Unchanged checkpoints whose pixels did change, by no more than their maxDiffPixels or
+ * maxDiffPixelRatio allow: "unchanged" alone would read as identical.
+ */
+function allowedNote(run: RunResult): string {
+  const allowed = checkpointRows(run).filter(
+    ({ checkpoint }) => checkpoint.status === 'unchanged' && checkpoint.diffMetrics.changedRegions.length > 0,
+  );
+  if (!allowed.length) return '';
+  const most = Math.max(...allowed.map(({ checkpoint }) => checkpoint.diffMetrics.pixelDiffPercent));
+  return ` (${allowed.length} of them changed within maxDiffPixels or maxDiffPixelRatio, ${share(most)} of their pixels)`;
 }
 
 /** The counts, or on the base itself what was done instead of a comparison ("unchanged" there would claim one). */

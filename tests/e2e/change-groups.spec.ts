@@ -154,7 +154,7 @@ test.describe('approvals cover what a person saw', () => {
     expect(blog!.status).toBe('errored');
     expect(checkpoint(results, 'blog footer', 'site-footer').checkpoint).toMatchObject({
       status: 'missing',
-      reason: 'in the baseline only: the current run did not capture it',
+      reason: 'in the baseline only: the current test failed before it took this checkpoint (Error: the blog timed out)',
     });
     expect(run.stdout).not.toContain('stale approval');
     const pruned = visualUat(repo, ['approve', '--prune']);

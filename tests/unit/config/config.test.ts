@@ -125,6 +125,29 @@ describe('withVisualUat', () => {
     expect(config.outputDir).toBe('/repo/app/.visual-uat/baseline-run/test-results');
   });
 
+  it('refuses one baseWebServer object beside several webServer entries, naming them and the array form', () => {
+    const config = (baseWebServer: VisualUatOptions['baseWebServer']) =>
+      withVisualUat<PlaywrightTestConfig>(
+        {
+          webServer: [
+            { command: 'python3 -m http.server 6242 --directory public', port: 6242 },
+            { command: 'npm run start -- --port 6241', url: 'http://localhost:6241' },
+          ],
+        },
+        { baseWebServer },
+      );
+    expect(() => config({ command: 'npm run start -- --port {port}' })).toThrow(
+      "visual-uat: baseWebServer is one object, but webServer has 2 entries (webServer[0] `python3 -m http.server 6242 --directory public`, webServer[1] `npm run start -- --port 6241`): write baseWebServer as an array in webServer's order, null for each entry the base starts as configured (e.g. baseWebServer: [null, { command: 'npm run start -- --port {port}' }] gives webServer[1] that command)",
+    );
+    expect(() => config([null, { command: 'npm run start -- --port {port}' }])).not.toThrow();
+    expect(() =>
+      withVisualUat(
+        { webServer: { command: 'npm run start', port: 6241 } },
+        { baseWebServer: { command: 'npm run start -- --port {port}' } },
+      ),
+    ).not.toThrow();
+  });
+
   it('points only the Chromium projects at a system Chromium: a device of Firefox or WebKit, or a channel, keeps its own browser', () => {
     process.env.VISUAL_UAT_CHROMIUM = process.execPath;
     const config = withVisualUat<PlaywrightTestConfig>({

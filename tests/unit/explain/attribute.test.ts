@@ -1630,3 +1630,90 @@ ${images.map((image) => `    '${image}'`).join(',\n')}
     expect(added?.cause?.commit).toBe(commitOf(code, 'Added images'));
   });
 });
+
+describe('attribution: a responsive rewrite that renders a new small navbar in place of the wide one (real commits, issue #48)', () => {
+  // Jiaying330/Disney-Home-page at 900 px: "responsive" makes Navbar return <NavbarSmall /> at ≤1100 px (its <nav className="navbar">
+  // unchanged below), NavbarSmall.jsx new; "responsive navbar finished" adds a menu inside the small nav, behind `{checked && (`.
+  const navbar = (small: boolean) => `import React, { useState } from "react";
+import "./Navbar.scss";
+${small ? 'import NavbarSmall from "./NavbarSmall";\n' : ''}
+export default function Navbar() {
+${small ? '  const [width] = useState(window.innerWidth);\n  if (width <= 1100) {\n    return <NavbarSmall />;\n  }\n' : ''}  return (
+    <nav className="navbar">
+      <div className="navbar__left">
+        <ul className="navbar__list">
+          <li className="navbar__item">Disney+</li>
+        </ul>
+      </div>
+      <div className="navbar__right">
+        <button className="navbar__search">Search</button>
+      </div>
+    </nav>
+  );
+}
+`;
+  const small = (menu: boolean) => `import React, { useState } from "react";
+import "./NavbarSmall.scss";
+
+export default function NavbarSmall() {
+  const [checked] = useState(false);
+  return (
+    <nav className="navbar-small">
+      <ul className="navbar-small__list">
+        <li className="navbar-small__item">Disney+</li>
+      </ul>
+${menu ? '      {checked && (\n        <div className="navbar-small__menu">\n          <a href="#">Movies</a>\n        </div>\n      )}\n' : ''}    </nav>
+  );
+}
+`;
+  const page = (after: boolean): LayoutRecord =>
+    layoutRecord(
+      [
+        { path: 'html', box: [after ? 0 : -20, 0, 900, after ? 5124 : 4084] },
+        { path: 'html>body', box: [after ? 0 : -20, 0, 900, after ? 5124 : 4084] },
+        { path: 'html>body>div#root', box: [after ? 0 : -20, 0, 900, after ? 5124 : 4084] },
+        ...(after
+          ? ([
+              { path: 'html>body>div#root>nav.navbar-small', box: [0, 0, 900, 60], style: { position: 'relative' } },
+              { path: 'html>body>div#root>nav.navbar-small>ul.navbar-small__list', box: [20, 5, 860, 50], style: { display: 'flex' } },
+              {
+                path: 'html>body>div#root>nav.navbar-small>ul.navbar-small__list>li.navbar-small__item',
+                box: [390, 18, 120, 24],
+                text: 'Disney+',
+              },
+            ] satisfies DrawnBox[])
+          : ([
+              { path: 'html>body>div#root>nav.navbar', box: [0, 0, 860, 61], style: { display: 'flex' } },
+              { path: 'html>body>div#root>nav.navbar>div.navbar__left', box: [0, 0, 432, 61] },
+              { path: 'html>body>div#root>nav.navbar>div.navbar__left>ul.navbar__list', box: [0, 0, 432, 61], style: { display: 'flex' } },
+              {
+                path: 'html>body>div#root>nav.navbar>div.navbar__left>ul.navbar__list>li.navbar__item',
+                box: [0, 0, 100, 60],
+                text: 'Disney+',
+              },
+              { path: 'html>body>div#root>nav.navbar>div.navbar__right', box: [493, 0, 367, 61] },
+              { path: 'html>body>div#root>nav.navbar>div.navbar__right>button.navbar__search', box: [700, 15, 160, 30], text: 'Search' },
+            ] satisfies DrawnBox[])),
+      ],
+      after ? 900 : 860,
+      after ? 60 : 61,
+    );
+  // The navbar capture's regions: a new column at the right, the rest of the bar redrawn.
+  const regions: Region[] = [
+    { x: 860, y: 0, width: 40, height: 60, kind: 'added' },
+    { x: 1, y: 5, width: 859, height: 46, kind: 'modified' },
+  ];
+
+  it('says the wide nav removed by the early return of its component and the small one added by its new file, not one nav restyled', async () => {
+    const code = await branch({ 'src/components/Navbar.jsx': navbar(false) }, [
+      { subject: 'responsive', files: { 'src/components/Navbar.jsx': navbar(true), 'src/components/NavbarSmall.jsx': small(false) } },
+      { subject: 'responsive navbar finished', files: { 'src/components/NavbarSmall.jsx': small(true) } },
+    ]);
+    const { changes } = explainChange(page(false), page(true), regions, code);
+    const responsive = `commit ${commitOf(code, 'responsive')}`;
+    expect(changes.map((change) => change.words)).toEqual([
+      `.navbar-small added (900×60) in #root — src/components/NavbarSmall.jsx (${responsive})`,
+      `.navbar removed (860×61) — src/components/Navbar.jsx (${responsive})`,
+    ]);
+  });
+});

@@ -107,9 +107,12 @@ describe('readApprovals', () => {
     );
   });
 
-  it('refuses a file that is not JSON', () => {
+  it('refuses a file that is not JSON, with the fix for a merge conflict or for a file cut short', () => {
     expect(refusal('{"version": 2, "approvals": [\n<<<<<<< HEAD')).toMatch(
-      /^visual-uat: .* is not valid JSON \(.*\): fix the merge conflict or delete the broken entry$/,
+      /^visual-uat: .* is not valid JSON \(.*\): resolve the merge conflict \(keep the entries of both sides\) or delete the broken entry$/,
+    );
+    expect(refusal('{"version": 3, "approvals": [{"decision": "approved", "test": "index.spec.ts › home')).toMatch(
+      /^visual-uat: .* is not valid JSON \(Unterminated string in JSON at position \d+.*\): restore it from git \(git checkout -- visual-uat\.approvals\.json\) or fix the JSON$/,
     );
   });
 

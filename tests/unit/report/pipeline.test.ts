@@ -226,6 +226,23 @@ describe('decide', () => {
     );
   });
 
+  it('says a checkpoint is missing because its current test failed before it, with the first line of the error', () => {
+    const launch =
+      'Error: browserType.launch: Chromium distribution \'chrome\' is not found at /opt/google/chrome/chrome\nRun "npx playwright install chrome"';
+    expect(decide({ ...input, comparison: { kind: 'baseline-only' }, currentTest: { status: 'failed', error: launch } })).toEqual({
+      status: 'missing',
+      reason:
+        "in the baseline only: the current test failed before it took this checkpoint (Error: browserType.launch: Chromium distribution 'chrome' is not found at /opt/google/chrome/chrome)",
+      evaluation: null,
+    });
+    expect(decide({ ...input, comparison: { kind: 'baseline-only' }, currentTest: { status: 'timedOut', error: null } }).reason).toBe(
+      'in the baseline only: the current test failed before it took this checkpoint',
+    );
+    expect(decide({ ...input, comparison: { kind: 'baseline-only' }, currentTest: { status: 'passed', error: null } }).reason).toBe(
+      'in the baseline only: the current run did not capture it',
+    );
+  });
+
   it('lets a person approve or reject before the evaluator, and keeps new signals from auto-approval', () => {
     const covering = { decision: 'approved' as const, approval, how: 'same-checkpoint' as const };
     expect(decide({ ...input, changes: [changeInput({ covering, judgement: judged('regression') })] })).toMatchObject({

@@ -429,6 +429,18 @@ describe('a run on the base itself', () => {
     expect(summaryLines(taken, paths)[0]).toBe('visual-uat: 1 checkpoint: 1 unchanged');
   });
 
+  it('says how many unchanged checkpoints changed within their pixel allowance, and by how much at most', () => {
+    const allowed = runOf([
+      test(['about.spec.ts', 'about'], [checkpoint('about', 'unchanged', 'within tolerance', 0.07)]),
+      test(['now.spec.ts', 'now'], [checkpoint('now', 'unchanged', 'within tolerance', 0.15)]),
+      test(['ld.spec.ts', 'ld'], [checkpoint('ld', 'unchanged', 'identical')]),
+      test(['index.spec.ts', 'homepage'], [checkpoint('homepage', 'needs_review', 'no evaluator configured', 3.52)]),
+    ]);
+    expect(summaryLines(allowed, paths)[0]).toBe(
+      'visual-uat: 4 checkpoints: 1 needs_review, 3 unchanged (2 of them changed within maxDiffPixels or maxDiffPixelRatio, up to 0.15 % of their pixels)',
+    );
+  });
+
   it('says a run in which no test took a checkpoint compared nothing', () => {
     expect(summaryLines(runOf([]), paths)[0]).toBe('visual-uat: no test took a checkpoint: nothing compared');
     expect(stepSummary(runOf([]))).toContain('**no test took a checkpoint: nothing compared**');
