@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PLAYWRIGHT_OUTPUT } from '../git';
 
 /**
  * Which changed files can change what the app shows: not the tests, the Playwright config, the
@@ -15,9 +16,7 @@ const NOT_APP = [
   /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|yarn\.lock|bun\.lockb?)$/,
   /(^|\/)(playwright|playwright-ct)\.config\.[cm]?[jt]s$/,
   /(^|\/)visual-uat\.(approvals\.json|instructions\.md)$/,
-  // What Playwright writes by default (its output folder, HTML report, blobs): untracked in a
-  // project whose .gitignore does not list them, and never the app.
-  /(^|\/)(test-results|playwright-report|blob-report)\//,
+  PLAYWRIGHT_OUTPUT,
   // Settings of git, the package manager, editors and linters; a dotfile the build or the app
   // reads (.env, .babelrc, .postcssrc, .browserslistrc) is the app's.
   /(^|\/)\.(gitignore|gitattributes|mailmap|npmrc|yarnrc(\.yml)?|nvmrc|node-version|tool-versions|editorconfig|dockerignore|(prettier|eslint|stylelint)(rc(\.\w+)?|ignore))$/,

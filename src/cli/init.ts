@@ -184,8 +184,9 @@ export async function init(cwd: string, options: InitOptions): Promise<InitOutco
   const configFile = findConfig(options.config, cwd);
   if (!configFile)
     throw new Error(
-      'visual-uat init: no playwright.config.{ts,js,mts,mjs,cts,cjs} here: run it in your Playwright project, or name the ' +
-        'config with --config',
+      'visual-uat init: no playwright.config.{ts,js,mts,mjs,cts,cjs} here, and init wraps an existing one: create it first ' +
+        "(npm init playwright@latest, or the config in the Quick start of visual-uat's README) and run init again, or name " +
+        'yours with --config',
     );
   const configDir = path.dirname(configFile);
   const shown = (file: string) => path.relative(cwd, file) || path.basename(file);

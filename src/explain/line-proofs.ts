@@ -123,7 +123,7 @@ export function writesShownColour(line: ChangedLine, element: Element): boolean 
  * picture); what made one more element come is what changed its data, not the rewrite (a class
  * dropped from the loop's `<img>`).
  */
-export const rewritten = (change: CodeChange, line: ChangedLine, target: ElementTarget) =>
+export const rewritesTag = (change: CodeChange, line: ChangedLine, target: ElementTarget) =>
   change.lines.some(
     (other) =>
       other.added !== line.added &&

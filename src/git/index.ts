@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { CodeChange } from './code-change';
 import { COMMIT_MARK, parseDiff } from './diff';
@@ -95,6 +96,13 @@ export async function openRepo(dir: string): Promise<Repo> {
 }
 
 /**
+ * What Playwright writes by default (its output folder, HTML report, blobs): untracked in a project whose .gitignore does not
+ * list them (one that wrote its config by hand), and never a change of the project: a tree holding only them is clean, or the
+ * second run on main would compare "uncommitted changes" and `visual-uat record` would refuse the commit.
+ */
+export const PLAYWRIGHT_OUTPUT = /(^|\/)(test-results|playwright-report|blob-report)\//;
+
+/**
  * HEAD's commit and branch, and whether the tree differs from it: `git status` with its branch header, and the untracked files (see
  * untrackedFiles).
  */
@@ -115,13 +123,15 @@ export async function workingState(repo: Repo): Promise<WorkingState> {
 const untrackedByRepo = new WeakMap<Repo, Promise<string[]>>();
 
 /**
- * The files git would track but does not (untracked, not ignored), from the repository's root:
+ * The files git would track but does not (untracked, not ignored), from the repository's root, Playwright's outputs left out:
  * asked once per opened repository, since the working state and the changed files both need them.
  */
 function untrackedFiles(repo: Repo): Promise<string[]> {
   let files = untrackedByRepo.get(repo);
   if (!files) {
-    files = runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard']).then((out) => out.split('\0').filter(Boolean));
+    files = runGit(repo.root, ['ls-files', '-z', '--others', '--exclude-standard']).then((out) =>
+      out.split('\0').filter((file) => file && !PLAYWRIGHT_OUTPUT.test(file)),
+    );
     untrackedByRepo.set(repo, files);
   }
   return files;
@@ -174,13 +184,32 @@ export async function provideWorktree(repo: Repo, dir: string, commit: string): 
   return 'created';
 }
 
+/**
+ * Removes a worktree: moved aside into the temporary folder and unregistered at once, its files
+ * (a hard-linked node_modules among them: thousands of unlinks, 0.3 s to seconds) deleted by a
+ * process of their own that may outlive this one, so the end of a run does not wait for them.
+ * One that cannot be moved there (another file system) is removed here.
+ */
 export async function removeWorktree(repo: Repo, dir: string): Promise<void> {
+  const aside = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-removed-'));
   try {
-    await runGit(repo.root, ['worktree', 'remove', '--force', dir]);
+    fs.renameSync(dir, path.join(aside, 'worktree'));
   } catch {
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(aside, { recursive: true, force: true });
+    try {
+      await runGit(repo.root, ['worktree', 'remove', '--force', dir]);
+    } catch {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }
   await runGit(repo.root, ['worktree', 'prune']);
+  if (!fs.existsSync(aside)) return;
+  const deleting = spawn(process.execPath, ['-e', 'require("fs").rmSync(process.argv[1], { recursive: true, force: true })', aside], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  deleting.on('error', () => fs.rmSync(aside, { recursive: true, force: true }));
+  deleting.unref();
 }
 
 /** Contents of a file at a commit, or null when it does not exist there. */

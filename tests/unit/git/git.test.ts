@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changedFiles, fileAtCommit, openRepo, runGit, workingState } from '../../../src/git';
+import { changedFiles, fileAtCommit, openRepo, provideWorktree, removeWorktree, runGit, workingState } from '../../../src/git';
+import { extraWorktrees } from '../../support/repo-state';
 
 /** A real repository: main with one commit, a feature branch with one more, an untracked file. */
 function featureRepo(): { dir: string; base: string } {
@@ -50,6 +51,26 @@ describe('git', () => {
     expect(await workingState(await openRepo(dir))).toEqual({ branch: null, commit: head, dirty: true });
   });
 
+  it("leaves Playwright's own outputs out: a tree with only a report and test results is clean, and they are no changed files", async () => {
+    const { dir, base } = featureRepo();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+    fs.rmSync(path.join(dir, 'new page.html'));
+    for (const file of [
+      'playwright-report/index.html',
+      'playwright-report/data/3f2a.png',
+      'test-results/home-desktop/trace.zip',
+      'e2e/blob-report/report.zip',
+    ]) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), 'x');
+    }
+    const repo = await openRepo(dir);
+    expect(await workingState(repo)).toEqual({ branch: 'feature', commit: git('rev-parse', 'HEAD'), dirty: false });
+    expect(await changedFiles(repo, base)).toEqual(['A café.css', 'M site.css']);
+    fs.writeFileSync(path.join(dir, 'test-results.html'), '<p>a page of the app</p>\n');
+    expect(await workingState(await openRepo(dir))).toMatchObject({ dirty: true });
+  });
+
   it('says a repository without a commit has none', async () => {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-empty-git-')));
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
@@ -61,5 +82,18 @@ describe('git', () => {
     await expect(openRepo(outside)).rejects.toThrow(`${outside} is not inside a git repository`);
     const { dir } = featureRepo();
     await expect(runGit(dir, ['rev-parse', '--verify', 'no-such-ref^{commit}'])).rejects.toThrow(/^git rev-parse failed: fatal: /);
+  });
+  it('removes a worktree: gone from its place and from git at once, and nothing of it left in the temporary folder', async () => {
+    const { dir, base } = featureRepo();
+    const repo = await openRepo(dir);
+    const worktree = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-home-')), 'base');
+    expect(await provideWorktree(repo, worktree, base)).toBe('created');
+    fs.mkdirSync(path.join(worktree, 'node_modules', 'pkg'), { recursive: true });
+    fs.writeFileSync(path.join(worktree, 'node_modules', 'pkg', 'index.js'), '');
+    const aside = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('visual-uat-removed-'));
+    await removeWorktree(repo, worktree);
+    expect(fs.existsSync(worktree)).toBe(false);
+    expect(extraWorktrees(dir)).toEqual([]);
+    await expect.poll(aside, { timeout: 20_000 }).toEqual([]);
   });
 });
