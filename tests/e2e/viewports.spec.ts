@@ -157,11 +157,8 @@ test.describe('the header change in two projects, and a picture replaced on mobi
           index,
           fs
             .readFileSync(index, 'utf8')
+            .replace('</head>', '<style>.badge { display: none; } @media (max-width: 600px) { .badge { display: block; } }</style></head>')
             .replace('</main>', '  <img class="badge" src="/badge.svg" alt="" width="48" height="48">\n  </main>'),
-        );
-        fs.appendFileSync(
-          path.join(dir, 'public', 'styles.css'),
-          '.badge { display: none; }\n@media (max-width: 600px) { .badge { display: block; } }\n',
         );
       },
     });
