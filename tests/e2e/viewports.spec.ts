@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createFixtureRepo, fixtureEnv, visualUatCli } from '../../scripts/fixture-repo';
+import { createFixtureRepo, fixtureEnv, git, visualUatCli } from '../../scripts/fixture-repo';
 import { reply, startFakeOpenAI, userTextOf, type FakeOpenAI } from '../support/fake-openai';
 import { runPlaywrightAsync } from '../support/playwright-run';
 import { gateExit, readLatest } from '../support/results';
@@ -134,5 +134,46 @@ test.describe('the same header change in a desktop and a mobile project', () => 
     );
     expect(server.completions()).toHaveLength(1);
     expect(run.stdout).toContain('2 checkpoints approved earlier (visual-uat.approvals.json)');
+  });
+});
+
+/**
+ * One edit, one group, though a checkpoint also shows what no words explain: the mobile layout
+ * shows a badge picture the desktop one hides, and a later commit replaced that picture under the
+ * same path (its element is unchanged, so its region is explained by no element). The header's
+ * edit is still one group across both projects.
+ */
+test.describe('the header change in two projects, and a picture replaced on mobile only', () => {
+  const badge = (fill: string) =>
+    `<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 48 48"><circle cx="24" cy="24" r="22" fill="${fill}"/></svg>\n`;
+
+  test('the header edit is one group over both projects; the picture is a region no element explains', async () => {
+    const repo = createFixtureRepo({
+      fixture: 'viewports-app',
+      prepare: (dir) => {
+        fs.writeFileSync(path.join(dir, 'public', 'badge.svg'), badge('#e4572e'));
+        const index = path.join(dir, 'public', 'index.html');
+        fs.writeFileSync(
+          index,
+          fs
+            .readFileSync(index, 'utf8')
+            .replace('</head>', '<style>.badge { display: none; } @media (max-width: 600px) { .badge { display: block; } }</style></head>')
+            .replace('</main>', '  <img class="badge" src="/badge.svg" alt="" width="48" height="48">\n  </main>'),
+        );
+      },
+    });
+    fs.writeFileSync(path.join(repo, 'public', 'badge.svg'), badge('#2e86ab'));
+    git(repo, ['commit', '-qam', 'Badge in blue']);
+    const run = await runPlaywrightAsync(repo, ['test']);
+    const results = readLatest(repo);
+    expect(run.status, run.stdout + run.stderr).toBe(gateExit(results));
+    const [desktop, mobile] = ['desktop', 'mobile'].map((project) => results.tests.find((t) => t.project === project)!.checkpoints[0]);
+    expect(desktop.explanation!.unexplained).toEqual([]);
+    expect(mobile.explanation!.unexplained).toHaveLength(1);
+    for (const checkpoint of [desktop, mobile])
+      expect(checkpoint.explanation!.summary).toMatch(
+        /^header: background-color #14213d → #0b6e4f — public\/styles\.css \(commit \w+ Header in the brand's green\)/,
+      );
+    expect(results.groups.map((group) => [group.id, group.members, group.alsoIn])).toEqual([['g1', MEMBERS, []]]);
   });
 });
