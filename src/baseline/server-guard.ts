@@ -31,7 +31,7 @@ function main(): void {
   const server = spawn(command, { shell: true, stdio: 'inherit' });
   const group = processGroup(process.pid);
   const target = ENV.guardReady.read();
-  if (target) void awaitAnswer(target).then(() => process.stdout.write(`${SERVER_READY_LINE}\n`));
+  if (target) void awaitAnswer(target).then(() => printLine(SERVER_READY_LINE));
   const watch = setInterval(() => {
     if (processAlive(runner)) return;
     if (group) process.kill(-group, 'SIGKILL');
