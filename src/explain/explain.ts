@@ -12,6 +12,7 @@ import { pairMoved } from './moved';
 import { carriedRegions, changeKind, keptCovering, onCurrentRows, regionsMet } from './regions';
 import { shiftsBelow, shiftWords, subpixelMove, type Shift } from './shift';
 import { NO_ORIGINS, sizeChanges, type PageOrigins, type PropertyChange } from './visible';
+import { summaryOf } from './summary';
 import { elementName, namingOf, quotedChange, valueWord, type Naming } from './words';
 
 export type { PageOrigins, PropertyChange } from './visible';
@@ -73,7 +74,6 @@ export interface Explanation {
  * alike ones (the same element, properties and cause) only up to `repeats`; and how many its summary names.
  */
 const KEPT = { kinds: 16, repeats: 12 };
-const SUMMARIZED = 3;
 
 const boxOf = (element: LayoutElement): Box => ({ x: element.box[0], y: element.box[1], width: element.box[2], height: element.box[3] });
 
@@ -385,31 +385,4 @@ export function explainChange(
     regionCount: regions.length,
     ...stateWords,
   };
-}
-
-/** The first changes in one line, elements that changed alike named once. */
-function summaryOf(changes: readonly ElementChange[]): string {
-  const parts = alikeLines(changes);
-  const more = parts.length > SUMMARIZED ? ` (and ${parts.length - SUMMARIZED} more)` : '';
-  return parts.slice(0, SUMMARIZED).join(' · ') + more;
-}
-
-/**
- * The changes' words, elements that changed alike (the same words after their name, the same cause:
- * three cards restyled by one rule) in one line that names them once: `.plan ×2: …`.
- */
-export function alikeLines(changes: readonly Pick<ElementChange, 'element' | 'words'>[]): string[] {
-  const alike = new Map<string, Pick<ElementChange, 'element' | 'words'>[]>();
-  for (const change of changes) {
-    const rest = change.words.slice(change.element.length);
-    alike.set(rest, [...(alike.get(rest) ?? []), change]);
-  }
-  return [...alike].map(([rest, members]) => {
-    const names = [...new Set(members.map((member) => member.element))];
-    const counted = names.map((name) => {
-      const count = members.filter((member) => member.element === name).length;
-      return count > 1 ? `${name} ×${count}` : name;
-    });
-    return `${counted.join(', ')}${rest}`;
-  });
 }

@@ -1,5 +1,4 @@
 export {
-  alikeLines,
   explainChange,
   type ElementChange,
   type Explanation,
@@ -10,5 +9,6 @@ export {
   type PropertyChange,
 } from './explain';
 export { unexplainedWords } from './regions';
+export { alikeLines } from './summary';
 export type { Attribution } from './attribute';
 export { interactionOnly } from './unsteady';
