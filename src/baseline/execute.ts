@@ -260,7 +260,10 @@ function nestedRun(place: Workplace, inputs: PassInputs): NestedRun {
   return { configFile: inputs.configFile, root: place.outputDir, entry: inputs.entry, args: inputs.args };
 }
 
-/** The plan's pass before the tests (in the run started ahead, when it took it); one that fails as a whole stops the run (see stopsTheRun). */
+/**
+ * The plan's pass before the tests (in the run started ahead, when it took it); one that fails as a
+ * whole stops the run (see stopsTheRun).
+ */
 async function before(
   place: Workplace,
   inputs: PassInputs,

@@ -26,7 +26,10 @@ export interface PassAhead {
   stop(): Promise<void>;
 }
 
-/** A shard's list of tests holds the shard's tests only, and the nested run keeps the shard without one: only a run that shards nothing starts ahead. */
+/**
+ * A shard's list of tests holds the shard's tests only, and the nested run keeps the shard without
+ * one: only a run that shards nothing starts ahead.
+ */
 export function startsAhead(args: readonly string[]): boolean {
   return !args.some((arg) => arg.startsWith('--shard'));
 }
@@ -50,7 +53,8 @@ export function passAhead(place: Workplace, run: NestedRun, early: Promise<BaseC
       if (!text) return null;
       return async () => {
         writeFileAtomic(list, text);
-        // The run was started before the plan handed down the earlier renders (see base-pass handDown): none, none left from an earlier run.
+        // The run was started before the plan handed down the earlier renders (see base-pass handDown):
+        // none, none left from an earlier run.
         if (!ENV.earlierRenders.read()) fs.rmSync(renders, { force: true });
         openGate(gate, true);
         try {

@@ -55,7 +55,10 @@ const direction = (block: Block, axis: Axis): number => Math.sign(growth(block, 
 /** Down the page, or across it. */
 export type Axis = 'y' | 'x';
 
-/** Whether a block can have moved what is in a region along an axis: the region is below it, or beside it (right of its left edge, in its rows). */
+/**
+ * Whether a block can have moved what is in a region along an axis: the region is below it, or
+ * beside it (right of its left edge, in its rows).
+ */
 function follows(block: Block, region: Region, axis: Axis): boolean {
   if (axis === 'y') return block.box.y <= region.y + EDGE;
   return block.box.x <= region.x + EDGE && block.box.y < region.y + region.height && region.y < block.box.y + block.box.height;
