@@ -1,5 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import { baseCommand } from '../config/base-server';
+import { SERVER_READY_LINE } from '../config/server-ready';
 import type { WebServerEntry } from '../config/with-visual-uat';
 import type { BaselineManifest } from '../types';
 import type { PortSource } from './port-source';
@@ -51,12 +52,12 @@ function lines(log: string): string[] {
     .filter(Boolean);
 }
 
-/** What the base servers printed (Playwright prefixes their lines with [WebServer]). */
+/** What the base servers printed (Playwright prefixes their lines with [WebServer]), without the guard's line. */
 function serverLines(log: string): string[] {
   return plainLines(log)
     .filter((line) => WEB_SERVER_LINE.test(line))
     .map((line) => line.replace(WEB_SERVER_LINE, '').trim())
-    .filter(Boolean);
+    .filter((line) => line && line !== SERVER_READY_LINE);
 }
 
 const SHOWN_OUTPUT_LINES = 5;

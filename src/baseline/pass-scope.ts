@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { baselineEntryDir, outputPath } from '../config/paths';
+import { baselineEntryDir, outputPath, worktreeName } from '../config/paths';
 import { testsIsolated } from '../config/isolation';
 import { lap } from '../config/timing';
 import { optionsFromEnv, type ResolvedOptions } from '../config/settings';
@@ -10,50 +10,54 @@ import type { BaseResolution } from '../git/base';
 import type { StoreUse } from '../store/home';
 import { projectCaptures, testDirData, type KeyInputs } from '../store/key';
 import { suiteKeyOf } from '../store/suite-key';
-import { captureOptions, versions } from '../sources/capture-inputs';
+import { captureOptions } from '../sources/capture-inputs';
 import { ImportCache } from '../sources/import-cache';
 import { SourceGraph } from '../sources/source-graph';
 import { nestedArgs } from './pass';
 import { updateReason, type Judge } from './plan';
 
 /**
- * Everything the base pass works with, resolved once per run before any step runs (as Playwright's
- * SnapshotHelper resolves a snapshot's names, paths and option precedence in its constructor):
- * the config and settings, git's base, the store as this run may use it, the suite's key and the
- * run's baseline entry, the nested run's arguments. Read-only: a step that needs another value (a
- * pass beside the tests writes elsewhere) makes a new scope from it.
+ * What the base pass works with, resolved once per run before any step runs (as Playwright's
+ * SnapshotHelper resolves a snapshot's names, paths and option precedence in its constructor), in
+ * two read-only values: the Workplace (where the pass works: the folders, git's base, the store,
+ * the modules parsed, the servers) and the PassInputs (what the run takes from its Playwright
+ * config: the config file, who judges, the update reason, the suite's key and the run's baseline
+ * entry, the nested run's arguments). Each step is handed the fields it uses.
  */
-export interface PassScope {
-  readonly config: FullConfig;
-  readonly configFile: string;
+export interface Workplace {
   readonly configDir: string;
   readonly outputDir: string;
-  readonly options: ResolvedOptions;
   readonly repo: Repo;
   readonly base: BaseResolution;
   readonly store: StoreUse;
-  readonly judgedBy: Judge;
   /** Where base worktrees go (see checkout/worktrees.ts). */
   readonly worktrees: string;
-  /** When the run started (Date.now()), for the pass's line of how long it took. */
-  readonly started: number;
-  /** The suite's key, how many test-side files it hashes, and those modules parsed once (see store/suite-key.ts). */
-  readonly suite: { readonly key: string; readonly files: number; readonly graph: SourceGraph };
-  /** The run's baseline entry the pass writes, under `root`. */
-  readonly entry: string;
-  /**
-   * Where the pass writes its entry, logs, lists and Playwright output: the output folder, or
-   * besidePassRoot for a pass beside the tests.
-   */
-  readonly root: string;
-  /** The nested run's arguments (see pass.ts nestedArgs). */
-  readonly args: string[];
+  /** The base commit's worktree, under `worktrees`. */
+  readonly worktree: string;
+  /** The repository's modules, parsed once (see sources/source-graph.ts). */
+  readonly graph: SourceGraph;
   /** The config's webServer entries as the user reads them in a message (see shownServers). */
   readonly servers: WebServerEntry[];
-  /** The installed Playwright's version. */
-  readonly playwright: string;
+  readonly options: Pick<ResolvedOptions, 'keepWorktrees' | 'allowMissingBaselines'>;
+  /** When the run started (Date.now()), for the pass's line of how long it took. */
+  readonly started: number;
+}
+
+export interface PassInputs {
+  readonly configFile: string;
+  /** The config's rootDir, which a test's relative file is relative to. */
+  readonly rootDir: string;
+  readonly judgedBy: Judge;
   /** Why the baselines are captured again though stored (see plan.ts updateReason); null: they are not. */
   readonly update: string | null;
+  /** The suite's key, and how many test-side files it hashes (see store/suite-key.ts). */
+  readonly suite: { readonly key: string; readonly files: number };
+  /** The run's baseline entry the pass writes, in the output folder. */
+  readonly entry: string;
+  /** The nested run's arguments (see pass.ts nestedArgs). */
+  readonly args: string[];
+  /** The installed Playwright's version. */
+  readonly playwright: string;
   /**
    * What a test of a project takes into its store key besides its own closure, worked out by the
    * first step that keys a test (a warm run keys none).
@@ -61,28 +65,42 @@ export interface PassScope {
   readonly keyInputs: () => Promise<(project: string) => KeyInputs>;
 }
 
-/** What the setup knows before the pass: the config, its settings, git's base and the store opened. */
-export type RunKnown = Pick<
-  PassScope,
-  'config' | 'configFile' | 'configDir' | 'outputDir' | 'options' | 'repo' | 'base' | 'store' | 'judgedBy' | 'worktrees' | 'started'
->;
+/** What the setup knows of where the pass works before it resolves the rest. */
+export type Known = Omit<Workplace, 'worktree' | 'graph' | 'servers'>;
 
-/** The scope of a run's base pass: the suite keyed and everything else resolved from what the setup knows. */
-export async function resolvePassScope(known: RunKnown): Promise<PassScope> {
-  const { config, configFile, configDir, outputDir, repo, base, options } = known;
+/** Where the pass works, from what the setup knows. */
+export function workplaceOf(known: Known): Workplace {
+  return {
+    ...known,
+    worktree: path.join(known.worktrees, worktreeName(known.base.commit)),
+    graph: new SourceGraph(known.repo.root, new ImportCache(outputPath(known.outputDir, 'importCache'))),
+    servers: shownServers(known.configDir),
+  };
+}
+
+/**
+ * What the pass takes from the config: the suite keyed, and everything else resolved once.
+ * `installed`: the installed versions (see sources/capture-inputs.ts versions).
+ */
+export async function resolvePassInputs(
+  config: FullConfig,
+  configFile: string,
+  judgedBy: Judge,
+  installed: Record<string, string>,
+  updateBaselines: boolean,
+  place: Workplace,
+): Promise<PassInputs> {
+  const { repo, base, graph } = place;
   const args = nestedArgs(process.argv);
   const capture = captureOptions(optionsFromEnv());
-  const graph = new SourceGraph(repo.root, new ImportCache(outputPath(outputDir, 'importCache')));
-  const installed = versions(configFile);
   const testDirs = config.projects.map((project) => project.testDir);
-  const selects = known.judgedBy === 'reporter';
   const suite = await suiteKeyOf({
     repo,
     baseCommit: base.commit,
     configFile,
     testDirs,
     args,
-    options: { ...capture, selects },
+    options: { ...capture, selects: judgedBy === 'reporter' },
     versions: installed,
     graph,
   });
@@ -90,14 +108,14 @@ export async function resolvePassScope(known: RunKnown): Promise<PassScope> {
   const captures = projectCaptures(capture, config, repo.root, configFile);
   let keyInputs: Promise<(project: string) => KeyInputs> | null = null;
   return {
-    ...known,
-    suite: { key: suite.key, files: suite.files.length, graph },
-    entry: baselineEntryDir(outputDir, base.commit, suite.key),
-    root: outputDir,
+    configFile,
+    rootDir: config.rootDir,
+    judgedBy,
+    update: updateReason(updateBaselines, config.updateSnapshots),
+    suite: { key: suite.key, files: suite.files.length },
+    entry: baselineEntryDir(place.outputDir, base.commit, suite.key),
     args,
-    servers: shownServers(configDir),
     playwright: installed.playwright,
-    update: updateReason(options.updateBaselines, config.updateSnapshots),
     keyInputs: () =>
       (keyInputs ??= testDirData(repo, testDirs).then((data) => (project: string) => ({
         configFile,

@@ -93,6 +93,8 @@ export interface BaselinePassInput {
   logFile: string;
   /** The config's webServer entries (command as shown, port), for the message when a base server cannot start. */
   servers: WebServerEntry[];
+  /** More of the run's environment: the gate of a run started ahead of its plan (see pass-ahead.ts). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface BaselinePassOutcome {
@@ -127,6 +129,7 @@ export async function runBaselinePass(input: BaselinePassInput): Promise<Baselin
     ...ENV.repoRoot.entry(input.repoRoot),
     ...ENV.worktree.entry(input.worktree),
     ...ENV.forceColor.entry('0'),
+    ...input.env,
   };
   const exitCode = await new Promise<number | null>((resolve) => {
     const child = spawn(process.execPath, args, { cwd: process.cwd(), env, stdio: ['ignore', log, log] });

@@ -35,6 +35,8 @@ interface JsonSpec {
 
 interface JsonSuite {
   title: string;
+  /** A file's suite: the file, relative to the config's rootDir. */
+  file?: string;
   specs?: JsonSpec[];
   suites?: JsonSuite[];
 }
@@ -83,6 +85,23 @@ export interface Selection {
 /** The listed tests, and those of them that can capture. */
 export interface Listing extends Selection {
   tests: ListedTest[];
+  /** The files of a listing run (each that holds a test, skipped or not); not known of the runner's own list. */
+  files?: string[];
+}
+
+/** The files a listing names, relative to the config's rootDir. */
+export function listedFiles(report: JsonReport): string[] {
+  return report.suites.map((suite) => suite.file ?? suite.title);
+}
+
+/**
+ * A --test-list that runs every test of these files, as a run without a list runs them all (a
+ * test declared skipped is listed as skipped); null when a file's name holds a separator of the
+ * list's lines.
+ */
+export function wholeFilesListText(files: readonly string[]): string | null {
+  if (files.some((file) => /[›>]/.test(file))) return null;
+  return `${files.map((file) => file.split(path.sep).join('/')).join('\n')}\n`;
 }
 
 /** The listing of these tests, each once: `--repeat-each` lists a test once per repeat, and the base renders it once. */

@@ -1,7 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { ENV } from '../config/environment';
-import { processAlive } from '../util/process';
+import { processAlive, processGroup } from '../util/process';
 import { printLine } from '../util/output';
+import { SERVER_READY_LINE } from '../config/server-ready';
+import { awaitAnswer } from './ready-probe';
 
 /**
  * Runs the base app's server command (the baseline pass's webServer) and ends it when the nested
@@ -9,18 +11,12 @@ import { printLine } from '../util/output';
  * killed with SIGKILL gets no chance to, and the base server would keep its port forever.
  *
  * The server stays in this process's group, so Playwright's own group kill still reaches it; when
- * the runner disappears, the guard ends the whole group the same way.
+ * the runner disappears, the guard ends the whole group the same way. The server starts first:
+ * every step before it delays the base tests (see config/server-ready.ts, whose line the guard
+ * prints once the server answers).
  */
 
 const POLL_MS = 500;
-
-function ownProcessGroup(): number | null {
-  try {
-    return Number(execFileSync('ps', ['-o', 'pgid=', '-p', String(process.pid)], { encoding: 'utf8' }).trim()) || null;
-  } catch {
-    return null;
-  }
-}
 
 function main(): void {
   const command = ENV.guardedCommand.read();
@@ -32,8 +28,10 @@ function main(): void {
     );
     process.exit(2);
   }
-  const group = ownProcessGroup();
   const server = spawn(command, { shell: true, stdio: 'inherit' });
+  const group = processGroup(process.pid);
+  const target = ENV.guardReady.read();
+  if (target) void awaitAnswer(target).then(() => process.stdout.write(`${SERVER_READY_LINE}\n`));
   const watch = setInterval(() => {
     if (processAlive(runner)) return;
     if (group) process.kill(-group, 'SIGKILL');

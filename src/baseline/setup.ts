@@ -11,14 +11,13 @@ import { SetupError } from '../util/errors';
 import { ApprovalsFileError, readApprovals } from '../files/approvals-file';
 import type { RunContext } from '../types';
 import { versions } from '../sources/capture-inputs';
-import { resumeLeftStoring } from './base-pass';
-import { prepareBasePass, type Prepared } from './execute';
+import { prepareBasePass, resumeLeftStoring, type Prepared } from './execute';
 import { acquireRunLock, releaseRunLock } from './lock';
 import { planOnBase, type Judge, type OnBasePlan } from './plan';
 import { gitContext, publishRunContext } from './run-context';
 import { say, shownPath } from '../util/output';
 import { openStore, type StoreUse } from '../store/home';
-import { resolvePassScope } from './pass-scope';
+import { resolvePassInputs, workplaceOf } from './pass-scope';
 import { clearCapturingTests } from './top-up';
 import { lap, startTiming } from '../config/timing';
 import { removeEmptyHome, removeWorktreesIn, worktreesHome } from '../checkout/worktrees';
@@ -133,29 +132,18 @@ async function prepareBaselines(
       await removeWorktreesIn(repo, home, home === worktrees ? worktreeName(base.commit) : null, (name) =>
         say(`removing the worktree ${name} left by an earlier run`),
       );
-  const prepared = context.sameAsBase
-    ? onBase(
-        context,
-        planOnBase({ base, record: options.record, judgedBy, store: storeUse, playwright: versions(configFile).playwright }),
-        repo.root,
-        store,
-      )
-    : await prepareBasePass(
-        await resolvePassScope({
-          config,
-          configFile,
-          configDir,
-          outputDir,
-          options,
-          repo,
-          base,
-          store: storeUse,
-          judgedBy,
-          worktrees,
-          started,
-        }),
-        context,
-      );
+  const installed = versions(configFile);
+  let prepared: Prepared;
+  if (context.sameAsBase)
+    prepared = onBase(context, planOnBase({ base, record: options.record, judgedBy, store: storeUse, playwright: installed.playwright }), {
+      store,
+      repoRoot: repo.root,
+    });
+  else {
+    const place = workplaceOf({ configDir, outputDir, repo, base, store: storeUse, worktrees, options, started });
+    const inputs = await resolvePassInputs(config, configFile, judgedBy, installed, options.updateBaselines, place);
+    prepared = await prepareBasePass(place, inputs, context);
+  }
   publishRunContext(outputDir, prepared.context);
   lap('baselines');
   // worktreesHome made the home folder: a run that leaves nothing in it leaves no folder either,
@@ -171,9 +159,9 @@ async function prepareBaselines(
 }
 
 /** HEAD is the base: no pass; the reporter records the run's checkpoints into the store when the plan says so. */
-function onBase(context: RunContext, plan: OnBasePlan, repoRoot: string, store: string): Prepared {
+function onBase(context: RunContext, plan: OnBasePlan, record: { store: string; repoRoot: string }): Prepared {
   for (const line of plan.lines) say(line);
-  return { context: plan.records ? { ...context, record: { store, repoRoot } } : context, afterRun: async () => {} };
+  return { context: plan.records ? { ...context, record } : context, afterRun: async () => {} };
 }
 
 /**

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { checkpointStopwatch } from '../config/timing';
+import { currentRole } from '../config/environment';
 import type { ComparisonTolerance, LayoutRecord, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
 import { readBaselineImage, readBaselineSide, readEarlierRender } from '../files/run-folder';
@@ -201,6 +202,8 @@ async function capture(
   options: CheckpointOptions,
   testOptions: VisualUatTestOptions,
 ): Promise<void> {
+  // From the start: a worker's first checkpoint reads the run context and the baseline manifest (its set-up).
+  const stopwatch = checkpointStopwatch(currentRole() === 'baseline' ? 'base checkpoint' : 'checkpoint');
   const session = sessionFor(testInfo);
   // The seed-style helper has no set-up of its own: its recording starts at the first checkpoint.
   recorderFor(page);
@@ -212,7 +215,6 @@ async function capture(
   if (outsideRun) throw new Error(outsideRun);
 
   const { target } = session;
-  const stopwatch = checkpointStopwatch(target.role === 'baseline' ? 'base checkpoint' : 'checkpoint');
   if (!session.metaAttached) {
     noteCapture(testInfo, target);
     await writeTestMeta(testInfo, testMeta(target, testOptions));
@@ -222,6 +224,7 @@ async function capture(
     await writeRunContext(testInfo, target.context);
     contextAttached = true;
   }
+  stopwatch.split('set-up');
 
   const style = readStyles(options.stylePath, testInfo);
   const common = {

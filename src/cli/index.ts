@@ -50,6 +50,15 @@ export function runTest(
   return result.status ?? 1;
 }
 
+/**
+ * Commander keeps the `--` that ends visual-uat's options when a Playwright flag came before it
+ * (`test --reporter=line -- --grep home`); Playwright would take what follows for file filters.
+ */
+function withoutSeparator(args: string[]): string[] {
+  const at = args.indexOf('--');
+  return at === -1 ? args : [...args.slice(0, at), ...args.slice(at + 1)];
+}
+
 /** Removes everything under `dir` but the folders in `keep` (and the folders that lead to them). */
 function removeExcept(dir: string, keep: string[]): void {
   for (const entry of fs.readdirSync(dir)) {
@@ -153,7 +162,7 @@ export function buildProgram(): Command {
     .action(async (playwrightArgs: string[], options) => {
       // A base that is not here stops the run now, not after Playwright has started the webServer (a dev server's first compile).
       if (options.base) await resolveBase(await openRepo(process.cwd()), { branch: options.base, setting: '--base' });
-      process.exitCode = runTest(playwrightArgs, options);
+      process.exitCode = runTest(withoutSeparator(playwrightArgs), options);
     });
   program
     .command('record')
@@ -164,7 +173,7 @@ export function buildProgram(): Command {
     .argument('[playwrightArgs...]', 'arguments for playwright test')
     .allowUnknownOption()
     .action((playwrightArgs: string[]) => {
-      process.exitCode = runTest(playwrightArgs, { record: true });
+      process.exitCode = runTest(withoutSeparator(playwrightArgs), { record: true });
     });
   program
     .command('init')

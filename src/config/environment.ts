@@ -1,3 +1,5 @@
+import type { ReadyTarget } from './server-ready';
+
 /**
  * Every environment variable visual-uat reads or sets, declared once: its name, what it means, who
  * sets it, and a typed reader and writer. A module reads `ENV.outputDir.read()`, never
@@ -156,6 +158,12 @@ export const ENV = {
     "the file that names each rendered test's earlier render (see store/entry earlierRender), for both passes' captures",
     text,
   ),
+  passGate: variable(
+    'VISUAL_UAT_PASS_GATE',
+    'run',
+    'the file a base pass started ahead of its plan waits on before its tests: go, or stop (see baseline/pass-ahead)',
+    text,
+  ),
   baseCwd: variable('VISUAL_UAT_BASE_CWD', 'run', "the config's folder inside the base worktree", text),
   basePorts: variable('VISUAL_UAT_BASE_PORTS', 'run', "the free ports the base pass's web servers move to", integers),
   repoRoot: variable(
@@ -167,6 +175,12 @@ export const ENV = {
   worktree: variable('VISUAL_UAT_WORKTREE', 'run', 'the base worktree', text),
   guardedCommand: variable('VISUAL_UAT_GUARDED_COMMAND', 'run', "the base server's real command, run by baseline/server-guard", text),
   guardPid: variable('VISUAL_UAT_GUARD_PID', 'run', 'the runner the base server must not outlive (see baseline/server-guard)', integer),
+  guardReady: variable(
+    'VISUAL_UAT_GUARD_READY',
+    'run',
+    "the base server's url or port, which the server guard tests until it answers (see config/server-ready)",
+    json<ReadyTarget>(),
+  ),
   options: variable(
     'VISUAL_UAT_OPTIONS',
     'run',

@@ -35,6 +35,8 @@ const OUTPUT_PATHS = {
   /** The listing of the suite the baseline pass chooses its tests from, and the chosen list. */
   baselineTestsJson: 'baseline-run/tests.json',
   baselineTestList: 'baseline-run/test-list.txt',
+  /** What a pass started ahead of its plan waits on (see baseline/gate). */
+  baselineGate: 'baseline-run/gate',
   /** A top-up pass's own entry, merged into the run's baseline entry once it completes (see baseline/top-up), and its list. */
   topUpEntry: 'baseline-run/top-up',
   topUpTestList: 'baseline-run/top-up-list.txt',

@@ -21,6 +21,7 @@ import { outputPath } from './paths';
 import { gatedReporters, REPORTER_NAME } from './reporters';
 import { resolveOptions, withoutSecrets } from './settings';
 import { screenshotDefaultsByProject } from './screenshot-defaults';
+import { readyTarget, SERVER_READY } from './server-ready';
 import { say } from '../util/output';
 
 /** Playwright loads these by path: the compiled .js beside this file, or the .ts source under a TS loader. */
@@ -100,11 +101,19 @@ export function webServersFromEnv(env: NodeJS.ProcessEnv = process.env): WebServ
  * The base server runs under a guard that ends it when this runner dies, even by SIGKILL (see
  * baseline/server-guard). Process groups are POSIX; on Windows the command runs as given.
  */
-function guarded(server: WebServer): Pick<WebServer, 'command' | 'env'> {
-  if (process.platform === 'win32' || !SERVER_GUARD.endsWith('.js')) return { command: server.command, env: server.env };
+function guarded(server: WebServer): WebServer {
+  if (process.platform === 'win32' || !SERVER_GUARD.endsWith('.js')) return server;
+  const target = readyTarget(server);
   return {
+    ...server,
     command: `${JSON.stringify(process.execPath)} ${JSON.stringify(SERVER_GUARD)}`,
-    env: { ...(server.env ?? {}), ...ENV.guardedCommand.entry(server.command), ...ENV.guardPid.entry(process.pid) },
+    env: {
+      ...(server.env ?? {}),
+      ...ENV.guardedCommand.entry(server.command),
+      ...ENV.guardPid.entry(process.pid),
+      ...(target ? ENV.guardReady.entry(target) : {}),
+    },
+    ...(target ? { wait: { stdout: SERVER_READY } } : {}),
   };
 }
 
@@ -182,19 +191,21 @@ function baselineRole<T extends PlaywrightTestConfig>(config: T, options: Visual
     // The runner's output is the pass's log; workers load the config too, and say nothing.
     if (moved.length && !ENV.testWorkerIndex.read(env))
       say(`webServer[${index}] names another server's origin, moved to the base server's port: ${moved.join(', ')}`);
-    return {
+    return guarded({
       ...base,
-      ...guarded(base),
       // The base server's own output goes to the pass's log: where it listened, why it stopped.
       stdout: 'pipe' as const,
       url: rewriteUrl(server.url, ports),
       port: server.port && port !== undefined ? port : undefined,
-    };
+    });
   });
   const withComponents = withChromiumArg(componentBuild(config, env, outputDir), hostResolverRules(servers, ports));
   return {
     ...withComponents,
-    globalSetup: asArray(config.globalSetup).filter((setup) => setup !== GLOBAL_SETUP),
+    // Its own setup only holds a run started ahead of its plan at its gate (see baseline/gate).
+    globalSetup: ENV.passGate.read(env)
+      ? asArray(config.globalSetup)
+      : asArray(config.globalSetup).filter((setup) => setup !== GLOBAL_SETUP),
     reporter: [[REPORTER, { role: 'baseline' }], ['list']],
     outputDir: outputPath(outputDir, 'baselineRunOutput'),
     webServer: Array.isArray(config.webServer) ? rewritten : rewritten[0],

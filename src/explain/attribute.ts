@@ -1,14 +1,15 @@
-import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse, Written } from '../git/code-change';
+import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse } from '../git/code-change';
 import { escapeRegExp } from '../util/text';
 import { cssInJsClass } from './css-in-js';
 import { isScopingClass } from './generated-classes';
 import { generatedBy, generatedFrom, isModuleFile, sourceClass } from './css-modules';
-import { related } from './properties';
+import { recordedBy, related } from './properties';
 import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
 import {
   addressProof,
   keepsText,
   renderedTextProof,
+  rewritesTag,
   showsFile,
   textProof,
   writesPicture,
@@ -16,6 +17,7 @@ import {
   type Element,
 } from './line-proofs';
 import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
+import { guardOfRenderer, isComponent, optionOfRenderer, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
 
 /** The file and commit behind an element's change. */
 export interface Attribution {
@@ -112,8 +114,6 @@ function styleProof(target: StyleTarget, file: string, element: Element, uses: r
   return element.sides.some((steps) => styledBy(target.selectors, file, steps)) ? related(target.properties, element) : 0;
 }
 
-const isComponent = (tag: string) => /^[A-Z]/.test(tag);
-
 /**
  * Whether a template's element is the page's element: the same tag, id and class list (each token
  * whole), and its parent when the template has it. A component's tag with a `class` prop is the
@@ -146,65 +146,8 @@ function isElement(target: ElementTarget, steps: Step[], element: Element, cameO
 const carriesModuleClasses = (target: ElementTarget, own: Step) =>
   (target.moduleClasses ?? []).every((local) => own.classes.some((name) => name === local || sourceClass(name, [])?.local === local));
 
-/** A changed option or prop: `glyphMargin: true,`, `width={180}`, `lineNumbers="off"`. */
-const OPTION = /^\s*[\w$.-]+\s*[:=]/;
-
-/**
- * Whether a changed line is an option or prop set in a component's script or on a component's tag
- * (`glyphMargin: true,` in `DesktopEditor.svelte`), where that file's template writes the element or
- * one it sits in, by a class that tells it apart: a widget's option that widened its gutter. Weaker
- * than a rule: the option's way to the style is not read.
- */
-function optionOfRenderer(change: CodeChange, line: ChangedLine, element: Element): boolean {
-  if (element.kind !== 'changed' || !change.rendered?.length || !OPTION.test(line.text)) return false;
-  if (line.target && !(line.target.kind === 'element' && isComponent(line.target.tag))) return false;
-  return element.sides.some((steps) =>
-    steps.slice(2).some((step) => change.rendered!.some((written) => templateWrites(written, step, element))),
-  );
-}
-
-/** Whether a template writes a page's element: its tag, and its id or a class that tells it apart, and no class it lacks. */
-const templateWrites = (written: Written, step: Step, element: Element) =>
-  written.tag === step.tag &&
-  (written.id ? written.id === step.id : written.classes.some((name) => !element.shared(name))) &&
-  written.classes.every((name) => step.classes.includes(name));
-
-/** A line that decides what a component renders: a condition or a return (`if (width <= 1100) {`, `return <NavbarSmall />;`). */
-const DECIDES = /^\s*(?:\}\s*)?(?:if|else|return|switch|case)\b/;
-
-/**
- * Whether a changed line decides what a component renders where the element that came or went is
- * one its template writes: `if (width <= 1100) return <NavbarSmall />;` before the unchanged
- * `<nav className="navbar">` is what took that nav off a narrow page. Weaker than its own tag's line.
- */
-function guardOfRenderer(change: CodeChange, line: ChangedLine, element: Element): boolean {
-  if (element.kind === 'changed' || !change.rendered?.length || !DECIDES.test(line.text)) return false;
-  return element.sides.some((steps) => change.rendered!.some((written) => templateWrites(written, steps[steps.length - 1], element)));
-}
-
 /** A word or class as a whole token of a line: not a piece of a longer one (`flex` in `flex-col`, `#1E1A2E` in `bg-[#1E1A2E]`). */
 const token = (word: string) => new RegExp(`(^|[\\s"'\`{}(),>=])${escapeRegExp(word)}(?=$|[\\s"'\`{}(),<=])`);
-
-/** `DataTable` → `data-table`: the class a component's root element commonly takes from its name. */
-const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
-
-/**
- * Whether a changed line is the tag of a component the element is named after (`<Badge tone="sale" />`
- * renders `span.badge`, `<ChevronDown />` renders `svg.lucide-chevron-down`): the line that renders
- * it. Its props' way to the styles is not read, so a rule that sets what changed wins.
- */
-function rendersNamed(target: ElementTarget, element: Element): boolean {
-  if (!isComponent(target.tag)) return false;
-  const name = kebab(target.tag.split('.').pop()!);
-  return element.sides.some((steps) => steps[steps.length - 1].classes.some((own) => own === name || own.endsWith(`-${name}`)));
-}
-
-/**
- * A template line that writes nothing of the element a parser places it in: closing tags, or the
- * brackets of an expression that renders what is inside it (`{open && (`, `)}`). A later commit
- * that wraps a new dropdown in such brackets inside a nav did not make the nav.
- */
-const WRITES_NOTHING = /^(?:<\/[\w.:-]*>\s*)+$|^\{[^{}]*\($|^\)\s*\}$/;
 
 function proof(change: CodeChange, line: ChangedLine, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
   const target = line.target;
@@ -219,6 +162,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   const cameOrWent = element.kind !== 'changed' && line.added === (element.kind === 'added');
   if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent))) {
     if (element.kind === 'changed' && onlyText(element)) return keepsText(change, line, element) ? 0 : writesText(target, element) ? 2 : 1;
+    if (cameOrWent && rewritesTag(change, line, target)) return textProof(change, line, element) ? 2 : 1;
     return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
   if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || writesShownColour(line, element)) return 1;
@@ -369,30 +313,69 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
 const isSize = (property: string) => property === 'width' || property === 'height';
 
 /**
+ * Whether a changed rule that applies to an element sets its width or height outright (`.hero {
+ * height: 100vh }`): a new size the diff proves, said though what changed inside the element
+ * meets every region its box does. The predicate takes the element's path on each side.
+ */
+export function sizeSetter(code: readonly CodeChange[]): (paths: readonly string[]) => boolean {
+  const rules = sizeRulesOf(code);
+  if (rules.length === 0) return () => false;
+  return (paths) =>
+    paths.some((path) => {
+      const steps = stepsOf(path);
+      return rules.some(({ file, selectors }) => styledBy(selectors, file, steps));
+    });
+}
+
+const sizeRules = new WeakMap<readonly CodeChange[], { file: string; selectors: string[] }[]>();
+
+/** The changed rules (their file and selectors) that set a width or height, read once per diff. */
+function sizeRulesOf(code: readonly CodeChange[]): { file: string; selectors: string[] }[] {
+  const known = sizeRules.get(code);
+  if (known) return known;
+  const undone = undoneLines(code);
+  const rules = code.flatMap((change) =>
+    change.lines.flatMap(({ target }, i) =>
+      target?.kind === 'style' &&
+      !target.defines &&
+      target.selectors.length > 0 &&
+      !undone.has(change.lines[i]) &&
+      target.properties.some((property) => recordedBy(property).some(isSize))
+        ? [{ file: change.file, selectors: target.selectors }]
+        : [],
+    ),
+  );
+  sizeRules.set(code, rules);
+  return rules;
+}
+
+/**
  * A changed element's properties split by the commit and file that prove each (`color` by "css",
  * `font-size` by "small css change"): one part per cause, in the order their properties come; a
- * new size with the part whose cause proves it, else with the first, as what nothing proves. One
- * part when one cause (or none) proves them all.
+ * new size with the part whose cause proves it, else with the first, as what nothing proves; a part
+ * of its own when a line of another cause sets the size outright (`width: 100vw` by "responsive",
+ * where a later commit only changed the transform). One part when one cause (or none) proves them all.
  */
 export function propertiesByCause(clues: ElementClues, code: readonly CodeChange[], page: readonly string[] = []): string[][] {
   if (clues.kind !== 'changed' || clues.properties.length < 2) return [clues.properties];
-  const keyOf = (properties: string[]) => {
-    const { cause } = attribute({ ...clues, properties }, code, page);
-    return cause ? `${cause.file}\0${cause.commit}` : null;
-  };
+  const causeOf = (properties: string[]) => attribute({ ...clues, properties }, code, page).cause;
+  const keyOf = (cause: Attribution | null) => (cause ? `${cause.file}\0${cause.commit}` : null);
   const parts = new Map<string, string[]>();
   const unproven: string[] = [];
   for (const property of clues.properties.filter((name) => !isSize(name))) {
-    const key = keyOf([property]);
+    const key = keyOf(causeOf([property]));
     if (key) parts.set(key, [...(parts.get(key) ?? []), property]);
     else unproven.push(property);
   }
-  if (parts.size < 2) return [clues.properties];
   const sizes = clues.properties.filter(isSize);
-  const sized = sizes.length ? keyOf(sizes) : null;
+  const sizeCause = sizes.length && (parts.size > 1 || (parts.size === 1 && sizeSetter(code)(clues.paths))) ? causeOf(sizes) : null;
+  const sized = keyOf(sizeCause);
+  const setsSize = sized !== null && !parts.has(sized) && recordedBy(sizeCause!.line.match(/^\s*([\w-]+)\s*:/)?.[1] ?? '').some(isSize);
+  if (parts.size + (setsSize ? 1 : 0) < 2) return [clues.properties];
   const split = [...parts.values()];
   split[0].push(...unproven);
-  (sized && parts.has(sized) ? parts.get(sized)! : split[0]).push(...sizes);
+  if (setsSize) split.push(sizes);
+  else (sized && parts.has(sized) ? parts.get(sized)! : split[0]).push(...sizes);
   return split;
 }
 

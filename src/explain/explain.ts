@@ -1,7 +1,7 @@
 import type { LayoutElement, LayoutRecord, Region, StateRule } from '../types';
 import type { CodeChange } from '../git/code-change';
 import { textsInside } from './line-proofs';
-import { attribute, causeWords, propertiesByCause, type Attributed, type Attribution, type ElementClues } from './attribute';
+import { attribute, causeWords, propertiesByCause, sizeSetter, type Attributed, type Attribution, type ElementClues } from './attribute';
 import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
 import { recordedBy } from './properties';
 import { matchElements } from './match';
@@ -68,8 +68,11 @@ export interface Explanation {
   interaction?: string[];
 }
 
-/** How many element changes an explanation keeps, and how many its summary names. */
-const KEPT = 12;
+/**
+ * How many element changes an explanation keeps: changes of different kinds up to `kinds`, more
+ * alike ones (the same element, properties and cause) only up to `repeats`; and how many its summary names.
+ */
+const KEPT = { kinds: 16, repeats: 12 };
 const SUMMARIZED = 3;
 
 const boxOf = (element: LayoutElement): Box => ({ x: element.box[0], y: element.box[1], width: element.box[2], height: element.box[3] });
@@ -332,10 +335,14 @@ export function explainChange(
   // An element that changed size on its own (a widened gutter, a card a taller neighbour stretched, a logo a rule shrank) is the change
   // in a region nothing listed meets.
   const shows = (b: number, c: number) => sizeShows(base, base.elements[b], current, current.elements[c]);
+  // A size a changed rule sets outright (`.hero { height: 100vh }`) is said, whatever changed inside the element.
+  const setsSize = sizeSetter(code);
+  const setByRule = (c: number) => setsSize([base.elements[matching.baseOf.get(c) ?? -1]?.path ?? '', current.elements[c].path]);
   const sized = sizesToSay(
-    ownSizes(base, current, matching, listed, shows).map(({ index, properties }) => made('changed', current, index, properties)),
+    ownSizes(base, current, matching, listed, shows, setByRule).map(({ index, properties }) => made('changed', current, index, properties)),
     listed,
     { base, current, matching, regions },
+    (size) => setsSize([size.path]),
   );
   const changes = [...listed, ...sized];
   const inRegions = changes.filter((change) => change.regions?.length);

@@ -95,6 +95,7 @@ export function ownSizes(
   matching: Matching,
   listed: readonly { path: string; properties: readonly PropertyChange[] }[],
   shows: (b: number, c: number) => boolean,
+  setByRule: (c: number) => boolean = () => false,
 ): { index: number; properties: PropertyChange[] }[] {
   const said = new Set(listed.map((change) => change.path));
   const sized = new Map<number, PropertyChange[]>();
@@ -133,11 +134,12 @@ export function ownSizes(
       return Math.abs(Number(is) - Number(was) - (after[axis] - before[axis])) <= ROUNDING;
     });
   };
-  const own = new Set([...sized.keys()].filter((c) => !contents(c)));
+  const own = new Set([...sized.keys()].filter((c) => setByRule(c) || !contents(c)));
   const layingOut = new Set(
     listed.filter((change) => change.properties.some((p) => LAYS_OUT_INSIDE(p.property))).map((change) => change.path),
   );
   const insideOther = (c: number) => {
+    if (setByRule(c)) return false;
     for (let parent = current.elements[c].parent; parent >= 0; parent = current.elements[parent].parent)
       if (own.has(parent) || layingOut.has(current.elements[parent].path)) return true;
     return false;
@@ -161,9 +163,14 @@ export function sizesToSay<T extends Block & { regions?: number[]; properties: P
   sizes: readonly T[],
   listed: readonly T[],
   records: { base: LayoutRecord; current: LayoutRecord; matching: Matching; regions: readonly Region[] },
+  setByRule: (size: T) => boolean = () => false,
 ): T[] {
   const said: T[] = [];
   for (const size of sizes) {
+    if (setByRule(size) && size.regions?.length) {
+      said.push(size);
+      continue;
+    }
     const explaining = listed.filter(
       (change) => !size.path.startsWith(`${change.path}>`) || change.properties.some((p) => LAYS_OUT_INSIDE(p.property)),
     );

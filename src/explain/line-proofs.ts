@@ -86,11 +86,13 @@ export function textsInside(record: LayoutRecord, index: number): string[] {
 /**
  * Whether a changed line that is no style writes the address of the picture the element shows, for
  * a picture that changed (`"imageSrc": "projects/cartoonDB.png"` in a data file that renders the
- * card's `img` of `/assets/projects/cartoonDB.png`): its file name at least, whole, and the path
- * before it where the line has one.
+ * card's `img` of `/assets/projects/cartoonDB.png`), or an element that came with the line (an
+ * entry a list gained, `'/assets/images/gallery/fighter.webp',`) or went with it: its file name at
+ * least, whole, and the path before it where the line has one.
  */
 export function addressProof(line: ChangedLine, element: Element): boolean {
-  if (line.target?.kind === 'style' || !element.properties.includes('src')) return false;
+  if (line.target?.kind === 'style') return false;
+  if (element.kind === 'changed' ? !element.properties.includes('src') : line.added !== (element.kind === 'added')) return false;
   const written = line.text.match(/[\w@~./-]+\.[A-Za-z0-9]{2,5}\b/g) ?? [];
   return written.some((address) => {
     const path = address.replace(/^\.?\//, '');
@@ -114,3 +116,18 @@ export function writesShownColour(line: ChangedLine, element: Element): boolean 
     return colour !== undefined && /^#[0-9a-f]{6}$/.test(colour) && new RegExp(`(^|[^\\w#])${colour}(?![\\w])`, 'i').test(line.text);
   });
 }
+
+/**
+ * Whether the commit wrote the element's tag again: it removed a line of the same tag (its id, or a
+ * class in common) and added one. The tag was there before (an `{#each}` that renders every
+ * picture); what made one more element come is what changed its data, not the rewrite (a class
+ * dropped from the loop's `<img>`).
+ */
+export const rewritesTag = (change: CodeChange, line: ChangedLine, target: ElementTarget) =>
+  change.lines.some(
+    (other) =>
+      other.added !== line.added &&
+      other.target?.kind === 'element' &&
+      other.target.tag === target.tag &&
+      (target.id ? other.target.id === target.id : other.target.classes.some((name) => target.classes.includes(name))),
+  );

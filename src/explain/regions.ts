@@ -39,22 +39,27 @@ export function onCurrentRows<T extends Box>(box: T, regions: readonly Region[])
 }
 
 /**
- * At most `kept` changes, in their order, chosen so the list says as much as it can: first one of
- * each kind (`alike`: the same element name, kind, properties and cause; a product grid re-wrapped
+ * At most `kept.kinds` changes, in their order, chosen so the list says as much as it can: first one
+ * of each kind (`alike`: the same element name, kind, properties and cause; a product grid re-wrapped
  * is one kind, a heading restyled beside it another) that meets a region none chosen meets, then one
- * for each region still open, then one of each kind left, then the others. A change left out that
- * is alike to one kept is what the kept one says (`carriedRegions`): 190 cards re-wrapped leave no
- * region "not explained", and the heading beside them is still listed.
+ * for each region still open, then one of each kind left, then the others while fewer than
+ * `kept.repeats` are chosen. A change left out that is alike to one kept is what the kept one says
+ * (`carriedRegions`): 190 cards re-wrapped leave no region "not explained", and the heading beside
+ * them is still listed; the 15 rules of a responsive rewrite are each said.
  */
-export function keptCovering<T extends { regions?: number[] }>(changes: readonly T[], kept: number, kindOf: (change: T) => string): T[] {
+export function keptCovering<T extends { regions?: number[] }>(
+  changes: readonly T[],
+  kept: { kinds: number; repeats: number },
+  kindOf: (change: T) => string,
+): T[] {
   const kindsOf = new Map(changes.map((change) => [change, kindOf(change)]));
   const alike = (change: T) => kindsOf.get(change)!;
   const chosen = new Set<T>();
   const covered = new Set<number>();
   const kinds = new Set<string>();
-  const choose = (take: (change: T) => boolean) => {
+  const choose = (take: (change: T) => boolean, most = kept.kinds) => {
     for (const change of changes) {
-      if (chosen.size >= kept) return;
+      if (chosen.size >= most) return;
       if (chosen.has(change) || !take(change)) continue;
       chosen.add(change);
       kinds.add(alike(change));
@@ -65,7 +70,7 @@ export function keptCovering<T extends { regions?: number[] }>(changes: readonly
   choose((change) => !kinds.has(alike(change)) && opens(change));
   choose(opens);
   choose((change) => !kinds.has(alike(change)));
-  choose(() => true);
+  choose(() => true, kept.repeats);
   return changes.filter((change) => chosen.has(change));
 }
 

@@ -52,6 +52,26 @@ function sameToTheEye(before: string, after: string): boolean {
   return a.every((colour, i) => colour.every((channel, c) => Math.abs(channel - b[i][c]) <= (c === 3 ? 0 : UNSEEN_LEVELS)));
 }
 
+/**
+ * Whether two transforms are the same translation by a share of the element's own box
+ * (`translateX(-15%)`): the same scale and rotation, and each offset the same share of its width or
+ * height to a pixel. The matrix changed only because the box grew (an image widened by its
+ * container), which the element's new size already says.
+ */
+function sameShareOfBox(before: string, after: string, was: readonly number[], is: readonly number[]): boolean {
+  const matrix = (value: string) =>
+    value
+      .match(/^matrix\(([^)]*)\)$/)?.[1]
+      .split(',')
+      .map(Number) ?? null;
+  const [a, b] = [matrix(before), matrix(after)];
+  if (!a || !b || a.some((n, i) => i < 4 && n !== b[i])) return false;
+  return [4, 5].every((i) => {
+    const [oldSize, newSize] = [was[i - 2], is[i - 2]];
+    return oldSize > 0 && Math.abs((a[i] / oldSize) * newSize - b[i]) <= 1;
+  });
+}
+
 /** An element's z-index as a number; null for `auto` or none. */
 function zIndex(record: LayoutRecord, element: LayoutElement): number | null {
   const value = record.styles[element.style]?.['z-index'];
@@ -88,7 +108,8 @@ export function styleChanges(base: LayoutRecord, b: number, current: LayoutRecor
   const unseen = (property: string) =>
     (property === 'border-color' && !drawsBorder(before) && !drawsBorder(after)) ||
     sameToTheEye(before[property], after[property]) ||
-    (property === 'z-index' && sameStacking(base, b, current, c));
+    (property === 'z-index' && sameStacking(base, b, current, c)) ||
+    (property === 'transform' && sameShareOfBox(before[property], after[property], baseElement.box, currentElement.box));
   for (const property of Object.keys(after))
     if (before[property] !== undefined && before[property] !== after[property] && !unseen(property))
       changes.push({ property, before: before[property], after: after[property] });

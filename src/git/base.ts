@@ -83,17 +83,23 @@ export async function defaultBranch(repo: Repo, timeoutMs = REMOTE_TIMEOUT_MS): 
   return { missing: `neither main nor master exists, and ${asked.unknown}` };
 }
 
-const BRANCHES_SHOWN = 10;
-
-/** The branches a base may name, local then origin's, as the end of the line that says a named one is not here: a typo shows beside them. */
-async function branchesHere(repo: Repo): Promise<string> {
-  const names = (await runGit(repo.root, ['for-each-ref', '--format=%(refname:short)', 'refs/heads', `refs/remotes/${REMOTE}`]))
-    .split('\n')
-    .filter((name) => name && name !== REMOTE && name !== `${REMOTE}/HEAD`);
-  if (names.length === 0) return 'there is no branch here';
-  const more = names.length > BRANCHES_SHOWN ? ` and ${names.length - BRANCHES_SHOWN} more` : '';
-  return `the branches here: ${names.slice(0, BRANCHES_SHOWN).join(', ')}${more}`;
+/** The branches here (a misspelt name is found among them), and the fetch that brings a branch only origin has. */
+async function missingBranch(repo: Repo, branch: string, chosenBy: string): Promise<string> {
+  const [local, url] = await Promise.all([
+    runGit(repo.root, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']).catch(() => ''),
+    runGit(repo.root, ['config', '--get', `remote.${REMOTE}.url`]).catch(() => ''),
+  ]);
+  const here = local.split('\n').filter(Boolean);
+  const shown = here.length > MAX_BRANCHES_NAMED ? [...here.slice(0, MAX_BRANCHES_NAMED), '…'] : here;
+  const named = here.length ? ` (the branches here: ${shown.join(', ')})` : '';
+  const fetch = url.trim() ? `, or fetch it (git fetch ${REMOTE} ${branch})` : '';
+  return (
+    `visual-uat: base branch "${branch}" (${chosenBy}) not found (no local branch, no ${REMOTE}/${branch}): set baseBranch in ` +
+    `withVisualUat or VISUAL_UAT_BASE${named}${fetch}`
+  );
 }
+
+const MAX_BRANCHES_NAMED = 8;
 
 /** The base is the merge-base of HEAD and the base branch: the one a setting names, else defaultBranch's. */
 export async function resolveBase(repo: Repo, named: NamedBase | null, timeoutMs = REMOTE_TIMEOUT_MS): Promise<BaseResolution> {
@@ -102,11 +108,7 @@ export async function resolveBase(repo: Repo, named: NamedBase | null, timeoutMs
     throw new SetupError(`visual-uat: no base branch found (${chosen.missing}): set baseBranch in withVisualUat or VISUAL_UAT_BASE`);
   const { branch, chosenBy } = chosen;
   const ref = await branchRef(repo, branch);
-  if (!ref)
-    throw new SetupError(
-      `visual-uat: base branch "${branch}" (${chosenBy}) not found (no local branch, no origin/${branch}): set baseBranch in ` +
-        `withVisualUat or VISUAL_UAT_BASE, or fetch it (git fetch origin ${branch}); ${await branchesHere(repo)}`,
-    );
+  if (!ref) throw new SetupError(await missingBranch(repo, branch, chosenBy));
   // `git merge-base` answers "none" with exit code 1 and no output.
   const commit = (await runGit(repo.root, ['merge-base', 'HEAD', ref]).catch(() => '')).trim();
   if (!commit) {

@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { CodeChange } from './code-change';
 import { COMMIT_MARK, parseDiff } from './diff';
@@ -183,13 +184,32 @@ export async function provideWorktree(repo: Repo, dir: string, commit: string): 
   return 'created';
 }
 
+/**
+ * Removes a worktree: moved aside into the temporary folder and unregistered at once, its files
+ * (a hard-linked node_modules among them: thousands of unlinks, 0.3 s to seconds) deleted by a
+ * process of their own that may outlive this one, so the end of a run does not wait for them.
+ * One that cannot be moved there (another file system) is removed here.
+ */
 export async function removeWorktree(repo: Repo, dir: string): Promise<void> {
+  const aside = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-removed-'));
   try {
-    await runGit(repo.root, ['worktree', 'remove', '--force', dir]);
+    fs.renameSync(dir, path.join(aside, 'worktree'));
   } catch {
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(aside, { recursive: true, force: true });
+    try {
+      await runGit(repo.root, ['worktree', 'remove', '--force', dir]);
+    } catch {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }
   await runGit(repo.root, ['worktree', 'prune']);
+  if (!fs.existsSync(aside)) return;
+  const deleting = spawn(process.execPath, ['-e', 'require("fs").rmSync(process.argv[1], { recursive: true, force: true })', aside], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  deleting.on('error', () => fs.rmSync(aside, { recursive: true, force: true }));
+  deleting.unref();
 }
 
 /** Contents of a file at a commit, or null when it does not exist there. */

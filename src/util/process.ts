@@ -3,10 +3,10 @@ import fs from 'node:fs';
 
 /**
  * Linux's view of a process from /proc/<pid>/stat: its state (field 3; `Z` is a zombie, dead but
- * not yet reaped) and its start time (field 22, in clock ticks since boot). The command name
+ * not yet reaped), its process group (field 5) and its start time (field 22, in clock ticks since boot). The command name
  * (field 2) may hold spaces and parentheses, so fields are counted after its closing parenthesis.
  */
-function procStat(pid: number): { state: string; startTime: string } | null {
+function procStat(pid: number): { state: string; group: string; startTime: string } | null {
   let text: string;
   try {
     text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -14,7 +14,7 @@ function procStat(pid: number): { state: string; startTime: string } | null {
     return null;
   }
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0], startTime: fields[19] };
+  return { state: fields[0], group: fields[2], startTime: fields[19] };
 }
 
 /** Whether a process exists and is not a zombie (EPERM: it exists but belongs to someone else). */
@@ -36,6 +36,16 @@ export function processStartTime(pid: number): string | null {
   if (process.platform === 'linux') return procStat(pid)?.startTime ?? null;
   try {
     return execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The process group of `pid`; null where it cannot be told. */
+export function processGroup(pid: number): number | null {
+  if (process.platform === 'linux') return Number(procStat(pid)?.group) || null;
+  try {
+    return Number(execFileSync('ps', ['-o', 'pgid=', '-p', String(pid)], { encoding: 'utf8' }).trim()) || null;
   } catch {
     return null;
   }

@@ -1,15 +1,5 @@
-import type Ajv2020 from 'ajv/dist/2020';
-import type { ErrorObject } from 'ajv/dist/2020';
-import approvalsSchema from '../../docs/approvals.schema.json';
-import manifestSchema from '../../docs/baseline-manifest.schema.json';
-import labelCaseSchema from '../../docs/label-case.schema.json';
-import resultsSchema from '../../docs/results.schema.json';
-import runContextSchema from '../../docs/run-context.schema.json';
-import storeEntrySchema from '../../docs/store-entry.schema.json';
-import journalSchema from '../../docs/store-journal.schema.json';
-import suiteIndexSchema from '../../docs/suite-index.schema.json';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { readJsonFile } from './fs';
-import { lazy } from './lazy';
 
 /**
  * The JSON Schemas in docs/ are the one definition of the files visual-uat reads back (results,
@@ -17,27 +7,6 @@ import { lazy } from './lazy';
  * suite indexes and journal): readers check against them here, on every read, and a unit test checks the
  * TypeScript types against them, so a new field is taught in one place and a drift fails a test.
  */
-
-/**
- * Made on first use: a run with no file to check (no approvals file yet) does not pay for building it.
- * The schemas are not checked against JSON Schema's meta-schema here: that compiled the meta-schema
- * in every process that reads a file (each worker, at its first checkpoint: 35–40 ms), for schemas
- * that ship with the package; tests/unit/file-contracts.test.ts checks them instead.
- */
-const validators = lazy(() => {
-  const { default: Validators } = require('ajv/dist/2020') as { default: typeof Ajv2020 };
-  // verbose: each error carries the value it refused, which the message quotes.
-  return new Validators({ strict: false, verbose: true, validateSchema: false }).addSchema([
-    resultsSchema,
-    approvalsSchema,
-    labelCaseSchema,
-    manifestSchema,
-    runContextSchema,
-    storeEntrySchema,
-    suiteIndexSchema,
-    journalSchema,
-  ]);
-});
 
 export type SchemaName =
   | 'results'
@@ -50,17 +19,34 @@ export type SchemaName =
   | 'suite-index'
   | 'store-journal';
 
-const IDS: Record<SchemaName, string> = {
-  results: resultsSchema.$id,
-  approvals: approvalsSchema.$id,
-  'approval-entry': `${approvalsSchema.$id}#/$defs/entry`,
-  'label-case': labelCaseSchema.$id,
-  'baseline-manifest': manifestSchema.$id,
-  'run-context': runContextSchema.$id,
-  'store-entry': storeEntrySchema.$id,
-  'suite-index': suiteIndexSchema.$id,
-  'store-journal': journalSchema.$id,
+/** Each name's schema in docs/, with the pointer to a part of it. */
+export const SCHEMAS: Record<SchemaName, string> = {
+  results: 'results.schema.json',
+  approvals: 'approvals.schema.json',
+  'approval-entry': 'approvals.schema.json#/$defs/entry',
+  'label-case': 'label-case.schema.json',
+  'baseline-manifest': 'baseline-manifest.schema.json',
+  'run-context': 'run-context.schema.json',
+  'store-entry': 'store-entry.schema.json',
+  'suite-index': 'suite-index.schema.json',
+  'store-journal': 'store-journal.schema.json',
 };
+
+const loaded = new Map<SchemaName, ValidateFunction>();
+
+/**
+ * The name's validator, compiled from its schema at build time (scripts/schema-validators.ts) and
+ * loaded on first use: a worker that checks the run context at its first checkpoint neither
+ * compiles a schema (40–50 ms) nor loads the code of the results file's.
+ */
+function validator(name: SchemaName): ValidateFunction {
+  let validate = loaded.get(name);
+  if (!validate) {
+    validate = require(`./validators/${name}`) as ValidateFunction;
+    loaded.set(name, validate);
+  }
+  return validate;
+}
 
 function alternatives(values: unknown[]): string {
   const quoted = values.map((value) => JSON.stringify(value));
@@ -114,7 +100,7 @@ export interface SchemaProblem {
 
 /** The first thing in `value` the named schema does not allow, or null. */
 export function schemaProblem(name: SchemaName, value: unknown, root = 'the top level'): SchemaProblem | null {
-  const validate = validators().getSchema(IDS[name])!;
+  const validate = validator(name);
   if (validate(value)) return null;
   // anyOf reports each branch's failure, then its own (if/then its branch's, then its own); the
   // deepest error names the field that is wrong.

@@ -55,7 +55,8 @@ test('a base test that fails records the base error, makes its checkpoints new a
 test('visual-uat test passes playwright arguments through and --base chooses the base', async () => {
   const repo = createFixtureRepo({ fixture: 'demo-app', branch: 'feature/x' });
   git(repo, ['branch', 'release', 'main']);
-  const run = visualUat(repo, ['test', '--base', 'release', '--', '--grep', 'home']);
+  // A Playwright flag before `--` (which commander then keeps) must not turn --grep into a file filter.
+  const run = visualUat(repo, ['test', '--base', 'release', '--reporter=line', '--', '--grep', 'home']);
   expect(run.status, run.stdout + run.stderr).toBe(gateExit(readLatest(repo)));
   const results = readLatest(repo);
   expect(results.baseBranch).toBe('release');

@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import { createFixtureRepo, git, runPlaywright } from '../../scripts/fixture-repo';
 import { DEMO_STATUSES, checkpoint, readLatest, statuses, gateExit } from '../support/results';
 import { extraWorktrees } from '../support/repo-state';
+import { SERVER_READY_LINE } from '../../src/config/server-ready';
 
 /**
  * A cold run runs in the baseline pass only the tests that can capture a checkpoint: the demo
@@ -71,6 +72,8 @@ test('the baseline pass runs only tests that can capture; every checkpoint is pa
   const baseLog = fs.readFileSync(path.join(repo, '.visual-uat', 'logs', 'baseline.log'), 'utf8');
   expect(baseLog).not.toMatch(/nav links|Pro plan is recommended|contact button/);
   expect(baseLog).toContain('6 passed');
+  // The base server's guard told Playwright when it answered (config/server-ready.ts).
+  expect(baseLog).toContain(`[WebServer] ${SERVER_READY_LINE}`);
 
   const results = readLatest(repo);
   expect(statuses(results)).toEqual({

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { explainPassFailure, type ServerEntry } from '../../../src/baseline/pass-failure';
 import { portSource } from '../../../src/baseline/port-source';
+import { SERVER_READY_LINE } from '../../../src/config/server-ready';
 
 const FROM_BASE =
   "reading process.env.PORT in the server also works, but only once that change is in the base commit (the base runs the base commit's files)";
@@ -124,9 +125,10 @@ describe('explainPassFailure', () => {
     );
   });
 
-  it('a crash shows the last lines the server printed', () => {
+  it('a crash shows the last lines the server printed, not the line of its guard', () => {
     const servers = [entry({ command: 'node server.js', port: 3000 })];
     const log = [
+      `[WebServer] ${SERVER_READY_LINE}`,
       '[WebServer] starting',
       '[WebServer] TypeError: Cannot read properties of undefined',
       '[WebServer]     at main (server.js:4:9)',

@@ -7,7 +7,7 @@ import { explainChange, type ElementChange } from '../../../src/explain';
 import { elementName, stepParts } from '../../../src/explain/words';
 import { codeChanges, openRepo } from '../../../src/git';
 import type { CodeChange } from '../../../src/git/code-change';
-import type { LayoutRecord, Region } from '../../../src/types';
+import type { LayoutRecord, Region, RegionKind } from '../../../src/types';
 import { layoutRecord, type Drawn as DrawnBox } from './records';
 
 /**
@@ -80,6 +80,10 @@ function changeOf(changes: ElementChange[], element: string): ElementChange {
 
 /** The commit line `codeChanges` gives a subject (`<short sha> <subject>`). */
 const commitOf = (code: CodeChange[], subject: string) => code.find((change) => change.commit?.endsWith(` ${subject}`))?.commit;
+
+/** A capture's changed regions as its run recorded them: x, y, width, height, kind. */
+const regionsOf = (...rows: [number, number, number, number, RegionKind][]): Region[] =>
+  rows.map(([x, y, width, height, kind]) => ({ x, y, width, height, kind }));
 
 describe('attribution: nested SCSS', () => {
   const sheet = (background: string, hover: string) => `@use 'mixins' as *;
@@ -1544,15 +1548,13 @@ ${sticky ? '  position: fixed;\n  width: 100%;\n  top: 0;\n  z-index: 10000;\n' 
     return layoutRecord(drawn, 1280, after ? 900 : 941);
   };
   // The diff's regions: the 71 rows the page lost (drawn where they went), the new line's words, rows gained at the page's foot.
-  const regions = (
-    [
-      [0, 86, 1280, 71, 'removed'],
-      [514, 480, 275, 12, 'modified'],
-      [276, 481, 179, 12, 'modified'],
-      [834, 481, 167, 12, 'modified'],
-      [0, 832, 1280, 29, 'added'],
-    ] as const
-  ).map(([x, y, width, height, kind]): Region => ({ x, y, width, height, kind }));
+  const regions = regionsOf(
+    [0, 86, 1280, 71, 'removed'],
+    [514, 480, 275, 12, 'modified'],
+    [276, 481, 179, 12, 'modified'],
+    [834, 481, 167, 12, 'modified'],
+    [0, 832, 1280, 29, 'added'],
+  );
   const replayed = () =>
     branch({ 'src/components/home/home.js': home(false), 'src/components/nav/nav.module.css': nav(false) }, [
       { subject: 'tap intro', files: { 'src/components/home/home.js': home(true) } },
@@ -1651,10 +1653,7 @@ ${menu ? '      {checked && (\n        <div className="navbar-small__menu">\n   
       after ? 60 : 61,
     );
   // The navbar capture's regions: a new column at the right, the rest of the bar redrawn.
-  const regions: Region[] = [
-    { x: 860, y: 0, width: 40, height: 60, kind: 'added' },
-    { x: 1, y: 5, width: 859, height: 46, kind: 'modified' },
-  ];
+  const regions = regionsOf([860, 0, 40, 60, 'added'], [1, 5, 859, 46, 'modified']);
 
   it('says the wide nav removed by the early return of its component and the small one added by its new file, not one nav restyled', async () => {
     const code = await branch({ 'src/components/Navbar.jsx': navbar(false) }, [
@@ -1667,5 +1666,145 @@ ${menu ? '      {checked && (\n        <div className="navbar-small__menu">\n   
       `.navbar-small added (900×60) in #root — src/components/NavbarSmall.jsx (${responsive})`,
       `.navbar removed (860×61) — src/components/Navbar.jsx (${responsive})`,
     ]);
+  });
+});
+
+describe('attribution: new sizes a media query sets outright (real commits, issue #48)', () => {
+  // Jiaying330/Disney-Home-page's hero at 900 px: "responsive" adds `@media (max-width: 930px)` rules that set the hero's height, the
+  // image's width and height, the overlay's height; "responsive navbar finished" then changes only the image's transform.
+  const sheet = (transform: string | null) => `.hero {
+  position: relative;
+  height: 43vh;
+
+  &__img {
+    position: absolute;
+    height: 100%;
+  }
+
+  &__overlay {
+    position: absolute;
+    width: 100%;
+    height: 100%;
+  }
+
+  &__descriptions-container {
+    display: flex;
+    width: 50%;
+  }
+}
+${
+  transform
+    ? `
+@media (max-width: 930px) {
+  .hero {
+    height: 100vh;
+
+    &__img {
+      height: 60%;
+      width: 100vw;
+      left: 0;
+      transform: ${transform};
+    }
+
+    &__overlay {
+      height: 60%;
+      bottom: 0;
+    }
+  }
+}
+`
+    : ''
+}`;
+  const hero = (after: boolean): LayoutRecord =>
+    layoutRecord(
+      [
+        { path: 'html', box: [0, -130, 900, after ? 5124 : 4084] },
+        { path: 'html>body', box: [0, -130, 900, after ? 5124 : 4084] },
+        { path: 'html>body>div#root', box: [0, -130, 900, after ? 5124 : 4084] },
+        { path: 'html>body>div#root>section.hero', box: [0, 0, 900, after ? 1000 : 387], style: { position: 'relative' } },
+        {
+          path: 'html>body>div#root>section.hero>img.hero__img',
+          box: after ? [0, -130, 900, 600] : [410, 0, 581, 387],
+          style: { position: 'absolute', transform: after ? 'matrix(1, 0, 0, 1, 0, -30)' : 'matrix(1, 0, 0, 1, 90, 0)' },
+        },
+        {
+          path: 'html>body>div#root>section.hero>div.hero__overlay',
+          box: after ? [0, 400, 900, 600] : [0, 0, 900, 387],
+          style: { position: 'absolute' },
+        },
+        {
+          path: 'html>body>div#root>section.hero>div.hero__overlay>div.hero__descriptions-container',
+          box: after ? [0, 400, 450, 600] : [0, 0, 450, 387],
+          style: { display: 'flex' },
+        },
+      ],
+      900,
+      after ? 1000 : 387,
+    );
+  const regions = regionsOf([0, 0, 900, 613, 'added'], [115, 613, 785, 387, 'modified']);
+
+  it("says the hero's and the overlay's new heights, and the image's new size apart from the later commit's transform", async () => {
+    const code = await branch({ 'src/components/Hero.scss': sheet(null) }, [
+      { subject: 'responsive', files: { 'src/components/Hero.scss': sheet('translateY(-5rem)') } },
+      { subject: 'responsive navbar finished', files: { 'src/components/Hero.scss': sheet('translateY(-3rem)') } },
+    ]);
+    const { changes } = explainChange(hero(false), hero(true), regions, code);
+    const [responsive, finished] = ['responsive', 'responsive navbar finished'].map(
+      (subject) => `src/components/Hero.scss (commit ${commitOf(code, subject)})`,
+    );
+    expect(changes.map((change) => change.words)).toEqual([
+      `.hero__img: transform matrix(1, 0, 0, 1, 90, 0) → matrix(1, 0, 0, 1, 0, -30) — ${finished}`,
+      `.hero__img: width 581 → 900 px, height 387 → 600 px — ${responsive}`,
+      `.hero: height 387 → 1000 px — ${responsive}`,
+      `.hero__overlay: height 387 → 600 px — ${responsive}`,
+    ]);
+  });
+});
+
+describe('attribution: a picture a list gained', () => {
+  const gallery = (images: string[], img: string) => `<script lang="ts">
+  const EXAMPLE_IMAGES = [
+${images.map((image) => `    '${image}'`).join(',\n')}
+  ];
+</script>
+
+<section id="Gallery" class="flex flex-col lg:flex-row gap-8 px-8 py-12">
+  {#each EXAMPLE_IMAGES as image}
+    ${img}
+  {/each}
+</section>
+`;
+  it('credits an added picture to the commit that added it to the list, not to a later one that rewrote the loop’s tag', async () => {
+    // As on a SvelteKit portfolio: "Added images" adds fighter.webp to the list the `{#each}` renders; "modal" drops a class from its <img>.
+    const halo = '/assets/images/halo/halo.webp';
+    const fighter = '/assets/images/gallery/fighter.webp';
+    const code = await branch(
+      { 'src/lib/features/gallery/gallery.svelte': gallery([halo], '<img src={image} alt="" class="special-card__image fade-in" />') },
+      [
+        {
+          subject: 'Added images',
+          files: {
+            'src/lib/features/gallery/gallery.svelte': gallery(
+              [halo, fighter],
+              '<img src={image} alt="" class="special-card__image fade-in" />',
+            ),
+            // Larger than 1 MiB, as the real picture: listed unread, so its own line proves nothing.
+            'static/assets/images/gallery/fighter.webp': Buffer.alloc(1_100_000, 7).toString('latin1'),
+          },
+        },
+        {
+          subject: 'modal',
+          files: {
+            'src/lib/features/gallery/gallery.svelte': gallery([halo, fighter], '<img src={image} alt="" class="special-card__image" />'),
+          },
+        },
+      ],
+    );
+    const section = 'html>body>section#Gallery.flex.flex-col.lg:flex-row.gap-8.px-8.py-12';
+    const img = (src: string, at = ''): Drawn => [`${section}>img.special-card__image${at}`, { src }];
+    const before = page([['html'], ['html>body'], [section], img(halo)]);
+    const after = page([['html'], ['html>body'], [section], img(halo, ':1'), img(fighter, ':2')]);
+    const added = explainChange(before, after, ALL, code).changes.find((change) => change.kind === 'added');
+    expect(added?.cause?.commit).toBe(commitOf(code, 'Added images'));
   });
 });

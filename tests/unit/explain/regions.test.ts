@@ -105,6 +105,23 @@ describe('every changed region is accounted for', () => {
     expect(explanation.unexplained).toEqual([]);
   });
 
+  it('keeps every one of 15 different changes (a responsive rewrite: one rule per block), where it keeps 12 of one change repeated', () => {
+    const blocks = (narrow: boolean): Drawn[] =>
+      Array.from({ length: 15 }, (_, i) => ({
+        path: `html>body>section.block-${i + 1}`,
+        box: [0, i * 48, 1280, 48],
+        style: { padding: narrow ? '8px 16px' : '8px 64px' },
+      }));
+    const page = (narrow: boolean): Drawn[] => [
+      { path: 'html', box: [0, 0, 1280, 720] },
+      { path: 'html>body', box: [0, 0, 1280, 720] },
+      ...blocks(narrow),
+    ];
+    const regions: Region[] = [{ x: 0, y: 0, width: 1280, height: 720, kind: 'modified' }];
+    const explanation = explainChange(layoutRecord(page(false)), layoutRecord(page(true)), regions, []);
+    expect(explanation.changes.map((change) => change.element)).toEqual(Array.from({ length: 15 }, (_, i) => `.block-${i + 1}`));
+  });
+
   it('says nothing of what a mask covers: a marquee that moved on and re-rendered its dividers is no change', () => {
     // The checkpoint masks `.ticker`: its track scrolls, and a divider between two items is cloned in and out as it does.
     const page = (offset: number, dividers: number, title: string): Drawn[] => [

@@ -184,6 +184,26 @@ describe('only visible changes are changes', () => {
     expect(what(page('-1', {}), page('1', {}), region)).toEqual(['.hero: z-index -1 → 1']);
   });
 
+  it('leaves out a transform that is the same share of a box that grew (translateX(-15%) of a wider image): its new size says it', () => {
+    // Jiaying330/Disney-Home-page's hero logo, 315 → 806 px wide at 900 px: its translation is 15 % of its width on both sides.
+    const logo = (width: number, height: number, x: number): Drawn[] => [
+      { path: 'html', box: [0, 0, 900, 1000] },
+      { path: 'html>body', box: [0, 0, 900, 1000] },
+      {
+        path: 'html>body>img.hero__descriptions-img',
+        box: [41, 480, width, height],
+        style: { display: 'inline', transform: `matrix(1, 0, 0, 1, ${x}, 0)` },
+      },
+    ];
+    const regions: Region[] = [{ x: 0, y: 400, width: 900, height: 600, kind: 'modified' }];
+    expect(what(logo(315, 128, -47.25), logo(806, 327, -120.959), regions)).toEqual([
+      '.hero__descriptions-img: width 315 → 806 px, height 128 → 327 px',
+    ]);
+    expect(what(logo(315, 128, -47.25), logo(315, 128, -30), regions)).toEqual([
+      '.hero__descriptions-img: transform matrix(1, 0, 0, 1, -47.25, 0) → matrix(1, 0, 0, 1, -30, 0)',
+    ]);
+  });
+
   it("compares a background picture's URL without the base and current servers' origins: only the title's font size changed", () => {
     const base = hero(`${BASE_ORIGIN}/images/hero.jpg`);
     const current = hero(`${CURRENT_ORIGIN}/images/hero.jpg`, 56, 67);

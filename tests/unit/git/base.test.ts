@@ -142,7 +142,7 @@ describe('resolveBase', () => {
     const failure = resolveBase(repo, null);
     await expect(failure).rejects.toBeInstanceOf(SetupError);
     await expect(failure).rejects.toThrow(
-      'visual-uat: base branch "next" (the remote\'s default branch, as origin answered git ls-remote) not found (no local branch, no origin/next): set baseBranch in withVisualUat or VISUAL_UAT_BASE, or fetch it (git fetch origin next)',
+      'visual-uat: base branch "next" (the remote\'s default branch, as origin answered git ls-remote) not found (no local branch, no origin/next): set baseBranch in withVisualUat or VISUAL_UAT_BASE (the branches here: feature), or fetch it (git fetch origin next)',
     );
   });
 
@@ -192,23 +192,12 @@ describe('resolveBase', () => {
     );
   });
 
-  it('names a base branch a setting gives that is not here, the setting, the fix and the branches there are', async () => {
-    const failure = resolveBase(await localRepo('main'), { branch: 'develop', setting: 'baseBranch in withVisualUat' });
+  it('names a base branch a setting gives that is not here, the setting, the branches that are, and no fetch without a remote', async () => {
+    const failure = resolveBase(await localRepo('main'), { branch: 'mian', setting: 'VISUAL_UAT_BASE' });
     await expect(failure).rejects.toBeInstanceOf(SetupError);
     await expect(failure).rejects.toThrow(
-      'visual-uat: base branch "develop" (baseBranch in withVisualUat) not found (no local branch, no origin/develop): set baseBranch in withVisualUat or VISUAL_UAT_BASE, or fetch it (git fetch origin develop); the branches here: feature, main',
+      /^visual-uat: base branch "mian" \(VISUAL_UAT_BASE\) not found \(no local branch, no origin\/mian\): set baseBranch in withVisualUat or VISUAL_UAT_BASE \(the branches here: feature, main\)$/,
     );
-  });
-
-  it("a mistyped base lists the local branches and origin's, the first ten", async () => {
-    const { repo, clone } = teamClone();
-    const typo = resolveBase(repo, { branch: 'mian', setting: 'VISUAL_UAT_BASE' });
-    await expect(typo).rejects.toThrow(/git fetch origin mian\); the branches here: \S.*\borigin\/develop\b.*\borigin\/main\b/);
-    for (let i = 0; i < 12; i++) git(clone, ['branch', `topic-${String(i).padStart(2, '0')}`]);
-    const many = ((await resolveBase(repo, { branch: 'mian', setting: 'VISUAL_UAT_BASE' }).catch((error: Error) => error)) as Error)
-      .message;
-    expect(many.split('; the branches here: ')[1]?.split(', ')).toHaveLength(10);
-    expect(many).toMatch(/ and \d+ more$/);
   });
 });
 

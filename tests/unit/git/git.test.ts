@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changedFiles, fileAtCommit, openRepo, runGit, workingState } from '../../../src/git';
+import { changedFiles, fileAtCommit, openRepo, provideWorktree, removeWorktree, runGit, workingState } from '../../../src/git';
+import { extraWorktrees } from '../../support/repo-state';
 
 /** A real repository: main with one commit, a feature branch with one more, an untracked file. */
 function featureRepo(): { dir: string; base: string } {
@@ -81,5 +82,18 @@ describe('git', () => {
     await expect(openRepo(outside)).rejects.toThrow(`${outside} is not inside a git repository`);
     const { dir } = featureRepo();
     await expect(runGit(dir, ['rev-parse', '--verify', 'no-such-ref^{commit}'])).rejects.toThrow(/^git rev-parse failed: fatal: /);
+  });
+  it('removes a worktree: gone from its place and from git at once, and nothing of it left in the temporary folder', async () => {
+    const { dir, base } = featureRepo();
+    const repo = await openRepo(dir);
+    const worktree = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-home-')), 'base');
+    expect(await provideWorktree(repo, worktree, base)).toBe('created');
+    fs.mkdirSync(path.join(worktree, 'node_modules', 'pkg'), { recursive: true });
+    fs.writeFileSync(path.join(worktree, 'node_modules', 'pkg', 'index.js'), '');
+    const aside = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('visual-uat-removed-'));
+    await removeWorktree(repo, worktree);
+    expect(fs.existsSync(worktree)).toBe(false);
+    expect(extraWorktrees(dir)).toEqual([]);
+    await expect.poll(aside, { timeout: 20_000 }).toEqual([]);
   });
 });
