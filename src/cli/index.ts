@@ -9,6 +9,7 @@ import { gatedReporterFlags } from '../config/reporters';
 import { isVisualUatReporter } from '../config/with-visual-uat';
 import type { Settings } from '../config/settings';
 import { openRepo } from '../git';
+import { resolveBase } from '../git/base';
 import { removeWorktreesIn } from '../checkout/worktrees';
 import { KEPT_COMMITS, pruneStore, sizeText, storeSize } from '../store/prune';
 import { foreignContent, STORE_OPTION } from '../store/home';
@@ -158,7 +159,9 @@ export function buildProgram(): Command {
     .option('--keep-worktrees', 'keep the base worktree after the run')
     .argument('[playwrightArgs...]', 'arguments for playwright test')
     .allowUnknownOption()
-    .action((playwrightArgs: string[], options) => {
+    .action(async (playwrightArgs: string[], options) => {
+      // A base that is not here stops the run now, not after Playwright has started the webServer (a dev server's first compile).
+      if (options.base) await resolveBase(await openRepo(process.cwd()), { branch: options.base, setting: '--base' });
       process.exitCode = runTest(withoutSeparator(playwrightArgs), options);
     });
   program
