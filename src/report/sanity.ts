@@ -28,7 +28,8 @@ export function sameAppWarning(context: RunContext | null, compared: ComparedCou
   const files = context.appFilesChanged ?? [];
   if (files.length === 0) return null;
   const differ = `visual-uat: warning: ${plural(files.length, 'app file')} ${files.length === 1 ? 'differs' : 'differ'} from the base (e.g. ${files[0]})`;
-  if (compared.allowed.length) return allowanceWarning(differ, compared);
+  // Every page differs: the base app was the base one, and the allowance is what hid the change.
+  if (compared.allowed.length === compared.pairs) return allowanceWarning(differ, compared);
   const same =
     compared.pairs === 1
       ? 'the 1 compared checkpoint is the same as its baseline'
@@ -38,13 +39,28 @@ export function sameAppWarning(context: RunContext | null, compared: ComparedCou
     'if those files show on these pages, the base app was probably the current one ' +
     '(a server that reads the current checkout by a fixed path), ' +
     "or their change is within the comparison's tolerance (a colour a few levels off); " +
-    'see README "Your web server", and the threshold option'
+    'see README "Your web server", and the threshold option' +
+    withinAllowance(compared.allowed)
   );
 }
 
 /**
- * The pixels did change, in pairs a test's (or the config's) maxDiffPixels or maxDiffPixelRatio let
- * pass, as toHaveScreenshot would: the base app was the base one, so the allowance is what to name.
+ * Some pages are identical and some changed within their pixel allowance: either the base app was
+ * the current one and the allowance took its rendering noise, or the allowance hid the change; the
+ * warning names both.
+ */
+function withinAllowance(allowed: readonly number[]): string {
+  if (allowed.length === 0) return '';
+  return (
+    `; ${allowed.length} of them changed, in ${share(Math.max(...allowed))} of the pixels, ` +
+    'but by no more than their maxDiffPixels or maxDiffPixelRatio allow: lower that allowance to see such changes'
+  );
+}
+
+/**
+ * The pixels of every page changed, within what a test's (or the config's) maxDiffPixels or
+ * maxDiffPixelRatio let pass, as toHaveScreenshot would: the base app was the base one, so the
+ * allowance is what to name.
  */
 function allowanceWarning(differ: string, compared: ComparedCount): string {
   const count = compared.allowed.length;
