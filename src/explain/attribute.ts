@@ -163,7 +163,10 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent))) {
     if (element.kind === 'changed' && onlyText(element)) return keepsText(change, line, element) ? 0 : writesText(target, element) ? 2 : 1;
     if (cameOrWent && rewritesTag(change, line, target)) return textProof(change, line, element) ? 2 : 1;
-    return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
+    // A line that went names an element that came no better than a copy of its tag elsewhere (`<div className={s.top}>` moved to a new
+    // component): the line that came with it is its proof.
+    if (element.kind !== 'changed') return cameOrWent ? 2 : 1;
+    return element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
   if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || writesShownColour(line, element)) return 1;
   if (textProof(change, line, element)) return 2;

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { explainChange } from '../../../src/explain';
+import type { CodeChange } from '../../../src/git/code-change';
+import { branch } from './branch';
+import { layoutRecord } from './records';
+
+/**
+ * The attribution on React stacks as real commits change them (issue #48's fourth corpus set): a
+ * Create React App page whose placeholder text went, a Vite CSS Modules block moved into a
+ * component of its own, a styled-components header styled inline. Real files committed to a real
+ * repository, read back by the reporter's own `codeChanges`, against layout records as the browser
+ * writes them.
+ */
+
+type Box = [number, number, number, number];
+
+const WHOLE = [{ x: 0, y: 0, width: 1280, height: 900 }];
+
+const commitOf = (code: CodeChange[], subject: string) => code.find((change) => change.commit?.endsWith(` ${subject}`))?.commit;
+
+describe('a text that went with its own line', () => {
+  // DiegoBravoTorres/react-css-modules: "more cocktails added" replaces `<div><Header/> Home<Footer/> </div>` by the hero (whose picture
+  // is `alt="Home Background"`); "clean up" deletes an unused component whose root is a bare `<div>`.
+  const home = (hero: boolean) => `import { Component } from 'react';
+import Header from '../nav/header';
+import Footer from '../nav/footer';
+
+class Home extends Component {
+  render() {
+    return (
+${
+  hero
+    ? `        <div>
+            <Header/>
+            <h2>Find the Best Selection of Cocktail Recipes</h2>
+            <img src={require("../../images/home-bck.png")} alt="Home Background"></img>
+            <Footer/>
+        </div>);`
+    : '        <div><Header/> Home<Footer/> </div>);'
+}
+  }
+}
+export default Home;
+`;
+  const rocket = `import React from "react";
+
+export default class Rocket extends React.Component {
+  render() {
+    return (
+      <div>
+        <img src="../shuttle.png" alt="shuttle"></img>
+      </div>
+    );
+  }
+}
+`;
+
+  it('credits the word that went to the line that wrote it, though an added picture’s alt holds it and a deleted file has a bare <div>', async () => {
+    const code = await branch({ 'src/components/home/home.js': home(false), 'src/components/rocket/rocket.js': rocket }, [
+      { subject: 'more cocktails added', files: { 'src/components/home/home.js': home(true) } },
+      { subject: 'clean up and SEO', files: { 'src/components/rocket/rocket.js': null } },
+    ]);
+    const root = 'html>body>div#root>div.App_App__B2Ebb>div';
+    const page = (hero: boolean) =>
+      layoutRecord([
+        { path: 'html', box: [0, 0, 1280, 900] },
+        { path: 'html>body', box: [0, 0, 1280, 900] },
+        { path: 'html>body>div#root', box: [0, 0, 1280, 900] },
+        { path: 'html>body>div#root>div.App_App__B2Ebb', box: [0, 0, 1280, 900] },
+        { path: root, box: [0, 0, 1280, hero ? 791 : 182], text: hero ? '' : 'Home' },
+      ]);
+    const [change] = explainChange(page(false), page(true), WHOLE, code).changes;
+    expect(change.words).toBe(
+      `div.App div: text 'Home' → ''; height 182 → 791 px — src/components/home/home.js (commit ${commitOf(code, 'more cocktails added')})`,
+    );
+  });
+});
+
+describe('a block moved into a component of its own', () => {
+  // olegkhegay/module-scss: "TOP SELLING" leaves Arrivels.jsx (`<div className={s.top}>`) for a new TopSelling.jsx with its own
+  // `.top` in TopSelling.module.scss; Vite names each module's `.top` apart (`_top_s6sfa_12`, `_top_1a4nf_1`).
+  const block = (binding: string) => `      <div className={${binding}.top}>
+        <h2>TOP SELLING</h2>
+      </div>
+`;
+  const arrivals = (withTop: boolean) => `import s from './Arrivels.module.scss';
+
+const Arrivels = () => (
+  <section>
+    <div className="container">
+      <div className={s.new}>
+        <h2>NEW ARRIVALS</h2>
+      </div>
+${withTop ? block('s') : ''}    </div>
+  </section>
+);
+export default Arrivels;
+`;
+  const topSelling = `import t from './TopSelling.module.scss';
+
+const TopSelling = () => (
+  <>
+${block('t')}  </>
+);
+export default TopSelling;
+`;
+
+  it('credits the block that went to the file it left, and the block that came to the new component', async () => {
+    const code = await branch(
+      {
+        'src/components/Arrivels/Arrivels.jsx': arrivals(true),
+        'src/components/Arrivels/Arrivels.module.scss': '.new {\n  padding: 70px 0;\n}\n\n.top {\n  padding: 20px 0;\n}\n',
+      },
+      [
+        {
+          subject: 'Add files via upload',
+          files: {
+            'src/components/Arrivels/Arrivels.jsx': arrivals(false),
+            'src/components/TopSelling/TopSelling.jsx': topSelling,
+            'src/components/TopSelling/TopSelling.module.scss': '.top {\n  padding: 60px 0;\n  text-align: center;\n}\n',
+          },
+        },
+      ],
+    );
+    const arrivalsAt = 'html>body>div#root>section:2>div.container';
+    const frame = ['html', 'html>body', 'html>body>div#root'].map((path) => ({ path, box: [0, 0, 1440, 1400] as Box }));
+    const base = layoutRecord([
+      ...frame,
+      { path: 'html>body>div#root>section:2', box: [0, 0, 1440, 1300] },
+      { path: arrivalsAt, box: [100, 0, 1240, 1300] },
+      { path: `${arrivalsAt}>div._new_s6sfa_1`, box: [100, 0, 1240, 643] },
+      { path: `${arrivalsAt}>div._top_s6sfa_12`, box: [100, 643, 1240, 645] },
+      { path: `${arrivalsAt}>div._top_s6sfa_12>h2`, box: [100, 663, 1240, 40], text: 'TOP SELLING' },
+    ]);
+    const current = layoutRecord([
+      ...frame,
+      { path: 'html>body>div#root>section:2', box: [0, 0, 1440, 643] },
+      { path: arrivalsAt, box: [100, 0, 1240, 643] },
+      { path: `${arrivalsAt}>div._new_s6sfa_1`, box: [100, 0, 1240, 643] },
+      { path: 'html>body>div#root>div._top_1a4nf_1', box: [0, 643, 1440, 672], style: { 'text-align': 'center' } },
+      { path: 'html>body>div#root>div._top_1a4nf_1>h2', box: [0, 703, 1440, 40], text: 'TOP SELLING' },
+    ]);
+    const { changes } = explainChange(base, current, [{ x: 0, y: 643, width: 1440, height: 700 }], code);
+    const fileOf = (kind: string) => changes.find((change) => change.kind === kind && change.path.includes('_top_'))?.cause?.file;
+    expect(fileOf('removed')).toBe('src/components/Arrivels/Arrivels.jsx');
+    expect(fileOf('added')).toBe('src/components/TopSelling/TopSelling.jsx');
+  });
+});
