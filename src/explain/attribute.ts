@@ -17,6 +17,7 @@ import {
   type Element,
 } from './line-proofs';
 import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
+import { writesInlineStyle } from './inline-style';
 import { guardOfRenderer, isComponent, optionOfRenderer, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
 
 /** The file and commit behind an element's change. */
@@ -168,7 +169,8 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
     if (element.kind !== 'changed') return cameOrWent ? 2 : 1;
     return element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
-  if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || writesShownColour(line, element)) return 1;
+  if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element)) return 1;
+  if (writesShownColour(line, element) || writesInlineStyle(line, element)) return 1;
   if (textProof(change, line, element)) return 2;
   return renderedTextProof(change, line, element) ? 1 : 0;
 }

@@ -146,3 +146,70 @@ export default TopSelling;
     expect(fileOf('added')).toBe('src/components/TopSelling/TopSelling.jsx');
   });
 });
+
+describe('an inline style on a component’s tag', () => {
+  // Udaloiii/styled-components-portfolio: "changed styles" thins the header's glow in `<Container style={{boxShadow: …}}>` (Container a
+  // styled div of another file); "changed styles for sprite, Main" moves a styled wrapper's `&::before` frame in Main_Styles.ts.
+  const header = (spread: number) => `import { Container } from 'src/components/container/Container.tsx';
+import { S } from 'src/layout/header/Header_Styles.ts';
+
+export const Header = () => (
+  <S.Header>
+    <Container style={{boxShadow: \`0 0 8px ${spread}px rgba(117, 114, 213, 0.5)\`, backgroundColor: "#111111FF"}}>
+      <nav>Home</nav>
+    </Container>
+  </S.Header>
+);
+`;
+  const mainStyles = (top: number) => `import styled from 'styled-components';
+
+const WrapperForImg = styled.div\`
+  position: relative;
+
+  &::before {
+    content: "";
+    position: absolute;
+    top: -${top}px;
+  }
+\`;
+
+const Img = styled.img\`
+  box-shadow: inset 0 0 6px 1px rgba(232, 232, 232, 0.8);
+\`;
+
+export const S = { WrapperForImg, Img };
+`;
+
+  it('credits the changed glow to the line that sets it inline to the value now shown, never to a styled rule elsewhere', async () => {
+    const code = await branch({ 'src/layout/header/Header.tsx': header(5), 'src/layout/sections/main/Main_Styles.ts': mainStyles(24) }, [
+      { subject: 'changed styles for sprite, Main', files: { 'src/layout/sections/main/Main_Styles.ts': mainStyles(35) } },
+      { subject: 'changed styles', files: { 'src/layout/header/Header.tsx': header(1) } },
+    ]);
+    const bar = 'html>body>div#root>div>header.sc-jrsLdz.goTjgp>div.sc-fujAuS.MgLCL';
+    const picture = 'html>body>div#root>div>section#Home>div.sc-iqA-dsV.jSHxdw>img.sc-crzntu.dxtKfG';
+    const page = (spread: number, inset: string) =>
+      layoutRecord([
+        { path: 'html', box: [0, 0, 1440, 900] },
+        { path: 'html>body', box: [0, 0, 1440, 900] },
+        { path: 'html>body>div#root', box: [0, 0, 1440, 900] },
+        { path: 'html>body>div#root>div', box: [0, 0, 1440, 900] },
+        { path: 'html>body>div#root>div>header.sc-jrsLdz.goTjgp', box: [0, 0, 1440, 60] },
+        { path: bar, box: [120, 0, 1200, 60], style: { 'box-shadow': `rgba(117, 114, 213, 0.5) 0px 0px 8px ${spread}px` } },
+        { path: 'html>body>div#root>div>section#Home', box: [0, 60, 1440, 840] },
+        { path: 'html>body>div#root>div>section#Home>div.sc-iqA-dsV.jSHxdw', box: [800, 200, 350, 430] },
+        { path: picture, box: [800, 200, 350, 430], style: { 'box-shadow': inset } },
+      ]);
+    const { changes } = explainChange(
+      page(5, 'rgba(232, 232, 232, 0.8) 0px 0px 6px 1px inset'),
+      page(1, 'rgba(117, 114, 213, 0.5) 0px 0px 8px 1px inset'),
+      WHOLE,
+      code,
+    );
+    const glow = changes.find((change) => change.path === bar);
+    expect(glow?.words).toBe(
+      `header div: box-shadow #7572d580 0px 0px 8px 5px → #7572d580 0px 0px 8px 1px — src/layout/header/Header.tsx (commit ${commitOf(code, 'changed styles')})`,
+    );
+    // The picture's new inset glow is not the header's inline value (no `inset`): that line proves nothing of it.
+    expect(changes.find((change) => change.path === picture)?.cause?.file).not.toBe('src/layout/header/Header.tsx');
+  });
+});
