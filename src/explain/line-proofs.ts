@@ -1,6 +1,7 @@
 import type { LayoutRecord } from '../types';
 import type { ChangedLine, CodeChange, ElementTarget } from '../git/code-change';
 import { escapeRegExp } from '../util/text';
+import type { HashOwners } from './css-modules';
 import type { Step } from './selector';
 
 /** Proofs a changed line gives by what it writes of an element: its texts, its picture, its picture's address. */
@@ -17,6 +18,8 @@ export interface Element {
   shown: Record<string, string>;
   /** Whether a class is on many elements of the page (`flex`, `items-center`): on a changed line, no evidence on its own. */
   shared: (name: string) => boolean;
+  /** The module each hash of the page's Vite-generated classes is (css-modules.ts hashOwners); absent: not known. */
+  moduleOwners?: HashOwners;
 }
 
 /** A picture's file name without its query or a bundler's hash (`/assets/logo-3fA2b1c9.svg` → `logo.svg`). */

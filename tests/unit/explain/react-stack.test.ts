@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explainChange } from '../../../src/explain';
+import { carriedRegions, keptCovering } from '../../../src/explain/regions';
 import type { CodeChange } from '../../../src/git/code-change';
 import { branch } from './branch';
 import { layoutRecord } from './records';
@@ -13,6 +14,10 @@ import { layoutRecord } from './records';
  */
 
 type Box = [number, number, number, number];
+
+/** The page's html, body and React root, each as large as the page. */
+const rootOf = (width: number, height: number) =>
+  ['html', 'html>body', 'html>body>div#root'].map((path) => ({ path, box: [0, 0, width, height] as Box }));
 
 const WHOLE = [{ x: 0, y: 0, width: 1280, height: 900 }];
 
@@ -63,9 +68,7 @@ export default class Rocket extends React.Component {
     const root = 'html>body>div#root>div.App_App__B2Ebb>div';
     const page = (hero: boolean) =>
       layoutRecord([
-        { path: 'html', box: [0, 0, 1280, 900] },
-        { path: 'html>body', box: [0, 0, 1280, 900] },
-        { path: 'html>body>div#root', box: [0, 0, 1280, 900] },
+        ...rootOf(1280, 900),
         { path: 'html>body>div#root>div.App_App__B2Ebb', box: [0, 0, 1280, 900] },
         { path: root, box: [0, 0, 1280, hero ? 791 : 182], text: hero ? '' : 'Home' },
       ]);
@@ -123,7 +126,7 @@ export default TopSelling;
       ],
     );
     const arrivalsAt = 'html>body>div#root>section:2>div.container';
-    const frame = ['html', 'html>body', 'html>body>div#root'].map((path) => ({ path, box: [0, 0, 1440, 1400] as Box }));
+    const frame = rootOf(1440, 1400);
     const base = layoutRecord([
       ...frame,
       { path: 'html>body>div#root>section:2', box: [0, 0, 1440, 1300] },
@@ -189,9 +192,7 @@ export const S = { WrapperForImg, Img };
     const picture = 'html>body>div#root>div>section#Home>div.sc-iqA-dsV.jSHxdw>img.sc-crzntu.dxtKfG';
     const page = (spread: number, inset: string) =>
       layoutRecord([
-        { path: 'html', box: [0, 0, 1440, 900] },
-        { path: 'html>body', box: [0, 0, 1440, 900] },
-        { path: 'html>body>div#root', box: [0, 0, 1440, 900] },
+        ...rootOf(1440, 900),
         { path: 'html>body>div#root>div', box: [0, 0, 1440, 900] },
         { path: 'html>body>div#root>div>header.sc-jrsLdz.goTjgp', box: [0, 0, 1440, 60] },
         { path: bar, box: [120, 0, 1200, 60], style: { 'box-shadow': `rgba(117, 114, 213, 0.5) 0px 0px 8px ${spread}px` } },
@@ -211,5 +212,79 @@ export const S = { WrapperForImg, Img };
     );
     // The picture's new inset glow is not the header's inline value (no `inset`): that line proves nothing of it.
     expect(changes.find((change) => change.path === picture)?.cause?.file).not.toBe('src/layout/header/Header.tsx');
+  });
+});
+
+describe('CSS Modules named by Vite: a hash is its module’s', () => {
+  // olegkhegay/module-scss at 900 px: the commit gives Hero.module.scss's and Swiper.module.scss's `.title` each a media query; Vite
+  // names them `_title_1655j_14` and `_title_44ihd_9`, the hash the module's, as on every class it generates (`_wrap__hero_1655j_1`).
+  const hero = (narrow: boolean) => `.wrap__hero {
+  display: flex;
+}
+
+.title {
+  padding: 50px;${narrow ? '\n  @media (max-width: 1023px) {\n    padding: 30px;\n  }' : ''}
+}
+`;
+  const swiper = (narrow: boolean) => `.swiper {
+  padding-bottom: 100px;
+}
+
+.title {
+  padding: 80px 0 40px;${narrow ? '\n  @media (max-width: 1023px) {\n    padding: 60px 0 30px;\n  }' : ''}
+}
+`;
+
+  it("credits each module's `.title` only on the elements that carry its hash", async () => {
+    const code = await branch(
+      { 'src/components/Hero/Hero.module.scss': hero(false), 'src/components/Swiper/Swiper.module.scss': swiper(false) },
+      [
+        {
+          subject: 'Add files via upload',
+          files: { 'src/components/Hero/Hero.module.scss': hero(true), 'src/components/Swiper/Swiper.module.scss': swiper(true) },
+        },
+      ],
+    );
+    const [heroTitle, swiperTitle] = [
+      'html>body>div#root>section:1>div._wrap__hero_1655j_1>div._title_1655j_14',
+      'html>body>div#root>section._swiper_44ihd_1>h2._title_44ihd_9',
+    ];
+    const page = (narrow: boolean) =>
+      layoutRecord([
+        ...rootOf(900, 1000),
+        { path: 'html>body>div#root>section:1', box: [0, 0, 900, 500] },
+        { path: 'html>body>div#root>section:1>div._wrap__hero_1655j_1', box: [0, 0, 900, 500], style: { display: 'flex' } },
+        { path: heroTitle, box: [0, 0, 900, 400], style: { padding: narrow ? '30px' : '50px' } },
+        { path: 'html>body>div#root>section._swiper_44ihd_1', box: [0, 500, 900, 500] },
+        { path: swiperTitle, box: [0, 500, 900, 148], style: { padding: narrow ? '60px 0px 30px' : '80px 0px 40px' } },
+      ]);
+    const { changes } = explainChange(page(false), page(true), [{ x: 0, y: 0, width: 900, height: 1000 }], code);
+    const causes = (path: string) => changes.filter((change) => change.path === path).map((change) => change.cause?.file);
+    expect(causes(heroTitle)).toEqual(['src/components/Hero/Hero.module.scss']);
+    expect(causes(swiperTitle)).toEqual(['src/components/Swiper/Swiper.module.scss']);
+  });
+});
+
+describe('which changes a long list keeps', () => {
+  const change = (path: string, kind: string, regions: number[]) => ({ path, kind, regions });
+  const kindOf = (change: { kind: string }) => change.kind;
+
+  it('keeps the first of two cards grown alike, where only the second meets the changed region; the other said through it', () => {
+    const cards = [change('main>div.card:1', 'card taller', []), change('main>div.card:2', 'card taller', [0])];
+    const kept = keptCovering(cards, { kinds: 16, repeats: 1 }, kindOf);
+    expect(kept.map((card) => card.path)).toEqual(['main>div.card:1']);
+    expect(carriedRegions(cards, kept, kindOf).get(kept[0])).toEqual([0]);
+  });
+
+  it('lists, of a responsive rewrite longer than the list, a section’s own rule before a heading inside a block already listed', () => {
+    const changes = [
+      change('main>div.hero', 'hero a column', [0]),
+      change('main>div.hero>h1', 'title smaller', [0]),
+      change('main>div.hero>div.box', 'stats centred', [0]),
+      change('main>section.brands', 'brands wrap', [0]),
+      change('main>div.browse', 'browse padding', [0]),
+    ];
+    const kept = keptCovering(changes, { kinds: 3, repeats: 3 }, kindOf);
+    expect(kept.map((kept) => kept.path)).toEqual(['main>div.hero', 'main>section.brands', 'main>div.browse']);
   });
 });
