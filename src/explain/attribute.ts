@@ -8,6 +8,8 @@ import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector'
 import {
   addressProof,
   keepsText,
+  lastRemoval,
+  PALETTE_PROOF,
   renderedTextProof,
   rewritesTag,
   showsFile,
@@ -18,7 +20,7 @@ import {
 } from './line-proofs';
 import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
 import { writesInlineStyle } from './inline-style';
-import { guardOfRenderer, isComponent, optionOfRenderer, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
+import { guardOfRenderer, isComponent, itemOfLoop, optionOfRenderer, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
 
 /** The file and commit behind an element's change. */
 export interface Attribution {
@@ -169,10 +171,11 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
     if (element.kind !== 'changed') return cameOrWent ? 2 : 1;
     return element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
-  if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element)) return 1;
-  if (writesShownColour(line, element) || writesInlineStyle(line, element)) return 1;
+  if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || itemOfLoop(change, line, element)) return 1;
+  if (writesInlineStyle(line, element)) return 1;
   if (textProof(change, line, element)) return 2;
-  return renderedTextProof(change, line, element) ? 1 : 0;
+  if (renderedTextProof(change, line, element)) return 1;
+  return writesShownColour(line, element) ? PALETTE_PROOF : 0;
 }
 
 /** The element's names a line may mention without proving anything: its classes (those a framework adds aside), its id. */
@@ -299,16 +302,17 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
     moduleOwners: counts ? hashOwners(page, counts.keys(), code) : undefined,
   };
   const uses = code.flatMap((change) => change.uses.map((use) => ({ ...use, file: change.file })));
-  let found: { attribution: Attribution; rank: number } | null = null;
+  let found: { change: CodeChange; line: ChangedLine; rank: number } | null = null;
   const undone = undoneLines(code);
   for (const change of code)
     for (const line of change.lines) {
       if (undone.has(line)) continue;
       const rank = proof(change, line, element, uses);
-      if (rank > 0 && rank >= (found?.rank ?? 0))
-        found = { attribution: { file: change.file, commit: change.commit, line: line.text.trim(), ...componentOfLine(line) }, rank };
+      if (rank > 0 && rank >= (found?.rank ?? 0)) found = { change, line, rank };
     }
-  return found ? { cause: found.attribution, why: null } : { cause: null, why: whyNot(element, code, page) };
+  if (!found) return { cause: null, why: whyNot(element, code, page) };
+  const { change, line } = element.kind === 'removed' ? lastRemoval(code, found.change, found.line) : found;
+  return { cause: { file: change.file, commit: change.commit, line: line.text.trim(), ...componentOfLine(line) }, why: null };
 }
 
 const isSize = (property: string) => property === 'width' || property === 'height';
