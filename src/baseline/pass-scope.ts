@@ -105,7 +105,10 @@ export async function resolvePassInputs(
     graph,
   });
   lap('suite key');
-  const captures = projectCaptures(capture, config, repo.root, configFile);
+  const captures = projectCaptures(capture, config, repo.root, installed);
+  const projects = new Map(
+    config.projects.map(({ name }) => [name, { capture: captures(name), isolated: testsIsolated(config, name) }] as const),
+  );
   let keyInputs: Promise<(project: string) => KeyInputs> | null = null;
   return {
     configFile,
@@ -117,12 +120,7 @@ export async function resolvePassInputs(
     args,
     playwright: installed.playwright,
     keyInputs: () =>
-      (keyInputs ??= testDirData(repo, testDirs).then((data) => (project: string) => ({
-        configFile,
-        capture: captures(project),
-        isolated: testsIsolated(config, project),
-        data,
-      }))),
+      (keyInputs ??= testDirData(repo, testDirs).then((data) => (project: string) => ({ configFile, ...projects.get(project)!, data }))),
   };
 }
 

@@ -116,7 +116,8 @@ async function prepareBaselines(
   started: number,
 ): Promise<() => Promise<void>> {
   const repo = await openRepo(configDir);
-  const { base, context } = await gitContext(repo, config, options);
+  const testDirs = config.projects.map((project) => project.testDir);
+  const { base, context } = await gitContext(repo, testDirs, options);
   clearCapturingTests(outputDir);
   lap('git');
   const { warning, ...access } = openStore(store, repo.root);
