@@ -82,10 +82,12 @@ export function workplaceOf(known: Known): Workplace {
 
 /**
  * What the pass takes from the config: the suite keyed, and everything else resolved once.
- * `installed`: the installed versions (see sources/capture-inputs.ts versions).
+ * `testDirs`: the projects' test folders; `installed`: the installed versions (see
+ * sources/capture-inputs.ts versions).
  */
 export async function resolvePassInputs(
   config: FullConfig,
+  testDirs: readonly string[],
   configFile: string,
   judgedBy: Judge,
   installed: Record<string, string>,
@@ -95,7 +97,6 @@ export async function resolvePassInputs(
   const { repo, base, graph } = place;
   const args = nestedArgs(process.argv);
   const capture = captureOptions(optionsFromEnv());
-  const testDirs = config.projects.map((project) => project.testDir);
   const suite = await suiteKeyOf({
     repo,
     baseCommit: base.commit,

@@ -142,7 +142,7 @@ async function prepareBaselines(
     });
   else {
     const place = workplaceOf({ configDir, outputDir, repo, base, store: storeUse, worktrees, options, started });
-    const inputs = await resolvePassInputs(config, configFile, judgedBy, installed, options.updateBaselines, place);
+    const inputs = await resolvePassInputs(config, testDirs, configFile, judgedBy, installed, options.updateBaselines, place);
     prepared = await prepareBasePass(place, inputs, context);
   }
   publishRunContext(outputDir, prepared.context);
