@@ -18,7 +18,7 @@ import {
 } from './line-proofs';
 import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
 import { writesInlineStyle } from './inline-style';
-import { guardOfRenderer, isComponent, optionOfRenderer, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
+import { guardOfRenderer, isComponent, optionOfRenderer, placesComponent, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
 
 /** The file and commit behind an element's change. */
 export interface Attribution {
@@ -169,7 +169,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
     if (element.kind !== 'changed') return cameOrWent ? 2 : 1;
     return element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
-  if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element)) return 1;
+  if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || placesComponent(line, element)) return 1;
   if (writesShownColour(line, element) || writesInlineStyle(line, element)) return 1;
   if (textProof(change, line, element)) return 2;
   return renderedTextProof(change, line, element) ? 1 : 0;

@@ -288,3 +288,57 @@ describe('which changes a long list keeps', () => {
     expect(kept.map((kept) => kept.path)).toEqual(['main>div.hero', 'main>section.brands', 'main>div.browse']);
   });
 });
+
+describe('an element a component’s new tag renders', () => {
+  // canaleal/Svelte-Portfolio "Final style": experience.svelte places `<TechnologiesBar … />` (unchanged component) inside a new
+  // `.special-card__right`; style.css's changed `@apply flex flex-row …` line is another rule's.
+  const experience = (bar: boolean) => `<script>
+  import TechnologiesBar from '$lib/components/elements/technologiesBar.svelte';
+  export let experience;
+</script>
+
+<div class="special-card">
+  <div class="special-card__right fade-in">
+    <p>{experience.startDate} - {experience.endDate}</p>${bar ? '\n    <TechnologiesBar technologies={experience.technologies} />' : ''}
+  </div>
+</div>
+`;
+  const styles = (border: string) => `.button-group {
+  @apply flex flex-row gap-4 items-center rounded-3xl border ${border} mx-auto;
+}
+`;
+
+  it('credits the added element to the line of the component tag placed where it came, never naming a sheet that only @applies its class', async () => {
+    const code = await branch(
+      {
+        'src/lib/features/experience/experience.svelte': experience(false),
+        'src/styles/style.css': styles('border-dark-900'),
+      },
+      [
+        {
+          subject: 'Final style',
+          files: {
+            'src/lib/features/experience/experience.svelte': experience(true),
+            'src/styles/style.css': styles('border-dark-900 border-opacity-30'),
+          },
+        },
+      ],
+    );
+    const right = 'html>body>div>main>section#Experience>div.special-card>div.special-card__right.fade-in.visible';
+    const page = (bar: boolean) =>
+      layoutRecord([
+        ...rootOf(1440, 900).slice(0, 2),
+        { path: 'html>body>div', box: [0, 0, 1440, 900] },
+        { path: 'html>body>div>main', box: [0, 0, 1440, 900] },
+        { path: 'html>body>div>main>section#Experience', box: [264, 100, 912, 300] },
+        { path: 'html>body>div>main>section#Experience>div.special-card', box: [264, 100, 912, 141] },
+        { path: right, box: [720, 100, 432, bar ? 72 : 24] },
+        { path: `${right}>p`, box: [720, 100, 432, 24], text: 'Jan 2022 - Present' },
+        ...(bar ? [{ path: `${right}>div.flex.flex-row.gap-2.flex-wrap`, box: [720, 124, 432, 48] as Box }] : []),
+      ]);
+    const { changes } = explainChange(page(false), page(true), [{ x: 720, y: 124, width: 432, height: 48 }], code);
+    const bar = changes.find((change) => change.kind === 'added');
+    expect(bar?.cause?.file).toBe('src/lib/features/experience/experience.svelte');
+    expect(changes.map((change) => change.words).join('\n')).not.toContain('style.css');
+  });
+});
