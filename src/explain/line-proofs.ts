@@ -112,6 +112,13 @@ export function addressProof(line: ChangedLine, element: Element): boolean {
 }
 
 /**
+ * What a palette entry that writes the colour an element now shows proves (writesShownColour): less than any line of the element. The
+ * entry holds the colour of every element of its class; the element's own line that gave it the class (`text-forth` added beside
+ * `forth: '#4F4F4F'`) is where it changed.
+ */
+export const PALETTE_PROOF = 0.5;
+
+/**
  * Whether a changed line that is no style rule writes, whole, a colour the element now shows for a
  * property that changed (`800: '#687eeb',` in tailwind.config.cjs, the palette entry its
  * `text-frog-800` reads). Weaker than a rule that applies: the way from the line to the element is
@@ -139,3 +146,22 @@ export const rewritesTag = (change: CodeChange, line: ChangedLine, target: Eleme
       other.target.tag === target.tag &&
       (target.id ? other.target.id === target.id : other.target.classes.some((name) => target.classes.includes(name))),
   );
+
+/** A tag as a line writes it with its attributes (`<img alt="logo" src={Logo}>`), or null: a bare `<li>` is written everywhere. */
+const tagMarkup = (text: string, tag: string) => text.match(new RegExp(`<${escapeRegExp(tag)}\\s[^>]+>`))?.[0] ?? null;
+
+/**
+ * Where an element went, from the line that proves its removal: a commit that removed its tag and wrote the same tag again on a line it
+ * added (`<img alt="logo" src={Logo}>` wrapped in `<a href="/">`) kept the element; the last later commit that removed that tag, in
+ * the same file, took it away (moved it out of the nav).
+ */
+export function lastRemoval(code: readonly CodeChange[], change: CodeChange, line: ChangedLine): { change: CodeChange; line: ChangedLine } {
+  const markup = line.added || line.target?.kind !== 'element' ? null : tagMarkup(line.text, line.target.tag);
+  if (!markup || !change.lines.some((other) => other.added && other.text.includes(markup))) return { change, line };
+  const later = code.slice(code.indexOf(change) + 1).filter((other) => other.file === change.file);
+  for (const next of later.reverse()) {
+    const removed = next.lines.find((other) => !other.added && other.text.includes(markup));
+    if (removed) return { change: next, line: removed };
+  }
+  return { change, line };
+}
