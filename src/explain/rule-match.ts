@@ -5,9 +5,9 @@ import { undoneLines } from './page-and-diff';
 import { recordedBy } from './properties';
 import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
 
-/** Whether a changed rule applies to an element (its selectors, CSS Modules and CSS-in-JS names read back), and the rules that set a size. */
+/** Whether a changed rule applies to an element (CSS Modules' and CSS-in-JS names read back), and the rules that set a size. */
 
-/** The class test a rule of `file` matches a page's classes with: a CSS Module's read back (`owners`: its Vite hashes), else CSS-in-JS's. */
+/** How a rule of `file` matches a page's classes: a CSS Module's read back (`owners`: its Vite hashes), else CSS-in-JS's. */
 const classTest = (file: string, owners?: HashOwners): ClassTest =>
   isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file, owners) : cssInJsClass;
 

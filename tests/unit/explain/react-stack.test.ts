@@ -159,6 +159,7 @@ import { S } from 'src/layout/header/Header_Styles.ts';
 export const Header = () => (
   <S.Header>
     <Container style={{boxShadow: \`0 0 8px ${spread}px rgba(117, 114, 213, 0.5)\`, backgroundColor: "#111111FF"}}>
+      <Menu style={{display: '${spread === 1 ? 'flex' : 'block'}'}} />
       <nav>Home</nav>
     </Container>
   </S.Header>
@@ -196,7 +197,7 @@ export const S = { WrapperForImg, Img };
         { path: 'html>body>div#root>div', box: [0, 0, 1440, 900] },
         { path: 'html>body>div#root>div>header.sc-jrsLdz.goTjgp', box: [0, 0, 1440, 60] },
         { path: bar, box: [120, 0, 1200, 60], style: { 'box-shadow': `rgba(117, 114, 213, 0.5) 0px 0px 8px ${spread}px` } },
-        { path: 'html>body>div#root>div>section#Home', box: [0, 60, 1440, 840] },
+        { path: 'html>body>div#root>div>section#Home', box: [0, 60, 1440, 840], style: { display: spread === 1 ? 'flex' : 'block' } },
         { path: 'html>body>div#root>div>section#Home>div.sc-iqA-dsV.jSHxdw', box: [800, 200, 350, 430] },
         { path: picture, box: [800, 200, 350, 430], style: { 'box-shadow': inset } },
       ]);
@@ -210,6 +211,8 @@ export const S = { WrapperForImg, Img };
     expect(glow?.words).toBe(
       `header div: box-shadow #7572d580 0px 0px 8px 5px → #7572d580 0px 0px 8px 1px — src/layout/header/Header.tsx (commit ${commitOf(code, 'changed styles')})`,
     );
+    // A plain word (`display: 'flex'`) ties no line to the section that became a flex box elsewhere.
+    expect(changes.find((change) => change.path.endsWith('section#Home'))?.cause).toBeNull();
     // The picture's new inset glow is not the header's inline value (no `inset`): that line proves nothing of it.
     expect(changes.find((change) => change.path === picture)?.cause?.file).not.toBe('src/layout/header/Header.tsx');
   });
