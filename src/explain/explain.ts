@@ -4,7 +4,7 @@ import { textsInside } from './line-proofs';
 import { attribute, causeWords, propertiesByCause, sizeSetter, type Attributed, type Attribution, type ElementClues } from './attribute';
 import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
 import { recordedBy } from './properties';
-import { matchElements } from './match';
+import { matchElements, saidAs } from './match';
 import { changedElements, hiddenPaths, sizeShows } from './changed-elements';
 import { insideMask, withoutMasked } from './masks';
 import { ownSizes, sizesApart, sizesToSay } from './geometry';
@@ -306,8 +306,8 @@ export function explainChange(
     .map(({ base: b, current: c }) => ({ index: c, properties: sizeChanges(base.elements[b], current.elements[c]) }))
     .filter(({ properties }) => properties.length > 0);
   const elementChanges: ElementChange[] = [
-    ...matching.added.map((i) => made('added', current, i, [])),
-    ...matching.removed.map((i) => made('removed', base, i, [])),
+    ...matching.added.map((i) => made('added', current, saidAs(current, i), [])),
+    ...matching.removed.map((i) => made('removed', base, saidAs(base, i), [])),
     ...[...changed, ...movedSizes].flatMap(({ index, properties }) =>
       byCause(index, properties).map((part) => made('changed', current, index, part)),
     ),

@@ -1,6 +1,7 @@
 import type { LayoutRecord } from '../types';
 import type { ChangedLine, CodeChange, ElementTarget } from '../git/code-change';
 import { escapeRegExp } from '../util/text';
+import type { HashOwners } from './css-modules';
 import type { Step } from './selector';
 
 /** Proofs a changed line gives by what it writes of an element: its texts, its picture, its picture's address. */
@@ -17,6 +18,8 @@ export interface Element {
   shown: Record<string, string>;
   /** Whether a class is on many elements of the page (`flex`, `items-center`): on a changed line, no evidence on its own. */
   shared: (name: string) => boolean;
+  /** The module each hash of the page's Vite-generated classes is (css-modules.ts hashOwners); absent: not known. */
+  moduleOwners?: HashOwners;
 }
 
 /** A picture's file name without its query or a bundler's hash (`/assets/logo-3fA2b1c9.svg` → `logo.svg`). */
@@ -44,13 +47,18 @@ const holdsText = (line: ChangedLine, text: string) =>
 
 /**
  * Whether a commit's line holds the element's texts as a line on its other side holds them: `<a href="/new">Eryn Craig</a>` for
- * `<a href="/old">Eryn Craig</a>` changed the link, not the text (`Lumen Cloud` for `Lumen` did change it).
+ * `<a href="/old">Eryn Craig</a>` changed the link, not the text (`Lumen Cloud` for `Lumen` did change it). The other line must be
+ * the same tag where a parser placed both: `<img alt="Home Background">` added keeps no `<div>Home</div>` that went.
  */
 export function keepsText(change: CodeChange, line: ChangedLine, element: Element): boolean {
   const held = (other: ChangedLine) => element.texts.filter((text) => holdsText(other, text)).join('\u0000');
   const own = held(line);
-  return own !== '' && change.lines.some((other) => other.added !== line.added && held(other) === own);
+  return own !== '' && change.lines.some((other) => other.added !== line.added && held(other) === own && sameTag(line, other));
 }
+
+/** Whether two lines may write the same element: the same tag, or a line no parser placed in an element. */
+const sameTag = (line: ChangedLine, other: ChangedLine) =>
+  line.target?.kind !== 'element' || other.target?.kind !== 'element' || line.target.tag === other.target.tag;
 
 /**
  * Whether a changed line holds one of the element's texts whole, and changed it, for an element whose text is what changed, or that came
@@ -104,6 +112,13 @@ export function addressProof(line: ChangedLine, element: Element): boolean {
 }
 
 /**
+ * What a palette entry that writes the colour an element now shows proves (writesShownColour): less than any line of the element. The
+ * entry holds the colour of every element of its class; the element's own line that gave it the class (`text-forth` added beside
+ * `forth: '#4F4F4F'`) is where it changed.
+ */
+export const PALETTE_PROOF = 0.5;
+
+/**
  * Whether a changed line that is no style rule writes, whole, a colour the element now shows for a
  * property that changed (`800: '#687eeb',` in tailwind.config.cjs, the palette entry its
  * `text-frog-800` reads). Weaker than a rule that applies: the way from the line to the element is
@@ -131,3 +146,22 @@ export const rewritesTag = (change: CodeChange, line: ChangedLine, target: Eleme
       other.target.tag === target.tag &&
       (target.id ? other.target.id === target.id : other.target.classes.some((name) => target.classes.includes(name))),
   );
+
+/** A tag as a line writes it with its attributes (`<img alt="logo" src={Logo}>`), or null: a bare `<li>` is written everywhere. */
+const tagMarkup = (text: string, tag: string) => text.match(new RegExp(`<${escapeRegExp(tag)}\\s[^>]+>`))?.[0] ?? null;
+
+/**
+ * Where an element went, from the line that proves its removal: a commit that removed its tag and wrote the same tag again on a line it
+ * added (`<img alt="logo" src={Logo}>` wrapped in `<a href="/">`) kept the element; the last later commit that removed that tag, in
+ * the same file, took it away (moved it out of the nav).
+ */
+export function lastRemoval(code: readonly CodeChange[], change: CodeChange, line: ChangedLine): { change: CodeChange; line: ChangedLine } {
+  const markup = line.added || line.target?.kind !== 'element' ? null : tagMarkup(line.text, line.target.tag);
+  if (!markup || !change.lines.some((other) => other.added && other.text.includes(markup))) return { change, line };
+  const later = code.slice(code.indexOf(change) + 1).filter((other) => other.file === change.file);
+  for (const next of later.reverse()) {
+    const removed = next.lines.find((other) => !other.added && other.text.includes(markup));
+    if (removed) return { change: next, line: removed };
+  }
+  return { change, line };
+}

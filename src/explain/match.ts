@@ -1,5 +1,5 @@
 import type { LayoutElement, LayoutRecord } from '../types';
-import { writtenClasses } from './generated-classes';
+import { isScopingClass, writtenClasses } from './generated-classes';
 import { pathSteps, sourcePath, stepParts } from './words';
 
 /** One element on both sides: its index in each record. */
@@ -53,6 +53,8 @@ function writtenPath(path: string): string {
     .join('>');
 }
 
+type PlaceTest = 'kin' | 'text' | 'order';
+
 /**
  * Pairs what is left under parents already paired: the same tag, first the siblings that hold an
  * element of the same written name as one does (the hero's `div` with the hero's, when a
@@ -61,12 +63,19 @@ function writtenPath(path: string): string {
  * parent's children are paired once, when its first child comes in document order (a page of
  * 1,500 elements took 30 s when each child paired its siblings again).
  */
-function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<number, number>, usedBase: Set<number>): void {
+function pairByPlace(
+  base: LayoutRecord,
+  current: LayoutRecord,
+  baseOf: Map<number, number>,
+  usedBase: Set<number>,
+  tests: readonly PlaceTest[] = ['kin', 'text', 'order'],
+): void {
   const children = new Map<number, number[]>();
   base.elements.forEach((element, i) => {
     if (!usedBase.has(i)) children.set(element.parent, [...(children.get(element.parent) ?? []), i]);
   });
   const [baseKin, currentKin] = [kinOf(base), kinOf(current)];
+  const [baseTagsIn, currentTagsIn] = [childTagsOf(base), childTagsOf(current)];
   const [baseTags, currentTags] = [tagsOf(base), tagsOf(current)];
   const siblings = new Map<number, number[]>();
   current.elements.forEach((element, c) => siblings.set(element.parent, [...(siblings.get(element.parent) ?? []), c]));
@@ -76,7 +85,7 @@ function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<numb
     if (baseOf.has(c) || parent === undefined || pairedUnder.has(element.parent)) return;
     pairedUnder.add(element.parent);
     const unpaired = (siblings.get(element.parent) ?? []).filter((s) => !baseOf.has(s));
-    for (const by of ['kin', 'text', 'order'] as const)
+    for (const by of tests)
       for (const s of unpaired) {
         if (baseOf.has(s)) continue;
         const open = (children.get(parent) ?? []).filter((b) => !usedBase.has(b) && baseTags[b] === currentTags[s]);
@@ -86,7 +95,10 @@ function pairByPlace(base: LayoutRecord, current: LayoutRecord, baseOf: Map<numb
             ? open.find((i) => [...(baseKin.get(i) ?? [])].some((name) => held?.has(name)))
             : by === 'text'
               ? open.find((i) => current.elements[s].text !== '' && base.elements[i].text === current.elements[s].text)
-              : open.find((i) => mayBeRenamed(base.elements[i].path, current.elements[s].path));
+              : open.find(
+                  (i) =>
+                    mayBeRenamed(base.elements[i].path, current.elements[s].path) && holdAlike(baseTagsIn.get(i), currentTagsIn.get(s)),
+                );
         if (b === undefined) continue;
         baseOf.set(s, b);
         usedBase.add(b);
@@ -104,6 +116,23 @@ function mayBeRenamed(basePath: string, currentPath: string): boolean {
   const [was, is] = [basePath, currentPath].map((path) => stepParts(writtenStep(path)).classes);
   return was.length === 0 || is.length === 0 || was.some((name) => is.includes(name));
 }
+
+/** Each element's children's tags. */
+function childTagsOf(record: LayoutRecord): Map<number, Set<string>> {
+  const tags = tagsOf(record);
+  const held = new Map<number, Set<string>>();
+  record.elements.forEach((element, i) => {
+    if (element.parent >= 0) held.set(element.parent, (held.get(element.parent) ?? new Set()).add(tags[i]));
+  });
+  return held;
+}
+
+/**
+ * Whether two elements in one place may hold the same content: one holds nothing, or a tag is among both's children. A bare `article`
+ * holding a new `section` where `article.skillset` held a `div.card` is another element, the card's removed and the section added.
+ */
+const holdAlike = (base: Set<string> | undefined, current: Set<string> | undefined) =>
+  !base || !current || [...base].some((tag) => current.has(tag));
 
 /** Each element's children by their written names (writtenStep). */
 function kinOf(record: LayoutRecord): Map<number, Set<string>> {
@@ -201,6 +230,9 @@ export function matchElements(base: LayoutRecord, current: LayoutRecord): Matchi
       });
     }
   }
+  // An element whose class list changed holds what it held (`<div>` → `<div class="w-[75px]">` over the same two lines): it is
+  // paired with its old self before its children are taken for what a new wrapper holds.
+  pairByPlace(base, current, baseOf, usedBase, ['kin']);
   pairThroughWrappers(base, current, baseOf, usedBase);
   pairByPlace(base, current, baseOf, usedBase);
   const matched = [...baseOf].map(([current, base]) => ({ base, current })).sort((a, b) => a.current - b.current);
@@ -214,4 +246,21 @@ export function matchElements(base: LayoutRecord, current: LayoutRecord): Matchi
     removed: outermost(base.elements, (i) => usedBase.has(i), current),
     baseOf,
   };
+}
+
+/**
+ * What an added or removed element is said as: itself, or, where it has no name of its own (a bare `article`, only a framework's
+ * scoping class, no text) and holds one element, what it holds: `<article><About /></article>` added is the component's
+ * `section.skillset` added.
+ */
+export function saidAs(record: LayoutRecord, index: number): number {
+  const { id, classes } = stepParts(record.elements[index].path);
+  if (id || !classes.every(isScopingClass) || record.elements[index].text) return index;
+  let only = -1;
+  for (let i = index + 1; i < record.elements.length && record.elements[i].path.startsWith(`${record.elements[index].path}>`); i++) {
+    if (record.elements[i].parent !== index) continue;
+    if (only >= 0) return index;
+    only = i;
+  }
+  return only >= 0 ? saidAs(record, only) : index;
 }

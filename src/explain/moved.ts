@@ -1,5 +1,7 @@
 import type { LayoutElement, LayoutRecord } from '../types';
+import { writtenClasses } from './generated-classes';
 import type { Matched, Matching } from './match';
+import { stepParts } from './words';
 
 /**
  * An element is one element when it is the same on both sides where it is: what matching left as
@@ -13,9 +15,21 @@ import type { Matched, Matching } from './match';
 
 /** The last step of a path without its sibling position, its classes in order; null for a bare tag. */
 function identity(element: LayoutElement): string | null {
-  const step = (element.path.split('>').pop() ?? '').replace(/:\d+$/, '');
-  const [head, ...classes] = step.split('.');
-  return head.includes('#') || classes.length ? [head, ...classes.sort()].join('.') : null;
+  const { tag, id, classes } = stepParts(element.path);
+  return id || classes.length ? [`${tag}${id ? `#${id}` : ''}`, ...[...classes].sort()].join('.') : null;
+}
+
+/**
+ * Whether an element its template moved under a parent that was there before is still itself: it has a name its source writes, or it
+ * is the root of another component (a framework's scoping class its parent lacks: `<Header />` now rendered by the page, not the
+ * layout). A tag moved inside its own component's template (the logo taken out of the nav into the header, both of Header.svelte)
+ * was removed there and added here.
+ */
+function keepsItself(record: LayoutRecord, element: LayoutElement): boolean {
+  const { id, classes } = stepParts(element.path);
+  const parent = record.elements[element.parent];
+  const parentClasses = parent ? stepParts(parent.path).classes : [];
+  return id !== null || writtenClasses(classes).length > 0 || classes.some((name) => !parentClasses.includes(name));
 }
 
 function overlap(a: LayoutElement, b: LayoutElement): boolean {
@@ -28,15 +42,16 @@ function overlap(a: LayoutElement, b: LayoutElement): boolean {
 export function pairMoved(base: LayoutRecord, current: LayoutRecord, matching: Matching): { matching: Matching; moved: Matched[] } {
   // What was added holds its elements too: a header a component now renders inside a `main` the base's capture did not meet.
   const unpaired = current.elements.flatMap((_, c) => (matching.baseOf.has(c) ? [] : [c]));
-  const byIdentity = (record: LayoutRecord, indexes: readonly number[]) => {
+  const added = new Set(matching.added);
+  const byIdentity = (record: LayoutRecord, indexes: readonly number[], isCurrent: boolean) => {
     const found = new Map<string, number[]>();
     for (const i of indexes) {
-      const key = identity(record.elements[i]);
+      const key = isCurrent && added.has(i) && !keepsItself(record, record.elements[i]) ? null : identity(record.elements[i]);
       if (key !== null) found.set(key, [...(found.get(key) ?? []), i]);
     }
     return found;
   };
-  const [removedBy, unpairedBy] = [byIdentity(base, matching.removed), byIdentity(current, unpaired)];
+  const [removedBy, unpairedBy] = [byIdentity(base, matching.removed, false), byIdentity(current, unpaired, true)];
   const moved = [...unpairedBy]
     .flatMap(([key, currents]) =>
       currents.flatMap((c) => {

@@ -48,6 +48,33 @@ export function guardOfRenderer(change: CodeChange, line: ChangedLine, element: 
   return element.sides.some((steps) => change.rendered!.some((written) => templateWrites(written, steps[steps.length - 1], element)));
 }
 
+/** What a template's loop attribute iterates (`v-for="item in backEndData"`, `*ngFor="let item of items"`, `x-for`), if any. */
+const loopOf = (text: string) => text.match(/\s(?:v-for|\*ngFor|x-for)\s*=\s*("[^"]*"|'[^']*')/)?.[1] ?? null;
+
+/**
+ * Whether a changed line is the tag of a loop whose list changed (`v-for="item in uiData"` → `in backEndData`), or that came or went
+ * with the element, and the element is one of its items or inside one: an item that came or went, or whose text changed with the data.
+ * The items' classes are on every item of every such list, so the item is known by its tag, all of the line's classes and its parent;
+ * weaker than its own tag's line.
+ */
+export function itemOfLoop(change: CodeChange, line: ChangedLine, element: Element): boolean {
+  const target = line.target;
+  const loop = loopOf(line.text);
+  if (loop === null || target?.kind !== 'element' || isComponent(target.tag)) return false;
+  if (element.kind === 'changed' ? !element.properties.includes('text') : line.added !== (element.kind === 'added')) return false;
+  const counterpart = change.lines.find(
+    (other) => other.added !== line.added && other.target?.kind === 'element' && other.target.tag === target.tag && loopOf(other.text),
+  );
+  if (counterpart && loopOf(counterpart.text) === loop) return false;
+  return element.sides.some((steps) =>
+    steps.some((step, i) => i > 0 && writesItem(target, step) && (!target.parent || writesItem(target.parent, steps[i - 1]))),
+  );
+}
+
+/** Whether a template's tag is the page's element: the same tag and every class it writes. */
+const writesItem = (written: Pick<ElementTarget, 'tag' | 'classes'>, step: Step) =>
+  written.tag === step.tag && written.classes.every((name) => step.classes.includes(name));
+
 /** `DataTable` → `data-table`: the class a component's root element commonly takes from its name. */
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 

@@ -1,48 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { explainChange, type ElementChange } from '../../../src/explain';
 import { elementName, stepParts } from '../../../src/explain/words';
-import { codeChanges, openRepo } from '../../../src/git';
 import type { CodeChange } from '../../../src/git/code-change';
 import type { LayoutRecord, Region, RegionKind } from '../../../src/types';
 import { layoutRecord, type Drawn as DrawnBox } from './records';
+import { branch } from './branch';
 
 /**
  * The attribution on realistic branches: real files committed to a real repository, read back by
  * the reporter's own `codeChanges` (whole-file patches, parsed), against layout records as the
  * browser writes them. Each case names the element, the property, the file and the commit.
  */
-
-type Files = Record<string, string>;
-
-/** A repository with `base` on main and one commit per entry of `commits` on a feature branch; what `codeChanges` reads of it. */
-async function branch(base: Files, commits: { subject: string; files: Files }[]): Promise<CodeChange[]> {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-attribute-')));
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
-  const write = (files: Files) => {
-    for (const [file, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      fs.writeFileSync(path.join(dir, file), text);
-    }
-  };
-  git('init', '-q', '-b', 'main');
-  write(base);
-  git('add', '-A');
-  git('commit', '-qm', 'base');
-  const baseCommit = git('rev-parse', 'HEAD');
-  git('checkout', '-qb', 'feature');
-  for (const commit of commits) {
-    write(commit.files);
-    git('add', '-A');
-    git('commit', '-qm', commit.subject);
-  }
-  const files = [...new Set(commits.flatMap((commit) => Object.keys(commit.files)))];
-  return codeChanges(await openRepo(dir), baseCommit, files);
-}
 
 /** One element of a page: its path, its computed styles that matter here, its text. */
 type Drawn = [path: string, style?: Record<string, string>, text?: string];
@@ -1444,6 +1412,111 @@ module.exports = {
       [subtitle, { color: 'rgb(0, 99, 218)' }],
     ]);
     expect(explainChange(before, other, ALL, code).changes[0].cause).toBeNull();
+  });
+});
+
+describe('attribution: Vue and Svelte templates (real commits, issue #48)', () => {
+  it('credits a colour to the template line that gave the element its class, not to the palette entry the class reads', async () => {
+    // As on a Vue 3 + Tailwind portfolio: one commit adds `forth` to the palette and `text-forth` to the name's class list.
+    const app = (name: string) =>
+      `<template>\n  <div class="flex flex-col gap-[15px] mt-[39px]">\n    <div class="${name}">賴世原 Tim</div>\n  </div>\n</template>\n`;
+    const config = (colours: string) =>
+      `export default {\n  theme: {\n    extend: {\n      colors: {\n        main: '#3A5267',${colours}\n      }\n    }\n  }\n};\n`;
+    const code = await branch({ 'src/App.vue': app('text-center text-3xl font-black'), 'tailwind.config.js': config('') }, [
+      {
+        subject: 'feat: a fourth main colour',
+        files: {
+          'src/App.vue': app('text-center text-3xl font-black text-forth'),
+          'tailwind.config.js': config("\n        forth: '#4F4F4F'"),
+        },
+      },
+    ]);
+    const column = 'html>body>div#app>div.flex.flex-col.gap-[15px].mt-[39px]';
+    const [before, after] = [
+      ['text-center.text-3xl.font-black', 'rgb(0, 0, 0)'],
+      ['text-center.text-3xl.font-black.text-forth', 'rgb(79, 79, 79)'],
+    ].map(([classes, color]) =>
+      page([['html'], ['html>body'], ['html>body>div#app'], [column], [`${column}>div.${classes}`, { color }, '賴世原 Tim']]),
+    );
+    const [change] = explainChange(before, after, ALL, code).changes;
+    expect(change.words).toMatch(/: color #000 → #4f4f4f — src\/App\.vue \(commit \w+ feat: a fourth main colour\)$/);
+  });
+
+  it('credits the items a loop lists to the line whose loop now reads another list, and not to one that only restyled the loop', async () => {
+    // As on a Vue 3 + Tailwind skills page: three columns render their lists alike; the back-end column read the UI list by mistake.
+    const column = (list: string, margin = 'm-2') =>
+      `    <div class="h-[200px] flex flex-col flex-wrap">\n      <div class="flex flex-col gap-2 ${margin}" v-for="item in ${list}" :key="item">\n` +
+      '        <div class="flex items-center gap-2">{{ item }}</div>\n      </div>\n    </div>\n';
+    const skills = (back: string, margin?: string) =>
+      `<template>\n  <div class="flex gap-12">\n${column('frontEndData')}${column('uiData')}${column(back, margin)}  </div>\n</template>\n` +
+      `<script setup>\nconst frontEndData = ['HTML', 'CSS', 'Vue', 'Sass'];\nconst backEndData = ['MySQL', 'PHP'];\n` +
+      `const uiData = ['Figma', 'Wireframe', 'Prototype', 'Mockup'];\n</script>\n`;
+    const skillsPage = (lists: string[][]): LayoutRecord => {
+      const row = 'html>body>div#app>div.flex.gap-12';
+      return page([
+        ['html'],
+        ['html>body'],
+        ['html>body>div#app'],
+        [row],
+        ...lists.flatMap((list, c): Drawn[] => {
+          const box = `${row}>div:${c + 1}>div.h-[200px].flex.flex-col.flex-wrap`;
+          return [
+            [`${row}>div:${c + 1}`],
+            [box],
+            ...list.flatMap((item, i): Drawn[] => [
+              [`${box}>div.flex.flex-col.gap-2.m-2:${i + 1}`],
+              [`${box}>div.flex.flex-col.gap-2.m-2:${i + 1}>div.flex.items-center.gap-2`, {}, item],
+            ]),
+          ];
+        }),
+      ]);
+    };
+    const lists = (back: string[]) => [['HTML', 'CSS', 'Vue', 'Sass'], ['Figma', 'Wireframe', 'Prototype', 'Mockup'], back];
+    const code = await branch({ 'src/components/Skill.vue': skills('uiData') }, [
+      { subject: 'fix: the back-end column lists backEndData', files: { 'src/components/Skill.vue': skills('backEndData') } },
+    ]);
+    const { changes } = explainChange(skillsPage(lists(lists([])[1])), skillsPage(lists(['MySQL', 'PHP'])), ALL, code);
+    expect(changes.map((change) => change.words.split(' — ')[0])).toEqual([
+      'div.flex-col.gap-2.m-2 removed (800×20)',
+      ".flex.items-center.gap-2: text 'Figma' → 'MySQL'",
+      ".flex.items-center.gap-2: text 'Wireframe' → 'PHP'",
+    ]);
+    for (const change of changes) expect(change.cause?.file).toBe('src/components/Skill.vue');
+    // A commit that only gave the loop another margin did not change what it lists.
+    const restyled = await branch({ 'src/components/Skill.vue': skills('backEndData') }, [
+      { subject: 'style: more room', files: { 'src/components/Skill.vue': skills('backEndData', 'm-3') } },
+    ]);
+    const text = explainChange(skillsPage(lists(['MySQL'])), skillsPage(lists(['MariaDB'])), ALL, restyled).changes[0];
+    expect(text.cause).toBeNull();
+  });
+
+  it('credits a logo taken out of the nav to the commit that moved it, not to the one that wrapped it in a link inside the nav', async () => {
+    // As on a SvelteKit 2 portfolio: one commit wraps the nav's logo in a link, the next moves the logo out of the nav into the header.
+    const header = (logo: string, inNav: string) =>
+      `<script>\n  import Logo from '$lib/assets/logo.svg';\n</script>\n\n<header>\n${logo}    <nav class="effect">\n${inNav}` +
+      '        <ul>\n            <li><a href="/">Home</a></li>\n        </ul>\n    </nav>\n</header>\n';
+    const logo = '<img alt="personal logo" src={Logo}>';
+    const code = await branch({ 'src/routes/components/Header.svelte': header('', `        ${logo}\n`) }, [
+      { subject: 'added skill tree', files: { 'src/routes/components/Header.svelte': header('', `        <a href="/">${logo}</a>\n`) } },
+      { subject: 'changed styling of navbar', files: { 'src/routes/components/Header.svelte': header(`    ${logo}\n`, '') } },
+    ]);
+    const scoped = 's-KroOyJhIMy1q';
+    const [top, nav] = [`html>body>div>header.${scoped}`, `html>body>div>header.${scoped}>nav.effect.${scoped}`];
+    const drawn = (logoAt: string, navX: number): DrawnBox[] => [
+      { path: 'html', box: [0, 0, 1440, 201] },
+      { path: 'html>body', box: [0, 0, 1440, 201] },
+      { path: 'html>body>div', box: [0, 0, 1440, 201] },
+      { path: top, box: [0, 0, 1440, 201] },
+      ...(logoAt === top ? [{ path: `${top}>img.${scoped}`, box: [0, 16, 210, 185] as DrawnBox['box'] }] : []),
+      { path: nav, box: [navX, 0, 1440 - navX, 201] },
+      ...(logoAt === nav ? [{ path: `${nav}>img.${scoped}`, box: [0, 16, 210, 185] as DrawnBox['box'] }] : []),
+      { path: `${nav}>ul`, box: [navX + 402, 80, 400, 40] },
+    ];
+    const { changes } = explainChange(layoutRecord(drawn(nav, 0)), layoutRecord(drawn(top, 690)), ALL, code);
+    expect(changes.map((change) => `${change.kind} ${change.element} — ${change.cause?.commit?.replace(/^\w+ /, '')}`)).toEqual([
+      'added header img — changed styling of navbar',
+      'removed nav.effect img — changed styling of navbar',
+    ]);
   });
 });
 

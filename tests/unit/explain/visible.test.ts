@@ -374,3 +374,66 @@ describe('a resize is a change of the element that resized', () => {
     expect(pairMoved(base, base, { matched: [], added: [body], removed: [body], baseOf: new Map() }).moved).toEqual([]);
   });
 });
+
+describe('matching: a template that restyled or replaced what it renders (real commits, issue #48)', () => {
+  it('pairs a box that only gained a class with its old self, though its children could be taken for what a new wrapper holds', () => {
+    // Vue 3 + Tailwind: three `<div>`s of two lines became a `v-for` of `<div class="w-[75px]">`; the captions became bold.
+    const row = 'html>body>div#app>div.flex.justify-center.gap-4.m-4';
+    const figures = (wide: boolean): Drawn[] => [
+      { path: 'html', box: [0, 0, 1280, 200] },
+      { path: 'html>body', box: [0, 0, 1280, 200] },
+      { path: 'html>body>div#app', box: [0, 0, 1280, 200] },
+      { path: row, box: [0, 100, 1280, 48], style: { display: 'flex', 'justify-content': 'center', gap: '16px' } },
+      ...['6Y+', '6+', wide ? '30+' : '30Y'].flatMap((figure, i): Drawn[] => {
+        const [x, width] = wide ? [500 + i * 91, 75] : [560 + i * 54, 38];
+        const box = `${row}>div${wide ? '.w-[75px]' : ''}:${i + 1}`;
+        return [
+          { path: box, box: [x, 100, width, 48] },
+          { path: `${box}>div${wide ? '' : ':1'}`, box: [x, 100, width, 24], text: figure },
+          {
+            path: `${box}>div${wide ? '.text-forth.font-black' : ':2'}`,
+            box: [x, 124, width, 24],
+            text: ['工作經驗', '專案', '年紀'][i],
+            style: wide ? { 'font-weight': '900' } : {},
+          },
+        ];
+      }),
+    ];
+    const words = what(figures(false), figures(true), [{ x: 500, y: 100, width: 260, height: 48 }]);
+    expect(words).toContain(".w-[75px] div: text '30Y' → '30+'; width 38 → 75 px");
+    expect(words.filter((said) => said.startsWith('.text-forth.font-black: font-weight 400 → 900'))).toHaveLength(3);
+    expect(words.filter((said) => / (added|removed) /.test(said))).toEqual([]);
+  });
+
+  it('says a card removed and a component added in its place, under a wrapper with no name of its own, by their names', () => {
+    // SvelteKit 2: `<article class="skillset">` with its card left Home.svelte; `<article><About /></article>` took its place.
+    const main = 'html>body>div.layout.s-7IPF32Wcq3s8>main.s-fL3EmgvQ81YT';
+    const base: Drawn[] = [
+      { path: 'html', box: [0, 0, 1440, 1000] },
+      { path: 'html>body', box: [0, 0, 1440, 1000] },
+      { path: 'html>body>div.layout.s-7IPF32Wcq3s8', box: [0, 0, 1440, 1000] },
+      { path: main, box: [0, 0, 1440, 1000] },
+      { path: `${main}>article.skillset.s-fL3EmgvQ81YT`, box: [0, 200, 1440, 509] },
+      { path: `${main}>article.skillset.s-fL3EmgvQ81YT>div.card.s-fL3EmgvQ81YT`, box: [577, 310, 286, 289] },
+      {
+        path: `${main}>article.skillset.s-fL3EmgvQ81YT>div.card.s-fL3EmgvQ81YT>h2.s-fL3EmgvQ81YT`,
+        box: [597, 330, 246, 40],
+        text: 'My Skillset',
+      },
+    ];
+    const current: Drawn[] = [
+      ...base.slice(0, 4),
+      { path: `${main}>article.s-fL3EmgvQ81YT`, box: [0, 200, 1440, 753] },
+      { path: `${main}>article.s-fL3EmgvQ81YT>section.skillset.s-V236-KtimaTE`, box: [0, 200, 1440, 603] },
+      {
+        path: `${main}>article.s-fL3EmgvQ81YT>section.skillset.s-V236-KtimaTE>button.strength.s-V236-KtimaTE`,
+        box: [585, 200, 270, 86],
+        text: 'My skills',
+      },
+    ];
+    expect(what(base, current, [{ x: 0, y: 200, width: 1440, height: 753 }])).toEqual([
+      'section.skillset added (1440×603) in main article',
+      'article.skillset removed (1440×509)',
+    ]);
+  });
+});
