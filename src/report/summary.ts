@@ -74,7 +74,8 @@ function rows(run: RunResult, onlyAttention: boolean): Row[] {
 
 /**
  * A checkpoint's words in a row of its own: without the element changes its other groups' rows name
- * already (one edit, one group: the same change is not said twice in the table).
+ * already (one edit, one group: the same change is not said twice in the table); where they name
+ * every one, that its pixels are its own.
  */
 function ownExplanation(run: RunResult, checkpoint: CheckpointResult): CheckpointResult['explanation'] {
   const rowed = run.groups.filter((group) => checkpoint.otherGroups.includes(group.id) && groupSize(group) > 1);
@@ -82,7 +83,11 @@ function ownExplanation(run: RunResult, checkpoint: CheckpointResult): Checkpoin
   const explanation = checkpoint.explanation;
   if (!explanation || !named.size) return explanation;
   const changes = explanation.changes.filter((change) => !named.has(elementKey(change)));
-  return { ...explanation, changes, summary: summaryOf(changes) };
+  // Every element is its other group's: what is left is pixels that group's others did not show.
+  const summary = changes.length
+    ? summaryOf(changes)
+    : `the elements of group ${rowed.map((group) => group.id).join(', ')}, in pixels of its own`;
+  return { ...explanation, changes, summary };
 }
 
 function checkpointRows(run: RunResult): { test: TestResultRecord; checkpoint: CheckpointResult }[] {

@@ -389,6 +389,11 @@ describe('a group seen in several Playwright projects', () => {
     expect(text.match(/\.brand: text/g)).toHaveLength(1);
     expect(text).toContain('↳ body div added (1280×720) in body');
     expect(stepSummary(both).match(/\.brand: text/g)).toHaveLength(1);
+    // Its every element the group's (its pixels not the group's picture): the row says so, and names no element again.
+    both.tests[0].checkpoints[0].explanation = explained([brand(30)]);
+    const alike = formatTable(both, true, 200).join('\n');
+    expect(alike.match(/\.brand: text/g)).toHaveLength(1);
+    expect(alike).toContain('↳ the elements of group g1, in pixels of its own');
   });
 
   it('names apart the checkpoints only some projects show', () => {
