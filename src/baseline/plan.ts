@@ -1,5 +1,5 @@
 import { SetupError } from '../util/errors';
-import { plural } from '../util/text';
+import { firstFew, plural } from '../util/text';
 import type { BaselineManifest } from '../types';
 import type { RenderedTest, TestSource } from '../store/key';
 import type { Lookup } from '../store/entry';
@@ -279,13 +279,13 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
     reasons.set(reason, [...(reasons.get(reason) ?? []), named(test)]);
   }
   const lines: string[] = [];
-  const first = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
-  const why = [...reasons].map(([reason, titles]) => `${reason}: ${first(titles)}`).join('; ');
+  const shown = [...reasons].slice(0, 3); // a branch that edits many spec files: the first reasons, then the others as one
+  if (reasons.size > 3) shown.push([plural(reasons.size - 3, 'other reason'), [...reasons].slice(3).flatMap(([, titles]) => titles)]);
+  const why = shown.map(([reason, titles]) => `${reason}: ${firstFew(titles)}`).join('; ');
   if (render.length + stored.length)
     lines.push(
       `baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} ` +
-        `rendered on the base${render.length ? ` (${why})` : ''}; ` +
-        `${stored.length} from the store`,
+        `rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`,
     );
   // Said only of a pass that runs: with every test from the store, none does.
   if (facts.judgedBy === 'reporter' && render.length && listing.selected.length < listing.total) {
