@@ -169,10 +169,7 @@ export function planRun(facts: RunFacts): RunPlan {
   return { kind: 'listed', list, checkoutEarly, reason, takesBaselines, lines };
 }
 
-/**
- * What the store gave for a listed test: its sources (null: its file is outside the repository) and
- * the look-up (null: the store is not read).
- */
+/** What the store gave for a listed test: its sources (null: its file is outside the repository), its look-up (null: store unread). */
 export interface TestLookup {
   source: TestSource | null;
   found: Lookup | null;
@@ -193,7 +190,7 @@ export interface SelectionFacts {
   listing: Listing | null;
   /** The listed tests the pass may render (see chosenTests); empty without a listing. */
   chosen: ReadonlySet<ListedTest>;
-  /** The look-ups of the chosen tests and of those the store holds; a test without one is left out. */
+  /** The look-ups of the `chosen` tests and of those the store holds; a test without one is left out. */
   lookups: ReadonlyMap<string, TestLookup>;
   /** Why the store's index of the suite is not used, or the update reason (see planRun). */
   reason: string;
