@@ -375,8 +375,7 @@ export function besideWorkers(
   const half = Math.max(1, Math.floor(cores / 2));
   if (overlap === '0') return null;
   if (overlap === '1') return half;
-  if (facts.judgedBy !== 'reporter' || facts.args.some((arg) => arg.startsWith('--shard'))) return null;
-  if (facts.setupProjects.length) return null;
+  if (facts.judgedBy !== 'reporter' || facts.setupProjects.length || facts.args.some((arg) => arg.startsWith('--shard'))) return null;
   return cores >= 4 || fewToRender ? half : null;
 }
 
