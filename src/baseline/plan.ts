@@ -364,8 +364,7 @@ function scheduleLine(
  * a run leaves its cores idle (starting, waiting for pages to settle) instead of adding a whole
  * nested run's start and end to the run. A run that writes blobs or runs a shard keeps them in
  * order, since its blob must carry the baseline images; so does a config with setup projects, whose
- * tests on the base would overwrite the files (storageState) the current tests read. VISUAL_UAT_OVERLAP=1
- * or 0 decides instead.
+ * tests on the base would overwrite the files (storageState) the current tests read. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
  */
 export function besideWorkers(
   facts: Pick<RunFacts, 'machine' | 'judgedBy' | 'args' | 'setupProjects'>,
