@@ -361,8 +361,7 @@ function scheduleLine(
  * a run leaves its cores idle (starting, waiting for pages to settle) instead of adding a whole
  * nested run's start and end to the run. A run that writes blobs or runs a shard keeps them in
  * order, since its blob must carry the baseline images; so does a config with setup projects, whose
- * tests on the base would overwrite the files (storageState) the current tests read. VISUAL_UAT_OVERLAP=1
- * or 0 decides instead.
+ * tests on the base would overwrite the files (storageState) the current tests read. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
  */
 export function besideWorkers(
   facts: Pick<RunFacts, 'machine' | 'judgedBy' | 'args' | 'setupProjects'>,
@@ -372,8 +371,7 @@ export function besideWorkers(
   const half = Math.max(1, Math.floor(cores / 2));
   if (overlap === '0') return null;
   if (overlap === '1') return half;
-  if (facts.judgedBy !== 'reporter' || facts.args.some((arg) => arg.startsWith('--shard'))) return null;
-  if (facts.setupProjects.length) return null;
+  if (facts.judgedBy !== 'reporter' || facts.setupProjects.length || facts.args.some((arg) => arg.startsWith('--shard'))) return null;
   return cores >= 4 || fewToRender ? half : null;
 }
 

@@ -229,7 +229,7 @@ function whyNot(element: Element, code: readonly CodeChange[], page: readonly st
       (change) =>
         isModuleFile(change.file) &&
         element.sides.some((steps) =>
-          steps[steps.length - 1].classes.some((name) => generatedBy(name, change.file) && writes(change, name)),
+          steps[steps.length - 1].classes.some((name) => generatedBy(name, change.file, element.moduleOwners) && writes(change, name)),
         ),
     );
   if (module)

@@ -144,9 +144,12 @@ function ownedElsewhere(generated: string, file: string, owners: HashOwners | un
   return typeof owner === 'string' && owner !== file;
 }
 
-/** Whether `generated` has the shape a recognised pattern gives the classes of the module `file`, whatever its local name. */
-export function generatedBy(generated: string, file: string): boolean {
-  return patterns(file, '[\\w-]+').some((pattern) => pattern.test(generated));
+/**
+ * Whether `generated` has the shape a recognised pattern gives the classes of the module `file`, whatever its local name, and carries
+ * no other module's hash (`owners`).
+ */
+export function generatedBy(generated: string, file: string, owners?: HashOwners): boolean {
+  return patterns(file, '[\\w-]+').some((pattern) => pattern.test(generated)) && !ownedElsewhere(generated, file, owners);
 }
 
 /**

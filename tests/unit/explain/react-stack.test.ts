@@ -345,3 +345,43 @@ describe('an element a component’s new tag renders', () => {
     expect(changes.map((change) => change.words).join('\n')).not.toContain('style.css');
   });
 });
+
+describe('why a Vite CSS Module element is not attributed', () => {
+  // eryncraig/official-portfolio: a skill tile came (from data no changed line holds); experience.module.css and
+  // project-card.module.css both changed and both write a `.skill`, but the tile's hash (`11tww`) is experience.module.css's.
+  const experience = (gap: number) =>
+    `.container {\n  padding: 40px;\n}\n\n.content {\n  gap: ${gap}px;\n}\n\n.skills {\n  display: flex;\n}\n\n.skill {\n  width: 120px;\n}\n`;
+  const projectCard = (radius: number) => `.card {\n  border-radius: ${radius}px;\n}\n\n.skill {\n  font-size: 12px;\n}\n`;
+
+  it("names the module whose hash the element's classes carry, never another module that writes the same class", async () => {
+    const code = await branch(
+      {
+        'src/components/Experience/experience.module.css': experience(24),
+        'src/components/Projects/project-card.module.css': projectCard(8),
+      },
+      [
+        {
+          subject: 'finalized styling',
+          files: {
+            'src/components/Experience/experience.module.css': experience(32),
+            'src/components/Projects/project-card.module.css': projectCard(12),
+          },
+        },
+      ],
+    );
+    const skills = 'html>body>div#root>section#experience._container_11tww_3>div._content_11tww_19>div._skills_11tww_26';
+    const tile = (n: number) => ({ path: `${skills}>div._skill_11tww_26:${n}`, box: [100 + n * 130, 200, 120, 168] as Box });
+    const page = (tiles: number) =>
+      layoutRecord([
+        ...rootOf(1280, 900),
+        { path: 'html>body>div#root>section#experience._container_11tww_3', box: [0, 100, 1280, 400] },
+        { path: 'html>body>div#root>section#experience._container_11tww_3>div._content_11tww_19', box: [40, 140, 1200, 300] },
+        { path: skills, box: [40, 200, 1200, 168], style: { display: 'flex' } },
+        ...Array.from({ length: tiles }, (_, i) => tile(i + 1)),
+      ]);
+    const { changes } = explainChange(page(2), page(3), [{ x: 490, y: 200, width: 120, height: 168 }], code);
+    const added = changes.find((change) => change.kind === 'added');
+    expect(added?.words).toContain('src/components/Experience/experience.module.css');
+    expect(added?.words).not.toContain('project-card.module.css');
+  });
+});
