@@ -239,7 +239,7 @@ export interface RunContext {
   /** Tests whose baseline a top-up pass took after the current tests ran (see baseline/top-up): their captures did not know it. */
   toppedUp?: string[];
   /**
-   * The baseline pass runs beside the current tests (see baseline/plan besideWorkers): the
+   * The baseline pass runs beside the current tests (see baseline/schedule besideWorkers): the
    * keys of the tests it renders, or `all` without a listing (and until the runner's test list
    * reaches the setup, see baseline/suite-handover). Their captures cannot know their
    * baselines yet; the reporter reads them from the run's baseline entry once the pass is done. The other

@@ -14,7 +14,8 @@ import { captureOptions } from '../sources/capture-inputs';
 import { ImportCache } from '../sources/import-cache';
 import { SourceGraph } from '../sources/source-graph';
 import { nestedArgs } from './pass';
-import { updateReason, type Judge } from './plan';
+import { updateReason } from './plan';
+import type { Judge } from './schedule';
 
 /**
  * What the base pass works with, resolved once per run before any step runs (as Playwright's

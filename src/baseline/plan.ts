@@ -6,6 +6,7 @@ import type { Lookup } from '../store/entry';
 import type { SuiteLookup } from '../store/suite-index';
 import type { StoreUse } from '../store/home';
 import type { ListedTest, Listing } from './selection';
+import { besideWorkers, scheduleLine, scheduleOf, type Judge, type Machine, type Schedule } from './schedule';
 
 /**
  * The base pass as a plan: what the run knows (the store's index of the suite, its look-ups, the
@@ -19,18 +20,6 @@ import type { ListedTest, Listing } from './selection';
 export function supportsTestList(playwrightVersion: string): boolean {
   const [major, minor] = playwrightVersion.split('.').map(Number);
   return major > 1 || (major === 1 && minor >= 56);
-}
-
-/**
- * What compares this run's checkpoints: visual-uat's reporter in this run, or `merge-reports` of its
- * blobs later (a run nothing judges stops in the setup, before any plan).
- */
-export type Judge = 'reporter' | 'blobs';
-
-export interface Machine {
-  cores: number;
-  /** VISUAL_UAT_OVERLAP: '1' runs the pass beside the tests, '0' before them; unset, the plan chooses. */
-  overlap: string | undefined;
 }
 
 export interface Base {
@@ -203,12 +192,6 @@ export interface SelectionFacts {
   workers: number | null;
 }
 
-/**
- * Where the base's tests come from: all from the store (`store-only`: no worktree, no base server),
- * or a pass `beside` the current tests (its `workers`) or `before` them.
- */
-export type Schedule = { kind: 'store-only' } | { kind: 'beside'; workers: number } | { kind: 'before' };
-
 export interface BaselinePlan {
   /** How many tests the listing found; null without one. */
   listed: number | null;
@@ -239,7 +222,7 @@ export function chosenTests(listing: Listing, judgedBy: Judge): ReadonlySet<List
  */
 export function planSelection(facts: SelectionFacts): BaselinePlan {
   if (!facts.listing) {
-    const schedule = scheduleOf(facts, null, []);
+    const schedule = scheduleOf(facts, null, 0);
     return {
       listed: null,
       stored: [],
@@ -247,7 +230,7 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
       sources: [],
       schedule,
       passReason: facts.reason,
-      lines: [scheduleLine(facts, schedule, null, [])],
+      lines: [scheduleLine(facts, schedule, null, 0)],
     };
   }
   const { listing, chosen } = facts;
@@ -292,8 +275,8 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
         `the others have no checkpoint call in their sources (checked after the run)`,
     );
   }
-  const schedule = scheduleOf(facts, render, stored);
-  lines.push(scheduleLine(facts, schedule, render, stored, listing.total));
+  const schedule = scheduleOf(facts, render, stored.length);
+  lines.push(scheduleLine(facts, schedule, render, stored.length, listing.total));
   return {
     listed: listing.total,
     stored,
@@ -324,55 +307,6 @@ function passReason(reason: string, render: readonly ListedTest[], stored: reado
   const own = reasons.filter((found) => found !== reason && found !== NOT_IN_STORE);
   if (own.length === 0) return reason;
   return own.length === 1 ? own[0] : `${own[0]} and ${plural(own.length - 1, 'other reason')}`;
-}
-
-function scheduleOf(facts: SelectionFacts, render: readonly ListedTest[] | null, stored: readonly StoredTest[]): Schedule {
-  if (render?.length === 0) return { kind: 'store-only' };
-  const workers = facts.workers ?? besideWorkers(facts, render !== null && render.length <= stored.length);
-  return workers ? { kind: 'beside', workers } : { kind: 'before' };
-}
-
-function scheduleLine(
-  facts: SelectionFacts,
-  schedule: Schedule,
-  render: readonly ListedTest[] | null,
-  stored: readonly StoredTest[],
-  listed?: number,
-): string {
-  const rendered = render ? plural(render.length, 'test') : 'every test';
-  if (schedule.kind === 'beside')
-    return (
-      `the baseline pass runs beside the current tests ` +
-      `(${rendered}, ${plural(schedule.workers, 'worker')}, on ${facts.machine.cores} cores)`
-    );
-  const setup = facts.setupProjects.map((name) => `"${name}"`).join(', ');
-  const inTurn = setup && `; setup project ${setup} runs on each side in turn`;
-  if (schedule.kind === 'before') return `the baseline pass runs before the current tests (${rendered}${inTurn})`;
-  if (stored.length) return `baselines from the store (${facts.store.shown}): no worktree, no base server`;
-  return `no baseline pass needed: none of the ${listed} tests can capture a checkpoint (no checkpoint call in their sources)`;
-}
-
-/**
- * Workers for a baseline pass that runs beside the current tests, or null to run it first. Two
- * browser runs at once pay where cores are free: on 4 cores and more, the pass gets half of them
- * (Playwright's own default for one run). On fewer, only when the store gives at least as many of
- * the tests as the pass renders (`fewToRender`: one spec edited since the last run): the current
- * tests then compare with stored baselines as in a warm run, and the few base tests fill the time
- * a run leaves its cores idle (starting, waiting for pages to settle) instead of adding a whole
- * nested run's start and end to the run. A run that writes blobs or runs a shard keeps them in
- * order, since its blob must carry the baseline images; so does a config with setup projects, whose
- * tests on the base would overwrite the files (storageState) the current tests read. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
- */
-export function besideWorkers(
-  facts: Pick<RunFacts, 'machine' | 'judgedBy' | 'args' | 'setupProjects'>,
-  fewToRender: boolean,
-): number | null {
-  const { cores, overlap } = facts.machine;
-  const half = Math.max(1, Math.floor(cores / 2));
-  if (overlap === '0') return null;
-  if (overlap === '1') return half;
-  if (facts.judgedBy !== 'reporter' || facts.setupProjects.length || facts.args.some((arg) => arg.startsWith('--shard'))) return null;
-  return cores >= 4 || fewToRender ? half : null;
 }
 
 /**
