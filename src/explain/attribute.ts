@@ -11,6 +11,7 @@ import {
   lastRemoval,
   PALETTE_PROOF,
   renderedTextProof,
+  provesOutright,
   rewritesTag,
   showsFile,
   textProof,
@@ -50,9 +51,6 @@ export interface ElementClues {
 
 /** The cause the diff proves; else none, and why in words (null: the whole diff was read and no changed file mentions the element). */
 export type Attributed = { cause: Attribution; why: null } | { cause: null; why: string | null };
-
-/** What only an element's own tag, attributes or text change: its classes, its text, its picture. */
-const OWN_LINE = new Set(['class', 'text', 'src', 'image']);
 
 /**
  * Whether a template's element writes the element's text itself; one whose text an expression gives (`<p>{description}</p>`, the same tag
@@ -165,7 +163,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent))) {
     if (element.kind === 'changed' && onlyText(element)) return keepsText(change, line, element) ? 0 : writesText(target, element) ? 2 : 1;
     if (cameOrWent && rewritesTag(change, line, target)) return textProof(change, line, element) ? 2 : 1;
-    return element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
+    return provesOutright(line, element) ? 2 : 1;
   }
   if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || itemOfLoop(change, line, element)) return 1;
   if (textProof(change, line, element)) return 2;

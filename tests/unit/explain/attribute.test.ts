@@ -1474,6 +1474,43 @@ describe('attribution: Vue and Svelte templates (real commits, issue #48)', () =
     expect(change.words).toMatch(/: color #000 → #4f4f4f — src\/App\.vue \(commit \w+ feat: a fourth main colour\)$/);
   });
 
+  it('credits a padding to the template line that gave the element `px-8`, and its margin to the rule of the class it also gained', async () => {
+    // As on a SvelteKit + Tailwind portfolio: the header's inner box swaps `max-w-7xl` for a project class and `px-8` in one commit.
+    const header = (classes: string) =>
+      `<header id="Header">\n  <div class="${classes}">\n    <a href="/" class="text-xl uppercase font-extrabold">Alex</a>\n  </div>\n</header>\n`;
+    const styles = (rule: string) => `.special-card__subtitle {\n  @apply font-bold;\n}\n${rule}`;
+    const code = await branch(
+      {
+        'src/lib/components/header/header.svelte': header('max-w-7xl flex justify-between w-full items-center h-full'),
+        'src/styles/style.css': styles(''),
+      },
+      [
+        {
+          subject: 'Final style',
+          files: {
+            'src/lib/components/header/header.svelte': header('main-container flex justify-between w-full items-center h-full px-8'),
+            'src/styles/style.css': styles('.main-container {\n  @apply container mx-auto;\n}\n'),
+          },
+        },
+      ],
+    );
+    const inner = (classes: string, style: Record<string, string>) =>
+      page([['html'], ['html>body'], ['html>body>header#Header'], [`html>body>header#Header>div.${classes}`, style]]);
+    const before = inner('max-w-7xl.flex.justify-between.w-full.items-center.h-full', { 'max-width': '1280px', margin: '0px' });
+    const after = inner('main-container.flex.justify-between.w-full.items-center.h-full.px-8', {
+      'max-width': '1280px',
+      margin: '0px 216px',
+      padding: '0px 32px',
+    });
+    const words = explainChange(before, after, ALL, code).changes.map((change) =>
+      change.words.replace(/^[^:]*: /, '').replace(/\(commit \w+ /, '('),
+    );
+    expect(words).toEqual([
+      'padding 0px → 0px 32px — src/lib/components/header/header.svelte (Final style)',
+      'margin 0px → 0px 216px — src/styles/style.css (Final style)',
+    ]);
+  });
+
   it('credits the items a loop lists to the line whose loop now reads another list, and not to one that only restyled the loop', async () => {
     // As on a Vue 3 + Tailwind skills page: three columns render their lists alike; the back-end column read the UI list by mistake.
     const column = (list: string, margin = 'm-2') =>
