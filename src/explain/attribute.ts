@@ -11,8 +11,10 @@ import {
   lastRemoval,
   PALETTE_PROOF,
   renderedTextProof,
+  isSize,
   provesOutright,
   rewritesTag,
+  sizeSelectors,
   showsFile,
   textProof,
   writesPicture,
@@ -312,12 +314,11 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
   return { cause: { file: change.file, commit: change.commit, line: line.text.trim(), ...componentOfLine(line) }, why: null };
 }
 
-const isSize = (property: string) => property === 'width' || property === 'height';
-
 /**
  * Whether a changed rule that applies to an element sets its width or height outright (`.hero {
- * height: 100vh }`): a new size the diff proves, said though what changed inside the element
- * meets every region its box does. The predicate takes the element's path on each side.
+ * height: 100vh }`), or a template's line gave its tag a size utility (`<div class="w-[75px]">`):
+ * a new size the diff proves, said though what changed inside the element meets every region its
+ * box does. The predicate takes the element's path on each side.
  */
 export function sizeSetter(code: readonly CodeChange[]): (paths: readonly string[]) => boolean {
   const rules = sizeRulesOf(code);
@@ -337,15 +338,10 @@ function sizeRulesOf(code: readonly CodeChange[]): { file: string; selectors: st
   if (known) return known;
   const undone = undoneLines(code);
   const rules = code.flatMap((change) =>
-    change.lines.flatMap(({ target }, i) =>
-      target?.kind === 'style' &&
-      !target.defines &&
-      target.selectors.length > 0 &&
-      !undone.has(change.lines[i]) &&
-      target.properties.some((property) => recordedBy(property).some(isSize))
-        ? [{ file: change.file, selectors: target.selectors }]
-        : [],
-    ),
+    change.lines.flatMap((line) => {
+      const selectors = undone.has(line) ? [] : sizeSelectors(line);
+      return selectors.length ? [{ file: change.file, selectors }] : [];
+    }),
   );
   sizeRules.set(code, rules);
   return rules;
