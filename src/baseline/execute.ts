@@ -83,6 +83,7 @@ export async function prepareBasePass(place: Workplace, inputs: PassInputs, cont
     playwright: inputs.playwright,
     args: inputs.args,
     machine: { cores: os.availableParallelism(), overlap: ENV.overlap.read() },
+    setupProjects: inputs.setupProjects,
   };
   const run = planRun(facts);
   for (const line of run.lines) say(line);
@@ -160,6 +161,7 @@ function choose(
     store: facts.store,
     args: facts.args,
     machine: facts.machine,
+    setupProjects: facts.setupProjects,
     workers: run.kind === 'deferred' ? run.workers : null,
   });
   if (plan.stored.length) touch(storeCommitDir(place.store.dir, place.base.commit));

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { baselineEntryDir, outputPath, worktreeName } from '../config/paths';
-import { testsIsolated } from '../config/isolation';
+import { setupProjects, testsIsolated } from '../config/isolation';
 import { lap } from '../config/timing';
 import { optionsFromEnv, type ResolvedOptions } from '../config/settings';
 import { webServersFromEnv, type WebServerEntry } from '../config/with-visual-uat';
@@ -58,6 +58,8 @@ export interface PassInputs {
   readonly args: string[];
   /** The installed Playwright's version. */
   readonly playwright: string;
+  /** The projects other projects depend on (see config/isolation setupProjects). */
+  readonly setupProjects: readonly string[];
   /**
    * What a test of a project takes into its store key besides its own closure, worked out by the
    * first step that keys a test (a warm run keys none).
@@ -112,6 +114,7 @@ export async function resolvePassInputs(
     rootDir: config.rootDir,
     judgedBy,
     update: updateReason(updateBaselines, config.updateSnapshots),
+    setupProjects: setupProjects(config),
     suite: { key: suite.key, files: suite.files.length },
     entry: baselineEntryDir(place.outputDir, base.commit, suite.key),
     args,

@@ -103,6 +103,8 @@ export interface RunFacts {
   playwright: string;
   args: readonly string[];
   machine: Machine;
+  /** The projects others depend on (see config/isolation setupProjects): both passes would write their files. */
+  setupProjects: readonly string[];
 }
 
 /**
@@ -197,6 +199,7 @@ export interface SelectionFacts {
   store: StoreUse;
   args: readonly string[];
   machine: Machine;
+  setupProjects: readonly string[];
   /** The workers of a pass already set to run beside the tests (a deferred run); null: the plan chooses. */
   workers: number | null;
 }
@@ -344,7 +347,9 @@ function scheduleLine(
       `the baseline pass runs beside the current tests ` +
       `(${rendered}, ${plural(schedule.workers, 'worker')}, on ${facts.machine.cores} cores)`
     );
-  if (schedule.kind === 'before') return `the baseline pass runs before the current tests (${rendered})`;
+  const setup = facts.setupProjects.map((name) => `"${name}"`).join(', ');
+  const inTurn = setup && `; setup project ${setup} runs on each side in turn`;
+  if (schedule.kind === 'before') return `the baseline pass runs before the current tests (${rendered}${inTurn})`;
   if (stored.length) return `baselines from the store (${facts.store.shown}): no worktree, no base server`;
   return `no baseline pass needed: none of the ${listed} tests can capture a checkpoint (no checkpoint call in their sources)`;
 }
@@ -357,14 +362,20 @@ function scheduleLine(
  * tests then compare with stored baselines as in a warm run, and the few base tests fill the time
  * a run leaves its cores idle (starting, waiting for pages to settle) instead of adding a whole
  * nested run's start and end to the run. A run that writes blobs or runs a shard keeps them in
- * order, since its blob must carry the baseline images. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
+ * order, since its blob must carry the baseline images; so does a config with setup projects, whose
+ * tests on the base would overwrite the files (storageState) the current tests read. VISUAL_UAT_OVERLAP=1
+ * or 0 decides instead.
  */
-export function besideWorkers(facts: { machine: Machine; judgedBy: Judge; args: readonly string[] }, fewToRender: boolean): number | null {
+export function besideWorkers(
+  facts: Pick<RunFacts, 'machine' | 'judgedBy' | 'args' | 'setupProjects'>,
+  fewToRender: boolean,
+): number | null {
   const { cores, overlap } = facts.machine;
   const half = Math.max(1, Math.floor(cores / 2));
   if (overlap === '0') return null;
   if (overlap === '1') return half;
   if (facts.judgedBy !== 'reporter' || facts.args.some((arg) => arg.startsWith('--shard'))) return null;
+  if (facts.setupProjects.length) return null;
   return cores >= 4 || fewToRender ? half : null;
 }
 

@@ -22,3 +22,14 @@ export function testsIsolated(
   if (argv.includes('--fully-parallel')) return true;
   return !(ENV.serialProjects.read(env) ?? []).includes(project);
 }
+
+/**
+ * The projects other projects depend on (`dependencies`: a setup project that signs in and saves
+ * `storageState`) or name as their `teardown`, in config order. Their tests write files the
+ * dependents read at paths the test code names, the same on both sides: a baseline pass beside the
+ * current tests would overwrite them.
+ */
+export function setupProjects(config: Pick<FullConfig, 'projects'>): string[] {
+  const needed = new Set(config.projects.flatMap((project) => [...project.dependencies, project.teardown]));
+  return config.projects.map((project) => project.name).filter((name) => needed.has(name));
+}

@@ -2,7 +2,7 @@ import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse }
 import { escapeRegExp } from '../util/text';
 import { cssInJsClass } from './css-in-js';
 import { isScopingClass } from './generated-classes';
-import { generatedBy, generatedFrom, isModuleFile, sourceClass } from './css-modules';
+import { generatedBy, generatedFrom, hashOwners, isModuleFile, looksHashed, sourceClass, type HashOwners } from './css-modules';
 import { recordedBy, related } from './properties';
 import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
 import {
@@ -22,6 +22,7 @@ import {
   type Element,
 } from './line-proofs';
 import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
+import { writesInlineStyle } from './inline-style';
 import { guardOfRenderer, isComponent, itemOfLoop, optionOfRenderer, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
 
 /** The file and commit behind an element's change. */
@@ -67,11 +68,11 @@ const onlyText = (element: Element) => element.properties.every((property) => ['
 /** More elements of the page (both sides) than this carrying a class make it a shared one: about three on each side. */
 const SHARED_BY = 4;
 
-const classTest = (file: string): ClassTest =>
-  isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file) : cssInJsClass;
+const classTest = (file: string, owners?: HashOwners): ClassTest =>
+  isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file, owners) : cssInJsClass;
 
-const styledBy = (selectors: readonly string[], file: string, steps: Step[]) =>
-  selectors.some((selector) => selectorMatches(selector, steps, classTest(file)));
+const styledBy = (selectors: readonly string[], file: string, steps: Step[], owners?: HashOwners) =>
+  selectors.some((selector) => selectorMatches(selector, steps, classTest(file, owners)));
 
 /** A variable's uses on the branch, followed through variables defined by it (`--link: var(--brand)`), with the file each is in. */
 function usesOf(
@@ -98,22 +99,22 @@ function usesOf(
  * is defined on the element or above it.
  */
 function styleProof(target: StyleTarget, file: string, element: Element, uses: readonly (VariableUse & { file: string })[]): number {
-  const best = (ranks: number[]) => Math.max(0, ...ranks);
+  const [best, owners] = [(ranks: number[]) => Math.max(0, ...ranks), element.moduleOwners];
   if (target.defines) {
     const custom = target.defines.startsWith('--');
     const inScope = (steps: Step[]) =>
-      !custom || target.selectors.length === 0 || steps.some((_, i) => styledBy(target.selectors, file, steps.slice(0, i + 1)));
+      !custom || target.selectors.length === 0 || steps.some((_, i) => styledBy(target.selectors, file, steps.slice(0, i + 1), owners));
     const viaUses = usesOf(target.defines, uses);
     return best(
       element.sides.flatMap((steps) =>
         viaUses
-          .filter((use) => styledBy(use.selectors, use.file, steps) && inScope(steps))
+          .filter((use) => styledBy(use.selectors, use.file, steps, owners) && inScope(steps))
           .map((use) => related(target.defines!.startsWith('@mixin') ? target.properties : [use.property], element)),
       ),
     );
   }
   if (target.selectors.length === 0) return 0;
-  return element.sides.some((steps) => styledBy(target.selectors, file, steps)) ? related(target.properties, element) : 0;
+  return element.sides.some((steps) => styledBy(target.selectors, file, steps, owners)) ? related(target.properties, element) : 0;
 }
 
 /**
@@ -165,9 +166,13 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
   if (target?.kind === 'element' && element.sides.some((steps) => isElement(target, steps, element, cameOrWent))) {
     if (element.kind === 'changed' && onlyText(element)) return keepsText(change, line, element) ? 0 : writesText(target, element) ? 2 : 1;
     if (cameOrWent && rewritesTag(change, line, target)) return textProof(change, line, element) ? 2 : 1;
+    // A line that went names an element that came no better than a copy of its tag elsewhere (`<div className={s.top}>` moved to a new
+    // component): the line that came with it is its proof.
+    if (element.kind !== 'changed') return cameOrWent ? 2 : 1;
     return provesOutright(line, element) ? 2 : 1;
   }
   if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || itemOfLoop(change, line, element)) return 1;
+  if (writesInlineStyle(line, element)) return 1;
   if (textProof(change, line, element)) return 2;
   if (renderedTextProof(change, line, element)) return 1;
   return writesShownColour(line, element) ? PALETTE_PROOF : 0;
@@ -194,7 +199,7 @@ function whyNot(element: Element, code: readonly CodeChange[], page: readonly st
         target?.kind === 'style' &&
         !target.defines &&
         target.selectors.length &&
-        element.sides.some((steps) => styledBy(target.selectors, change.file, steps))
+        element.sides.some((steps) => styledBy(target.selectors, change.file, steps, element.moduleOwners))
       ) {
         const sets = target.properties.length ? target.properties.join(', ') : 'nothing';
         return `not attributed: ${change.file} changes \`${target.selectors.join(', ')}\`, which matches it, but what it sets (${sets}) is not what changed here`;
@@ -256,13 +261,8 @@ function mayStyle(name: string, target: StyleTarget, file: string, element: Elem
   );
   if (uses.length) return uses.some((use) => related([use.property], element) > 0);
   if (!name.startsWith('--') || target.selectors.length === 0) return true;
-  return element.sides.some((steps) => steps.some((_, i) => styledBy(target.selectors, file, steps.slice(0, i + 1))));
+  return element.sides.some((steps) => steps.some((_, i) => styledBy(target.selectors, file, steps.slice(0, i + 1), element.moduleOwners)));
 }
-
-/**
- * A class that may be a hash alone (`Xk3f9q`: letters with a digit or a capital, no separator): a CSS Modules name no pattern here reads.
- */
-const looksHashed = (name: string) => /^[A-Za-z0-9]{5,12}$/.test(name) && /[0-9]/.test(name) && /[A-Za-z]/.test(name);
 
 /**
  * The CSS Modules files whose changed rules apply to no element of the page: their generated
@@ -299,6 +299,7 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
     innerTexts: clues.innerTexts ?? [],
     shown: clues.shown ?? {},
     shared,
+    moduleOwners: counts ? hashOwners(page, counts.keys(), code) : undefined,
   };
   const uses = code.flatMap((change) => change.uses.map((use) => ({ ...use, file: change.file })));
   let found: { change: CodeChange; line: ChangedLine; rank: number } | null = null;

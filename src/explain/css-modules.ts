@@ -88,13 +88,63 @@ export function sourceClass(generated: string, modules: readonly ModuleClasses[]
 
 /**
  * Whether `generated` (a class on the page) is what a recognised CSS Modules pattern makes of the
- * class `local` in the module `file`. Where the pattern keeps the file's name, it must be this file's.
+ * class `local` in the module `file`. Where the pattern keeps the file's name, it must be this file's;
+ * where it keeps a hash of the module (Vite's), the hash must not be another module's (`owners`).
  */
-export function generatedFrom(generated: string, local: string, file: string): boolean {
-  return generated.includes(local) && patterns(file, escapeRegExp(local)).some((pattern) => pattern.test(generated));
+export function generatedFrom(generated: string, local: string, file: string, owners?: HashOwners): boolean {
+  return (
+    generated.includes(local) &&
+    patterns(file, escapeRegExp(local)).some((pattern) => pattern.test(generated)) &&
+    !ownedElsewhere(generated, file, owners)
+  );
+}
+
+/** Vite's (postcss-modules') `_[local]_[hash]_[line]`: the hash is its module's (of its text), on every class the module generates. */
+const HASHED = /^_([\w-]+)_([a-z0-9]{1,5})_\d+$/;
+
+/** The module file each hash of a page's generated classes belongs to; null where the changed modules disagree. */
+export type HashOwners = ReadonlyMap<string, string | null>;
+
+/** A changed file and, for a CSS Module, the classes its rules write (CodeChange's). */
+type Written = { file: string; classes?: readonly string[] };
+
+const ownersOf = new WeakMap<readonly string[], { code: readonly Written[]; owners: HashOwners }>();
+
+/**
+ * Which module each hash of the page's Vite-generated classes is, where exactly one changed module
+ * writes the local name of a class carrying it (`_wrap__hero_1655j_1`: only Hero.module.scss writes
+ * `.wrap__hero`, so `1655j` is Hero's, and `_title_1655j_14` is never Swiper.module.scss's `.title`).
+ * `classes`: the page's classes (both sides), read once per page.
+ */
+export function hashOwners(page: readonly string[], classes: Iterable<string>, code: readonly Written[]): HashOwners {
+  const known = ownersOf.get(page);
+  if (known?.code === code) return known.owners;
+  const owners = new Map<string, string | null>();
+  for (const name of classes) {
+    const [, local, hash] = name.match(HASHED) ?? [];
+    const files = hash ? new Set(code.filter((change) => change.classes?.includes(local)).map((change) => change.file)) : new Set();
+    if (files.size !== 1) continue;
+    const [file] = files as Set<string>;
+    const owner = owners.get(hash);
+    owners.set(hash, owner === undefined || owner === file ? file : null);
+  }
+  ownersOf.set(page, { code, owners });
+  return owners;
+}
+
+/** Whether a Vite-generated class carries the hash of a module other than `file`. */
+function ownedElsewhere(generated: string, file: string, owners: HashOwners | undefined): boolean {
+  const hash = owners && generated.match(HASHED)?.[2];
+  const owner = hash ? owners.get(hash) : null;
+  return typeof owner === 'string' && owner !== file;
 }
 
 /** Whether `generated` has the shape a recognised pattern gives the classes of the module `file`, whatever its local name. */
 export function generatedBy(generated: string, file: string): boolean {
   return patterns(file, '[\\w-]+').some((pattern) => pattern.test(generated));
 }
+
+/**
+ * A class that may be a hash alone (`Xk3f9q`: letters with a digit or a capital, no separator): a CSS Modules name no pattern here reads.
+ */
+export const looksHashed = (name: string) => /^[A-Za-z0-9]{5,12}$/.test(name) && /[0-9]/.test(name) && /[A-Za-z]/.test(name);

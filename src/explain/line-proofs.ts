@@ -2,6 +2,7 @@ import type { LayoutRecord } from '../types';
 import type { ChangedLine, CodeChange, ElementTarget } from '../git/code-change';
 import { escapeRegExp } from '../util/text';
 import { utilityProperties } from '../git/utility-classes';
+import type { HashOwners } from './css-modules';
 import { recordedBy, related } from './properties';
 import type { Step } from './selector';
 
@@ -19,6 +20,8 @@ export interface Element {
   shown: Record<string, string>;
   /** Whether a class is on many elements of the page (`flex`, `items-center`): on a changed line, no evidence on its own. */
   shared: (name: string) => boolean;
+  /** The module each hash of the page's Vite-generated classes is (css-modules.ts hashOwners); absent: not known. */
+  moduleOwners?: HashOwners;
 }
 
 /** A picture's file name without its query or a bundler's hash (`/assets/logo-3fA2b1c9.svg` → `logo.svg`). */
@@ -46,13 +49,18 @@ const holdsText = (line: ChangedLine, text: string) =>
 
 /**
  * Whether a commit's line holds the element's texts as a line on its other side holds them: `<a href="/new">Eryn Craig</a>` for
- * `<a href="/old">Eryn Craig</a>` changed the link, not the text (`Lumen Cloud` for `Lumen` did change it).
+ * `<a href="/old">Eryn Craig</a>` changed the link, not the text (`Lumen Cloud` for `Lumen` did change it). The other line must be
+ * the same tag where a parser placed both: `<img alt="Home Background">` added keeps no `<div>Home</div>` that went.
  */
 export function keepsText(change: CodeChange, line: ChangedLine, element: Element): boolean {
   const held = (other: ChangedLine) => element.texts.filter((text) => holdsText(other, text)).join('\u0000');
   const own = held(line);
-  return own !== '' && change.lines.some((other) => other.added !== line.added && held(other) === own);
+  return own !== '' && change.lines.some((other) => other.added !== line.added && held(other) === own && sameTag(line, other));
 }
+
+/** Whether two lines may write the same element: the same tag, or a line no parser placed in an element. */
+const sameTag = (line: ChangedLine, other: ChangedLine) =>
+  line.target?.kind !== 'element' || other.target?.kind !== 'element' || line.target.tag === other.target.tag;
 
 /**
  * Whether a changed line holds one of the element's texts whole, and changed it, for an element whose text is what changed, or that came

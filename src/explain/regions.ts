@@ -41,34 +41,44 @@ export function onCurrentRows<T extends Box>(box: T, regions: readonly Region[])
 /**
  * At most `kept.kinds` changes, in their order, chosen so the list says as much as it can: first one
  * of each kind (`alike`: the same element name, kind, properties and cause; a product grid re-wrapped
- * is one kind, a heading restyled beside it another) that meets a region none chosen meets, then one
- * for each region still open, then one of each kind left, then the others while fewer than
- * `kept.repeats` are chosen. A change left out that is alike to one kept is what the kept one says
- * (`carriedRegions`): 190 cards re-wrapped leave no region "not explained", and the heading beside
- * them is still listed; the 15 rules of a responsive rewrite are each said.
+ * is one kind, a heading restyled beside it another) whose changes meet a region none chosen meets,
+ * the kind's first change in its stead (it says what the others would: the first of two cards grown
+ * alike), then one for each region still open, then one of each kind left, those not inside an
+ * element already chosen first (a section's new padding before a heading inside a block already
+ * said), then the others while fewer than `kept.repeats` are chosen. A change left out that is alike
+ * to one kept is what the kept one says (`carriedRegions`): 190 cards re-wrapped leave no region
+ * "not explained", and the heading beside them is still listed; the 15 rules of a responsive rewrite
+ * are each said.
  */
-export function keptCovering<T extends { regions?: number[] }>(
+export function keptCovering<T extends { regions?: number[]; path?: string }>(
   changes: readonly T[],
   kept: { kinds: number; repeats: number },
   kindOf: (change: T) => string,
 ): T[] {
   const kindsOf = new Map(changes.map((change) => [change, kindOf(change)]));
   const alike = (change: T) => kindsOf.get(change)!;
+  const members = new Map<string, T[]>();
+  for (const change of changes) members.set(alike(change), [...(members.get(alike(change)) ?? []), change]);
   const chosen = new Set<T>();
   const covered = new Set<number>();
   const kinds = new Set<string>();
-  const choose = (take: (change: T) => boolean, most = kept.kinds) => {
+  const cover = (change: T) => {
+    for (const i of change.regions ?? []) covered.add(i);
+  };
+  const choose = (take: (change: T) => boolean, most = kept.kinds, all = false) => {
     for (const change of changes) {
       if (chosen.size >= most) return;
       if (chosen.has(change) || !take(change)) continue;
       chosen.add(change);
       kinds.add(alike(change));
-      for (const i of change.regions ?? []) covered.add(i);
+      for (const member of all ? members.get(alike(change))! : [change]) cover(member);
     }
   };
   const opens = (change: T) => (change.regions ?? []).some((i) => !covered.has(i));
-  choose((change) => !kinds.has(alike(change)) && opens(change));
+  const inside = (change: T) => [...chosen].some((other) => other.path && change.path?.startsWith(`${other.path}>`));
+  choose((change) => !kinds.has(alike(change)) && members.get(alike(change))!.some(opens), kept.kinds, true);
   choose(opens);
+  choose((change) => !kinds.has(alike(change)) && !inside(change));
   choose((change) => !kinds.has(alike(change)));
   choose(() => true, kept.repeats);
   return changes.filter((change) => chosen.has(change));

@@ -232,10 +232,12 @@ function joined(changes: Change[]): Change {
  */
 function mergedByCause(found: Change[], changes: (ChangePrint | null)[], seen: Seen[]): Change[] {
   const causesOf = (change: Change): string[] => {
-    const each = change.inputs.map((input) =>
-      partCauses(change.parts.get(input)!, changes[input]!, seen[input].explanation, seen[input].regions),
-    );
-    if (each.some((causes) => causes === null)) return [];
+    // A part of ARIA lines alone (a page whose snapshot holds the header's changed links) has no region to read a cause from: the
+    // checkpoints that show the change's pixels decide.
+    const each = change.inputs
+      .filter((input) => change.parts.get(input)!.regions.length > 0)
+      .map((input) => partCauses(change.parts.get(input)!, changes[input]!, seen[input].explanation, seen[input].regions));
+    if (each.length === 0 || each.some((causes) => causes === null)) return [];
     return [...each[0]!].filter((cause) => each.every((causes) => causes!.has(cause)));
   };
   const byCause = new Map<string, number[]>();

@@ -30,7 +30,7 @@ import {
 } from './decide';
 import { judgeGroups, trustVerdicts, type Different, type GroupToJudge } from './judge';
 import type { GroupOutcome, TestOutcome } from './outcome';
-import type { ComparedCount } from './sanity';
+import { changedWithinAllowance, type ComparedCount } from './sanity';
 import { lap } from '../config/timing';
 
 export interface RunOutcome {
@@ -231,14 +231,14 @@ export async function judgeRun(input: RunInput): Promise<RunOutcome> {
       pairs: compared.filter(({ comparison }) => ['identical', 'within-tolerance', 'different'].includes(comparison.kind)).length,
       same: compared.filter(({ comparison }) => comparison.kind === 'identical' || comparison.kind === 'within-tolerance').length,
       oneSided: compared.filter(({ comparison }) => comparison.kind === 'current-only' || comparison.kind === 'baseline-only').length,
-      allowed: allowedPercents(compared),
+      allowed: allowedPercents(outcomes),
     },
   };
 }
 
-/** The share of pixels changed in each pair the pixel allowance (maxDiffPixels, maxDiffPixelRatio) let pass. */
-function allowedPercents(compared: Compared[]): number[] {
-  return compared.flatMap(({ comparison }) =>
-    comparison.kind === 'within-tolerance' && comparison.metrics.changedRegions.length ? [comparison.metrics.pixelDiffPercent] : [],
+/** The share of pixels changed in each checkpoint the pixel allowance let pass (see sanity.ts changedWithinAllowance). */
+function allowedPercents(outcomes: TestOutcome[]): number[] {
+  return outcomes.flatMap(({ checkpoints }) =>
+    checkpoints.filter(changedWithinAllowance).map((checkpoint) => checkpoint.diffMetrics.pixelDiffPercent),
   );
 }

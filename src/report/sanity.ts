@@ -1,4 +1,4 @@
-import type { RunContext } from '../types';
+import type { CheckpointStatus, DiffMetrics, RunContext } from '../types';
 import { plural } from '../util/text';
 
 /**
@@ -12,6 +12,15 @@ export interface ComparedCount {
   same: number;
   oneSided: number;
   allowed: number[];
+}
+
+/**
+ * Whether the pixel allowance (maxDiffPixels, maxDiffPixelRatio) let a checkpoint pass though its
+ * pixels changed past the colour threshold: "unchanged" alone would read as identical. The one rule
+ * behind the summary's note and the same-app warning's count.
+ */
+export function changedWithinAllowance(checkpoint: { status: CheckpointStatus; diffMetrics: DiffMetrics }): boolean {
+  return checkpoint.status === 'unchanged' && checkpoint.diffMetrics.changedRegions.length > 0;
 }
 
 /**

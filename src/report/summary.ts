@@ -1,5 +1,5 @@
 import type { CheckpointStatus } from '../types';
-import { share } from './sanity';
+import { changedWithinAllowance, share } from './sanity';
 import { plural } from '../util/text';
 import { projectsLabel } from '../config/test-identity';
 import type { CheckpointResult, GroupRecord, RunResult, TestResultRecord } from './results';
@@ -116,9 +116,7 @@ export function countsLine(run: RunResult): string {
  * maxDiffPixelRatio allow: "unchanged" alone would read as identical.
  */
 function allowedNote(run: RunResult): string {
-  const allowed = checkpointRows(run).filter(
-    ({ checkpoint }) => checkpoint.status === 'unchanged' && checkpoint.diffMetrics.changedRegions.length > 0,
-  );
+  const allowed = checkpointRows(run).filter(({ checkpoint }) => changedWithinAllowance(checkpoint));
   if (!allowed.length) return '';
   const most = Math.max(...allowed.map(({ checkpoint }) => checkpoint.diffMetrics.pixelDiffPercent));
   return ` (${allowed.length} of them changed within maxDiffPixels or maxDiffPixelRatio, ${share(most)} of their pixels)`;

@@ -45,6 +45,7 @@ function runFacts(
     playwright: '1.56.0',
     args: [],
     machine: { cores, overlap },
+    setupProjects: [],
     ...rest,
   };
 }
@@ -87,6 +88,7 @@ function selection(
     store: { dir: '/repo/.visual-uat/baseline-store', shown: '.visual-uat/baseline-store', readable: true, writable: true },
     args: [],
     machine: { cores, overlap: undefined },
+    setupProjects: [],
     workers: null,
     ...rest,
   };
@@ -238,6 +240,16 @@ describe('planRun: how a run that compares with another commit gets its baseline
       lines: [],
     },
     {
+      name: 'a setup project (storageState) on 8 cores: before the tests, as both sides would write its files',
+      facts: runFacts({ cores: 8, setupProjects: ['setup'] }),
+      kind: 'listed',
+      list: true,
+      checkoutEarly: true,
+      takesBaselines: true,
+      reason: NOT_IN_STORE,
+      lines: [],
+    },
+    {
       name: 'VISUAL_UAT_OVERLAP=1 puts it beside on 2 cores',
       facts: runFacts({ overlap: '1' }),
       kind: 'deferred',
@@ -365,6 +377,25 @@ describe('planSelection: which tests come from the store, which render, and when
       lines: [
         'baseline: 1 of 3 tests rendered on the base (tests/site.spec.ts changed: home); 2 from the store',
         'the baseline pass runs beside the current tests (1 test, 1 worker, on 2 cores)',
+      ],
+    },
+    {
+      name: 'edit of one spec on 2 cores with a setup project: before the tests, and why',
+      facts: selection({
+        found: [
+          [home, miss('tests/site.spec.ts changed')],
+          [about, hit()],
+          [pricing, hit()],
+        ],
+        setupProjects: ['setup'],
+      }),
+      stored: [about, pricing],
+      render: [home],
+      schedule: 'before',
+      passReason: 'for the 1 test the store lacks',
+      lines: [
+        'baseline: 1 of 3 tests rendered on the base (tests/site.spec.ts changed: home); 2 from the store',
+        'the baseline pass runs before the current tests (1 test; setup project "setup" runs on each side in turn)',
       ],
     },
     {

@@ -1,48 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { explainChange, type ElementChange } from '../../../src/explain';
 import { elementName, stepParts } from '../../../src/explain/words';
-import { codeChanges, openRepo } from '../../../src/git';
 import type { CodeChange } from '../../../src/git/code-change';
 import type { LayoutRecord, Region, RegionKind } from '../../../src/types';
 import { layoutRecord, type Drawn as DrawnBox } from './records';
+import { branch } from './branch';
 
 /**
  * The attribution on realistic branches: real files committed to a real repository, read back by
  * the reporter's own `codeChanges` (whole-file patches, parsed), against layout records as the
  * browser writes them. Each case names the element, the property, the file and the commit.
  */
-
-type Files = Record<string, string>;
-
-/** A repository with `base` on main and one commit per entry of `commits` on a feature branch; what `codeChanges` reads of it. */
-async function branch(base: Files, commits: { subject: string; files: Files }[]): Promise<CodeChange[]> {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-attribute-')));
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
-  const write = (files: Files) => {
-    for (const [file, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      fs.writeFileSync(path.join(dir, file), text);
-    }
-  };
-  git('init', '-q', '-b', 'main');
-  write(base);
-  git('add', '-A');
-  git('commit', '-qm', 'base');
-  const baseCommit = git('rev-parse', 'HEAD');
-  git('checkout', '-qb', 'feature');
-  for (const commit of commits) {
-    write(commit.files);
-    git('add', '-A');
-    git('commit', '-qm', commit.subject);
-  }
-  const files = [...new Set(commits.flatMap((commit) => Object.keys(commit.files)))];
-  return codeChanges(await openRepo(dir), baseCommit, files);
-}
 
 /** One element of a page: its path, its computed styles that matter here, its text. */
 type Drawn = [path: string, style?: Record<string, string>, text?: string];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameAppWarning } from '../../../src/report/sanity';
+import { changedWithinAllowance, sameAppWarning } from '../../../src/report/sanity';
 import type { RunContext } from '../../../src/types';
 
 const context = (appFiles: string[]): RunContext => ({
@@ -79,5 +79,17 @@ describe('sameAppWarning', () => {
     expect(sameAppWarning(context(['public/pricing.html']), { pairs: 1, same: 1, oneSided: 0, allowed: [] })).toMatch(
       /yet the 1 compared checkpoint is the same as its baseline: /,
     );
+  });
+});
+
+describe('changedWithinAllowance', () => {
+  const region = { x: 0, y: 0, width: 4, height: 2 };
+  it('holds an unchanged checkpoint whose pixels changed past the colour threshold', () => {
+    expect(changedWithinAllowance({ status: 'unchanged', diffMetrics: { pixelDiffPercent: 0.4, changedRegions: [region] } })).toBe(true);
+  });
+  it('leaves out an identical one, one whose pixels differ within the colour threshold, and a change', () => {
+    expect(changedWithinAllowance({ status: 'unchanged', diffMetrics: { pixelDiffPercent: 0, changedRegions: [] } })).toBe(false);
+    expect(changedWithinAllowance({ status: 'unchanged', diffMetrics: { pixelDiffPercent: 0.01, changedRegions: [] } })).toBe(false);
+    expect(changedWithinAllowance({ status: 'needs_review', diffMetrics: { pixelDiffPercent: 3, changedRegions: [region] } })).toBe(false);
   });
 });
