@@ -23,7 +23,7 @@ import {
 } from './line-proofs';
 import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
 import { writesInlineStyle } from './inline-style';
-import { guardOfRenderer, isComponent, itemOfLoop, optionOfRenderer, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
+import { isComponent, rendererProves, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
 
 /** The file and commit behind an element's change. */
 export interface Attribution {
@@ -171,7 +171,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
     if (element.kind !== 'changed') return cameOrWent ? 2 : 1;
     return provesOutright(line, element) ? 2 : 1;
   }
-  if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || itemOfLoop(change, line, element)) return 1;
+  if (rendererProves(change, line, element)) return 1;
   if (writesInlineStyle(line, element)) return 1;
   if (textProof(change, line, element)) return 2;
   if (renderedTextProof(change, line, element)) return 1;
