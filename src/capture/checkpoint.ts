@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { checkpointStopwatch } from '../config/timing';
-import { currentRole } from '../config/environment';
 import type { ComparisonTolerance, LayoutRecord, VisualUatTestOptions } from '../types';
 import { userCallSite, type CallSite } from '../util/call-site';
 import { readBaselineImage, readBaselineSide, readEarlierRender } from '../files/run-folder';
@@ -203,7 +202,7 @@ async function capture(
   testOptions: VisualUatTestOptions,
 ): Promise<void> {
   // From the start: a worker's first checkpoint reads the run context and the baseline manifest (its set-up).
-  const stopwatch = checkpointStopwatch(currentRole() === 'baseline' ? 'base checkpoint' : 'checkpoint');
+  const stopwatch = checkpointStopwatch();
   const session = sessionFor(testInfo);
   // The seed-style helper has no set-up of its own: its recording starts at the first checkpoint.
   recorderFor(page);
@@ -325,7 +324,8 @@ async function capture(
       },
     });
     stopwatch.split('write');
-    stopwatch.finish();
+    // A current capture with no baseline to compare (one the pass has yet to render, after an edit) is timed apart.
+    stopwatch.finish(target.role === 'baseline' ? 'base checkpoint' : baseline ? 'checkpoint' : 'checkpoint, no baseline at hand');
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }

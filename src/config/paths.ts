@@ -51,8 +51,8 @@ const OUTPUT_PATHS = {
   storing: 'run/storing.json',
   /** Test key → its earlier render in the store, for the tests the baseline pass renders (see store/entry earlierRender). */
   earlierRenders: 'run/earlier-renders.json',
-  /** The workers' phase times under VISUAL_UAT_DEBUG=timing, one JSON line each, read by the reporter (see config/timing). */
-  timing: 'run/timing.jsonl',
+  /** The workers' phase times under VISUAL_UAT_DEBUG=timing, a file per process and role, read by the reporter (see config/timing). */
+  timing: 'run/timing',
   /** The repository files each test-side module imports, for a warm run's suite key (see sources/import-cache). */
   importCache: 'cache/imports.json',
   /** `<scope:32>/<change key>.json`: cached evaluator verdicts. */

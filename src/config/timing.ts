@@ -12,7 +12,8 @@ import { outputPath } from './paths';
  * - A part of a lap, or work beside the tests (a baseline pass running beside them), is timed on
  *   its own and shown apart from the laps.
  * - The workers' checkpoints run in processes of their own: each appends its phase times to a file
- *   in the output folder, which the reporter reads and removes.
+ *   of its own in the output folder, which the reporter reads and removes (one per process and role:
+ *   a pass beside the tests moves its output folder's files over the run's when it is done).
  *
  * Off (the default), each mark costs one look at the environment.
  */
@@ -67,32 +68,34 @@ export function timed<T>(phase: string, work: () => T): T {
 
 /** Forgets what a run killed before its end left in the output folder. */
 export function startTiming(outputDir: string): void {
-  if (timingOn()) fs.rmSync(outputPath(outputDir, 'timing'), { force: true });
+  if (timingOn()) fs.rmSync(outputPath(outputDir, 'timing'), { recursive: true, force: true });
 }
 
 /**
  * A worker's stopwatch for one checkpoint: `split(phase)` ends a phase (the time since the last
- * split), `finish()` appends them, and their sum as `prefix: all`, to the run's timing file.
+ * split), `finish(kind)` appends them as `kind: phase`, and their sum as `kind: all`, to the run's
+ * timing files (the kind is known once the checkpoint knows its baseline).
  */
-export function checkpointStopwatch(
-  prefix: string,
-  env: NodeJS.ProcessEnv = process.env,
-): { split: (phase: string) => void; finish: () => void } {
+export function checkpointStopwatch(env: NodeJS.ProcessEnv = process.env): {
+  split: (phase: string) => void;
+  finish: (kind: string) => void;
+} {
   const outputDir = ENV.outputDir.read(env);
   if (!timingOn(env) || !outputDir) return { split: () => undefined, finish: () => undefined };
   const started = performance.now();
   let last = started;
-  const times: Record<string, number> = {};
+  const phases: [string, number][] = [];
   return {
     split: (phase) => {
       const now = performance.now();
-      times[`${prefix}: ${phase}`] = now - last;
+      phases.push([phase, now - last]);
       last = now;
     },
-    finish: () => {
-      times[`${prefix}: all`] = performance.now() - started;
-      const file = outputPath(outputDir, 'timing');
-      fs.mkdirSync(path.dirname(file), { recursive: true });
+    finish: (kind) => {
+      const times = Object.fromEntries([...phases, ['all', performance.now() - started]].map(([phase, ms]) => [`${kind}: ${phase}`, ms]));
+      const dir = outputPath(outputDir, 'timing');
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `${process.pid}-${kind.replace(/\W+/g, '-')}.jsonl`);
       // One short line per write, in append mode: workers writing at once do not interleave.
       fs.appendFileSync(file, `${JSON.stringify(times)}\n`);
     },
@@ -100,22 +103,25 @@ export function checkpointStopwatch(
 }
 
 function workerTimes(outputDir: string): Map<string, Total> {
-  const file = outputPath(outputDir, 'timing');
+  const dir = outputPath(outputDir, 'timing');
   const totals = new Map<string, Total>();
   let text = '';
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = fs
+      .readdirSync(dir)
+      .map((name) => fs.readFileSync(path.join(dir, name), 'utf8'))
+      .join('');
   } catch {
     return totals;
   }
-  fs.rmSync(file, { force: true });
+  fs.rmSync(dir, { recursive: true, force: true });
   for (const line of text.split('\n').filter(Boolean)) {
     for (const [phase, ms] of Object.entries(JSON.parse(line) as Record<string, number>)) add(totals, phase, ms);
   }
   return totals;
 }
 
-const row = (name: string, ms: number, note = '') => `  ${name.padEnd(34)}${Math.round(ms).toString().padStart(7)} ms${note}`;
+const row = (name: string, ms: number, note = '') => `  ${name.padEnd(46)}${Math.round(ms).toString().padStart(7)} ms${note}`;
 
 /** The block VISUAL_UAT_DEBUG=timing prints at the end of the run; null when it is off. */
 export function timingReport(outputDir: string): string | null {
