@@ -1,5 +1,5 @@
 import { SetupError } from '../util/errors';
-import { plural } from '../util/text';
+import { firstFew, plural } from '../util/text';
 import type { BaselineManifest } from '../types';
 import type { RenderedTest, TestSource } from '../store/key';
 import type { Lookup } from '../store/entry';
@@ -191,7 +191,9 @@ export interface StoredTest {
 export interface SelectionFacts {
   /** Null without a listing: every test renders. */
   listing: Listing | null;
-  /** The look-ups of the chosen tests (see chosenTests) and of those the store holds; a test without one is left out. */
+  /** The listed tests the pass may render (see chosenTests); empty without a listing. */
+  chosen: ReadonlySet<ListedTest>;
+  /** The look-ups of the chosen tests and of those the store holds; a test without one is left out. */
   lookups: ReadonlyMap<string, TestLookup>;
   /** Why the store's index of the suite is not used, or the update reason (see planRun). */
   reason: string;
@@ -251,8 +253,7 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
       lines: [scheduleLine(facts, schedule, null, [])],
     };
   }
-  const { listing } = facts;
-  const chosen = chosenTests(listing, facts.judgedBy);
+  const { listing, chosen } = facts;
   const stored: StoredTest[] = [];
   const render: ListedTest[] = [];
   const sources: RenderedTest[] = [];
@@ -278,13 +279,13 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
     reasons.set(reason, [...(reasons.get(reason) ?? []), named(test)]);
   }
   const lines: string[] = [];
-  const first = (titles: string[]) => `${titles.slice(0, 3).join(', ')}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''}`;
-  const why = [...reasons].map(([reason, titles]) => `${reason}: ${first(titles)}`).join('; ');
+  const shown = [...reasons].slice(0, 3); // a branch that edits many spec files: the first reasons, then the others as one
+  if (reasons.size > 3) shown.push([plural(reasons.size - 3, 'other reason'), [...reasons].slice(3).flatMap(([, titles]) => titles)]);
+  const why = shown.map(([reason, titles]) => `${reason}: ${firstFew(titles)}`).join('; ');
   if (render.length + stored.length)
     lines.push(
       `baseline: ${render.length} of ${plural(render.length + stored.length, 'test')} ` +
-        `rendered on the base${render.length ? ` (${why})` : ''}; ` +
-        `${stored.length} from the store`,
+        `rendered on the base${render.length ? ` (${why})` : ''}; ${stored.length} from the store`,
     );
   // Said only of a pass that runs: with every test from the store, none does.
   if (facts.judgedBy === 'reporter' && render.length && listing.selected.length < listing.total) {
@@ -363,8 +364,7 @@ function scheduleLine(
  * a run leaves its cores idle (starting, waiting for pages to settle) instead of adding a whole
  * nested run's start and end to the run. A run that writes blobs or runs a shard keeps them in
  * order, since its blob must carry the baseline images; so does a config with setup projects, whose
- * tests on the base would overwrite the files (storageState) the current tests read. VISUAL_UAT_OVERLAP=1
- * or 0 decides instead.
+ * tests on the base would overwrite the files (storageState) the current tests read. VISUAL_UAT_OVERLAP=1 or 0 decides instead.
  */
 export function besideWorkers(
   facts: Pick<RunFacts, 'machine' | 'judgedBy' | 'args' | 'setupProjects'>,
@@ -374,8 +374,7 @@ export function besideWorkers(
   const half = Math.max(1, Math.floor(cores / 2));
   if (overlap === '0') return null;
   if (overlap === '1') return half;
-  if (facts.judgedBy !== 'reporter' || facts.args.some((arg) => arg.startsWith('--shard'))) return null;
-  if (facts.setupProjects.length) return null;
+  if (facts.judgedBy !== 'reporter' || facts.setupProjects.length || facts.args.some((arg) => arg.startsWith('--shard'))) return null;
   return cores >= 4 || fewToRender ? half : null;
 }
 

@@ -53,6 +53,15 @@ export const DEV_SERVERS: readonly DevServer[] = [
     positionalPort: false,
     readsPortEnv: true,
   },
+  // Nuxt's CLI (`nuxt`, or `nuxi`) serves the dev server and the built app's preview on --port, else on PORT.
+  {
+    name: 'Nuxt',
+    starts: (program, args) => (program === 'nuxt' || program === 'nuxi') && isSubcommand(args, 'dev', 'preview', 'start'),
+    portArgs: '--port {port}',
+    portFlags: ['--port', '-p'],
+    positionalPort: false,
+    readsPortEnv: true,
+  },
   {
     name: 'Create React App',
     starts: (program, args) => program === 'react-scripts' && isSubcommand(args, 'start'),

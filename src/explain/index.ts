@@ -9,6 +9,6 @@ export {
   type PropertyChange,
 } from './explain';
 export { unexplainedWords } from './regions';
-export { alikeLines } from './summary';
+export { alikeLines, summaryOf } from './summary';
 export type { Attribution } from './attribute';
 export { interactionOnly } from './unsteady';

@@ -3,7 +3,7 @@ import type { ChangedLine, CodeChange, ElementTarget } from '../git/code-change'
 import { escapeRegExp } from '../util/text';
 import { utilityProperties } from '../git/utility-classes';
 import type { HashOwners } from './css-modules';
-import { recordedBy, related } from './properties';
+import { related } from './properties';
 import type { Step } from './selector';
 
 /** Proofs a changed line gives by what it writes of an element: its texts, its picture, its picture's address. */
@@ -188,17 +188,4 @@ export function provesOutright(line: ChangedLine, element: Element): boolean {
       element,
     ) === 2
   );
-}
-
-export const isSize = (property: string) => property === 'width' || property === 'height';
-
-/**
- * The selectors of what a changed line sets the width or height of: its rule's, or, for a template's tag it gave a size utility
- * (`<div class="w-[75px]">`), that tag with its classes.
- */
-export function sizeSelectors(line: ChangedLine): string[] {
-  const target = line.target;
-  if (target?.kind === 'style') return !target.defines && target.properties.some((p) => recordedBy(p).some(isSize)) ? target.selectors : [];
-  if (target?.kind !== 'element' || !line.added || !target.classes.some((name) => utilityProperties(name)?.some(isSize))) return [];
-  return [`${target.tag}${target.classes.map((name) => `.${name.replace(/[^\w-]/g, '\\$&')}`).join('')}`];
 }

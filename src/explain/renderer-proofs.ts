@@ -71,19 +71,6 @@ export function itemOfLoop(change: CodeChange, line: ChangedLine, element: Eleme
   );
 }
 
-/**
- * Whether a changed line is a component's tag that came (or went) where the element came (or went): under a parent of the tag and
- * classes the line's parent writes (`<TechnologiesBar …/>` added in `.special-card__right`, where `div.flex-row` came). Its template
- * is not read: weaker than a line of the element's own.
- */
-export function componentInPlace(line: ChangedLine, element: Element): boolean {
-  const target = line.target;
-  if (element.kind === 'changed' || line.added !== (element.kind === 'added')) return false;
-  if (target?.kind !== 'element' || !isComponent(target.tag) || !target.parent?.classes.length) return false;
-  const parent = target.parent;
-  return element.sides.some((steps) => steps.length > 1 && writesItem(parent, steps[steps.length - 2]));
-}
-
 /** Whether a template's tag is the page's element: the same tag and every class it writes. */
 const writesItem = (written: Pick<ElementTarget, 'tag' | 'classes'>, step: Step) =>
   written.tag === step.tag && written.classes.every((name) => step.classes.includes(name));
@@ -103,18 +90,29 @@ export function rendersNamed(target: ElementTarget, element: Element): boolean {
 }
 
 /**
+ * Whether a component's tag came (went) with an element that came (went) in the place it is written: the element's parent is the
+ * template element the tag sits in (`<TechnologiesBar … />` added inside `<div class="special-card__right fade-in">` renders the new
+ * `div.flex-row` there). The component's own template is not read, so any line of the element's own tag wins.
+ */
+export function placesComponent(line: ChangedLine, element: Element): boolean {
+  const target = line.target;
+  if (target?.kind !== 'element' || !isComponent(target.tag) || !target.parent || element.kind === 'changed') return false;
+  if (line.added !== (element.kind === 'added')) return false;
+  const parent = target.parent;
+  return element.sides.some((steps) => {
+    const above = steps[steps.length - 2];
+    return (
+      Boolean(above) &&
+      above.tag === parent.tag &&
+      parent.classes.length > 0 &&
+      parent.classes.every((name) => above.classes.includes(name))
+    );
+  });
+}
+
+/**
  * A template line that writes nothing of the element a parser places it in: closing tags, or the
  * brackets of an expression that renders what is inside it (`{open && (`, `)}`). A later commit
  * that wraps a new dropdown in such brackets inside a nav did not make the nav.
  */
 export const WRITES_NOTHING = /^(?:<\/[\w.:-]*>\s*)+$|^\{[^{}]*\($|^\)\s*\}$/;
-
-/**
- * Whether a component's line proves, weakly, what it renders: an option or prop it sets, a condition or return that decides it, the
- * loop that lists it, or its tag that came or went where the element did.
- */
-export const rendererProves = (change: CodeChange, line: ChangedLine, element: Element) =>
-  optionOfRenderer(change, line, element) ||
-  guardOfRenderer(change, line, element) ||
-  itemOfLoop(change, line, element) ||
-  componentInPlace(line, element);

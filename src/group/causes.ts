@@ -1,5 +1,5 @@
 import { inPrintOrder, type ChangePrint } from '../compare';
-import type { Explanation } from '../explain';
+import { summaryOf, type ElementChange, type Explanation } from '../explain';
 import type { Region } from '../types';
 
 /**
@@ -34,4 +34,30 @@ export function partCauses(
       if (change.cause && at !== undefined && change.regions?.includes(at)) causes.add(causeKey(change.cause));
   }
   return causes.size ? causes : null;
+}
+
+/** An element's change as a key: its kind, path and cause; the same edit seen at two viewport widths has the same key. */
+export const elementKey = (change: Pick<ElementChange, 'kind' | 'path' | 'cause'>) =>
+  JSON.stringify([change.kind, change.path, change.cause && causeKey(change.cause)]);
+
+/**
+ * The words of `part` of a checkpoint's `whole` change: the element changes and unexplained
+ * regions that meet the part's regions. A group's row says its part only, so a checkpoint's other
+ * change (another group) is not named twice. The whole explanation where the part is the whole or
+ * the regions are not known.
+ */
+export function partExplanation(
+  part: ChangePrint,
+  whole: ChangePrint,
+  explanation: Explanation | null,
+  regions: readonly Region[] | undefined,
+): Explanation | null {
+  if (!explanation || part.regions.length === whole.regions.length || !regions || regions.length !== whole.regions.length)
+    return explanation;
+  const ordered = inPrintOrder(regions.map((region, index) => ({ ...region, index })));
+  const within = new Set(part.regions.flatMap((region) => ordered[whole.regions.indexOf(region)]?.index ?? []));
+  const changes = explanation.changes.filter((change) => change.regions?.some((index) => within.has(index)));
+  const sameBox = (a: Region, b: Region) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+  const unexplained = explanation.unexplained.filter((region) => [...within].some((index) => sameBox(regions[index], region)));
+  return { ...explanation, changes, summary: summaryOf(changes), unexplained, regionCount: within.size };
 }

@@ -13,8 +13,8 @@ import type { Settings } from '../config/settings';
 import type { Evaluator, EvaluatorVerdict } from '../evaluate';
 import { interactionOnly } from '../explain';
 import type { EvalRecord } from '../trust/eval-record';
-import { groupChanges, type ChangeGroup, type Grouping } from '../group';
-import type { RunContext } from '../types';
+import { groupChanges, partExplanation, type ChangeGroup, type Grouping } from '../group';
+import type { Region, RunContext } from '../types';
 import { compareCheckpoints, imagesOf, type BranchCode, type Compared } from './assess';
 import type { CollectedTest } from './collect';
 import {
@@ -151,7 +151,7 @@ export async function judgeRun(input: RunInput): Promise<RunOutcome> {
     compared.map((checkpoint) => ({
       project: checkpoint.test.project,
       explanation: checkpoint.explanation,
-      regions: checkpoint.comparison.kind === 'different' ? checkpoint.comparison.metrics.changedRegions : undefined,
+      regions: changedRegions(checkpoint),
     })),
   );
   lap('group');
@@ -216,7 +216,13 @@ export async function judgeRun(input: RunInput): Promise<RunOutcome> {
       status: worst.status,
       reason: `${failedBase}${restless}${worst.reason}`,
       evaluation: judgement?.evaluation ?? null,
-      explanation: compared[group.representative].explanation,
+      // Its representative's words for this group's part only: a part that is another group's is said in that group's row.
+      explanation: partExplanation(
+        group.change,
+        subjects[group.representative].change!,
+        compared[group.representative].explanation,
+        changedRegions(compared[group.representative]),
+      ),
     };
   });
 
@@ -234,6 +240,10 @@ export async function judgeRun(input: RunInput): Promise<RunOutcome> {
       allowed: allowedPercents(outcomes),
     },
   };
+}
+
+function changedRegions({ comparison }: Compared): Region[] | undefined {
+  return comparison.kind === 'different' ? comparison.metrics.changedRegions : undefined;
 }
 
 /** The share of pixels changed in each checkpoint the pixel allowance let pass (see sanity.ts changedWithinAllowance). */

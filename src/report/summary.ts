@@ -4,7 +4,8 @@ import { plural } from '../util/text';
 import { projectsLabel } from '../config/test-identity';
 import type { CheckpointResult, GroupRecord, RunResult, TestResultRecord } from './results';
 import type { ApprovalTally } from '../approve';
-import { unexplainedWords } from '../explain';
+import { summaryOf, unexplainedWords } from '../explain';
+import { elementKey } from '../group';
 
 /**
  * What the end of a run (and `visual-uat report`) prints, as lines: counts, a table of what needs
@@ -69,6 +70,24 @@ function rows(run: RunResult, onlyAttention: boolean): Row[] {
     .filter(({ checkpoint }) => !onlyAttention || checkpoint.status !== 'unchanged')
     .sort((a, b) => byStatus(a.checkpoint, b.checkpoint));
   return [...groups.map((group) => ({ group })), ...single];
+}
+
+/**
+ * A checkpoint's words in a row of its own: without the element changes its other groups' rows name
+ * already (one edit, one group: the same change is not said twice in the table); where they name
+ * every one, that its pixels are its own.
+ */
+function ownExplanation(run: RunResult, checkpoint: CheckpointResult): CheckpointResult['explanation'] {
+  const rowed = run.groups.filter((group) => checkpoint.otherGroups.includes(group.id) && groupSize(group) > 1);
+  const named = new Set(rowed.flatMap((group) => group.explanation?.changes ?? []).map(elementKey));
+  const explanation = checkpoint.explanation;
+  if (!explanation || !named.size) return explanation;
+  const changes = explanation.changes.filter((change) => !named.has(elementKey(change)));
+  // Every element is its other group's: what is left is pixels that group's others did not show.
+  const summary = changes.length
+    ? summaryOf(changes)
+    : `the elements of group ${rowed.map((group) => group.id).join(', ')}, in pixels of its own`;
+  return { ...explanation, changes, summary };
 }
 
 function checkpointRows(run: RunResult): { test: TestResultRecord; checkpoint: CheckpointResult }[] {
@@ -242,7 +261,7 @@ export function formatTable(run: RunResult, onlyAttention: boolean, width = term
       );
       return [
         ...row(entry.checkpoint.status, titles, percent(entry.checkpoint), entry.checkpoint.reason),
-        ...explained(entry.checkpoint.explanation),
+        ...explained(ownExplanation(run, entry.checkpoint)),
       ];
     }),
   ];
@@ -319,7 +338,7 @@ export function stepSummary(run: RunResult, onBase?: string | null): string {
       } else
         lines.push(
           `| ${row.checkpoint.status} | ${markdownCell(checkpointTitle(row.test, row.checkpoint.name))} ` +
-            `| ${percent(row.checkpoint)} | ${markdownCell(withWords(row.checkpoint.reason, row.checkpoint.explanation))} |`,
+            `| ${percent(row.checkpoint)} | ${markdownCell(withWords(row.checkpoint.reason, ownExplanation(run, row.checkpoint)))} |`,
         );
     lines.push('');
   }

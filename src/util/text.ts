@@ -10,6 +10,11 @@ export function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** The first three names, then how many more: "home, about, pricing and 2 more". */
+export function firstFew(names: readonly string[]): string {
+  return `${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''}`;
+}
+
 /**
  * Text as it may enter a reason, the results file, an annotation or a transcript: without terminal
  * escape codes (Playwright's `expect` colours its messages whatever FORCE_COLOR says). Node's own

@@ -304,3 +304,42 @@ test('a project whose Playwright is older than visual-uat needs: init says what 
   );
   expect(status(old)).toBe('');
 });
+
+/** A Playwright config as Nuxt's docs and users write it: `npm run dev` on Nuxt's port, two projects, retries on CI. */
+const NUXT_CONFIG = `import { defineConfig, devices } from '@playwright/test'
+
+export default defineConfig({
+  testDir: './tests/e2e',
+  retries: process.env.CI ? 2 : 0,
+  reporter: 'html',
+  use: { baseURL: 'http://localhost:3000' },
+  projects: [
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] } },
+    { name: 'mobile', use: { ...devices['Pixel 5'] } },
+  ],
+  webServer: { command: 'npm run dev', url: 'http://localhost:3000', reuseExistingServer: !process.env.CI },
+})
+`;
+
+test("a Nuxt 3 app whose dev script fixes its port: init writes the base Nuxt's own command on the base's port", async () => {
+  const nuxt = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-init-nuxt-'));
+  // package.json as `nuxi init` writes it, the dev script given its port as the app's README says.
+  const scripts = { build: 'nuxt build', dev: 'nuxt dev --port 3000', generate: 'nuxt generate', preview: 'nuxt preview' };
+  const manifest = { name: 'nuxt-app', private: true, type: 'module', scripts: { ...scripts, postinstall: 'nuxt prepare' } };
+  fs.writeFileSync(path.join(nuxt, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  provideModules(nuxt, installOnce({ '@playwright/test': PLAYWRIGHT }, pluginTarball()));
+  fs.writeFileSync(path.join(nuxt, 'nuxt.config.ts'), 'export default defineNuxtConfig({ devtools: { enabled: true } })\n');
+  fs.writeFileSync(path.join(nuxt, 'app.vue'), '<template>\n  <NuxtPage />\n</template>\n');
+  fs.writeFileSync(path.join(nuxt, 'playwright.config.ts'), NUXT_CONFIG);
+  fs.writeFileSync(path.join(nuxt, '.gitignore'), 'node_modules\n.nuxt\n.output\n');
+  initRepo(nuxt, 'A Nuxt app and its Playwright config');
+  const run = init([], nuxt);
+  expect(run.status, run.stderr).toBe(0);
+  expect(run.stdout).toContain(
+    'webServer (`npm run dev`): Nuxt, through package.json\'s "dev" script, which sets a port of its own: ' +
+      "baseWebServer starts the base with `npx nuxt dev --port {port}`, {port} being the base's port",
+  );
+  expect(fs.readFileSync(path.join(nuxt, 'playwright.config.ts'), 'utf8')).toContain(
+    "}), { baseBranch: 'main', baseWebServer: { command: 'npx nuxt dev --port {port}' } })",
+  );
+});

@@ -8,6 +8,7 @@ import {
   planOnBase,
   planRun,
   planSelection,
+  chosenTests,
   updateReason,
   type RunFacts,
   type SelectionFacts,
@@ -67,6 +68,7 @@ const home = listed('home');
 const about = listed('about');
 const pricing = listed('pricing');
 const plain = listed('plain text');
+const spread = [0, 1, 2, 3, 4].map((i) => listed(`page ${i}`, `tests/page-${i}.spec.ts`));
 const SOURCE = { hash: 'feed', files: { 'tests/site.spec.ts': '1' } };
 
 const hit = (checkpoints = ['page']): TestLookup => ({
@@ -80,8 +82,10 @@ function selection(
   change: Partial<SelectionFacts> & { tests?: ListedTest[]; selected?: ListedTest[]; found?: [ListedTest, TestLookup][]; cores?: number },
 ): SelectionFacts {
   const { tests = [home, about, pricing], selected, found = [], cores = 2, ...rest } = change;
+  const listing = { tests, selected: selected ?? tests, total: tests.length };
   return {
-    listing: { tests, selected: selected ?? tests, total: tests.length },
+    listing,
+    chosen: chosenTests(listing, change.judgedBy ?? 'reporter'),
     lookups: new Map(found.map(([test, lookup]) => [test.key, lookup])),
     reason: NOT_IN_STORE,
     judgedBy: 'reporter',
@@ -358,6 +362,22 @@ describe('planSelection: which tests come from the store, which render, and when
       lines: [
         'baseline: 3 of 3 tests rendered on the base (its store entry was sealed by an older visual-uat: home; its store entry is unsealed: about; not in the store: pricing); 0 from the store',
         'the baseline pass runs before the current tests (3 tests)',
+      ],
+    },
+    {
+      name: 'a branch that edits many spec files: the first three reasons, then the others as one',
+      facts: selection({
+        tests: spread,
+        found: spread.map((test, i) => [test, miss(`tests/page-${i}.spec.ts changed`)] as [ListedTest, TestLookup]),
+      }),
+      stored: [],
+      render: spread,
+      schedule: 'before',
+      passReason: 'tests/page-0.spec.ts changed and 4 other reasons',
+      lines: [
+        'baseline: 5 of 5 tests rendered on the base (tests/page-0.spec.ts changed: page 0; tests/page-1.spec.ts changed: page 1; ' +
+          'tests/page-2.spec.ts changed: page 2; 2 other reasons: page 3, page 4); 0 from the store',
+        'the baseline pass runs before the current tests (5 tests)',
       ],
     },
     {

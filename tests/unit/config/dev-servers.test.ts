@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEV_SERVERS, portCommand, serverScript, setsPort, startedBy } from '../../../src/config/dev-servers';
+import { DEV_SERVERS, portCommand, scriptCommand, serverScript, setsPort, startedBy } from '../../../src/config/dev-servers';
 
 describe('the known dev servers', () => {
   it.each([
@@ -7,6 +7,8 @@ describe('the known dev servers', () => {
     ['vite dev --host', 'Vite', 'vite dev --host --port {port} --strictPort'],
     ['npx astro dev', 'Astro', 'npx astro dev --port {port}'],
     ['next dev', 'Next.js', 'next dev --port {port}'],
+    ['nuxt dev', 'Nuxt', 'nuxt dev --port {port}'],
+    ['npx nuxi preview', 'Nuxt', 'npx nuxi preview --port {port}'],
     ['webpack serve --mode development', 'webpack-dev-server', 'webpack serve --mode development --port {port}'],
     ['webpack-dev-server', 'webpack-dev-server', 'webpack-dev-server --port {port}'],
     ['npx http-server public -c-1', 'http-server', 'npx http-server public -c-1 -p {port}'],
@@ -31,6 +33,14 @@ describe('the known dev servers', () => {
     expect(portCommand('yarn run preview', startedBy('yarn run preview', scripts))).toBe('yarn run preview --port {port} --strictPort');
     expect(startedBy('npm start', scripts)).toMatchObject({ program: 'next', script: 'serve', server: { name: 'Next.js' } });
     expect(startedBy('npm run build', { build: 'vite build' }).server).toBeNull();
+    expect(startedBy('npm run build', { build: 'nuxt build' }).server).toBeNull();
+  });
+
+  it("gives a Nuxt script that fixes its port (nuxt dev --port 3000) the base's port in that place", () => {
+    const scripts = { dev: 'nuxt dev --port 3000', build: 'nuxt build' };
+    expect(setsPort(startedBy('npm run dev', scripts))).toBe(true);
+    expect(scriptCommand(scripts, 'dev')).toBe('npx nuxt dev --port {port}');
+    expect(portCommand('npm run dev', startedBy('npm run dev', { dev: 'nuxt dev' }))).toBe('npm run dev -- --port {port}');
   });
 
   it('adds no second port where the command or its script sets one (http-server and serve do not take the last)', () => {
@@ -48,6 +58,7 @@ describe('the known dev servers', () => {
       'Vite',
       'Astro',
       'Next.js',
+      'Nuxt',
       'Create React App',
       'webpack-dev-server',
       'http-server',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangePrint } from '../../../src/compare';
 import { explainChange } from '../../../src/explain';
-import type { Seen } from '../../../src/group';
+import { partExplanation, type Seen } from '../../../src/group';
 import type { CodeChange } from '../../../src/git/code-change';
 import type { Region } from '../../../src/types';
 import { layoutRecord, type Drawn } from '../explain/records';
@@ -145,6 +145,25 @@ describe('one edit, one group', () => {
       [1, 2],
     ]);
     expect(groupsOf[2]).toHaveLength(2);
+  });
+
+  it("says for each group of a checkpoint with two edits that group's part only, so neither edit is named twice", () => {
+    const both = checkpoint('desktop', [HEADER, FOOTER]);
+    const { groupsOf, partsOf } = grouped(checkpoint('desktop', [HEADER]), checkpoint('desktop', [FOOTER]), both);
+    const words = groupsOf[2].map((id) => {
+      const part = partExplanation(partsOf[2].get(id)!, both.change, both.seen.explanation, both.seen.regions);
+      const commits = ['a1b2c3d', 'e4f5a6b'].filter((commit) => part!.summary.includes(commit));
+      return [part!.changes.map((change) => change.path), commits, part!.regionCount];
+    });
+    expect(words).toEqual([
+      [[HEADER.path], ['a1b2c3d'], 1],
+      [[FOOTER.path], ['e4f5a6b'], 1],
+    ]);
+    // The part that is the whole change is said whole; without the regions, too.
+    const alone = checkpoint('desktop', [HEADER]);
+    expect(partExplanation(alone.change, alone.change, alone.seen.explanation, alone.seen.regions)).toBe(alone.seen.explanation);
+    const header = partsOf[2].get(groupsOf[2][0])!;
+    expect(partExplanation(header, both.change, both.seen.explanation, undefined)).toBe(both.seen.explanation);
   });
 
   it("makes no group of an edit whose every part is already another group's (a region two edits meet)", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_DIFF } from '../../../src/compare';
 import type { CheckpointResult } from '../../../src/report';
+import type { ElementChange } from '../../../src/explain';
 import type { Approval } from '../../../src/approve';
 import { approvalLines, byProject, formatTable, stepSummary, summaryLines, terminalWidth, titleLines } from '../../../src/report/summary';
 import { checkpointResult, runOf, testResult as test } from '../../support/results';
@@ -349,6 +350,50 @@ describe('a group seen in several Playwright projects', () => {
       '[desktop] › site.spec.ts › home › page',
       '[mobile] › site.spec.ts › home › page',
     ]);
+  });
+
+  it("says in a checkpoint's own row only what its other group's row does not say already (one edit, one group)", () => {
+    // As on a Nuxt app: the brand's text edit is group g1 on both projects; desktop's capture also
+    // holds the dev tools' overlay, its own change (g2), so it keeps a row of its own.
+    const cause = { file: 'layouts/default.vue', commit: '4953e3a Brand', line: '<NuxtLink class="brand">' };
+    const brand = (width: number): ElementChange => ({
+      kind: 'changed',
+      element: '.brand',
+      path: 'html>body>div>header>a.brand',
+      box: { x: 16, y: 12, width, height: 20 },
+      properties: [],
+      cause,
+      words: `.brand: text 'Nuxt Site' → 'Pigs'; width 84 → ${width} px — layouts/default.vue (commit 4953e3a Brand)`,
+      regions: [0],
+    });
+    const overlay: ElementChange = { ...brand(1280), kind: 'added', element: 'body div', path: 'html>body>div', cause: null };
+    overlay.words = 'body div added (1280×720) in body — no changed file mentions this element';
+    const explained = (changes: ElementChange[]) => ({
+      changes,
+      summary: changes.map((c) => c.words).join(' · '),
+      note: null,
+      unexplained: [],
+      regionCount: 2,
+    });
+    const desktop = { ...header, group: 'g2', otherGroups: ['g1'], explanation: explained([overlay, brand(30)]) };
+    const both = runOf([
+      test(['site.spec.ts', 'about'], [desktop], { project: 'desktop' }),
+      test(['site.spec.ts', 'about'], [{ ...header, explanation: explained([brand(29)]) }], { project: 'mobile' }),
+    ]);
+    both.groups = [
+      { ...across.groups[0], members: ['mobile › site.spec.ts › about › page'], alsoIn: ['desktop › site.spec.ts › about › page'] },
+      { ...across.groups[0], id: 'g2', projects: undefined, members: ['desktop › site.spec.ts › about › page'] },
+    ];
+    both.groups[0].explanation = explained([brand(29)]);
+    const text = formatTable(both, true, 200).join('\n');
+    expect(text.match(/\.brand: text/g)).toHaveLength(1);
+    expect(text).toContain('↳ body div added (1280×720) in body');
+    expect(stepSummary(both).match(/\.brand: text/g)).toHaveLength(1);
+    // Its every element the group's (its pixels not the group's picture): the row says so, and names no element again.
+    both.tests[0].checkpoints[0].explanation = explained([brand(30)]);
+    const alike = formatTable(both, true, 200).join('\n');
+    expect(alike.match(/\.brand: text/g)).toHaveLength(1);
+    expect(alike).toContain('↳ the elements of group g1, in pixels of its own');
   });
 
   it('names apart the checkpoints only some projects show', () => {
