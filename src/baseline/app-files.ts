@@ -29,7 +29,7 @@ const MANIFEST = /(^|\/)package\.json$/;
 export interface AppFileContext {
   repoRoot: string;
   /** Every project's testDir (absolute). */
-  testDirs: string[];
+  testDirs: readonly string[];
   /** The changed package.json files whose runtime dependencies differ (see runtimeDependenciesDiffer). */
   manifestsWithNewDependencies: readonly string[];
 }

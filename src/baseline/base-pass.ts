@@ -12,7 +12,7 @@ import { plural } from '../util/text';
 import { provideDependencies } from '../checkout/dependencies';
 import { runBaselinePass, withoutShard, type BaselinePassOutcome } from './pass';
 import { baseAppUnreachable } from './pass-failure';
-import { chosenTests, manifestSelection, type BaselinePlan, type Judge, type StoredTest, type TestLookup } from './plan';
+import { manifestSelection, type BaselinePlan, type StoredTest, type TestLookup } from './plan';
 import { unmovedOrigins } from './port-source';
 import { say, shownPath } from '../util/output';
 import type { PassInputs, Workplace } from './pass-scope';
@@ -78,19 +78,18 @@ export async function listCapturing(
 }
 
 /**
- * The store's look-up of each test the plan may render, and of each other test it holds with a
+ * The store's look-up of each test the plan may render (`chosen`, see plan.ts chosenTests), and of each other test it holds with a
  * checkpoint (a cheap look at its seals first, before the sources of a test the scan leaves out
  * are hashed). Synchronous: a pass beside the tests chooses inside the reporter's onBegin.
  */
 export function lookUpTests(
   place: Pick<Workplace, 'store' | 'base' | 'graph'>,
-  judgedBy: Judge,
+  chosen: ReadonlySet<ListedTest>,
   takesBaselines: boolean,
   inputs: (project: string) => KeyInputs,
   listing: Listing,
 ): Map<string, TestLookup> {
   const { store, base } = place;
-  const chosen = chosenTests(listing, judgedBy);
   const lookups = new Map<string, TestLookup>();
   for (const test of listing.tests) {
     if (!chosen.has(test) && !(takesBaselines && storeHolds(store.dir, base.commit, test.key))) continue;

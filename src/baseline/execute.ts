@@ -28,11 +28,11 @@ import {
   type PassOutcome,
 } from './base-pass';
 import type { PassInputs, Workplace } from './pass-scope';
-import { planRun, planSelection, type BaselinePlan, type RunFacts, type RunPlan, type TestLookup } from './plan';
+import { chosenTests, planRun, planSelection, type BaselinePlan, type RunFacts, type RunPlan, type TestLookup } from './plan';
 import { publishRunContext } from './run-context';
 import { say, shownPath } from '../util/output';
 import { plural } from '../util/text';
-import { listingOf, type Listing } from './selection';
+import { listingOf, type Listing, type ListedTest } from './selection';
 import { moveTree } from '../checkout/staging';
 import { awaitSuite, stopAwaitingSuite } from './suite-handover';
 import { passAhead, startsAhead } from './pass-ahead';
@@ -152,10 +152,11 @@ function choose(
   listing: Listing | null,
   keyInputs: ((project: string) => KeyInputs) | null,
 ): BaselinePlan {
+  const chosen = listing ? chosenTests(listing, facts.judgedBy) : new Set<ListedTest>();
   const plan = planSelection({
     listing,
-    lookups:
-      listing && keyInputs ? lookUpTests(place, facts.judgedBy, run.takesBaselines, keyInputs, listing) : new Map<string, TestLookup>(),
+    chosen,
+    lookups: listing && keyInputs ? lookUpTests(place, chosen, run.takesBaselines, keyInputs, listing) : new Map<string, TestLookup>(),
     reason: run.reason,
     judgedBy: facts.judgedBy,
     store: facts.store,

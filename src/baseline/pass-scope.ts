@@ -82,10 +82,12 @@ export function workplaceOf(known: Known): Workplace {
 
 /**
  * What the pass takes from the config: the suite keyed, and everything else resolved once.
- * `installed`: the installed versions (see sources/capture-inputs.ts versions).
+ * `testDirs`: the projects' test folders; `installed`: the installed versions (see
+ * sources/capture-inputs.ts versions).
  */
 export async function resolvePassInputs(
   config: FullConfig,
+  testDirs: readonly string[],
   configFile: string,
   judgedBy: Judge,
   installed: Record<string, string>,
@@ -95,7 +97,6 @@ export async function resolvePassInputs(
   const { repo, base, graph } = place;
   const args = nestedArgs(process.argv);
   const capture = captureOptions(optionsFromEnv());
-  const testDirs = config.projects.map((project) => project.testDir);
   const suite = await suiteKeyOf({
     repo,
     baseCommit: base.commit,
@@ -107,7 +108,10 @@ export async function resolvePassInputs(
     graph,
   });
   lap('suite key');
-  const captures = projectCaptures(capture, config, repo.root, configFile);
+  const captures = projectCaptures(capture, config, repo.root, installed);
+  const projects = new Map(
+    config.projects.map(({ name }) => [name, { capture: captures(name), isolated: testsIsolated(config, name) }] as const),
+  );
   let keyInputs: Promise<(project: string) => KeyInputs> | null = null;
   return {
     configFile,
@@ -120,12 +124,7 @@ export async function resolvePassInputs(
     args,
     playwright: installed.playwright,
     keyInputs: () =>
-      (keyInputs ??= testDirData(repo, testDirs).then((data) => (project: string) => ({
-        configFile,
-        capture: captures(project),
-        isolated: testsIsolated(config, project),
-        data,
-      }))),
+      (keyInputs ??= testDirData(repo, testDirs).then((data) => (project: string) => ({ configFile, ...projects.get(project)!, data }))),
   };
 }
 

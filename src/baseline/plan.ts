@@ -191,7 +191,9 @@ export interface StoredTest {
 export interface SelectionFacts {
   /** Null without a listing: every test renders. */
   listing: Listing | null;
-  /** The look-ups of the chosen tests (see chosenTests) and of those the store holds; a test without one is left out. */
+  /** The listed tests the pass may render (see chosenTests); empty without a listing. */
+  chosen: ReadonlySet<ListedTest>;
+  /** The look-ups of the chosen tests and of those the store holds; a test without one is left out. */
   lookups: ReadonlyMap<string, TestLookup>;
   /** Why the store's index of the suite is not used, or the update reason (see planRun). */
   reason: string;
@@ -251,8 +253,7 @@ export function planSelection(facts: SelectionFacts): BaselinePlan {
       lines: [scheduleLine(facts, schedule, null, [])],
     };
   }
-  const { listing } = facts;
-  const chosen = chosenTests(listing, facts.judgedBy);
+  const { listing, chosen } = facts;
   const stored: StoredTest[] = [];
   const render: ListedTest[] = [];
   const sources: RenderedTest[] = [];

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FullConfig } from '@playwright/test';
 import { outputPath } from '../config/paths';
 import { ENV } from '../config/environment';
 import type { ResolvedOptions } from '../config/settings';
@@ -19,7 +18,7 @@ import { say } from '../util/output';
  */
 export async function gitContext(
   repo: Repo,
-  config: FullConfig,
+  testDirs: readonly string[],
   options: Pick<ResolvedOptions, 'record' | 'baseBranch'>,
 ): Promise<{ base: BaseResolution; context: RunContext }> {
   // The git commands that do not wait for each other's answers run at once: each is a process of its own.
@@ -51,7 +50,7 @@ export async function gitContext(
     // From every changed file: a branch with hundreds of test changes may still change the app.
     appFilesChanged: appFilesChanged(changed, {
       repoRoot: repo.root,
-      testDirs: config.projects.map((project) => project.testDir),
+      testDirs,
       manifestsWithNewDependencies: await manifestsWithNewDependencies(repo, base.commit, changed),
     }).slice(0, CHANGED_FILES_LIMIT),
     baselineDir: '',

@@ -116,7 +116,8 @@ async function prepareBaselines(
   started: number,
 ): Promise<() => Promise<void>> {
   const repo = await openRepo(configDir);
-  const { base, context } = await gitContext(repo, config, options);
+  const testDirs = config.projects.map((project) => project.testDir);
+  const { base, context } = await gitContext(repo, testDirs, options);
   clearCapturingTests(outputDir);
   lap('git');
   const { warning, ...access } = openStore(store, repo.root);
@@ -141,7 +142,7 @@ async function prepareBaselines(
     });
   else {
     const place = workplaceOf({ configDir, outputDir, repo, base, store: storeUse, worktrees, options, started });
-    const inputs = await resolvePassInputs(config, configFile, judgedBy, installed, options.updateBaselines, place);
+    const inputs = await resolvePassInputs(config, testDirs, configFile, judgedBy, installed, options.updateBaselines, place);
     prepared = await prepareBasePass(place, inputs, context);
   }
   publishRunContext(outputDir, prepared.context);

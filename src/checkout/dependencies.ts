@@ -37,6 +37,7 @@ export interface DependencyPlan {
  * made (another file system, no `cp -l`), a symbolic link to the folder.
  */
 function shareModules(currentModules: string, baseModules: string): 'hard-linked' | 'linked' {
+  fs.mkdirSync(path.dirname(baseModules), { recursive: true });
   const copied = process.platform === 'win32' ? null : spawnSync('cp', ['-al', currentModules, baseModules], { stdio: 'ignore' });
   if (copied?.status === 0) {
     for (const cache of CACHE_FOLDERS) fs.rmSync(path.join(baseModules, cache), { recursive: true, force: true });
@@ -45,6 +46,49 @@ function shareModules(currentModules: string, baseModules: string): 'hard-linked
   fs.rmSync(baseModules, { recursive: true, force: true });
   fs.symlinkSync(currentModules, baseModules, 'dir');
   return 'linked';
+}
+
+/**
+ * The folder whose lockfile installs the config's package: the nearest at or above it with one (a
+ * workspace keeps a single lockfile at its root), else the package's own.
+ */
+function lockfileDir(repoRoot: string, pkgDir: string): string {
+  for (let dir = pkgDir; dir.startsWith(repoRoot); dir = path.dirname(dir)) {
+    if (LOCKFILES.some((lock) => fs.existsSync(path.join(dir, lock.file)))) return dir;
+    if (dir === repoRoot) break;
+  }
+  return pkgDir;
+}
+
+/**
+ * The node_modules folders the base app needs, relative to the lockfile's folder: the config's
+ * package's first, that folder's own, and in a workspace every package's (pnpm links each one's
+ * into the root's `.pnpm` by relative paths; a server of another package resolves from its own).
+ */
+function moduleFolders(root: string, pkgDir: string): string[] {
+  const folders = [pkgDir, root];
+  const manifest = path.join(root, 'package.json');
+  const workspace =
+    fs.existsSync(path.join(root, 'pnpm-workspace.yaml')) ||
+    (fs.existsSync(manifest) && 'workspaces' in JSON.parse(fs.readFileSync(manifest, 'utf8')));
+  const walk = (dir: string, depth: number): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      folders.push(path.join(dir, entry.name));
+      if (depth > 1) walk(path.join(dir, entry.name), depth - 1);
+    }
+  };
+  if (workspace) walk(root, 3);
+  const found = folders
+    .filter((dir) => fs.existsSync(path.join(dir, 'node_modules')))
+    .map((dir) => path.relative(root, path.join(dir, 'node_modules')));
+  return [...new Set(found)];
+}
+
+/** Every folder of `moduleFolders` shared into the worktree at the same place, so relative links between them hold. */
+function shareAll(root: string, baseRoot: string, folders: readonly string[]): 'hard-linked' | 'linked' {
+  const ways = folders.map((folder) => shareModules(path.join(root, folder), path.join(baseRoot, folder)));
+  return ways.every((way) => way === 'hard-linked') ? 'hard-linked' : 'linked';
 }
 
 function seconds(since: number): string {
@@ -59,18 +103,20 @@ function seconds(since: number): string {
 export async function provideDependencies(repo: Repo, worktree: string, configDir: string, baseCommit: string): Promise<DependencyPlan> {
   const started = Date.now();
   const pkgDir = packageDir(repo.root, configDir);
-  const relative = path.relative(repo.root, pkgDir);
-  const currentModules = path.join(pkgDir, 'node_modules');
-  const baseModules = path.join(worktree, relative, 'node_modules');
-  if (!fs.existsSync(currentModules)) return { how: 'none', detail: 'no node_modules beside the config: nothing to share' };
+  const root = lockfileDir(repo.root, pkgDir);
+  const relative = path.relative(repo.root, root);
+  const baseRoot = path.join(worktree, relative);
+  const folders = moduleFolders(root, pkgDir);
+  if (!folders.length) return { how: 'none', detail: 'no node_modules beside the config: nothing to share' };
+  const kept = fs.existsSync(path.join(baseRoot, folders[0]));
   for (const lock of LOCKFILES) {
-    const currentPath = path.join(pkgDir, lock.file);
+    const currentPath = path.join(root, lock.file);
     const current = fs.existsSync(currentPath) ? fs.readFileSync(currentPath, 'utf8') : null;
     const base = await fileAtCommit(repo, baseCommit, path.posix.join(relative.split(path.sep).join('/'), lock.file));
     if (current === base) continue;
     if (base === null) break;
     if (current !== null && lockfileCovers(lock.file, current, base)) {
-      const how = fs.existsSync(baseModules) ? 'linked' : shareModules(currentModules, baseModules);
+      const how = kept ? 'linked' : shareAll(root, baseRoot, folders);
       return {
         how,
         detail:
@@ -79,7 +125,7 @@ export async function provideDependencies(repo: Repo, worktree: string, configDi
       };
     }
     const [command, ...args] = lock.install;
-    const install = spawnSync(command, args, { cwd: path.dirname(baseModules), encoding: 'utf8', stdio: 'pipe' });
+    const install = spawnSync(command, args, { cwd: baseRoot, encoding: 'utf8', stdio: 'pipe' });
     if ((install.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
       throw new Error(
         `visual-uat: the base commit's ${lock.file} differs from the current one, so its dependencies are installed ` +
@@ -96,8 +142,8 @@ export async function provideDependencies(repo: Repo, worktree: string, configDi
       detail: `${lock.file} differs from the base's: ${lock.install.join(' ')} in the base worktree took ${seconds(started)}`,
     };
   }
-  if (fs.existsSync(baseModules)) return { how: 'linked', detail: 'node_modules of the kept worktree reused' };
-  const how = shareModules(currentModules, baseModules);
+  if (kept) return { how: 'linked', detail: 'node_modules of the kept worktree reused' };
+  const how = shareAll(root, baseRoot, folders);
   return {
     how,
     detail:

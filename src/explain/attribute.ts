@@ -1,10 +1,9 @@
 import type { ChangedLine, CodeChange, ElementTarget, StyleTarget, VariableUse } from '../git/code-change';
 import { escapeRegExp } from '../util/text';
-import { cssInJsClass } from './css-in-js';
 import { isScopingClass } from './generated-classes';
-import { generatedBy, generatedFrom, hashOwners, isModuleFile, looksHashed, sourceClass, type HashOwners } from './css-modules';
+import { generatedBy, hashOwners, isModuleFile, looksHashed, sourceClass } from './css-modules';
 import { recordedBy, related } from './properties';
-import { selectorMatches, stepsOf, type ClassTest, type Step } from './selector';
+import { selectorMatches, stepsOf, type Step } from './selector';
 import {
   addressProof,
   keepsText,
@@ -20,7 +19,16 @@ import {
 } from './line-proofs';
 import { classCounts, stepsOfPage, undoneLines } from './page-and-diff';
 import { writesInlineStyle } from './inline-style';
-import { guardOfRenderer, isComponent, itemOfLoop, optionOfRenderer, rendersNamed, WRITES_NOTHING } from './renderer-proofs';
+import { isSize, sizeSetter, styledBy } from './rule-match';
+import {
+  guardOfRenderer,
+  isComponent,
+  itemOfLoop,
+  optionOfRenderer,
+  placesComponent,
+  rendersNamed,
+  WRITES_NOTHING,
+} from './renderer-proofs';
 
 /** The file and commit behind an element's change. */
 export interface Attribution {
@@ -67,12 +75,6 @@ const onlyText = (element: Element) => element.properties.every((property) => ['
 
 /** More elements of the page (both sides) than this carrying a class make it a shared one: about three on each side. */
 const SHARED_BY = 4;
-
-const classTest = (file: string, owners?: HashOwners): ClassTest =>
-  isModuleFile(file) ? (named, has) => has === named || generatedFrom(has, named, file, owners) : cssInJsClass;
-
-const styledBy = (selectors: readonly string[], file: string, steps: Step[], owners?: HashOwners) =>
-  selectors.some((selector) => selectorMatches(selector, steps, classTest(file, owners)));
 
 /** A variable's uses on the branch, followed through variables defined by it (`--link: var(--brand)`), with the file each is in. */
 function usesOf(
@@ -172,7 +174,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
     return element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
   }
   if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || itemOfLoop(change, line, element)) return 1;
-  if (writesInlineStyle(line, element)) return 1;
+  if (writesInlineStyle(line, element) || placesComponent(line, element)) return 1;
   if (textProof(change, line, element)) return 2;
   if (renderedTextProof(change, line, element)) return 1;
   return writesShownColour(line, element) ? PALETTE_PROOF : 0;
@@ -313,45 +315,6 @@ export function attribute(clues: ElementClues, code: readonly CodeChange[], page
   if (!found) return { cause: null, why: whyNot(element, code, page) };
   const { change, line } = element.kind === 'removed' ? lastRemoval(code, found.change, found.line) : found;
   return { cause: { file: change.file, commit: change.commit, line: line.text.trim(), ...componentOfLine(line) }, why: null };
-}
-
-const isSize = (property: string) => property === 'width' || property === 'height';
-
-/**
- * Whether a changed rule that applies to an element sets its width or height outright (`.hero {
- * height: 100vh }`): a new size the diff proves, said though what changed inside the element
- * meets every region its box does. The predicate takes the element's path on each side.
- */
-export function sizeSetter(code: readonly CodeChange[]): (paths: readonly string[]) => boolean {
-  const rules = sizeRulesOf(code);
-  if (rules.length === 0) return () => false;
-  return (paths) =>
-    paths.some((path) => {
-      const steps = stepsOf(path);
-      return rules.some(({ file, selectors }) => styledBy(selectors, file, steps));
-    });
-}
-
-const sizeRules = new WeakMap<readonly CodeChange[], { file: string; selectors: string[] }[]>();
-
-/** The changed rules (their file and selectors) that set a width or height, read once per diff. */
-function sizeRulesOf(code: readonly CodeChange[]): { file: string; selectors: string[] }[] {
-  const known = sizeRules.get(code);
-  if (known) return known;
-  const undone = undoneLines(code);
-  const rules = code.flatMap((change) =>
-    change.lines.flatMap(({ target }, i) =>
-      target?.kind === 'style' &&
-      !target.defines &&
-      target.selectors.length > 0 &&
-      !undone.has(change.lines[i]) &&
-      target.properties.some((property) => recordedBy(property).some(isSize))
-        ? [{ file: change.file, selectors: target.selectors }]
-        : [],
-    ),
-  );
-  sizeRules.set(code, rules);
-  return rules;
 }
 
 /**

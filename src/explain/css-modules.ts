@@ -132,9 +132,14 @@ export function hashOwners(page: readonly string[], classes: Iterable<string>, c
   return owners;
 }
 
+/** The module hash a Vite-generated class carries (null: not one), read once per class. */
+const hashes = new Map<string, string | null>();
+
 /** Whether a Vite-generated class carries the hash of a module other than `file`. */
 function ownedElsewhere(generated: string, file: string, owners: HashOwners | undefined): boolean {
-  const hash = owners && generated.match(HASHED)?.[2];
+  if (!owners?.size) return false;
+  let hash = hashes.get(generated);
+  if (hash === undefined) hashes.set(generated, (hash = generated.match(HASHED)?.[2] ?? null));
   const owner = hash ? owners.get(hash) : null;
   return typeof owner === 'string' && owner !== file;
 }

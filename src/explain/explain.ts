@@ -1,7 +1,8 @@
 import type { LayoutElement, LayoutRecord, Region, StateRule } from '../types';
 import type { CodeChange } from '../git/code-change';
 import { textsInside } from './line-proofs';
-import { attribute, causeWords, propertiesByCause, sizeSetter, type Attributed, type Attribution, type ElementClues } from './attribute';
+import { attribute, causeWords, propertiesByCause, type Attributed, type Attribution, type ElementClues } from './attribute';
+import { sizeSetter } from './rule-match';
 import { NO_INTERACTION, oneSidedStates, stateCause, type InteractionSides, type StateCause } from './interaction';
 import { recordedBy } from './properties';
 import { matchElements, saidAs } from './match';

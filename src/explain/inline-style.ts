@@ -34,17 +34,21 @@ function valueTokens(value: string): string {
     .join(' ');
 }
 
+/** A value too plain to tie a line to one element (`none`, `flex`, `red`): one word without a digit, which many elements show. */
+const distinctive = (value: string) => /\d/.test(value) || value.trim().split(/\s+/).length > 1;
+
 /**
  * Whether a changed line that is no style sheet's sets, inline, a property that changed on the
- * element to the value the element now shows. Weaker than a rule that applies: the way from a
- * component's tag to the element it renders is not read.
+ * element to the value the element now shows, a value that tells it apart (a number or several
+ * words). Weaker than a rule that applies: the way from a component's tag to the element it
+ * renders is not read.
  */
 export function writesInlineStyle(line: ChangedLine, element: Element): boolean {
   if (element.kind !== 'changed' || !line.added || line.target?.kind === 'style' || !/style/i.test(line.text)) return false;
   for (const [, name, , quoted, bare] of line.text.matchAll(DECLARATION)) {
     const value = quoted ?? bare;
     const shown = recordedBy(kebab(name)).flatMap((property) => (element.shown[property] === undefined ? [] : [element.shown[property]]));
-    if (value && shown.some((now) => valueTokens(now) === valueTokens(value))) return true;
+    if (value && distinctive(value) && shown.some((now) => valueTokens(now) === valueTokens(value))) return true;
   }
   return false;
 }

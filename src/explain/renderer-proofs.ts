@@ -90,6 +90,27 @@ export function rendersNamed(target: ElementTarget, element: Element): boolean {
 }
 
 /**
+ * Whether a component's tag came (went) with an element that came (went) in the place it is written: the element's parent is the
+ * template element the tag sits in (`<TechnologiesBar … />` added inside `<div class="special-card__right fade-in">` renders the new
+ * `div.flex-row` there). The component's own template is not read, so any line of the element's own tag wins.
+ */
+export function placesComponent(line: ChangedLine, element: Element): boolean {
+  const target = line.target;
+  if (target?.kind !== 'element' || !isComponent(target.tag) || !target.parent || element.kind === 'changed') return false;
+  if (line.added !== (element.kind === 'added')) return false;
+  const parent = target.parent;
+  return element.sides.some((steps) => {
+    const above = steps[steps.length - 2];
+    return (
+      Boolean(above) &&
+      above.tag === parent.tag &&
+      parent.classes.length > 0 &&
+      parent.classes.every((name) => above.classes.includes(name))
+    );
+  });
+}
+
+/**
  * A template line that writes nothing of the element a parser places it in: closing tags, or the
  * brackets of an expression that renders what is inside it (`{open && (`, `)}`). A later commit
  * that wraps a new dropdown in such brackets inside a nav did not make the nav.

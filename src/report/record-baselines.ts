@@ -1,5 +1,5 @@
 import type { FullConfig, TestCase } from '@playwright/test/reporter';
-import { captureOptions } from '../sources/capture-inputs';
+import { captureOptions, versions } from '../sources/capture-inputs';
 import { SourceGraph } from '../sources/source-graph';
 import { projectCaptures, testDirData, testSource } from '../store/key';
 import { storeTest } from '../store/entry';
@@ -31,7 +31,7 @@ export async function recordBaselines(
   const { store, repoRoot } = context.record!;
   const graph = new SourceGraph(repoRoot);
   const options = captureOptions(optionsFromEnv());
-  const capture = projectCaptures(options, config, repoRoot, configFile);
+  const capture = projectCaptures(options, config, repoRoot, versions(configFile));
   const data = await testDirData(
     { root: repoRoot },
     config.projects.map((project) => project.testDir),

@@ -5,7 +5,7 @@ import type { FullConfig } from '@playwright/test';
 import type { VisualUatOptions } from '../types';
 import { sourceFilesUnder, type Repo } from '../git';
 import { sha256File } from '../util/hash';
-import { projectUse, versions } from '../sources/capture-inputs';
+import { projectUse } from '../sources/capture-inputs';
 import type { TestLocation } from '../sources/capture-scan';
 import { isCodeFile, type SourceGraph } from '../sources/source-graph';
 import { specDigest } from '../sources/test-text';
@@ -90,14 +90,14 @@ function captureFingerprint(options: unknown, use: string, versions: Record<stri
 
 /**
  * Each project's capture fingerprint by name, worked out once per project (its `use` stats the
- * browser binary, the versions read package files): the setup's lookups and stores and a record
- * run's stores key on the same value.
+ * browser binary; `installed`: the installed versions, see sources/capture-inputs.ts versions): the
+ * setup's lookups and stores and a record run's stores key on the same value.
  */
 export function projectCaptures(
   options: VisualUatOptions,
   config: Pick<FullConfig, 'projects'>,
   repoRoot: string,
-  configFile: string,
+  installed: Record<string, string>,
 ): (project: string) => string {
   const known = new Map<string, string>();
   return (project) => {
@@ -110,7 +110,7 @@ export function projectCaptures(
             config.projects.find((p) => p.name === project),
             repoRoot,
           ),
-          versions(configFile),
+          installed,
         ),
       );
     return known.get(project)!;

@@ -16,7 +16,7 @@ export interface SuiteKeyInput {
   baseCommit: string;
   configFile: string;
   /** Every project's testDir. */
-  testDirs: string[];
+  testDirs: readonly string[];
   /** The arguments the nested pass gets (projects, grep, shard, files). */
   args: string[];
   /** The options that reach the capture, without secrets. */

@@ -8,7 +8,8 @@ import { checkpoint, gateExit, readLatest } from '../support/results';
  * (fixtures/styled-app), shaped like a real one (johannranudd/submenus): a navbar and a hero, each
  * a `StyledDiv` whose template styles what it holds by nested class rules. The branch widens the
  * navbar (its template's own rule) and adds a `Logo` component before it, which renumbers the
- * generated component ids; then softens the hero's text colours in nested rules. The library's
+ * generated component ids; then softens the hero's text colours in nested rules, and thins a card's glow set inline on its
+ * component's tag (`<Card style={{ boxShadow: … }}>`). The library's
  * classes made from each component's CSS change with every edit, so the components are paired, and
  * named, without them: what changed inside is compared, named and credited to its template.
  */
@@ -39,6 +40,12 @@ test('styled components whose CSS changed are compared with themselves, their ch
   const title = home.changes.find((change) => change.path.endsWith('>div.text-container>h2'));
   expect(title?.words).toMatch(
     /^\.text-container h2: color #000 → #1e2842 — src\/Home\.style\.jsx \(commit [0-9a-f]{7,} Home: softer text\)$/,
+  );
+
+  // The card's glow is set inline on its component's tag (`<Card style={{ boxShadow: … }}>`): that line, at the value now shown, is its cause.
+  const card = home.changes.find((change) => change.properties.some((p) => p.property === 'box-shadow'));
+  expect(card?.words, JSON.stringify(home, null, 2)).toMatch(
+    /: box-shadow #7572d580 0px 0px 8px 5px → #7572d580 0px 0px 8px 1px — src\/Home\.jsx \(commit [0-9a-f]{7,} Home: a thinner glow\)$/,
   );
 
   const said = [navbar, home].flatMap((explanation) => [explanation.summary, ...explanation.changes.map((change) => change.words)]);

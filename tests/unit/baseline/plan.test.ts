@@ -8,6 +8,7 @@ import {
   planOnBase,
   planRun,
   planSelection,
+  chosenTests,
   updateReason,
   type RunFacts,
   type SelectionFacts,
@@ -81,8 +82,10 @@ function selection(
   change: Partial<SelectionFacts> & { tests?: ListedTest[]; selected?: ListedTest[]; found?: [ListedTest, TestLookup][]; cores?: number },
 ): SelectionFacts {
   const { tests = [home, about, pricing], selected, found = [], cores = 2, ...rest } = change;
+  const listing = { tests, selected: selected ?? tests, total: tests.length };
   return {
-    listing: { tests, selected: selected ?? tests, total: tests.length },
+    listing,
+    chosen: chosenTests(listing, change.judgedBy ?? 'reporter'),
     lookups: new Map(found.map(([test, lookup]) => [test.key, lookup])),
     reason: NOT_IN_STORE,
     judgedBy: 'reporter',

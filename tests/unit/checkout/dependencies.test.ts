@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { provideDependencies } from '../../../src/checkout/dependencies';
 import { openRepo } from '../../../src/git';
+import { temporaryRepository } from '../../support/files';
 
 const lock = (packages: string[]) =>
   `lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n${packages.map((name) => `      ${name}:\n        specifier: ^1.0.0\n        version: 1.0.0\n`).join('')}`;
@@ -43,5 +44,55 @@ describe('provideDependencies', () => {
     );
     process.env.PATH = PATH;
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A pnpm workspace on main: the lockfile at its root, the config in apps/web, an API in apps/api. */
+  async function workspace() {
+    const { root: repoDir, write } = temporaryRepository('visual-uat-workspace-');
+    write('.gitignore', 'node_modules\n');
+    write('package.json', '{"name":"shop","private":true}\n');
+    write('pnpm-workspace.yaml', "packages:\n  - 'apps/*'\n");
+    write('pnpm-lock.yaml', lock(['left-pad', 'lodash']));
+    write('apps/web/package.json', '{"name":"web","private":true}\n');
+    write('apps/api/package.json', '{"name":"api","private":true}\n');
+    write('node_modules/.pnpm/left-pad@1.0.0/node_modules/left-pad/index.js', 'module.exports = 1;\n');
+    fs.mkdirSync(path.join(repoDir, 'apps/web/node_modules'), { recursive: true });
+    fs.symlinkSync(
+      '../../../node_modules/.pnpm/left-pad@1.0.0/node_modules/left-pad',
+      path.join(repoDir, 'apps/web/node_modules/left-pad'),
+    );
+    write('apps/api/node_modules/ms/index.js', 'module.exports = 2;\n');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repoDir });
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    const base = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoDir, encoding: 'utf8' }).trim();
+    const worktree = `${repoDir}-base`;
+    git('worktree', 'add', '-q', '--detach', worktree, base);
+    return { repoDir, base, worktree, repo: await openRepo(repoDir) };
+  }
+
+  it("shares a workspace's node_modules from its root, so a package's links into the root's .pnpm and a sibling server's own resolve", async () => {
+    const { repoDir, base, worktree, repo } = await workspace();
+    const plan = await provideDependencies(repo, worktree, path.join(repoDir, 'apps/web'), base);
+    expect(plan.detail).toMatch(/^lockfile unchanged: node_modules hard-linked into the base worktree/);
+    expect(fs.readFileSync(path.join(worktree, 'apps/web/node_modules/left-pad/index.js'), 'utf8')).toBe('module.exports = 1;\n');
+    expect(fs.realpathSync(path.join(worktree, 'apps/web/node_modules/left-pad'))).toContain(fs.realpathSync(worktree));
+    expect(fs.existsSync(path.join(worktree, 'apps/api/node_modules/ms/index.js'))).toBe(true);
+    for (const dir of [repoDir, worktree]) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("installs a workspace whose lockfile changed at the workspace's root, where its lockfile is", async () => {
+    const { repoDir, base, worktree, repo } = await workspace();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'visual-uat-pnpm-'));
+    fs.writeFileSync(path.join(repoDir, 'pnpm-lock.yaml'), lock(['left-pad']));
+    // A pnpm that notes where it ran.
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'pnpm'), `#!/bin/sh\npwd > ${path.join(dir, 'ran-in')}\n`, { mode: 0o755 });
+    process.env.PATH = `${bin}${path.delimiter}${PATH}`;
+    const plan = await provideDependencies(repo, worktree, path.join(repoDir, 'apps/web'), base);
+    expect(plan.how).toBe('installed');
+    expect(fs.readFileSync(path.join(dir, 'ran-in'), 'utf8').trim()).toBe(fs.realpathSync(worktree));
+    for (const folder of [dir, repoDir, worktree]) fs.rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -159,6 +159,7 @@ import { S } from 'src/layout/header/Header_Styles.ts';
 export const Header = () => (
   <S.Header>
     <Container style={{boxShadow: \`0 0 8px ${spread}px rgba(117, 114, 213, 0.5)\`, backgroundColor: "#111111FF"}}>
+      <Menu style={{display: '${spread === 1 ? 'flex' : 'block'}'}} />
       <nav>Home</nav>
     </Container>
   </S.Header>
@@ -196,7 +197,7 @@ export const S = { WrapperForImg, Img };
         { path: 'html>body>div#root>div', box: [0, 0, 1440, 900] },
         { path: 'html>body>div#root>div>header.sc-jrsLdz.goTjgp', box: [0, 0, 1440, 60] },
         { path: bar, box: [120, 0, 1200, 60], style: { 'box-shadow': `rgba(117, 114, 213, 0.5) 0px 0px 8px ${spread}px` } },
-        { path: 'html>body>div#root>div>section#Home', box: [0, 60, 1440, 840] },
+        { path: 'html>body>div#root>div>section#Home', box: [0, 60, 1440, 840], style: { display: spread === 1 ? 'flex' : 'block' } },
         { path: 'html>body>div#root>div>section#Home>div.sc-iqA-dsV.jSHxdw', box: [800, 200, 350, 430] },
         { path: picture, box: [800, 200, 350, 430], style: { 'box-shadow': inset } },
       ]);
@@ -210,6 +211,8 @@ export const S = { WrapperForImg, Img };
     expect(glow?.words).toBe(
       `header div: box-shadow #7572d580 0px 0px 8px 5px → #7572d580 0px 0px 8px 1px — src/layout/header/Header.tsx (commit ${commitOf(code, 'changed styles')})`,
     );
+    // A plain word (`display: 'flex'`) ties no line to the section that became a flex box elsewhere.
+    expect(changes.find((change) => change.path.endsWith('section#Home'))?.cause).toBeNull();
     // The picture's new inset glow is not the header's inline value (no `inset`): that line proves nothing of it.
     expect(changes.find((change) => change.path === picture)?.cause?.file).not.toBe('src/layout/header/Header.tsx');
   });
@@ -286,5 +289,59 @@ describe('which changes a long list keeps', () => {
     ];
     const kept = keptCovering(changes, { kinds: 3, repeats: 3 }, kindOf);
     expect(kept.map((kept) => kept.path)).toEqual(['main>div.hero', 'main>section.brands', 'main>div.browse']);
+  });
+});
+
+describe('an element a component’s new tag renders', () => {
+  // canaleal/Svelte-Portfolio "Final style": experience.svelte places `<TechnologiesBar … />` (unchanged component) inside a new
+  // `.special-card__right`; style.css's changed `@apply flex flex-row …` line is another rule's.
+  const experience = (bar: boolean) => `<script>
+  import TechnologiesBar from '$lib/components/elements/technologiesBar.svelte';
+  export let experience;
+</script>
+
+<div class="special-card">
+  <div class="special-card__right fade-in">
+    <p>{experience.startDate} - {experience.endDate}</p>${bar ? '\n    <TechnologiesBar technologies={experience.technologies} />' : ''}
+  </div>
+</div>
+`;
+  const styles = (border: string) => `.button-group {
+  @apply flex flex-row gap-4 items-center rounded-3xl border ${border} mx-auto;
+}
+`;
+
+  it('credits the added element to the line of the component tag placed where it came, never naming a sheet that only @applies its class', async () => {
+    const code = await branch(
+      {
+        'src/lib/features/experience/experience.svelte': experience(false),
+        'src/styles/style.css': styles('border-dark-900'),
+      },
+      [
+        {
+          subject: 'Final style',
+          files: {
+            'src/lib/features/experience/experience.svelte': experience(true),
+            'src/styles/style.css': styles('border-dark-900 border-opacity-30'),
+          },
+        },
+      ],
+    );
+    const right = 'html>body>div>main>section#Experience>div.special-card>div.special-card__right.fade-in.visible';
+    const page = (bar: boolean) =>
+      layoutRecord([
+        ...rootOf(1440, 900).slice(0, 2),
+        { path: 'html>body>div', box: [0, 0, 1440, 900] },
+        { path: 'html>body>div>main', box: [0, 0, 1440, 900] },
+        { path: 'html>body>div>main>section#Experience', box: [264, 100, 912, 300] },
+        { path: 'html>body>div>main>section#Experience>div.special-card', box: [264, 100, 912, 141] },
+        { path: right, box: [720, 100, 432, bar ? 72 : 24] },
+        { path: `${right}>p`, box: [720, 100, 432, 24], text: 'Jan 2022 - Present' },
+        ...(bar ? [{ path: `${right}>div.flex.flex-row.gap-2.flex-wrap`, box: [720, 124, 432, 48] as Box }] : []),
+      ]);
+    const { changes } = explainChange(page(false), page(true), [{ x: 720, y: 124, width: 432, height: 48 }], code);
+    const bar = changes.find((change) => change.kind === 'added');
+    expect(bar?.cause?.file).toBe('src/lib/features/experience/experience.svelte');
+    expect(changes.map((change) => change.words).join('\n')).not.toContain('style.css');
   });
 });
