@@ -10,6 +10,7 @@ import {
   lastRemoval,
   PALETTE_PROOF,
   renderedTextProof,
+  provesOutright,
   rewritesTag,
   showsFile,
   textProof,
@@ -59,9 +60,6 @@ export interface ElementClues {
 
 /** The cause the diff proves; else none, and why in words (null: the whole diff was read and no changed file mentions the element). */
 export type Attributed = { cause: Attribution; why: null } | { cause: null; why: string | null };
-
-/** What only an element's own tag, attributes or text change: its classes, its text, its picture. */
-const OWN_LINE = new Set(['class', 'text', 'src', 'image']);
 
 /**
  * Whether a template's element writes the element's text itself; one whose text an expression gives (`<p>{description}</p>`, the same tag
@@ -171,7 +169,7 @@ function proof(change: CodeChange, line: ChangedLine, element: Element, uses: re
     // A line that went names an element that came no better than a copy of its tag elsewhere (`<div className={s.top}>` moved to a new
     // component): the line that came with it is its proof.
     if (element.kind !== 'changed') return cameOrWent ? 2 : 1;
-    return element.properties.some((property) => OWN_LINE.has(property)) ? 2 : 1;
+    return provesOutright(line, element) ? 2 : 1;
   }
   if (optionOfRenderer(change, line, element) || guardOfRenderer(change, line, element) || itemOfLoop(change, line, element)) return 1;
   if (writesInlineStyle(line, element) || placesComponent(line, element)) return 1;

@@ -1,7 +1,9 @@
 import type { LayoutRecord } from '../types';
 import type { ChangedLine, CodeChange, ElementTarget } from '../git/code-change';
 import { escapeRegExp } from '../util/text';
+import { utilityProperties } from '../git/utility-classes';
 import type { HashOwners } from './css-modules';
+import { related } from './properties';
 import type { Step } from './selector';
 
 /** Proofs a changed line gives by what it writes of an element: its texts, its picture, its picture's address. */
@@ -164,4 +166,26 @@ export function lastRemoval(code: readonly CodeChange[], change: CodeChange, lin
     if (removed) return { change: next, line: removed };
   }
   return { change, line };
+}
+
+/** What only an element's own tag, attributes or text change: its classes, its text, its picture. */
+const OWN_LINE = new Set(['class', 'text', 'src', 'image']);
+
+/**
+ * Whether an element's own line proves its change outright: it came or went with it, or what changed is its own (a class, a text, a
+ * picture), or the line gave it (an added line) or took from it (a removed one) a utility class that sets a property that changed
+ * (`px-8` added: its padding), as a rule would. Otherwise it proves a style only through what it may hold, and a rule setting it wins.
+ */
+export function provesOutright(line: ChangedLine, element: Element): boolean {
+  if (element.kind !== 'changed' || element.properties.some((property) => OWN_LINE.has(property))) return true;
+  if (line.target?.kind !== 'element' || element.sides.length < 2) return false;
+  const [was, is] = element.sides.map((steps) => steps[steps.length - 1].classes);
+  const [from, to] = line.added ? [was, is] : [is, was];
+  const changed = line.target.classes.filter((name) => to.includes(name) && !from.includes(name));
+  return (
+    related(
+      changed.flatMap((name) => utilityProperties(name) ?? []),
+      element,
+    ) === 2
+  );
 }

@@ -1,4 +1,5 @@
-import type { CodeChange } from '../git/code-change';
+import type { ChangedLine, CodeChange } from '../git/code-change';
+import { utilityProperties } from '../git/utility-classes';
 import { cssInJsClass } from './css-in-js';
 import { generatedFrom, isModuleFile, type HashOwners } from './css-modules';
 import { undoneLines } from './page-and-diff';
@@ -19,8 +20,9 @@ export const isSize = (property: string) => property === 'width' || property ===
 
 /**
  * Whether a changed rule that applies to an element sets its width or height outright (`.hero {
- * height: 100vh }`): a new size the diff proves, said though what changed inside the element
- * meets every region its box does. The predicate takes the element's path on each side.
+ * height: 100vh }`), or a template's line gave its tag a size utility (`<div class="w-[75px]">`):
+ * a new size the diff proves, said though what changed inside the element meets every region its
+ * box does. The predicate takes the element's path on each side.
  */
 export function sizeSetter(code: readonly CodeChange[]): (paths: readonly string[]) => boolean {
   const rules = sizeRulesOf(code);
@@ -34,21 +36,27 @@ export function sizeSetter(code: readonly CodeChange[]): (paths: readonly string
 
 const sizeRules = new WeakMap<readonly CodeChange[], { file: string; selectors: string[] }[]>();
 
+/**
+ * The selectors of what a changed line sets the width or height of: its rule's, or, for a template's tag it gave a size utility
+ * (`<div class="w-[75px]">`), that tag with its classes.
+ */
+function sizeSelectors(line: ChangedLine): string[] {
+  const target = line.target;
+  if (target?.kind === 'style') return !target.defines && target.properties.some((p) => recordedBy(p).some(isSize)) ? target.selectors : [];
+  if (target?.kind !== 'element' || !line.added || !target.classes.some((name) => utilityProperties(name)?.some(isSize))) return [];
+  return [`${target.tag}${target.classes.map((name) => `.${name.replace(/[^\w-]/g, '\\$&')}`).join('')}`];
+}
+
 /** The changed rules (their file and selectors) that set a width or height, read once per diff. */
 function sizeRulesOf(code: readonly CodeChange[]): { file: string; selectors: string[] }[] {
   const known = sizeRules.get(code);
   if (known) return known;
   const undone = undoneLines(code);
   const rules = code.flatMap((change) =>
-    change.lines.flatMap(({ target }, i) =>
-      target?.kind === 'style' &&
-      !target.defines &&
-      target.selectors.length > 0 &&
-      !undone.has(change.lines[i]) &&
-      target.properties.some((property) => recordedBy(property).some(isSize))
-        ? [{ file: change.file, selectors: target.selectors }]
-        : [],
-    ),
+    change.lines.flatMap((line) => {
+      const selectors = undone.has(line) ? [] : sizeSelectors(line);
+      return selectors.length ? [{ file: change.file, selectors }] : [];
+    }),
   );
   sizeRules.set(code, rules);
   return rules;

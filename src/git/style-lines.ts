@@ -1,6 +1,7 @@
 import type { AtRule, ChildNode, Container, Declaration, Node, Root, Rule } from 'postcss';
 import type { StyleTarget, VariableUse } from './code-change';
 import { lazy } from '../util/lazy';
+import { appliedProperties } from './utility-classes';
 
 /** The parsers, loaded when a diff first has a style sheet: a run whose diffs have none loads none. */
 const postcss = lazy(() => require('postcss') as typeof import('postcss'));
@@ -110,6 +111,16 @@ function lines(node: Node): number[] {
   return Array.from({ length: (end ?? start) - start + 1 }, (_, i) => start + i);
 }
 
+/** What an `@include`, `@extend` or `@apply` sets: anything (`*`), or, for an `@apply` of utilities, theirs (`@apply mx-auto` a margin). */
+const setBy = (rule: AtRule) =>
+  (rule.name === 'apply' &&
+    appliedProperties(
+      rule.params
+        .replace(/!important/g, '')
+        .trim()
+        .split(/\s+/),
+    )) || ['*'];
+
 /** Every property set inside a container, variables left out. */
 function propertiesIn(container: Container): string[] {
   const properties = new Set<string>();
@@ -117,7 +128,7 @@ function propertiesIn(container: Container): string[] {
     if (!isVariable(decl.prop)) properties.add(decl.prop);
   });
   container.walkAtRules((rule) => {
-    if (ANY.has(rule.name)) properties.add('*');
+    if (ANY.has(rule.name)) for (const property of setBy(rule)) properties.add(property);
   });
   return [...properties];
 }
@@ -196,7 +207,7 @@ export function readStyles(text: string, syntax: StyleSyntax): ReadStyles {
         mark(rule.nodes ? headerLines(rule) : lines(rule), {
           kind: 'style',
           selectors: place.selectors,
-          properties: ['*'],
+          properties: setBy(rule),
           defines: place.mixin,
         });
         if (rule.name === 'include') uses.push({ name: mixinName(rule.params), selectors: place.selectors, property: '*' });

@@ -189,3 +189,28 @@ test('a project that configures an evaluator without installing openai is told t
     await server.close();
   }
 });
+
+test('a project whose app uses openai 4 installs visual-uat as it is (no --legacy-peer-deps) and gets verdicts through it', async () => {
+  const server = await startFakeOpenAI({ responder: judge });
+  try {
+    // As a Nuxt app with a server route on the OpenAI SDK 4 has it: openai is the app's own dependency.
+    const onOpenAI4 = (dir: string) => {
+      const file = path.join(dir, 'package.json');
+      const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+      manifest.devDependencies.openai = '4.104.0';
+      fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+    };
+    const repo = createFixtureRepo({ fixture: 'demo-app', modules: false, prepare: onOpenAI4 });
+    // A plain npm install: a peer range that left out 4 stopped it with ERESOLVE.
+    provideModules(repo, fixtureModules(path.join(repo, 'package.json')));
+    const installed = JSON.parse(fs.readFileSync(path.join(repo, 'node_modules', 'openai', 'package.json'), 'utf8'));
+    expect(installed.version).toBe('4.104.0');
+
+    const run = await runPlaywrightAsync(repo, ['test'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.baseURL });
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    expect(statuses(readLatest(repo))).toMatchObject({ 'plans › plans': 'changed', 'about › contact': 'regression' });
+    expect(server.completions()).toHaveLength(2);
+  } finally {
+    await server.close();
+  }
+});

@@ -1442,6 +1442,76 @@ describe('attribution: Vue and Svelte templates (real commits, issue #48)', () =
     expect(change.words).toMatch(/: color #000 → #4f4f4f — src\/App\.vue \(commit \w+ feat: a fourth main colour\)$/);
   });
 
+  it('credits a padding to the template line that gave the element `px-8`, and its margin to the rule of the class it also gained', async () => {
+    // As on a SvelteKit + Tailwind portfolio: the header's inner box swaps `max-w-7xl` for a project class and `px-8` in one commit.
+    const header = (classes: string) =>
+      `<header id="Header">\n  <div class="${classes}">\n    <a href="/" class="text-xl uppercase font-extrabold">Alex</a>\n  </div>\n</header>\n`;
+    const styles = (rule: string) => `.special-card__subtitle {\n  @apply font-bold;\n}\n${rule}`;
+    const code = await branch(
+      {
+        'src/lib/components/header/header.svelte': header('max-w-7xl flex justify-between w-full items-center h-full'),
+        'src/styles/style.css': styles(''),
+      },
+      [
+        {
+          subject: 'Final style',
+          files: {
+            'src/lib/components/header/header.svelte': header('main-container flex justify-between w-full items-center h-full px-8'),
+            'src/styles/style.css': styles('.main-container {\n  @apply container mx-auto;\n}\n'),
+          },
+        },
+      ],
+    );
+    const inner = (classes: string, style: Record<string, string>) =>
+      page([['html'], ['html>body'], ['html>body>header#Header'], [`html>body>header#Header>div.${classes}`, style]]);
+    const before = inner('max-w-7xl.flex.justify-between.w-full.items-center.h-full', { 'max-width': '1280px', margin: '0px' });
+    const after = inner('main-container.flex.justify-between.w-full.items-center.h-full.px-8', {
+      'max-width': '1280px',
+      margin: '0px 216px',
+      padding: '0px 32px',
+    });
+    const words = explainChange(before, after, ALL, code).changes.map((change) =>
+      change.words.replace(/^[^:]*: /, '').replace(/\(commit \w+ /, '('),
+    );
+    expect(words).toEqual([
+      'padding 0px → 0px 32px — src/lib/components/header/header.svelte (Final style)',
+      'margin 0px → 0px 216px — src/styles/style.css (Final style)',
+    ]);
+  });
+
+  it('credits the width a box took from the size utility its line gave it, not to its bolder caption', async () => {
+    // As on a Vue 3 + Tailwind portfolio: bare `<div>`s of two lines became a `v-for` of `<div class="w-[75px]">`.
+    const app = (figures: string) => `<template>\n  <div class="flex justify-center gap-4 m-4">\n${figures}  </div>\n</template>\n`;
+    const code = await branch({ 'src/App.vue': app('    <div>\n      <div>6Y+</div>\n      <div>工作經驗</div>\n    </div>\n') }, [
+      {
+        subject: 'feat: figures from data',
+        files: {
+          'src/App.vue': app(
+            '    <div class="w-[75px]" v-for="item in personalData" :key="item">\n' +
+              '      <div>{{ item.content }}</div>\n      <div class="text-forth font-black">{{ item.title }}</div>\n    </div>\n',
+          ),
+        },
+      },
+    ]);
+    const row = 'html>body>div#app>div.flex.justify-center.gap-4.m-4';
+    const figure = (box: string, caption: string, [x, width]: [number, number], weight: string): DrawnBox[] => [
+      { path: 'html', box: [0, 0, 1280, 200] },
+      { path: 'html>body', box: [0, 0, 1280, 200] },
+      { path: 'html>body>div#app', box: [0, 0, 1280, 200] },
+      { path: row, box: [0, 100, 1280, 48], style: { display: 'flex', 'justify-content': 'center', gap: '16px' } },
+      { path: `${row}>${box}`, box: [x, 100, width, 48] },
+      { path: `${row}>${box}>div${caption ? ':1' : ''}`, box: [x, 100, width, 24], text: '6Y+' },
+      { path: `${row}>${box}>div${caption || ':2'}`, box: [x, 124, width, 24], text: '工作經驗', style: { 'font-weight': weight } },
+    ];
+    const [before, after] = [
+      layoutRecord(figure('div', '', [621, 38], '400')),
+      layoutRecord(figure('div.w-[75px]', '.text-forth.font-black', [602, 75], '900')),
+    ];
+    const { changes } = explainChange(before, after, [{ x: 602, y: 100, width: 75, height: 48 }], code);
+    const wrapper = changes.find((change) => change.path === `${row}>div.w-[75px]`);
+    expect(wrapper?.words).toMatch(/^\.w-\[75px\]: width 38 → 75 px — src\/App\.vue \(commit \w+ feat: figures from data\)$/);
+  });
+
   it('credits the items a loop lists to the line whose loop now reads another list, and not to one that only restyled the loop', async () => {
     // As on a Vue 3 + Tailwind skills page: three columns render their lists alike; the back-end column read the UI list by mistake.
     const column = (list: string, margin = 'm-2') =>

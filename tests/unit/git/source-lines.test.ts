@@ -39,10 +39,20 @@ describe('style sheets', () => {
     const lessText = ['@brand: #e4572e;', '.btn {', '  color: @brand;', '}'].join('\n');
     expect(targetAt('a.less', lessText, 1)).toEqual({ kind: 'style', selectors: [], properties: [], defines: '@brand' });
     expect(readSource('a.less', lessText)?.uses).toEqual([{ name: '@brand', selectors: ['.btn'], property: 'color' }]);
-    // Tailwind's @apply inside a layer: the rule's line and the @apply's both style `.btn`, in anything.
-    const tailwind = ['@layer components {', '  .btn {', '    @apply px-4 py-2;', '  }', '}'].join('\n');
-    expect(targetAt('a.css', tailwind, 2)).toEqual({ kind: 'style', selectors: ['.btn'], properties: ['*'], defines: null });
-    expect(targetAt('a.css', tailwind, 3)).toEqual({ kind: 'style', selectors: ['.btn'], properties: ['*'], defines: null });
+    // Tailwind's @apply inside a layer: the rule's line and the @apply's both style `.btn`, in what its utilities set; with a class
+    // that is no utility (a component class of the project's own), in anything.
+    const tailwind = [
+      '@layer components {',
+      '  .btn {',
+      '    @apply px-4 py-2 lg:mx-auto;',
+      '  }',
+      '  .cta { @apply btn shadow-md; }',
+      '}',
+    ];
+    const at = (line: number) => targetAt('a.css', tailwind.join('\n'), line);
+    expect(at(2)).toEqual({ kind: 'style', selectors: ['.btn'], properties: ['padding', 'margin'], defines: null });
+    expect(at(3)).toEqual({ kind: 'style', selectors: ['.btn'], properties: ['padding', 'margin'], defines: null });
+    expect(at(5)).toEqual({ kind: 'style', selectors: ['.cta'], properties: ['*'], defines: null });
   });
 
   it('says a line with several declarations sets each of them, not only its last', () => {
