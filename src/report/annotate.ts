@@ -3,20 +3,20 @@ import { unexplainedWords } from '../explain';
 import type { CheckpointStatus } from '../types';
 import { APPROVALS_FILE } from '../files/approvals-file';
 import { plural } from '../util/text';
-import type { CheckpointOutcome } from './decide';
+import { statusForTest, type CheckpointOutcome } from './decide';
 import { explanationWords, REVIEW_COMMAND } from './summary';
 import type { TestOutcome } from './outcome';
+import type { CollectedTest } from './collect';
 
 type Annotation = { type: string; description?: string };
 
-const ANNOTATION_BY_STATUS: Record<CheckpointStatus, string | null> = {
+const ANNOTATION_BY_STATUS: Record<Exclude<CheckpointStatus, 'missing'>, string | null> = {
   unchanged: null,
   changed: 'visual-change',
   needs_review: 'needs_review',
   unsteady: 'visual-unsteady',
   regression: 'visual-regression',
   new: 'visual-new',
-  missing: 'needs_review',
   errored: 'visual-error',
 };
 
@@ -79,8 +79,8 @@ function annotateSignals(test: TestCase, result: TestResult, checkpoint: Checkpo
  * Writes a checkpoint's outcome where Playwright's HTML report shows it: an annotation, and for a
  * changed pair the expected/actual/diff triplet that the report turns into its image-diff viewer.
  */
-function annotateCheckpoint(test: TestCase, result: TestResult, checkpoint: CheckpointOutcome): void {
-  const type = ANNOTATION_BY_STATUS[checkpoint.status];
+function annotateCheckpoint({ test, result, status }: CollectedTest, checkpoint: CheckpointOutcome): void {
+  const type = ANNOTATION_BY_STATUS[statusForTest(checkpoint.status, status)];
   if (type) {
     pushAnnotation(test, result, { type, description: describeCheckpoint(checkpoint) });
     addTag(test, `@${type}`);
@@ -127,9 +127,9 @@ function settledBy(status: CheckpointOutcome['status'], title: string): string {
 }
 
 /** Each checkpoint's outcome, then the signals only current has, into the test's annotations and attachments. */
-export function annotate({ test: { test, result }, checkpoints }: TestOutcome): void {
+export function annotate({ test: collected, checkpoints }: TestOutcome): void {
   for (const checkpoint of checkpoints) {
-    annotateCheckpoint(test, result, checkpoint);
-    annotateSignals(test, result, checkpoint);
+    annotateCheckpoint(collected, checkpoint);
+    annotateSignals(collected.test, collected.result, checkpoint);
   }
 }

@@ -315,11 +315,20 @@ export function outcomeOf(checkpoint: Judged): CheckpointOutcome {
   };
 }
 
+/**
+ * The status a checkpoint gives its test, the one word the terminal's tag, the report's annotation and the
+ * results file all say: a checkpoint missing because its test failed on its own says the test errored.
+ */
+export function statusForTest(status: CheckpointStatus, testEnded: Compared['test']['status']): Exclude<CheckpointStatus, 'missing'> {
+  if (status !== 'missing') return status;
+  return testEnded === 'passed' || testEnded === 'skipped' ? 'needs_review' : 'errored';
+}
+
 export function testStatus(status: Compared['test']['status'], checkpoints: CheckpointOutcome[]): TestStatus {
-  const ran = status === 'passed' || status === 'skipped';
-  if (!ran || checkpoints.some((c) => c.status === 'errored')) return 'errored';
-  if (checkpoints.some((c) => c.status === 'regression')) return 'failed';
-  if (checkpoints.some((c) => c.status === 'needs_review' || c.status === 'missing')) return 'needs_review';
+  const said = checkpoints.map((checkpoint) => statusForTest(checkpoint.status, status));
+  if (!(status === 'passed' || status === 'skipped') || said.includes('errored')) return 'errored';
+  if (said.includes('regression')) return 'failed';
+  if (said.includes('needs_review')) return 'needs_review';
   return 'passed';
 }
 

@@ -2,7 +2,7 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { describe, expect, it } from 'vitest';
 import { NO_DIFF, NO_SIGNALS } from '../../../src/compare';
 import { annotate, describeCheckpoint, failTest } from '../../../src/report/annotate';
-import type { CheckpointOutcome } from '../../../src/report/decide';
+import { testStatus, type CheckpointOutcome } from '../../../src/report/decide';
 import type { TestOutcome } from '../../../src/report/outcome';
 import { collectedTest } from '../../support/collected';
 
@@ -108,6 +108,18 @@ describe('annotate', () => {
     const run = outcome([CHANGED, { ...CHANGED, name: 'footer' }]);
     annotate(run);
     expect(run.test.test.tags).toEqual(['@needs_review']);
+  });
+
+  it('tags a missing checkpoint with the status its test gets in the results file: errored when the test failed on its own', () => {
+    const MISSING = checkpoint('subtitles', { status: 'missing', reason: 'in the baseline only', currentImage: null });
+    const tagged = (ended: 'passed' | 'failed') => {
+      const run = outcome([MISSING]);
+      run.test.status = ended;
+      annotate(run);
+      return [testStatus(ended, [MISSING]), run.test.test.tags];
+    };
+    expect(tagged('failed')).toEqual(['errored', ['@visual-error']]);
+    expect(tagged('passed')).toEqual(['needs_review', ['@needs_review']]);
   });
 });
 
