@@ -61,6 +61,7 @@ export const WORKING_LABELS: readonly string[] = [
   path.join(CORPUS_DIR, 'seen-2026-11-28', 'labels-more.json'),
   path.join(CORPUS_DIR, 'seen-2026-11-28-third', 'labels.json'),
   path.join(CORPUS_DIR, 'seen-2026-11-28-fourth', 'labels.json'),
+  path.join(CORPUS_DIR, 'seen-2026-11-28-fifth', 'labels.json'),
 ];
 
 /** The cases of one or more labels files; a case id may appear in one file only. */
